@@ -1,0 +1,26 @@
+#!/bin/sh
+# pulka-entrypoint web|worker|beat|manage ARGS…
+set -eu
+role="${1:-web}"
+[ "$#" -gt 0 ] && shift
+case "$role" in
+  web)
+    python manage.py migrate --noinput
+    exec gunicorn tournaments.wsgi:application --bind 0.0.0.0:8000 \
+         --workers "${GUNICORN_WORKERS:-3}" --timeout "${GUNICORN_TIMEOUT:-60}" --access-logfile - "$@"
+    ;;
+  worker)
+    exec celery -A tournaments worker --loglevel "${LOG_LEVEL:-INFO}" \
+         --concurrency "${CELERY_CONCURRENCY:-2}" "$@"
+    ;;
+  beat)
+    exec celery -A tournaments beat --loglevel "${LOG_LEVEL:-INFO}" \
+         --schedule /var/lib/pulka/celerybeat-schedule "$@"
+    ;;
+  manage)
+    exec python manage.py "$@"
+    ;;
+  *)
+    exec "$role" "$@"
+    ;;
+esac

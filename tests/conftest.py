@@ -1,0 +1,87 @@
+"""Shared fixtures. Pure tests (tests/scoring, tests/rules, tests/tournaments/seating) use none.
+
+``celery_worker_process`` starts a real Celery worker in another process, on Redis, seeing the
+test database; tests that use it need ``django_db(transaction=True)`` so the worker sees their
+rows (platform.md).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _database_url_of(settings_dict: dict) -> str:
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    user = settings_dict.get("USER") or "postgres"
+    password = settings_dict.get("PASSWORD") or ""
+    auth = f"{user}:{password}" if password else user
+    return f"postgres://{auth}@{host}:{port}/{settings_dict['NAME']}"
+
+
+@contextmanager
+def eager_off() -> Iterator[None]:
+    """Send tasks to the broker for the duration of the block (and restore eager mode after)."""
+    from tournaments.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def celery_worker_process(django_db_blocker) -> Iterator[str]:
+    """A real ``celery worker`` subprocess on Redis and the test database; yields its queue."""
+    from django.conf import settings
+    from django.db import connection
+
+    queue = f"pulka-test-{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tournaments.settings",
+        "DATABASE_URL": _database_url_of(connection.settings_dict),
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "PYTHONPATH": str(ROOT),
+    }
+    log = open(ROOT / "var" / f"{queue}.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "tournaments", "worker", "--pool=solo",
+         "-Q", queue, "-n", f"{queue}@%h", "--loglevel=INFO", "--without-gossip",
+         "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        from tournaments.celery import app
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, "the celery worker exited during start-up"
+            replies = app.control.ping(destination=[f"{queue}@{os.uname().nodename}"], timeout=0.5)
+            if replies:
+                break
+        else:
+            raise AssertionError("the celery worker did not answer a ping within 60 s")
+        yield queue
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if log is not subprocess.DEVNULL:
+            log.close()

@@ -1,0 +1,15 @@
+"""The test command runs on PostgreSQL; a run on SQLite would hide PostgreSQL-only behaviour
+(partial unique indexes, select_for_update, NUL bytes)."""
+
+import pytest
+from django.db import connection
+
+
+@pytest.mark.django_db
+def test_tests_run_on_postgresql():
+    assert connection.vendor == "postgresql", (
+        f"tests ran on {connection.vendor}; run them with the README's test command"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version_num")
+        assert int(cursor.fetchone()[0]) >= 130000

@@ -1,0 +1,1 @@
+"""Services: every write (and every check of the outside world) lives here, not in views."""

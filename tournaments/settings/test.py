@@ -1,0 +1,22 @@
+"""Test settings: real PostgreSQL and Redis (the test command starts them).
+
+``DATABASE_URL`` and ``REDIS_URL`` default to the services on 127.0.0.1. Tasks run eagerly by
+default so that services can be tested inline; the worker tests switch eager mode off for the
+duration of a test and run tasks through a real worker.
+"""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pulka")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
+
+from .base import *  # noqa: E402,F403
+from .base import DATABASES  # noqa: E402
+
+DATABASES["default"]["TEST"] = {"NAME": "test_pulka"}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
