@@ -1,0 +1,113 @@
+import pytest
+
+from tests.factories import EntryFactory, EventFactory
+from tournaments.errors import UserFacingError
+from tournaments.models import Entry, Player
+from tournaments.services.entries import (
+    CsvImportError,
+    entries_import_csv,
+    entry_check_in,
+    entry_reenter,
+    entry_register,
+    entry_rotate_key,
+    entry_withdraw,
+)
+
+pytestmark = pytest.mark.django_db
+
+GOOD_CSV = "name,club,city,rating,federation_id\n" + "\n".join(
+    f"Player {i:02d},Club {i % 7},City,{1500 + i},F{i:04d}" for i in range(60)
+)
+
+
+def test_import_of_sixty_players():
+    event = EventFactory()
+    entries = entries_import_csv(event=event, text=GOOD_CSV)
+    assert len(entries) == 60
+    assert Entry.objects.filter(event=event).count() == 60
+    p = Player.objects.get(federation_id="F0007")
+    assert (p.name, p.club, p.rating) == ("Player 07", "Club 0", 1507)
+
+
+def test_import_accepts_semicolons_russian_headers_and_a_bom():
+    event = EventFactory()
+    text = "\ufeffИмя;Клуб;Город;Рейтинг\nИванов И.;Ферзь;Москва;1600\nПетров П.;;Сочи;\n"
+    entries = entries_import_csv(event=event, text=text)
+    assert [e.player.name for e in entries] == ["Иванов И.", "Петров П."]
+    assert entries[0].player.city == "Москва"
+    assert entries[1].player.rating is None
+
+
+def test_import_reports_every_bad_line_and_imports_nothing():
+    event = EventFactory()
+    EntryFactory(event=event, player__name="Old", player__federation_id="F9")
+    text = (
+        "name,club,rating,federation_id\n"
+        "Anna,A,1500,F1\n"
+        ",B,1500,F2\n"           # 3: no name
+        "Boris,B,strong,F3\n"    # 4: rating not a number
+        "Vera,V,1400,F1\n"       # 5: federation id repeated
+        "Oleg,O,,F9\n"           # 6: already entered
+        "Anna,A,,\n"             # 7: a namesake without ids is fine? no: Anna has F1 here
+        "Ivan,I,,\n"
+        "Ivan,I,,\n"             # 9: duplicate name without ids
+        f"{'x' * 200},,,\n"      # 10: too long
+    )
+    with pytest.raises(CsvImportError) as info:
+        entries_import_csv(event=event, text=text)
+    found = {(e.line, e.field) for e in info.value.errors}
+    assert found == {(3, "name"), (4, "rating"), (5, "federation_id"), (6, "federation_id"),
+                     (9, "name"), (10, "name")}
+    assert "nothing was imported" in info.value.message
+    assert [line["line"] for line in info.value.extra["lines"]] == [3, 4, 5, 6, 9, 10]
+    assert Entry.objects.filter(event=event).count() == 1  # only the one entered before
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [("", "file"), ("club,city\nA,B\n", "name"), ("name\n", "file"), ("name\nA\x00B\n", "file")],
+)
+def test_import_refuses_unusable_files(text, field):
+    with pytest.raises(CsvImportError) as info:
+        entries_import_csv(event=EventFactory(), text=text)
+    assert info.value.errors[0].field == field
+
+
+def test_register_by_hand_late_entry_withdrawal_and_reentry():
+    event = EventFactory()
+    entry = entry_register(event=event, name="Anna", club="Ферзь")
+    assert entry.joined_round is None  # no round played yet
+    event.rounds.create(number=1, state="closed")
+    late = entry_register(event=event, name="Late Larry")
+    assert late.joined_round == 2
+    with pytest.raises(UserFacingError) as info:
+        entry_register(event=event, name="   ")
+    assert info.value.extra["field"] == "name"
+    entry_withdraw(entry=entry, reason="ill")
+    with pytest.raises(UserFacingError):
+        entry_check_in(entry=entry)
+    entry_reenter(entry=entry, reason="better")
+    assert entry.status == Entry.Status.CHECKED_IN
+    with pytest.raises(UserFacingError):
+        entry_reenter(entry=entry)
+
+
+def test_private_keys_are_unguessable_and_revocable():
+    entry = EntryFactory()
+    old = entry.url_key
+    assert len(old) >= 20
+    entry_rotate_key(entry=entry)
+    entry.refresh_from_db()
+    assert entry.url_key != old
+    assert not Entry.objects.filter(url_key=old).exists()
+
+
+def test_same_federation_id_is_one_player_across_events():
+    a, b = EventFactory(), EventFactory()
+    entry_register(event=a, name="Anna", federation_id="RU-1", club="Old club")
+    entry_register(event=b, name="Anna K.", federation_id="RU-1", club="New club")
+    assert Player.objects.filter(federation_id="RU-1").count() == 1
+    assert Player.objects.get(federation_id="RU-1").club == "New club"
+    with pytest.raises(UserFacingError) as info:
+        entry_register(event=b, name="Anna", federation_id="RU-1")
+    assert info.value.extra["field"] == "federation_id"

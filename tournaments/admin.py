@@ -1,0 +1,68 @@
+"""The Django admin: a back office for superusers. Organisers and referees use the event pages."""
+
+from django.contrib import admin
+
+from tournaments.models import AuditLogEntry, Entry, Event, EventRole, Player, Round, Seat, Table
+
+
+class EventRoleInline(admin.TabularInline):
+    model = EventRole
+    extra = 0
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "starts_on", "variant", "rounds_planned", "published")
+    list_filter = ("variant", "published")
+    search_fields = ("name", "slug", "venue")
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = [EventRoleInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "club", "city", "rating", "federation_id")
+    search_fields = ("name", "club", "city", "federation_id")
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ("player", "event", "status", "joined_round")
+    list_filter = ("event", "status")
+    search_fields = ("player__name",)
+    readonly_fields = ("url_key",)
+    list_select_related = ("player", "event")
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    raw_id_fields = ("entry",)
+    fields = ("position", "entry")
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "round", "first_dealer")
+    list_filter = ("round__event",)
+    inlines = [SeatInline]
+    readonly_fields = ("url_key",)
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("event", "number", "state", "draw_method", "drawn_at")
+    list_filter = ("event", "state")
+    readonly_fields = ("draw_seed", "draw_seed_hash", "draw_params", "draw_report")
+
+
+@admin.register(AuditLogEntry)
+class AuditLogEntryAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "event", "user", "action", "reason")
+    list_filter = ("event", "action")
+
+    def has_change_permission(self, request, obj=None):
+        return False  # append-only
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,8 @@
+"""Pulka's models, one module per concept (pretix ``base/models/``)."""
+
+from .audit import AuditLogEntry
+from .event import Event, EventRole
+from .player import Entry, Player
+from .round import Round, Seat, Table
+
+__all__ = ["AuditLogEntry", "Entry", "Event", "EventRole", "Player", "Round", "Seat", "Table"]

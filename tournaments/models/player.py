@@ -1,0 +1,66 @@
+"""Players and their entries in events."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_url_key() -> str:
+    """An unguessable private-link key (Tabbycat ``Person.url_key``): 128 bits."""
+    return secrets.token_urlsafe(16)
+
+
+class Player(models.Model):
+    """A person who plays; the same player can enter many events."""
+
+    name = models.CharField(_("name"), max_length=120)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    rating = models.IntegerField(_("rating"), null=True, blank=True)
+    federation_id = models.CharField(_("federation id"), max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation_id"], condition=~models.Q(federation_id=""),
+                name="federation_id_unique_when_given",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player's entry in one event: status, private link, and when they joined or left."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
+    url_key = models.CharField(max_length=32, unique=True, default=new_url_key)
+    # The first round the entry is drawn for (late entry); None: from the first round.
+    joined_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__name"]
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="one_entry_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.name} ({self.event.slug})"
+
+    @property
+    def plays(self) -> bool:
+        return self.status != self.Status.WITHDRAWN

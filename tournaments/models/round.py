@@ -1,0 +1,84 @@
+"""Rounds, their tables and the seats at them."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .event import DrawMethod
+from .player import new_url_key
+
+
+class Round(models.Model):
+    """A round moves draft → drawn → published → in play → closed."""
+
+    class State(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        DRAWN = "drawn", _("Drawn")
+        PUBLISHED = "published", _("Published")
+        IN_PLAY = "in_play", _("In play")
+        CLOSED = "closed", _("Closed")
+
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    state = models.CharField(max_length=12, choices=State.choices, default=State.DRAFT)
+    draw_method = models.CharField(max_length=16, choices=DrawMethod.choices,
+                                   default=DrawMethod.NO_REPEATS)
+    # The draw is verifiable: the seed's sha256 is published before the draw; the seed, the
+    # parameters and the engine's report are kept so anyone can re-run it (manage.py redraw_check).
+    draw_seed = models.CharField(max_length=64, blank=True)
+    draw_seed_hash = models.CharField(max_length=64, blank=True)
+    draw_params = models.JSONField(default=dict, blank=True)
+    draw_report = models.JSONField(default=dict, blank=True)
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="one_round_number_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event.name} — {_('round')} {self.number}"
+
+
+class Table(models.Model):
+    """A table of a round, with its first dealer (001 §3.2.1: drawn, "тираж")."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer's seat"), default=0)
+    url_key = models.CharField(max_length=32, unique=True, default=new_url_key)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="one_table_number_per_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Table')} {self.number}"
+
+
+class Seat(models.Model):
+    """Seat ``position`` (0-based, clockwise) at a table holds one entry; an entry sits once a round."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey("tournaments.Entry", on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table__number", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_entry_per_seat"),
+            models.UniqueConstraint(fields=["round", "entry"], name="one_seat_per_round",
+                                    deferrable=models.Deferrable.DEFERRED),
+            models.CheckConstraint(condition=models.Q(position__lt=4), name="seat_position_0_to_3"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.position + 1}"

@@ -1,0 +1,238 @@
+"""Registering players: by hand, from CSV, check-in, withdrawal, re-entry, private keys."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments.errors import UserFacingError
+from tournaments.models import Entry, Event, Player
+from tournaments.models.player import new_url_key
+from tournaments.services.audit import audit_log
+
+__all__ = [
+    "CsvImportError", "CsvLineError", "entries_import_csv", "entry_check_in", "entry_reenter",
+    "entry_register", "entry_rotate_key", "entry_withdraw",
+]
+
+#: Accepted CSV headers (English and Russian) for each field.
+CSV_HEADERS = {
+    "name": ("name", "player", "имя", "игрок", "фио"),
+    "club": ("club", "клуб"),
+    "city": ("city", "город"),
+    "rating": ("rating", "рейтинг"),
+    "federation_id": ("federation_id", "federation id", "id", "fid", "номер"),
+}
+_MAX = {"name": 120, "club": 120, "city": 120, "federation_id": 40}
+
+
+@dataclass(frozen=True)
+class CsvLineError:
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return _("line %(line)d, %(field)s: %(message)s") % {
+            "line": self.line, "field": self.field, "message": self.message}
+
+
+class CsvImportError(UserFacingError):
+    """A CSV import refused as a whole; ``errors`` lists every bad line."""
+
+    def __init__(self, errors: list[CsvLineError]) -> None:
+        self.errors = errors
+        super().__init__(
+            _("The CSV file has %(n)d error(s); nothing was imported.") % {"n": len(errors)},
+            {"lines": [{"line": e.line, "field": e.field, "message": e.message} for e in errors]},
+        )
+
+
+def _clean_text(value: str, field_name: str, errors: list[CsvLineError], line: int) -> str:
+    value = (value or "").strip()
+    if "\x00" in value:
+        errors.append(CsvLineError(line, field_name, _("contains a NUL character")))
+        return ""
+    if len(value) > _MAX[field_name]:
+        errors.append(CsvLineError(line, field_name,
+                                   _("longer than %(n)d characters") % {"n": _MAX[field_name]}))
+    return value
+
+
+def _find_or_create_player(*, name: str, club: str, city: str, rating: int | None,
+                           federation_id: str) -> Player:
+    if federation_id:
+        player, created = Player.objects.get_or_create(
+            federation_id=federation_id,
+            defaults={"name": name, "club": club, "city": city, "rating": rating})
+        if not created:  # the federation's record is the reference; refresh what we were given
+            changed = False
+            for attr, value in (("club", club), ("city", city), ("rating", rating)):
+                if value not in ("", None) and getattr(player, attr) != value:
+                    setattr(player, attr, value)
+                    changed = True
+            if changed:
+                player.save()
+        return player
+    return Player.objects.create(name=name, club=club, city=city, rating=rating)
+
+
+@transaction.atomic
+def entry_register(*, event: Event, name: str, club: str = "", city: str = "",
+                   rating: int | None = None, federation_id: str = "", joined_round: int | None = None,
+                   by=None) -> Entry:
+    errors: list[CsvLineError] = []
+    name = _clean_text(name, "name", errors, 0)
+    club = _clean_text(club, "club", errors, 0)
+    city = _clean_text(city, "city", errors, 0)
+    federation_id = _clean_text(federation_id, "federation_id", errors, 0)
+    if errors:
+        raise UserFacingError(errors[0].message, {"field": errors[0].field})
+    if not name:
+        raise UserFacingError(_("A player needs a name."), {"field": "name"})
+    player = _find_or_create_player(name=name, club=club, city=city, rating=rating,
+                                    federation_id=federation_id)
+    if Entry.objects.filter(event=event, player=player).exists():
+        raise UserFacingError(_("%(name)s is already entered.") % {"name": player.name},
+                              {"field": "federation_id" if federation_id else "name"})
+    if joined_round is None:
+        played = event.rounds.exclude(state="draft").order_by("-number").first()
+        joined_round = played.number + 1 if played else None
+    entry = Entry.objects.create(event=event, player=player, joined_round=joined_round)
+    audit_log(event=event, action="entry.registered", by=by,
+              data={"entry": entry.pk, "name": player.name, "joined_round": joined_round})
+    return entry
+
+
+def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
+    """Import players from CSV (a header line, then one player a line; ``,`` or ``;``).
+
+    Every bad line is reported (line number, field, what is wrong) and nothing is imported
+    unless every line is good.
+
+    :raises CsvImportError: with ``errors``, one per problem.
+    """
+    if "\x00" in text:
+        raise CsvImportError([CsvLineError(1, "file", _("contains NUL characters; is it a CSV file?"))])
+    text = text.lstrip("\ufeff")
+    try:
+        dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    try:
+        header = [h.strip().lower() for h in next(reader)]
+    except StopIteration:
+        raise CsvImportError([CsvLineError(1, "file", _("the file is empty"))]) from None
+    columns: dict[str, int] = {}
+    for field_name, names in CSV_HEADERS.items():
+        for i, h in enumerate(header):
+            if h in names:
+                columns.setdefault(field_name, i)
+    if "name" not in columns:
+        raise CsvImportError([CsvLineError(1, "name", _(
+            "no name column in the header (expected one of: %s)") % ", ".join(CSV_HEADERS["name"]))])
+
+    errors: list[CsvLineError] = []
+    rows = []
+    seen_ids: dict[str, int] = {}
+    seen_names: dict[str, int] = {}
+    entered_ids = set(Entry.objects.filter(event=event).exclude(player__federation_id="")
+                      .values_list("player__federation_id", flat=True))
+    for line_no, row in enumerate(reader, start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+
+        def cell(name: str, row=row) -> str:
+            i = columns.get(name)
+            return row[i] if i is not None and i < len(row) else ""
+
+        before = len(errors)
+        name = _clean_text(cell("name"), "name", errors, line_no)
+        club = _clean_text(cell("club"), "club", errors, line_no)
+        city = _clean_text(cell("city"), "city", errors, line_no)
+        fid = _clean_text(cell("federation_id"), "federation_id", errors, line_no)
+        rating: int | None = None
+        if raw := cell("rating").strip():
+            try:
+                rating = int(raw)
+            except ValueError:
+                errors.append(CsvLineError(line_no, "rating", _("%(value)r is not a whole number")
+                                           % {"value": raw}))
+        if not name:
+            errors.append(CsvLineError(line_no, "name", _("the name is empty")))
+        if fid:
+            if fid in seen_ids:
+                errors.append(CsvLineError(line_no, "federation_id", _(
+                    "federation id %(fid)s is also on line %(other)d") % {"fid": fid, "other": seen_ids[fid]}))
+            elif fid in entered_ids:
+                errors.append(CsvLineError(line_no, "federation_id", _(
+                    "the player with federation id %(fid)s is already entered") % {"fid": fid}))
+            seen_ids.setdefault(fid, line_no)
+        elif name:
+            key = name.casefold()
+            if key in seen_names:
+                errors.append(CsvLineError(line_no, "name", _(
+                    "%(name)s is also on line %(other)d (give federation ids to tell namesakes apart)")
+                    % {"name": name, "other": seen_names[key]}))
+            seen_names.setdefault(key, line_no)
+        if len(errors) == before:
+            rows.append((line_no, name, club, city, rating, fid))
+    if errors:
+        raise CsvImportError(errors)
+    if not rows:
+        raise CsvImportError([CsvLineError(2, "file", _("the file has a header but no players"))])
+    entries = []
+    with transaction.atomic():
+        for _line_no, name, club, city, rating, fid in rows:
+            player = _find_or_create_player(name=name, club=club, city=city, rating=rating,
+                                            federation_id=fid)
+            entries.append(Entry.objects.create(event=event, player=player))
+        audit_log(event=event, action="entries.imported", by=by, data={"count": len(entries)})
+    return entries
+
+
+@transaction.atomic
+def entry_check_in(*, entry: Entry, by=None) -> Entry:
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise UserFacingError(_("%(name)s has withdrawn; re-enter them first.")
+                              % {"name": entry.player.name}, {"field": "status"})
+    entry.status = Entry.Status.CHECKED_IN
+    entry.save(update_fields=["status"])
+    audit_log(event=entry.event, action="entry.checked_in", by=by, data={"entry": entry.pk})
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, reason: str = "", by=None) -> Entry:
+    """Withdraw between rounds: the entry is not drawn again; past rounds keep it."""
+    entry.status = Entry.Status.WITHDRAWN
+    entry.save(update_fields=["status"])
+    audit_log(event=entry.event, action="entry.withdrawn", by=by, reason=reason,
+              data={"entry": entry.pk})
+    return entry
+
+
+@transaction.atomic
+def entry_reenter(*, entry: Entry, reason: str = "", by=None) -> Entry:
+    if entry.status != Entry.Status.WITHDRAWN:
+        raise UserFacingError(_("%(name)s has not withdrawn.") % {"name": entry.player.name},
+                              {"field": "status"})
+    entry.status = Entry.Status.CHECKED_IN
+    entry.save(update_fields=["status"])
+    audit_log(event=entry.event, action="entry.reentered", by=by, reason=reason,
+              data={"entry": entry.pk})
+    return entry
+
+
+@transaction.atomic
+def entry_rotate_key(*, entry: Entry, by=None) -> Entry:
+    """Revoke the private link and issue a new one."""
+    entry.url_key = new_url_key()
+    entry.save(update_fields=["url_key"])
+    audit_log(event=entry.event, action="entry.key_rotated", by=by, data={"entry": entry.pk})
+    return entry

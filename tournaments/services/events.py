@@ -1,0 +1,86 @@
+"""Creating and configuring events; their variant is validated against ``rules``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from rules.conventions import InvalidConventionError, find_convention
+from tournaments.errors import UserFacingError
+from tournaments.models import Event, EventRole
+from tournaments.services.audit import audit_log
+
+__all__ = ["event_create", "event_role_grant", "event_update", "validate_variant"]
+
+_EDITABLE = {
+    "name", "starts_on", "ends_on", "venue", "variant", "convention_options", "pulka_target",
+    "deals_per_round", "round_time_limit", "table_size_policy", "rounds_planned",
+    "default_draw_method", "separate_clubs", "tiebreaks", "double_entry", "published",
+}
+
+
+def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """The convention's canonical key and the validated options.
+
+    :raises UserFacingError: naming the field (``variant`` or ``convention_options``).
+    """
+    try:
+        convention = find_convention(variant)
+    except InvalidConventionError as exc:
+        raise UserFacingError(str(exc), {"field": "variant"}) from exc
+    options = dict(options or {})
+    try:
+        convention.with_options(**options)
+    except (InvalidConventionError, TypeError) as exc:
+        raise UserFacingError(str(exc), {"field": "convention_options"}) from exc
+    return convention.key, options
+
+
+@transaction.atomic
+def event_create(*, slug: str, name: str, starts_on: dt.date, ends_on: dt.date | None = None,
+                 by=None, **fields: Any) -> Event:
+    unknown = set(fields) - _EDITABLE
+    if unknown:
+        raise UserFacingError(_("Unknown event fields: %s") % ", ".join(sorted(unknown)))
+    if Event.objects.filter(slug=slug).exists():
+        raise UserFacingError(_("An event with the short name %(slug)s exists already.")
+                              % {"slug": slug}, {"field": "slug"})
+    ends_on = ends_on or starts_on
+    if ends_on < starts_on:
+        raise UserFacingError(_("The last day is before the first day."), {"field": "ends_on"})
+    fields["variant"], fields["convention_options"] = validate_variant(
+        fields.get("variant", "sochi"), fields.get("convention_options"))
+    event = Event.objects.create(slug=slug, name=name, starts_on=starts_on, ends_on=ends_on,
+                                 **fields)
+    if by is not None and getattr(by, "is_authenticated", False):
+        EventRole.objects.get_or_create(event=event, user=by, role=EventRole.Role.ORGANISER)
+    audit_log(event=event, action="event.created", by=by, data={"slug": slug})
+    return event
+
+
+@transaction.atomic
+def event_update(*, event: Event, by=None, **fields: Any) -> Event:
+    unknown = set(fields) - _EDITABLE
+    if unknown:
+        raise UserFacingError(_("Unknown event fields: %s") % ", ".join(sorted(unknown)))
+    if "variant" in fields or "convention_options" in fields:
+        fields["variant"], fields["convention_options"] = validate_variant(
+            fields.get("variant", event.variant),
+            fields.get("convention_options", event.convention_options))
+    for name, value in fields.items():
+        setattr(event, name, value)
+    event.full_clean(exclude=["slug"])
+    event.save()
+    audit_log(event=event, action="event.updated", by=by,
+              data={k: str(v) for k, v in fields.items()})
+    return event
+
+
+def event_role_grant(*, event: Event, user, role: str, by=None) -> EventRole:
+    obj, _created = EventRole.objects.get_or_create(event=event, user=user, role=role)
+    audit_log(event=event, action="role.granted", by=by,
+              data={"user": user.get_username(), "role": role})
+    return obj
