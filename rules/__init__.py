@@ -1,0 +1,6 @@
+"""Rules of Preference in pure Python (no Django): decks, contract ladders, conventions.
+
+:mod:`rules.contracts` holds the deck and the contract ladder of seed 001 §2.2.2;
+:mod:`rules.conventions` the Russian conventions (Sochi, Leningrad, Rostov, Classic)
+as parameter sets with named options; :mod:`rules.bidding` the auction's legality.
+"""

@@ -1,0 +1,182 @@
+"""Checking a protocol and the sheet the players wrote: every finding, never the first only.
+
+:func:`check` returns a :class:`~scoring.findings.CheckReport` holding
+
+* the scorer's findings on illegal records (tricks not making 10, a whisted
+  misère, half-whist on an 8, dealer out of turn, a deal after the pulka closed …);
+* the auction's findings (contract below the final bid, 001 §3.4.3, and, when
+  :mod:`rules.bidding` is present, its ladder rules 001 §3.3);
+* every written cell that differs from the computed one (deal, player, column,
+  written, expected, rule). A wrong running total that the players carried on is
+  reported once, where it entered; a corrected one is reported again where it changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from rules.contracts import Contract, InvalidContractError
+
+from .findings import CheckReport, Finding
+from .protocol import Game, Penalty, Protocol, Raspasy, Sheet, SheetRow
+from .pulka import ScoredPulka, score
+
+__all__ = ["check", "check_sheet"]
+
+_PASS_WORDS = frozenset({"pass", "пас", "p", "-"})
+
+
+def check(protocol: Protocol, sheet: Sheet | None = None) -> CheckReport:
+    """Score ``protocol`` and check it (and ``sheet``, if given); all findings.
+
+    :raises ValueError: only for a table that cannot be scored at all (see
+        :func:`scoring.pulka.score`).
+    """
+    scored = score(protocol)
+    findings = list(scored.findings)
+    findings.extend(_check_auctions(protocol))
+    if sheet is not None:
+        findings.extend(check_sheet(scored, sheet))
+    findings.sort(key=lambda f: (-1 if f.deal is None else f.deal))
+    return CheckReport(tuple(findings))
+
+
+def _bidding_checker() -> Callable[..., object] | None:
+    try:
+        from rules import bidding
+    except ImportError:
+        return None
+    checker = getattr(bidding, "check_auction", None)
+    return checker if callable(checker) else None
+
+
+def _check_auctions(protocol: Protocol) -> list[Finding]:
+    """Contract not below the final bid (001 §3.4.3), plus rules.bidding's findings."""
+    out: list[Finding] = []
+    checker = None
+    for i, deal in enumerate(protocol.deals):
+        if type(deal) is not Game or not deal.auction:
+            continue
+        last: tuple[int, Contract] | None = None
+        for seat, text in deal.auction:
+            if text.strip().lower() in _PASS_WORDS:
+                continue
+            try:
+                last = (seat, Contract.from_str(text.replace("втёмную", "").replace("dark", "")))
+            except InvalidContractError:
+                continue  # rules.bidding reports unreadable bids
+        if last is not None:
+            seat, bid = last
+            if seat != deal.declarer:
+                out.append(Finding("DECLARER_NOT_BIDDER", f"the auction was won by seat {seat}",
+                                   "3.3.15", i, deal.declarer, "declarer", deal.declarer, seat))
+            if deal.contract < bid:
+                out.append(Finding("CONTRACT_BELOW_BID", f"contract {deal.contract} below the "
+                                   f"final bid {bid}", "3.4.3", i, deal.declarer, "contract",
+                                   str(deal.contract), str(bid)))
+        if checker is None:
+            checker = _bidding_checker() or (lambda *a, **k: ())
+        out.extend(_bidding_findings(checker, protocol, i, deal))
+    return out
+
+
+def _bidding_findings(checker: Callable[..., object], protocol: Protocol, i: int,
+                      deal: Game) -> list[Finding]:
+    try:
+        result = checker(deal.auction, players=protocol.size, deal=deal)
+    except TypeError:
+        return []  # rules.bidding has another signature; see the report to the lead
+    out = []
+    for item in result if isinstance(result, (list, tuple)) else ():
+        message = getattr(item, "message", str(item))
+        rule = getattr(item, "rule", "3.3")
+        out.append(Finding(getattr(item, "code", "AUCTION"), str(message), str(rule), i))
+    return out
+
+
+def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
+    """Every cell of ``sheet`` that differs from ``scored`` (001 §4.2.5, §4.2.7)."""
+    out: list[Finding] = []
+    n = scored.size
+    stride = n + 2
+    deals = scored.protocol.deals
+    if len(sheet.running) > len(deals):
+        out.append(Finding("SHEET_ROWS", f"{len(sheet.running)} written rows for {len(deals)} "
+                           "deals", "4.2.5", column="running"))
+    previous = [0] * (n * stride)  # written − expected, per cell, where last seen
+    for i, row in enumerate(sheet.running[: len(deals)]):
+        if row is None:
+            continue
+        if not _shape_ok(row, n, out, i):
+            continue
+        expected = scored.totals[i]
+        for p, line in enumerate(row):
+            base = p * stride
+            cells = [(0, "pulya", line.pulya), (1, "gora", line.gora)]
+            cells += [(2 + q, f"whists:{q}", line.whists[q]) for q in range(n) if q != p]
+            for k, column, written in cells:
+                diff = written - expected[base + k]
+                if diff != previous[base + k]:
+                    out.append(_mismatch(scored, i, p, column, written, expected[base + k],
+                                         carried=previous[base + k]))
+                previous[base + k] = diff
+    if sheet.final is not None and _shape_ok(sheet.final, n, out, None):
+        expected = scored.final
+        for p, line in enumerate(sheet.final):
+            base = p * stride
+            if line.pulya != expected[base]:
+                out.append(_mismatch(scored, None, p, "pulya", line.pulya, expected[base]))
+            if line.gora != expected[base + 1]:
+                out.append(_mismatch(scored, None, p, "gora", line.gora, expected[base + 1]))
+            for q in range(n):
+                if q != p and line.whists[q] != expected[base + 2 + q]:
+                    out.append(_mismatch(scored, None, p, f"whists:{q}", line.whists[q],
+                                         expected[base + 2 + q]))
+    if sheet.result is not None:
+        totals = scored.settlement.totals
+        if len(sheet.result) != n:
+            out.append(Finding("SHEET_SHAPE", f"{len(sheet.result)} results for {n} players",
+                               "4.2.14", column="result"))
+        else:
+            for p, written_result in enumerate(sheet.result):
+                if Fraction(written_result) != totals[p]:
+                    out.append(Finding("RESULT_MISMATCH", f"{scored.protocol.players[p]}: result "
+                                       f"{written_result}, expected {totals[p]}", "4.2.14", None,
+                                       p, "result", written_result, totals[p]))
+    return out
+
+
+def _shape_ok(row: SheetRow, n: int, out: list[Finding], i: int | None) -> bool:
+    if len(row) != n or any(len(line.whists) != n for line in row):
+        out.append(Finding("SHEET_SHAPE", f"a written row needs {n} players with {n} whist "
+                           "columns each", "4.2.1", i, column="row"))
+        return False
+    return True
+
+
+def _rule_for(scored: ScoredPulka, i: int | None, column: str) -> str:
+    if i is None:
+        return "4.2.3.3" if scored.convention.end_conversion == 2 else "4.2.3"
+    deal = scored.protocol.deals[i]
+    if type(deal) is Penalty:
+        return deal.rule
+    if any(h[0] == i for h in scored.helps) and column != "gora":
+        return "4.2.3"
+    if type(deal) is Raspasy:
+        return "3.7.2.2" if scored.convention.raspasy_mode == "whists" else "3.7.2.1"
+    if column == "pulya":
+        return "4.2.1"
+    return "3.8.1.1" if column.startswith("whists") else "3.8.11"
+
+
+def _mismatch(scored: ScoredPulka, i: int | None, p: int, column: str, written: int,
+              expected: int, carried: int = 0) -> Finding:
+    names = scored.protocol.players
+    label = column if not column.startswith("whists:") else (
+        f"whists on {names[int(column.split(':')[1])]}")
+    where = "final " if i is None else ""
+    note = f" (an earlier error of {carried:+d} carried)" if carried else ""
+    return Finding("SHEET_MISMATCH", f"{names[p]}: {where}{label} written {written}, expected "
+                   f"{expected}{note}", _rule_for(scored, i, column), i, p, column, written,
+                   expected)

@@ -1,0 +1,109 @@
+"""Settlement of a finished pulka in whists (001 §4.2.14) with the rounding of §4.2.12.
+
+Variant 1: amnesty of the gora (the smallest gora is written down to 0, the
+others by as much); each gora × 10 / n (n includes its owner) is what its owner
+loses to each other player; then the whists written on each other are netted.
+Variant 2: the same through the average gora. Without rounding both are
+algebraically identical; :attr:`Settlement.exact` keeps the exact values.
+
+Rounding (001 §4.2.12, three players): after the amnesty, a gora ``a`` with
+``a mod 3 == 1`` is written down by 1 and each other player writes 3 whists on
+its owner (the Kodeks' example); with ``a mod 3 == 2`` one point is added and the
+owner writes 3 whists on each other player. With four players the shares are
+exact (halves can occur): the Kodeks defines no rounding there.
+
+>>> s = settle([4, 0, 0], [[0, 0, 0], [0, 0, 0], [0, 0, 0]])
+>>> [str(x) for x in s.exact], [int(x) for x in s.variant1], s.adjustments
+(['-80/3', '40/3', '40/3'], [-26, 13, 13], (-1, 0, 0))
+>>> sum(s.variant1), sum(s.variant2) == 0
+(Fraction(0, 1), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = ["Settlement", "settle"]
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """Each player's result in whists, positive = won.
+
+    ``exact`` is variant 1 without rounding and ``exact_variant2`` variant 2 without
+    rounding (equal by algebra; both kept as a self-check). ``variant1`` and
+    ``variant2`` apply the 4.2.12 adjustments (``adjustments[p]`` = gora point added
+    (+1) or written off (−1)); they are the same numbers, integral with three players.
+    ``gora`` is the gora after the amnesty and the adjustments.
+    """
+
+    exact: tuple[Fraction, ...]
+    exact_variant2: tuple[Fraction, ...]
+    variant1: tuple[Fraction, ...]
+    variant2: tuple[Fraction, ...]
+    gora: tuple[int, ...]
+    adjustments: tuple[int, ...]
+
+    @property
+    def totals(self) -> tuple[Fraction, ...]:
+        """The results to publish: variant 1 after rounding."""
+        return self.variant1
+
+
+def _variant1(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[Fraction, ...]:
+    # n × result = n × whists net + 10 × (Σ others' gora − (n − 1) × own gora)
+    total = sum(gora)
+    return tuple(
+        Fraction(n * net[p] + 10 * (total - gora[p] - (n - 1) * gora[p]), n) for p in range(n)
+    )
+
+
+def _variant2(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[Fraction, ...]:
+    average = Fraction(sum(gora), n)
+    return tuple(net[p] + 10 * (average - gora[p]) for p in range(n))
+
+
+def settle(
+    gora: Sequence[int], whists: Sequence[Sequence[int]], *, rounding: str = "kodeks"
+) -> Settlement:
+    """Settle goras and whists (``whists[p][q]``: what ``p`` wrote on ``q``).
+
+    ``rounding`` is ``"kodeks"`` (001 §4.2.12, three players only) or ``"exact"``.
+    The results always sum to zero.
+    """
+    n = len(gora)
+    net = [sum(whists[p][q] - whists[q][p] for q in range(n) if q != p) for p in range(n)]
+    low = min(gora)
+    amnestied = [g - low for g in gora]  # 001 §4.2.14, variant 1: "амнистия"
+    exact = _variant1(amnestied, net, n)
+    exact2 = _variant2(list(gora), net, n)
+    adjustments = [0] * n
+    rounded_gora = list(amnestied)
+    rounded_net = list(net)
+    if rounding == "kodeks" and n == 3:
+        for p in range(n):
+            rest = rounded_gora[p] % 3
+            if rest == 1:  # written down by 1; the other two write 3 whists each on him
+                rounded_gora[p] -= 1
+                adjustments[p] = -1
+                rounded_net[p] -= 6
+                for q in range(n):
+                    if q != p:
+                        rounded_net[q] += 3
+            elif rest == 2:  # one point added; he writes 3 whists on each of the others
+                rounded_gora[p] += 1
+                adjustments[p] = 1
+                rounded_net[p] += 6
+                for q in range(n):
+                    if q != p:
+                        rounded_net[q] -= 3
+    return Settlement(
+        exact=exact,
+        exact_variant2=exact2,
+        variant1=_variant1(rounded_gora, rounded_net, n),
+        variant2=_variant2(rounded_gora, rounded_net, n),
+        gora=tuple(rounded_gora),
+        adjustments=tuple(adjustments),
+    )

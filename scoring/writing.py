@@ -1,0 +1,367 @@
+"""What each player writes for one deal: the rules of 001 §3.5–§3.8 and §4.2.3.
+
+The scorer keeps the whole sheet in one flat list of ints (speed: no objects per
+deal). For ``n`` players the stride is ``n + 2``; player ``p``'s pulya is at
+``p * stride``, his gora at ``p * stride + 1`` and the whists he wrote on ``q`` at
+``p * stride + 2 + q``. :class:`Table` owns that list; the ``write_*`` functions
+apply one deal to it and report illegal records as findings.
+"""
+
+from __future__ import annotations
+
+from rules.contracts import Contract, Denomination
+from rules.conventions import Convention
+
+from .findings import Finding, Severity
+from .protocol import Call, Game, Penalty, Raspasy
+
+__all__ = ["Table", "write_game", "write_raspasy", "write_penalty", "whisting_order"]
+
+_WHIST = Call.WHIST
+_PASS = Call.PASS
+_HALF = Call.HALF
+_HALF_RETURNED = Call.HALF_RETURNED
+
+
+class Table:
+    """Mutable scoring state of one pulka (internal to the scorer)."""
+
+    __slots__ = ("conv", "n", "stride", "target", "cells", "helps", "findings", "deal")
+
+    def __init__(self, conv: Convention, n: int, target: int) -> None:
+        self.conv = conv
+        self.n = n
+        self.stride = n + 2
+        self.target = target
+        self.cells = [0] * (n * (n + 2))
+        #: (deal, donor, recipient or -1 for a write-off from the donor's gora, points)
+        self.helps: list[tuple[int, int, int, int]] = []
+        self.findings: list[Finding] = []
+        self.deal: int | None = 0
+
+    def error(self, code: str, message: str, rule: str, **place: object) -> None:
+        self.findings.append(Finding(code, message, rule, self.deal, **place))  # type: ignore[arg-type]
+
+    def warn(self, code: str, message: str, rule: str, **place: object) -> None:
+        self.findings.append(
+            Finding(code, message, rule, self.deal, severity=Severity.WARNING, **place)  # type: ignore[arg-type]
+        )
+
+    def pulya(self, p: int, points: int) -> None:
+        """Write ``points`` into ``p``'s pulya, with help and overflow (001 §4.2.3, §4.1.1)."""
+        cells, stride, target = self.cells, self.stride, self.target
+        at = p * stride
+        if not self.conv.help:  # Leningrad: everything into one's own pulya (001 §4.2.3.3)
+            cells[at] += points
+            return
+        room = target - cells[at]
+        if room >= points:
+            cells[at] += points
+            return
+        if room > 0:
+            cells[at] = target
+            points -= room
+        n = self.n
+        while points > 0:
+            best, best_pulya = -1, -1
+            for k in range(1, n):  # clockwise from the donor: a tie helps the left (note 72)
+                q = (p + k) % n
+                v = cells[q * stride]
+                if best_pulya < v < target:
+                    best, best_pulya = q, v
+            if best < 0:  # every pulya closed: off the donor's own gora, even below 0 (001 §4.1.1)
+                cells[at + 1] -= points
+                self.helps.append((self.deal or 0, p, -1, points))
+                return
+            given = min(points, target - best_pulya)
+            cells[best * stride] += given
+            cells[at + 2 + best] += 10 * given  # 10 whists a point of help (001 §4.2.3)
+            self.helps.append((self.deal or 0, p, best, given))
+            points -= given
+
+    def pulya_closed(self, p: int) -> bool:
+        return self.cells[p * self.stride] >= self.target
+
+    def closed(self) -> bool:
+        """The pulka is over (001 §4.2.14; Leningrad: Σ pulya ≥ n × target, §4.2.3.3)."""
+        cells, stride, target = self.cells, self.stride, self.target
+        if self.conv.help:
+            return all(cells[p * stride] >= target for p in range(self.n))
+        return sum(cells[p * stride] for p in range(self.n)) >= self.n * target
+
+
+def whisting_order(declarer: int, n: int, dealer: int) -> tuple[int, int]:
+    """The two defenders, clockwise from the declarer, skipping a 4-player dealer.
+
+    >>> whisting_order(2, 3, 0), whisting_order(3, 4, 0)
+    ((0, 1), (1, 2))
+    """
+    seats = [(declarer + k) % n for k in range(1, n)]
+    if n == 4:
+        seats.remove(dealer)
+    return seats[0], seats[1]
+
+
+def _consolation_writers(t: Table, declarer: int, defenders: tuple[int, int]) -> tuple[int, ...]:
+    mode = t.conv.consolation_writers
+    if mode == "all":  # every opponent, the 4-player dealer too (001 §3.8.1.2, §3.3.16.3)
+        return tuple(q for q in range(t.n) if q != declarer)
+    if mode == "defenders":
+        return defenders
+    return ()
+
+
+def write_game(t: Table, g: Game, dealer: int) -> bool:
+    """Apply a contract for tricks or a misère; False when the record cannot be scored."""
+    conv, n, stride, cells = t.conv, t.n, t.stride, t.cells
+    d = g.declarer
+    if not 0 <= d < n:
+        t.error("BAD_SEAT", f"declarer seat {d} is not at the table", "3.2.10", column="declarer")
+        return False
+    if n == 4 and d == dealer:
+        t.error("DEALER_DECLARES", "the dealer sits out with four players", "3.2.10", player=d)
+        return False
+    m = g.multiplier
+    if m != 1 and not (conv.multipliers and m >= 1):
+        t.error("MULTIPLIER", f"multiplier {m} is not allowed in this convention", "4.1.2")
+        return False
+    contract = g.contract
+    defenders = whisting_order(d, n, dealer)
+    tricks = g.declarer_tricks
+    if contract.denomination is None:
+        return _write_misere(t, g, d, m, defenders)
+    if len(g.calls) != 2:
+        t.error("CALLS", f"{len(g.calls)} defenders' calls given, expected 2", "3.8.1", column="calls")
+        return False
+    first, second = g.calls
+    level = contract.level
+    price = contract.price
+    if first in (_HALF, _HALF_RETURNED):
+        t.error("HALF_WHIST", "only the second defender may go for half", "3.8.7", player=defenders[0])
+        return False
+    if second in (_HALF, _HALF_RETURNED) and level > 7:
+        t.error("HALF_WHIST", f"half-whist on a {level}-level: only 6 and 7", "3.8.7", player=defenders[1])
+        return False
+    if second is _HALF and first is not _PASS:
+        t.error("HALF_WHIST", "half-whist after a whist: only after a pass", "3.8.7", player=defenders[1])
+        return False
+    if second is _HALF_RETURNED and first is not _WHIST:
+        t.error("HALF_WHIST", "whist returned but the first defender did not whist", "3.8.8",
+                player=defenders[0])
+        return False
+    game_cost = price * conv.game_cost_multiplier * m  # U
+    if g.talon_premium:
+        if not conv.talon_premiums or n != 4 or not 0 < g.talon_premium <= 3:
+            t.error("TALON_PREMIUM", "talon premium not allowed here", "3.4.11", column="talon_premium")
+            return False
+    if second is _HALF or (first is _PASS and second is _PASS):
+        # Not played: the game counts as made (001 §3.5.3); полвиста writes half (001 §3.8.7).
+        if tricks is not None or g.defender_tricks is not None:
+            t.warn("UNPLAYED_TRICKS", "tricks recorded for a deal that is not played", "3.5.3")
+        t.pulya(d, price * m)
+        if second is _HALF:
+            cells[defenders[1] * stride + 2 + d] += (contract.obligation // 2) * game_cost
+        return True
+    if tricks is None or not 0 <= tricks <= 10:
+        t.error("TRICKS", f"declarer's tricks {tricks!r}: need 0–10 for a whisted game", "3.8.1",
+                player=d, column="declarer_tricks")
+        return False
+    defence = 10 - tricks
+    split = g.defender_tricks
+    if split is not None and (len(split) != 2 or min(split) < 0 or sum(split) != defence):
+        t.error("TRICKS_SUM", f"tricks {tricks} + {split!r} do not make 10", "3.2.8",
+                column="defender_tricks")
+        return False
+    whisters = [s for s, call in zip(defenders, g.calls, strict=True) if call is _WHIST]
+    if len(whisters) == 2 and split is None:
+        t.error("SPLIT_NEEDED", "two whisters: each one's tricks are needed", "3.8.6",
+                column="defender_tricks")
+        return False
+    if conv.single_whister_tricks == "own" and split is None:
+        t.error("SPLIT_NEEDED", "whists on own tricks need each defender's tricks", "3.8.5",
+                column="defender_tricks")
+        return False
+    if tricks >= level:
+        t.pulya(d, price * m)  # made (001 §4.2.1)
+    else:
+        under = level - tricks  # remiz: gora per undertrick, consolation from opponents (3.8.1.2)
+        cells[d * stride + 1] += under * price * conv.declarer_gora_multiplier * m
+        per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
+        for q in _consolation_writers(t, d, defenders):
+            cells[q * stride + 2 + d] += under * per
+    if g.talon_premium and dealer != d:  # 001 §3.4.11, valued as a trick's consolation
+        per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
+        cells[dealer * stride + 2 + d] += g.talon_premium * per
+    obligation = 0 if (level == 10 and conv.ten_checked) else contract.obligation
+    if len(whisters) == 2:
+        assert split is not None
+        for s, own in zip(defenders, split, strict=True):
+            cells[s * stride + 2 + d] += own * game_cost  # each writes for himself (3.8.13)
+        _pair_responsibility(t, defenders, split, level, obligation, defence, game_cost)
+        return True
+    w = whisters[0]
+    other = defenders[1] if w == defenders[0] else defenders[0]
+    if conv.single_whister_tricks == "own":
+        assert split is not None
+        cells[w * stride + 2 + d] += split[defenders.index(w)] * game_cost
+    elif tricks >= level or conv.whist_style == "greedy" or second is _HALF_RETURNED:
+        cells[w * stride + 2 + d] += defence * game_cost  # 001 §3.8.5, §3.8.13
+    else:  # gentleman at the declarer's remiz: halves (001 §3.8.14)
+        half = defence * game_cost // 2
+        cells[w * stride + 2 + d] += half
+        cells[other * stride + 2 + d] += defence * game_cost - half
+    short = obligation - defence
+    if short > 0:  # the single whister answers alone (001 §3.8.5)
+        cells[w * stride + 1] += short * _responsibility(t, w, game_cost)
+    return True
+
+
+def _responsibility(t: Table, whister: int, game_cost: int) -> int:
+    """Gora per missing obligatory trick (001 §3.8.11 full, §3.8.12 half)."""
+    mode = t.conv.whist_responsibility
+    if mode == "full" or (mode == "half_then_full" and t.pulya_closed(whister)):
+        return game_cost
+    return game_cost // 2
+
+
+def _pair_responsibility(t: Table, defenders: tuple[int, int], split: tuple[int, ...],
+                         level: int, obligation: int, defence: int, game_cost: int) -> None:
+    """Two whisters' remiz (001 §3.8.6 and its examples; D1–D3)."""
+    cells, stride, conv = t.cells, t.stride, t.conv
+    short = obligation - defence
+    if level <= 7:
+        half = obligation // 2
+        mode = conv.pair_shortfall_6_7
+        if short <= 0 and mode != "each_own":
+            return
+        for s, own in zip(defenders, split, strict=True):
+            missing = half - own
+            if missing > 0:
+                if mode == "capped":
+                    missing = min(missing, short)
+                cells[s * stride + 1] += missing * _responsibility(t, s, game_cost)
+        return
+    if short > 0:  # 8, 9, 10: the second whister answers (note 58) or, by agreement, both
+        payers = defenders[1:] if conv.pair_shortfall_8_10 == "second" else defenders
+        for s in payers:
+            cells[s * stride + 1] += short * _responsibility(t, s, game_cost)
+
+
+def _write_misere(t: Table, g: Game, d: int, m: int, defenders: tuple[int, int]) -> bool:
+    """Misère: 10 in the pulya, or tricks × 10 (Leningrad 20) in the gora; no whists (001 §3.6)."""
+    if any(call is not _PASS for call in g.calls):
+        t.error("MISERE_WHISTED", "a misère is caught, not whisted: no obligation", "2.2.2",
+                column="calls")
+        return False
+    tricks = g.declarer_tricks
+    if tricks is None or not 0 <= tricks <= 10:
+        t.error("TRICKS", f"misère tricks {tricks!r}: need 0–10", "3.6.1", player=d,
+                column="declarer_tricks")
+        return False
+    if g.talon_premium:
+        t.error("TALON_PREMIUM", "no talon premium on a misère", "3.4.11", column="talon_premium")
+        return False
+    if tricks == 0:
+        t.pulya(d, 10 * m)
+        return True
+    t.cells[d * t.stride + 1] += tricks * t.conv.misere_gora_per_trick * m
+    if t.conv.misere_consolation:  # D18
+        conv = t.conv
+        per = 10 * conv.game_cost_multiplier * m if conv.consolation == "game_cost" else (
+            conv.consolation_flat * m)
+        for q in _consolation_writers(t, d, defenders):
+            t.cells[q * t.stride + 2 + d] += tricks * per
+    return True
+
+
+def raspasy_step(conv: Convention, streak: int) -> int:
+    """Price factor of a raspasy after ``streak`` raspasy in a row (001 §3.7.4)."""
+    mode = conv.raspasy_progression
+    if mode == "none":
+        return 1
+    limit = conv.raspasy_progression_limit
+    i = min(streak, limit - 1) if limit else streak
+    return i + 1 if mode == "arithmetic" else 1 << i
+
+
+def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
+    """All passed (001 §3.7): gora per trick with amnesty, or Rostov whists; 0 → pulya."""
+    conv, n, stride, cells = t.conv, t.n, t.stride, t.cells
+    counts = r.tricks
+    m = r.multiplier
+    if m != 1 and not (conv.multipliers and m >= 1):
+        t.error("MULTIPLIER", f"multiplier {m} is not allowed in this convention", "4.1.2")
+        return False
+    if len(counts) != n:
+        t.error("RASPASY_TRICKS", f"{len(counts)} trick counts for {n} players", "3.7.1",
+                column="tricks")
+        return False
+    talon = n == 4 and conv.raspasy_talon_to_dealer
+    seats = [p for p in range(n) if n == 3 or p != dealer or talon]
+    for p in range(n):
+        c = counts[p]
+        if p in seats:
+            top = 2 if (n == 4 and p == dealer) else 10
+            if c is None or not 0 <= c <= top:
+                t.error("RASPASY_TRICKS", f"tricks {c!r}: need 0–{top}", "3.7.6.1", player=p,
+                        column="tricks")
+                return False
+        elif c is not None and c != 0:
+            t.error("RASPASY_TRICKS", "the dealer has no tricks: the talon is not used", "3.7.6.2",
+                    player=p, column="tricks")
+            return False
+    own = [counts[p] or 0 for p in seats]
+    if sum(own) != 10:
+        t.error("TRICKS_SUM", f"raspasy tricks sum to {sum(own)}, not 10", "3.7.6.1",
+                column="tricks")
+        return False
+    if conv.raspasy_mode == "gora":
+        price = conv.raspasy_price * step * m
+        least = min(own) if conv.raspasy_amnesty else 0  # amnesty (001 §3.7.3)
+        for p, c in zip(seats, own, strict=True):
+            if c > least:
+                cells[p * stride + 1] += (c - least) * price
+    else:  # Rostov: the least taker writes on the others (001 §3.7.2.2)
+        least = min(own)
+        takers = [p for p, c in zip(seats, own, strict=True) if c == least]
+        per = conv.raspasy_price * step * m
+        for q, c in zip(seats, own, strict=True):
+            if c == least:
+                continue
+            amount = per * (c if conv.raspasy_whists_base == "full" else c - least)
+            share, extra = divmod(amount, len(takers))
+            for i, p in enumerate(takers):  # tied takers write in halves
+                cells[p * stride + 2 + q] += share + (1 if i < extra else 0)
+    bonus = {"step": step * m, "one": 1, "price": conv.raspasy_price * step * m}[
+        conv.raspasy_zero_bonus]
+    for p in range(n):
+        if n == 4 and p == dealer:
+            if conv.raspasy_dealer_zero_bonus and not counts[p]:
+                t.pulya(p, bonus)  # D12; Rostov 3.7.6.2
+        elif counts[p] == 0:
+            t.pulya(p, bonus)  # "пишет в пульку стоимость одной взятки" (001 §3.7.2.1)
+    return True
+
+
+def write_penalty(t: Table, pen: Penalty) -> bool:
+    """A penalty: gora, pulya written off, whists on the offender (001 §3.2.21, §4.2.7 …)."""
+    n, stride, cells = t.n, t.stride, t.cells
+    p = pen.player
+    if not 0 <= p < n:
+        t.error("BAD_SEAT", f"penalised seat {p} is not at the table", "3.2.10", column="player")
+        return False
+    for writer, _amount in pen.whists:
+        if not 0 <= writer < n or writer == p:
+            t.error("BAD_SEAT", f"seat {writer} cannot write penalty whists on seat {p}", "4.2.7",
+                    column="whists")
+            return False
+    cells[p * stride + 1] += pen.gora
+    cells[p * stride] -= pen.pulya
+    for writer, amount in pen.whists:
+        cells[writer * stride + 2 + p] += amount
+    return True
+
+
+def below_exit_level(conv: Convention, contract: Contract) -> bool:
+    """A contract too low to leave raspasy (001 §3.7.8; archaic Classic 7, §3.7.7)."""
+    return contract < Contract(conv.raspasy_exit_level, Denomination.SPADES)
