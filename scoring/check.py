@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from rules.contracts import Contract, InvalidContractError
@@ -35,63 +35,74 @@ def check(protocol: Protocol, sheet: Sheet | None = None) -> CheckReport:
     """
     scored = score(protocol)
     findings = list(scored.findings)
-    findings.extend(_check_auctions(protocol))
+    findings.extend(_check_auctions(scored))
     if sheet is not None:
         findings.extend(check_sheet(scored, sheet))
     findings.sort(key=lambda f: (-1 if f.deal is None else f.deal))
     return CheckReport(tuple(findings))
 
 
-def _bidding_checker() -> Callable[..., object] | None:
+def _bidding_checker() -> Callable[..., Sequence[object]] | None:
     try:
-        from rules import bidding
-    except ImportError:
+        from rules.bidding import check_auction
+    except ImportError:  # rules.bidding not installed: the fallback below still applies
         return None
-    checker = getattr(bidding, "check_auction", None)
-    return checker if callable(checker) else None
+    return check_auction
 
 
-def _check_auctions(protocol: Protocol) -> list[Finding]:
-    """Contract not below the final bid (001 §3.4.3), plus rules.bidding's findings."""
+def _check_auctions(scored: ScoredPulka) -> list[Finding]:
+    """The auctions: rules.bidding's findings (001 §3.3, §3.4.3), or, without that module,
+    the contract not below the final bid (001 §3.4.3) and the declarer its winner (§3.3.13)."""
+    protocol = scored.protocol
     out: list[Finding] = []
-    checker = None
+    checker = _bidding_checker()
+    previous: object = None
     for i, deal in enumerate(protocol.deals):
+        if type(deal) is Penalty:
+            continue
+        after_raspasy = type(previous) is Raspasy
+        previous = deal
         if type(deal) is not Game or not deal.auction:
             continue
-        last: tuple[int, Contract] | None = None
-        for seat, text in deal.auction:
-            if text.strip().lower() in _PASS_WORDS:
-                continue
+        dealer = scored.dealers[i]
+        if checker is not None and dealer is not None:
+            min_level = scored.convention.raspasy_exit_level if after_raspasy else 6
             try:
-                last = (seat, Contract.from_str(text.replace("втёмную", "").replace("dark", "")))
-            except InvalidContractError:
-                continue  # rules.bidding reports unreadable bids
-        if last is not None:
-            seat, bid = last
-            if seat != deal.declarer:
-                out.append(Finding("DECLARER_NOT_BIDDER", f"the auction was won by seat {seat}",
-                                   "3.3.15", i, deal.declarer, "declarer", deal.declarer, seat))
-            if deal.contract < bid:
-                out.append(Finding("CONTRACT_BELOW_BID", f"contract {deal.contract} below the "
-                                   f"final bid {bid}", "3.4.3", i, deal.declarer, "contract",
-                                   str(deal.contract), str(bid)))
-        if checker is None:
-            checker = _bidding_checker() or (lambda *a, **k: ())
-        out.extend(_bidding_findings(checker, protocol, i, deal))
+                found = checker(deal.auction, dealer=dealer, players=protocol.size,
+                                contract=deal.contract, declarer=deal.declarer,
+                                min_level=min_level)
+            except ValueError as exc:
+                out.append(Finding("AUCTION", f"auction not readable: {exc}", "3.3", i,
+                                   column="auction"))
+                continue
+            for v in found:
+                code = str(getattr(v, "code", "auction")).upper().replace("-", "_")
+                out.append(Finding(f"AUCTION_{code}", str(getattr(v, "message", v)),
+                                   _rule(getattr(v, "rule", "3.3")), i, column="auction"))
+            continue
+        out.extend(_fallback_auction(i, deal))
     return out
 
 
-def _bidding_findings(checker: Callable[..., object], protocol: Protocol, i: int,
-                      deal: Game) -> list[Finding]:
-    try:
-        result = checker(deal.auction, players=protocol.size, deal=deal)
-    except TypeError:
-        return []  # rules.bidding has another signature; see the report to the lead
-    out = []
-    for item in result if isinstance(result, (list, tuple)) else ():
-        message = getattr(item, "message", str(item))
-        rule = getattr(item, "rule", "3.3")
-        out.append(Finding(getattr(item, "code", "AUCTION"), str(message), str(rule), i))
+def _fallback_auction(i: int, deal: Game) -> list[Finding]:
+    out: list[Finding] = []
+    last: tuple[int, Contract] | None = None
+    for seat, text in deal.auction or ():
+        if text.strip().lower() in _PASS_WORDS:
+            continue
+        try:
+            last = (seat, Contract.from_str(text))
+        except InvalidContractError:
+            continue
+    if last is not None:
+        seat, bid = last
+        if seat != deal.declarer:
+            out.append(Finding("DECLARER_NOT_BIDDER", f"the auction was won by seat {seat}",
+                               "3.3.13", i, deal.declarer, "declarer", deal.declarer, seat))
+        if deal.contract < bid:
+            out.append(Finding("CONTRACT_BELOW_BID", f"contract {deal.contract} below the "
+                               f"final bid {bid}", "3.4.3", i, deal.declarer, "contract",
+                               str(deal.contract), str(bid)))
     return out
 
 
@@ -180,3 +191,7 @@ def _mismatch(scored: ScoredPulka, i: int | None, p: int, column: str, written: 
     return Finding("SHEET_MISMATCH", f"{names[p]}: {where}{label} written {written}, expected "
                    f"{expected}{note}", _rule_for(scored, i, column), i, p, column, written,
                    expected)
+
+
+def _rule(rule: object) -> str:
+    return str(rule).removeprefix("001").strip().removeprefix("§").strip()
