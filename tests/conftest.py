@@ -52,7 +52,7 @@ def celery_worker_process(django_db_blocker) -> Iterator[str]:
     queue = f"pulka-test-{uuid.uuid4().hex[:8]}"
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tournaments.settings",
+        "DJANGO_SETTINGS_MODULE": "tournaments.settings.base",
         "DATABASE_URL": _database_url_of(connection.settings_dict),
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "CELERY_TASK_ALWAYS_EAGER": "false",

@@ -4,5 +4,5 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings.base")
 application = get_asgi_application()

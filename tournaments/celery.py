@@ -8,7 +8,7 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings.base")
 
 app = Celery("tournaments")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -39,7 +39,7 @@ def test_embedded_default_runs_tasks_eagerly_without_services(tmp_path):
         "  'broker': settings.CELERY_BROKER_URL, 'vendor': r['vendor'], 'pid': r['pid']}))\n"
     )
     env = {"PATH": os.environ["PATH"], "PULKA_VAR_DIR": str(tmp_path), "PYTHONPATH": str(ROOT),
-           "DJANGO_SETTINGS_MODULE": "tournaments.settings"}
+           "DJANGO_SETTINGS_MODULE": "tournaments.settings.base"}
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr

@@ -42,7 +42,7 @@ def test_healthz_fails_when_the_database_is_unreachable(tmp_path):
         "print(json.dumps({'status': r.status_code, 'body': r.json()}))\n"
     )
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "PULKA_VAR_DIR": str(tmp_path),
-           "DJANGO_SETTINGS_MODULE": "tournaments.settings",
+           "DJANGO_SETTINGS_MODULE": "tournaments.settings.base",
            "DATABASE_URL": "postgres://postgres@127.0.0.1:1/nowhere", "ALLOWED_HOSTS": "testserver"}
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
@@ -66,7 +66,7 @@ def test_settings_come_from_the_environment(tmp_path):
         "  'key': s.SECRET_KEY}))\n"
     )
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "PULKA_VAR_DIR": str(tmp_path),
-           "DJANGO_SETTINGS_MODULE": "tournaments.settings",
+           "DJANGO_SETTINGS_MODULE": "tournaments.settings.base",
            "DATABASE_URL": "postgres://u:p@db.example:5433/pulkadb",
            "REDIS_URL": "redis://cache.example:6379/2", "SECRET_KEY": "from-env",
            "DEBUG": "false", "ALLOWED_HOSTS": "pulka.example,localhost"}

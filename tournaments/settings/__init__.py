@@ -1,7 +1,3 @@
-"""Settings: ``base`` reads the environment; ``test`` insists on PostgreSQL and Redis.
-
-``DJANGO_SETTINGS_MODULE=tournaments.settings`` (the default of manage.py, WSGI and Celery) is
-the base settings, driven entirely by environment variables (see README, "Configuration").
-"""
-
-from .base import *  # noqa: F403
+"""Settings modules: ``base`` reads the environment (the default everywhere); ``test`` insists
+on PostgreSQL and Redis. Nothing is imported here, so that ``test`` can set its defaults before
+``base`` reads the environment."""

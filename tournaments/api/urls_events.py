@@ -1,0 +1,3 @@
+"""API routes: events."""
+
+urlpatterns: list = []

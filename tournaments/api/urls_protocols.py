@@ -1,0 +1,3 @@
+"""API routes: protocols."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""API routes: standings."""
+
+urlpatterns: list = []

@@ -1,0 +1,28 @@
+"""Root URLconf. The audience is in the module name (Tabbycat): ``public`` for everyone,
+``organiser`` for an event's organisers and referees, ``private`` for a player's or a table's
+private link; ``protocols`` and ``standings`` hold those features' pages; ``tournaments.api``
+the REST API (``/api/v1/``)."""
+
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+
+from tournaments.views import health
+
+urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", include("tournaments.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
+]
+urlpatterns += i18n_patterns(
+    path("admin/", admin.site.urls),
+    path("", include("tournaments.urls.protocols")),
+    path("", include("tournaments.urls.standings")),
+    path("", include("tournaments.urls.organiser")),
+    path("", include("tournaments.urls.private")),
+    path("", include("tournaments.urls.public")),
+    prefix_default_language=False,
+)

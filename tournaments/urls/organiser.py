@@ -1,0 +1,3 @@
+"""organiser pages (see tournaments/urls/__init__.py)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""private pages (see tournaments/urls/__init__.py)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""protocols pages (see tournaments/urls/__init__.py)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""standings pages (see tournaments/urls/__init__.py)."""
+
+urlpatterns: list = []
