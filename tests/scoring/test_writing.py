@@ -1,0 +1,262 @@
+"""What each player writes, rule by rule (seed 001 §3.5–§3.8, §4.2.3) and per convention option."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rules.contracts import MISERE, Contract
+from scoring import Call, Game, Penalty, Protocol, Raspasy, score
+from scoring.protocol import Deal, OptionValue
+
+W, P, H, HR = Call.WHIST, Call.PASS, Call.HALF, Call.HALF_RETURNED
+NAMES = ("A", "B", "C", "D")
+
+
+def c(text: str) -> Contract:
+    return Contract.from_str(text)
+
+
+def proto(deals: list[Deal], *, n: int = 3, target: int = 100, convention: str = "sochi",
+          ending: str = "in-progress", first_dealer: int = 0, **options: OptionValue) -> Protocol:
+    p = Protocol(NAMES[:n], target, tuple(deals), convention, (), first_dealer,
+                 ending)  # type: ignore[arg-type]
+    return p.with_options(**options) if options else p
+
+
+def row(deals: list[Deal], **kw: object):  # type: ignore[no-untyped-def]
+    s = score(proto(deals, **kw))  # type: ignore[arg-type]
+    assert s.ok, [str(f) for f in s.findings]
+    return s.row(len(deals) - 1)
+
+
+# --- contracts for tricks -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("contract", "price"), [("6♠", 2), ("7♣", 4), ("8♦", 6), ("9♥", 8),
+                                                 ("10БК", 10)])
+def test_made_contract_writes_its_price_in_the_pulya(contract, price):
+    """Seed 001 "Очки за игры"; 001 §4.2.1."""
+    assert row([Game(0, c(contract), (W, P), int(contract[:-1].rstrip("БК")) or 10)])[0].pulya \
+        == price
+
+
+def test_both_pass_counts_as_made_even_on_a_ten():
+    """001 §3.5.3: unwhisted games are not played and count as made; no exception for a 10."""
+    r = row([Game(1, c("10♠"), (P, P))])
+    assert r[1].pulya == 10 and r[0].whists == (0, 0, 0) and r[2].whists == (0, 0, 0)
+
+
+def test_single_whister_writes_the_whole_defence_when_the_declarer_makes_it():
+    """001 §3.8.5, §3.8.1.1: 4 defence tricks × game cost 2 on a 6."""
+    r = row([Game(0, c("6♦"), (P, W), 6, (3, 1))])
+    assert r[2].whists[0] == 8 and r[1].whists[0] == 0
+
+
+def test_greedy_remiz_whister_writes_all_passer_only_consolation():
+    """001 §3.8.13 (жлобский): declarer fails a 7 by two: defence 5 × 4, consolation 2 × 4."""
+    r = row([Game(0, c("7♠"), (W, P), 5)])
+    assert r[0].gora == 8  # 2 undertricks × 4 (001 §4.2.1)
+    assert r[1].whists[0] == 5 * 4 + 2 * 4
+    assert r[2].whists[0] == 2 * 4
+
+
+def test_gentleman_remiz_splits_trick_whists():
+    """001 §3.8.14 (джентльменский): the trick whists in halves, both write consolation."""
+    r = row([Game(0, c("7♠"), (W, P), 5)], whist_style="gentleman")
+    assert r[1].whists[0] == 10 + 8 and r[2].whists[0] == 10 + 8
+
+
+def test_gentleman_returned_half_whister_writes_no_trick_whists():
+    """001 §3.8.14: "уходивший за полвиста вистов при ремизе разыгрывающего не пишет"."""
+    r = row([Game(0, c("6♠"), (W, HR), 5)], whist_style="gentleman")
+    assert r[1].whists[0] == 5 * 2 + 2 and r[2].whists[0] == 2
+
+
+def test_half_whist_writes_half_the_obligation_without_play():
+    """001 §3.8.7: полвиста on a 6 → 2 tricks × 2 = 4; on a 7 → 1 × 4 = 4; declarer gets P."""
+    assert row([Game(0, c("6♠"), (P, H))])[2].whists[0] == 4
+    r = row([Game(0, c("7♠"), (P, H))])
+    assert (r[2].whists[0], r[1].whists[0], r[0].pulya) == (4, 0, 4)
+    assert row([Game(0, c("7♠"), (P, H))], convention="leningrad")[2].whists[0] == 8
+
+
+def test_single_whister_shortfall_full_and_half_responsibility():
+    """001 §3.8.11 (full: game cost) and §3.8.12 (half) per missing obligatory trick."""
+    deal = Game(0, c("6♠"), (W, P), 8)  # defence 2 of 4
+    assert row([deal])[1].gora == 2 * 2
+    assert row([deal], whist_responsibility="half")[1].gora == 2 * 1
+    assert row([deal], convention="leningrad")[1].gora == 2 * 2  # U = 4, half → 2 (D7)
+    assert row([deal], convention="rostov")[1].gora == 2 * 1
+
+
+def test_classic_responsibility_full_once_the_whisters_pulya_is_closed():
+    """001 §3.8.11: in Classic the whist becomes responsible after the pulya is closed."""
+    closed = [Game(1, c("10♠"), (P, P)), Game(0, c("6♠"), (W, P), 8)]
+    assert row(closed, target=10, convention="classic")[1].gora == 4
+    assert row(closed[1:], target=10, convention="classic")[1].gora == 2
+
+
+def test_declarer_remiz_leningrad_doubles_gora_and_whists():
+    """Leningrad table (russian.md D7): 6 failed by one → 4 gora, consolation 4, tricks × 4,
+    split in halves by the gentleman whist (001 §3.8.14)."""
+    r = row([Game(0, c("6♠"), (W, P), 5)], convention="leningrad")
+    assert r[0].gora == 4 and r[1].whists[0] == r[2].whists[0] == 5 * 4 // 2 + 4
+
+
+def test_rostov_consolation_is_ten_a_trick():
+    """001 note 53: "в ростове – 10 вистов за каждую недобранную взятку" (D8)."""
+    r = row([Game(0, c("8♠"), (W, W), 7, (2, 1))], convention="rostov")
+    assert r[1].whists[0] == 2 * 6 + 10 and r[2].whists[0] == 6 + 10
+    r = row([Game(0, c("8♠"), (W, W), 7, (2, 1))], convention="rostov", consolation="game_cost")
+    assert r[1].whists[0] == 2 * 6 + 6
+
+
+def test_four_player_dealer_writes_consolation_unless_the_option_says_otherwise():
+    """001 §3.8.1.2 "Консоляцию обычно пишут все игроки, включая сдающего"; D5 options."""
+    deals: list[Deal] = [Game(1, c("6♠"), (W, P), 4)]
+    assert row(deals, n=4)[0].whists[1] == 4
+    assert row(deals, n=4, consolation_writers="defenders")[0].whists[1] == 0
+    r = row(deals, n=4, consolation_writers="none")
+    assert r[3].whists[1] == 0 and r[2].whists[1] == 6 * 2
+
+
+def test_two_whisters_6_options():
+    """D1, D2 on 001 §3.8.6: team 3 + 0 on a 6 (short by 1)."""
+    deal = Game(0, c("6♠"), (W, W), 7, (3, 0))
+    assert row([deal])[2].gora == 4  # literal: 2 missing tricks × 2
+    assert row([deal], pair_shortfall_6_7="capped")[2].gora == 2
+    ok = Game(0, c("6♠"), (W, W), 6, (4, 0))  # team reached 4: nobody pays (default)
+    assert row([ok])[2].gora == 0
+    assert row([ok], pair_shortfall_6_7="each_own")[2].gora == 4
+
+
+def test_two_whisters_8_both_pay_option():
+    """D3: by agreement both whisters answer on 8–10."""
+    r = row([Game(0, c("8♦"), (W, W), 10, (0, 0))], pair_shortfall_8_10="both")
+    assert (r[1].gora, r[2].gora) == (6, 6)
+
+
+def test_ten_checked_option():
+    """D4 / note 38: the "checked" 10 has no obligation (the Kodeks' default is 1)."""
+    deal = Game(0, c("10♠"), (W, P), 10)
+    assert row([deal])[1].gora == 10
+    assert row([deal], ten_checked=True)[1].gora == 0
+
+
+def test_single_whister_own_tricks_option():
+    """D17: the whister writes only his own tricks."""
+    r = row([Game(0, c("6♠"), (W, P), 6, (1, 3))], single_whister_tricks="own")
+    assert r[1].whists[0] == 2
+
+
+def test_misere_made_and_failed():
+    """Misère: 10 in the pulya; failed: 10 a trick in the gora (Leningrad 20); no whists."""
+    assert row([Game(0, MISERE, (), 0)])[0].pulya == 10
+    r = row([Game(0, MISERE, (), 2)])
+    assert r[0].gora == 20 and r[1].whists == (0, 0, 0)
+    assert row([Game(0, MISERE, (), 2)], convention="leningrad")[0].gora == 40
+    assert row([Game(0, MISERE, (), 2)], misere_consolation=True)[1].whists[0] == 20  # D18
+
+
+def test_talon_premium_option():
+    """001 §3.4.11: by agreement the dealer writes a trick's consolation per premium."""
+    r = row([Game(1, c("6♠"), (W, P), 6, talon_premium=2)], n=4, talon_premiums=True)
+    assert r[0].whists[1] == 4
+
+
+# --- raspasy --------------------------------------------------------------------------------
+
+
+def test_raspasy_zero_trick_writes_a_pulya_point():
+    """001 §3.7.2.1: "Игрок, не взявший ни одной взятки, пишет в пульку стоимость одной взятки"."""
+    r = row([Raspasy((0, 4, 6))])
+    assert r[0].pulya == 1 and (r[1].gora, r[2].gora) == (4, 6)
+
+
+def test_raspasy_arithmetic_progression_with_limit():
+    """001 §3.7.4.1, §3.7.4.3: 1-2-3 and then 3 for every further raspasy."""
+    deals: list[Deal] = [Raspasy((1, 4, 5))] * 5
+    s = score(proto(deals))
+    assert s.steps == (1, 2, 3, 3, 3)
+    assert s.row(4)[2].gora == 4 * (1 + 2 + 3 + 3 + 3)
+
+
+def test_raspasy_geometric_progression_and_zero_bonus_grows():
+    """001 §3.7.4.2: 1-2-4; the zero bonus is the current trick's cost (D10)."""
+    s = score(proto([Raspasy((0, 4, 6))] * 3, raspasy_progression="geometric"))
+    assert s.steps == (1, 2, 4)
+    assert s.row(2)[0].pulya == 1 + 2 + 4
+    s = score(proto([Raspasy((0, 4, 6))] * 3, raspasy_zero_bonus="one"))
+    assert s.row(2)[0].pulya == 3
+
+
+def test_leningrad_raspasy_two_four_six():
+    """Leningrad raspasy 2-4-6 (russian.md §1, note 44)."""
+    s = score(proto([Raspasy((1, 4, 5))] * 3, convention="leningrad"))
+    assert [s.delta(i)[1].gora for i in range(3)] == [6, 12, 18]
+
+
+def test_raspasy_exit_by_any_game_or_only_a_whisted_one():
+    """001 §3.7.8: a game ends the streak; D16: only a whisted game, by agreement."""
+    deals: list[Deal] = [Raspasy((1, 4, 5)), Game(0, c("6♠"), (P, P)), Raspasy((1, 4, 5))]
+    assert score(proto(deals)).steps == (1, 0, 1)
+    assert score(proto(deals, raspasy_exit="whisted_game")).steps == (1, 0, 2)
+
+
+def test_raspasy_no_amnesty_option():
+    """D11: without amnesty everyone writes every trick."""
+    assert [x.gora for x in row([Raspasy((4, 3, 3))], raspasy_amnesty=False)] == [4, 3, 3]
+
+
+def test_four_players_dealer_owns_talon_tricks():
+    """001 §3.7.6.1: the dealer's talon tricks count "на общих основаниях"."""
+    r = row([Raspasy((1, 3, 3, 3))], n=4)
+    assert [x.gora for x in r] == [0, 2, 2, 2]
+
+
+def test_rostov_four_players_dealer_writes_one():
+    """001 §3.7.6.2: the talon is not used; "Сдающий пишет себе единичку в пульку"."""
+    r = row([Raspasy((None, 6, 2, 2))], n=4, convention="rostov")
+    assert r[0].pulya == 1 and r[2].whists[1] == 15
+
+
+def test_rostov_single_least_taker_writes_on_both():
+    """001 §3.7.2.2: the least taker writes 5 a trick of each opponent."""
+    r = row([Raspasy((0, 4, 6))], convention="rostov")
+    assert r[0].whists == (0, 20, 30) and r[0].pulya == 1
+
+
+# --- help, penalties -----------------------------------------------------------------------
+
+
+def test_help_goes_to_the_largest_pulya_and_ties_to_the_left():
+    """001 §4.2.3, note 72: help the larger pulya; on a tie, the player on the left."""
+    deals: list[Deal] = [Game(0, c("8♠"), (P, P)), Game(0, c("6♠"), (P, P))]
+    s = score(proto(deals, target=6))
+    assert s.helps == ((1, 0, 1, 2),)  # tie 0/0 → seat 1, left of seat 0
+    r = s.row(1)
+    assert (r[0].pulya, r[1].pulya, r[0].whists[1]) == (6, 2, 20)
+
+
+def test_leningrad_has_no_help():
+    """001 §4.2.3.3: "помощи нет"."""
+    r = row([Game(0, c("10♠"), (P, P)), Game(0, c("10♠"), (P, P))], target=10,
+            convention="leningrad")
+    assert r[0].pulya == 20 and r[1].pulya == 0
+
+
+def test_penalty_for_looking_at_the_talon():
+    """001 §3.2.21: five points in the gora."""
+    r = row([Penalty(2, "3.2.21", gora=5)])
+    assert r[2].gora == 5
+
+
+def test_stopped_by_agreement_shortfall_into_the_gora():
+    """001 §4.2.3: on an agreed stop each writes what he lacks into the gora."""
+    s = score(proto([Game(0, c("6♠"), (P, P))], target=10, ending="agreement"))
+    assert s.conversion == (8, 10, 10)
+    # 2 pulya points are worth 10 whists each, the gora shared by three (001 §4.1.1 б)
+    assert s.settlement.exact == (Fraction(40, 3), Fraction(-20, 3), Fraction(-20, 3))
+    assert s.settlement.variant1 == (14, -7, -7)  # gora 0/2/2: +1 each, 3 whists (4.2.12)
