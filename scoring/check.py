@@ -128,7 +128,7 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
             cells += [(2 + q, f"whists:{q}", line.whists[q]) for q in range(n) if q != p]
             for k, column, written in cells:
                 diff = written - expected[base + k]
-                if diff != previous[base + k]:
+                if diff and diff != previous[base + k]:
                     out.append(_mismatch(scored, i, p, column, written, expected[base + k],
                                          carried=previous[base + k]))
                 previous[base + k] = diff
