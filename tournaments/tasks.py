@@ -22,3 +22,4 @@ def system_ping() -> dict[str, object]:
         "vendor": connection.vendor,
         "users": get_user_model().objects.count(),
     }
+from tournaments import tasks_standings  # noqa: E402,F401  (standings and PDF jobs, issue 6)

@@ -4,5 +4,7 @@ from .audit import AuditLogEntry
 from .event import Event, EventRole
 from .player import Entry, Player
 from .round import Round, Seat, Table
+from .standings import GeneratedFile, StandingsSnapshot
 
 __all__ = ["AuditLogEntry", "Entry", "Event", "EventRole", "Player", "Round", "Seat", "Table"]
+__all__ += ["GeneratedFile", "StandingsSnapshot"]

@@ -1,0 +1,124 @@
+"""Standings: scheduling and running a recomputation (writes only; pages read the snapshot).
+
+``standings_schedule`` is called after every change that can move the standings (a protocol
+approved, reopened or changed, a ruling, a penalty): it counts the request and enqueues the
+Celery task after the transaction commits. ``standings_recompute`` (what the task runs) is
+idempotent and serialised per event by a PostgreSQL row lock on the event's snapshot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from tournaments.models import Event
+from tournaments.models.standings import StandingsSnapshot
+
+__all__ = [
+    "standings_schedule",
+    "standings_recompute",
+    "standings_mark_failed",
+    "snapshot_for",
+]
+
+#: how many runs the snapshot keeps in its ``runs`` log
+RUNS_KEPT = 20
+
+
+def snapshot_for(*, event_id: int) -> StandingsSnapshot:
+    """The event's snapshot row, created on first use (no lock)."""
+    snapshot, _ = StandingsSnapshot.objects.get_or_create(event_id=event_id)
+    return snapshot
+
+
+def standings_schedule(*, event_id: int) -> None:
+    """Ask for a recomputation of the event's standings; the job runs after the commit.
+
+    Safe to call often and inside or outside a transaction: every call counts one request, and
+    the task, when it runs, computes from the data committed by then; several requests queued at
+    once cost one real computation each but store the same rows (the recomputation is idempotent).
+    """
+    snapshot = snapshot_for(event_id=event_id)
+    StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+        requested=F("requested") + 1, requested_at=timezone.now())
+
+    def enqueue() -> None:
+        from tournaments.tasks_standings import standings_recompute as task
+
+        task.delay(event_id)
+
+    transaction.on_commit(enqueue)
+
+
+def _append_run(runs: list[dict[str, Any]], run: dict[str, Any]) -> list[dict[str, Any]]:
+    return [*runs, run][-RUNS_KEPT:]
+
+
+def _inputs_hash(payload: dict[str, Any]) -> str:
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def standings_recompute(*, event_id: int) -> StandingsSnapshot:
+    """Recompute and store the event's standings; returns the snapshot.
+
+    Holds ``SELECT … FOR UPDATE`` on the snapshot row for the whole computation, so a second
+    recomputation of the same event waits and then recomputes from the newer data. Running it
+    twice on unchanged data stores the same rows and the same ``inputs_hash``.
+    """
+    from tournaments.selectors.standings import standings_inputs
+    from tournaments.standings.table import compute_standings
+
+    snapshot_for(event_id=event_id)
+    # Visible to the pages at once (autocommit); waits while another run holds the row lock.
+    StandingsSnapshot.objects.filter(event_id=event_id).update(
+        status=StandingsSnapshot.Status.RUNNING, started_at=timezone.now())
+    with transaction.atomic():
+        snapshot = StandingsSnapshot.objects.select_for_update().get(event_id=event_id)
+        started = timezone.now()
+        seen = snapshot.requested
+        event = Event.objects.get(pk=event_id)
+        inputs = standings_inputs(event=event)
+        digest = _inputs_hash(inputs.fingerprint())
+        if digest != snapshot.inputs_hash or not snapshot.data:
+            snapshot.data = compute_standings(inputs.rows, inputs.config).as_json()
+            snapshot.data["meta"] = inputs.meta
+            snapshot.inputs_hash = digest
+            outcome = "computed"
+        else:
+            outcome = "unchanged"
+        finished = timezone.now()
+        snapshot.status = StandingsSnapshot.Status.OK
+        snapshot.computed = max(snapshot.computed, seen)
+        snapshot.computed_at = finished
+        snapshot.started_at = started
+        snapshot.error = ""
+        snapshot.attempts = 0
+        snapshot.runs = _append_run(snapshot.runs, {
+            "started": started.isoformat(), "finished": finished.isoformat(),
+            "pid": os.getpid(), "outcome": outcome})
+        snapshot.save()
+    return snapshot
+
+
+def standings_mark_failed(*, event_id: int, error: str, final: bool) -> None:
+    """Record a failed attempt, shown on the organiser's pages (``final``: no retry left)."""
+    snapshot = snapshot_for(event_id=event_id)
+    now = timezone.now()
+    with transaction.atomic():
+        locked = StandingsSnapshot.objects.select_for_update().get(pk=snapshot.pk)
+        locked.attempts += 1
+        locked.error = error[:4000]
+        locked.status = (StandingsSnapshot.Status.FAILED if final
+                         else StandingsSnapshot.Status.PENDING)
+        locked.runs = _append_run(locked.runs, {
+            "started": (locked.started_at or now).isoformat(), "finished": now.isoformat(),
+            "pid": os.getpid(), "outcome": "failed: " + error.splitlines()[0][:200]
+            if error else "failed"})
+        locked.save()

@@ -1,0 +1,54 @@
+"""Celery tasks for standings and PDFs: thin wrappers around the services (STYLE.md).
+
+A failed recomputation is retried with a back-off; every failed attempt is recorded on the
+snapshot (shown on the organiser's pages) and the last one marks it failed.
+"""
+
+from __future__ import annotations
+
+import traceback
+
+from celery import shared_task
+
+from tournaments.errors import UserFacingError
+
+__all__ = ["standings_recompute", "generated_file_render"]
+
+MAX_RETRIES = 3
+
+
+@shared_task(name="tournaments.standings_recompute", bind=True, acks_late=True,
+             max_retries=MAX_RETRIES, throws=(UserFacingError,))
+def standings_recompute(self, event_id: int) -> dict[str, object]:
+    from tournaments.services import standings as service
+
+    try:
+        snapshot = service.standings_recompute(event_id=event_id)
+    except Exception as exc:
+        final = self.request.retries >= MAX_RETRIES or self.request.is_eager
+        service.standings_mark_failed(
+            event_id=event_id, error=f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc()}",
+            final=final)
+        if final:
+            raise
+        raise self.retry(exc=exc, countdown=2 ** self.request.retries)
+    return {"event": event_id, "status": snapshot.status, "computed": snapshot.computed,
+            "hash": snapshot.inputs_hash}
+
+
+@shared_task(name="tournaments.generated_file_render", bind=True, acks_late=True,
+             max_retries=2, throws=(UserFacingError,))
+def generated_file_render(self, file_id: int) -> int:
+    from tournaments.pdf_files import generated_file_render as render
+
+    try:
+        return render(file_id=file_id).pk
+    except UserFacingError:
+        raise
+    except Exception as exc:
+        if self.request.retries >= 2 or self.request.is_eager:
+            from tournaments.pdf_files import generated_file_mark_failed
+
+            generated_file_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
+            raise
+        raise self.retry(exc=exc, countdown=2)
