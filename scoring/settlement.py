@@ -61,8 +61,9 @@ def _variant1(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[Fraction
 
 
 def _variant2(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[Fraction, ...]:
-    average = Fraction(sum(gora), n)
-    return tuple(net[p] + 10 * (average - gora[p]) for p in range(n))
+    # result = net + 10 × (average gora − own gora), computed over the common denominator n
+    total = sum(gora)
+    return tuple(Fraction(n * net[p] + 10 * (total - n * gora[p]), n) for p in range(n))
 
 
 def settle(

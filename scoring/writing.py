@@ -26,7 +26,8 @@ _HALF_RETURNED = Call.HALF_RETURNED
 class Table:
     """Mutable scoring state of one pulka (internal to the scorer)."""
 
-    __slots__ = ("conv", "n", "stride", "target", "cells", "helps", "findings", "deal")
+    __slots__ = ("conv", "n", "stride", "target", "cells", "helps", "findings", "deal", "orders",
+                 "writers")
 
     def __init__(self, conv: Convention, n: int, target: int) -> None:
         self.conv = conv
@@ -38,6 +39,11 @@ class Table:
         self.helps: list[tuple[int, int, int, int]] = []
         self.findings: list[Finding] = []
         self.deal: int | None = 0
+        #: orders[dealer][declarer]: the two defenders in whisting order
+        self.orders = [[whisting_order(d, n, dealer) for d in range(n)] for dealer in range(n)]
+        #: writers[dealer][declarer]: who writes consolation (001 §3.8.1.2; D5)
+        self.writers = [[_consolation_writers(conv, n, d, self.orders[dealer][d])
+                         for d in range(n)] for dealer in range(n)]
 
     def error(self, code: str, message: str, rule: str, **place: object) -> None:
         self.findings.append(Finding(code, message, rule, self.deal, **place))  # type: ignore[arg-type]
@@ -84,10 +90,10 @@ class Table:
 
     def closed(self) -> bool:
         """The pulka is over (001 §4.2.14; Leningrad: Σ pulya ≥ n × target, §4.2.3.3)."""
-        cells, stride, target = self.cells, self.stride, self.target
+        pulyas = self.cells[:: self.stride]
         if self.conv.help:
-            return all(cells[p * stride] >= target for p in range(self.n))
-        return sum(cells[p * stride] for p in range(self.n)) >= self.n * target
+            return min(pulyas) >= self.target
+        return sum(pulyas) >= self.n * self.target
 
 
 def whisting_order(declarer: int, n: int, dealer: int) -> tuple[int, int]:
@@ -97,15 +103,16 @@ def whisting_order(declarer: int, n: int, dealer: int) -> tuple[int, int]:
     ((0, 1), (1, 2))
     """
     seats = [(declarer + k) % n for k in range(1, n)]
-    if n == 4:
+    if n == 4 and dealer in seats:
         seats.remove(dealer)
     return seats[0], seats[1]
 
 
-def _consolation_writers(t: Table, declarer: int, defenders: tuple[int, int]) -> tuple[int, ...]:
-    mode = t.conv.consolation_writers
+def _consolation_writers(conv: Convention, n: int, declarer: int,
+                         defenders: tuple[int, int]) -> tuple[int, ...]:
+    mode = conv.consolation_writers
     if mode == "all":  # every opponent, the 4-player dealer too (001 §3.8.1.2, §3.3.16.3)
-        return tuple(q for q in range(t.n) if q != declarer)
+        return tuple(q for q in range(n) if q != declarer)
     if mode == "defenders":
         return defenders
     return ()
@@ -126,10 +133,10 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         t.error("MULTIPLIER", f"multiplier {m} is not allowed in this convention", "4.1.2")
         return False
     contract = g.contract
-    defenders = whisting_order(d, n, dealer)
+    defenders = t.orders[dealer][d]
     tricks = g.declarer_tricks
     if contract.denomination is None:
-        return _write_misere(t, g, d, m, defenders)
+        return _write_misere(t, g, d, m, t.writers[dealer][d])
     if len(g.calls) != 2:
         t.error("CALLS", f"{len(g.calls)} defenders' calls given, expected 2", "3.8.1", column="calls")
         return False
@@ -172,7 +179,7 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         t.error("TRICKS_SUM", f"tricks {tricks} + {split!r} do not make 10", "3.2.8",
                 column="defender_tricks")
         return False
-    whisters = [s for s, call in zip(defenders, g.calls, strict=True) if call is _WHIST]
+    whisters = [s for s, call in ((defenders[0], first), (defenders[1], second)) if call is _WHIST]
     if len(whisters) == 2 and split is None:
         t.error("SPLIT_NEEDED", "two whisters: each one's tricks are needed", "3.8.6",
                 column="defender_tricks")
@@ -187,7 +194,7 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         under = level - tricks  # remiz: gora per undertrick, consolation from opponents (3.8.1.2)
         cells[d * stride + 1] += under * price * conv.declarer_gora_multiplier * m
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
-        for q in _consolation_writers(t, d, defenders):
+        for q in t.writers[dealer][d]:
             cells[q * stride + 2 + d] += under * per
     if g.talon_premium and dealer != d:  # 001 §3.4.11, valued as a trick's consolation
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
@@ -247,7 +254,7 @@ def _pair_responsibility(t: Table, defenders: tuple[int, int], split: tuple[int,
             cells[s * stride + 1] += short * _responsibility(t, s, game_cost)
 
 
-def _write_misere(t: Table, g: Game, d: int, m: int, defenders: tuple[int, int]) -> bool:
+def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -> bool:
     """Misère: 10 in the pulya, or tricks × 10 (Leningrad 20) in the gora; no whists (001 §3.6)."""
     if any(call is not _PASS for call in g.calls):
         t.error("MISERE_WHISTED", "a misère is caught, not whisted: no obligation", "2.2.2",
@@ -269,7 +276,7 @@ def _write_misere(t: Table, g: Game, d: int, m: int, defenders: tuple[int, int])
         conv = t.conv
         per = 10 * conv.game_cost_multiplier * m if conv.consolation == "game_cost" else (
             conv.consolation_flat * m)
-        for q in _consolation_writers(t, d, defenders):
+        for q in writers:
             t.cells[q * t.stride + 2 + d] += tricks * per
     return True
 

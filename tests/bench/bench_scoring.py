@@ -1,0 +1,78 @@
+"""Benchmark: score and check 10,000 generated pulkas; deals per second and peak memory.
+
+Run: ``.venv/bin/python tests/bench/bench_scoring.py [--pulkas N] [--convention sochi]
+[--players 3] [--target 20] [--seed 1]``. Not collected by pytest (no ``test_`` name);
+the issue's target is at least 100,000 deals/s on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from scoring import Protocol, Sheet, check, score  # noqa: E402
+from scoring.generate import random_protocol  # noqa: E402
+
+
+def _sheet(p: Protocol) -> Sheet:
+    s = score(p)
+    return Sheet(tuple(s.row(i) for i in range(len(p.deals))), s.final_row(), s.settlement.totals)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--pulkas", type=int, default=10_000)
+    parser.add_argument("--convention", default="sochi")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--target", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    rng = random.Random(args.seed)
+    protocols = [
+        random_protocol(rng, convention=args.convention, players=args.players, target=args.target)
+        for _ in range(args.pulkas)
+    ]
+    deals = sum(len(p.deals) for p in protocols)
+    print(f"generated {args.pulkas} pulkas ({args.convention}, {args.players} players, "
+          f"to {args.target}), {deals} deals in {time.perf_counter() - started:.2f} s")
+
+    started = time.perf_counter()
+    for p in protocols:
+        score(p)
+    elapsed = time.perf_counter() - started
+    print(f"score:          {elapsed:6.2f} s  {deals / elapsed:10,.0f} deals/s")
+
+    started = time.perf_counter()
+    bad = sum(not check(p).ok for p in protocols)
+    elapsed = time.perf_counter() - started
+    print(f"score+check:    {elapsed:6.2f} s  {deals / elapsed:10,.0f} deals/s  ({bad} with errors)")
+
+    sheets = [_sheet(p) for p in protocols]
+    started = time.perf_counter()
+    findings = sum(len(check(p, s).findings) for p, s in zip(protocols, sheets, strict=True))
+    elapsed = time.perf_counter() - started
+    print(f"check w/ sheet: {elapsed:6.2f} s  {deals / elapsed:10,.0f} deals/s  "
+          f"({findings} findings)")
+
+    tracemalloc.start()
+    for p in protocols[:1000]:
+        check(p)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(f"peak traced memory while checking 1,000 pulkas one by one: {peak / 1024:.0f} KiB")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"peak RSS of the process (all {args.pulkas} protocols and sheets held): "
+          f"{rss / 1024:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
