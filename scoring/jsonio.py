@@ -1,0 +1,542 @@
+"""Versioned JSON for protocols, written sheets and computed results.
+
+A protocol document is ``{"format": "pulka-protocol", "version": 1, ...}``; its schema is
+``scoring/protocol.schema.json`` and ``docs/protocol-format.md`` describes every field.
+Reading is strict: an unknown key, a wrong type or a bad value raises
+:class:`JsonFormatError` naming the JSON path (``$.deals[3].contract``) and what was expected.
+Keys starting with ``x-`` are extensions and are ignored. Older versions are migrated on
+reading (:data:`MIGRATIONS`); a newer version is refused, never guessed.
+
+>>> from rules.contracts import Contract
+>>> from scoring.protocol import Call, Game, Protocol
+>>> p = Protocol(players=("Anna", "Boris", "Vera"), target=10,
+...              deals=(Game(0, Contract.from_str("6♠"), (Call.WHIST, Call.PASS), 6),))
+>>> loads(dumps(p)) == p
+True
+>>> loads('{"format": "pulka-protocol", "version": 1, "players": ["A", "B", "C"], '
+...       '"target": "ten"}')
+Traceback (most recent call last):
+...
+scoring.jsonio.JsonFormatError: $.target: expected a whole number ≥ 1, found 'ten'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, Final
+
+from rules.contracts import Contract, InvalidContractError
+
+from .findings import Finding
+from .protocol import (
+    Call,
+    Deal,
+    Ending,
+    Game,
+    OptionValue,
+    Penalty,
+    Protocol,
+    Raspasy,
+    Sheet,
+    SheetLine,
+    SheetRow,
+)
+from .pulka import ScoredPulka
+
+__all__ = [
+    "VERSION",
+    "MIGRATIONS",
+    "JsonFormatError",
+    "to_dict",
+    "from_dict",
+    "dumps",
+    "loads",
+    "loads_with_sheet",
+    "sheet_to_dict",
+    "sheet_from_dict",
+    "dumps_sheet",
+    "loads_sheet",
+    "number",
+    "result_to_dict",
+    "dumps_result",
+]
+
+#: The version this module writes and reads natively.
+VERSION: Final = 1
+
+Json = Any
+
+#: ``MIGRATIONS[v]`` turns a version ``v`` document into a version ``v + 1`` one. Empty while
+#: 1 is the only version; a version 2 adds ``MIGRATIONS[1]`` and keeps reading version 1.
+MIGRATIONS: Final[dict[int, Callable[[dict[str, Json]], dict[str, Json]]]] = {}
+
+
+class JsonFormatError(ValueError):
+    """A JSON document that does not follow the format: ``path`` is where, as ``$.a[0].b``."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.reason = message
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def number(value: Fraction | int) -> int | str:
+    """An exact number for JSON: an int, or ``"p/q"`` for a fraction (e.g. ``"-80/3"``)."""
+    value = Fraction(value)
+    return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def _deal_dict(deal: Deal) -> dict[str, Json]:
+    if isinstance(deal, Game):
+        return {
+            "type": "game",
+            "declarer": deal.declarer,
+            "contract": deal.contract.ascii,
+            "calls": [Call(c).value for c in deal.calls],
+            "declarer_tricks": deal.declarer_tricks,
+            "defender_tricks": None if deal.defender_tricks is None else list(deal.defender_tricks),
+            "open": deal.open,
+            "auction": None if deal.auction is None else [[s, t] for s, t in deal.auction],
+            "multiplier": deal.multiplier,
+            "talon_premium": deal.talon_premium,
+            "dealer": deal.dealer,
+        }
+    if isinstance(deal, Raspasy):
+        return {
+            "type": "raspasy",
+            "tricks": list(deal.tricks),
+            "multiplier": deal.multiplier,
+            "dealer": deal.dealer,
+        }
+    return {
+        "type": "penalty",
+        "player": deal.player,
+        "rule": deal.rule,
+        "gora": deal.gora,
+        "pulya": deal.pulya,
+        "whists": [[s, w] for s, w in deal.whists],
+        "note": deal.note,
+    }
+
+
+def _row_dict(row: SheetRow) -> list[dict[str, Json]]:
+    return [{"pulya": x.pulya, "gora": x.gora, "whists": list(x.whists)} for x in row]
+
+
+def sheet_to_dict(sheet: Sheet) -> dict[str, Json]:
+    """The body of a written sheet (without the format/version header)."""
+    return {
+        "running": [None if row is None else _row_dict(row) for row in sheet.running],
+        "final": None if sheet.final is None else _row_dict(sheet.final),
+        "result": None if sheet.result is None else [number(r) for r in sheet.result],
+    }
+
+
+def to_dict(protocol: Protocol, sheet: Sheet | None = None) -> dict[str, Json]:
+    """A protocol (and optionally the sheet the players wrote) as a version-1 document."""
+    data: dict[str, Json] = {
+        "format": "pulka-protocol",
+        "version": VERSION,
+        "convention": protocol.convention,
+        "options": dict(protocol.options),
+        "target": protocol.target,
+        "players": list(protocol.players),
+        "first_dealer": protocol.first_dealer,
+        "ending": Ending(protocol.ending).value,
+        "deals": [_deal_dict(d) for d in protocol.deals],
+    }
+    if sheet is not None:
+        data["sheet"] = sheet_to_dict(sheet)
+    return data
+
+
+def dumps(protocol: Protocol, sheet: Sheet | None = None, *, indent: int | None = 2) -> str:
+    """The protocol as JSON text (UTF-8 characters kept, not escaped)."""
+    return json.dumps(to_dict(protocol, sheet), ensure_ascii=False, indent=indent) + "\n"
+
+
+def dumps_sheet(sheet: Sheet, *, indent: int | None = 2) -> str:
+    """A sheet on its own: ``{"format": "pulka-sheet", "version": 1, ...}``."""
+    data = {"format": "pulka-sheet", "version": VERSION, **sheet_to_dict(sheet)}
+    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def _found(value: Json) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _fail(path: str, expected: str, value: Json) -> JsonFormatError:
+    if isinstance(value, str):
+        return JsonFormatError(path, f"expected {expected}, found {value!r}")
+    return JsonFormatError(path, f"expected {expected}, found {_found(value)}")
+
+
+class _Object:
+    """A JSON object being read: every key must be known and is read once."""
+
+    def __init__(self, value: Json, path: str, what: str) -> None:
+        if not isinstance(value, dict):
+            raise _fail(path, what, value)
+        self.data: dict[str, Json] = value
+        self.path = path
+        self.seen: set[str] = set()
+
+    def get(self, key: str, read: Callable[[Json, str], Any], default: Any = ...) -> Any:
+        self.seen.add(key)
+        if key not in self.data:
+            if default is ...:
+                raise JsonFormatError(self.path, f"missing key {key!r}")
+            return default
+        return read(self.data[key], f"{self.path}.{key}")
+
+    def finish(self) -> None:
+        extra = [k for k in self.data if k not in self.seen and not k.startswith("x-")]
+        if extra:
+            known = ", ".join(sorted(self.seen))
+            raise JsonFormatError(
+                f"{self.path}.{extra[0]}", f"unknown key (expected one of {known})"
+            )
+
+
+def _int(low: int | None = None, high: int | None = None, what: str = "") -> Callable[..., int]:
+    def read(value: Json, path: str) -> int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        if ok and (low is None or value >= low) and (high is None or value <= high):
+            return int(value)
+        if what:
+            raise _fail(path, what, value)
+        bounds = f" ≥ {low}" if high is None and low is not None else ""
+        if low is not None and high is not None:
+            bounds = f" from {low} to {high}"
+        raise _fail(path, f"a whole number{bounds}", value)
+
+    return read
+
+
+def _optional(read: Callable[[Json, str], Any]) -> Callable[[Json, str], Any]:
+    def inner(value: Json, path: str) -> Any:
+        return None if value is None else read(value, path)
+
+    return inner
+
+
+def _str(value: Json, path: str) -> str:
+    if not isinstance(value, str):
+        raise _fail(path, "a string", value)
+    return value
+
+
+def _bool(value: Json, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(path, "true or false", value)
+    return value
+
+
+def _list(item: Callable[[Json, str], Any], what: str = "a list") -> Callable[..., tuple[Any, ...]]:
+    def read(value: Json, path: str) -> tuple[Any, ...]:
+        if not isinstance(value, list):
+            raise _fail(path, what, value)
+        return tuple(item(v, f"{path}[{i}]") for i, v in enumerate(value))
+
+    return read
+
+
+def _pair(first: Callable[..., Any], second: Callable[..., Any], what: str) -> Callable[..., Any]:
+    def read(value: Json, path: str) -> tuple[Any, Any]:
+        if not isinstance(value, list) or len(value) != 2:
+            raise _fail(path, what, value)
+        return first(value[0], f"{path}[0]"), second(value[1], f"{path}[1]")
+
+    return read
+
+
+_seat = _int(0, None, "a seat number (0-based)")
+_tricks = _int(0, 10, "a trick count from 0 to 10")
+_whole = _int()
+
+
+def _contract(value: Json, path: str) -> Contract:
+    if not isinstance(value, str):
+        raise _fail(path, 'a contract such as "6S", "7NT" or "mis"', value)
+    try:
+        return Contract.from_str(value)
+    except InvalidContractError:
+        raise _fail(path, 'a contract such as "6S", "7NT" or "mis"', value) from None
+
+
+def _call(value: Json, path: str) -> Call:
+    try:
+        return Call(value)
+    except ValueError:
+        choices = ", ".join(repr(c.value) for c in Call)
+        raise _fail(path, f"one of {choices}", value) from None
+
+
+def _option(value: Json, path: str) -> OptionValue:
+    if value is None or isinstance(value, str | bool | int) and not isinstance(value, float):
+        return value
+    raise _fail(path, "a string, whole number, true/false or null", value)
+
+
+def _options(value: Json, path: str) -> tuple[tuple[str, OptionValue], ...]:
+    if not isinstance(value, dict):
+        raise _fail(path, "an object of option names and values", value)
+    return tuple((k, _option(v, f"{path}.{k}")) for k, v in value.items())
+
+
+def _deal(value: Json, path: str) -> Deal:
+    obj = _Object(value, path, "a deal object")
+    kind = obj.get("type", _str)
+    deal: Deal
+    if kind == "game":
+        deal = Game(
+            declarer=obj.get("declarer", _seat),
+            contract=obj.get("contract", _contract),
+            calls=obj.get("calls", _list(_call), ()),
+            declarer_tricks=obj.get("declarer_tricks", _optional(_tricks), None),
+            defender_tricks=obj.get("defender_tricks", _optional(_list(_tricks)), None),
+            open=obj.get("open", _bool, False),
+            auction=obj.get(
+                "auction", _optional(_list(_pair(_seat, _str, "a [seat, call] pair"))), None
+            ),
+            multiplier=obj.get("multiplier", _int(1), 1),
+            talon_premium=obj.get("talon_premium", _int(0), 0),
+            dealer=obj.get("dealer", _optional(_seat), None),
+        )
+    elif kind == "raspasy":
+        deal = Raspasy(
+            tricks=obj.get("tricks", _list(_optional(_tricks))),
+            multiplier=obj.get("multiplier", _int(1), 1),
+            dealer=obj.get("dealer", _optional(_seat), None),
+        )
+    elif kind == "penalty":
+        deal = Penalty(
+            player=obj.get("player", _seat),
+            rule=obj.get("rule", _str, ""),
+            gora=obj.get("gora", _whole, 0),
+            pulya=obj.get("pulya", _whole, 0),
+            whists=obj.get("whists", _list(_pair(_seat, _whole, "a [seat, whists] pair")), ()),
+            note=obj.get("note", _str, ""),
+        )
+    else:
+        raise _fail(f"{path}.type", "'game', 'raspasy' or 'penalty'", kind)
+    obj.finish()
+    return deal
+
+
+def _line(value: Json, path: str) -> SheetLine:
+    obj = _Object(value, path, "an object with pulya, gora and whists")
+    line = SheetLine(
+        pulya=obj.get("pulya", _whole),
+        gora=obj.get("gora", _whole),
+        whists=obj.get("whists", _list(_whole)),
+    )
+    obj.finish()
+    return line
+
+
+def _result(value: Json, path: str) -> Fraction:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise _fail(path, 'a whole number or an exact fraction such as "-80/3"', value)
+
+
+def _sheet_body(obj: _Object) -> Sheet:
+    row = _list(_line, "a list of one object per player")
+    return Sheet(
+        running=obj.get("running", _list(_optional(row)), ()),
+        final=obj.get("final", _optional(row), None),
+        result=obj.get("result", _optional(_list(_result)), None),
+    )
+
+
+def sheet_from_dict(data: Json, path: str = "$.sheet") -> Sheet:
+    """Read the body of a sheet (as under a protocol's ``"sheet"`` key)."""
+    obj = _Object(data, path, "a sheet object")
+    sheet = _sheet_body(obj)
+    obj.finish()
+    return sheet
+
+
+def _header(data: Json, kind: str) -> dict[str, Json]:
+    obj = _Object(data, "$", "a JSON object")
+    found = obj.data.get("format")
+    if found != kind:
+        raise _fail("$.format", repr(kind), found)
+    version = _int(1, None, "a version number ≥ 1")(obj.data.get("version"), "$.version")
+    if version > VERSION:
+        raise JsonFormatError(
+            "$.version", f"version {version} is newer than this Pulka reads (up to {VERSION})"
+        )
+    while version < VERSION:
+        data = MIGRATIONS[version](data)
+        version += 1
+    return dict(data)
+
+
+def _protocol_body(obj: _Object) -> tuple[Protocol, Sheet | None]:
+    obj.get("format", _str)
+    obj.get("version", _whole)
+    players = obj.get("players", _list(_str, "a list of 3 or 4 names"))
+    if len(players) not in (3, 4):
+        raise _fail(f"{obj.path}.players", "a list of 3 or 4 names", list(players))
+
+    def ending(value: Json, path: str) -> Ending:
+        try:
+            return Ending(value)
+        except ValueError:
+            raise _fail(path, ", ".join(repr(e.value) for e in Ending), value) from None
+
+    protocol = Protocol(
+        players=players,
+        target=obj.get("target", _int(1, None, "a whole number ≥ 1")),
+        deals=obj.get("deals", _list(_deal), ()),
+        convention=obj.get("convention", _str, "sochi"),
+        options=obj.get("options", _options, ()),
+        first_dealer=obj.get("first_dealer", _int(0, len(players) - 1, "a seat number"), 0),
+        ending=obj.get("ending", ending, Ending.CLOSED),
+    )
+    sheet = obj.get("sheet", _optional(sheet_from_dict), None)
+    obj.finish()
+    return protocol, sheet
+
+
+def from_dict(data: Json) -> tuple[Protocol, Sheet | None]:
+    """Read a protocol document (already decoded); the sheet is ``None`` when absent.
+
+    :raises JsonFormatError: naming the JSON path and what was expected there.
+    """
+    return _protocol_body(_Object(_header(data, "pulka-protocol"), "$", "a JSON object"))
+
+
+def _decode(text: str) -> Json:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise JsonFormatError(
+            "$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+
+
+def loads_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:
+    """Read a protocol document and the sheet it may carry."""
+    return from_dict(_decode(text))
+
+
+def loads(text: str) -> Protocol:
+    """Read a protocol document.
+
+    :raises JsonFormatError: naming the JSON path and what was expected there.
+    """
+    return loads_with_sheet(text)[0]
+
+
+def loads_sheet(text: str) -> Sheet:
+    """Read a sheet: a ``pulka-sheet`` document, or the ``sheet`` of a protocol document.
+
+    :raises JsonFormatError: naming the JSON path and what was expected there.
+    """
+    data = _decode(text)
+    if isinstance(data, dict) and data.get("format") == "pulka-protocol":
+        sheet = from_dict(data)[1]
+        if sheet is None:
+            raise JsonFormatError("$.sheet", "missing key 'sheet' in this protocol document")
+        return sheet
+    obj = _Object(_header(data, "pulka-sheet"), "$", "a JSON object")
+    obj.get("format", _str)
+    obj.get("version", _whole)
+    sheet = _sheet_body(obj)
+    obj.finish()
+    return sheet
+
+
+# --- the computed result -------------------------------------------------------------------
+
+
+def _finding_dict(f: Finding) -> dict[str, Json]:
+    def plain(value: object) -> Json:
+        if value is None or isinstance(value, bool | int | str):
+            return value
+        if isinstance(value, Fraction):
+            return number(value)
+        return str(value)
+
+    return {
+        "code": f.code,
+        "severity": str(f.severity),
+        "message": f.message,
+        "rule": f.rule,
+        "deal": f.deal,
+        "player": f.player,
+        "column": f.column,
+        "written": plain(f.written),
+        "expected": plain(f.expected),
+    }
+
+
+def result_to_dict(
+    scored: ScoredPulka, findings: tuple[Finding, ...] | None = None
+) -> dict[str, Json]:
+    """The computed pulka as a ``pulka-result`` document (what ``score --json`` prints).
+
+    Per deal: the dealer, the raspasy step, what each player wrote (``written``) and the
+    running totals (``totals``, 001 §4.2.5); then help entries, the closing deal, the end
+    conversion, the final sheet, the settlement (exact values as ``"p/q"`` strings when not
+    whole) and the findings (``findings`` overrides the scorer's own, e.g. a full check).
+    """
+    s = scored.settlement
+    deals = [
+        {
+            "index": i,
+            "dealer": scored.dealers[i],
+            "raspasy_step": scored.steps[i],
+            "written": _row_dict(scored.delta(i)),
+            "totals": _row_dict(scored.row(i)),
+        }
+        for i in range(len(scored.totals))
+    ]
+    return {
+        "format": "pulka-result",
+        "version": VERSION,
+        "protocol": to_dict(scored.protocol),
+        "convention": scored.convention.key,
+        "deals": deals,
+        "helps": [
+            {"deal": d, "donor": donor, "recipient": None if to < 0 else to, "points": pts}
+            for d, donor, to, pts in scored.helps
+        ],
+        "closed_at": scored.closed_at,
+        "conversion": list(scored.conversion),
+        "final": _row_dict(scored.final_row()),
+        "settlement": {
+            "totals": [number(x) for x in s.totals],
+            "variant1": [number(x) for x in s.variant1],
+            "variant2": [number(x) for x in s.variant2],
+            "exact": [number(x) for x in s.exact],
+            "exact_variant2": [number(x) for x in s.exact_variant2],
+            "gora": list(s.gora),
+            "adjustments": list(s.adjustments),
+        },
+        "findings": [_finding_dict(f) for f in (scored.findings if findings is None else findings)],
+    }
+
+
+def dumps_result(
+    scored: ScoredPulka, findings: tuple[Finding, ...] | None = None, *, indent: int | None = 2
+) -> str:
+    """:func:`result_to_dict` as JSON text."""
+    return json.dumps(result_to_dict(scored, findings), ensure_ascii=False, indent=indent) + "\n"
