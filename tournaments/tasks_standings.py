@@ -31,7 +31,7 @@ def standings_recompute(self, event_id: int) -> dict[str, object]:
             final=final)
         if final:
             raise
-        raise self.retry(exc=exc, countdown=2 ** self.request.retries)
+        raise self.retry(exc=exc, countdown=2 ** self.request.retries) from exc
     return {"event": event_id, "status": snapshot.status, "computed": snapshot.computed,
             "hash": snapshot.inputs_hash}
 
@@ -51,4 +51,4 @@ def generated_file_render(self, file_id: int) -> int:
 
             generated_file_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
             raise
-        raise self.retry(exc=exc, countdown=2)
+        raise self.retry(exc=exc, countdown=2) from exc

@@ -1,0 +1,190 @@
+"""The standings table: plain result rows in, ranked rows out (JSON-ready).
+
+:func:`compute_standings` takes every :class:`~tournaments.standings.rows.RoundResult` of an
+event (approved ones ``final``, current unapproved ones provisional) and the organiser's
+:class:`StandingsConfig`, and returns :class:`Standings`. Only final rows are counted and
+ranked (001 §4.1.3); provisional rows are shown beside them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .metrics import METRICS, Metric, PlayerRecord, find_metric
+from .ranker import Ranked, rank
+from .rows import Adjustment, RoundResult
+from .scores import RoundScore, round_score
+
+__all__ = ["StandingsConfig", "Standings", "compute_standings", "config_from_json", "num"]
+
+WHIST_SCORES = ("whists", "capped", "scaled", "normalised")
+
+
+def num(x: Fraction | int) -> int | float:
+    """A JSON number: an int when whole, else rounded to 2 decimals (halves at tables of four)."""
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else round(float(x), 2)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsConfig:
+    """The organiser's choices: the round score and the tie-break chain (after the total)."""
+
+    score: RoundScore = field(default_factory=round_score)
+    tiebreaks: tuple[str, ...] = ()
+
+    @property
+    def metrics(self) -> tuple[Metric, ...]:
+        return (METRICS["total"], *(find_metric(k) for k in self.tiebreaks))
+
+
+def config_from_json(items: Iterable[Any]) -> StandingsConfig:
+    """Read ``Event.tiebreaks``: a list of metric keys, and optionally one object
+    ``{"round_score": key, **params}`` choosing the round score.
+
+    >>> c = config_from_json(["raspasy_won", {"round_score": "capped", "cap": 100}, "remizes"])
+    >>> c.tiebreaks, c.score.key, dict(c.score.params)
+    (('raspasy_won', 'remizes'), 'capped', {'cap': 100})
+
+    :raises ValueError: naming the bad key.
+    """
+    keys: list[str] = []
+    score = round_score()
+    for item in items or ():
+        if isinstance(item, str):
+            find_metric(item)
+            if item == "total":
+                raise ValueError("tie-break 'total' is the main criterion already")
+            if item in keys:
+                raise ValueError(f"tie-break {item!r} is in the chain twice")
+            keys.append(item)
+        elif isinstance(item, Mapping) and "round_score" in item:
+            params = {k: v for k, v in item.items() if k != "round_score"}
+            score = round_score(str(item["round_score"]), **params)
+        elif isinstance(item, Mapping) and "metric" in item:
+            find_metric(str(item["metric"]))
+            keys.append(str(item["metric"]))
+        else:
+            raise ValueError(f"tie-break entry {item!r}: a metric key or a round_score object")
+    return StandingsConfig(score, tuple(keys))
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The computed standings: ranked players and the tables they came from."""
+
+    config: StandingsConfig
+    ranked: tuple[Ranked, ...]
+    records: Mapping[int, PlayerRecord]
+    results: tuple[RoundResult, ...]
+    round_scores: Mapping[tuple[int, int], Fraction]
+    adjustments: tuple[Adjustment, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        """The snapshot's ``data``: columns, per player rows, per table results."""
+        metrics = self.config.metrics
+        rounds = sorted({r.round for r in self.results})
+        by_entry: dict[int, list[RoundResult]] = defaultdict(list)
+        for r in self.results:
+            by_entry[r.entry].append(r)
+        rows = []
+        for ranked in self.ranked:
+            record = self.records[ranked.entry]
+            cells = {}
+            provisional_total = Fraction(0)
+            for r in sorted(by_entry[ranked.entry], key=lambda r: r.round):
+                s = self.round_scores[(r.entry, r.round)]
+                if not r.final:
+                    provisional_total += s
+                cells[str(r.round)] = {
+                    "score": num(s), "whists": num(r.score), "table": r.table,
+                    "table_number": r.table_number, "seat": r.seat, "final": r.final,
+                    "place": record.places.get(r.round) if r.final else None,
+                }
+            total = ranked.values["total"]
+            rows.append({
+                "entry": ranked.entry, "place": ranked.place, "place_label": ranked.place_label,
+                "shared": ranked.shared, "decided_by": ranked.decided_by,
+                "rounds_played": len(record.rounds), "rounds": cells,
+                "total": num(total), "provisional_total": num(total + provisional_total),
+                "has_provisional": any(not r.final for r in by_entry[ranked.entry]),
+                "adjustment": num(record.adjustment),
+                "metrics": {k: num(v) for k, v in ranked.values.items()},
+            })
+        tables: dict[tuple[int, int], dict[str, Any]] = {}
+        for r in sorted(self.results, key=lambda r: (r.round, r.table_number, r.seat)):
+            t = tables.setdefault((r.round, r.table), {
+                "round": r.round, "table": r.table, "table_number": r.table_number,
+                "size": r.table_size, "final": r.final, "seats": []})
+            t["seats"].append({
+                "entry": r.entry, "seat": r.seat, "whists": num(r.score),
+                "score": num(self.round_scores[(r.entry, r.round)]),
+                "versus": {str(k): num(v) for k, v in r.versus.items()},
+                "stats": dict(r.stats)})
+        return {
+            "version": 1,
+            "round_score": {"key": self.config.score.key, "name": self.config.score.name,
+                            "params": {k: str(v) if isinstance(v, Fraction) else v
+                                       for k, v in self.config.score.params}},
+            "columns": [{"key": m.key, "name": m.name, "abbr": m.abbr, "ascending": m.ascending}
+                        for m in metrics],
+            "rounds": rounds,
+            "rows": rows,
+            "tables": list(tables.values()),
+            "adjustments": [{"entry": a.entry, "whists": num(a.whists), "round": a.round,
+                             "rule": a.rule, "reason": a.reason} for a in self.adjustments],
+        }
+
+
+def _places(scores: Sequence[Fraction]) -> list[int]:
+    """Competition places at a table: 1 + number of players strictly above."""
+    return [1 + sum(1 for t in scores if t > s) for s in scores]
+
+
+def compute_standings(results: Iterable[RoundResult], config: StandingsConfig | None = None,
+                      adjustments: Iterable[Adjustment] = (),
+                      entries: Iterable[int] = ()) -> Standings:
+    """Rank the players; ``entries`` lists players to include even without a result yet.
+
+    :raises ValueError: when a player has two results in one round.
+    """
+    config = config or StandingsConfig()
+    results = tuple(results)
+    adjustments = tuple(adjustments)
+    tables: dict[tuple[int, int], list[RoundResult]] = defaultdict(list)
+    seen: set[tuple[int, int]] = set()
+    for r in results:
+        if (r.entry, r.round) in seen:
+            raise ValueError(f"entry {r.entry} has two results in round {r.round}")
+        seen.add((r.entry, r.round))
+        tables[(r.round, r.table)].append(r)
+    round_scores: dict[tuple[int, int], Fraction] = {}
+    places: dict[int, dict[int, int]] = defaultdict(dict)
+    for rows in tables.values():
+        scores = config.score([r.score for r in rows])
+        for r, s, p in zip(rows, scores, _places([r.score for r in rows]), strict=True):
+            round_scores[(r.entry, r.round)] = s
+            if r.final:
+                places[r.entry][r.round] = p
+    final: dict[int, list[RoundResult]] = defaultdict(list)
+    for r in results:
+        if r.final:
+            final[r.entry].append(r)
+    extra: dict[int, Fraction] = defaultdict(Fraction)
+    for a in adjustments:
+        extra[a.entry] += Fraction(a.whists)
+    all_entries = set(entries) | {r.entry for r in results} | set(extra)
+    adjust_total = config.score.key in WHIST_SCORES
+    records = {
+        e: PlayerRecord(
+            entry=e, rounds=tuple(sorted(final[e], key=lambda r: r.round)),
+            scores={r.round: round_scores[(e, r.round)] for r in final[e]},
+            places=places[e], adjustment=extra[e], adjust_total=adjust_total)
+        for e in all_entries
+    }
+    ranked = tuple(rank(list(records.values()), config.metrics))
+    return Standings(config, ranked, records, results, round_scores, adjustments)
