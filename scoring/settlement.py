@@ -32,6 +32,8 @@ __all__ = ["Settlement", "settle"]
 class Settlement:
     """Each player's result in whists, positive = won.
 
+    Results are kept as integer numerators over :attr:`denominator` (the number of
+    players) and read as :class:`~fractions.Fraction` through the properties:
     ``exact`` is variant 1 without rounding and ``exact_variant2`` variant 2 without
     rounding (equal by algebra; both kept as a self-check). ``variant1`` and
     ``variant2`` apply the 4.2.12 adjustments (``adjustments[p]`` = gora point added
@@ -39,12 +41,32 @@ class Settlement:
     ``gora`` is the gora after the amnesty and the adjustments.
     """
 
-    exact: tuple[Fraction, ...]
-    exact_variant2: tuple[Fraction, ...]
-    variant1: tuple[Fraction, ...]
-    variant2: tuple[Fraction, ...]
+    denominator: int
+    exact_numerators: tuple[int, ...]
+    exact_variant2_numerators: tuple[int, ...]
+    variant1_numerators: tuple[int, ...]
+    variant2_numerators: tuple[int, ...]
     gora: tuple[int, ...]
     adjustments: tuple[int, ...]
+
+    def _fractions(self, numerators: tuple[int, ...]) -> tuple[Fraction, ...]:
+        return tuple(Fraction(x, self.denominator) for x in numerators)
+
+    @property
+    def exact(self) -> tuple[Fraction, ...]:
+        return self._fractions(self.exact_numerators)
+
+    @property
+    def exact_variant2(self) -> tuple[Fraction, ...]:
+        return self._fractions(self.exact_variant2_numerators)
+
+    @property
+    def variant1(self) -> tuple[Fraction, ...]:
+        return self._fractions(self.variant1_numerators)
+
+    @property
+    def variant2(self) -> tuple[Fraction, ...]:
+        return self._fractions(self.variant2_numerators)
 
     @property
     def totals(self) -> tuple[Fraction, ...]:
@@ -52,18 +74,18 @@ class Settlement:
         return self.variant1
 
 
-def _variant1(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[Fraction, ...]:
-    # n × result = n × whists net + 10 × (Σ others' gora − (n − 1) × own gora)
-    total = sum(gora)
-    return tuple(
-        Fraction(n * net[p] + 10 * (total - gora[p] - (n - 1) * gora[p]), n) for p in range(n)
-    )
+def _variant1(gora: Sequence[int], whists: Sequence[Sequence[int]], n: int) -> tuple[int, ...]:
+    """Variant 1 literally, times n: each gora × 10 / n is added to the whists every other
+    player writes on its owner, then each pair is netted (001 §4.2.14)."""
+    written = [[n * whists[p][q] + (10 * gora[q] if p != q else 0) for q in range(n)]
+               for p in range(n)]
+    return tuple(sum(written[p][q] - written[q][p] for q in range(n)) for p in range(n))
 
 
-def _variant2(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[Fraction, ...]:
-    # result = net + 10 × (average gora − own gora), computed over the common denominator n
+def _variant2(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[int, ...]:
+    """Variant 2, times n: net whists + 10 × (average gora − own gora) (001 §4.2.14)."""
     total = sum(gora)
-    return tuple(Fraction(n * net[p] + 10 * (total - n * gora[p]), n) for p in range(n))
+    return tuple(n * net[p] + 10 * (total - n * gora[p]) for p in range(n))
 
 
 def settle(
@@ -78,33 +100,33 @@ def settle(
     net = [sum(whists[p][q] - whists[q][p] for q in range(n) if q != p) for p in range(n)]
     low = min(gora)
     amnestied = [g - low for g in gora]  # 001 §4.2.14, variant 1: "амнистия"
-    exact = _variant1(amnestied, net, n)
+    exact = _variant1(amnestied, whists, n)
     exact2 = _variant2(list(gora), net, n)
     adjustments = [0] * n
     rounded_gora = list(amnestied)
-    rounded_net = list(net)
+    matrix = [list(row) for row in whists]
     if rounding == "kodeks" and n == 3:
         for p in range(n):
             rest = rounded_gora[p] % 3
             if rest == 1:  # written down by 1; the other two write 3 whists each on him
                 rounded_gora[p] -= 1
                 adjustments[p] = -1
-                rounded_net[p] -= 6
                 for q in range(n):
                     if q != p:
-                        rounded_net[q] += 3
+                        matrix[q][p] += 3
             elif rest == 2:  # one point added; he writes 3 whists on each of the others
                 rounded_gora[p] += 1
                 adjustments[p] = 1
-                rounded_net[p] += 6
                 for q in range(n):
                     if q != p:
-                        rounded_net[q] -= 3
+                        matrix[p][q] += 3
+    rounded_net = [sum(matrix[p][q] - matrix[q][p] for q in range(n)) for p in range(n)]
     return Settlement(
-        exact=exact,
-        exact_variant2=exact2,
-        variant1=_variant1(rounded_gora, rounded_net, n),
-        variant2=_variant2(rounded_gora, rounded_net, n),
+        denominator=n,
+        exact_numerators=exact,
+        exact_variant2_numerators=exact2,
+        variant1_numerators=_variant1(rounded_gora, matrix, n),
+        variant2_numerators=_variant2(rounded_gora, rounded_net, n),
         gora=tuple(rounded_gora),
         adjustments=tuple(adjustments),
     )

@@ -9,7 +9,9 @@ apply one deal to it and report illegal records as findings.
 
 from __future__ import annotations
 
-from rules.contracts import Contract, Denomination
+import functools
+
+from rules.contracts import WHIST_OBLIGATION, Contract, Denomination
 from rules.conventions import Convention
 
 from .findings import Finding, Severity
@@ -21,6 +23,7 @@ _WHIST = Call.WHIST
 _PASS = Call.PASS
 _HALF = Call.HALF
 _HALF_RETURNED = Call.HALF_RETURNED
+_OBLIGATION = WHIST_OBLIGATION
 
 
 class Table:
@@ -39,11 +42,9 @@ class Table:
         self.helps: list[tuple[int, int, int, int]] = []
         self.findings: list[Finding] = []
         self.deal: int | None = 0
-        #: orders[dealer][declarer]: the two defenders in whisting order
-        self.orders = [[whisting_order(d, n, dealer) for d in range(n)] for dealer in range(n)]
+        #: orders[dealer][declarer]: the two defenders in whisting order;
         #: writers[dealer][declarer]: who writes consolation (001 §3.8.1.2; D5)
-        self.writers = [[_consolation_writers(conv, n, d, self.orders[dealer][d])
-                         for d in range(n)] for dealer in range(n)]
+        self.orders, self.writers = _seating(n, conv.consolation_writers)
 
     def error(self, code: str, message: str, rule: str, **place: object) -> None:
         self.findings.append(Finding(code, message, rule, self.deal, **place))  # type: ignore[arg-type]
@@ -108,9 +109,19 @@ def whisting_order(declarer: int, n: int, dealer: int) -> tuple[int, int]:
     return seats[0], seats[1]
 
 
-def _consolation_writers(conv: Convention, n: int, declarer: int,
+_Seating = tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]
+
+
+@functools.cache
+def _seating(n: int, mode: str) -> _Seating:
+    orders = tuple(tuple(whisting_order(d, n, dealer) for d in range(n)) for dealer in range(n))
+    writers = tuple(tuple(_consolation_writers(mode, n, d, orders[dealer][d]) for d in range(n))
+                    for dealer in range(n))
+    return orders, writers
+
+
+def _consolation_writers(mode: str, n: int, declarer: int,
                          defenders: tuple[int, int]) -> tuple[int, ...]:
-    mode = conv.consolation_writers
     if mode == "all":  # every opponent, the 4-player dealer too (001 §3.8.1.2, §3.3.16.3)
         return tuple(q for q in range(n) if q != declarer)
     if mode == "defenders":
@@ -142,11 +153,12 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         return False
     first, second = g.calls
     level = contract.level
-    price = contract.price
-    if first in (_HALF, _HALF_RETURNED):
+    price = 2 * level - 10  # 6 → 2 … 10 → 10 (seed 001, "Очки за игры")
+    second_half = second is _HALF or second is _HALF_RETURNED
+    if first is _HALF or first is _HALF_RETURNED:
         t.error("HALF_WHIST", "only the second defender may go for half", "3.8.7", player=defenders[0])
         return False
-    if second in (_HALF, _HALF_RETURNED) and level > 7:
+    if second_half and level > 7:
         t.error("HALF_WHIST", f"half-whist on a {level}-level: only 6 and 7", "3.8.7", player=defenders[1])
         return False
     if second is _HALF and first is not _PASS:
@@ -167,7 +179,7 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
             t.warn("UNPLAYED_TRICKS", "tricks recorded for a deal that is not played", "3.5.3")
         t.pulya(d, price * m)
         if second is _HALF:
-            cells[defenders[1] * stride + 2 + d] += (contract.obligation // 2) * game_cost
+            cells[defenders[1] * stride + 2 + d] += (_OBLIGATION[level] // 2) * game_cost
         return True
     if tricks is None or not 0 <= tricks <= 10:
         t.error("TRICKS", f"declarer's tricks {tricks!r}: need 0–10 for a whisted game", "3.8.1",
@@ -175,12 +187,13 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         return False
     defence = 10 - tricks
     split = g.defender_tricks
-    if split is not None and (len(split) != 2 or min(split) < 0 or sum(split) != defence):
+    if split is not None and (len(split) != 2 or split[0] < 0 or split[1] < 0
+                              or split[0] + split[1] != defence):
         t.error("TRICKS_SUM", f"tricks {tricks} + {split!r} do not make 10", "3.2.8",
                 column="defender_tricks")
         return False
-    whisters = [s for s, call in ((defenders[0], first), (defenders[1], second)) if call is _WHIST]
-    if len(whisters) == 2 and split is None:
+    pair = first is _WHIST and second is _WHIST
+    if pair and split is None:
         t.error("SPLIT_NEEDED", "two whisters: each one's tricks are needed", "3.8.6",
                 column="defender_tricks")
         return False
@@ -199,15 +212,18 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if g.talon_premium and dealer != d:  # 001 §3.4.11, valued as a trick's consolation
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
         cells[dealer * stride + 2 + d] += g.talon_premium * per
-    obligation = 0 if (level == 10 and conv.ten_checked) else contract.obligation
-    if len(whisters) == 2:
+    obligation = 0 if (level == 10 and conv.ten_checked) else _OBLIGATION[level]
+    if pair:
         assert split is not None
-        for s, own in zip(defenders, split, strict=True):
-            cells[s * stride + 2 + d] += own * game_cost  # each writes for himself (3.8.13)
-        _pair_responsibility(t, defenders, split, level, obligation, defence, game_cost)
+        cells[defenders[0] * stride + 2 + d] += split[0] * game_cost  # each for himself (3.8.13)
+        cells[defenders[1] * stride + 2 + d] += split[1] * game_cost
+        if obligation > defence or conv.pair_shortfall_6_7 == "each_own":
+            _pair_responsibility(t, defenders, split, level, obligation, defence, game_cost)
         return True
-    w = whisters[0]
-    other = defenders[1] if w == defenders[0] else defenders[0]
+    if first is _WHIST:
+        w, other = defenders
+    else:
+        other, w = defenders
     if conv.single_whister_tricks == "own":
         assert split is not None
         cells[w * stride + 2 + d] += split[defenders.index(w)] * game_cost
@@ -217,9 +233,8 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         half = defence * game_cost // 2
         cells[w * stride + 2 + d] += half
         cells[other * stride + 2 + d] += defence * game_cost - half
-    short = obligation - defence
-    if short > 0:  # the single whister answers alone (001 §3.8.5)
-        cells[w * stride + 1] += short * _responsibility(t, w, game_cost)
+    if obligation > defence:  # the single whister answers alone (001 §3.8.5)
+        cells[w * stride + 1] += (obligation - defence) * _responsibility(t, w, game_cost)
     return True
 
 
@@ -303,50 +318,54 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
         t.error("RASPASY_TRICKS", f"{len(counts)} trick counts for {n} players", "3.7.1",
                 column="tricks")
         return False
+    # seats that take tricks: all three, or with four the dealer for the talon (3.7.6.1)
     talon = n == 4 and conv.raspasy_talon_to_dealer
-    seats = [p for p in range(n) if n == 3 or p != dealer or talon]
-    for p in range(n):
+    seats = range(n) if n == 3 or talon else [p for p in range(n) if p != dealer]
+    own: list[int] = []
+    for p in seats:
         c = counts[p]
-        if p in seats:
-            top = 2 if (n == 4 and p == dealer) else 10
-            if c is None or not 0 <= c <= top:
-                t.error("RASPASY_TRICKS", f"tricks {c!r}: need 0–{top}", "3.7.6.1", player=p,
-                        column="tricks")
-                return False
-        elif c is not None and c != 0:
-            t.error("RASPASY_TRICKS", "the dealer has no tricks: the talon is not used", "3.7.6.2",
-                    player=p, column="tricks")
+        top = 2 if (n == 4 and p == dealer) else 10
+        if c is None or c < 0 or c > top:
+            t.error("RASPASY_TRICKS", f"tricks {c!r}: need 0–{top}", "3.7.6.1", player=p,
+                    column="tricks")
             return False
-    own = [counts[p] or 0 for p in seats]
+        own.append(c)
+    if n == 4 and not talon and counts[dealer]:
+        t.error("RASPASY_TRICKS", "the dealer has no tricks: the talon is not used", "3.7.6.2",
+                player=dealer, column="tricks")
+        return False
     if sum(own) != 10:
         t.error("TRICKS_SUM", f"raspasy tricks sum to {sum(own)}, not 10", "3.7.6.1",
                 column="tricks")
         return False
+    least = min(own)
     if conv.raspasy_mode == "gora":
         price = conv.raspasy_price * step * m
-        least = min(own) if conv.raspasy_amnesty else 0  # amnesty (001 §3.7.3)
+        if not conv.raspasy_amnesty:  # amnesty (001 §3.7.3) by default
+            least = 0
         for p, c in zip(seats, own, strict=True):
             if c > least:
                 cells[p * stride + 1] += (c - least) * price
     else:  # Rostov: the least taker writes on the others (001 §3.7.2.2)
-        least = min(own)
         takers = [p for p, c in zip(seats, own, strict=True) if c == least]
         per = conv.raspasy_price * step * m
+        full = conv.raspasy_whists_base == "full"
         for q, c in zip(seats, own, strict=True):
             if c == least:
                 continue
-            amount = per * (c if conv.raspasy_whists_base == "full" else c - least)
+            amount = per * (c if full else c - least)
             share, extra = divmod(amount, len(takers))
             for i, p in enumerate(takers):  # tied takers write in halves
                 cells[p * stride + 2 + q] += share + (1 if i < extra else 0)
-    bonus = {"step": step * m, "one": 1, "price": conv.raspasy_price * step * m}[
-        conv.raspasy_zero_bonus]
-    for p in range(n):
-        if n == 4 and p == dealer:
-            if conv.raspasy_dealer_zero_bonus and not counts[p]:
-                t.pulya(p, bonus)  # D12; Rostov 3.7.6.2
-        elif counts[p] == 0:
-            t.pulya(p, bonus)  # "пишет в пульку стоимость одной взятки" (001 §3.7.2.1)
+    if least == 0 or n == 4:
+        mode = conv.raspasy_zero_bonus
+        bonus = step * m if mode == "step" else 1 if mode == "one" else conv.raspasy_price * step * m
+        for p in range(n):
+            if n == 4 and p == dealer:
+                if conv.raspasy_dealer_zero_bonus and not counts[p]:
+                    t.pulya(p, bonus)  # D12; Rostov 3.7.6.2
+            elif counts[p] == 0:
+                t.pulya(p, bonus)  # "пишет в пульку стоимость одной взятки" (001 §3.7.2.1)
     return True
 
 
