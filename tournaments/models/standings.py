@@ -44,6 +44,9 @@ class StandingsSnapshot(models.Model):
     data = models.JSONField(default=dict, blank=True)
     # the last runs: [{"started": iso, "finished": iso, "pid": int, "outcome": str}], newest last
     runs = models.JSONField(default=list, blank=True)
+    # deal statistics per protocol version, {"<protocol id>": {"stats": [...], "versus": [...]}}:
+    # a protocol version never changes, so its statistics are computed once (pages defer this)
+    protocol_stats = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("standings snapshot")

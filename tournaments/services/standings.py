@@ -84,12 +84,14 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
         started = timezone.now()
         seen = snapshot.requested
         event = Event.objects.get(pk=event_id)
-        inputs = standings_inputs(event=event)
+        inputs = standings_inputs(event=event, stats_cache=snapshot.protocol_stats)
         digest = _inputs_hash(inputs.fingerprint())
         if digest != snapshot.inputs_hash or not snapshot.data:
-            snapshot.data = compute_standings(inputs.rows, inputs.config).as_json()
-            snapshot.data["meta"] = inputs.meta
+            standings = compute_standings(inputs.rows, inputs.config, inputs.adjustments,
+                                          inputs.entries)
+            snapshot.data = {**standings.as_json(), "meta": inputs.meta}
             snapshot.inputs_hash = digest
+            snapshot.protocol_stats = inputs.stats_cache
             outcome = "computed"
         else:
             outcome = "unchanged"

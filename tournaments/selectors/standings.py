@@ -1,0 +1,267 @@
+"""Standings reads: the bridge from stored protocols to plain rows, and the pages' reads.
+
+:func:`standings_inputs` is the one place that turns ORM rows into
+:class:`~tournaments.standings.rows.RoundResult` rows (Tabbycat's ``standings`` managers), in a
+fixed number of queries whatever the event's size (Tabbycat #661, #1704). For each table the
+approved protocol is final; without one, the table's current version is provisional (shown,
+never counted).
+
+The other selectors read the stored :class:`~tournaments.models.standings.StandingsSnapshot`;
+nothing here computes standings for a page.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Q
+
+from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
+from tournaments.models.protocol import EntryKind
+from tournaments.models.standings import GeneratedFile, StandingsSnapshot
+from tournaments.standings import (
+    Adjustment,
+    RoundResult,
+    StandingsConfig,
+    config_from_json,
+    deal_stats,
+    pairwise_results,
+)
+
+__all__ = [
+    "StandingsInputs",
+    "standings_inputs",
+    "protocol_stats",
+    "standings_snapshot",
+    "standings_view",
+    "player_standing",
+    "cross_table",
+    "round_results",
+    "generated_files",
+]
+
+
+@dataclass
+class StandingsInputs:
+    rows: list[RoundResult]
+    config: StandingsConfig
+    adjustments: list[Adjustment]
+    entries: list[int]
+    meta: dict[str, Any]
+    stats_cache: dict[str, Any]
+    fingerprint_data: dict[str, Any] = field(default_factory=dict)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return self.fingerprint_data
+
+
+def protocol_stats(data: Any) -> dict[str, Any]:
+    """Deal statistics and pairwise results of one stored protocol (``Protocol.data``).
+
+    An unreadable protocol gives no statistics (``{"error": ...}``): the standings still use its
+    result, and the tie-breaks count nothing from it.
+    """
+    from scoring import jsonio
+
+    try:
+        protocol, _ = jsonio.loads(data) if isinstance(data, str) else jsonio.from_dict(data)
+        stats = deal_stats(protocol)
+        versus = pairwise_results(protocol)
+    except Exception as error:  # a stored protocol the scorer cannot read: no statistics
+        return {"error": f"{error.__class__.__name__}: {error}"[:300]}
+    return {"stats": [dict(s) for s in stats], "versus": [[str(x) for x in row] for row in versus]}
+
+
+def _fraction(value: Any) -> Fraction:
+    return Fraction(str(value)) if value not in (None, "") else Fraction(0)
+
+
+def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None
+                     ) -> StandingsInputs:
+    """Everything the standings of ``event`` are computed from (6 queries, plus one for the
+    data of protocols whose statistics are not in ``stats_cache`` yet).
+
+    :raises ValueError: when the event's tie-break chain is invalid (naming the key).
+    """
+    stats_cache = dict(stats_cache or {})
+    config = config_from_json(event.tiebreaks or [])
+    entries = list(Entry.objects.filter(event=event).select_related("player")
+                   .values_list("id", "player__name", "player__club", "player__city", "status"))
+    rounds = dict(Round.objects.filter(event=event).values_list("number", "state"))
+    tables = {t[0]: t for t in Table.objects.filter(round__event=event).values_list(
+        "id", "round__number", "number")}
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
+    for table_id, position, entry_id in Seat.objects.filter(round__event=event).values_list(
+            "table_id", "position", "entry_id"):
+        seats[table_id][position] = entry_id
+    chosen: dict[int, dict[str, Any]] = {}
+    for p in (Protocol.objects.filter(table__round__event=event)
+              .filter(Q(approved=True) | Q(is_current=True, entry_kind=EntryKind.TABLE))
+              .values("id", "table_id", "approved", "result", "version")
+              .order_by("table_id", "-approved")):
+        if p["table_id"] not in chosen and (p["approved"] or p["result"]):
+            chosen[p["table_id"]] = p
+    missing = [p["id"] for p in chosen.values() if str(p["id"]) not in stats_cache]
+    if missing:
+        for pid, data in Protocol.objects.filter(id__in=missing).values_list("id", "data"):
+            stats_cache[str(pid)] = protocol_stats(data)
+    stats_cache = {str(p["id"]): stats_cache[str(p["id"])] for p in chosen.values()}
+
+    rows: list[RoundResult] = []
+    warnings: list[str] = []
+    for table_id, p in sorted(chosen.items()):
+        _, round_number, table_number = tables[table_id]
+        by_seat = {int(r["seat"]): r for r in p["result"] or []}
+        seat_entries = dict(seats.get(table_id, {}))
+        for seat, r in by_seat.items():
+            if seat not in seat_entries and r.get("entry"):
+                seat_entries[seat] = int(r["entry"])
+        n = len(by_seat)
+        if not n:
+            continue
+        scores = {seat: _fraction(r.get("whists")) for seat, r in by_seat.items()}
+        cached = stats_cache.get(str(p["id"]), {})
+        if "error" in cached:
+            warnings.append(f"table {round_number}/{table_number}: {cached['error']}")
+        for seat in sorted(by_seat):
+            entry = seat_entries.get(seat)
+            if entry is None:
+                warnings.append(f"table {round_number}/{table_number}: seat {seat + 1} has no entry")
+                continue
+            others = [q for q in sorted(by_seat) if q != seat and q in seat_entries]
+            if "versus" in cached and len(cached["versus"]) == n:
+                versus = {seat_entries[q]: Fraction(cached["versus"][seat][q]) for q in others}
+            else:  # no readable pulka: the difference of the results, shared by the table
+                versus = {seat_entries[q]: (scores[seat] - scores[q]) / n for q in others}
+            stats = cached["stats"][seat] if "stats" in cached and len(cached["stats"]) == n else {}
+            rows.append(RoundResult(
+                entry=entry, round=round_number, table=table_id, score=scores[seat],
+                final=bool(p["approved"]), seat=seat, table_number=table_number, table_size=n,
+                opponents=tuple(seat_entries[q] for q in others), versus=versus, stats=stats))
+    adjustments = [
+        Adjustment(entry=e, whists=Fraction(w), round=rn, rule=rule, reason=reason)
+        for e, w, rn, rule, reason in EventPenalty.objects.filter(event=event, active=True)
+        .exclude(whists=0).values_list("entry_id", "whists", "round__number", "rule", "reason")
+        .order_by("id")
+    ]
+    meta = {
+        "players": {str(e): {"name": name, "club": club, "city": city, "status": status}
+                    for e, name, club, city, status in entries},
+        "round_states": {str(k): v for k, v in rounds.items()},
+        "protocols": {str(t): {"id": p["id"], "approved": p["approved"], "version": p["version"]}
+                      for t, p in chosen.items()},
+        "warnings": warnings,
+    }
+    fingerprint = {
+        "tiebreaks": event.tiebreaks, "entries": entries, "rounds": rounds,
+        "seats": sorted((t, s, e) for t, d in seats.items() for s, e in d.items()),
+        "tables": sorted(tables.values()),
+        "protocols": sorted((t, p["id"], p["approved"], p["result"]) for t, p in chosen.items()),
+        "adjustments": [(a.entry, str(a.whists), a.round, a.rule, a.reason) for a in adjustments],
+    }
+    return StandingsInputs(rows, config, adjustments, [e[0] for e in entries], meta, stats_cache,
+                           fingerprint)
+
+
+# --- reads for the pages ------------------------------------------------------------------------
+
+def standings_snapshot(*, event: Event) -> StandingsSnapshot | None:
+    """The stored snapshot (without the statistics cache), or None before the first request."""
+    return StandingsSnapshot.objects.defer("protocol_stats").filter(event=event).first()
+
+
+def standings_view(*, event: Event) -> dict[str, Any]:
+    """The stored standings ready for a template or the API: rows joined with player names."""
+    snapshot = standings_snapshot(event=event)
+    data = (snapshot.data if snapshot else None) or {}
+    players = data.get("meta", {}).get("players", {})
+    rows = []
+    for row in data.get("rows", []):
+        player = players.get(str(row["entry"]), {})
+        rows.append({**row, "name": player.get("name", "?"), "club": player.get("club", ""),
+                     "city": player.get("city", ""),
+                     "withdrawn": player.get("status") == Entry.Status.WITHDRAWN,
+                     "round_cells": [row["rounds"].get(str(n)) for n in data.get("rounds", [])],
+                     "metric_cells": [row["metrics"].get(c["key"])
+                                      for c in data.get("columns", [])[1:]]})
+    return {"snapshot": snapshot, "data": data, "rows": rows, "rounds": data.get("rounds", []),
+            "columns": data.get("columns", []), "tiebreak_columns": data.get("columns", [])[1:],
+            "players": players}
+
+
+def round_results(*, event: Event, number: int) -> dict[str, Any]:
+    """One round's tables from the snapshot, with names, best result first at each table."""
+    view = standings_view(event=event)
+    players = view["players"]
+    tables = []
+    for t in view["data"].get("tables", []):
+        if t["round"] != number:
+            continue
+        seats = [{**s, "name": players.get(str(s["entry"]), {}).get("name", "?")}
+                 for s in t["seats"]]
+        tables.append({**t, "seats": seats})
+    tables.sort(key=lambda t: t["table_number"])
+    return {**view, "round_tables": tables, "number": number}
+
+
+def cross_table(*, event: Event) -> dict[str, Any]:
+    """Who met whom: for each ranked player, per opponent (in standings order) the pairwise
+    results where they met, summed, with the rounds."""
+    view = standings_view(event=event)
+    order = [r["entry"] for r in view["rows"]]
+    met: dict[int, dict[int, list[tuple[int, float]]]] = defaultdict(lambda: defaultdict(list))
+    for t in view["data"].get("tables", []):
+        for s in t["seats"]:
+            for other, result in s["versus"].items():
+                met[s["entry"]][int(other)].append((t["round"], result, t["final"]))
+    matrix = []
+    for row in view["rows"]:
+        cells = []
+        for other in order:
+            games = met[row["entry"]].get(other, [])
+            cells.append(None if not games else {
+                "rounds": [g[0] for g in games], "result": round(sum(g[1] for g in games), 2),
+                "provisional": not all(g[2] for g in games), "self": False}
+                if other != row["entry"] else {"self": True})
+        matrix.append({**row, "cells": cells})
+    return {**view, "matrix": matrix, "order": order}
+
+
+def player_standing(*, event: Event, entry: Entry) -> dict[str, Any]:
+    """A player's page: his row, his tables (with opponents), protocols and penalties."""
+    view = standings_view(event=event)
+    players = view["players"]
+    row = next((r for r in view["rows"] if r["entry"] == entry.pk), None)
+    tables = []
+    for t in view["data"].get("tables", []):
+        if not any(s["entry"] == entry.pk for s in t["seats"]):
+            continue
+        mine = next(s for s in t["seats"] if s["entry"] == entry.pk)
+        opponents = [{**s, "name": players.get(str(s["entry"]), {}).get("name", "?"),
+                      "versus": mine["versus"].get(str(s["entry"]))}
+                     for s in t["seats"] if s["entry"] != entry.pk]
+        tables.append({**t, "mine": mine, "opponents": opponents,
+                       "protocol": view["data"].get("meta", {}).get("protocols", {}).get(
+                           str(t["table"]))})
+    tables.sort(key=lambda t: t["round"])
+    seats = (Seat.objects.filter(entry=entry).select_related("table", "round")
+             .order_by("round__number"))
+    penalties = list(EventPenalty.objects.filter(entry=entry).select_related("round")
+                     .order_by("created_at"))
+    return {**view, "row": row, "tables": tables, "seats": list(seats), "penalties": penalties,
+            "entry": entry}
+
+
+def generated_files(*, event: Event) -> list[GeneratedFile]:
+    """The event's generated files, newest first (one per kind, scope and paper shown)."""
+    seen: set[tuple[Any, ...]] = set()
+    files = []
+    for f in GeneratedFile.objects.filter(event=event).select_related("round", "table__round"):
+        key = (f.kind, f.round_id, f.table_id, f.paper, f.language)
+        if key not in seen:
+            seen.add(key)
+            files.append(f)
+    return files
