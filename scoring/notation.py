@@ -359,7 +359,8 @@ class _Reader:
             else:
                 value = _single_text(cur, name)
             self.put(cur, fields, name, tok, value)
-        return Penalty(player, **fields)  # type: ignore[arg-type]
+        rule = str(fields.pop("rule", ""))
+        return Penalty(player, rule, **fields)  # type: ignore[arg-type]
 
     def whist_pair(self, cur: _Line) -> tuple[int, int]:
         seat = self.seat(cur)

@@ -1,0 +1,87 @@
+"""Hypothesis strategies for protocols of any shape the formats must carry (not only legal ones)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from rules.contracts import LADDER
+from scoring.protocol import Call, Deal, Ending, Game, Penalty, Protocol, Raspasy
+
+_NAME_CHARS = st.characters(
+    codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp"), exclude_characters="\n\r"
+)
+names = st.one_of(
+    st.sampled_from(["Anna", "Boris", "Vera", "Gleb", "Иванов", "Пётр", "O'Neil", "Jean-Luc"]),
+    st.text(_NAME_CHARS, min_size=1, max_size=12),
+)
+free_text = st.text(_NAME_CHARS, max_size=15)
+option_values = st.one_of(
+    st.none(), st.booleans(), st.integers(-50, 50), free_text, st.sampled_from(["3", "true", "x"])
+)
+
+
+@st.composite
+def games(draw: st.DrawFn, n: int) -> Game:
+    contract = draw(st.sampled_from(LADDER))
+    calls = (
+        ()
+        if contract.is_misere
+        else draw(st.lists(st.sampled_from(list(Call)), min_size=0, max_size=2).map(tuple))
+    )
+    split = draw(st.none() | st.lists(st.integers(0, 10), min_size=1, max_size=3).map(tuple))
+    auction = draw(
+        st.none()
+        | st.lists(st.tuples(st.integers(0, n - 1), free_text.filter(bool)), max_size=4).map(tuple)
+    )
+    return Game(
+        declarer=draw(st.integers(0, n - 1)),
+        contract=contract,
+        calls=calls,
+        declarer_tricks=draw(st.none() | st.integers(0, 10)),
+        defender_tricks=split,
+        open=draw(st.booleans()),
+        auction=auction,
+        multiplier=draw(st.sampled_from([1, 1, 2, 4])),
+        talon_premium=draw(st.sampled_from([0, 0, 2])),
+        dealer=draw(st.none() | st.integers(0, n - 1)),
+    )
+
+
+@st.composite
+def raspasys(draw: st.DrawFn, n: int) -> Raspasy:
+    tricks = draw(st.lists(st.none() | st.integers(0, 10), min_size=n, max_size=n).map(tuple))
+    return Raspasy(tricks, draw(st.sampled_from([1, 2])), draw(st.none() | st.integers(0, n - 1)))
+
+
+@st.composite
+def penalties(draw: st.DrawFn, n: int) -> Penalty:
+    return Penalty(
+        player=draw(st.integers(0, n - 1)),
+        rule=draw(st.sampled_from(["", "3.2.21", "4.2.7", "note 31", "3.9.11.2"])),
+        gora=draw(st.integers(-5, 60)),
+        pulya=draw(st.integers(-5, 10)),
+        whists=draw(
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(-60, 60)), max_size=2).map(tuple)
+        ),
+        note=draw(free_text),
+    )
+
+
+@st.composite
+def protocols(draw: st.DrawFn) -> Protocol:
+    n = draw(st.sampled_from([3, 4]))
+    players = draw(
+        st.lists(names, min_size=n, max_size=n, unique_by=lambda s: s.lower()).map(tuple)
+    )
+    deal_strategy: st.SearchStrategy[Deal] = st.one_of(games(n), raspasys(n), penalties(n))
+    option_names = st.sampled_from(["whist_style", "raspasy_price", "help", "x", "ten_checked"])
+    options = draw(st.dictionaries(option_names, option_values, max_size=3))
+    return Protocol(
+        players=players,
+        target=draw(st.integers(1, 100)),
+        deals=tuple(draw(st.lists(deal_strategy, max_size=6))),
+        convention=draw(st.sampled_from(["sochi", "leningrad", "rostov", "classic", "Питер"])),
+        options=tuple(options.items()),
+        first_dealer=draw(st.integers(0, n - 1)),
+        ending=draw(st.sampled_from(list(Ending))),
+    )
