@@ -1,0 +1,48 @@
+"""Fixtures for the protocol tests: an event with a round, a table of three and its people."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
+from tournaments.models import EventRole, Round, Seat, Table
+
+NAMES = ("Anna", "Boris", "Vera")
+
+
+@dataclass
+class TableSetup:
+    event: object
+    round: Round
+    table: Table
+    entries: list
+    referee: object
+    chief: object
+    appeals: object
+
+
+def make_table(*, double_entry: bool = False, target: int = 10, slug: str | None = None,
+               names=NAMES) -> TableSetup:
+    kwargs = {"slug": slug} if slug else {}
+    event = EventFactory(pulka_target=target, double_entry=double_entry, **kwargs)
+    round_ = Round.objects.create(event=event, number=1, state=Round.State.IN_PLAY)
+    table = Table.objects.create(round=round_, number=1, first_dealer=0)
+    entries = []
+    for position, name in enumerate(names):
+        entry = EntryFactory(event=event, player=PlayerFactory(name=name))
+        Seat.objects.create(round=round_, table=table, position=position, entry=entry)
+        entries.append(entry)
+    referee = UserFactory(username=f"ref-{event.slug}")
+    chief = UserFactory(username=f"chief-{event.slug}")
+    appeals = UserFactory(username=f"appeals-{event.slug}")
+    EventRole.objects.create(event=event, user=referee, role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=chief, role=EventRole.Role.CHIEF_REFEREE)
+    EventRole.objects.create(event=event, user=appeals, role=EventRole.Role.APPEALS)
+    return TableSetup(event, round_, table, entries, referee, chief, appeals)
+
+
+@pytest.fixture
+def setup(db) -> TableSetup:
+    return make_table()

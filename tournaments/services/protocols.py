@@ -1,0 +1,448 @@
+"""Protocols: saving versions, checking, confirmation, approval, double entry, reopening.
+
+Every save is a new :class:`~tournaments.models.Protocol` row, checked by the scoring engine
+(``scoring.check``) and scored (``scoring.pulka.score``) with the active rulings' penalty entries
+merged in; a protocol with errors is saved with its findings, never "fixed" (DEVELOPERS.md).
+Saves carry the version they were based on: a save based on an old version is refused with the
+difference (:class:`StaleProtocolError`), never written over silently. Versions are numbered
+under ``select_for_update()`` of the table row (Tabbycat #1705).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import notation as notation_module
+from scoring.check import check
+from scoring.jsonio import from_dict, number, sheet_from_dict, sheet_to_dict, to_dict
+from scoring.protocol import Deal, Ending, Penalty, Sheet
+from scoring.protocol import Protocol as ScoringProtocol
+from scoring.pulka import score
+from tournaments.errors import UserFacingError
+from tournaments.models import EntryKind, Protocol, ProtocolConfirmation, Ruling, Seat, Table
+from tournaments.permissions import can_referee
+from tournaments.services.audit import audit_log
+
+__all__ = [
+    "StaleProtocolError", "effective_protocol", "protocol_approve", "protocol_confirm",
+    "protocol_from_notation", "protocol_reopen", "protocol_rescore", "protocol_resolve",
+    "protocol_save", "protocols_compare", "schedule_standings", "table_header",
+]
+
+
+class StaleProtocolError(UserFacingError):
+    """A save based on an old version: ``extra`` has the current version and the differences."""
+
+
+def schedule_standings(event_id: int) -> None:
+    """Recompute the event's standings after the transaction commits (engineer E's hook)."""
+    from tournaments.services.standings import standings_schedule
+
+    transaction.on_commit(lambda: standings_schedule(event_id=event_id))
+
+
+# --- pure helpers -----------------------------------------------------------------------------
+
+
+def table_header(table: Table) -> ScoringProtocol:
+    """An empty scoring protocol for ``table``: its players in seat order, the event's rules."""
+    event = table.round.event
+    seats = sorted(table.seats.select_related("entry__player"), key=lambda s: s.position)
+    return ScoringProtocol(
+        players=tuple(s.entry.player.name for s in seats),
+        target=event.pulka_target,
+        convention=event.variant,
+        options=tuple(sorted((event.convention_options or {}).items())),
+        first_dealer=table.first_dealer,
+        ending=Ending.IN_PROGRESS,
+    )
+
+
+def effective_protocol(protocol: ScoringProtocol, rulings: list[Ruling]
+                       ) -> tuple[ScoringProtocol, list[int | None]]:
+    """The protocol with the rulings' penalty entries inserted after their deals, and for each
+    deal of the result its index in ``protocol.deals`` (``None`` for a ruling's entry)."""
+    after: dict[int, list[Deal]] = {}
+    at_end: list[Deal] = []
+    for ruling in sorted(rulings, key=lambda r: (r.created_at, r.pk)):
+        entries = [_penalty_from(e) for e in ruling.entries]
+        if ruling.after_deal is None or ruling.after_deal >= len(protocol.deals):
+            at_end.extend(entries)
+        else:
+            after.setdefault(ruling.after_deal, []).extend(entries)
+    deals: list[Deal] = []
+    origin: list[int | None] = []
+    for i, deal in enumerate(protocol.deals):
+        deals.append(deal)
+        origin.append(i)
+        for extra in after.get(i, []):
+            deals.append(extra)
+            origin.append(None)
+    deals.extend(at_end)
+    origin.extend([None] * len(at_end))
+    return protocol.with_deals(tuple(deals)), origin
+
+
+def _penalty_from(data: dict[str, Any]) -> Penalty:
+    return Penalty(int(data["player"]), str(data.get("rule", "")), int(data.get("gora", 0)),
+                   int(data.get("pulya", 0)), tuple((int(s), int(w)) for s, w in
+                                                    data.get("whists", ())),
+                   str(data.get("note", "")))
+
+
+def penalty_to_json(p: Penalty) -> dict[str, Any]:
+    return {"player": p.player, "rule": p.rule, "gora": p.gora, "pulya": p.pulya,
+            "whists": [[s, w] for s, w in p.whists], "note": p.note}
+
+
+def _plain(value: object) -> object:
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    try:
+        return number(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _deal_lines(protocol: ScoringProtocol) -> list[str]:
+    """Each deal in the canonical text notation (for showing differences)."""
+    try:
+        text = notation_module.format(protocol)
+    except ValueError:
+        return [repr(d) for d in protocol.deals]
+    lines = [line for line in text.splitlines() if line[:1].isdigit()]
+    return [line.split(". ", 1)[1] if ". " in line else line for line in lines]
+
+
+def protocols_compare(a: ScoringProtocol, b: ScoringProtocol) -> list[dict[str, Any]]:
+    """The differences deal by deal (and of the ending): ``[{"deal", "a", "b"}]``, ``deal`` 0-based
+    or ``None`` for the ending; a missing deal shows as ``""``."""
+    out: list[dict[str, Any]] = []
+    la, lb = _deal_lines(a), _deal_lines(b)
+    for i in range(max(len(a.deals), len(b.deals))):
+        da = a.deals[i] if i < len(a.deals) else None
+        db = b.deals[i] if i < len(b.deals) else None
+        if da != db:
+            out.append({"deal": i, "a": la[i] if da is not None else "",
+                        "b": lb[i] if db is not None else ""})
+    if Ending(a.ending) != Ending(b.ending):
+        out.append({"deal": None, "a": str(Ending(a.ending)), "b": str(Ending(b.ending))})
+    return out
+
+
+def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
+    """Read the referee's text: a full notation, or only the deals (the table gives the header).
+
+    :raises UserFacingError: naming the line and column (field ``notation``).
+    """
+    header = table_header(table)
+    has_header = any(line.strip().lower().startswith(("players:", "игроки:"))
+                     for line in text.splitlines())
+    full = text
+    if not has_header:
+        head = notation_module.format(header).split("\n\n", 1)[0]
+        full = head + "\n\n" + text
+    try:
+        parsed = notation_module.parse(full)
+    except notation_module.NotationError as exc:
+        line = exc.line - (0 if has_header else len(head.splitlines()) + 1)
+        raise UserFacingError(_("Line %(line)d, column %(column)d: %(reason)s") % {
+            "line": line, "column": exc.column, "reason": exc.reason},
+            {"field": "notation", "line": line, "column": exc.column}) from exc
+    if parsed.players != header.players:
+        raise UserFacingError(
+            _("The players in the text (%(text)s) are not this table's (%(table)s).") % {
+                "text": ", ".join(parsed.players), "table": ", ".join(header.players)},
+            {"field": "notation"})
+    return dataclasses.replace(parsed, target=header.target, convention=header.convention,
+                               options=header.options, first_dealer=parsed.first_dealer
+                               if has_header else header.first_dealer)
+
+
+# --- saving -----------------------------------------------------------------------------------
+
+
+def _active_rulings(table: Table) -> list[Ruling]:
+    return list(Ruling.objects.filter(incident__table=table, active=True).exclude(entries=[]))
+
+
+def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> dict[str, Any]:
+    """Check and score the effective pulka; the fields a version stores."""
+    rulings = _active_rulings(table)
+    effective, origin = effective_protocol(protocol, rulings)
+    try:
+        report = check(effective, sheet)
+        scored = score(effective)
+    except ValueError as exc:
+        raise UserFacingError(str(exc), {"field": "data"}) from exc
+    findings = []
+    for f in report.findings:
+        findings.append({
+            "code": f.code, "severity": str(f.severity), "message": f.message, "rule": f.rule,
+            "deal": f.deal, "data_deal": origin[f.deal] if f.deal is not None and
+            f.deal < len(origin) else None, "player": f.player, "column": f.column,
+            "written": _plain(f.written), "expected": _plain(f.expected)})
+    seats = {s.position: s for s in table.seats.select_related("entry__player")}
+    final = scored.final_row()
+    result = [{
+        "seat": p, "entry": seats[p].entry_id if p in seats else None,
+        "name": protocol.players[p], "exact": str(scored.settlement.exact[p]),
+        "whists": str(scored.settlement.totals[p]), "pulya": final[p].pulya,
+        "gora": final[p].gora} for p in range(protocol.size)]
+    return {"findings": findings, "error_count": len(report.errors),
+            "warning_count": len(report.warnings), "result": result,
+            "rulings_applied": sorted(r.pk for r in rulings)}
+
+
+def _lock_table(table: Table) -> Table:
+    return Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+
+
+def _current(table: Table, entry_kind: str) -> Protocol | None:
+    return Protocol.objects.filter(table=table, entry_kind=entry_kind, is_current=True).first()
+
+
+def _approved(table: Table) -> Protocol | None:
+    return Protocol.objects.filter(table=table, approved=True).first()
+
+
+@transaction.atomic
+def protocol_save(*, table: Table, protocol: ScoringProtocol, based_on_version: int | None,
+                  sheet: Sheet | None = None, notation: str = "",
+                  entry_kind: str = EntryKind.TABLE, source: str = Protocol.Source.REFEREE,
+                  reason: str = "", by=None, via_entry=None) -> Protocol:
+    """Save a new version of the table's protocol (the ``entry_kind`` chain).
+
+    :raises StaleProtocolError: when ``based_on_version`` is not the current version.
+    :raises UserFacingError: a change after approval without a referee or a reason.
+    """
+    table = _lock_table(table)
+    event = table.round.event
+    if protocol.size != table.seats.count():
+        raise UserFacingError(_("The protocol has %(n)d players; the table seats %(m)d.") % {
+            "n": protocol.size, "m": table.seats.count()}, {"field": "players", "rule": "3.2.10"})
+    current = _current(table, entry_kind)
+    current_version = current.version if current else None
+    if based_on_version != current_version:
+        differences = []
+        if current is not None:
+            differences = protocols_compare(from_dict(current.data)[0], protocol)
+        raise StaleProtocolError(
+            _("This protocol was changed by someone else (now version %(v)s) after you opened "
+              "it. Reload it and check the differences before saving again.")
+            % {"v": current_version}, {"field": "based_on_version",
+                                       "current_version": current_version,
+                                       "differences": differences})
+    approved = _approved(table)
+    if approved is not None:
+        if not can_referee(by, event):
+            raise UserFacingError(_("This protocol is approved: only a referee can change it."),
+                                  {"field": "protocol"})
+        if not reason.strip():
+            raise UserFacingError(_("Give the reason for changing an approved protocol."),
+                                  {"field": "reason"})
+    fields = _evaluate(table, protocol, sheet)
+    if current is not None:
+        Protocol.objects.filter(pk=current.pk).update(is_current=False)
+    if approved is not None:  # a change reopens the approval (issue 5)
+        Protocol.objects.filter(pk=approved.pk).update(approved=False)
+        audit_log(event=event, action="protocol.reopened", by=by, reason=reason,
+                  data={"table": table.pk, "version": approved.version})
+        schedule_standings(event.pk)
+    saved = Protocol.objects.create(
+        table=table, entry_kind=entry_kind, version=(current_version or 0) + 1,
+        based_on_version=based_on_version, data=to_dict(protocol),
+        sheet=sheet_to_dict(sheet) if sheet is not None else None, notation=notation,
+        source=source, reason=reason, created_by=by if getattr(by, "is_authenticated", False)
+        else None, created_via_entry=via_entry, **fields)
+    audit_log(event=event, action="protocol.saved", by=by, reason=reason, data={
+        "table": table.pk, "round": table.round.number, "table_number": table.number,
+        "entry_kind": entry_kind, "version": saved.version, "errors": saved.error_count})
+    return saved
+
+
+@transaction.atomic
+def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
+    """A new version of the table's record with the same data, re-scored with the rulings now
+    active (a ruling or an appeal changed them). The approval carries over: the change is itself
+    a referee's or the committee's decision. ``None`` when the table has no protocol yet."""
+    table = _lock_table(table)
+    current = _current(table, EntryKind.TABLE)
+    if current is None:
+        return None
+    event = table.round.event
+    protocol, _sheet = from_dict(current.data)
+    sheet = sheet_from_dict(current.sheet) if current.sheet is not None else None
+    fields = _evaluate(table, protocol, sheet)
+    was_approved = current.approved
+    Protocol.objects.filter(pk=current.pk).update(is_current=False, approved=False)
+    saved = Protocol.objects.create(
+        table=table, entry_kind=EntryKind.TABLE, version=current.version + 1,
+        based_on_version=current.version, data=current.data, sheet=current.sheet,
+        notation=current.notation, source=Protocol.Source.RULING, reason=reason,
+        resolution=current.resolution, approved=was_approved,
+        approved_by=current.approved_by if was_approved else None,
+        approved_at=timezone.now() if was_approved else None,
+        created_by=by if getattr(by, "is_authenticated", False) else None, **fields)
+    audit_log(event=event, action="protocol.rescored", by=by, reason=reason,
+              data={"table": table.pk, "version": saved.version, "approved": was_approved})
+    if was_approved:
+        schedule_standings(event.pk)
+    return saved
+
+
+# --- confirmation and approval ----------------------------------------------------------------
+
+
+def _require_current_table_version(protocol: Protocol) -> None:
+    if not protocol.is_current or protocol.entry_kind != EntryKind.TABLE:
+        raise UserFacingError(_("This is not the current version of the table's protocol; "
+                                "reload it."), {"field": "protocol"})
+
+
+@transaction.atomic
+def protocol_confirm(*, protocol: Protocol, seat: int, entry=None, by=None) -> ProtocolConfirmation:
+    """Seat ``seat`` confirms this version: the player (``entry``, by the private link) or a
+    referee for him (``by``)."""
+    table = _lock_table(protocol.table)
+    protocol.refresh_from_db()
+    event = table.round.event
+    _require_current_table_version(protocol)
+    sitter = Seat.objects.filter(table=table, position=seat).first()
+    if sitter is None:
+        raise UserFacingError(_("There is no seat %(n)d at this table.") % {"n": seat + 1},
+                              {"field": "seat"})
+    if entry is not None:
+        if entry.pk != sitter.entry_id:
+            raise UserFacingError(_("Only the player in that seat can confirm it."),
+                                  {"field": "seat"})
+    elif not can_referee(by, event):
+        raise UserFacingError(_("Only the player or a referee can confirm."), {"field": "seat"})
+    if protocol.error_count:
+        raise UserFacingError(_("The protocol has %(n)d error(s); correct them before confirming.")
+                              % {"n": protocol.error_count}, {"field": "protocol"})
+    if Ending(protocol.data.get("ending", "closed")) is Ending.IN_PROGRESS:
+        raise UserFacingError(_("The pulka is still being played: mark how it ended first."),
+                              {"field": "ending", "rule": "4.2.3"})
+    confirmation, created = ProtocolConfirmation.objects.get_or_create(
+        protocol=protocol, seat=seat, defaults={
+            "entry_id": sitter.entry_id,
+            "by_referee": None if entry is not None else by})
+    if created:
+        audit_log(event=event, action="protocol.confirmed", by=by, data={
+            "table": table.pk, "version": protocol.version, "seat": seat,
+            "by": "player" if entry is not None else "referee"})
+    return confirmation
+
+
+def double_entry_status(table: Table) -> dict[str, Any]:
+    """For a double-entry event: the two current entries and their differences."""
+    first = _current(table, EntryKind.TABLE)
+    second = _current(table, EntryKind.REFEREE)
+    if first is None or second is None:
+        return {"table": first, "referee": second, "differences": None, "resolved": False}
+    differences = protocols_compare(from_dict(first.data)[0], from_dict(second.data)[0])
+    resolved = bool(first.resolution and first.resolution.get("referee_protocol") == second.pk)
+    return {"table": first, "referee": second, "differences": differences,
+            "resolved": resolved or not differences}
+
+
+@transaction.atomic
+def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -> Protocol:
+    """A referee approves the current version (every seat confirmed, no errors, double entry
+    matched or resolved). Exactly one approved protocol per table (database constraint)."""
+    table = _lock_table(protocol.table)
+    protocol.refresh_from_db()
+    event = table.round.event
+    if not can_referee(by, event):
+        raise UserFacingError(_("Only a referee can approve a protocol."), {"field": "protocol"})
+    _require_current_table_version(protocol)
+    if protocol.approved:
+        return protocol
+    if protocol.error_count:
+        raise UserFacingError(_("The protocol has %(n)d error(s); it cannot be approved.")
+                              % {"n": protocol.error_count}, {"field": "protocol"})
+    if event.double_entry and not double_entry_status(table)["resolved"]:
+        raise UserFacingError(_("Double entry: the second entry is missing or differs; resolve "
+                                "the differences first."), {"field": "double_entry"})
+    seats = list(table.seats.values_list("position", flat=True))
+    if confirm_missing:
+        for seat in seats:
+            protocol_confirm(protocol=protocol, seat=seat, by=by)
+    confirmed = set(protocol.confirmations.values_list("seat", flat=True))
+    missing = [s + 1 for s in seats if s not in confirmed]
+    if missing:
+        raise UserFacingError(_("Not confirmed yet by seat(s) %(seats)s.") % {
+            "seats": ", ".join(map(str, missing))}, {"field": "confirmations"})
+    Protocol.objects.filter(table=table, approved=True).update(approved=False)
+    protocol.approved = True
+    protocol.approved_by = by
+    protocol.approved_at = timezone.now()
+    protocol.save(update_fields=["approved", "approved_by", "approved_at"])
+    audit_log(event=event, action="protocol.approved", by=by,
+              data={"table": table.pk, "version": protocol.version})
+    schedule_standings(event.pk)
+    return protocol
+
+
+@transaction.atomic
+def protocol_reopen(*, protocol: Protocol, by, reason: str) -> Protocol:
+    """Withdraw the approval (a referee, with a reason); standings follow."""
+    table = _lock_table(protocol.table)
+    protocol.refresh_from_db()
+    event = table.round.event
+    if not can_referee(by, event):
+        raise UserFacingError(_("Only a referee can reopen a protocol."), {"field": "protocol"})
+    if not reason.strip():
+        raise UserFacingError(_("Give the reason for reopening."), {"field": "reason"})
+    if protocol.approved:
+        protocol.approved = False
+        protocol.save(update_fields=["approved"])
+        audit_log(event=event, action="protocol.reopened", by=by, reason=reason,
+                  data={"table": table.pk, "version": protocol.version})
+        schedule_standings(event.pk)
+    return protocol
+
+
+@transaction.atomic
+def protocol_resolve(*, table: Table, choices: dict[str, str], by, reason: str = "") -> Protocol:
+    """Double entry: a referee picks, deal by deal (keys: deal index as text, or ``"ending"``),
+    the table's (``"a"``) or the second entry's (``"b"``) version; the merge is saved as a new
+    version of the table's record, with the resolution recorded."""
+    table = _lock_table(table)
+    event = table.round.event
+    if not can_referee(by, event):
+        raise UserFacingError(_("Only a referee can resolve a double entry."), {"field": "choices"})
+    status = double_entry_status(table)
+    first, second = status["table"], status["referee"]
+    if first is None or second is None:
+        raise UserFacingError(_("Both entries are needed before resolving."), {"field": "choices"})
+    a, b = from_dict(first.data)[0], from_dict(second.data)[0]
+    deals: list[Deal] = []
+    for i in range(max(len(a.deals), len(b.deals))):
+        side = choices.get(str(i), "a")
+        if side not in ("a", "b"):
+            raise UserFacingError(_("Choose the table's or the second entry for deal %(n)d.")
+                                  % {"n": i + 1}, {"field": f"choices.{i}"})
+        source = a if side == "a" else b
+        if i < len(source.deals):
+            deals.append(source.deals[i])
+    ending = (a if choices.get("ending", "a") == "a" else b).ending
+    merged = dataclasses.replace(a, deals=tuple(deals), ending=ending)
+    resolution = {"table_version": first.version, "referee_version": second.version,
+                  "referee_protocol": second.pk, "choices": dict(choices),
+                  "differences": status["differences"]}
+    saved = protocol_save(table=table, protocol=merged, based_on_version=first.version,
+                          sheet=sheet_from_dict(first.sheet) if first.sheet else None,
+                          source=Protocol.Source.RESOLUTION,
+                          reason=reason or _("Double entry resolved"), by=by)
+    saved.resolution = resolution
+    saved.save(update_fields=["resolution"])
+    audit_log(event=event, action="protocol.double_entry_resolved", by=by, reason=reason,
+              data={"table": table.pk, "version": saved.version, "choices": dict(choices)})
+    return saved

@@ -1,0 +1,261 @@
+"""Incidents, rulings, appeals (001 §4.2.16) and the event's own penalties.
+
+A ruling's penalty entries (computed by :mod:`rules.penalties` from the table's current record)
+are merged into the pulka after the deal they concern; the table's record is then re-scored as
+a new version (:func:`tournaments.services.protocols.protocol_rescore`) and the standings
+follow. Everything is written to the append-only audit log.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rules.penalties import PenaltyError, adjusted_result_entries, find_penalty, penalty_entries
+from scoring.jsonio import from_dict
+from scoring.protocol import Game
+from tournaments.errors import UserFacingError
+from tournaments.models import (
+    Appeal,
+    EntryKind,
+    Event,
+    EventPenalty,
+    Incident,
+    PenaltyDefinition,
+    PenaltyKind,
+    Protocol,
+    Ruling,
+    Seat,
+    Table,
+)
+from tournaments.permissions import APPEALS, can_organise, can_referee, has_event_role
+from tournaments.services.audit import audit_log
+from tournaments.services.protocols import (
+    penalty_to_json,
+    protocol_rescore,
+    schedule_standings,
+    table_header,
+)
+
+__all__ = [
+    "appeal_decide", "appeal_file", "incident_record", "penalty_definition_create",
+    "ruling_make",
+]
+
+
+def _require_referee(by, event: Event) -> None:
+    if not can_referee(by, event):
+        raise UserFacingError(_("Only a referee can do this."), {"field": "by"})
+
+
+@transaction.atomic
+def penalty_definition_create(*, event: Event, code: str, name: str, kind: str, whists: int = 0,
+                              gora: int = 0, rule: str = "", by) -> PenaltyDefinition:
+    """The organiser defines one of the event's own penalties (warning, yellow card, …)."""
+    if not can_organise(by, event):
+        raise UserFacingError(_("Only an organiser can define the event's penalties."),
+                              {"field": "by"})
+    if kind not in PenaltyKind.values:
+        raise UserFacingError(_("Unknown kind of penalty: %s") % kind, {"field": "kind"})
+    if PenaltyDefinition.objects.filter(event=event, code=code).exists():
+        raise UserFacingError(_("A penalty with the code %s exists already.") % code,
+                              {"field": "code"})
+    definition = PenaltyDefinition.objects.create(event=event, code=code, name=name, kind=kind,
+                                                  whists=whists, gora=gora, rule=rule)
+    audit_log(event=event, action="penalty.defined", by=by,
+              data={"code": code, "kind": kind, "whists": whists, "gora": gora})
+    return definition
+
+
+@transaction.atomic
+def incident_record(*, table: Table, description: str, by, deal: int | None = None,
+                    seats: list[int] | None = None, occurred_at: dt.datetime | None = None
+                    ) -> Incident:
+    """A referee records what happened at a table (time, deal, players)."""
+    event = table.round.event
+    _require_referee(by, event)
+    if not description.strip():
+        raise UserFacingError(_("Describe what happened."), {"field": "description"})
+    positions = set(table.seats.values_list("position", flat=True))
+    for s in seats or []:
+        if s not in positions:
+            raise UserFacingError(_("There is no seat %(n)d at this table.") % {"n": s + 1},
+                                  {"field": "seats"})
+    incident = Incident.objects.create(
+        event=event, table=table, deal=deal, seats=list(seats or []), description=description,
+        occurred_at=occurred_at or timezone.now(), reported_by=by)
+    audit_log(event=event, action="incident.recorded", by=by, reason=description, data={
+        "incident": incident.pk, "table": table.pk, "deal": deal, "seats": incident.seats})
+    return incident
+
+
+def _table_protocol(table: Table):
+    current = Protocol.objects.filter(table=table, entry_kind=EntryKind.TABLE,
+                                      is_current=True).first()
+    return from_dict(current.data)[0] if current is not None else table_header(table)
+
+
+def _compute(*, incident: Incident, kind: str, penalty_code: str, seat: int | None,
+             params: dict[str, Any], definition: PenaltyDefinition | None
+             ) -> tuple[list[dict[str, Any]], str, dict[str, Any]]:
+    """The entries a ruling writes, its rule reference and its (completed) parameters."""
+    table = incident.table
+    protocol = _table_protocol(table)
+    try:
+        if kind == Ruling.Kind.CATALOGUE:
+            entry = find_penalty(penalty_code)
+            if seat is None:
+                raise PenaltyError(_("Choose the offender."))
+            entries = penalty_entries(entry.code, protocol, deal=incident.deal, seat=seat,
+                                      params=params)
+            return [penalty_to_json(e) for e in entries], entry.rule, params
+        if kind == Ruling.Kind.ADJUSTED:  # 001 §3.8.5.1 Б
+            deal = incident.deal
+            if deal is None or deal >= len(protocol.deals):
+                raise PenaltyError(_("An adjusted result needs the deal."))
+            played = protocol.deals[deal]
+            if type(played) is not Game:
+                raise PenaltyError(_("The deal is not a game."))
+            other_tricks = int(params["other_tricks"])
+            split = params.get("other_split")
+            other = Game(played.declarer, played.contract, played.calls, other_tricks,
+                         tuple(int(x) for x in split) if split else None, played.open,
+                         played.auction, played.multiplier, played.talon_premium, played.dealer)
+            params = dict(params)
+            params.setdefault("lot", secrets.choice(["played", "other"]))  # drawn by lot
+            entries = adjusted_result_entries(protocol, deal, other=other,
+                                              passer=int(params["passer"]), lot=params["lot"])
+            return [penalty_to_json(e) for e in entries], "3.8.5.1", params
+    except (PenaltyError, KeyError, ValueError, TypeError) as exc:
+        raise UserFacingError(str(exc), {"field": "params", "rule": penalty_code}) from exc
+    if kind == Ruling.Kind.EVENT:
+        if definition is None:
+            raise UserFacingError(_("Choose one of the event's penalties."),
+                                  {"field": "definition"})
+        if seat is None:
+            raise UserFacingError(_("Choose the offender."), {"field": "seat"})
+        if definition.kind == PenaltyKind.FIXED_GORA:
+            return [{"player": seat, "rule": definition.rule or definition.code,
+                     "gora": definition.gora, "pulya": 0, "whists": [],
+                     "note": definition.code}], definition.rule, params
+        return [], definition.rule, params
+    return [], "", params
+
+
+@transaction.atomic
+def ruling_make(*, incident: Incident, kind: str, reason: str, by, penalty_code: str = "",
+                seat: int | None = None, params: dict[str, Any] | None = None,
+                definition: PenaltyDefinition | None = None, replaces: Ruling | None = None,
+                check_role: bool = True) -> Ruling:
+    """A ruling on an incident; the pulka and the standings follow it."""
+    table = incident.table
+    event = incident.event
+    if check_role:
+        _require_referee(by, event)
+    if kind not in Ruling.Kind.values:
+        raise UserFacingError(_("Unknown kind of ruling: %s") % kind, {"field": "kind"})
+    if not reason.strip():
+        raise UserFacingError(_("Give the reason for the ruling."), {"field": "reason"})
+    if seat is not None and seat not in set(table.seats.values_list("position", flat=True)):
+        raise UserFacingError(_("There is no seat %(n)d at this table.") % {"n": seat + 1},
+                              {"field": "seat"})
+    entries, rule, params = _compute(incident=incident, kind=kind, penalty_code=penalty_code,
+                                     seat=seat, params=dict(params or {}), definition=definition)
+    ruling = Ruling.objects.create(
+        incident=incident, kind=kind, penalty_code=penalty_code or (
+            definition.code if definition else ""), definition=definition, seat=seat, rule=rule,
+        params=params, entries=entries, after_deal=incident.deal, reason=reason,
+        replaces=replaces, by=by if getattr(by, "is_authenticated", False) else None)
+    if kind == Ruling.Kind.EVENT and definition is not None and seat is not None and (
+            definition.kind != PenaltyKind.FIXED_GORA):
+        sitter = Seat.objects.get(table=table, position=seat)
+        EventPenalty.objects.create(
+            event=event, entry=sitter.entry, round=table.round, kind=definition.kind,
+            whists=-definition.whists if definition.kind == PenaltyKind.FIXED_WHISTS else 0,
+            rule=definition.rule, reason=reason, definition=definition, ruling=ruling,
+            by=ruling.by)
+    audit_log(event=event, action="ruling.made", by=by, reason=reason, data={
+        "ruling": ruling.pk, "incident": incident.pk, "kind": kind, "code": ruling.penalty_code,
+        "rule": rule, "seat": seat, "params": {k: str(v) for k, v in params.items()},
+        "entries": entries, "replaces": replaces.pk if replaces else None})
+    if entries:
+        protocol_rescore(table=table, by=by, reason=_("Ruling #%(id)d (%(rule)s): %(reason)s") % {
+            "id": ruling.pk, "rule": rule, "reason": reason})
+    schedule_standings(event.pk)
+    return ruling
+
+
+def _deactivate(ruling: Ruling) -> None:
+    Ruling.objects.filter(pk=ruling.pk).update(active=False)
+    EventPenalty.objects.filter(ruling=ruling).update(active=False)
+
+
+@transaction.atomic
+def appeal_file(*, ruling: Ruling, grounds: str, entry=None, by=None) -> Appeal:
+    """A player (or a referee on his behalf) appeals against a ruling (001 §4.2.16)."""
+    event = ruling.incident.event
+    if entry is None and not can_referee(by, event):
+        raise UserFacingError(_("Only a player at the table or a referee can file an appeal."),
+                              {"field": "entry"})
+    if entry is not None and not ruling.incident.table.seats.filter(entry=entry).exists():
+        raise UserFacingError(_("Only a player at the table can appeal against this ruling."),
+                              {"field": "entry"})
+    if not ruling.active:
+        raise UserFacingError(_("This ruling is no longer in force."), {"field": "ruling"})
+    if not grounds.strip():
+        raise UserFacingError(_("Give the grounds of the appeal."), {"field": "grounds"})
+    appeal = Appeal.objects.create(ruling=ruling, grounds=grounds, filed_by_entry=entry,
+                                   filed_by=by if getattr(by, "is_authenticated", False) else None)
+    audit_log(event=event, action="appeal.filed", by=by, reason=grounds,
+              data={"appeal": appeal.pk, "ruling": ruling.pk,
+                    "entry": entry.pk if entry is not None else None})
+    return appeal
+
+
+@transaction.atomic
+def appeal_decide(*, appeal: Appeal, status: str, decision: str, by,
+                  new_ruling: dict[str, Any] | None = None) -> Appeal:
+    """The appeals committee decides: uphold, reverse, or change the ruling (``new_ruling``:
+    the keyword arguments of :func:`ruling_make` for the replacement)."""
+    appeal = Appeal.objects.select_for_update().select_related("ruling__incident__table").get(
+        pk=appeal.pk)
+    ruling = appeal.ruling
+    incident = ruling.incident
+    event = incident.event
+    if not has_event_role(by, event, APPEALS):
+        raise UserFacingError(_("Only the appeals committee decides appeals."), {"field": "by"})
+    if appeal.status != Appeal.Status.PENDING:
+        raise UserFacingError(_("This appeal has been decided already."), {"field": "status"})
+    if status not in (Appeal.Status.UPHELD, Appeal.Status.REVERSED, Appeal.Status.CHANGED):
+        raise UserFacingError(_("Unknown decision: %s") % status, {"field": "status"})
+    if not decision.strip():
+        raise UserFacingError(_("Give the committee's reasons."), {"field": "decision"})
+    replacement = None
+    if status != Appeal.Status.UPHELD:
+        _deactivate(ruling)
+    if status == Appeal.Status.CHANGED:
+        if not new_ruling:
+            raise UserFacingError(_("Give the ruling that replaces it."), {"field": "new_ruling"})
+        replacement = ruling_make(incident=incident, by=by, replaces=ruling, check_role=False,
+                                  **{"reason": decision, **new_ruling})
+    if ruling.entries and (replacement is None or not replacement.entries) and (
+            status != Appeal.Status.UPHELD):
+        protocol_rescore(table=incident.table, by=by, reason=_(
+            "Appeal #%(id)d: ruling #%(ruling)d reversed") % {"id": appeal.pk,
+                                                              "ruling": ruling.pk})
+    appeal.status = status
+    appeal.decision = decision
+    appeal.decided_by = by
+    appeal.decided_at = timezone.now()
+    appeal.new_ruling = replacement
+    appeal.save()
+    audit_log(event=event, action="appeal.decided", by=by, reason=decision, data={
+        "appeal": appeal.pk, "ruling": ruling.pk, "status": status,
+        "new_ruling": replacement.pk if replacement else None})
+    schedule_standings(event.pk)
+    return appeal
