@@ -55,15 +55,16 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
     the contract not below the final bid (001 §3.4.3) and the declarer its winner (§3.3.13)."""
     protocol = scored.protocol
     out: list[Finding] = []
+    deals = protocol.deals
+    with_auction = [i for i, deal in enumerate(deals) if type(deal) is Game and deal.auction]
+    if not with_auction:
+        return out
     checker = _bidding_checker()
-    previous: object = None
-    for i, deal in enumerate(protocol.deals):
-        if type(deal) is Penalty:
-            continue
-        after_raspasy = type(previous) is Raspasy
-        previous = deal
-        if type(deal) is not Game or not deal.auction:
-            continue
+    for i in with_auction:
+        deal = deals[i]
+        assert type(deal) is Game
+        before = [d for d in deals[:i] if type(d) is not Penalty]
+        after_raspasy = bool(before) and type(before[-1]) is Raspasy
         dealer = scored.dealers[i]
         if checker is not None and dealer is not None:
             min_level = scored.convention.raspasy_exit_level if after_raspasy else 6
@@ -116,12 +117,25 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
         out.append(Finding("SHEET_ROWS", f"{len(sheet.running)} written rows for {len(deals)} "
                            "deals", "4.2.5", column="running"))
     previous = [0] * (n * stride)  # written − expected, per cell, where last seen
+    dirty = False  # some earlier written cell was wrong and may be carried on
+    width = n * stride
     for i, row in enumerate(sheet.running[: len(deals)]):
         if row is None:
             continue
+        flat: list[int] = []
+        for line in row:
+            flat.append(line.pulya)
+            flat.append(line.gora)
+            flat.extend(line.whists)
+        expected = scored.totals[i]
+        if len(flat) == width and len(row) == n and tuple(flat) == expected:
+            if dirty:
+                previous = [0] * width
+                dirty = False
+            continue  # the whole row is right (the common case: no per-cell work)
         if not _shape_ok(row, n, out, i):
             continue
-        expected = scored.totals[i]
+        dirty = True
         for p, line in enumerate(row):
             base = p * stride
             cells = [(0, "pulya", line.pulya), (1, "gora", line.gora)]

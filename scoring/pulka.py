@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rules.contracts import Contract, Denomination
 from rules.conventions import Convention, find_convention
 
 from .findings import Finding, Severity
@@ -28,7 +29,6 @@ from .protocol import Call, Ending, Game, Penalty, Protocol, Raspasy, SheetLine,
 from .settlement import Settlement, settle
 from .writing import (
     Table,
-    below_exit_level,
     raspasy_step,
     write_game,
     write_penalty,
@@ -129,13 +129,19 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
     streak = 0  # raspasy in a row (001 §3.7.4)
     closed_at: int | None = None
     whisted_exit = conv.raspasy_exit == "whisted_game"
+    stride = n + 2
+    helping = conv.help
+    target = protocol.target
+    full_sum = n * target
+    exit_rank = Contract(conv.raspasy_exit_level, Denomination.SPADES).rank  # 001 §3.7.8
+    add_total, add_dealer, add_step = totals.append, dealers.append, steps.append
     for i, deal in enumerate(protocol.deals):
         t.deal = i
         if type(deal) is Penalty:
             write_penalty(t, deal)
-            totals.append(tuple(cells))
-            dealers.append(None)
-            steps.append(0)
+            add_total(tuple(cells))
+            add_dealer(None)
+            add_step(0)
             continue
         if closed_at is not None:
             t.error("DEAL_AFTER_CLOSE", f"the pulka closed at deal {closed_at + 1}", "4.2.14")
@@ -149,10 +155,10 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
             else:
                 t.error("BAD_SEAT", f"dealer seat {recorded} is not at the table", "3.2.2",
                         column="dealer")
-        dealers.append(dealer)
+        add_dealer(dealer)
         if type(deal) is Game:
-            steps.append(0)
-            if streak and not deal.contract.is_misere and below_exit_level(conv, deal.contract):
+            add_step(0)
+            if streak and deal.contract.level and deal.contract.rank < exit_rank:
                 t.error("RASPASY_EXIT", f"{deal.contract} after raspasy: the exit needs "
                         f"{conv.raspasy_exit_level} or more", "3.7.8", column="contract")
             if write_game(t, deal, dealer):
@@ -161,15 +167,16 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
         else:
             assert type(deal) is Raspasy
             step = raspasy_step(conv, streak)
-            steps.append(step)
+            add_step(step)
             if write_raspasy(t, deal, dealer, step):
                 streak += 1
-        totals.append(tuple(cells))
-        dealer = (dealer + 1) % n  # the deal passes to the left (001 §3.2.2)
-        if closed_at is None and t.closed():
-            closed_at = i
+        add_total(tuple(cells))
+        dealer = dealer + 1 if dealer + 1 < n else 0  # the deal passes to the left (001 §3.2.2)
+        if closed_at is None:  # 001 §4.2.14; Leningrad Σ pulya ≥ n × target (§4.2.3.3)
+            pulyas = cells[::stride]
+            if (min(pulyas) >= target) if helping else (sum(pulyas) >= full_sum):
+                closed_at = i
     _check_ending(t, protocol, closed_at)
-    stride = n + 2
     final = list(cells)
     conversion = []
     for p in range(n):  # shortfall into the gora, ×2 in Leningrad (001 §4.2.3, §4.2.3.3)

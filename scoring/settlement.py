@@ -77,9 +77,15 @@ class Settlement:
 def _variant1(gora: Sequence[int], whists: Sequence[Sequence[int]], n: int) -> tuple[int, ...]:
     """Variant 1 literally, times n: each gora × 10 / n is added to the whists every other
     player writes on its owner, then each pair is netted (001 §4.2.14)."""
-    written = [[n * whists[p][q] + (10 * gora[q] if p != q else 0) for q in range(n)]
-               for p in range(n)]
-    return tuple(sum(written[p][q] - written[q][p] for q in range(n)) for p in range(n))
+    result = [0] * n
+    for p in range(n):
+        row = whists[p]
+        for q in range(n):
+            if q != p:
+                written = n * row[q] + 10 * gora[q]  # p's whists on q, and q's gora share to p
+                result[p] += written
+                result[q] -= written
+    return tuple(result)
 
 
 def _variant2(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[int, ...]:
@@ -97,7 +103,13 @@ def settle(
     The results always sum to zero.
     """
     n = len(gora)
-    net = [sum(whists[p][q] - whists[q][p] for q in range(n) if q != p) for p in range(n)]
+    net = [0] * n
+    for p in range(n):
+        row = whists[p]
+        for q in range(n):
+            if q != p:
+                net[p] += row[q]
+                net[q] -= row[q]
     low = min(gora)
     amnestied = [g - low for g in gora]  # 001 §4.2.14, variant 1: "амнистия"
     exact = _variant1(amnestied, whists, n)
@@ -120,7 +132,12 @@ def settle(
                 for q in range(n):
                     if q != p:
                         matrix[p][q] += 3
-    rounded_net = [sum(matrix[p][q] - matrix[q][p] for q in range(n)) for p in range(n)]
+    rounded_net = [0] * n
+    for p in range(n):
+        for q in range(n):
+            if q != p:
+                rounded_net[p] += matrix[p][q]
+                rounded_net[q] -= matrix[p][q]
     return Settlement(
         denominator=n,
         exact_numerators=exact,

@@ -13,6 +13,7 @@ import resource
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -24,6 +25,14 @@ from scoring.generate import random_protocol  # noqa: E402
 def _sheet(p: Protocol) -> Sheet:
     s = score(p)
     return Sheet(tuple(s.row(i) for i in range(len(p.deals))), s.final_row(), s.settlement.totals)
+
+
+def _timed(label: str, deals: int, work: Callable[[], str]) -> None:
+    wall, cpu = time.perf_counter(), time.process_time()
+    note = work()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(f"{label:15} wall {wall:6.2f} s {deals / wall:10,.0f} deals/s | "
+          f"cpu {cpu:6.2f} s {deals / cpu:10,.0f} deals/s {note}")
 
 
 def main() -> None:
@@ -45,23 +54,16 @@ def main() -> None:
     print(f"generated {args.pulkas} pulkas ({args.convention}, {args.players} players, "
           f"to {args.target}), {deals} deals in {time.perf_counter() - started:.2f} s")
 
-    started = time.perf_counter()
-    for p in protocols:
-        score(p)
-    elapsed = time.perf_counter() - started
-    print(f"score:          {elapsed:6.2f} s  {deals / elapsed:10,.0f} deals/s")
-
-    started = time.perf_counter()
-    bad = sum(not check(p).ok for p in protocols)
-    elapsed = time.perf_counter() - started
-    print(f"score+check:    {elapsed:6.2f} s  {deals / elapsed:10,.0f} deals/s  ({bad} with errors)")
-
+    _timed("score", deals, lambda: [score(p) for p in protocols] and "")
+    _timed("score+check", deals,
+           lambda: f"({sum(not check(p).ok for p in protocols)} with errors)")
     sheets = [_sheet(p) for p in protocols]
-    started = time.perf_counter()
-    findings = sum(len(check(p, s).findings) for p, s in zip(protocols, sheets, strict=True))
-    elapsed = time.perf_counter() - started
-    print(f"check w/ sheet: {elapsed:6.2f} s  {deals / elapsed:10,.0f} deals/s  "
-          f"({findings} findings)")
+
+    def check_with_sheets() -> str:
+        found = sum(len(check(p, s).findings) for p, s in zip(protocols, sheets, strict=True))
+        return f"({found} findings)"
+
+    _timed("check w/ sheet", deals, check_with_sheets)
 
     tracemalloc.start()
     for p in protocols[:1000]:
