@@ -13,6 +13,7 @@ import json
 import os
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -25,10 +26,17 @@ __all__ = [
     "standings_recompute",
     "standings_mark_failed",
     "snapshot_for",
+    "jobs_queue",
 ]
 
 #: how many runs the snapshot keeps in its ``runs`` log
 RUNS_KEPT = 20
+
+
+def jobs_queue() -> str | None:
+    """The Celery queue of the standings and PDF jobs (``PULKA_JOBS_QUEUE``; None: the
+    default queue). The worker tests point it at their own worker."""
+    return getattr(settings, "PULKA_JOBS_QUEUE", None) or None
 
 
 def snapshot_for(*, event_id: int) -> StandingsSnapshot:
@@ -51,7 +59,7 @@ def standings_schedule(*, event_id: int) -> None:
     def enqueue() -> None:
         from tournaments.tasks_standings import standings_recompute as task
 
-        task.delay(event_id)
+        task.apply_async(args=(event_id,), queue=jobs_queue())
 
     transaction.on_commit(enqueue)
 
