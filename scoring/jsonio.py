@@ -60,6 +60,7 @@ __all__ = [
     "loads_sheet",
     "number",
     "result_to_dict",
+    "finding_to_dict",
     "dumps_result",
 ]
 
@@ -467,7 +468,9 @@ def loads_sheet(text: str) -> Sheet:
 # --- the computed result -------------------------------------------------------------------
 
 
-def _finding_dict(f: Finding) -> dict[str, Json]:
+def finding_to_dict(f: Finding) -> dict[str, Json]:
+    """A finding as JSON: code, severity, message, rule and place (deal and player 0-based)."""
+
     def plain(value: object) -> Json:
         if value is None or isinstance(value, bool | int | str):
             return value
@@ -531,7 +534,9 @@ def result_to_dict(
             "gora": list(s.gora),
             "adjustments": list(s.adjustments),
         },
-        "findings": [_finding_dict(f) for f in (scored.findings if findings is None else findings)],
+        "findings": [
+            finding_to_dict(f) for f in (scored.findings if findings is None else findings)
+        ],
     }
 
 

@@ -41,7 +41,7 @@ from rules.contracts import Contract, Denomination, InvalidContractError
 
 from .protocol import Call, Deal, Ending, Game, OptionValue, Penalty, Protocol, Raspasy
 
-__all__ = ["NotationError", "parse", "format", "FORMAT_LINE", "RESULT_WORDS"]
+__all__ = ["NotationError", "parse", "format", "deal_text", "FORMAT_LINE", "RESULT_WORDS"]
 
 #: The first line :func:`format` writes; a file may omit it (version 1 is assumed).
 FORMAT_LINE: Final = "format: pulka 1"
@@ -665,13 +665,7 @@ def _result_text(contract: Contract, tricks: int, ascii: bool) -> str:
     return f"+{tricks - level}"
 
 
-def format(protocol: Protocol, *, ascii: bool = False) -> str:  # noqa: A001 - pairs with parse
-    """The canonical text of a protocol (``ascii=True``: 6S, mis, =, -1, raspasy, penalty).
-
-    :raises ValueError: for a value the notation cannot hold (a seat not at the table, tricks
-        outside 0–10, an empty defenders' split).
-    """
-    names = protocol.players
+def _referrer(names: tuple[str, ...]) -> Callable[[int], str]:
     lowered = [name.lower() for name in names]
 
     def ref(seat: int) -> str:
@@ -681,6 +675,17 @@ def format(protocol: Protocol, *, ascii: bool = False) -> str:  # noqa: A001 - p
         safe = _SAFE_NAME.match(name) and lowered.count(name.lower()) == 1
         return name if safe and name.lower() not in _RESERVED else str(seat + 1)
 
+    return ref
+
+
+def format(protocol: Protocol, *, ascii: bool = False) -> str:  # noqa: A001 - pairs with parse
+    """The canonical text of a protocol (``ascii=True``: 6S, mis, =, -1, raspasy, penalty).
+
+    :raises ValueError: for a value the notation cannot hold (a seat not at the table, tricks
+        outside 0–10, an empty defenders' split).
+    """
+    names = protocol.players
+    ref = _referrer(names)
     lines = [FORMAT_LINE, f"convention: {_quote(protocol.convention)}"]
     if protocol.options:
         pairs = (f"{_quote(k, word=True)}={_value(v)}" for k, v in protocol.options)
@@ -693,6 +698,14 @@ def format(protocol: Protocol, *, ascii: bool = False) -> str:  # noqa: A001 - p
     for i, deal in enumerate(protocol.deals, 1):
         lines.append(f"{i}. {_deal_text(deal, ref, ascii)}")
     return "\n".join(lines) + "\n"
+
+
+def deal_text(protocol: Protocol, index: int, *, ascii: bool = False) -> str:
+    """One deal of ``protocol`` as its notation line, without the number.
+
+    :raises ValueError: as :func:`format`.
+    """
+    return _deal_text(protocol.deals[index], _referrer(protocol.players), ascii)
 
 
 def _deal_text(deal: Deal, ref: Callable[[int], str], ascii: bool) -> str:

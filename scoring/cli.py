@@ -1,0 +1,232 @@
+"""``python -m scoring``: score, check and convert protocols from the command line.
+
+Commands (``docs/protocol-format.md`` has the details)::
+
+    python -m scoring score FILE [--json] [--ascii]
+    python -m scoring check FILE [--sheet SHEET] [--json]
+    python -m scoring convert FILE --to json|text [--ascii]
+
+``FILE`` is a protocol in the text notation or in JSON, told apart by its first character
+(``{`` means JSON); ``-`` reads standard input. Exit status: 0 when all went well (``check``:
+no errors, warnings allowed), 1 when ``check`` found errors, 2 when the input cannot be read
+(a missing file, a notation or JSON error, an unknown convention) or the command line is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TextIO
+
+from . import jsonio, notation
+from .check import check
+from .findings import Finding
+from .protocol import Protocol, Sheet, SheetRow
+from .pulka import ScoredPulka, score
+
+__all__ = ["main", "read_protocol", "render_sheet"]
+
+
+class _Unreadable(Exception):
+    """Input that cannot be read: printed as ``pulka: <message>``, exit status 2."""
+
+
+def _read_text(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8-sig") as handle:
+            return handle.read()
+    except OSError as error:
+        raise _Unreadable(f"{path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise _Unreadable(f"{path}: not UTF-8 text ({error.reason})") from None
+
+
+def read_protocol(path: str) -> tuple[Protocol, Sheet | None]:
+    """Read a protocol file, text notation or JSON (auto-detected), with its embedded sheet.
+
+    :raises ValueError: (a :class:`~scoring.notation.NotationError` or
+        :class:`~scoring.jsonio.JsonFormatError`) when it cannot be read.
+    """
+    text = _read_text(path)
+    if text.lstrip().startswith("{"):
+        return jsonio.loads_with_sheet(text)
+    return notation.parse(text), None
+
+
+def _fmt(value: int | Fraction) -> str:
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return f"{float(value):+.2f}"
+    return f"{int(value):+d}" if value else "0"
+
+
+def _cells(row: SheetRow, signed: bool) -> list[str]:
+    out: list[str] = []
+    for p, line in enumerate(row):
+        values = [line.pulya, line.gora] + [w for q, w in enumerate(line.whists) if q != p]
+        if signed:
+            out += [f"{v:+d}" if v else "." for v in values]
+        else:
+            out += [str(v) for v in values]
+    return out
+
+
+def render_sheet(
+    scored: ScoredPulka, findings: Sequence[Finding] = (), *, ascii: bool = False
+) -> str:
+    """The pulka as a readable sheet: per deal what each player writes (``+``) and the running
+    totals (``=``, 001 §4.2.5), then the closing, the end conversion and the settlement."""
+    p = scored.protocol
+    names = p.players
+    n = len(names)
+    conv = scored.convention
+    lines = [
+        f"Pulka: {conv.name}, to {p.target}; players {', '.join(names)}; "
+        f"first dealer {names[p.first_dealer]}; ending {p.ending}",
+        "Columns per player: P = pulya, G = gora, then whists written on each other player "
+        "(001 §4.2.1).",
+        "",
+    ]
+    short = [name[:4] for name in names]
+    if len({x.lower() for x in short}) < n:
+        short = [f"#{s + 1}" for s in range(n)]
+    head = ["#", "", "deal"]
+    sub = ["", "", ""]
+    for s in range(n):
+        cols = ["P", "G"] + [short[q] for q in range(n) if q != s]
+        head += [names[s]] + [""] * (len(cols) - 1)
+        sub += cols
+    table: list[list[str]] = [head, sub]
+    for i in range(len(scored.totals)):
+        dealer = scored.dealers[i]
+        text = notation.deal_text(p, i, ascii=ascii)
+        if dealer is not None:
+            text += f"  (dealer {names[dealer]})"
+        table.append([str(i + 1), "+", text] + _cells(scored.delta(i), signed=True))
+        table.append(["", "=", ""] + _cells(scored.row(i), signed=False))
+    widths = [max(len(r[c]) for r in table) for c in range(len(head))]
+    for r in table:
+        cells = [r[c].ljust(widths[c]) if c < 3 else r[c].rjust(widths[c]) for c in range(len(r))]
+        lines.append("  ".join(cells).rstrip())
+    lines.append("")
+    for deal, donor, to, points in scored.helps:
+        if to >= 0:
+            text = f"Help at deal {deal + 1}: {names[donor]} gives {points} to {names[to]}"
+            lines.append(text + " (001 §4.2.3)")
+        else:
+            text = f"Overflow at deal {deal + 1}: {names[donor]} writes {points} off the gora"
+            lines.append(text + " (001 §4.1.1)")
+    if scored.closed_at is not None:
+        lines.append(f"The pulka closed at deal {scored.closed_at + 1} (001 §4.2.14).")
+    else:
+        lines.append("The pulka did not close.")
+    if any(scored.conversion):
+        parts = ", ".join(f"{names[s]} {c:+d}" for s, c in enumerate(scored.conversion))
+        lines.append(f"End conversion into the gora (001 §4.2.3): {parts}")
+    lines.append("Final: " + "; ".join(
+        f"{names[s]} P {x.pulya} G {x.gora} W " + ",".join(
+            f"{short[q]} {w}" for q, w in enumerate(x.whists) if q != s)
+        for s, x in enumerate(scored.final_row())
+    ))  # fmt: skip
+    settlement = scored.settlement
+    lines += ["", "Settlement in whists (001 §4.2.14, rounding §4.2.12):"]
+    width = max(len(name) for name in names)
+    for s, name in enumerate(names):
+        exact = settlement.exact[s]
+        note = "" if exact == settlement.totals[s] else f"   (exact {exact})"
+        lines.append(f"  {name.ljust(width)}  {_fmt(settlement.totals[s]):>8}{note}")
+    if findings:
+        lines += ["", "Findings:"] + [f"  {_finding(f)}" for f in findings]
+    return "\n".join(lines) + "\n"
+
+
+def _finding(f: Finding) -> str:
+    return f"{f.severity}: {f}"
+
+
+def _score(args: argparse.Namespace, out: TextIO) -> int:
+    protocol, _ = read_protocol(args.file)
+    scored = score(protocol)
+    report = check(protocol)
+    if args.json:
+        out.write(jsonio.dumps_result(scored, report.findings))
+    else:
+        out.write(render_sheet(scored, report.findings, ascii=args.ascii))
+    return 0
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    protocol, sheet = read_protocol(args.file)
+    if args.sheet is not None:
+        sheet = jsonio.loads_sheet(_read_text(args.sheet))
+    report = check(protocol, sheet)
+    if args.json:
+        data = {
+            "format": "pulka-findings",
+            "version": jsonio.VERSION,
+            "ok": report.ok,
+            "findings": [jsonio.finding_to_dict(f) for f in report.findings],
+        }
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    else:
+        for f in report.findings:
+            out.write(_finding(f) + "\n")
+        errors, warnings = len(report.errors), len(report.warnings)
+        verdict = "clean" if not report.findings else "has errors" if errors else "no errors"
+        out.write(f"{args.file}: {verdict} ({errors} errors, {warnings} warnings)\n")
+    return 0 if report.ok else 1
+
+
+def _convert(args: argparse.Namespace, out: TextIO) -> int:
+    protocol, sheet = read_protocol(args.file)
+    if args.to == "json":
+        out.write(jsonio.dumps(protocol, sheet))
+    else:
+        if sheet is not None:
+            sys.stderr.write("pulka: the written sheet is not part of the text notation; "
+                             "it is left out (convert to json to keep it)\n")  # fmt: skip
+        out.write(notation.format(protocol, ascii=args.ascii))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring",
+        description="Score, check and convert Preference protocols (pulkas) per the Kodeks.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("score", help="print the pulka as a sheet, or the computed result as JSON")
+    s.add_argument("file", help="protocol: text notation or JSON; - for standard input")
+    s.add_argument("--json", action="store_true", help="print the full computed result as JSON")
+    s.add_argument("--ascii", action="store_true", help="write deals as 6S, mis, =, -1")
+    s.set_defaults(run=_score)
+    c = sub.add_parser("check", help="print every finding; exit 1 when there are errors")
+    c.add_argument("file", help="protocol: text notation or JSON; - for standard input")
+    c.add_argument("--sheet", help="the sheet the players wrote (JSON, pulka-sheet)")
+    c.add_argument("--json", action="store_true", help="print the findings as JSON")
+    c.set_defaults(run=_check)
+    v = sub.add_parser("convert", help="convert between the text notation and JSON")
+    v.add_argument("file", help="protocol: text notation or JSON; - for standard input")
+    v.add_argument("--to", choices=("json", "text"), required=True)
+    v.add_argument("--ascii", action="store_true", help="text with 6S, mis, =, -1")
+    v.set_defaults(run=_convert)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    try:
+        status: int = args.run(args, stream)
+    except _Unreadable as error:
+        sys.stderr.write(f"pulka: {error}\n")
+        return 2
+    except ValueError as error:  # notation, JSON, convention or an unscorable table
+        sys.stderr.write(f"pulka: {args.file}: {error}\n")
+        return 2
+    return status

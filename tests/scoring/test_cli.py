@@ -1,0 +1,144 @@
+"""``python -m scoring`` run as a subprocess: output and exit status (0 clean, 1 errors, 2 unreadable)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from scoring import jsonio
+from scoring.notation import parse
+from scoring.protocol import Sheet
+from scoring.pulka import score
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "tests" / "scoring" / "data" / "sochi" / "example.pulka"
+EXAMPLE_JSON = EXAMPLE.with_suffix(".json")
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+
+
+def test_score_prints_the_sheet() -> None:
+    done = run("score", str(EXAMPLE))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("Pulka: Сочинка (Sochi), to 10; players Anna, Boris, Vera")
+    assert "1   +  Anna 6♠ / ровно w/p" in out
+    assert "The pulka closed at deal 12 (001 §4.2.14)." in out
+    scored = score(parse(EXAMPLE.read_text(encoding="utf-8")))
+    for name, total in zip(("Anna", "Boris", "Vera"), scored.settlement.totals, strict=True):
+        assert f"  {name}" in out and f"{int(total):+d}" in out
+    assert "Findings:" not in out  # the example is clean
+
+
+def test_score_json_and_text_agree() -> None:
+    from_text = run("score", str(EXAMPLE), "--json")
+    from_json = run("score", str(EXAMPLE_JSON), "--json")
+    assert from_text.returncode == from_json.returncode == 0
+    assert from_text.stdout == from_json.stdout  # the format is auto-detected
+    data = json.loads(from_text.stdout)
+    assert data["format"] == "pulka-result" and data["closed_at"] == 11
+    assert sum(Fraction(x) for x in data["settlement"]["totals"]) == 0
+
+
+def test_score_reads_standard_input() -> None:
+    done = run("score", "-", "--ascii", stdin=EXAMPLE.read_text(encoding="utf-8"))
+    assert done.returncode == 0 and "Boris 8D / -1 w/p" in done.stdout
+
+
+def test_check_clean_exits_0() -> None:
+    done = run("check", str(EXAMPLE))
+    assert done.returncode == 0
+    assert done.stdout.strip().endswith("clean (0 errors, 0 warnings)")
+
+
+def test_check_errors_exit_1_and_lists_all() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    text = text.replace("4. Anna 7БК / ровно w3/w0 open", "4. Anna 7БК / ровно w3/w1 open")
+    text = text.replace("{Anna 6♠; Boris pass; Vera pass}", "{Anna 7♠; Boris pass; Vera pass}")
+    done = run("check", "-", stdin=text)
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("error: deal 1:") and "3.3.8" in line for line in lines)
+    assert any(line.startswith("error: deal 4:") for line in lines)
+    assert "has errors" in lines[-1]
+    as_json = json.loads(run("check", "-", "--json", stdin=text).stdout)
+    assert as_json["ok"] is False and len(as_json["findings"]) == len(lines) - 1
+
+
+def test_check_with_a_written_sheet(tmp_path: Path) -> None:
+    protocol = parse(EXAMPLE.read_text(encoding="utf-8"))
+    scored = score(protocol)
+    rows = tuple(scored.row(i) for i in range(len(protocol.deals)))
+    right = Sheet(running=rows, final=scored.final_row(), result=scored.settlement.totals)
+    sheet_file = tmp_path / "sheet.json"
+    sheet_file.write_text(jsonio.dumps_sheet(right), encoding="utf-8")
+    assert run("check", str(EXAMPLE), "--sheet", str(sheet_file)).returncode == 0
+    # Boris copies 10 whists too many on Anna at deal 5 and carries the error on
+    altered = list(rows)
+    for i in range(4, len(rows)):
+        line = altered[i][1]
+        whists = (line.whists[0] + 10, *line.whists[1:])
+        altered[i] = (altered[i][0], replace(line, whists=whists), altered[i][2])
+    sheet_file.write_text(jsonio.dumps_sheet(Sheet(running=tuple(altered))), encoding="utf-8")
+    done = run("check", str(EXAMPLE), "--sheet", str(sheet_file))
+    assert done.returncode == 1
+    mismatches = [line for line in done.stdout.splitlines() if "SHEET_MISMATCH" in line]
+    assert len(mismatches) == 1 and mismatches[0].startswith("error: deal 5: Boris")
+    # the sheet may also travel inside the protocol's JSON
+    embedded = tmp_path / "with-sheet.json"
+    embedded.write_text(jsonio.dumps(protocol, Sheet(running=tuple(altered))), encoding="utf-8")
+    assert run("check", str(embedded)).returncode == 1
+
+
+def test_convert_both_ways(tmp_path: Path) -> None:
+    to_json = run("convert", str(EXAMPLE), "--to", "json")
+    assert to_json.returncode == 0
+    assert to_json.stdout == EXAMPLE_JSON.read_text(encoding="utf-8")
+    json_file = tmp_path / "p.json"
+    json_file.write_text(to_json.stdout, encoding="utf-8")
+    back = run("convert", str(json_file), "--to", "text")
+    assert back.returncode == 0
+    assert parse(back.stdout) == parse(EXAMPLE.read_text(encoding="utf-8"))
+    assert back.stdout.startswith("format: pulka 1\n")
+
+
+@pytest.mark.parametrize(
+    ("stdin", "args", "message"),
+    [
+        ("players: A, B, C\ntarget: 10\nA 6♠ / чуть\n", ("score", "-"), "-: line 3, column 8"),
+        ('{"format": "pulka-protocol", "version": 1}', ("check", "-"), "$: missing key"),
+        ("convention: lviv\nplayers: A, B, C\ntarget: 10\n", ("score", "-"), "unknown conv"),
+        ("", ("check", "/no/such/file.pulka"), "/no/such/file.pulka:"),
+        ("players: A, B, C\ntarget: 10\n", ("convert", "-", "--to", "json"), None),
+    ],
+)
+def test_unreadable_input_exits_2(stdin: str, args: tuple[str, ...], message: str | None) -> None:
+    done = run(*args, stdin=stdin)
+    if message is None:  # the control case reads fine
+        assert done.returncode == 0
+        return
+    assert done.returncode == 2, done.stdout
+    assert done.stderr.startswith("pulka: ") and message in done.stderr
+    assert done.stdout == ""
+
+
+def test_bad_command_line_exits_2() -> None:
+    assert run("convert", str(EXAMPLE)).returncode == 2  # --to is required
+    assert run("frobnicate").returncode == 2
+    assert run("check", str(EXAMPLE), "--sheet", "/no/such/sheet.json").returncode == 2
