@@ -65,8 +65,10 @@ def _game(rng: random.Random, conv: Convention, n: int, dealer: int, after_raspa
     contract = _contract(rng, conv, after_raspasy)
     options = [(c, w) for c, w in _CALLS if contract.level <= 7 or Call.HALF not in c
                and Call.HALF_RETURNED not in c]
+    if conv.whist_style == "gentleman" and contract.level <= 7:  # 001 §3.8.14
+        options += [((Call.HALF, Call.PASS), 5), ((Call.HALF_RETURNED, Call.WHIST), 3)]
     calls = rng.choices([c for c, _ in options], [w for _, w in options])[0]
-    if calls[1] is Call.HALF or calls == (Call.PASS, Call.PASS):
+    if Call.HALF in calls or calls == (Call.PASS, Call.PASS):
         return Game(declarer, contract, calls, None, None, False, None, multiplier, 0, dealer)
     level = contract.level
     tricks = max(0, min(10, level + rng.choice((-2, -1, -1, 0, 0, 0, 0, 0, 1, 1, 2))))

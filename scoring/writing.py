@@ -17,7 +17,14 @@ from rules.conventions import Convention
 from .findings import Finding, Severity
 from .protocol import Call, Game, Penalty, Raspasy
 
-__all__ = ["Table", "write_game", "write_raspasy", "write_penalty", "whisting_order"]
+__all__ = [
+    "PENALTY_RULES",
+    "Table",
+    "write_game",
+    "write_raspasy",
+    "write_penalty",
+    "whisting_order",
+]
 
 _WHIST = Call.WHIST
 _PASS = Call.PASS
@@ -154,32 +161,24 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     first, second = g.calls
     level = contract.level
     price = 2 * level - 10  # 6 → 2 … 10 → 10 (seed 001, "Очки за игры")
+    first_half = first is _HALF or first is _HALF_RETURNED
     second_half = second is _HALF or second is _HALF_RETURNED
-    if first is _HALF or first is _HALF_RETURNED:
-        t.error("HALF_WHIST", "only the second defender may go for half", "3.8.7", player=defenders[0])
-        return False
-    if second_half and level > 7:
-        t.error("HALF_WHIST", f"half-whist on a {level}-level: only 6 and 7", "3.8.7", player=defenders[1])
-        return False
-    if second is _HALF and first is not _PASS:
-        t.error("HALF_WHIST", "half-whist after a whist: only after a pass", "3.8.7", player=defenders[1])
-        return False
-    if second is _HALF_RETURNED and first is not _WHIST:
-        t.error("HALF_WHIST", "whist returned but the first defender did not whist", "3.8.8",
-                player=defenders[0])
+    if (first_half or second_half) and not _half_whist_ok(t, first, second, first_half,
+                                                          second_half, level, defenders):
         return False
     game_cost = price * conv.game_cost_multiplier * m  # U
     if g.talon_premium:
         if not conv.talon_premiums or n != 4 or not 0 < g.talon_premium <= 3:
             t.error("TALON_PREMIUM", "talon premium not allowed here", "3.4.11", column="talon_premium")
             return False
-    if second is _HALF or (first is _PASS and second is _PASS):
+    if first is _HALF or second is _HALF or (first is _PASS and second is _PASS):
         # Not played: the game counts as made (001 §3.5.3); полвиста writes half (001 §3.8.7).
         if tricks is not None or g.defender_tricks is not None:
             t.warn("UNPLAYED_TRICKS", "tricks recorded for a deal that is not played", "3.5.3")
         t.pulya(d, price * m)
-        if second is _HALF:
-            cells[defenders[1] * stride + 2 + d] += (_OBLIGATION[level] // 2) * game_cost
+        if first is _HALF or second is _HALF:
+            half_whister = defenders[0] if first is _HALF else defenders[1]
+            cells[half_whister * stride + 2 + d] += (_OBLIGATION[level] // 2) * game_cost
         return True
     if tricks is None or not 0 <= tricks <= 10:
         t.error("TRICKS", f"declarer's tricks {tricks!r}: need 0–10 for a whisted game", "3.8.1",
@@ -227,7 +226,7 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if conv.single_whister_tricks == "own":
         assert split is not None
         cells[w * stride + 2 + d] += split[defenders.index(w)] * game_cost
-    elif tricks >= level or conv.whist_style == "greedy" or second is _HALF_RETURNED:
+    elif tricks >= level or conv.whist_style == "greedy" or first_half or second_half:
         cells[w * stride + 2 + d] += defence * game_cost  # 001 §3.8.5, §3.8.13
     else:  # gentleman at the declarer's remiz: halves (001 §3.8.14)
         half = defence * game_cost // 2
@@ -236,6 +235,32 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if obligation > defence:  # the single whister answers alone (001 §3.8.5)
         cells[w * stride + 1] += (obligation - defence) * _responsibility(t, w, game_cost)
     return True
+
+
+def _half_whist_ok(t: Table, first: Call, second: Call, first_half: bool, second_half: bool,
+                   level: int, defenders: tuple[int, int]) -> bool:
+    """Полвиста (001 §3.8.7): on a 6 or 7, by the second defender after the first passed;
+    in gentleman whist also by the first after the second passed (001 §3.8.14). A returned
+    half-whist (001 §3.8.8) stands beside the partner's whist."""
+    seat = defenders[0] if first_half else defenders[1]
+    other = second if first_half else first
+    call = first if first_half else second
+    if first_half and second_half:
+        t.error("HALF_WHIST", "both defenders cannot go for half", "3.8.7", player=seat)
+    elif level > 7:
+        t.error("HALF_WHIST", f"half-whist on a {level}-level: only 6 and 7", "3.8.7", player=seat)
+    elif first_half and t.conv.whist_style != "gentleman":
+        t.error("HALF_WHIST", "only the second defender may go for half (the first only in "
+                "gentleman whist, 3.8.14)", "3.8.7", player=seat)
+    elif call is _HALF and other is not _PASS:
+        t.error("HALF_WHIST", "half-whist is only possible after the partner passed", "3.8.7",
+                player=seat)
+    elif call is _HALF_RETURNED and other is not _WHIST:
+        t.error("HALF_WHIST", "a returned half-whist needs the partner's whist", "3.8.8",
+                player=seat)
+    else:
+        return True
+    return False
 
 
 def _responsibility(t: Table, whister: int, game_cost: int) -> int:
@@ -369,6 +394,19 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
     return True
 
 
+#: Penalty rules of seed 001 a Penalty entry may cite, with what the entry holds.
+PENALTY_RULES: dict[str, str] = {
+    "3.2.21": "looking at the talon: 5 points in the gora",
+    "3.3.16.3": "talon exposed during the auction: the lost contracts as whists on the offender",
+    "3.4.6": "contract named with more or fewer than 10 cards: remiz without two",
+    "3.4.9": "looking at the discard after the first lead: one penalty trick",
+    "3.9.11.2": "looking at a closed trick: one trick lost",
+    "3.9.16": "revoke (фальшренонс): at least one penalty trick",
+    "3.9.18": "wrong number of cards in play: the others' largest lost gain",
+    "4.2.7": "false entry: a penalty equal to the overstatement",
+}
+
+
 def write_penalty(t: Table, pen: Penalty) -> bool:
     """A penalty: gora, pulya written off, whists on the offender (001 §3.2.21, §4.2.7 …)."""
     n, stride, cells = t.n, t.stride, t.cells
@@ -381,6 +419,13 @@ def write_penalty(t: Table, pen: Penalty) -> bool:
             t.error("BAD_SEAT", f"seat {writer} cannot write penalty whists on seat {p}", "4.2.7",
                     column="whists")
             return False
+    rule = pen.rule.strip().removeprefix("001").strip().removeprefix("§").strip()
+    if rule not in PENALTY_RULES:
+        t.warn("PENALTY_RULE", f"rule {pen.rule!r} is not one of the Kodeks' penalty rules "
+               f"({', '.join(PENALTY_RULES)})", "4.2.16", player=p, column="rule")
+    elif rule == "3.2.21" and (pen.gora, pen.pulya, pen.whists) != (5, 0, ()):
+        t.warn("PENALTY_AMOUNT", "looking at the talon costs 5 points in the gora", "3.2.21",
+               player=p, column="gora", written=pen.gora, expected=5)
     cells[p * stride + 1] += pen.gora
     cells[p * stride] -= pen.pulya
     for writer, amount in pen.whists:

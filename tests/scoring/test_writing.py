@@ -260,3 +260,34 @@ def test_stopped_by_agreement_shortfall_into_the_gora():
     # 2 pulya points are worth 10 whists each, the gora shared by three (001 §4.1.1 б)
     assert s.settlement.exact == (Fraction(40, 3), Fraction(-20, 3), Fraction(-20, 3))
     assert s.settlement.variant1 == (14, -7, -7)  # gora 0/2/2: +1 each, 3 whists (4.2.12)
+
+
+def test_gentleman_first_defender_may_go_for_half_after_the_partner_passed():
+    """001 §3.8.14: "можно на первой руке сказать вист, а если второй партнёр спасовал,
+    уйти за полвиста"; in greedy whist only the second defender may (001 §3.8.7)."""
+    r = row([Game(0, c("6♠"), (H, P))], whist_style="gentleman")
+    assert (r[1].whists[0], r[2].whists[0], r[0].pulya) == (4, 0, 2)
+    s = score(proto([Game(0, c("6♠"), (H, P))]))
+    assert [f.code for f in s.findings] == ["HALF_WHIST"]
+
+
+def test_gentleman_returned_half_by_the_first_defender():
+    """001 §3.8.8, §3.8.14: the partner returned the whist; the half-whister writes nothing."""
+    r = row([Game(0, c("7♠"), (HR, W), 5)], whist_style="gentleman")
+    assert r[2].whists[0] == 5 * 4 + 2 * 4 and r[1].whists[0] == 2 * 4
+
+
+def test_penalty_rule_reference_and_amount_are_checked():
+    """Penalties cite their rule (issue: 3.2.21, 3.4.6, 3.4.9, 3.9.11.2, 3.9.16, 3.9.18, 4.2.7)."""
+    s = score(proto([Penalty(0, "3.2.21", gora=4), Penalty(1, "9.9.9", gora=1),
+                     Penalty(2, "4.2.7", pulya=2, gora=2)]))
+    assert [(f.code, f.deal, f.severity.value) for f in s.findings] == [
+        ("PENALTY_AMOUNT", 0, "warning"), ("PENALTY_RULE", 1, "warning")]
+    r = s.row(2)
+    assert (r[2].pulya, r[2].gora) == (-2, 2)  # 001 §4.2.7 б: the false pulya off, as much up
+
+
+def test_penalty_whists_on_the_offender():
+    """001 §3.3.16.3: the second hand writes 52 whists, the dealer 7, on the offender."""
+    r = row([Penalty(1, "3.3.16.3", whists=((2, 52), (0, 7)))], n=4)
+    assert r[2].whists[1] == 52 and r[0].whists[1] == 7
