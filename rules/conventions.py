@@ -114,6 +114,9 @@ class Convention:
     raspasy_exit: str = "any_game"
     #: Lowest contract level allowed right after raspasy (6; archaic Classic 7, 001 §3.7.8).
     raspasy_exit_level: int = 6
+    #: Sliding raspasy (скользящая, 001 §3.7.7): after raspasy the deal passes on as always;
+    #: off in Classic, where the same dealer deals again.
+    raspasy_sliding: bool = True
 
     # --- end of the pulka ---------------------------------------------------------
     #: Помощь (001 §4.2.3): points over the target go to an opponent, 10 whists a point.
@@ -230,7 +233,8 @@ ROSTOV: Final = Convention(
 )
 
 #: Классика: half-responsible until the pulya is closed, greedy whist, bombs and dark
-#: bids as multipliers, progression via dark passes only (001 §3.8.11, §3.7.7, notes 29–31).
+#: bids as multipliers, progression via dark passes only, the dealer repeats after raspasy
+#: (001 §3.8.11, §3.7.7, notes 29–31).
 CLASSIC: Final = Convention(
     key="classic",
     name="Классика (Classic)",
@@ -238,6 +242,7 @@ CLASSIC: Final = Convention(
     whist_responsibility="half_then_full",
     raspasy_progression="none",
     multipliers=True,
+    raspasy_sliding=False,
 )
 
 CONVENTIONS: Final[dict[str, Convention]] = {c.key: c for c in (SOCHI, LENINGRAD, ROSTOV, CLASSIC)}

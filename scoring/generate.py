@@ -144,7 +144,8 @@ def random_protocol(
                 streak = 0
         assert ok, (deal, table.findings)
         deals.append(deal)
-        dealer = (dealer + 1) % players
+        if conv.raspasy_sliding or type(deal) is not Raspasy:  # 001 §3.2.2, §3.7.7
+            dealer = (dealer + 1) % players
         if table.closed():
             ending = Ending.CLOSED
             break

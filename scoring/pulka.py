@@ -133,6 +133,7 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
     helping = conv.help
     target = protocol.target
     full_sum = n * target
+    sliding = conv.raspasy_sliding
     exit_rank = Contract(conv.raspasy_exit_level, Denomination.SPADES).rank  # 001 §3.7.8
     add_total, add_dealer, add_step = totals.append, dealers.append, steps.append
     for i, deal in enumerate(protocol.deals):
@@ -171,7 +172,8 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
             if write_raspasy(t, deal, dealer, step):
                 streak += 1
         add_total(tuple(cells))
-        dealer = dealer + 1 if dealer + 1 < n else 0  # the deal passes to the left (001 §3.2.2)
+        if sliding or type(deal) is not Raspasy:  # the deal passes to the left (001 §3.2.2)
+            dealer = dealer + 1 if dealer + 1 < n else 0  # (Classic repeats after raspasy, 3.7.7)
         if closed_at is None:  # 001 §4.2.14; Leningrad Σ pulya ≥ n × target (§4.2.3.3)
             pulyas = cells[::stride]
             if (min(pulyas) >= target) if helping else (sum(pulyas) >= full_sum):

@@ -291,3 +291,16 @@ def test_penalty_whists_on_the_offender():
     """001 §3.3.16.3: the second hand writes 52 whists, the dealer 7, on the offender."""
     r = row([Penalty(1, "3.3.16.3", whists=((2, 52), (0, 7)))], n=4)
     assert r[2].whists[1] == 52 and r[0].whists[1] == 7
+
+
+def test_dealer_rotation_and_classic_repeat_after_raspasy():
+    """001 §3.2.2: the deal passes to the left whatever was played; 001 §3.7.7: in Classic
+    the same dealer deals again after raspasy (sliding raspasy off)."""
+    deals: list[Deal] = [Game(1, c("6♠"), (P, P)), Raspasy((2, 4, 4)), Game(1, c("6♠"), (P, P)),
+                         Penalty(0, "3.2.21", gora=5), Game(1, c("6♠"), (P, P))]
+    assert score(proto(deals, first_dealer=2)).dealers == (2, 0, 1, None, 2)
+    assert score(proto(deals, first_dealer=2, convention="classic")).dealers == (2, 0, 0, None, 1)
+    four: list[Deal] = [Game(1, c("6♠"), (P, P)), Raspasy((None, 2, 4, 4)),
+                        Game(0, c("6♠"), (P, P))]
+    s = score(proto(four, n=4, first_dealer=3, convention="rostov"))
+    assert s.dealers == (3, 0, 1) and s.findings == ()
