@@ -29,7 +29,7 @@ from tournaments.permissions import can_referee
 from tournaments.services.audit import audit_log
 
 __all__ = [
-    "StaleProtocolError", "effective_protocol", "protocol_approve", "protocol_confirm",
+    "StaleProtocolError", "deal_lines", "effective_protocol", "protocol_approve", "protocol_confirm",
     "protocol_from_notation", "protocol_reopen", "protocol_rescore", "protocol_resolve",
     "protocol_save", "protocols_compare", "schedule_standings", "table_header",
 ]
@@ -109,7 +109,7 @@ def _plain(value: object) -> object:
         return str(value)
 
 
-def _deal_lines(protocol: ScoringProtocol) -> list[str]:
+def deal_lines(protocol: ScoringProtocol) -> list[str]:
     """Each deal in the canonical text notation (for showing differences)."""
     try:
         text = notation_module.format(protocol)
@@ -123,7 +123,7 @@ def protocols_compare(a: ScoringProtocol, b: ScoringProtocol) -> list[dict[str, 
     """The differences deal by deal (and of the ending): ``[{"deal", "a", "b"}]``, ``deal`` 0-based
     or ``None`` for the ending; a missing deal shows as ``""``."""
     out: list[dict[str, Any]] = []
-    la, lb = _deal_lines(a), _deal_lines(b)
+    la, lb = deal_lines(a), deal_lines(b)
     for i in range(max(len(a.deals), len(b.deals))):
         da = a.deals[i] if i < len(a.deals) else None
         db = b.deals[i] if i < len(b.deals) else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import pytest
@@ -46,3 +47,13 @@ def make_table(*, double_entry: bool = False, target: int = 10, slug: str | None
 @pytest.fixture
 def setup(db) -> TableSetup:
     return make_table()
+
+
+if os.environ.get("PULKA_TEST_DB_SUFFIX"):
+    # Several engineers share one PostgreSQL: a suffix keeps a local run's test database apart.
+    @pytest.fixture(scope="session")
+    def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+        from django.conf import settings
+
+        test = settings.DATABASES["default"].setdefault("TEST", {})
+        test["NAME"] = f"{test.get('NAME') or 'test_pulka'}_{os.environ['PULKA_TEST_DB_SUFFIX']}"

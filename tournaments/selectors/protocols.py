@@ -1,0 +1,183 @@
+"""Reads for the protocol pages: a table's record as rows to show, versions, rulings, appeals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch, Q
+from django.shortcuts import get_object_or_404
+
+from scoring.jsonio import from_dict
+from scoring.protocol import Ending, Game, Raspasy
+from scoring.protocol import Protocol as ScoringProtocol
+from scoring.pulka import score
+from tournaments.models import (
+    Appeal,
+    AuditLogEntry,
+    EntryKind,
+    Event,
+    Incident,
+    Protocol,
+    Round,
+    Ruling,
+    Seat,
+    Table,
+)
+from tournaments.services.protocols import deal_lines, effective_protocol, table_header
+
+__all__ = [
+    "DealRow", "PulkaView", "appeals_for_event", "next_dealer", "protocol_audit_log",
+    "protocol_current", "protocol_versions", "pulka_view", "round_protocols",
+    "table_by_key", "table_in_event", "tables_of_entry",
+]
+
+
+def table_by_key(key: str) -> Table:
+    return get_object_or_404(Table.objects.select_related("round__event"), url_key=key)
+
+
+def table_in_event(*, event: Event, round_number: int, table_number: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("round__event"), round__event=event,
+                             round__number=round_number, number=table_number)
+
+
+def seats_of(table: Table) -> list[Seat]:
+    return list(table.seats.select_related("entry__player").order_by("position"))
+
+
+def protocol_current(table: Table, entry_kind: str = EntryKind.TABLE) -> Protocol | None:
+    return (Protocol.objects.filter(table=table, entry_kind=entry_kind, is_current=True)
+            .prefetch_related("confirmations").first())
+
+
+def protocol_versions(table: Table) -> list[Protocol]:
+    return list(Protocol.objects.filter(table=table).select_related("created_by", "approved_by")
+                .order_by("entry_kind", "-version"))
+
+
+@dataclass
+class DealRow:
+    number: int  # 1-based place in the effective pulka
+    data_index: int | None  # index among the entered deals; None for a ruling's entry
+    text: str
+    kind: str  # game / raspasy / penalty
+    dealer: str
+    written: list[dict[str, Any]]
+    findings: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class PulkaView:
+    players: list[str]
+    rows: list[DealRow]
+    general: list[dict[str, Any]]  # findings not about one deal
+    final: list[dict[str, Any]]
+    ending: str
+    next_dealer: int
+    deal_count: int
+
+
+def next_dealer(protocol: ScoringProtocol) -> int:
+    """The seat that deals next (001 §3.2.2: the deal passes to the left)."""
+    try:
+        dealers = [d for d in score(protocol).dealers if d is not None]
+    except ValueError:
+        return protocol.first_dealer
+    return (dealers[-1] + 1) % protocol.size if dealers else protocol.first_dealer
+
+
+def _kind(deal: object) -> str:
+    return "game" if type(deal) is Game else "raspasy" if type(deal) is Raspasy else "penalty"
+
+
+def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
+    """The effective pulka of ``version`` (or an empty one) deal by deal, with what each player
+    wrote, the running totals and the findings next to the deal they concern."""
+    if version is None:
+        protocol = table_header(table)
+        rulings: list[Ruling] = []
+        findings: list[dict[str, Any]] = []
+    else:
+        protocol = from_dict(version.data)[0]
+        rulings = list(Ruling.objects.filter(pk__in=version.rulings_applied))
+        findings = version.findings
+    effective, origin = effective_protocol(protocol, rulings)
+    try:
+        scored = score(effective)
+    except ValueError:
+        scored = None
+    texts = deal_lines(effective)
+    rows: list[DealRow] = []
+    n = effective.size
+    for i, deal in enumerate(effective.deals):
+        written: list[dict[str, Any]] = []
+        dealer = ""
+        if scored is not None and i < len(scored.totals):
+            delta, totals = scored.delta(i), scored.row(i)
+            for p in range(n):
+                written.append({"pulya": delta[p].pulya, "gora": delta[p].gora,
+                                "whists": sum(delta[p].whists), "total_pulya": totals[p].pulya,
+                                "total_gora": totals[p].gora})
+            d = scored.dealers[i]
+            dealer = effective.players[d] if d is not None else ""
+        rows.append(DealRow(i + 1, origin[i], texts[i] if i < len(texts) else repr(deal),
+                            _kind(deal), dealer, written))
+    general = []
+    for f in findings:
+        if f.get("deal") is not None and f["deal"] < len(rows):
+            rows[f["deal"]].findings.append(f)
+        else:
+            general.append(f)
+    final = list(version.result) if version is not None else []
+    return PulkaView(list(effective.players), rows, general, final,
+                     str(Ending(protocol.ending)), next_dealer(protocol), len(protocol.deals))
+
+
+def round_protocols(round_: Round) -> list[dict[str, Any]]:
+    """Each table of the round with its current record's state, in three queries."""
+    tables = list(round_.tables.order_by("number").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("entry__player")
+                 .order_by("position")),
+        Prefetch("protocols", queryset=Protocol.objects.filter(is_current=True)
+                 .prefetch_related("confirmations"), to_attr="current_protocols")))
+    out = []
+    for t in tables:
+        by_kind = {p.entry_kind: p for p in t.current_protocols}
+        out.append({"table": t, "players": [s.entry.player.name for s in t.seats.all()],
+                    "protocol": by_kind.get(EntryKind.TABLE),
+                    "second": by_kind.get(EntryKind.REFEREE)})
+    return out
+
+
+def tables_of_entry(entry) -> list[dict[str, Any]]:
+    """The tables an entry sat at, latest round first, with their current record."""
+    seats = (Seat.objects.filter(entry=entry).select_related("table__round__event")
+             .order_by("-round__number"))
+    out = []
+    for seat in seats:
+        out.append({"seat": seat, "table": seat.table, "round": seat.table.round,
+                    "protocol": protocol_current(seat.table)})
+    return out
+
+
+def incidents_for_table(table: Table) -> list[Incident]:
+    return list(table.incidents.prefetch_related(
+        Prefetch("rulings", queryset=Ruling.objects.prefetch_related("appeals")
+                 .order_by("created_at"))).order_by("-occurred_at"))
+
+
+def appeals_for_event(event: Event) -> list[Appeal]:
+    return list(Appeal.objects.filter(ruling__incident__event=event).select_related(
+        "ruling__incident__table__round", "filed_by_entry__player", "new_ruling")
+        .order_by("status", "-filed_at"))
+
+
+def protocol_audit_log(event: Event) -> list[AuditLogEntry]:
+    """The append-only log of protocols, incidents, rulings and appeals (chief referee)."""
+    prefixes = ("protocol.", "incident.", "ruling.", "appeal.", "penalty.")
+    query = Q()
+    for prefix in prefixes:
+        query |= Q(action__startswith=prefix)
+    return list(AuditLogEntry.objects.filter(query, event=event).select_related("user")
+                .order_by("-created_at", "-id")[:500])
