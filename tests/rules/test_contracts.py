@@ -71,3 +71,12 @@ def test_invalid_construction():
         Contract(5, Denomination.SPADES)
     with pytest.raises(InvalidContractError):
         Contract(7, None)
+
+
+def test_docstring_examples():
+    import doctest
+
+    import rules.contracts
+
+    result = doctest.testmod(rules.contracts)
+    assert result.attempted > 0 and result.failed == 0

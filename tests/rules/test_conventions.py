@@ -81,3 +81,12 @@ def test_every_disputed_point_is_an_option():
                    "single_whister_tricks", "misere_consolation", "end_conversion"):
         assert option in names
     assert set(CONVENTIONS) == {"sochi", "leningrad", "rostov", "classic"}
+
+
+def test_docstring_examples():
+    import doctest
+
+    import rules.conventions
+
+    result = doctest.testmod(rules.conventions)
+    assert result.attempted > 0 and result.failed == 0
