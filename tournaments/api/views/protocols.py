@@ -1,0 +1,158 @@
+"""Protocol API: submit, get, versions and findings of a table's protocol.
+
+``/api/v1/events/<slug>/rounds/<n>/tables/<t>/protocols``. Referees authenticate by session or
+token; the table itself by its private key in the ``X-Table-Key`` header (Tabbycat's URL-key
+authentication). Errors are ``{"message", "extra"}``: 400 for bad input, 403, 404, and 409 for a
+save based on an old version (``extra.current_version`` and ``extra.differences``).
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.jsonio import JsonFormatError, from_dict
+from tournaments.errors import UserFacingError
+from tournaments.models import EntryKind, Event, Protocol
+from tournaments.permissions import can_referee
+from tournaments.selectors.protocols import protocol_current, table_in_event
+from tournaments.services import protocols as svc
+
+__all__ = ["ProtocolFindingsApi", "ProtocolSubmitApi", "ProtocolVersionDetailApi",
+           "ProtocolVersionListApi"]
+
+
+class ProtocolOutputSerializer(serializers.ModelSerializer):
+    confirmations = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Protocol
+        fields = ["id", "entry_kind", "version", "based_on_version", "data", "sheet", "notation",
+                  "findings", "error_count", "warning_count", "result", "rulings_applied",
+                  "is_current", "approved", "approved_at", "source", "reason", "resolution",
+                  "created_at", "confirmations"]
+
+    def get_confirmations(self, obj: Protocol) -> list[int]:
+        return sorted(c.seat for c in obj.confirmations.all())
+
+
+class VersionSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Protocol
+        fields = ["id", "entry_kind", "version", "error_count", "is_current", "approved",
+                  "source", "reason", "created_at"]
+
+
+def _error(exc: UserFacingError, code: int = status.HTTP_400_BAD_REQUEST) -> Response:
+    return Response(exc.as_dict(), status=code)
+
+
+class _TableApi(APIView):
+    """Loads the table; lets in a referee of the event or the holder of the table's key."""
+
+    permission_classes = [AllowAny]
+
+    def load(self, request, slug: str, number: int, table_number: int):
+        event = get_object_or_404(Event, slug=slug)
+        table = table_in_event(event=event, round_number=number, table_number=table_number)
+        referee = can_referee(request.user, event)
+        by_key = request.headers.get("X-Table-Key", "") == table.url_key
+        return event, table, referee, by_key
+
+    def forbidden(self) -> Response:
+        return Response({"message": "A referee's login or the table's key (X-Table-Key) is "
+                                    "needed.", "extra": {}}, status=status.HTTP_403_FORBIDDEN)
+
+
+class ProtocolSubmitApi(_TableApi):
+    """GET: the current versions; POST: save a new version (JSON document or notation)."""
+
+    class InputSerializer(serializers.Serializer):
+        protocol = serializers.JSONField(required=False)
+        notation = serializers.CharField(required=False, allow_blank=False)
+        based_on_version = serializers.IntegerField(allow_null=True, required=False)
+        entry_kind = serializers.ChoiceField(choices=EntryKind.choices, default=EntryKind.TABLE)
+        reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+        def validate(self, attrs):
+            if ("protocol" in attrs) == ("notation" in attrs):
+                raise serializers.ValidationError("give either 'protocol' or 'notation'")
+            return attrs
+
+    def get(self, request, slug: str, number: int, table_number: int) -> Response:
+        _event, table, referee, by_key = self.load(request, slug, number, table_number)
+        if not (referee or by_key):
+            return self.forbidden()
+        out = {kind: None for kind in EntryKind.values}
+        for kind in EntryKind.values:
+            current = protocol_current(table, kind)
+            if current is not None:
+                out[kind] = ProtocolOutputSerializer(current).data
+        return Response(out)
+
+    def post(self, request, slug: str, number: int, table_number: int) -> Response:
+        _event, table, referee, by_key = self.load(request, slug, number, table_number)
+        if not (referee or by_key):
+            return self.forbidden()
+        serializer = self.InputSerializer(data=request.data)
+        if not serializer.is_valid():
+            return Response({"message": "Invalid input.", "extra": serializer.errors},
+                            status=status.HTTP_400_BAD_REQUEST)
+        data = serializer.validated_data
+        if data["entry_kind"] != EntryKind.TABLE and not referee:
+            return self.forbidden()
+        try:
+            if "notation" in data:
+                protocol, sheet = svc.protocol_from_notation(table, data["notation"]), None
+            else:
+                try:
+                    protocol, sheet = from_dict(data["protocol"])
+                except JsonFormatError as exc:
+                    raise UserFacingError(str(exc), {"field": "protocol"}) from exc
+            saved = svc.protocol_save(
+                table=table, protocol=protocol, sheet=sheet, notation=data.get("notation", ""),
+                based_on_version=data.get("based_on_version"), entry_kind=data["entry_kind"],
+                reason=data["reason"], by=request.user,
+                source=Protocol.Source.API)
+        except svc.StaleProtocolError as exc:
+            return _error(exc, status.HTTP_409_CONFLICT)
+        except UserFacingError as exc:
+            return _error(exc)
+        return Response(ProtocolOutputSerializer(saved).data, status=status.HTTP_201_CREATED)
+
+
+class ProtocolVersionListApi(_TableApi):
+    def get(self, request, slug: str, number: int, table_number: int) -> Response:
+        _event, table, referee, by_key = self.load(request, slug, number, table_number)
+        if not (referee or by_key):
+            return self.forbidden()
+        versions = Protocol.objects.filter(table=table).order_by("entry_kind", "version")
+        return Response(VersionSummarySerializer(versions, many=True).data)
+
+
+class ProtocolVersionDetailApi(_TableApi):
+    def get(self, request, slug: str, number: int, table_number: int, version: int) -> Response:
+        _event, table, referee, by_key = self.load(request, slug, number, table_number)
+        if not (referee or by_key):
+            return self.forbidden()
+        kind = request.query_params.get("kind", EntryKind.TABLE)
+        protocol = get_object_or_404(Protocol.objects.prefetch_related("confirmations"),
+                                     table=table, entry_kind=kind, version=version)
+        return Response(ProtocolOutputSerializer(protocol).data)
+
+
+class ProtocolFindingsApi(_TableApi):
+    def get(self, request, slug: str, number: int, table_number: int) -> Response:
+        _event, table, referee, by_key = self.load(request, slug, number, table_number)
+        if not (referee or by_key):
+            return self.forbidden()
+        kind = request.query_params.get("kind", EntryKind.TABLE)
+        current = protocol_current(table, kind)
+        if current is None:
+            return Response({"message": "No protocol yet.", "extra": {}},
+                            status=status.HTTP_404_NOT_FOUND)
+        return Response({"version": current.version, "error_count": current.error_count,
+                         "warning_count": current.warning_count, "findings": current.findings})
