@@ -122,7 +122,9 @@ class Convention:
     #: Помощь (001 §4.2.3): points over the target go to an opponent, 10 whists a point.
     #: Off (Leningrad, §4.2.3.3): the pulka closes when Σ pulya ≥ n × target.
     help: bool = True
-    #: End conversion: (target − pulya) × this into the gora (001 §4.2.3; Leningrad 2).
+    #: Gora points a pulya point is worth (001 §4.2.3; Leningrad 2, §4.2.3.3; D7): the end
+    #: conversion (target − pulya) × this into the gora, the help whists (10 × this a point)
+    #: and an overflow written off the gora (× this, 001 §4.1.1).
     end_conversion: int = 1
     #: ``"kodeks"`` (001 §4.2.12 with 3 players) or ``"exact"`` (D15).
     rounding: str = "kodeks"

@@ -84,12 +84,13 @@ class Table:
                 if best_pulya < v < target:
                     best, best_pulya = q, v
             if best < 0:  # every pulya closed: off the donor's own gora, even below 0 (001 §4.1.1)
-                cells[at + 1] -= points
+                cells[at + 1] -= points * self.conv.end_conversion
                 self.helps.append((self.deal or 0, p, -1, points))
                 return
             given = min(points, target - best_pulya)
             cells[best * stride] += given
-            cells[at + 2 + best] += 10 * given  # 10 whists a point of help (001 §4.2.3)
+            # 10 whists a point of help (001 §4.2.3); a pulya point worth 20 doubles it (D7)
+            cells[at + 2 + best] += 10 * self.conv.end_conversion * given
             self.helps.append((self.deal or 0, p, best, given))
             points -= given
 

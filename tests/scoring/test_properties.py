@@ -22,6 +22,9 @@ OPTION_SETS: tuple[tuple[tuple[str, object], ...], ...] = (
     (("consolation_writers", "defenders"), ("misere_consolation", True)),
     (("single_whister_tricks", "own"), ("rounding", "exact")),
     (("talon_premiums", True), ("raspasy_dealer_zero_bonus", True)),
+    # D7 alternatives: whists only doubled with a 20-whist pulya point; gora only doubled
+    (("game_cost_multiplier", 2), ("end_conversion", 2)),
+    (("declarer_gora_multiplier", 2), ("misere_gora_per_trick", 20)),
 )
 
 protocols = st.builds(

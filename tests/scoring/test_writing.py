@@ -304,3 +304,15 @@ def test_dealer_rotation_and_classic_repeat_after_raspasy():
                         Game(0, c("6♠"), (P, P))]
     s = score(proto(four, n=4, first_dealer=3, convention="rostov"))
     assert s.dealers == (3, 0, 1) and s.findings == ()
+
+
+def test_pulya_point_worth_twenty_doubles_help_and_overflow():
+    """D7 alternative (a "Питер" preset): whists doubled, a pulya point = 20 whists."""
+    deals: list[Deal] = [Game(0, c("8♠"), (P, P)), Game(0, c("6♠"), (P, P))]
+    s = score(proto(deals, target=6, game_cost_multiplier=2, end_conversion=2))
+    assert s.row(1)[0].whists[1] == 40
+    over: list[Deal] = [Game(1, c("10♠"), (P, P)), Game(2, c("10♠"), (P, P)),
+                        Game(0, c("8♠"), (P, P)), Game(0, c("6♠"), (P, P)),
+                        Game(0, c("7♠"), (P, P))]
+    s = score(proto(over, target=10, ending="closed", end_conversion=2))
+    assert s.row(4)[0].gora == -4 and s.ok  # 2 points over, each worth 2 gora points
