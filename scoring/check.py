@@ -38,7 +38,7 @@ def check(protocol: Protocol, sheet: Sheet | None = None) -> CheckReport:
     findings.extend(_check_auctions(scored))
     if sheet is not None:
         findings.extend(check_sheet(scored, sheet))
-    findings.sort(key=lambda f: (-1 if f.deal is None else f.deal))
+    findings.sort(key=lambda f: -1 if f.deal is None else f.deal)
     return CheckReport(tuple(findings))
 
 
@@ -69,17 +69,30 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
         if checker is not None and dealer is not None:
             min_level = scored.convention.raspasy_exit_level if after_raspasy else 6
             try:
-                found = checker(deal.auction, dealer=dealer, players=protocol.size,
-                                contract=deal.contract, declarer=deal.declarer,
-                                min_level=min_level)
+                found = checker(
+                    deal.auction,
+                    dealer=dealer,
+                    players=protocol.size,
+                    contract=deal.contract,
+                    declarer=deal.declarer,
+                    min_level=min_level,
+                )
             except ValueError as exc:
-                out.append(Finding("AUCTION", f"auction not readable: {exc}", "3.3", i,
-                                   column="auction"))
+                out.append(
+                    Finding("AUCTION", f"auction not readable: {exc}", "3.3", i, column="auction")
+                )
                 continue
             for v in found:
                 code = str(getattr(v, "code", "auction")).upper().replace("-", "_")
-                out.append(Finding(f"AUCTION_{code}", str(getattr(v, "message", v)),
-                                   _rule(getattr(v, "rule", "3.3")), i, column="auction"))
+                out.append(
+                    Finding(
+                        f"AUCTION_{code}",
+                        str(getattr(v, "message", v)),
+                        _rule(getattr(v, "rule", "3.3")),
+                        i,
+                        column="auction",
+                    )
+                )
             continue
         out.extend(_fallback_auction(i, deal))
     return out
@@ -98,12 +111,31 @@ def _fallback_auction(i: int, deal: Game) -> list[Finding]:
     if last is not None:
         seat, bid = last
         if seat != deal.declarer:
-            out.append(Finding("DECLARER_NOT_BIDDER", f"the auction was won by seat {seat}",
-                               "3.3.13", i, deal.declarer, "declarer", deal.declarer, seat))
+            out.append(
+                Finding(
+                    "DECLARER_NOT_BIDDER",
+                    f"the auction was won by seat {seat}",
+                    "3.3.13",
+                    i,
+                    deal.declarer,
+                    "declarer",
+                    deal.declarer,
+                    seat,
+                )
+            )
         if deal.contract < bid:
-            out.append(Finding("CONTRACT_BELOW_BID", f"contract {deal.contract} below the "
-                               f"final bid {bid}", "3.4.3", i, deal.declarer, "contract",
-                               str(deal.contract), str(bid)))
+            out.append(
+                Finding(
+                    "CONTRACT_BELOW_BID",
+                    f"contract {deal.contract} below the final bid {bid}",
+                    "3.4.3",
+                    i,
+                    deal.declarer,
+                    "contract",
+                    str(deal.contract),
+                    str(bid),
+                )
+            )
     return out
 
 
@@ -114,8 +146,14 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
     stride = n + 2
     deals = scored.protocol.deals
     if len(sheet.running) > len(deals):
-        out.append(Finding("SHEET_ROWS", f"{len(sheet.running)} written rows for {len(deals)} "
-                           "deals", "4.2.5", column="running"))
+        out.append(
+            Finding(
+                "SHEET_ROWS",
+                f"{len(sheet.running)} written rows for {len(deals)} deals",
+                "4.2.5",
+                column="running",
+            )
+        )
     previous = [0] * (n * stride)  # written − expected, per cell, where last seen
     dirty = False  # some earlier written cell was wrong and may be carried on
     width = n * stride
@@ -143,8 +181,17 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
             for k, column, written in cells:
                 diff = written - expected[base + k]
                 if diff and diff != previous[base + k]:
-                    out.append(_mismatch(scored, i, p, column, written, expected[base + k],
-                                         carried=previous[base + k]))
+                    out.append(
+                        _mismatch(
+                            scored,
+                            i,
+                            p,
+                            column,
+                            written,
+                            expected[base + k],
+                            carried=previous[base + k],
+                        )
+                    )
                 previous[base + k] = diff
     if sheet.final is not None and _shape_ok(sheet.final, n, out, None):
         expected = scored.final
@@ -156,26 +203,52 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
                 out.append(_mismatch(scored, None, p, "gora", line.gora, expected[base + 1]))
             for q in range(n):
                 if q != p and line.whists[q] != expected[base + 2 + q]:
-                    out.append(_mismatch(scored, None, p, f"whists:{q}", line.whists[q],
-                                         expected[base + 2 + q]))
+                    out.append(
+                        _mismatch(
+                            scored, None, p, f"whists:{q}", line.whists[q], expected[base + 2 + q]
+                        )
+                    )
     if sheet.result is not None:
         totals = scored.settlement.totals
         if len(sheet.result) != n:
-            out.append(Finding("SHEET_SHAPE", f"{len(sheet.result)} results for {n} players",
-                               "4.2.14", column="result"))
+            out.append(
+                Finding(
+                    "SHEET_SHAPE",
+                    f"{len(sheet.result)} results for {n} players",
+                    "4.2.14",
+                    column="result",
+                )
+            )
         else:
             for p, written_result in enumerate(sheet.result):
                 if Fraction(written_result) != totals[p]:
-                    out.append(Finding("RESULT_MISMATCH", f"{scored.protocol.players[p]}: result "
-                                       f"{written_result}, expected {totals[p]}", "4.2.14", None,
-                                       p, "result", written_result, totals[p]))
+                    out.append(
+                        Finding(
+                            "RESULT_MISMATCH",
+                            f"{scored.protocol.players[p]}: result "
+                            f"{written_result}, expected {totals[p]}",
+                            "4.2.14",
+                            None,
+                            p,
+                            "result",
+                            written_result,
+                            totals[p],
+                        )
+                    )
     return out
 
 
 def _shape_ok(row: SheetRow, n: int, out: list[Finding], i: int | None) -> bool:
     if len(row) != n or any(len(line.whists) != n for line in row):
-        out.append(Finding("SHEET_SHAPE", f"a written row needs {n} players with {n} whist "
-                           "columns each", "4.2.1", i, column="row"))
+        out.append(
+            Finding(
+                "SHEET_SHAPE",
+                f"a written row needs {n} players with {n} whist columns each",
+                "4.2.1",
+                i,
+                column="row",
+            )
+        )
         return False
     return True
 
@@ -195,16 +268,33 @@ def _rule_for(scored: ScoredPulka, i: int | None, column: str) -> str:
     return "3.8.1.1" if column.startswith("whists") else "3.8.11"
 
 
-def _mismatch(scored: ScoredPulka, i: int | None, p: int, column: str, written: int,
-              expected: int, carried: int = 0) -> Finding:
+def _mismatch(
+    scored: ScoredPulka,
+    i: int | None,
+    p: int,
+    column: str,
+    written: int,
+    expected: int,
+    carried: int = 0,
+) -> Finding:
     names = scored.protocol.players
-    label = column if not column.startswith("whists:") else (
-        f"whists on {names[int(column.split(':')[1])]}")
+    label = (
+        column
+        if not column.startswith("whists:")
+        else (f"whists on {names[int(column.split(':')[1])]}")
+    )
     where = "final " if i is None else ""
     note = f" (an earlier error of {carried:+d} carried)" if carried else ""
-    return Finding("SHEET_MISMATCH", f"{names[p]}: {where}{label} written {written}, expected "
-                   f"{expected}{note}", _rule_for(scored, i, column), i, p, column, written,
-                   expected)
+    return Finding(
+        "SHEET_MISMATCH",
+        f"{names[p]}: {where}{label} written {written}, expected {expected}{note}",
+        _rule_for(scored, i, column),
+        i,
+        p,
+        column,
+        written,
+        expected,
+    )
 
 
 def _rule(rule: object) -> str:

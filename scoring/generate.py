@@ -54,17 +54,22 @@ def _contract(rng: random.Random, conv: Convention, after_raspasy: bool) -> Cont
             return contract
 
 
-def _game(rng: random.Random, conv: Convention, n: int, dealer: int, after_raspasy: bool,
-          multiplier: int) -> Game:
+def _game(
+    rng: random.Random, conv: Convention, n: int, dealer: int, after_raspasy: bool, multiplier: int
+) -> Game:
     seats = [p for p in range(n) if n == 3 or p != dealer]
     declarer = rng.choice(seats)
     if rng.random() < 0.08 and not (after_raspasy and below_exit_level(conv, MISERE)):
         tricks = 0 if rng.random() < 0.6 else rng.randint(1, 4)
-        return Game(declarer, MISERE, (), tricks, None, rng.random() < 0.5, None, multiplier,
-                    0, dealer)
+        return Game(
+            declarer, MISERE, (), tricks, None, rng.random() < 0.5, None, multiplier, 0, dealer
+        )
     contract = _contract(rng, conv, after_raspasy)
-    options = [(c, w) for c, w in _CALLS if contract.level <= 7 or Call.HALF not in c
-               and Call.HALF_RETURNED not in c]
+    options = [
+        (c, w)
+        for c, w in _CALLS
+        if contract.level <= 7 or Call.HALF not in c and Call.HALF_RETURNED not in c
+    ]
     if conv.whist_style == "gentleman" and contract.level <= 7:  # 001 §3.8.14
         options += [((Call.HALF, Call.PASS), 5), ((Call.HALF_RETURNED, Call.WHIST), 3)]
     calls = rng.choices([c for c, _ in options], [w for _, w in options])[0]
@@ -78,8 +83,18 @@ def _game(rng: random.Random, conv: Convention, n: int, dealer: int, after_raspa
     two = calls == (Call.WHIST, Call.WHIST)
     need_split = two or conv.single_whister_tricks == "own" or rng.random() < 0.5
     premium = rng.randint(1, 2) if conv.talon_premiums and n == 4 and rng.random() < 0.2 else 0
-    return Game(declarer, contract, calls, tricks, split if need_split else None,
-                not two and rng.random() < 0.5, None, multiplier, premium, dealer)
+    return Game(
+        declarer,
+        contract,
+        calls,
+        tricks,
+        split if need_split else None,
+        not two and rng.random() < 0.5,
+        None,
+        multiplier,
+        premium,
+        dealer,
+    )
 
 
 def _raspasy(rng: random.Random, conv: Convention, n: int, dealer: int, multiplier: int) -> Raspasy:
@@ -139,8 +154,11 @@ def random_protocol(
         else:
             deal = _game(rng, conv, players, dealer, streak > 0, multiplier)
             ok = write_game(table, deal, dealer)
-            if conv.raspasy_exit == "any_game" or Call.WHIST in deal.calls or (
-                    Call.HALF in deal.calls):
+            if (
+                conv.raspasy_exit == "any_game"
+                or Call.WHIST in deal.calls
+                or (Call.HALF in deal.calls)
+            ):
                 streak = 0
         assert ok, (deal, table.findings)
         deals.append(deal)
@@ -158,4 +176,3 @@ def random_protocol(
         first_dealer=first_dealer,
         ending=ending,
     )
-

@@ -149,19 +149,33 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
         recorded = deal.dealer  # type: ignore[union-attr]
         if recorded is not None and recorded != dealer:
             if 0 <= recorded < n:
-                t.error("DEALER_OUT_OF_TURN", f"dealer {protocol.players[recorded]}, expected "
-                        f"{protocol.players[dealer]}", "3.2.2", column="dealer",
-                        written=recorded, expected=dealer)
+                t.error(
+                    "DEALER_OUT_OF_TURN",
+                    f"dealer {protocol.players[recorded]}, expected {protocol.players[dealer]}",
+                    "3.2.2",
+                    column="dealer",
+                    written=recorded,
+                    expected=dealer,
+                )
                 dealer = recorded  # follow the table from here: one finding, not one per deal
             else:
-                t.error("BAD_SEAT", f"dealer seat {recorded} is not at the table", "3.2.2",
-                        column="dealer")
+                t.error(
+                    "BAD_SEAT",
+                    f"dealer seat {recorded} is not at the table",
+                    "3.2.2",
+                    column="dealer",
+                )
         add_dealer(dealer)
         if type(deal) is Game:
             add_step(0)
             if streak and deal.contract.level and deal.contract.rank < exit_rank:
-                t.error("RASPASY_EXIT", f"{deal.contract} after raspasy: the exit needs "
-                        f"{conv.raspasy_exit_level} or more", "3.7.8", column="contract")
+                t.error(
+                    "RASPASY_EXIT",
+                    f"{deal.contract} after raspasy: the exit needs "
+                    f"{conv.raspasy_exit_level} or more",
+                    "3.7.8",
+                    column="contract",
+                )
             if write_game(t, deal, dealer):
                 if not whisted_exit or Call.WHIST in deal.calls or Call.HALF in deal.calls:
                     streak = 0
@@ -207,11 +221,19 @@ def _check_ending(t: Table, protocol: Protocol, closed_at: int | None) -> None:
     t.deal = None
     ending = Ending(protocol.ending)
     if ending is Ending.CLOSED and closed_at is None:
-        t.error("NOT_CLOSED", "the pulka is marked closed but not every pulya reached the target",
-                "4.2.14", column="ending")
+        t.error(
+            "NOT_CLOSED",
+            "the pulka is marked closed but not every pulya reached the target",
+            "4.2.14",
+            column="ending",
+        )
     elif ending in (Ending.AGREEMENT, Ending.TIME_LIMIT) and closed_at is not None:
-        t.warn("ALREADY_CLOSED", f"marked stopped ({ending}) but the pulka closed at deal "
-               f"{closed_at + 1}", "4.2.3", column="ending")
+        t.warn(
+            "ALREADY_CLOSED",
+            f"marked stopped ({ending}) but the pulka closed at deal {closed_at + 1}",
+            "4.2.3",
+            column="ending",
+        )
 
 
 def exact_total(scored: ScoredPulka) -> Fraction:

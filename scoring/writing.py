@@ -36,8 +36,18 @@ _OBLIGATION = WHIST_OBLIGATION
 class Table:
     """Mutable scoring state of one pulka (internal to the scorer)."""
 
-    __slots__ = ("conv", "n", "stride", "target", "cells", "helps", "findings", "deal", "orders",
-                 "writers")
+    __slots__ = (
+        "conv",
+        "n",
+        "stride",
+        "target",
+        "cells",
+        "helps",
+        "findings",
+        "deal",
+        "orders",
+        "writers",
+    )
 
     def __init__(self, conv: Convention, n: int, target: int) -> None:
         self.conv = conv
@@ -123,13 +133,16 @@ _Seating = tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[tuple[int,
 @functools.cache
 def _seating(n: int, mode: str) -> _Seating:
     orders = tuple(tuple(whisting_order(d, n, dealer) for d in range(n)) for dealer in range(n))
-    writers = tuple(tuple(_consolation_writers(mode, n, d, orders[dealer][d]) for d in range(n))
-                    for dealer in range(n))
+    writers = tuple(
+        tuple(_consolation_writers(mode, n, d, orders[dealer][d]) for d in range(n))
+        for dealer in range(n)
+    )
     return orders, writers
 
 
-def _consolation_writers(mode: str, n: int, declarer: int,
-                         defenders: tuple[int, int]) -> tuple[int, ...]:
+def _consolation_writers(
+    mode: str, n: int, declarer: int, defenders: tuple[int, int]
+) -> tuple[int, ...]:
     if mode == "all":  # every opponent, the 4-player dealer too (001 §3.8.1.2, §3.3.16.3)
         return tuple(q for q in range(n) if q != declarer)
     if mode == "defenders":
@@ -157,20 +170,25 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if contract.denomination is None:
         return _write_misere(t, g, d, m, t.writers[dealer][d])
     if len(g.calls) != 2:
-        t.error("CALLS", f"{len(g.calls)} defenders' calls given, expected 2", "3.8.1", column="calls")
+        t.error(
+            "CALLS", f"{len(g.calls)} defenders' calls given, expected 2", "3.8.1", column="calls"
+        )
         return False
     first, second = g.calls
     level = contract.level
     price = 2 * level - 10  # 6 → 2 … 10 → 10 (seed 001, "Очки за игры")
     first_half = first is _HALF or first is _HALF_RETURNED
     second_half = second is _HALF or second is _HALF_RETURNED
-    if (first_half or second_half) and not _half_whist_ok(t, first, second, first_half,
-                                                          second_half, level, defenders):
+    if (first_half or second_half) and not _half_whist_ok(
+        t, first, second, first_half, second_half, level, defenders
+    ):
         return False
     game_cost = price * conv.game_cost_multiplier * m  # U
     if g.talon_premium:
         if not conv.talon_premiums or n != 4 or not 0 < g.talon_premium <= 3:
-            t.error("TALON_PREMIUM", "talon premium not allowed here", "3.4.11", column="talon_premium")
+            t.error(
+                "TALON_PREMIUM", "talon premium not allowed here", "3.4.11", column="talon_premium"
+            )
             return False
     if first is _HALF or second is _HALF or (first is _PASS and second is _PASS):
         # Not played: the game counts as made (001 §3.5.3); полвиста writes half (001 §3.8.7).
@@ -182,24 +200,42 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
             cells[half_whister * stride + 2 + d] += (_OBLIGATION[level] // 2) * game_cost
         return True
     if tricks is None or not 0 <= tricks <= 10:
-        t.error("TRICKS", f"declarer's tricks {tricks!r}: need 0–10 for a whisted game", "3.8.1",
-                player=d, column="declarer_tricks")
+        t.error(
+            "TRICKS",
+            f"declarer's tricks {tricks!r}: need 0–10 for a whisted game",
+            "3.8.1",
+            player=d,
+            column="declarer_tricks",
+        )
         return False
     defence = 10 - tricks
     split = g.defender_tricks
-    if split is not None and (len(split) != 2 or split[0] < 0 or split[1] < 0
-                              or split[0] + split[1] != defence):
-        t.error("TRICKS_SUM", f"tricks {tricks} + {split!r} do not make 10", "3.2.8",
-                column="defender_tricks")
+    if split is not None and (
+        len(split) != 2 or split[0] < 0 or split[1] < 0 or split[0] + split[1] != defence
+    ):
+        t.error(
+            "TRICKS_SUM",
+            f"tricks {tricks} + {split!r} do not make 10",
+            "3.2.8",
+            column="defender_tricks",
+        )
         return False
     pair = first is _WHIST and second is _WHIST
     if pair and split is None:
-        t.error("SPLIT_NEEDED", "two whisters: each one's tricks are needed", "3.8.6",
-                column="defender_tricks")
+        t.error(
+            "SPLIT_NEEDED",
+            "two whisters: each one's tricks are needed",
+            "3.8.6",
+            column="defender_tricks",
+        )
         return False
     if conv.single_whister_tricks == "own" and split is None:
-        t.error("SPLIT_NEEDED", "whists on own tricks need each defender's tricks", "3.8.5",
-                column="defender_tricks")
+        t.error(
+            "SPLIT_NEEDED",
+            "whists on own tricks need each defender's tricks",
+            "3.8.5",
+            column="defender_tricks",
+        )
         return False
     if tricks >= level:
         t.pulya(d, price * m)  # made (001 §4.2.1)
@@ -238,8 +274,15 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     return True
 
 
-def _half_whist_ok(t: Table, first: Call, second: Call, first_half: bool, second_half: bool,
-                   level: int, defenders: tuple[int, int]) -> bool:
+def _half_whist_ok(
+    t: Table,
+    first: Call,
+    second: Call,
+    first_half: bool,
+    second_half: bool,
+    level: int,
+    defenders: tuple[int, int],
+) -> bool:
     """Полвиста (001 §3.8.7): on a 6 or 7, by the second defender after the first passed;
     in gentleman whist also by the first after the second passed (001 §3.8.14). A returned
     half-whist (001 §3.8.8) stands beside the partner's whist."""
@@ -251,14 +294,23 @@ def _half_whist_ok(t: Table, first: Call, second: Call, first_half: bool, second
     elif level > 7:
         t.error("HALF_WHIST", f"half-whist on a {level}-level: only 6 and 7", "3.8.7", player=seat)
     elif first_half and t.conv.whist_style != "gentleman":
-        t.error("HALF_WHIST", "only the second defender may go for half (the first only in "
-                "gentleman whist, 3.8.14)", "3.8.7", player=seat)
+        t.error(
+            "HALF_WHIST",
+            "only the second defender may go for half (the first only in gentleman whist, 3.8.14)",
+            "3.8.7",
+            player=seat,
+        )
     elif call is _HALF and other is not _PASS:
-        t.error("HALF_WHIST", "half-whist is only possible after the partner passed", "3.8.7",
-                player=seat)
+        t.error(
+            "HALF_WHIST",
+            "half-whist is only possible after the partner passed",
+            "3.8.7",
+            player=seat,
+        )
     elif call is _HALF_RETURNED and other is not _WHIST:
-        t.error("HALF_WHIST", "a returned half-whist needs the partner's whist", "3.8.8",
-                player=seat)
+        t.error(
+            "HALF_WHIST", "a returned half-whist needs the partner's whist", "3.8.8", player=seat
+        )
     else:
         return True
     return False
@@ -272,8 +324,15 @@ def _responsibility(t: Table, whister: int, game_cost: int) -> int:
     return game_cost // 2
 
 
-def _pair_responsibility(t: Table, defenders: tuple[int, int], split: tuple[int, ...],
-                         level: int, obligation: int, defence: int, game_cost: int) -> None:
+def _pair_responsibility(
+    t: Table,
+    defenders: tuple[int, int],
+    split: tuple[int, ...],
+    level: int,
+    obligation: int,
+    defence: int,
+    game_cost: int,
+) -> None:
     """Two whisters' remiz (001 §3.8.6 and its examples; D1–D3)."""
     cells, stride, conv = t.cells, t.stride, t.conv
     short = obligation - defence
@@ -298,13 +357,22 @@ def _pair_responsibility(t: Table, defenders: tuple[int, int], split: tuple[int,
 def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -> bool:
     """Misère: 10 in the pulya, or tricks × 10 (Leningrad 20) in the gora; no whists (001 §3.6)."""
     if any(call is not _PASS for call in g.calls):
-        t.error("MISERE_WHISTED", "a misère is caught, not whisted: no obligation", "2.2.2",
-                column="calls")
+        t.error(
+            "MISERE_WHISTED",
+            "a misère is caught, not whisted: no obligation",
+            "2.2.2",
+            column="calls",
+        )
         return False
     tricks = g.declarer_tricks
     if tricks is None or not 0 <= tricks <= 10:
-        t.error("TRICKS", f"misère tricks {tricks!r}: need 0–10", "3.6.1", player=d,
-                column="declarer_tricks")
+        t.error(
+            "TRICKS",
+            f"misère tricks {tricks!r}: need 0–10",
+            "3.6.1",
+            player=d,
+            column="declarer_tricks",
+        )
         return False
     if g.talon_premium:
         t.error("TALON_PREMIUM", "no talon premium on a misère", "3.4.11", column="talon_premium")
@@ -315,8 +383,11 @@ def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -
     t.cells[d * t.stride + 1] += tricks * t.conv.misere_gora_per_trick * m
     if t.conv.misere_consolation:  # D18
         conv = t.conv
-        per = 10 * conv.game_cost_multiplier * m if conv.consolation == "game_cost" else (
-            conv.consolation_flat * m)
+        per = (
+            10 * conv.game_cost_multiplier * m
+            if conv.consolation == "game_cost"
+            else (conv.consolation_flat * m)
+        )
         for q in writers:
             t.cells[q * t.stride + 2 + d] += tricks * per
     return True
@@ -341,8 +412,12 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
         t.error("MULTIPLIER", f"multiplier {m} is not allowed in this convention", "4.1.2")
         return False
     if len(counts) != n:
-        t.error("RASPASY_TRICKS", f"{len(counts)} trick counts for {n} players", "3.7.1",
-                column="tricks")
+        t.error(
+            "RASPASY_TRICKS",
+            f"{len(counts)} trick counts for {n} players",
+            "3.7.1",
+            column="tricks",
+        )
         return False
     # seats that take tricks: all three, or with four the dealer for the talon (3.7.6.1)
     talon = n == 4 and conv.raspasy_talon_to_dealer
@@ -352,17 +427,28 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
         c = counts[p]
         top = 2 if (n == 4 and p == dealer) else 10
         if c is None or c < 0 or c > top:
-            t.error("RASPASY_TRICKS", f"tricks {c!r}: need 0–{top}", "3.7.6.1", player=p,
-                    column="tricks")
+            t.error(
+                "RASPASY_TRICKS",
+                f"tricks {c!r}: need 0–{top}",
+                "3.7.6.1",
+                player=p,
+                column="tricks",
+            )
             return False
         own.append(c)
     if n == 4 and not talon and counts[dealer]:
-        t.error("RASPASY_TRICKS", "the dealer has no tricks: the talon is not used", "3.7.6.2",
-                player=dealer, column="tricks")
+        t.error(
+            "RASPASY_TRICKS",
+            "the dealer has no tricks: the talon is not used",
+            "3.7.6.2",
+            player=dealer,
+            column="tricks",
+        )
         return False
     if sum(own) != 10:
-        t.error("TRICKS_SUM", f"raspasy tricks sum to {sum(own)}, not 10", "3.7.6.1",
-                column="tricks")
+        t.error(
+            "TRICKS_SUM", f"raspasy tricks sum to {sum(own)}, not 10", "3.7.6.1", column="tricks"
+        )
         return False
     least = min(own)
     if conv.raspasy_mode == "gora":
@@ -385,7 +471,9 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
                 cells[p * stride + 2 + q] += share + (1 if i < extra else 0)
     if least == 0 or n == 4:
         mode = conv.raspasy_zero_bonus
-        bonus = step * m if mode == "step" else 1 if mode == "one" else conv.raspasy_price * step * m
+        bonus = (
+            step * m if mode == "step" else 1 if mode == "one" else conv.raspasy_price * step * m
+        )
         for p in range(n):
             if n == 4 and p == dealer:
                 if conv.raspasy_dealer_zero_bonus and not counts[p]:
@@ -417,16 +505,33 @@ def write_penalty(t: Table, pen: Penalty) -> bool:
         return False
     for writer, _amount in pen.whists:
         if not 0 <= writer < n or writer == p:
-            t.error("BAD_SEAT", f"seat {writer} cannot write penalty whists on seat {p}", "4.2.7",
-                    column="whists")
+            t.error(
+                "BAD_SEAT",
+                f"seat {writer} cannot write penalty whists on seat {p}",
+                "4.2.7",
+                column="whists",
+            )
             return False
     rule = pen.rule.strip().removeprefix("001").strip().removeprefix("§").strip()
     if rule not in PENALTY_RULES:
-        t.warn("PENALTY_RULE", f"rule {pen.rule!r} is not one of the Kodeks' penalty rules "
-               f"({', '.join(PENALTY_RULES)})", "4.2.16", player=p, column="rule")
+        t.warn(
+            "PENALTY_RULE",
+            f"rule {pen.rule!r} is not one of the Kodeks' penalty rules "
+            f"({', '.join(PENALTY_RULES)})",
+            "4.2.16",
+            player=p,
+            column="rule",
+        )
     elif rule == "3.2.21" and (pen.gora, pen.pulya, pen.whists) != (5, 0, ()):
-        t.warn("PENALTY_AMOUNT", "looking at the talon costs 5 points in the gora", "3.2.21",
-               player=p, column="gora", written=pen.gora, expected=5)
+        t.warn(
+            "PENALTY_AMOUNT",
+            "looking at the talon costs 5 points in the gora",
+            "3.2.21",
+            player=p,
+            column="gora",
+            written=pen.gora,
+            expected=5,
+        )
     cells[p * stride + 1] += pen.gora
     cells[p * stride] -= pen.pulya
     for writer, amount in pen.whists:

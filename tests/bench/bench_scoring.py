@@ -31,8 +31,10 @@ def _timed(label: str, deals: int, work: Callable[[], str]) -> None:
     wall, cpu = time.perf_counter(), time.process_time()
     note = work()
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    print(f"{label:15} wall {wall:6.2f} s {deals / wall:10,.0f} deals/s | "
-          f"cpu {cpu:6.2f} s {deals / cpu:10,.0f} deals/s {note}")
+    print(
+        f"{label:15} wall {wall:6.2f} s {deals / wall:10,.0f} deals/s | "
+        f"cpu {cpu:6.2f} s {deals / cpu:10,.0f} deals/s {note}"
+    )
 
 
 def main() -> None:
@@ -51,12 +53,13 @@ def main() -> None:
         for _ in range(args.pulkas)
     ]
     deals = sum(len(p.deals) for p in protocols)
-    print(f"generated {args.pulkas} pulkas ({args.convention}, {args.players} players, "
-          f"to {args.target}), {deals} deals in {time.perf_counter() - started:.2f} s")
+    print(
+        f"generated {args.pulkas} pulkas ({args.convention}, {args.players} players, "
+        f"to {args.target}), {deals} deals in {time.perf_counter() - started:.2f} s"
+    )
 
     _timed("score", deals, lambda: [score(p) for p in protocols] and "")
-    _timed("score+check", deals,
-           lambda: f"({sum(not check(p).ok for p in protocols)} with errors)")
+    _timed("score+check", deals, lambda: f"({sum(not check(p).ok for p in protocols)} with errors)")
     sheets = [_sheet(p) for p in protocols]
 
     def check_with_sheets() -> str:
@@ -72,8 +75,10 @@ def main() -> None:
     tracemalloc.stop()
     print(f"peak traced memory while checking 1,000 pulkas one by one: {peak / 1024:.0f} KiB")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"peak RSS of the process (all {args.pulkas} protocols and sheets held): "
-          f"{rss / 1024:.0f} MiB")
+    print(
+        f"peak RSS of the process (all {args.pulkas} protocols and sheets held): "
+        f"{rss / 1024:.0f} MiB"
+    )
 
 
 if __name__ == "__main__":

@@ -36,10 +36,25 @@ def test_ladder_from_six_spades_to_ten_no_trump_with_misere_after_eight_no_trump
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("6♠", "6♠"), ("6S", "6♠"), ("6s", "6♠"), ("7NT", "7БК"), ("7БК", "7БК"), ("7bk", "7БК"),
-     ("7 бк", "7БК"), ("10♥", "10♥"), ("10h", "10♥"), ("8♦", "8♦"), ("6♣", "6♣"), ("9C", "9♣"),
-     ("6♥\ufe0f", "6♥"), ("mis", "мизер"), ("misere", "мизер"), ("мизер", "мизер"),
-     ("Мизер", "мизер")],
+    [
+        ("6♠", "6♠"),
+        ("6S", "6♠"),
+        ("6s", "6♠"),
+        ("7NT", "7БК"),
+        ("7БК", "7БК"),
+        ("7bk", "7БК"),
+        ("7 бк", "7БК"),
+        ("10♥", "10♥"),
+        ("10h", "10♥"),
+        ("8♦", "8♦"),
+        ("6♣", "6♣"),
+        ("9C", "9♣"),
+        ("6♥\ufe0f", "6♥"),
+        ("mis", "мизер"),
+        ("misere", "мизер"),
+        ("мизер", "мизер"),
+        ("Мизер", "мизер"),
+    ],
 )
 def test_spellings(text, expected):
     assert str(Contract.from_str(text)) == expected
@@ -60,9 +75,20 @@ def test_round_trip_of_every_contract_through_both_spellings():
 
 def test_prices_and_obligations():
     """Seed 001 "Очки за игры" 2/4/6/8/10, misère 10; obligations 4/2/1/1/1 (001 §3.8.2)."""
-    assert [Contract(level, Denomination.HEARTS).price for level in range(6, 11)] == [2, 4, 6, 8, 10]
+    assert [Contract(level, Denomination.HEARTS).price for level in range(6, 11)] == [
+        2,
+        4,
+        6,
+        8,
+        10,
+    ]
     assert [Contract(level, Denomination.SPADES).obligation for level in range(6, 11)] == [
-        4, 2, 1, 1, 1]
+        4,
+        2,
+        1,
+        1,
+        1,
+    ]
     assert MISERE.price == 10 and MISERE.obligation == 0 and MISERE.is_misere
 
 

@@ -18,9 +18,16 @@ from rules.conventions import (
 
 @pytest.mark.parametrize(
     ("name", "key"),
-    [("sochi", "sochi"), ("Сочи", "sochi"), ("сочинка", "sochi"), ("Питер", "leningrad"),
-     ("ленинградка", "leningrad"), ("ROSTOV", "rostov"), ("московская", "rostov"),
-     ("классика", "classic")],
+    [
+        ("sochi", "sochi"),
+        ("Сочи", "sochi"),
+        ("сочинка", "sochi"),
+        ("Питер", "leningrad"),
+        ("ленинградка", "leningrad"),
+        ("ROSTOV", "rostov"),
+        ("московская", "rostov"),
+        ("классика", "classic"),
+    ],
 )
 def test_registry_with_aliases(name, key):
     assert find_convention(name).key == key
@@ -48,7 +55,10 @@ def test_rostov_parameters():
     """Note 53 (10 a trick), 001 §3.7.2.2 (5 whists), note 45 (no amnesty), §3.7.6.2."""
     assert (ROSTOV.consolation, ROSTOV.consolation_flat) == ("flat", 10)
     assert (ROSTOV.raspasy_mode, ROSTOV.raspasy_price, ROSTOV.raspasy_amnesty) == (
-        "whists", 5, False)
+        "whists",
+        5,
+        False,
+    )
     assert ROSTOV.raspasy_talon_to_dealer is False and ROSTOV.raspasy_dealer_zero_bonus is True
 
 
@@ -73,12 +83,26 @@ def test_with_options_validates_names_and_values():
 def test_every_disputed_point_is_an_option():
     """russian.md D1–D18 (the options the reading aid asks for) all exist with a default."""
     names = set(SOCHI.options())
-    for option in ("pair_shortfall_6_7", "pair_shortfall_8_10", "ten_checked",
-                   "consolation_writers", "whist_style", "whist_responsibility",
-                   "game_cost_multiplier", "declarer_gora_multiplier", "consolation",
-                   "raspasy_whists_base", "raspasy_zero_bonus", "raspasy_amnesty",
-                   "raspasy_dealer_zero_bonus", "rounding", "raspasy_exit",
-                   "single_whister_tricks", "misere_consolation", "end_conversion"):
+    for option in (
+        "pair_shortfall_6_7",
+        "pair_shortfall_8_10",
+        "ten_checked",
+        "consolation_writers",
+        "whist_style",
+        "whist_responsibility",
+        "game_cost_multiplier",
+        "declarer_gora_multiplier",
+        "consolation",
+        "raspasy_whists_base",
+        "raspasy_zero_bonus",
+        "raspasy_amnesty",
+        "raspasy_dealer_zero_bonus",
+        "rounding",
+        "raspasy_exit",
+        "single_whister_tricks",
+        "misere_consolation",
+        "end_conversion",
+    ):
         assert option in names
     assert set(CONVENTIONS) == {"sochi", "leningrad", "rostov", "classic"}
 
