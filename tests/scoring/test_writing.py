@@ -18,10 +18,17 @@ def c(text: str) -> Contract:
     return Contract.from_str(text)
 
 
-def proto(deals: list[Deal], *, n: int = 3, target: int = 100, convention: str = "sochi",
-          ending: str = "in-progress", first_dealer: int = 0, **options: OptionValue) -> Protocol:
-    p = Protocol(NAMES[:n], target, tuple(deals), convention, (), first_dealer,
-                 ending)  # type: ignore[arg-type]
+def proto(
+    deals: list[Deal],
+    *,
+    n: int = 3,
+    target: int = 100,
+    convention: str = "sochi",
+    ending: str = "in-progress",
+    first_dealer: int = 0,
+    **options: OptionValue,
+) -> Protocol:
+    p = Protocol(NAMES[:n], target, tuple(deals), convention, (), first_dealer, ending)  # type: ignore[arg-type]
     return p.with_options(**options) if options else p
 
 
@@ -34,12 +41,14 @@ def row(deals: list[Deal], **kw: object):  # type: ignore[no-untyped-def]
 # --- contracts for tricks -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("contract", "price"), [("6♠", 2), ("7♣", 4), ("8♦", 6), ("9♥", 8),
-                                                 ("10БК", 10)])
+@pytest.mark.parametrize(
+    ("contract", "price"), [("6♠", 2), ("7♣", 4), ("8♦", 6), ("9♥", 8), ("10БК", 10)]
+)
 def test_made_contract_writes_its_price_in_the_pulya(contract, price):
     """Seed 001 "Очки за игры"; 001 §4.2.1."""
-    assert row([Game(0, c(contract), (W, P), int(contract[:-1].rstrip("БК")) or 10)])[0].pulya \
-        == price
+    assert (
+        row([Game(0, c(contract), (W, P), int(contract[:-1].rstrip("БК")) or 10)])[0].pulya == price
+    )
 
 
 def test_both_pass_counts_as_made_even_on_a_ten():
@@ -242,8 +251,9 @@ def test_help_goes_to_the_largest_pulya_and_ties_to_the_left():
 
 def test_leningrad_has_no_help():
     """001 §4.2.3.3: "помощи нет"."""
-    r = row([Game(0, c("10♠"), (P, P)), Game(0, c("10♠"), (P, P))], target=10,
-            convention="leningrad")
+    r = row(
+        [Game(0, c("10♠"), (P, P)), Game(0, c("10♠"), (P, P))], target=10, convention="leningrad"
+    )
     assert r[0].pulya == 20 and r[1].pulya == 0
 
 
@@ -279,10 +289,19 @@ def test_gentleman_returned_half_by_the_first_defender():
 
 def test_penalty_rule_reference_and_amount_are_checked():
     """Penalties cite their rule (issue: 3.2.21, 3.4.6, 3.4.9, 3.9.11.2, 3.9.16, 3.9.18, 4.2.7)."""
-    s = score(proto([Penalty(0, "3.2.21", gora=4), Penalty(1, "9.9.9", gora=1),
-                     Penalty(2, "4.2.7", pulya=2, gora=2)]))
+    s = score(
+        proto(
+            [
+                Penalty(0, "3.2.21", gora=4),
+                Penalty(1, "9.9.9", gora=1),
+                Penalty(2, "4.2.7", pulya=2, gora=2),
+            ]
+        )
+    )
     assert [(f.code, f.deal, f.severity.value) for f in s.findings] == [
-        ("PENALTY_AMOUNT", 0, "warning"), ("PENALTY_RULE", 1, "warning")]
+        ("PENALTY_AMOUNT", 0, "warning"),
+        ("PENALTY_RULE", 1, "warning"),
+    ]
     r = s.row(2)
     assert (r[2].pulya, r[2].gora) == (-2, 2)  # 001 §4.2.7 б: the false pulya off, as much up
 
@@ -296,12 +315,20 @@ def test_penalty_whists_on_the_offender():
 def test_dealer_rotation_and_classic_repeat_after_raspasy():
     """001 §3.2.2: the deal passes to the left whatever was played; 001 §3.7.7: in Classic
     the same dealer deals again after raspasy (sliding raspasy off)."""
-    deals: list[Deal] = [Game(1, c("6♠"), (P, P)), Raspasy((2, 4, 4)), Game(1, c("6♠"), (P, P)),
-                         Penalty(0, "3.2.21", gora=5), Game(1, c("6♠"), (P, P))]
+    deals: list[Deal] = [
+        Game(1, c("6♠"), (P, P)),
+        Raspasy((2, 4, 4)),
+        Game(1, c("6♠"), (P, P)),
+        Penalty(0, "3.2.21", gora=5),
+        Game(1, c("6♠"), (P, P)),
+    ]
     assert score(proto(deals, first_dealer=2)).dealers == (2, 0, 1, None, 2)
     assert score(proto(deals, first_dealer=2, convention="classic")).dealers == (2, 0, 0, None, 1)
-    four: list[Deal] = [Game(1, c("6♠"), (P, P)), Raspasy((None, 2, 4, 4)),
-                        Game(0, c("6♠"), (P, P))]
+    four: list[Deal] = [
+        Game(1, c("6♠"), (P, P)),
+        Raspasy((None, 2, 4, 4)),
+        Game(0, c("6♠"), (P, P)),
+    ]
     s = score(proto(four, n=4, first_dealer=3, convention="rostov"))
     assert s.dealers == (3, 0, 1) and s.findings == ()
 
@@ -311,8 +338,28 @@ def test_pulya_point_worth_twenty_doubles_help_and_overflow():
     deals: list[Deal] = [Game(0, c("8♠"), (P, P)), Game(0, c("6♠"), (P, P))]
     s = score(proto(deals, target=6, game_cost_multiplier=2, end_conversion=2))
     assert s.row(1)[0].whists[1] == 40
-    over: list[Deal] = [Game(1, c("10♠"), (P, P)), Game(2, c("10♠"), (P, P)),
-                        Game(0, c("8♠"), (P, P)), Game(0, c("6♠"), (P, P)),
-                        Game(0, c("7♠"), (P, P))]
+    over: list[Deal] = [
+        Game(1, c("10♠"), (P, P)),
+        Game(2, c("10♠"), (P, P)),
+        Game(0, c("8♠"), (P, P)),
+        Game(0, c("6♠"), (P, P)),
+        Game(0, c("7♠"), (P, P)),
+    ]
     s = score(proto(over, target=10, ending="closed", end_conversion=2))
     assert s.row(4)[0].gora == -4 and s.ok  # 2 points over, each worth 2 gora points
+
+
+def test_stopped_by_the_time_limit_leningrad_doubles_the_shortfall():
+    """001 §4.2.3 (stopped early: the shortfall into the gora), §4.2.3.3 (Leningrad: ×2)."""
+    deals: list[Deal] = [Game(0, c("7♠"), (P, P))]
+    s = score(proto(deals, target=10, convention="leningrad", ending="time-limit"))
+    assert s.conversion == (12, 20, 20) and s.ok
+    s = score(proto(deals, target=10, ending="time-limit"))
+    assert s.conversion == (6, 10, 10)
+
+
+def test_marked_stopped_although_closed_is_a_warning():
+    deals: list[Deal] = [Game(s, c("6♠"), (P, P)) for s in range(3)]
+    s = score(proto(deals, target=2, ending="agreement"))
+    assert [(f.code, f.severity.value) for f in s.findings] == [("ALREADY_CLOSED", "warning")]
+    assert score(proto(deals[:1], target=2, ending="in-progress")).findings == ()
