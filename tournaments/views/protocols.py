@@ -147,7 +147,7 @@ def table_entry(request, key: str):
 
 
 def _deals_text(protocol) -> str:
-    return "\n".join(f"{i}. {line}" for i, line in enumerate(svc.deal_lines(protocol), 1))
+    return "".join(f"{i}. {line}\n" for i, line in enumerate(svc.deal_lines(protocol), 1))
 
 
 @staff_view(permissions.REFEREE)
