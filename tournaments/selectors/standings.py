@@ -13,7 +13,7 @@ nothing here computes standings for a page.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -23,6 +23,7 @@ from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat
 from tournaments.models.protocol import EntryKind
 from tournaments.models.standings import GeneratedFile, StandingsSnapshot
 from tournaments.standings import (
+    STAT_KEYS,
     Adjustment,
     RoundResult,
     StandingsConfig,
@@ -33,7 +34,9 @@ from tournaments.standings import (
 
 __all__ = [
     "StandingsInputs",
+    "StandingsSources",
     "standings_inputs",
+    "standings_sources",
     "protocol_stats",
     "standings_snapshot",
     "standings_view",
@@ -45,6 +48,32 @@ __all__ = [
 
 
 @dataclass
+class StandingsSources:
+    """What the standings depend on, read cheaply (no protocol JSON): enough to fingerprint."""
+
+    event: Event
+    config: StandingsConfig
+    entries: list[tuple[Any, ...]]
+    rounds: dict[int, str]
+    tables: dict[int, tuple[int, int, int]]
+    seats: dict[int, dict[int, int]]
+    chosen: dict[int, dict[str, Any]]
+    adjustments: list[Adjustment]
+
+    def fingerprint(self) -> dict[str, Any]:
+        """Protocol versions are immutable rows (a change is a new row), so their ids and
+        approval flags stand for their results."""
+        return {
+            "tiebreaks": self.event.tiebreaks, "entries": self.entries, "rounds": self.rounds,
+            "seats": sorted((t, s, e) for t, d in self.seats.items() for s, e in d.items()),
+            "tables": sorted(self.tables.values()),
+            "protocols": sorted((t, p["id"], p["approved"]) for t, p in self.chosen.items()),
+            "adjustments": [(a.entry, str(a.whists), a.round, a.rule, a.reason)
+                            for a in self.adjustments],
+        }
+
+
+@dataclass
 class StandingsInputs:
     rows: list[RoundResult]
     config: StandingsConfig
@@ -52,14 +81,11 @@ class StandingsInputs:
     entries: list[int]
     meta: dict[str, Any]
     stats_cache: dict[str, Any]
-    fingerprint_data: dict[str, Any] = field(default_factory=dict)
-
-    def fingerprint(self) -> dict[str, Any]:
-        return self.fingerprint_data
 
 
 def protocol_stats(data: Any) -> dict[str, Any]:
-    """Deal statistics and pairwise results of one stored protocol (``Protocol.data``).
+    """Deal statistics and pairwise results of one stored protocol (``Protocol.data``), compact:
+    ``{"s": [[counter per STAT_KEYS] per seat], "v": [[[num, den] per seat] per seat]}``.
 
     An unreadable protocol gives no statistics (``{"error": ...}``): the standings still use its
     result, and the tie-breaks count nothing from it.
@@ -72,24 +98,23 @@ def protocol_stats(data: Any) -> dict[str, Any]:
         versus = pairwise_results(protocol)
     except Exception as error:  # a stored protocol the scorer cannot read: no statistics
         return {"error": f"{error.__class__.__name__}: {error}"[:300]}
-    return {"stats": [dict(s) for s in stats], "versus": [[str(x) for x in row] for row in versus]}
+    return {"s": [[s[k] for k in STAT_KEYS] for s in stats],
+            "v": [[[x.numerator, x.denominator] for x in row] for row in versus]}
 
 
 def _fraction(value: Any) -> Fraction:
     return Fraction(str(value)) if value not in (None, "") else Fraction(0)
 
 
-def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None
-                     ) -> StandingsInputs:
-    """Everything the standings of ``event`` are computed from (6 queries, plus one for the
-    data of protocols whose statistics are not in ``stats_cache`` yet).
+def standings_sources(*, event: Event) -> StandingsSources:
+    """The cheap reads (6 queries): entries, rounds, tables, seats, the protocol chosen per
+    table (approved = final, else the table's current version = provisional), penalties.
 
     :raises ValueError: when the event's tie-break chain is invalid (naming the key).
     """
-    stats_cache = dict(stats_cache or {})
     config = config_from_json(event.tiebreaks or [])
-    entries = list(Entry.objects.filter(event=event).select_related("player")
-                   .values_list("id", "player__name", "player__club", "player__city", "status"))
+    entries = list(Entry.objects.filter(event=event).order_by("id").values_list(
+        "id", "player__name", "player__club", "player__city", "status"))
     rounds = dict(Round.objects.filter(event=event).values_list("number", "state"))
     tables = {t[0]: t for t in Table.objects.filter(round__event=event).values_list(
         "id", "round__number", "number")}
@@ -100,10 +125,30 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None
     chosen: dict[int, dict[str, Any]] = {}
     for p in (Protocol.objects.filter(table__round__event=event)
               .filter(Q(approved=True) | Q(is_current=True, entry_kind=EntryKind.TABLE))
-              .values("id", "table_id", "approved", "result", "version")
+              .values("id", "table_id", "approved", "version")
               .order_by("table_id", "-approved")):
-        if p["table_id"] not in chosen and (p["approved"] or p["result"]):
+        if p["table_id"] not in chosen:
             chosen[p["table_id"]] = p
+    adjustments = [
+        Adjustment(entry=e, whists=Fraction(w), round=rn, rule=rule, reason=reason)
+        for e, w, rn, rule, reason in EventPenalty.objects.filter(event=event, active=True)
+        .exclude(whists=0).values_list("entry_id", "whists", "round__number", "rule", "reason")
+        .order_by("id")
+    ]
+    return StandingsSources(event, config, entries, rounds, tables, seats, chosen, adjustments)
+
+
+def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
+                     sources: StandingsSources | None = None) -> StandingsInputs:
+    """Everything the standings of ``event`` are computed from: the sources, one query for the
+    chosen protocols' results, and one for the data of protocols whose statistics are not in
+    ``stats_cache`` yet (a protocol version never changes, so its statistics are cached).
+    """
+    src = sources or standings_sources(event=event)
+    stats_cache = dict(stats_cache or {})
+    results = dict(Protocol.objects.filter(id__in=[p["id"] for p in src.chosen.values()])
+                   .values_list("id", "result"))
+    chosen = {t: p for t, p in src.chosen.items() if p["approved"] or results.get(p["id"])}
     missing = [p["id"] for p in chosen.values() if str(p["id"]) not in stats_cache]
     if missing:
         for pid, data in Protocol.objects.filter(id__in=missing).values_list("id", "data"):
@@ -113,9 +158,9 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None
     rows: list[RoundResult] = []
     warnings: list[str] = []
     for table_id, p in sorted(chosen.items()):
-        _, round_number, table_number = tables[table_id]
-        by_seat = {int(r["seat"]): r for r in p["result"] or []}
-        seat_entries = dict(seats.get(table_id, {}))
+        _, round_number, table_number = src.tables[table_id]
+        by_seat = {int(r["seat"]): r for r in results.get(p["id"]) or []}
+        seat_entries = dict(src.seats.get(table_id, {}))
         for seat, r in by_seat.items():
             if seat not in seat_entries and r.get("entry"):
                 seat_entries[seat] = int(r["entry"])
@@ -126,44 +171,33 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None
         cached = stats_cache.get(str(p["id"]), {})
         if "error" in cached:
             warnings.append(f"table {round_number}/{table_number}: {cached['error']}")
+        pairwise = cached.get("v") if len(cached.get("v", ())) == n else None
+        counters = cached.get("s") if len(cached.get("s", ())) == n else None
         for seat in sorted(by_seat):
             entry = seat_entries.get(seat)
             if entry is None:
                 warnings.append(f"table {round_number}/{table_number}: seat {seat + 1} has no entry")
                 continue
             others = [q for q in sorted(by_seat) if q != seat and q in seat_entries]
-            if "versus" in cached and len(cached["versus"]) == n:
-                versus = {seat_entries[q]: Fraction(cached["versus"][seat][q]) for q in others}
+            if pairwise is not None:
+                versus = {seat_entries[q]: Fraction(*pairwise[seat][q]) for q in others}
             else:  # no readable pulka: the difference of the results, shared by the table
                 versus = {seat_entries[q]: (scores[seat] - scores[q]) / n for q in others}
-            stats = cached["stats"][seat] if "stats" in cached and len(cached["stats"]) == n else {}
+            stats = dict(zip(STAT_KEYS, counters[seat], strict=True)) if counters else {}
             rows.append(RoundResult(
                 entry=entry, round=round_number, table=table_id, score=scores[seat],
                 final=bool(p["approved"]), seat=seat, table_number=table_number, table_size=n,
                 opponents=tuple(seat_entries[q] for q in others), versus=versus, stats=stats))
-    adjustments = [
-        Adjustment(entry=e, whists=Fraction(w), round=rn, rule=rule, reason=reason)
-        for e, w, rn, rule, reason in EventPenalty.objects.filter(event=event, active=True)
-        .exclude(whists=0).values_list("entry_id", "whists", "round__number", "rule", "reason")
-        .order_by("id")
-    ]
     meta = {
         "players": {str(e): {"name": name, "club": club, "city": city, "status": status}
-                    for e, name, club, city, status in entries},
-        "round_states": {str(k): v for k, v in rounds.items()},
+                    for e, name, club, city, status in src.entries},
+        "round_states": {str(k): v for k, v in src.rounds.items()},
         "protocols": {str(t): {"id": p["id"], "approved": p["approved"], "version": p["version"]}
                       for t, p in chosen.items()},
         "warnings": warnings,
     }
-    fingerprint = {
-        "tiebreaks": event.tiebreaks, "entries": entries, "rounds": rounds,
-        "seats": sorted((t, s, e) for t, d in seats.items() for s, e in d.items()),
-        "tables": sorted(tables.values()),
-        "protocols": sorted((t, p["id"], p["approved"], p["result"]) for t, p in chosen.items()),
-        "adjustments": [(a.entry, str(a.whists), a.round, a.rule, a.reason) for a in adjustments],
-    }
-    return StandingsInputs(rows, config, adjustments, [e[0] for e in entries], meta, stats_cache,
-                           fingerprint)
+    return StandingsInputs(rows, src.config, src.adjustments, [e[0] for e in src.entries], meta,
+                           stats_cache)
 
 
 # --- reads for the pages ------------------------------------------------------------------------

@@ -40,8 +40,10 @@ def jobs_queue() -> str | None:
 
 
 def snapshot_for(*, event_id: int) -> StandingsSnapshot:
-    """The event's snapshot row, created on first use (no lock)."""
-    snapshot, _ = StandingsSnapshot.objects.get_or_create(event_id=event_id)
+    """The event's snapshot row, created on first use (no lock; other fields load on access:
+    ``data`` and ``protocol_stats`` are large)."""
+    snapshot, _ = StandingsSnapshot.objects.only("id", "event_id").get_or_create(
+        event_id=event_id)
     return snapshot
 
 
@@ -80,7 +82,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     recomputation of the same event waits and then recomputes from the newer data. Running it
     twice on unchanged data stores the same rows and the same ``inputs_hash``.
     """
-    from tournaments.selectors.standings import standings_inputs
+    from tournaments.selectors.standings import standings_inputs, standings_sources
     from tournaments.standings.table import compute_standings
 
     snapshot_for(event_id=event_id)
@@ -88,18 +90,27 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     StandingsSnapshot.objects.filter(event_id=event_id).update(
         status=StandingsSnapshot.Status.RUNNING, started_at=timezone.now())
     with transaction.atomic():
-        snapshot = StandingsSnapshot.objects.select_for_update().get(event_id=event_id)
+        snapshot = (StandingsSnapshot.objects.select_for_update()
+                    .only("id", "event_id", "requested", "computed", "inputs_hash", "runs")
+                    .get(event_id=event_id))
         started = timezone.now()
         seen = snapshot.requested
         event = Event.objects.get(pk=event_id)
-        inputs = standings_inputs(event=event, stats_cache=snapshot.protocol_stats)
-        digest = _inputs_hash(inputs.fingerprint())
-        if digest != snapshot.inputs_hash or not snapshot.data:
+        sources = standings_sources(event=event)
+        digest = _inputs_hash(sources.fingerprint())
+        fields = ["status", "computed", "computed_at", "started_at", "error", "attempts", "runs"]
+        if digest != snapshot.inputs_hash:
+            cache = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list(
+                "protocol_stats", flat=True).get()
+            inputs = standings_inputs(event=event, stats_cache=cache, sources=sources)
             standings = compute_standings(inputs.rows, inputs.config, inputs.adjustments,
                                           inputs.entries)
             snapshot.data = {**standings.as_json(), "meta": inputs.meta}
             snapshot.inputs_hash = digest
-            snapshot.protocol_stats = inputs.stats_cache
+            fields += ["data", "inputs_hash"]
+            if inputs.stats_cache.keys() != cache.keys():
+                snapshot.protocol_stats = inputs.stats_cache
+                fields.append("protocol_stats")
             outcome = "computed"
         else:
             outcome = "unchanged"
@@ -113,7 +124,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
         snapshot.runs = _append_run(snapshot.runs, {
             "started": started.isoformat(), "finished": finished.isoformat(),
             "pid": os.getpid(), "outcome": outcome})
-        snapshot.save()
+        snapshot.save(update_fields=fields)
     return snapshot
 
 

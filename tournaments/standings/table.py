@@ -26,8 +26,11 @@ WHIST_SCORES = ("whists", "capped", "scaled", "normalised")
 
 def num(x: Fraction | int) -> int | float:
     """A JSON number: an int when whole, else rounded to 2 decimals (halves at tables of four)."""
-    x = Fraction(x)
-    return int(x) if x.denominator == 1 else round(float(x), 2)
+    if isinstance(x, int):
+        return x
+    if x.denominator == 1:
+        return int(x.numerator)
+    return round(x.numerator / x.denominator, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +126,7 @@ class Standings:
             t["seats"].append({
                 "entry": r.entry, "seat": r.seat, "whists": num(r.score),
                 "score": num(self.round_scores[(r.entry, r.round)]),
-                "versus": {str(k): num(v) for k, v in r.versus.items()},
-                "stats": dict(r.stats)})
+                "versus": {str(k): num(v) for k, v in r.versus.items()}})
         return {
             "version": 1,
             "round_score": {"key": self.config.score.key, "name": self.config.score.name,
