@@ -55,7 +55,7 @@ def read_protocol(path: str) -> tuple[Protocol, Sheet | None]:
     text = _read_text(path)
     if text.lstrip().startswith("{"):
         return jsonio.loads_with_sheet(text)
-    return notation.parse(text), None
+    return notation.parse_with_sheet(text)
 
 
 def _fmt(value: int | Fraction) -> str:
@@ -162,7 +162,14 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     protocol, sheet = read_protocol(args.file)
     if args.sheet is not None:
-        sheet = jsonio.loads_sheet(_read_text(args.sheet))
+        text = _read_text(args.sheet)
+        try:
+            if text.lstrip().startswith("{"):
+                sheet = jsonio.loads_sheet(text)
+            else:
+                sheet = notation.parse_sheet(text, protocol.players)
+        except ValueError as error:
+            raise _Unreadable(f"{args.sheet}: {error}") from None
     report = check(protocol, sheet)
     if args.json:
         data = {
@@ -186,10 +193,7 @@ def _convert(args: argparse.Namespace, out: TextIO) -> int:
     if args.to == "json":
         out.write(jsonio.dumps(protocol, sheet))
     else:
-        if sheet is not None:
-            sys.stderr.write("pulka: the written sheet is not part of the text notation; "
-                             "it is left out (convert to json to keep it)\n")  # fmt: skip
-        out.write(notation.format(protocol, ascii=args.ascii))
+        out.write(notation.format(protocol, sheet, ascii=args.ascii))
     return 0
 
 
@@ -206,7 +210,7 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(run=_score)
     c = sub.add_parser("check", help="print every finding; exit 1 when there are errors")
     c.add_argument("file", help="protocol: text notation or JSON; - for standard input")
-    c.add_argument("--sheet", help="the sheet the players wrote (JSON, pulka-sheet)")
+    c.add_argument("--sheet", help="the sheet the players wrote: 'sheet' lines or pulka-sheet JSON")
     c.add_argument("--json", action="store_true", help="print the findings as JSON")
     c.set_defaults(run=_check)
     v = sub.add_parser("convert", help="convert between the text notation and JSON")

@@ -34,14 +34,37 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Final
 
 from rules.contracts import Contract, Denomination, InvalidContractError
 
-from .protocol import Call, Deal, Ending, Game, OptionValue, Penalty, Protocol, Raspasy
+from .protocol import (
+    Call,
+    Deal,
+    Ending,
+    Game,
+    OptionValue,
+    Penalty,
+    Protocol,
+    Raspasy,
+    Sheet,
+    SheetLine,
+    SheetRow,
+)
 
-__all__ = ["NotationError", "parse", "format", "deal_text", "FORMAT_LINE", "RESULT_WORDS"]
+__all__ = [
+    "NotationError",
+    "parse",
+    "parse_with_sheet",
+    "parse_sheet",
+    "format",
+    "format_sheet",
+    "deal_text",
+    "FORMAT_LINE",
+    "RESULT_WORDS",
+]
 
 #: The first line :func:`format` writes; a file may omit it (version 1 is assumed).
 FORMAT_LINE: Final = "format: pulka 1"
@@ -567,14 +590,119 @@ def _header_key(tokens: list[_Tok]) -> tuple[str, int] | None:
     return None
 
 
+_SHEET_WORDS: Final = frozenset({"sheet", "запись", "written"})
+_FINAL_WORDS: Final = frozenset({"final", "итог"})
+_RESULT_SHEET_WORDS: Final = frozenset({"result", "результат"})
+
+
+@dataclass
+class _SheetLines:
+    """The ``sheet …:`` lines: what the players wrote, for :mod:`scoring.check`."""
+
+    running: dict[int, SheetRow] = field(default_factory=dict)
+    final: SheetRow | None = None
+    result: tuple[Fraction, ...] | None = None
+    seen: bool = False
+
+    def line(self, reader: _Reader, cur: _Line) -> None:
+        assert reader.players is not None
+        self.seen = True
+        cur.i = 1
+        which = cur.peek()
+        expected = "a deal number, final or result"
+        if which is None or which.kind != "word":
+            raise cur.error(expected, which)
+        low = which.text.lower()
+        cur.i += 1
+        cur.expect(":", "':'")
+        if low.isdigit() and int(low) >= 1:
+            if int(low) in self.running:
+                raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
+            self.running[int(low)] = _sheet_row(reader, cur)
+        elif low in _FINAL_WORDS:
+            if self.final is not None:
+                raise NotationError(cur.number, which.col, "the final sheet is given twice")
+            self.final = _sheet_row(reader, cur)
+        elif low in _RESULT_SHEET_WORDS:
+            if self.result is not None:
+                raise NotationError(cur.number, which.col, "the result is given twice")
+            values = [_fraction(cur)]
+            while cur.at(","):
+                cur.i += 1
+                values.append(_fraction(cur))
+            if len(values) != len(reader.players):
+                raise cur.error(f"{len(reader.players)} results, one per seat", cur.peek())
+            self.result = tuple(values)
+        else:
+            raise NotationError(cur.number, which.col, f"expected {expected}, found {which.text!r}")
+        if not cur.done():
+            raise cur.error("end of line", cur.peek())
+
+    def sheet(self) -> Sheet | None:
+        if not self.seen:
+            return None
+        last = max(self.running, default=0)
+        running = tuple(self.running.get(i) for i in range(1, last + 1))
+        return Sheet(running=running, final=self.final, result=self.result)
+
+
+def _fraction(cur: _Line) -> Fraction:
+    tok = cur.peek()
+    expected = "a result in whists: 14, -80/3 or 12.5"
+    if tok is None or tok.kind != "word" or not re.fullmatch(r"[-+]?\d+(\.\d+)?", tok.text):
+        raise cur.error(expected, tok)
+    cur.i += 1
+    if "." in tok.text or not cur.at("/"):
+        return Fraction(tok.text)
+    cur.i += 1
+    below = cur.peek()
+    if below is None or below.kind != "word" or not re.fullmatch(r"[1-9]\d*", below.text):
+        raise cur.error("a denominator after '/'", below)
+    cur.i += 1
+    return Fraction(int(tok.text), int(below.text))
+
+
+def _sheet_row(reader: _Reader, cur: _Line) -> SheetRow:
+    """``Anna 10 1 18 32; Boris …``: pulya, gora, then the whists on each other seat."""
+    assert reader.players is not None
+    n = len(reader.players)
+    lines: dict[int, SheetLine] = {}
+    while True:
+        tok = cur.peek()
+        seat = reader.seat(cur)
+        if seat in lines:
+            raise cur.error("each player once", tok)
+        numbers = [cur.integer("a written number", -(10**9)) for _ in range(n + 1)]
+        whists = numbers[2:]
+        whists.insert(seat, 0)
+        lines[seat] = SheetLine(numbers[0], numbers[1], tuple(whists))
+        if not cur.at(";"):
+            break
+        cur.i += 1
+    missing = [reader.players[s] for s in range(n) if s not in lines]
+    if missing:
+        raise cur.error(f"'; ' and {missing[0]}'s pulya, gora and whists", cur.peek())
+    return tuple(lines[s] for s in range(n))
+
+
 def parse(text: str) -> Protocol:
-    """Read a protocol written in the text notation.
+    """Read a protocol written in the text notation (``sheet`` lines are read and dropped;
+    :func:`parse_with_sheet` keeps them).
+
+    :raises NotationError: naming the line and column and what was expected there.
+    """
+    return parse_with_sheet(text)[0]
+
+
+def parse_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:
+    """Read a protocol and the sheet the players wrote (``None`` without ``sheet`` lines).
 
     :raises NotationError: naming the line and column and what was expected there.
     """
     reader = _Reader()
     found: dict[str, object] = {}
     deals: list[Deal] = []
+    sheet = _SheetLines()
     lines = text.splitlines()
     for number, raw in enumerate(lines, 1):
         tokens = _tokens(raw, number)
@@ -583,7 +711,7 @@ def parse(text: str) -> Protocol:
         cur = _Line(tokens, number, len(raw))
         header = _header_key(tokens)
         if header is not None:
-            if deals:
+            if deals or sheet.seen:
                 raise NotationError(number, 1, "headers come before the first deal")
             cur.i = header[1]
             _header(reader, cur, header[0], found)
@@ -592,6 +720,9 @@ def parse(text: str) -> Protocol:
             if key not in found:
                 raise NotationError(number, 1, f"expected {what} before the first deal")
         head = tokens[0]
+        if head.kind == "word" and head.text.lower() in _SHEET_WORDS:
+            sheet.line(reader, cur)
+            continue
         if head.kind == "word" and re.fullmatch(r"\d+\.", head.text):
             if int(head.text[:-1]) != len(deals) + 1:
                 raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
@@ -609,7 +740,7 @@ def parse(text: str) -> Protocol:
             raise NotationError(len(lines) + 1, 1, f"expected a '{key}:' line")
     options = found.get("options", {})
     assert isinstance(options, dict)
-    return Protocol(
+    protocol = Protocol(
         players=reader.players or (),
         target=found["target"],  # type: ignore[arg-type]
         deals=tuple(deals),
@@ -618,6 +749,25 @@ def parse(text: str) -> Protocol:
         first_dealer=found.get("first_dealer", 0),  # type: ignore[arg-type]
         ending=found.get("ending", Ending.CLOSED),  # type: ignore[arg-type]
     )
+    return protocol, sheet.sheet()
+
+
+def parse_sheet(text: str, players: tuple[str, ...]) -> Sheet:
+    """Read a file of ``sheet`` lines alone, for the table of ``players``.
+
+    :raises NotationError: naming the line and column and what was expected there.
+    """
+    reader = _Reader(players)
+    sheet = _SheetLines()
+    for number, raw in enumerate(text.splitlines(), 1):
+        tokens = _tokens(raw, number)
+        if not tokens:
+            continue
+        head = tokens[0]
+        if head.kind != "word" or head.text.lower() not in _SHEET_WORDS:
+            raise NotationError(number, head.col, f"expected 'sheet', found {head.text!r}")
+        sheet.line(reader, _Line(tokens, number, len(raw)))
+    return sheet.sheet() or Sheet()
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -678,8 +828,11 @@ def _referrer(names: tuple[str, ...]) -> Callable[[int], str]:
     return ref
 
 
-def format(protocol: Protocol, *, ascii: bool = False) -> str:  # noqa: A001 - pairs with parse
-    """The canonical text of a protocol (``ascii=True``: 6S, mis, =, -1, raspasy, penalty).
+def format(  # noqa: A001 - pairs with parse
+    protocol: Protocol, sheet: Sheet | None = None, *, ascii: bool = False
+) -> str:
+    """The canonical text of a protocol (``ascii=True``: 6S, mis, =, -1, raspasy, penalty),
+    followed by the ``sheet`` lines of the written sheet, if given.
 
     :raises ValueError: for a value the notation cannot hold (a seat not at the table, tricks
         outside 0–10, an empty defenders' split).
@@ -697,7 +850,40 @@ def format(protocol: Protocol, *, ascii: bool = False) -> str:  # noqa: A001 - p
     lines.append("")
     for i, deal in enumerate(protocol.deals, 1):
         lines.append(f"{i}. {_deal_text(deal, ref, ascii)}")
+    written = "" if sheet is None else format_sheet(sheet, protocol.players)
+    if written:
+        lines += ["", written.rstrip("\n")]
     return "\n".join(lines) + "\n"
+
+
+def format_sheet(sheet: Sheet, players: tuple[str, ...]) -> str:
+    """The ``sheet`` lines of a written sheet: ``sheet 3: Anna 2 1 6 0; …``, ``sheet final:
+    …``, ``sheet result: 14, -80/3, …``. Rows left empty at the end of ``running`` are not
+    written (they mean the same: nothing copied).
+
+    :raises ValueError: for a row that is not one line per player with a whist per seat, or
+        whists a player wrote on himself.
+    """
+    ref = _referrer(players)
+    n = len(players)
+
+    def row_text(row: SheetRow) -> str:
+        if len(row) != n or any(len(x.whists) != n or x.whists[s] for s, x in enumerate(row)):
+            raise ValueError(f"a sheet row needs {n} lines of {n} whists, 0 at the writer's seat")
+        return "; ".join(
+            " ".join([ref(s), str(x.pulya), str(x.gora)] + [str(w) for q, w in enumerate(x.whists)
+                                                          if q != s])
+            for s, x in enumerate(row)
+        )  # fmt: skip
+
+    lines = [f"sheet {i}: {row_text(r)}" for i, r in enumerate(sheet.running, 1) if r is not None]
+    if sheet.final is not None:
+        lines.append(f"sheet final: {row_text(sheet.final)}")
+    if sheet.result is not None:
+        if len(sheet.result) != n:
+            raise ValueError(f"a sheet result needs {n} numbers")
+        lines.append("sheet result: " + ", ".join(str(Fraction(r)) for r in sheet.result))
+    return "".join(line + "\n" for line in lines)
 
 
 def deal_text(protocol: Protocol, index: int, *, ascii: bool = False) -> str:

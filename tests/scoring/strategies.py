@@ -5,7 +5,18 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from rules.contracts import LADDER
-from scoring.protocol import Call, Deal, Ending, Game, Penalty, Protocol, Raspasy
+from scoring.protocol import (
+    Call,
+    Deal,
+    Ending,
+    Game,
+    Penalty,
+    Protocol,
+    Raspasy,
+    Sheet,
+    SheetLine,
+    SheetRow,
+)
 
 _NAME_CHARS = st.characters(
     codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp"), exclude_characters="\n\r"
@@ -85,3 +96,29 @@ def protocols(draw: st.DrawFn) -> Protocol:
         first_dealer=draw(st.integers(0, n - 1)),
         ending=draw(st.sampled_from(list(Ending))),
     )
+
+
+@st.composite
+def sheets(draw: st.DrawFn, n: int, deals: int) -> Sheet:
+    """A written sheet of any numbers (rows well shaped; no empty row at the end)."""
+
+    def row() -> SheetRow:
+        lines = []
+        for s in range(n):
+            whists = [0 if q == s else draw(st.integers(-99, 999)) for q in range(n)]
+            lines.append(SheetLine(draw(st.integers(-9, 60)), draw(st.integers(-20, 99)),
+                                   tuple(whists)))  # fmt: skip
+        return tuple(lines)
+
+    running: list[SheetRow | None] = [
+        row() if draw(st.booleans()) else None for _ in range(draw(st.integers(0, deals)))
+    ]
+    while running and running[-1] is None:
+        running.pop()
+    final = row() if draw(st.booleans()) else None
+    result = None
+    if draw(st.booleans()):
+        result = tuple(
+            draw(st.fractions(min_value=-999, max_value=999, max_denominator=4)) for _ in range(n)
+        )
+    return Sheet(tuple(running), final, result)

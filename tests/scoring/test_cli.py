@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring import jsonio
+from scoring import jsonio, notation
 from scoring.notation import parse
 from scoring.protocol import Sheet
 from scoring.pulka import score
@@ -100,6 +100,17 @@ def test_check_with_a_written_sheet(tmp_path: Path) -> None:
     assert done.returncode == 1
     mismatches = [line for line in done.stdout.splitlines() if "SHEET_MISMATCH" in line]
     assert len(mismatches) == 1 and mismatches[0].startswith("error: deal 5: Boris")
+    # …or typed as sheet lines, alone or inside the protocol's text
+    lines = notation.format_sheet(Sheet(running=tuple(altered)), protocol.players)
+    text_sheet = tmp_path / "sheet.txt"
+    text_sheet.write_text(lines, encoding="utf-8")
+    assert run("check", str(EXAMPLE), "--sheet", str(text_sheet)).stdout == done.stdout
+    inline = tmp_path / "with-sheet.pulka"
+    inline.write_text(notation.format(protocol, Sheet(running=tuple(altered))), encoding="utf-8")
+    assert run("check", str(inline)).returncode == 1
+    text_sheet.write_text("sheet 1: Anna 1\n", encoding="utf-8")
+    bad = run("check", str(EXAMPLE), "--sheet", str(text_sheet))
+    assert bad.returncode == 2 and "sheet.txt: line 1, column 16" in bad.stderr
     # the sheet may also travel inside the protocol's JSON
     embedded = tmp_path / "with-sheet.json"
     embedded.write_text(jsonio.dumps(protocol, Sheet(running=tuple(altered))), encoding="utf-8")
@@ -116,6 +127,16 @@ def test_convert_both_ways(tmp_path: Path) -> None:
     assert back.returncode == 0
     assert parse(back.stdout) == parse(EXAMPLE.read_text(encoding="utf-8"))
     assert back.stdout.startswith("format: pulka 1\n")
+    # a sheet travels both ways too
+    scored = score(parse(back.stdout))
+    sheet = Sheet(final=scored.final_row(), result=scored.settlement.totals)
+    json_file.write_text(jsonio.dumps(parse(back.stdout), sheet), encoding="utf-8")
+    text = run("convert", str(json_file), "--to", "text").stdout
+    assert "\nsheet final: Anna " in text and "\nsheet result: " in text
+    text_file = tmp_path / "p.pulka"
+    text_file.write_text(text, encoding="utf-8")
+    again = run("convert", str(text_file), "--to", "json").stdout
+    assert again == json_file.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

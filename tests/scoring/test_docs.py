@@ -29,12 +29,12 @@ def test_notation_examples_parse_and_round_trip(body: str) -> None:
     assert notation.parse(notation.format(protocol)) == protocol
 
 
-def test_json_example_is_the_notation_example_with_a_sheet() -> None:
+def test_json_example_is_the_notation_example() -> None:
     first_text = BLOCKS[0][1]
     data = json.loads(BLOCKS[2][1])
     jsonschema.Draft202012Validator(SCHEMA).validate(data)
     protocol, sheet = jsonio.from_dict(data)
-    assert protocol == notation.parse(first_text)
+    assert (protocol, sheet) == notation.parse_with_sheet(first_text)
     assert sheet is not None and sheet.final is not None and sheet.result is not None
     from scoring.check import check
 

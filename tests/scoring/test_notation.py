@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,17 @@ from hypothesis import strategies as st
 from rules.contracts import MISERE, Contract, Denomination
 from scoring import jsonio
 from scoring.generate import random_protocol
-from scoring.notation import NotationError, format, parse
-from scoring.protocol import Call, Ending, Game, Penalty, Protocol, Raspasy
+from scoring.notation import (
+    NotationError,
+    format,
+    format_sheet,
+    parse,
+    parse_sheet,
+    parse_with_sheet,
+)
+from scoring.protocol import Call, Ending, Game, Penalty, Protocol, Raspasy, Sheet, SheetLine
 
-from .strategies import protocols
+from .strategies import protocols, sheets
 
 DATA = Path(__file__).parent / "data"
 HEAD = "players: Anna, Boris, Vera\ntarget: 10\n"
@@ -209,6 +217,73 @@ def test_generated_protocols_round_trip(seed: int, convention: str, n: int) -> N
     assert parse(text) == p
     assert jsonio.loads(jsonio.dumps(p)) == p
     assert format(jsonio.loads(jsonio.dumps(parse(text)))) == text
+
+
+# --- the written sheet ---------------------------------------------------------------------
+
+
+def test_sheet_lines() -> None:
+    text = HEAD + (
+        "Anna 6♠ / ровно w/p\n"
+        "sheet 1: Anna 2 0 0 0; Boris 0 0 8 0; Vera 0 0 0 0\n"
+        "запись итог: Vera 0 0 0 0; Anna 10 1 18 32; Boris 10 9 42 72\n"
+        "sheet result: 31, 74/3, -12.5\n"
+    )
+    p, sheet = parse_with_sheet(text)
+    assert len(p.deals) == 1 and parse(text) == p
+    assert sheet is not None and sheet.running[0] is not None
+    assert sheet.running[0][1] == SheetLine(0, 0, (8, 0, 0))
+    assert sheet.final is not None and sheet.final[1] == SheetLine(10, 9, (42, 0, 72))
+    assert sheet.result == (31, Fraction(74, 3), Fraction(-25, 2))
+    assert parse_with_sheet(format(p, sheet)) == (p, sheet)
+    assert parse_with_sheet(HEAD)[1] is None
+    alone = parse_sheet("# copied from the paper\nsheet 2: 1 2 0 0 0; 2 0 0 8 0; 3 0 0 0 0\n",
+                        ("Anna", "Boris", "Vera"))  # fmt: skip
+    assert alone.running[0] is None and alone.running[1] is not None
+
+
+@settings(max_examples=150, deadline=None)
+@given(protocols().flatmap(lambda p: st.tuples(st.just(p), sheets(len(p.players), 5))))
+def test_protocol_and_sheet_round_trip(pair: tuple[Protocol, Sheet]) -> None:
+    p, sheet = pair
+    text = format(p, sheet)
+    expected = sheet if (sheet.running or sheet.final or sheet.result) else None
+    assert parse_with_sheet(text) == (p, expected)
+    assert jsonio.loads_with_sheet(jsonio.dumps(p, sheet)) == (p, sheet)
+    if expected is not None:
+        assert parse_sheet(format_sheet(sheet, p.players), p.players) == sheet
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "expected"),
+    [
+        ("sheet: Anna 1 2 3 4", 6, "a deal number, final or result"),
+        ("sheet soon: Anna 1 2 3 4", 7, "a deal number, final or result"),
+        ("sheet 1 Anna 1 2 3 4", 9, "':'"),
+        ("sheet 1: Anna 1 2 3", 20, "a written number"),
+        ("sheet 1: Anna 1 2 3 4; Anna 1 2 3 4", 24, "each player once"),
+        ("sheet 1: Anna 1 2 3 4; Boris 1 2 3 4", 37, "Vera's pulya"),
+        ("sheet result: 1, 2", 19, "3 results"),
+        ("sheet result: 1, 2/0, 3", 20, "a denominator"),
+        ("sheet result: 1, x, 3", 18, "a result in whists"),
+        ("sheet final: Anna 1 2 3 4; Boris 1 2 3 4; Vera 1 2 3 4 5", 56, "end of line"),
+    ],
+)
+def test_sheet_errors(line: str, column: int, expected: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_with_sheet(HEAD + line + "\n")
+    assert (caught.value.line, caught.value.column) == (3, column), str(caught.value)
+    assert expected in str(caught.value)
+
+
+def test_sheet_twice_and_bad_sheet_files() -> None:
+    row = "Anna 1 2 3 4; Boris 1 2 3 4; Vera 1 2 3 4"
+    with pytest.raises(NotationError, match="line 4, column 7: sheet 2 is given twice"):
+        parse_with_sheet(HEAD + f"sheet 2: {row}\nsheet 2: {row}\n")
+    with pytest.raises(NotationError, match="line 1, column 1: expected 'sheet', found 'Anna'"):
+        parse_sheet("Anna 6♠\n", ("Anna", "Boris", "Vera"))
+    with pytest.raises(ValueError, match="0 at the writer's seat"):
+        format_sheet(Sheet(final=(SheetLine(0, 0, (5, 0, 0)),) * 3), ("Anna", "Boris", "Vera"))
 
 
 # --- errors name the line and the column ---------------------------------------------------
