@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.bidding import (
@@ -20,7 +20,7 @@ from rules.bidding import (
     next_dealer,
     whisting_order,
 )
-from rules.contracts import MISERE, Contract
+from rules.contracts import LADDER, MISERE, Contract
 
 
 def c(text: str) -> Contract:
@@ -279,3 +279,110 @@ def test_check_contract_direct() -> None:
     outcome = auction_outcome([(1, "6♠"), (2, "pass"), (0, "pass")], dealer=0, players=3)
     assert [v.code for v in check_contract(outcome, None)] == ["raspasy-after-bid"]
     assert str(check_contract(outcome, c("6♠"), declarer=0)[0]).endswith("(001 §3.3.13)")
+
+
+# --- property: every legal auction checks clean --------------------------------------------
+
+
+@st.composite
+def legal_auctions(draw: st.DrawFn) -> tuple[int, int, list[tuple[int, str]], int | None, str]:
+    """A legal auction played by the rules of 001 §3.3, independently of rules.bidding:
+    returns (players, dealer, auction, expected declarer, expected final bid or "")."""
+    n = draw(st.sampled_from([3, 4]))
+    dealer = draw(st.integers(0, n - 1))
+    seats = active_seats(dealer, n)
+    ladder = [x for x in LADDER if not x.is_misere]
+    high: Contract | None = None
+    high_seat: int | None = None
+    passed: set[int] = set()
+    spoke: set[int] = set()
+    auction: list[tuple[int, str]] = []
+    turn = 0
+    while True:
+        seat = seats[turn]
+        options = ["pass"]
+        nxt = None
+        if high is None:
+            nxt = ladder[0]
+        elif high.is_misere:
+            nxt = c("9♠")
+        elif high != ladder[-1]:
+            nxt = ladder[ladder.index(high) + 1]
+        if nxt is not None:
+            options.append("raise")
+        if seat == seats[0] and high is not None and not high.is_misere and high_seat != seat:
+            options.append("hold")
+        if seat not in spoke and (high is None or high < MISERE):
+            options.append("misere")
+        if seat == seats[2] and passed == set(seats[:2]) and high is None:
+            options.append("take")
+        choice = draw(st.sampled_from(options))
+        if choice == "pass":
+            passed.add(seat)
+            auction.append((seat, draw(st.sampled_from(["pass", "пас", "Pass"]))))
+        elif choice == "raise":
+            assert nxt is not None
+            high, high_seat = nxt, seat
+            auction.append((seat, draw(st.sampled_from([str(nxt), nxt.ascii, nxt.ascii.lower()]))))
+        elif choice == "hold":
+            auction.append((seat, draw(st.sampled_from(["здесь", f"{high} здесь", str(high)]))))
+            high_seat = seat
+        elif choice == "misere":
+            high, high_seat = MISERE, seat
+            auction.append((seat, draw(st.sampled_from(["mis", "мизер"]))))
+        else:
+            auction.append((seat, "беру"))
+            return n, dealer, auction, seat, ""
+        spoke.add(seat)
+        live = [s for s in seats if s not in passed]
+        if len(passed) == 3:
+            return n, dealer, auction, None, ""
+        if high is not None and live == [high_seat]:
+            return n, dealer, auction, high_seat, str(high)
+        position = seats.index(seat)
+        turn = next(
+            (position + k) % 3 for k in (1, 2, 3) if seats[(position + k) % 3] not in passed
+        )
+
+
+@settings(max_examples=300)
+@given(legal_auctions())
+def test_every_legal_auction_checks_clean(
+    case: tuple[int, int, list[tuple[int, str]], int | None, str],
+) -> None:
+    n, dealer, auction, declarer, final = case
+    outcome = auction_outcome(auction, dealer=dealer, players=n)
+    assert outcome.declarer == declarer
+    assert (str(outcome.final_bid) if outcome.final_bid else "") == final
+    assert check_auction(auction, dealer=dealer, players=n) == []
+    if declarer is None:
+        assert check_auction(auction, dealer=dealer, players=n, raspasy=True) == []
+    else:
+        contract = outcome.final_bid or c("6♠")
+        assert check_auction(
+            auction, dealer=dealer, players=n, contract=contract, declarer=declarer
+        ) == []  # fmt: skip
+        higher = [x for x in LADDER if x > contract and not x.is_misere]
+        if higher:  # any contract above the final bid is allowed too (001 §3.4.3)
+            assert not check_auction(
+                auction, dealer=dealer, players=n, contract=higher[-1], declarer=declarer
+            )
+
+
+@settings(max_examples=300)
+@given(legal_auctions(), st.data())
+def test_a_dropped_call_or_a_wrong_seat_is_found(
+    case: tuple[int, int, list[tuple[int, str]], int | None, str], data: st.DataObject
+) -> None:
+    n, dealer, auction, _, _ = case
+    if len(auction) < 2:
+        return
+    k = data.draw(st.integers(0, len(auction) - 2))
+    dropped = auction[:k] + auction[k + 1 :]
+    moved = list(auction)
+    seat = moved[k][0]
+    moved[k] = (data.draw(st.sampled_from([s for s in range(n) if s != seat])), moved[k][1])
+    for broken in (dropped, moved):
+        if broken == auction:
+            continue
+        assert check_auction(broken, dealer=dealer, players=n)
