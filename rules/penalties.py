@@ -99,7 +99,7 @@ CATALOGUE: Final[tuple[CataloguePenalty, ...]] = (
         "The card becomes an open card (3.9.14); nothing is written.",
         "Карта становится открытой (3.9.14); ничего не пишется.", "any", True),
     CataloguePenalty(
-        "REVOKE", "3.9.16.2", "Revoke", "Фальшренонс",
+        "REVOKE", "3.9.16", "Revoke noticed later (3.9.16.2)", "Фальшренонс, замеченный позже (3.9.16.2)",
         "One trick of the offender becomes the opponents' (declarer: one trick to the defence; "
         "a defender: one trick to the declarer; misère: one trick more).",
         "Штрафная взятка становится собственностью противников.", "any", True),

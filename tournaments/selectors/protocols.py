@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 
 from scoring.jsonio import from_dict
 from scoring.protocol import Ending, Game, Raspasy
@@ -27,10 +28,47 @@ from tournaments.models import (
 from tournaments.services.protocols import deal_lines, effective_protocol, table_header
 
 __all__ = [
-    "DealRow", "PulkaView", "appeals_for_event", "next_dealer", "protocol_audit_log",
+    "DealRow", "FINDING_TITLES", "PulkaView", "appeals_for_event", "finding_title", "next_dealer", "protocol_audit_log",
     "protocol_current", "protocol_versions", "pulka_view", "round_protocols",
     "table_by_key", "table_in_event", "tables_of_entry",
 ]
+
+
+#: A heading in the user's language for each finding code of scoring.check (the scorer's own
+#: message, with the exact numbers, follows it).
+FINDING_TITLES = {
+    "TRICKS": _("Tricks out of range"),
+    "TRICKS_SUM": _("The tricks do not make ten"),
+    "SPLIT_NEEDED": _("Each defender's tricks are needed"),
+    "CALLS": _("The defenders' calls are missing"),
+    "HALF_WHIST": _("Half-whist not allowed here"),
+    "MISERE_WHISTED": _("A misère is not whisted"),
+    "RASPASY_TRICKS": _("Raspasy tricks out of range"),
+    "RASPASY_EXIT": _("Contract too low after raspasy"),
+    "DEALER_OUT_OF_TURN": _("Dealer out of turn"),
+    "DEALER_DECLARES": _("The dealer sits out with four players"),
+    "BAD_SEAT": _("No such seat at the table"),
+    "NOT_CLOSED": _("Marked closed, but not every pulya reached the target"),
+    "ALREADY_CLOSED": _("The pulka had already closed"),
+    "DEAL_AFTER_CLOSE": _("A deal after the pulka closed"),
+    "UNPLAYED_TRICKS": _("Tricks given for a deal not played"),
+    "MULTIPLIER": _("Multiplier not allowed"),
+    "TALON_PREMIUM": _("Talon premium not allowed"),
+    "SHEET_MISMATCH": _("The sheet differs from the computed pulka"),
+    "SHEET_ROWS": _("More written rows than deals"),
+    "SHEET_SHAPE": _("A written row has the wrong shape"),
+    "RESULT_MISMATCH": _("Written result differs"),
+    "PENALTY_RULE": _("Penalty without a known rule"),
+    "PENALTY_AMOUNT": _("Penalty amount differs from the rule"),
+    "CONTRACT_BELOW_BID": _("Contract below the final bid"),
+    "DECLARER_NOT_BIDDER": _("The declarer did not win the auction"),
+}
+
+
+def finding_title(code: str) -> str:
+    if code.startswith("AUCTION"):
+        return str(_("Auction irregular"))
+    return str(FINDING_TITLES.get(code, code))
 
 
 def table_by_key(key: str) -> Table:
@@ -124,6 +162,7 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         rows.append(DealRow(i + 1, origin[i], texts[i] if i < len(texts) else repr(deal),
                             _kind(deal), dealer, written))
     general = []
+    findings = [dict(f, title=finding_title(f.get("code", ""))) for f in findings]
     for f in findings:
         if f.get("deal") is not None and f["deal"] < len(rows):
             rows[f["deal"]].findings.append(f)
