@@ -219,7 +219,9 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
 
 def _check_ending(t: Table, protocol: Protocol, closed_at: int | None) -> None:
     t.deal = None
-    ending = Ending(protocol.ending)
+    ending = protocol.ending
+    if type(ending) is not Ending:
+        ending = Ending(ending)
     if ending is Ending.CLOSED and closed_at is None:
         t.error(
             "NOT_CLOSED",

@@ -115,9 +115,12 @@ def settle(
     exact = _variant1(amnestied, whists, n)
     exact2 = _variant2(list(gora), net, n)
     adjustments = [0] * n
-    rounded_gora = list(amnestied)
-    matrix = [list(row) for row in whists]
-    if rounding == "kodeks" and n == 3:
+    rounded_gora = amnestied
+    variant1, variant2 = exact, exact2  # nothing to round: the same numbers
+    if rounding == "kodeks" and n == 3 and any(a % 3 for a in amnestied):
+        rounded_gora = list(amnestied)
+        matrix = [list(row) for row in whists]
+        rounded_net = list(net)
         for p in range(n):
             rest = rounded_gora[p] % 3
             if rest == 1:  # written down by 1; the other two write 3 whists each on him
@@ -126,24 +129,24 @@ def settle(
                 for q in range(n):
                     if q != p:
                         matrix[q][p] += 3
+                        rounded_net[q] += 3
+                        rounded_net[p] -= 3
             elif rest == 2:  # one point added; he writes 3 whists on each of the others
                 rounded_gora[p] += 1
                 adjustments[p] = 1
                 for q in range(n):
                     if q != p:
                         matrix[p][q] += 3
-    rounded_net = [0] * n
-    for p in range(n):
-        for q in range(n):
-            if q != p:
-                rounded_net[p] += matrix[p][q]
-                rounded_net[q] -= matrix[p][q]
+                        rounded_net[p] += 3
+                        rounded_net[q] -= 3
+        variant1 = _variant1(rounded_gora, matrix, n)
+        variant2 = _variant2(rounded_gora, rounded_net, n)
     return Settlement(
         denominator=n,
         exact_numerators=exact,
         exact_variant2_numerators=exact2,
-        variant1_numerators=_variant1(rounded_gora, matrix, n),
-        variant2_numerators=_variant2(rounded_gora, rounded_net, n),
+        variant1_numerators=variant1,
+        variant2_numerators=variant2,
         gora=tuple(rounded_gora),
         adjustments=tuple(adjustments),
     )

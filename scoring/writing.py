@@ -237,8 +237,12 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
             column="defender_tricks",
         )
         return False
-    if tricks >= level:
-        t.pulya(d, price * m)  # made (001 §4.2.1)
+    if tricks >= level:  # made (001 §4.2.1)
+        at = d * stride
+        if cells[at] + price * m <= t.target or not conv.help:
+            cells[at] += price * m
+        else:
+            t.pulya(d, price * m)
     else:
         under = level - tricks  # remiz: gora per undertrick, consolation from opponents (3.8.1.2)
         cells[d * stride + 1] += under * price * conv.declarer_gora_multiplier * m
