@@ -105,9 +105,12 @@ class Call(enum.StrEnum):
 
     WHIST = "whist"  # вист
     PASS = "pass"  # пас
-    HALF = "half"  # полвиста: the second defender after a pass, 6 and 7 only (001 §3.8.7)
-    #: said полвиста, then the partner returned the whist (001 §3.8.8): passes, and in
-    #: gentleman whist writes no whists at the declarer's remiz (001 §3.8.14).
+    #: полвиста, 6 and 7 only: the second defender after the first passed (001 §3.8.7); in
+    #: gentleman whist also the first defender after the second passed (001 §3.8.14).
+    HALF = "half"
+    #: said полвиста, then the partner returned the whist (001 §3.8.8): the partner's call is
+    #: then ``WHIST``; the half-whister writes only consolation at the declarer's remiz
+    #: (001 §3.8.14) and answers for nothing.
     HALF_RETURNED = "half-returned"
 
 
