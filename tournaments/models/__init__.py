@@ -2,13 +2,13 @@
 
 from .audit import AuditLogEntry
 from .event import Event, EventRole
-from .player import Entry, Player
+from .player import Avoidance, Entry, Player
 from .round import Round, Seat, Table
 from .standings import GeneratedFile, StandingsSnapshot
 from .incident import Appeal, EventPenalty, Incident, PenaltyDefinition, PenaltyKind, Ruling
 from .protocol import EntryKind, Protocol, ProtocolConfirmation
 
-__all__ = ["AuditLogEntry", "Entry", "Event", "EventRole", "Player", "Round", "Seat", "Table"]
+__all__ = ["AuditLogEntry", "Avoidance", "Entry", "Event", "EventRole", "Player", "Round", "Seat", "Table"]
 __all__ += ["GeneratedFile", "StandingsSnapshot"]
 __all__ += ["Appeal", "EventPenalty", "Incident", "PenaltyDefinition", "PenaltyKind", "Ruling"]
 __all__ += ["EntryKind", "Protocol", "ProtocolConfirmation"]

@@ -49,6 +49,8 @@ class Entry(models.Model):
     url_key = models.CharField(max_length=32, unique=True, default=new_url_key)
     # The first round the entry is drawn for (late entry); None: from the first round.
     joined_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A player who must sit at a given table number (e.g. accessibility), honoured by the draw.
+    fixed_table = models.PositiveSmallIntegerField(_("must sit at table"), null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -64,3 +66,23 @@ class Entry(models.Model):
     @property
     def plays(self) -> bool:
         return self.status != self.Status.WITHDRAWN
+
+
+class Avoidance(models.Model):
+    """Two entries the draw must keep apart (family, a request the organiser accepted)."""
+
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE,
+                              related_name="avoidances")
+    first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "first", "second"], name="avoid_pair_once"),
+            models.CheckConstraint(condition=~models.Q(first=models.F("second")),
+                                   name="avoid_two_different_entries"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first.player.name} ≠ {self.second.player.name}"
