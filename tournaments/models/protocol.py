@@ -71,6 +71,9 @@ class Protocol(models.Model):
     result = models.JSONField(default=list, blank=True)
     #: Ids of the rulings whose entries were merged into the effective pulka of this version.
     rulings_applied = models.JSONField(default=list, blank=True)
+    #: What those rulings wrote into this version, computed on this version's deals:
+    #: ``[{"ruling": id, "after_deal": n or null, "entries": [scoring Penalty as JSON]}]``.
+    ruling_entries = models.JSONField(default=list, blank=True)
     is_current = models.BooleanField(default=True)
     approved = models.BooleanField(default=False)
     approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -134,13 +134,13 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
     wrote, the running totals and the findings next to the deal they concern."""
     if version is None:
         protocol = table_header(table)
-        rulings: list[Ruling] = []
+        applied: list[dict[str, Any]] = []
         findings: list[dict[str, Any]] = []
     else:
         protocol = from_dict(version.data)[0]
-        rulings = list(Ruling.objects.filter(pk__in=version.rulings_applied))
+        applied = version.ruling_entries
         findings = version.findings
-    effective, origin = effective_protocol(protocol, rulings)
+    effective, origin = effective_protocol(protocol, applied)
     try:
         scored = score(effective)
     except ValueError:

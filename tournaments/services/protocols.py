@@ -63,18 +63,20 @@ def table_header(table: Table) -> ScoringProtocol:
     )
 
 
-def effective_protocol(protocol: ScoringProtocol, rulings: list[Ruling]
+def effective_protocol(protocol: ScoringProtocol, applied: list[dict[str, Any]]
                        ) -> tuple[ScoringProtocol, list[int | None]]:
-    """The protocol with the rulings' penalty entries inserted after their deals, and for each
-    deal of the result its index in ``protocol.deals`` (``None`` for a ruling's entry)."""
+    """The protocol with the rulings' penalty entries (``[{"after_deal", "entries"}]``, in the
+    order the rulings were made) inserted after their deals, and for each deal of the result its
+    index in ``protocol.deals`` (``None`` for a ruling's entry)."""
     after: dict[int, list[Deal]] = {}
     at_end: list[Deal] = []
-    for ruling in sorted(rulings, key=lambda r: (r.created_at, r.pk)):
-        entries = [_penalty_from(e) for e in ruling.entries]
-        if ruling.after_deal is None or ruling.after_deal >= len(protocol.deals):
+    for item in applied:
+        entries = [_penalty_from(e) for e in item["entries"]]
+        anchor = item.get("after_deal")
+        if anchor is None or anchor >= len(protocol.deals):
             at_end.extend(entries)
         else:
-            after.setdefault(ruling.after_deal, []).extend(entries)
+            after.setdefault(anchor, []).extend(entries)
     deals: list[Deal] = []
     origin: list[int | None] = []
     for i, deal in enumerate(protocol.deals):
@@ -167,14 +169,37 @@ def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
 # --- saving -----------------------------------------------------------------------------------
 
 
-def _active_rulings(table: Table) -> list[Ruling]:
-    return list(Ruling.objects.filter(incident__table=table, active=True).exclude(entries=[]))
+def _rulings_applied(table: Table, protocol: ScoringProtocol
+                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The active rulings' entries computed on ``protocol``, and warnings for rulings that no
+    longer fit it (their entries as made are kept and the referee is told)."""
+    from tournaments.services.rulings import ruling_entries
+
+    applied: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []
+    rulings = (Ruling.objects.filter(incident__table=table, active=True)
+               .exclude(kind=Ruling.Kind.NONE).select_related("incident", "definition")
+               .order_by("created_at", "pk"))
+    for ruling in rulings:
+        try:
+            entries = ruling_entries(ruling, protocol)
+        except UserFacingError as exc:
+            entries = ruling.entries
+            warnings.append({
+                "code": "RULING_NOT_RECOMPUTED", "severity": "warning", "rule": ruling.rule,
+                "message": f"ruling #{ruling.pk} kept as made: {exc.message}", "deal": None,
+                "data_deal": ruling.incident.deal, "player": ruling.seat, "column": None,
+                "written": None, "expected": None})
+        if entries:
+            applied.append({"ruling": ruling.pk, "after_deal": ruling.incident.deal,
+                            "entries": entries})
+    return applied, warnings
 
 
 def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> dict[str, Any]:
     """Check and score the effective pulka; the fields a version stores."""
-    rulings = _active_rulings(table)
-    effective, origin = effective_protocol(protocol, rulings)
+    applied, warnings = _rulings_applied(table, protocol)
+    effective, origin = effective_protocol(protocol, applied)
     try:
         report = check(effective, sheet)
         scored = score(effective)
@@ -194,9 +219,10 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
         "name": protocol.players[p], "exact": str(scored.settlement.exact[p]),
         "whists": str(scored.settlement.totals[p]), "pulya": final[p].pulya,
         "gora": final[p].gora} for p in range(protocol.size)]
+    findings.extend(warnings)
     return {"findings": findings, "error_count": len(report.errors),
-            "warning_count": len(report.warnings), "result": result,
-            "rulings_applied": sorted(r.pk for r in rulings)}
+            "warning_count": len(report.warnings) + len(warnings), "result": result,
+            "rulings_applied": [a["ruling"] for a in applied], "ruling_entries": applied}
 
 
 def _lock_table(table: Table) -> Table:

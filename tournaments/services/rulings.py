@@ -8,6 +8,7 @@ follow. Everything is written to the append-only audit log.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import secrets
 from typing import Any
@@ -44,7 +45,7 @@ from tournaments.services.protocols import (
 
 __all__ = [
     "appeal_decide", "appeal_file", "incident_record", "penalty_definition_create",
-    "ruling_make",
+    "ruling_entries", "ruling_make",
 ]
 
 
@@ -100,32 +101,28 @@ def _table_protocol(table: Table):
     return from_dict(current.data)[0] if current is not None else table_header(table)
 
 
-def _compute(*, incident: Incident, kind: str, penalty_code: str, seat: int | None,
+def _compute(*, protocol, deal: int | None, kind: str, penalty_code: str, seat: int | None,
              params: dict[str, Any], definition: PenaltyDefinition | None
              ) -> tuple[list[dict[str, Any]], str, dict[str, Any]]:
-    """The entries a ruling writes, its rule reference and its (completed) parameters."""
-    table = incident.table
-    protocol = _table_protocol(table)
+    """The entries a ruling writes into ``protocol`` (a scoring protocol), its rule reference and
+    its (completed) parameters; the same inputs always give the same entries."""
     try:
         if kind == Ruling.Kind.CATALOGUE:
             entry = find_penalty(penalty_code)
             if seat is None:
                 raise PenaltyError(_("Choose the offender."))
-            entries = penalty_entries(entry.code, protocol, deal=incident.deal, seat=seat,
-                                      params=params)
+            entries = penalty_entries(entry.code, protocol, deal=deal, seat=seat, params=params)
             return [penalty_to_json(e) for e in entries], entry.rule, params
         if kind == Ruling.Kind.ADJUSTED:  # 001 §3.8.5.1 Б
-            deal = incident.deal
             if deal is None or deal >= len(protocol.deals):
                 raise PenaltyError(_("An adjusted result needs the deal."))
             played = protocol.deals[deal]
             if type(played) is not Game:
                 raise PenaltyError(_("The deal is not a game."))
-            other_tricks = int(params["other_tricks"])
             split = params.get("other_split")
-            other = Game(played.declarer, played.contract, played.calls, other_tricks,
-                         tuple(int(x) for x in split) if split else None, played.open,
-                         played.auction, played.multiplier, played.talon_premium, played.dealer)
+            other = dataclasses.replace(
+                played, declarer_tricks=int(params["other_tricks"]),
+                defender_tricks=tuple(int(x) for x in split) if split else None)
             params = dict(params)
             params.setdefault("lot", secrets.choice(["played", "other"]))  # drawn by lot
             entries = adjusted_result_entries(protocol, deal, other=other,
@@ -147,6 +144,19 @@ def _compute(*, incident: Incident, kind: str, penalty_code: str, seat: int | No
     return [], "", params
 
 
+def ruling_entries(ruling: Ruling, protocol) -> list[dict[str, Any]]:
+    """What ``ruling`` writes into ``protocol`` as it stands now: the entries are computed again
+    on every save, so a deal corrected after the ruling is penalised as corrected.
+
+    :raises UserFacingError: when the ruling no longer applies (e.g. the deal was deleted).
+    """
+    entries, _rule, _params = _compute(
+        protocol=protocol, deal=ruling.incident.deal, kind=ruling.kind,
+        penalty_code=ruling.penalty_code, seat=ruling.seat, params=dict(ruling.params),
+        definition=ruling.definition)
+    return entries
+
+
 @transaction.atomic
 def ruling_make(*, incident: Incident, kind: str, reason: str, by, penalty_code: str = "",
                 seat: int | None = None, params: dict[str, Any] | None = None,
@@ -164,8 +174,9 @@ def ruling_make(*, incident: Incident, kind: str, reason: str, by, penalty_code:
     if seat is not None and seat not in set(table.seats.values_list("position", flat=True)):
         raise UserFacingError(_("There is no seat %(n)d at this table.") % {"n": seat + 1},
                               {"field": "seat"})
-    entries, rule, params = _compute(incident=incident, kind=kind, penalty_code=penalty_code,
-                                     seat=seat, params=dict(params or {}), definition=definition)
+    entries, rule, params = _compute(
+        protocol=_table_protocol(table), deal=incident.deal, kind=kind, penalty_code=penalty_code,
+        seat=seat, params=dict(params or {}), definition=definition)
     ruling = Ruling.objects.create(
         incident=incident, kind=kind, penalty_code=penalty_code or (
             definition.code if definition else ""), definition=definition, seat=seat, rule=rule,

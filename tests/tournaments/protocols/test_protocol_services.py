@@ -283,3 +283,24 @@ def test_in_progress_protocol_cannot_be_confirmed(setup):
     v = save(setup, p, None)
     with pytest.raises(UserFacingError, match="still being played"):
         protocol_confirm(protocol=v, seat=0, entry=setup.entries[0])
+
+
+def test_a_ruling_is_recomputed_when_the_deal_is_corrected(setup):
+    """3.4.9 on a 6♠ made exactly: remiz without one. The table then corrects the deal to
+    7 tricks: the penalty trick cancels the overtrick and nothing is written (001 §3.4.9)."""
+    header = table_header(setup.table)
+    exact = Game(0, SIX, (Call.WHIST, Call.PASS), 6)
+    v1 = save(setup, header.with_deals((exact,)), None)
+    incident = incident_record(table=setup.table, deal=0, seats=[0], by=setup.referee,
+                               description="Anna looked at her discard after the first lead")
+    ruling_make(incident=incident, kind=Ruling.Kind.CATALOGUE, penalty_code="DISCARD_PEEK",
+                seat=0, reason="seen", by=setup.referee)
+    v2 = Protocol.objects.get(table=setup.table, is_current=True)
+    assert v2.ruling_entries[0]["entries"][0]["gora"] == 2  # without one on a 6: P = 2
+    assert v2.result[0]["pulya"] == v1.result[0]["pulya"] - 2
+    over = dataclasses.replace(exact, declarer_tricks=7)
+    v3 = save(setup, header.with_deals((over,)), v2.version)
+    assert v3.ruling_entries == [] and v3.result[0]["pulya"] == v1.result[0]["pulya"]
+    v4 = save(setup, header.with_deals(()), v3.version)  # the deal deleted: ruling kept as made
+    assert any(f["code"] == "RULING_NOT_RECOMPUTED" for f in v4.findings)
+    assert v4.ruling_entries and v4.error_count == 0
