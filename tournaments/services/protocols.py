@@ -30,7 +30,7 @@ from tournaments.services.audit import audit_log
 
 __all__ = [
     "StaleProtocolError", "deal_lines", "effective_protocol", "protocol_approve", "protocol_confirm",
-    "protocol_from_notation", "protocol_reopen", "protocol_rescore", "protocol_resolve",
+    "notation_read", "notation_text", "protocol_from_notation", "protocol_reopen", "protocol_rescore", "protocol_resolve",
     "protocol_save", "protocols_compare", "schedule_standings", "table_header",
 ]
 
@@ -137,8 +137,9 @@ def protocols_compare(a: ScoringProtocol, b: ScoringProtocol) -> list[dict[str, 
     return out
 
 
-def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
-    """Read the referee's text: a full notation, or only the deals (the table gives the header).
+def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | None]:
+    """Read the referee's text: a full notation, or only the deals (the table gives the header),
+    with the ``sheet`` lines of what the players wrote, if any (checked cell by cell, 4.2.7).
 
     :raises UserFacingError: naming the line and column (field ``notation``).
     """
@@ -146,11 +147,12 @@ def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
     has_header = any(line.strip().lower().startswith(("players:", "игроки:"))
                      for line in text.splitlines())
     full = text
+    head = ""
     if not has_header:
         head = notation_module.format(header).split("\n\n", 1)[0]
         full = head + "\n\n" + text
     try:
-        parsed = notation_module.parse(full)
+        parsed, sheet = notation_module.parse_with_sheet(full)
     except notation_module.NotationError as exc:
         line = exc.line - (0 if has_header else len(head.splitlines()) + 1)
         raise UserFacingError(_("Line %(line)d, column %(column)d: %(reason)s") % {
@@ -161,9 +163,26 @@ def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
             _("The players in the text (%(text)s) are not this table's (%(table)s).") % {
                 "text": ", ".join(parsed.players), "table": ", ".join(header.players)},
             {"field": "notation"})
-    return dataclasses.replace(parsed, target=header.target, convention=header.convention,
-                               options=header.options, first_dealer=parsed.first_dealer
-                               if has_header else header.first_dealer)
+    protocol = dataclasses.replace(parsed, target=header.target, convention=header.convention,
+                                   options=header.options, first_dealer=parsed.first_dealer
+                                   if has_header else header.first_dealer)
+    return protocol, sheet
+
+
+def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
+    """:func:`notation_read` without the sheet."""
+    return notation_read(table, text)[0]
+
+
+def notation_text(protocol: ScoringProtocol, sheet: Sheet | None) -> str:
+    """The deals (numbered) and the sheet lines, as the referee's box shows them."""
+    text = "".join(f"{i}. {line}\n" for i, line in enumerate(deal_lines(protocol), 1))
+    if sheet is not None:
+        try:
+            text += notation_module.format_sheet(sheet, protocol.players).rstrip("\n") + "\n"
+        except ValueError:
+            pass
+    return text
 
 
 # --- saving -----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from rules.contracts import LADDER, Contract, InvalidContractError
 from rules.penalties import CATALOGUE
-from scoring.jsonio import from_dict
+from scoring.jsonio import from_dict, sheet_from_dict
 from scoring.protocol import Call, Deal, Ending, Game, Raspasy
 from scoring.writing import whisting_order
 from tournaments import permissions
@@ -127,8 +127,9 @@ def table_entry(request, key: str):
                     deals.append(deal_from_post(request.POST, protocol,
                                                 sel.next_dealer(protocol)))
             svc.protocol_save(table=table, protocol=_rebuild(protocol, deals, ending),
-                              based_on_version=based_on, source=Protocol.Source.TABLE_LINK,
-                              by=request.user)
+                              sheet=sheet_from_dict(version.sheet) if version and version.sheet
+                              else None, based_on_version=based_on,
+                              source=Protocol.Source.TABLE_LINK, by=request.user)
             return HttpResponseRedirect(reverse("protocol-table", args=[key]) + "#last")
         except svc.StaleProtocolError as exc:
             stale = exc
@@ -146,10 +147,6 @@ def table_entry(request, key: str):
     }, status=409 if stale else 400 if error else 200)
 
 
-def _deals_text(protocol) -> str:
-    return "".join(f"{i}. {line}\n" for i, line in enumerate(svc.deal_lines(protocol), 1))
-
-
 @staff_view(permissions.REFEREE)
 def referee_entry(request, event, number: int, table_number: int):
     """The referee's desk: the notation in one box, confirmation, approval, double entry."""
@@ -160,17 +157,19 @@ def referee_entry(request, event, number: int, table_number: int):
         kind = EntryKind.TABLE
     version, protocol = _current_protocol(table, kind)
     error = stale = None
-    text = _deals_text(protocol) if version else ""
+    sheet = sheet_from_dict(version.sheet) if version and version.sheet else None
+    text = svc.notation_text(protocol, sheet) if version else ""
     ending = str(Ending(protocol.ending)) if version else Ending.CLOSED.value
     if request.method == "POST":
         text = request.POST.get("notation", "")
         ending = request.POST.get("ending", ending)
         try:
-            parsed = svc.protocol_from_notation(table, text)
+            parsed, sheet = svc.notation_read(table, text)
             if ending in Ending._value2member_map_ and not any(
                     line.strip().lower().startswith("ending:") for line in text.splitlines()):
                 parsed = dataclasses.replace(parsed, ending=Ending(ending))
-            svc.protocol_save(table=table, protocol=parsed, notation=text, entry_kind=kind,
+            svc.protocol_save(table=table, protocol=parsed, sheet=sheet, notation=text,
+                              entry_kind=kind,
                               based_on_version=_int(request.POST.get("based_on_version")),
                               reason=request.POST.get("reason", ""), by=request.user,
                               source=Protocol.Source.REFEREE)

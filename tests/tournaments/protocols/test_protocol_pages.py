@@ -152,3 +152,24 @@ def test_double_entry_desk_shows_the_difference_and_resolves(client):
     merged = current(setup)
     assert merged.resolution["choices"] == {"0": "b"}
     assert from_dict(merged.data)[0].deals[0].declarer_tricks == 5
+
+
+def test_referee_types_what_the_players_wrote_and_sees_the_recording_error(client, setup):
+    """The sheet lines are checked cell by cell: Boris wrote 8 whists on Anna's 6♠ made with
+    4 defence tricks where the pulka says 8 … and Vera 2 where she wrote nothing (001 §4.2.7)."""
+    client.force_login(setup.referee)
+    text = ("Anna 6♠ = w/p\n"
+            "sheet 1: Anna 2 0 0 0; Boris 0 0 8 0; Vera 0 0 2 0\n")
+    r = client.post(desk(setup), {"notation": text, "ending": "in-progress",
+                                  "based_on_version": "", "entry_kind": "table"})
+    assert r.status_code == 302
+    v = current(setup)
+    mismatches = [f for f in v.findings if f["code"] == "SHEET_MISMATCH"]
+    assert len(mismatches) == 1 and mismatches[0]["player"] == 2 and mismatches[0]["deal"] == 0
+    assert v.sheet is not None
+    page = client.get(desk(setup)).content.decode()
+    assert "sheet 1:" in page  # the box shows the sheet again, nothing lost
+    # a correction at the table keeps the sheet the referee typed
+    url = reverse("protocol-table", args=[setup.table.url_key])
+    client.post(url, {"based_on_version": "1", "action": "ending", "ending": "agreement"})
+    assert current(setup).version == 2 and current(setup).sheet == v.sheet

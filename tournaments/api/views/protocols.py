@@ -106,7 +106,7 @@ class ProtocolSubmitApi(_TableApi):
             return self.forbidden()
         try:
             if "notation" in data:
-                protocol, sheet = svc.protocol_from_notation(table, data["notation"]), None
+                protocol, sheet = svc.notation_read(table, data["notation"])
             else:
                 try:
                     protocol, sheet = from_dict(data["protocol"])
