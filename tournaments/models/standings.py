@@ -91,6 +91,8 @@ class GeneratedFile(models.Model):
     table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, null=True, blank=True,
                               related_name="generated_files")
     paper = models.CharField(max_length=8, default="A4")  # A4 or letter
+    # the site address the QR codes of blank protocols link to (PULKA_BASE_URL or the request's)
+    base_url = models.CharField(max_length=200, blank=True)
     language = models.CharField(max_length=8, default="en")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     error = models.TextField(blank=True)

@@ -1,0 +1,187 @@
+"""PDF documents: each kind rendered, its text extracted (pdftotext) and checked, and drawn to an
+image (pdftoppm); cached until their data changes. 001 §4.2.11: the contract/result column."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from tests.tournaments.standings.factories import make_event, play_round
+from tournaments import pdf
+from tournaments.models import EventPenalty, GeneratedFile, Player, Protocol, Table
+from tournaments.pdf_files import generated_file_request
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(data: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(data)
+    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
+                         text=True, check=True)
+    return out.stdout
+
+
+def draw(data: bytes, tmp_path: Path) -> Image.Image:
+    """First page as a PNG through pdftoppm; asserts something is drawn on it."""
+    path = tmp_path / "draw.pdf"
+    path.write_bytes(data)
+    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", str(path),
+                    str(tmp_path / "page")], check=True)
+    png = next(tmp_path.glob("page*.png"))
+    image = Image.open(png).convert("L")
+    dark = sum(image.histogram()[:128])
+    assert dark > 500, "the page is blank"
+    return image
+
+
+@pytest.fixture
+def event_played(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.PULKA_BASE_URL = "https://pulka.example.org"
+    event, entries = make_event(players=7, tiebreaks=["raspasy_won"])
+    Player.objects.filter(pk=entries[0].player_id).update(name="Анна Ёлкина")
+    rng = random.Random(5)
+    round1, tables1 = play_round(event, entries, 1, rng=rng)
+    round2, _ = play_round(event, entries, 2, rng=rng, approve=False)
+    return event, entries, round1, round2
+
+
+def request(django_capture_on_commit_callbacks, **kw) -> GeneratedFile:
+    with django_capture_on_commit_callbacks(execute=True):
+        f = generated_file_request(**kw)
+    f.refresh_from_db()
+    return f
+
+
+def test_blank_protocols_one_sheet_per_table_with_qr_link(
+        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event, entries, round1, _ = event_played
+    f = request(django_capture_on_commit_callbacks, event=event, kind="blank", round_=round1)
+    assert f.status == "ok", f.error
+    data = f.file.read()
+    assert data.startswith(b"%PDF")
+    text = text_of(data, tmp_path)
+    tables = list(Table.objects.filter(round=round1).order_by("number"))
+    assert text.count("\f") == len(tables)  # one sheet (one page) per table
+    assert "Round 1, table 1" in text and f"Round 1, table {len(tables)}" in text
+    assert "Анна Ёлкина" in text and "Contract / result" in text and "4.2.11" in text
+    assert "6♠ / ровно" in text  # the column's example, in DejaVu (Cyrillic and suits)
+    assert f"https://pulka.example.org/t/{tables[0].url_key}/" in "".join(text.split())
+    assert "Pulka to: 20" in text and "First dealer" in text
+    image = draw(data, tmp_path)
+    assert image.width > image.height  # landscape sheet
+
+
+def test_blank_protocol_qr_encodes_the_tables_private_link():
+    uri = pdf.qr_svg_data_uri("https://pulka.example.org/t/abc/")
+    assert uri.startswith("data:image/svg+xml")
+    assert pdf.table_link("abc", "https://x.org/") == "https://x.org/t/abc/"
+
+
+def test_filled_protocol_shows_every_deal_totals_settlement_and_penalties(
+        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event, entries, round1, _ = event_played
+    table = Table.objects.filter(round=round1).order_by("number").first()
+    protocol = Protocol.objects.get(table=table)
+    seat0 = table.seats.get(position=0)
+    EventPenalty.objects.create(event=event, entry=seat0.entry, round=round1,
+                                kind="fixed_whists", whists=-20, rule="4.2.7",
+                                reason="false entry in the pulya")
+    f = request(django_capture_on_commit_callbacks, event=event, kind="filled", table=table)
+    assert f.status == "ok", f.error
+    data = f.file.read()
+    text = text_of(data, tmp_path)
+    from scoring.jsonio import from_dict
+    from scoring.protocol import Game, Raspasy
+
+    deals = from_dict(protocol.data)[0].deals
+    flat = " ".join(text.split())
+    assert flat.count("распасы") == sum(isinstance(d, Raspasy) for d in deals)
+    for d in deals:
+        if isinstance(d, Game):
+            assert str(d.contract) in flat  # the 001 §4.2.11 column: contract / result
+    assert len([d for d in deals if not hasattr(d, "rule")]) >= 1
+    assert "APPROVED" in text and "Settlement" in text and "001 §4.2.14" in text
+    for r in protocol.result:
+        assert r["name"] in text
+    assert "4.2.7" in text and "false entry in the pulya" in text and "-20" in text
+    assert "Referee: ____" in text
+    draw(data, tmp_path)
+
+
+def test_filled_protocol_of_an_unapproved_table_is_marked_provisional(
+        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event, entries, _, round2 = event_played
+    table = Table.objects.filter(round=round2).first()
+    f = request(django_capture_on_commit_callbacks, event=event, kind="filled", table=table,
+                paper="letter")
+    text = text_of(f.file.read(), tmp_path)
+    assert "PROVISIONAL" in text and "APPROVED" not in text
+    assert f.filename.endswith("-letter.pdf")
+
+
+def test_seating_lists_by_table_and_alphabetically(
+        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event, entries, round1, _ = event_played
+    f = request(django_capture_on_commit_callbacks, event=event, kind="seating", round_=round1,
+                language="ru")
+    text = text_of(f.file.read(), tmp_path)
+    names = sorted(e.player.name for e in entries)
+    alpha = text[text.index("alphabetical") if "alphabetical" in text else text.index(
+        "алфавит"):]
+    positions = [alpha.index(Player.objects.get(pk=e.player_id).name) for e in sorted(
+        entries, key=lambda e: Player.objects.get(pk=e.player_id).name.casefold())]
+    assert positions == sorted(positions)  # alphabetical order
+    assert len(names) == 7
+    draw(f.file.open().read(), tmp_path)
+
+
+def test_standings_pdf_marks_provisional_results(
+        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event, entries, _, _ = event_played
+    snapshot = standings_recompute(event_id=event.pk)
+    f = request(django_capture_on_commit_callbacks, event=event, kind="standings")
+    data = f.file.read()
+    text = text_of(data, tmp_path)
+    first = snapshot.data["rows"][0]
+    name = snapshot.data["meta"]["players"][str(first["entry"])]["name"]
+    assert "Standings" in text and name in text and "4.1.3" in text
+    assert "not yet approved" in text  # round 2 is provisional
+    assert "RW — Raspasy won" in text
+    draw(data, tmp_path)
+
+
+def test_a_document_is_rendered_again_only_when_its_data_changes(
+        event_played, django_capture_on_commit_callbacks):
+    event, entries, round1, _ = event_played
+    first = request(django_capture_on_commit_callbacks, event=event, kind="seating",
+                    round_=round1)
+    again = request(django_capture_on_commit_callbacks, event=event, kind="seating",
+                    round_=round1)
+    assert again.pk == first.pk and again.rendered_at == first.rendered_at
+    Player.objects.filter(pk=entries[3].player_id).update(name="Борис Новый")
+    changed = request(django_capture_on_commit_callbacks, event=event, kind="seating",
+                      round_=round1)
+    assert changed.pk != first.pk and changed.status == "ok"
+    assert not GeneratedFile.objects.filter(pk=first.pk).exists()  # superseded, removed
+    letter = request(django_capture_on_commit_callbacks, event=event, kind="seating",
+                     round_=round1, paper="letter")
+    assert letter.pk != changed.pk
+
+
+def test_bad_requests_name_the_field(event_played):
+    from tournaments.errors import UserFacingError
+
+    event, *_ = event_played
+    with pytest.raises(UserFacingError) as error:
+        generated_file_request(event=event, kind="seating")
+    assert error.value.extra["field"] == "round"
+    with pytest.raises(UserFacingError) as error:
+        generated_file_request(event=event, kind="standings", paper="A3")
+    assert error.value.extra["field"] == "paper"

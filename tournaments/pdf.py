@@ -1,0 +1,301 @@
+"""PDF documents with WeasyPrint (pretix's output contract: ``RenderedFile(filename,
+content_type, data)``).
+
+Four kinds: blank protocols of a round (one sheet per table, the tournament sheet of 001 §4.2.11
+with the "contract / result" column, and a QR code of the table's private entry link), a filled
+protocol (the approved pulka as on paper), seating lists (by table and alphabetically) and the
+standings. Each kind has a *context builder* returning plain JSON-safe data (read through the
+selectors in a fixed number of queries) and a template in ``templates/pdf/``; the hash of the
+context is what :mod:`tournaments.pdf_files` caches a rendered file by, so a PDF is rendered again
+only when its data changes.
+
+Fonts: DejaVu Sans (Cyrillic and ♠♣♦♥), set explicitly in the page-margin boxes too (they do not
+inherit the body font, platform.md). Paper: A4 by default, US Letter as an option.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from tournaments.models import Event, EventPenalty, Protocol, Round, Seat, Table
+
+__all__ = [
+    "PAPERS",
+    "RenderedFile",
+    "KINDS",
+    "blank_protocols_context",
+    "filled_protocol_context",
+    "seating_context",
+    "standings_context",
+    "context_hash",
+    "render",
+    "render_pdf",
+    "static_only_fetcher",
+    "table_link",
+]
+
+#: CSS page sizes; A4 is the default (Letter for North American organisers)
+PAPERS = {"A4": "A4", "letter": "letter"}
+#: bump when a template changes, so cached files are rendered again
+TEMPLATE_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedFile:
+    filename: str
+    content_type: str
+    data: bytes
+
+
+def static_only_fetcher() -> Any:
+    """A WeasyPrint URL fetcher that serves inline ``data:`` URIs only: no network, no file
+    system (a template can never make the worker fetch anything)."""
+    from weasyprint.urls import URLFetcher
+
+    return URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
+
+
+def table_link(table_url_key: str, base_url: str) -> str:
+    """The absolute private entry link of a table: ``<base>/t/<url_key>/``."""
+    return f"{base_url.rstrip('/')}/t/{table_url_key}/"
+
+
+def qr_svg_data_uri(text: str) -> str:
+    import segno
+
+    return segno.make(text, error="m").svg_data_uri(scale=3, border=2)
+
+
+def _num(x: Any) -> str:
+    f = Fraction(str(x))
+    if f.denominator == 1:
+        return str(f.numerator)
+    return f"{float(f):.2f}".rstrip("0").rstrip(".")
+
+
+def _convention_name(event: Event) -> str:
+    from rules.conventions import find_convention
+
+    try:
+        return find_convention(event.variant).name
+    except Exception:
+        return event.variant
+
+
+def _event_header(event: Event) -> dict[str, Any]:
+    return {"name": event.name, "slug": event.slug, "venue": event.venue,
+            "starts_on": event.starts_on.isoformat(), "ends_on": event.ends_on.isoformat(),
+            "variant": _convention_name(event), "pulka_target": event.pulka_target,
+            "deals_per_round": event.deals_per_round}
+
+
+def _seats_by_table(round_: Round) -> dict[int, list[dict[str, Any]]]:
+    seats: dict[int, list[dict[str, Any]]] = {}
+    for s in (Seat.objects.filter(round=round_).select_related("entry__player")
+              .order_by("table__number", "position")):
+        seats.setdefault(s.table_id, []).append({
+            "position": s.position, "seat": s.position + 1, "entry": s.entry_id,
+            "name": s.entry.player.name, "club": s.entry.player.club})
+    return seats
+
+
+# --- context builders ---------------------------------------------------------------------------
+
+def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> dict[str, Any]:
+    """One sheet per table: header, players by seat, first dealer, the grid to fill in."""
+    event = round_.event
+    seats = _seats_by_table(round_)
+    tables = []
+    for t in Table.objects.filter(round=round_).order_by("number"):
+        players = seats.get(t.pk, [])
+        n = len(players)
+        first = next((p for p in players if p["position"] == t.first_dealer), None)
+        link = table_link(t.url_key, base_url)
+        tables.append({
+            "number": t.number, "players": players, "size": n,
+            "first_dealer": first["name"] if first else "",
+            "first_dealer_seat": t.first_dealer + 1, "link": link,
+            "columns": [{"name": p["name"], "others": [
+                q["name"] for q in players if q["position"] != p["position"]]} for p in players],
+        })
+    return {"event": _event_header(event), "round": round_.number, "tables": tables,
+            "rows": list(range(1, rows + 1))}
+
+
+def filled_protocol_context(*, table: Table) -> dict[str, Any]:
+    """The approved pulka as on paper (or the current version, marked provisional)."""
+    from scoring.jsonio import from_dict
+    from scoring.notation import deal_text
+    from scoring.protocol import Penalty
+    from scoring.pulka import score
+    from tournaments.models import Ruling
+
+    round_ = table.round
+    event = round_.event
+    protocol = (Protocol.objects.filter(table=table, approved=True).first()
+                or Protocol.objects.filter(table=table, is_current=True,
+                                           entry_kind="table").first())
+    players = _seats_by_table(round_).get(table.pk, [])
+    context: dict[str, Any] = {
+        "event": _event_header(event), "round": round_.number, "table": table.number,
+        "players": players, "protocol": None, "deals": [], "findings": [], "rulings": [],
+        "penalties": [], "settlement": [],
+    }
+    if protocol is None:
+        return context
+    scoring_protocol, _ = from_dict(protocol.data)
+    rulings = list(Ruling.objects.filter(incident__table=table).order_by("created_at", "id"))
+    try:
+        from tournaments.services.protocols import effective_protocol
+
+        effective, origin = effective_protocol(
+            scoring_protocol, [r for r in rulings if r.active and r.entries])
+    except ImportError:  # pragma: no cover - the protocols service is part of the project
+        effective, origin = scoring_protocol, list(range(len(scoring_protocol.deals)))
+    scored = score(effective)
+    n = effective.size
+    names = list(effective.players)
+    deals = []
+    number = 0
+    for i, deal in enumerate(effective.deals):
+        is_penalty = isinstance(deal, Penalty)
+        if not is_penalty:
+            number += 1
+        row = scored.row(i)
+        dealer = scored.dealers[i]
+        deals.append({
+            "number": "" if is_penalty else number,
+            "dealer": names[dealer] if dealer is not None else "",
+            "text": " ".join(w for w in deal_text(effective, i).split()
+                             if not w.startswith("dealer=")),
+            "penalty": is_penalty, "from_ruling": origin[i] is None,
+            "rule": deal.rule if is_penalty else "",
+            "cells": [{"pulya": row[p].pulya, "gora": row[p].gora,
+                       "whists": [row[p].whists[q] for q in range(n) if q != p]}
+                      for p in range(n)],
+        })
+    final = scored.final_row()
+    settlement = [{"name": names[p], "pulya": final[p].pulya, "gora": final[p].gora,
+                   "gora_settled": scored.settlement.gora[p],
+                   "exact": _num(scored.settlement.exact[p]),
+                   "whists": _num(r.get("whists", 0)) if (r := next(
+                       (x for x in protocol.result if x.get("seat") == p), None)) else "",
+                   } for p in range(n)]
+    penalties = [{"name": p.entry.player.name, "kind": p.get_kind_display(), "whists": p.whists,
+                  "rule": p.rule, "reason": p.reason, "active": p.active}
+                 for p in EventPenalty.objects.filter(
+                     event=event, entry__seats__table=table).select_related("entry__player")
+                 .order_by("created_at", "id")]
+    context.update({
+        "protocol": {"id": protocol.pk, "version": protocol.version,
+                     "approved": protocol.approved,
+                     "approved_at": protocol.approved_at.isoformat() if protocol.approved_at
+                     else "", "ending": str(effective.ending)},
+        "names": names,
+        "whist_headers": [[names[q] for q in range(n) if q != p] for p in range(n)],
+        "deals": deals,
+        "findings": [{"severity": f.get("severity", ""), "message": f.get("message", ""),
+                      "rule": f.get("rule", ""), "deal": f.get("deal")}
+                     for f in protocol.findings],
+        "rulings": [{"kind": r.get_kind_display(), "rule": r.rule, "reason": r.reason,
+                     "active": r.active, "seat": names[r.seat] if r.seat is not None
+                     and r.seat < n else ""} for r in rulings],
+        "penalties": penalties,
+        "settlement": settlement,
+    })
+    return context
+
+
+def seating_context(*, round_: Round) -> dict[str, Any]:
+    """The round's seating: by table, and alphabetically for the notice board."""
+    seats = _seats_by_table(round_)
+    tables = [{"number": t.number, "first_dealer_seat": t.first_dealer + 1,
+               "players": seats.get(t.pk, [])}
+              for t in Table.objects.filter(round=round_).order_by("number")]
+    alphabetical = sorted(
+        ({"name": p["name"], "club": p["club"], "table": t["number"], "seat": p["seat"]}
+         for t in tables for p in t["players"]), key=lambda r: (r["name"].casefold(), r["table"]))
+    return {"event": _event_header(round_.event), "round": round_.number, "tables": tables,
+            "alphabetical": alphabetical}
+
+
+def standings_context(*, event: Event) -> dict[str, Any]:
+    """The stored standings (never computed here)."""
+    from tournaments.selectors.standings import standings_view
+
+    view = standings_view(event=event)
+    snapshot = view["snapshot"]
+    return {
+        "event": _event_header(event), "rounds": view["rounds"],
+        "columns": view["tiebreak_columns"],
+        "rows": [{"place": r["place_label"], "name": r["name"], "club": r["club"],
+                  "rounds_played": r["rounds_played"], "total": r["total"],
+                  "provisional_total": r["provisional_total"] if r["has_provisional"] else None,
+                  "withdrawn": r["withdrawn"],
+                  "cells": [None if c is None else {"score": c["score"], "final": c["final"]}
+                            for c in r["round_cells"]],
+                  "metrics": r["metric_cells"]} for r in view["rows"]],
+        "computed_at": snapshot.computed_at.isoformat() if snapshot and snapshot.computed_at
+        else "", "inputs_hash": snapshot.inputs_hash if snapshot else "",
+        "provisional": any(r["has_provisional"] for r in view["rows"]),
+    }
+
+
+# --- rendering ----------------------------------------------------------------------------------
+
+#: kind → (template, filename pattern)
+KINDS: dict[str, tuple[str, str]] = {
+    "blank": ("pdf/blank_protocols.html", "{slug}-round{round}-blank-protocols.pdf"),
+    "filled": ("pdf/filled_protocol.html", "{slug}-round{round}-table{table}-protocol.pdf"),
+    "seating": ("pdf/seating.html", "{slug}-round{round}-seating.pdf"),
+    "standings": ("pdf/standings.html", "{slug}-standings.pdf"),
+}
+
+
+def context_hash(kind: str, context: dict[str, Any], *, paper: str, language: str) -> str:
+    text = json.dumps({"kind": kind, "template": TEMPLATE_VERSION, "paper": paper,
+                       "language": language, "context": context},
+                      sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def render_pdf(template: str, context: dict[str, Any], *, paper: str = "A4",
+               language: str = "en") -> bytes:
+    """Render ``template`` with ``context`` to PDF bytes.
+
+    :raises ValueError: for an unknown paper size.
+    """
+    import weasyprint
+
+    if paper not in PAPERS:
+        raise ValueError(f"paper {paper!r}: choose one of {sorted(PAPERS)}")
+    with translation.override(language):
+        html = render_to_string(template, {**context, "paper": PAPERS[paper],
+                                           "generated_at": timezone.now()})
+    return weasyprint.HTML(string=html, url_fetcher=static_only_fetcher(),
+                           base_url=str(settings.BASE_DIR)).write_pdf()
+
+
+def render(kind: str, context: dict[str, Any], *, paper: str = "A4",
+           language: str = "en") -> RenderedFile:
+    """A rendered file of ``kind`` (pretix's renderer contract)."""
+    template, pattern = KINDS[kind]
+    if kind == "blank":  # the QR codes are made from the links the context (and hash) holds
+        context = {**context, "tables": [{**t, "qr": qr_svg_data_uri(t["link"])}
+                                         for t in context["tables"]]}
+    event = context.get("event", {})
+    filename = pattern.format(slug=event.get("slug", "event"), round=context.get("round", ""),
+                              table=context.get("table", ""))
+    if paper != "A4":
+        filename = filename.replace(".pdf", f"-{paper}.pdf")
+    return RenderedFile(filename, "application/pdf",
+                        render_pdf(template, context, paper=paper, language=language))
+

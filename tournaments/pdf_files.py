@@ -1,0 +1,125 @@
+"""Generated files: request a PDF, render it in a Celery job, keep it until its data changes
+(pretix ``CachedFile``).
+
+:func:`generated_file_request` builds the document's context (cheap), hashes it, and returns the
+stored file of the same kind, scope, paper, language and hash if there is one; otherwise it
+creates a pending :class:`~tournaments.models.GeneratedFile` and enqueues
+:func:`tournaments.tasks_standings.generated_file_render` after the commit. The job renders with
+:mod:`tournaments.pdf` and saves the bytes. Requests for the same document while one is pending
+return the pending row (no second job).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import pdf
+from tournaments.errors import UserFacingError
+from tournaments.models import Event, GeneratedFile, Round, Table
+
+__all__ = ["generated_file_request", "generated_file_render", "generated_file_mark_failed",
+           "document_context"]
+
+
+def document_context(*, kind: str, event: Event, round_: Round | None = None,
+                     table: Table | None = None, base_url: str = "") -> dict[str, Any]:
+    """The context of a document of ``kind``.
+
+    :raises UserFacingError: for a kind that needs a round or a table and got none.
+    """
+    from django.utils.translation import gettext as _
+
+    if kind == GeneratedFile.Kind.STANDINGS:
+        return pdf.standings_context(event=event)
+    if kind == GeneratedFile.Kind.FILLED_PROTOCOL:
+        if table is None:
+            raise UserFacingError(_("Choose a table."), {"field": "table"})
+        return pdf.filled_protocol_context(table=table)
+    if round_ is None:
+        raise UserFacingError(_("Choose a round."), {"field": "round"})
+    if kind == GeneratedFile.Kind.SEATING:
+        return pdf.seating_context(round_=round_)
+    if kind == GeneratedFile.Kind.BLANK_PROTOCOLS:
+        return pdf.blank_protocols_context(round_=round_, base_url=base_url)
+    raise UserFacingError(_("Unknown document kind."), {"field": "kind"})
+
+
+@transaction.atomic
+def generated_file_request(*, event: Event, kind: str, round_: Round | None = None,
+                           table: Table | None = None, paper: str = "A4", language: str = "en",
+                           base_url: str = "") -> GeneratedFile:
+    """The stored document if its data has not changed, else a pending one being rendered.
+
+    :raises UserFacingError: bad kind, paper or scope (naming the field).
+    """
+    from django.utils.translation import gettext as _
+
+    if paper not in pdf.PAPERS:
+        raise UserFacingError(_("Paper must be A4 or letter."), {"field": "paper"})
+    if table is not None:
+        round_ = table.round
+    if kind == GeneratedFile.Kind.BLANK_PROTOCOLS:
+        from django.conf import settings
+
+        base_url = getattr(settings, "PULKA_BASE_URL", "") or base_url or "http://localhost:8000"
+    else:
+        base_url = ""
+    context = document_context(kind=kind, event=event, round_=round_, table=table,
+                               base_url=base_url)
+    digest = pdf.context_hash(kind, context, paper=paper, language=language)
+    scope = {"event": event, "kind": kind, "round": round_, "table": table, "paper": paper,
+             "language": language}
+    # serialise requests for one document: lock the event's existing rows of this scope
+    existing = (GeneratedFile.objects.select_for_update().filter(**scope, inputs_hash=digest)
+                .exclude(status=GeneratedFile.Status.FAILED).order_by("-created_at").first())
+    if existing is not None:
+        return existing
+    created = GeneratedFile.objects.create(**scope, inputs_hash=digest, base_url=base_url,
+                                           status=GeneratedFile.Status.PENDING)
+
+    def enqueue() -> None:
+        from tournaments.services.standings import jobs_queue
+        from tournaments.tasks_standings import generated_file_render as task
+
+        task.apply_async(args=(created.pk,), queue=jobs_queue())
+
+    transaction.on_commit(enqueue)
+    return created
+
+
+def generated_file_render(*, file_id: int) -> GeneratedFile:
+    """Render the file (the job's body; idempotent: a file already rendered is returned)."""
+    with transaction.atomic():
+        f = (GeneratedFile.objects.select_for_update(of=("self",)).select_related("event", "round", "table")
+             .get(pk=file_id))
+        if f.status == GeneratedFile.Status.OK and f.file:
+            return f
+        context = document_context(kind=f.kind, event=f.event, round_=f.round, table=f.table,
+                                   base_url=f.base_url)
+        rendered = pdf.render(f.kind, context, paper=f.paper, language=f.language)
+        old = [o for o in GeneratedFile.objects.filter(
+            event=f.event, kind=f.kind, round=f.round, table=f.table, paper=f.paper,
+            language=f.language).exclude(pk=f.pk)]
+        f.file.save(rendered.filename, ContentFile(rendered.data), save=False)
+        f.filename = rendered.filename
+        f.content_type = rendered.content_type
+        f.status = GeneratedFile.Status.OK
+        f.error = ""
+        f.rendered_at = timezone.now()
+        # the hash of what was rendered (the data may have moved on since the request)
+        f.inputs_hash = pdf.context_hash(f.kind, context, paper=f.paper, language=f.language)
+        f.save()
+        for o in old:  # superseded versions of the same document
+            if o.file:
+                o.file.delete(save=False)
+            o.delete()
+    return f
+
+
+def generated_file_mark_failed(*, file_id: int, error: str) -> None:
+    GeneratedFile.objects.filter(pk=file_id).update(status=GeneratedFile.Status.FAILED,
+                                                    error=error[:4000])
