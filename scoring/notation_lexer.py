@@ -1,0 +1,154 @@
+"""The lexer of the text notation (:mod:`scoring.notation`): tokens, a cursor over one line
+that reports errors with line and column, and quoting of free text.
+
+>>> [t.text for t in tokenize('Anna 6♠ / ровно w/p note="a; b" # comment', 1)]
+['Anna', '6♠', '/', 'ровно', 'w', '/', 'p', 'note', '=', 'a; b']
+>>> quote("Anna"), quote("Petrov, B.")
+('Anna', '"Petrov, B."')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = ["NotationError", "Token", "Cursor", "tokenize", "is_bare", "quote", "squash"]
+
+_PUNCT: Final = "/{};,=:§"
+
+
+class NotationError(ValueError):
+    """A line of the notation that cannot be read: ``line`` and ``column`` are 1-based."""
+
+    def __init__(self, line: int, column: int, message: str) -> None:
+        super().__init__(f"line {line}, column {column}: {message}")
+        self.line = line
+        self.column = column
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str  # "word", "string" or the punctuation character itself
+    text: str
+    col: int
+
+
+def tokenize(line: str, number: int) -> list[Token]:
+    out: list[Token] = []
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch.isspace():
+            i += 1
+        elif ch == "#":
+            break
+        elif ch in _PUNCT:
+            out.append(Token(ch, ch, i + 1))
+            i += 1
+        elif ch == '"':
+            end = i + 1
+            while end < len(line) and line[end] != '"':
+                end += 2 if line[end] == "\\" else 1
+            if end >= len(line):
+                raise NotationError(number, i + 1, "unterminated quoted text (expected '\"')")
+            try:
+                value = json.loads(line[i : end + 1])
+            except json.JSONDecodeError as error:
+                raise NotationError(number, i + 1, f"bad quoted text: {error.msg}") from None
+            out.append(Token("string", value, i + 1))
+            i = end + 1
+        else:
+            start = i
+            while i < len(line) and not line[i].isspace() and line[i] not in _PUNCT + '#"':
+                i += 1
+            out.append(Token("word", line[start:i], start + 1))
+    return out
+
+
+class Cursor:
+    """A cursor over one line's tokens that raises :class:`NotationError` with the column."""
+
+    def __init__(self, tokens: list[Token], number: int, length: int) -> None:
+        self.toks, self.number, self.i, self.end = tokens, number, 0, length + 1
+
+    def peek(self, ahead: int = 0) -> Token | None:
+        j = self.i + ahead
+        return self.toks[j] if j < len(self.toks) else None
+
+    def take(self) -> Token:
+        tok = self.peek()
+        if tok is None:
+            raise self.error("more", None)
+        self.i += 1
+        return tok
+
+    def at(self, kind: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.kind == kind
+
+    def error(self, expected: str, tok: Token | None) -> NotationError:
+        if tok is None:
+            return NotationError(self.number, self.end, f"expected {expected}, found end of line")
+        return NotationError(self.number, tok.col, f"expected {expected}, found {tok.text!r}")
+
+    def expect(self, kind: str, expected: str) -> Token:
+        tok = self.peek()
+        if tok is None or tok.kind != kind:
+            raise self.error(expected, tok)
+        self.i += 1
+        return tok
+
+    def integer(self, expected: str, low: int = 0, high: int | None = None) -> int:
+        tok = self.peek()
+        if tok is None or tok.kind != "word" or not re.fullmatch(r"-?[0-9]+", tok.text):
+            raise self.error(expected, tok)
+        value = int(tok.text)
+        if value < low or (high is not None and value > high):
+            raise self.error(expected, tok)
+        self.i += 1
+        return value
+
+    def text(self, expected: str, stop: str = ",;}") -> str:
+        """A quoted string, or the words up to a stop character, joined by single spaces."""
+        tok = self.peek()
+        if tok is not None and tok.kind == "string":
+            self.i += 1
+            return tok.text
+        words: list[str] = []
+        while (tok := self.peek()) is not None and tok.kind not in stop:
+            if tok.kind != "word":
+                raise self.error(f"{expected} (quote it to use {tok.text!r})", tok)
+            words.append(tok.text)
+            self.i += 1
+        if not words:
+            raise self.error(expected, tok)
+        return " ".join(words)
+
+    def done(self) -> bool:
+        return self.i >= len(self.toks)
+
+
+def squash(text: str) -> str:
+    """A header key without case, spaces, ``_`` or ``-``: ``First dealer`` → ``firstdealer``."""
+    return re.sub(r"[\s_\-]", "", text.lower())
+
+
+def is_bare(text: str, *, word: bool = False) -> bool:
+    """Whether ``text`` reads back unchanged without quotes."""
+    if not text or text != text.strip() or "  " in text:
+        return False
+    try:
+        tokens = tokenize(text, 0)
+    except NotationError:
+        return False
+    if not all(t.kind == "word" for t in tokens) or " ".join(t.text for t in tokens) != text:
+        return False
+    return len(tokens) == 1 if word else True
+
+
+def quote(text: str, *, word: bool = False) -> str:
+    """``text`` bare when it reads back unchanged, else as a JSON string in double quotes."""
+    return text if is_bare(text, word=word) else json.dumps(text, ensure_ascii=False)
