@@ -68,10 +68,11 @@ def _in_play(event: Event, round_: Round, referee) -> None:
         if table.protocols.exists():
             continue
         full = _pulka(event, table, 1000 * round_.number + table.number)
-        if i == 0:  # a draft with findings: the players wrote 11 tricks in deal 3
+        if i == 0:  # a draft with findings: the whisters' tricks written do not make ten
             deals = list(full.deals[:6])
             k = next(j for j, d in enumerate(deals) if type(d) is Game and d.declarer_tricks)
-            deals[k] = dataclasses.replace(deals[k], declarer_tricks=11, defender_tricks=None)
+            tricks = deals[k].declarer_tricks or 0
+            deals[k] = dataclasses.replace(deals[k], defender_tricks=(10 - tricks, 1))
             protocol_save(table=table, protocol=full.with_deals(tuple(deals)),
                           based_on_version=None, source=Protocol.Source.TABLE_LINK)
         elif i == 1:  # still being played: resumes where it was

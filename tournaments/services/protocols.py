@@ -19,7 +19,14 @@ from django.utils.translation import gettext as _
 
 from scoring import notation as notation_module
 from scoring.check import check
-from scoring.jsonio import from_dict, number, sheet_from_dict, sheet_to_dict, to_dict
+from scoring.jsonio import (
+    JsonFormatError,
+    from_dict,
+    number,
+    sheet_from_dict,
+    sheet_to_dict,
+    to_dict,
+)
 from scoring.protocol import Deal, Ending, Penalty, Sheet
 from scoring.protocol import Protocol as ScoringProtocol
 from scoring.pulka import score
@@ -291,6 +298,13 @@ def protocol_save(*, table: Table, protocol: ScoringProtocol, based_on_version: 
         if not reason.strip():
             raise UserFacingError(_("Give the reason for changing an approved protocol."),
                                   {"field": "reason"})
+    data = to_dict(protocol)
+    try:  # the stored JSON must read back (the public format: scoring.jsonio, version 1)
+        from_dict(data)
+        if sheet is not None:
+            sheet_from_dict(sheet_to_dict(sheet))
+    except JsonFormatError as exc:
+        raise UserFacingError(str(exc), {"field": "data", "path": exc.path}) from exc
     fields = _evaluate(table, protocol, sheet)
     if current is not None:
         Protocol.objects.filter(pk=current.pk).update(is_current=False)
@@ -301,7 +315,7 @@ def protocol_save(*, table: Table, protocol: ScoringProtocol, based_on_version: 
         schedule_standings(event.pk)
     saved = Protocol.objects.create(
         table=table, entry_kind=entry_kind, version=(current_version or 0) + 1,
-        based_on_version=based_on_version, data=to_dict(protocol),
+        based_on_version=based_on_version, data=data,
         sheet=sheet_to_dict(sheet) if sheet is not None else None, notation=notation,
         source=source, reason=reason, created_by=by if getattr(by, "is_authenticated", False)
         else None, created_via_entry=via_entry, **fields)

@@ -27,7 +27,7 @@ def demo_like_event(db):
     return event
 
 
-def test_demo_protocols_in_every_state_and_idempotent(db):
+def test_demo_protocols_in_every_state_and_idempotent(db, client):
     event = demo_like_event(db)
     demo_protocols(event)
     closed = Protocol.objects.filter(table__round__number=1, is_current=True)
@@ -44,6 +44,14 @@ def test_demo_protocols_in_every_state_and_idempotent(db):
     assert current[5].approved and Ruling.objects.filter(kind="adjusted").count() == 1
     assert 6 not in current
     assert Appeal.objects.filter(status="pending").count() == 1
+    # every page of the demo opens: the tables' links, the desk, the players' links
+    client.force_login(EventRole.objects.get(event=event).user)
+    for table in Table.objects.filter(round__event=event):
+        assert client.get(f"/t/{table.url_key}/").status_code == 200
+        desk = f"/e/{event.slug}/manage/rounds/{table.round.number}/tables/{table.number}/protocol"
+        assert client.get(desk).status_code == 200
+    for seat in Seat.objects.filter(round__event=event)[:6]:
+        assert client.get(f"/p/{seat.entry.url_key}/protocols/").status_code == 200
     rows = Protocol.objects.count()
     demo_protocols(event)
     assert Protocol.objects.count() == rows

@@ -39,6 +39,12 @@ def test_table_link_adds_deals_shows_findings_and_resumes(client, setup):
                                       "kind": "raspasy", "tricks_0": "4", "tricks_1": "3",
                                       "tricks_2": "3"})
     assert r.status_code == 302 and current(setup).error_count == 0
+    # 11 tricks is not a trick count: refused with the field, nothing saved, the form kept
+    r = client.post(url, {"based_on_version": "3", "action": "add", "kind": "game",
+                          "declarer": "1", "contract": "7♥", "call_0": "whist", "call_2": "pass",
+                          "tricks_1": "11"})
+    assert r.status_code == 400 and "declarer_tricks" in r.content.decode()
+    assert current(setup).version == 3
     # a stale form (based on version 1) is refused with the differences, nothing lost
     r = client.post(url, {"based_on_version": "1", "action": "add", "kind": "raspasy",
                           "tricks_0": "4", "tricks_1": "3", "tricks_2": "3"})

@@ -53,10 +53,14 @@ def whists(version):
 
 def test_table_entry_with_errors_fixed_confirmed_by_three_approved(setup):
     good = closed_protocol(setup)
-    bad_deal = Game(0, SIX, (Call.WHIST, Call.PASS), 11)  # 11 tricks: 001 §3.8.1
+    eleven = Game(0, SIX, (Call.WHIST, Call.PASS), 11)  # not a trick count at all
+    with pytest.raises(UserFacingError, match=r"\$\.deals\[0\]\.declarer_tricks") as caught:
+        save(setup, good.with_deals((eleven,) + good.deals[1:]), None)
+    assert caught.value.extra["field"] == "data" and not Protocol.objects.exists()
+    bad_deal = Game(0, SIX, (Call.WHIST, Call.PASS), 6, (3, 3))  # 6 + 3 + 3 tricks (3.2.8)
     v1 = save(setup, good.with_deals((bad_deal,) + good.deals[1:]), None)
     assert v1.version == 1 and v1.error_count >= 1
-    assert any(f["code"] == "TRICKS" and f["deal"] == 0 and f["rule"] for f in v1.findings)
+    assert any(f["code"] == "TRICKS_SUM" and f["deal"] == 0 and f["rule"] for f in v1.findings)
     with pytest.raises(UserFacingError, match="error"):
         protocol_confirm(protocol=v1, seat=0, entry=setup.entries[0])
     v2 = save(setup, good, 1)
