@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TextIO
 
-from . import jsonio, notation
+from . import jsonio, notation, result_json
 from .check import check
 from .findings import Finding
 from .protocol import Protocol, Sheet, SheetRow
@@ -153,7 +153,7 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
     scored = score(protocol)
     report = check(protocol)
     if args.json:
-        out.write(jsonio.dumps_result(scored, report.findings))
+        out.write(result_json.dumps_result(scored, report.findings))
     else:
         out.write(render_sheet(scored, report.findings, ascii=args.ascii))
     return 0
@@ -176,7 +176,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             "format": "pulka-findings",
             "version": jsonio.VERSION,
             "ok": report.ok,
-            "findings": [jsonio.finding_to_dict(f) for f in report.findings],
+            "findings": [result_json.finding_to_dict(f) for f in report.findings],
         }
         out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:

@@ -1,4 +1,4 @@
-"""Versioned JSON for protocols, written sheets and computed results.
+"""Versioned JSON for protocols and written sheets (computed results: :mod:`scoring.result_json`).
 
 A protocol document is ``{"format": "pulka-protocol", "version": 1, ...}``; its schema is
 ``scoring/protocol.schema.json`` and ``docs/protocol-format.md`` describes every field.
@@ -29,7 +29,6 @@ from typing import Any, Final
 
 from rules.contracts import Contract, InvalidContractError
 
-from .findings import Finding
 from .protocol import (
     Call,
     Deal,
@@ -43,7 +42,6 @@ from .protocol import (
     SheetLine,
     SheetRow,
 )
-from .pulka import ScoredPulka
 
 __all__ = [
     "VERSION",
@@ -59,9 +57,7 @@ __all__ = [
     "dumps_sheet",
     "loads_sheet",
     "number",
-    "result_to_dict",
-    "finding_to_dict",
-    "dumps_result",
+    "row_to_list",
 ]
 
 #: The version this module writes and reads natively.
@@ -125,15 +121,16 @@ def _deal_dict(deal: Deal) -> dict[str, Json]:
     }
 
 
-def _row_dict(row: SheetRow) -> list[dict[str, Json]]:
+def row_to_list(row: SheetRow) -> list[dict[str, Json]]:
+    """A sheet row as JSON: one ``{"pulya", "gora", "whists"}`` object per seat."""
     return [{"pulya": x.pulya, "gora": x.gora, "whists": list(x.whists)} for x in row]
 
 
 def sheet_to_dict(sheet: Sheet) -> dict[str, Json]:
     """The body of a written sheet (without the format/version header)."""
     return {
-        "running": [None if row is None else _row_dict(row) for row in sheet.running],
-        "final": None if sheet.final is None else _row_dict(sheet.final),
+        "running": [None if row is None else row_to_list(row) for row in sheet.running],
+        "final": None if sheet.final is None else row_to_list(sheet.final),
         "result": None if sheet.result is None else [number(r) for r in sheet.result],
     }
 
@@ -463,85 +460,3 @@ def loads_sheet(text: str) -> Sheet:
     sheet = _sheet_body(obj)
     obj.finish()
     return sheet
-
-
-# --- the computed result -------------------------------------------------------------------
-
-
-def finding_to_dict(f: Finding) -> dict[str, Json]:
-    """A finding as JSON: code, severity, message, rule and place (deal and player 0-based)."""
-
-    def plain(value: object) -> Json:
-        if value is None or isinstance(value, bool | int | str):
-            return value
-        if isinstance(value, Fraction):
-            return number(value)
-        return str(value)
-
-    return {
-        "code": f.code,
-        "severity": str(f.severity),
-        "message": f.message,
-        "rule": f.rule,
-        "deal": f.deal,
-        "player": f.player,
-        "column": f.column,
-        "written": plain(f.written),
-        "expected": plain(f.expected),
-    }
-
-
-def result_to_dict(
-    scored: ScoredPulka, findings: tuple[Finding, ...] | None = None
-) -> dict[str, Json]:
-    """The computed pulka as a ``pulka-result`` document (what ``score --json`` prints).
-
-    Per deal: the dealer, the raspasy step, what each player wrote (``written``) and the
-    running totals (``totals``, 001 §4.2.5); then help entries, the closing deal, the end
-    conversion, the final sheet, the settlement (exact values as ``"p/q"`` strings when not
-    whole) and the findings (``findings`` overrides the scorer's own, e.g. a full check).
-    """
-    s = scored.settlement
-    deals = [
-        {
-            "index": i,
-            "dealer": scored.dealers[i],
-            "raspasy_step": scored.steps[i],
-            "written": _row_dict(scored.delta(i)),
-            "totals": _row_dict(scored.row(i)),
-        }
-        for i in range(len(scored.totals))
-    ]
-    return {
-        "format": "pulka-result",
-        "version": VERSION,
-        "protocol": to_dict(scored.protocol),
-        "convention": scored.convention.key,
-        "deals": deals,
-        "helps": [
-            {"deal": d, "donor": donor, "recipient": None if to < 0 else to, "points": pts}
-            for d, donor, to, pts in scored.helps
-        ],
-        "closed_at": scored.closed_at,
-        "conversion": list(scored.conversion),
-        "final": _row_dict(scored.final_row()),
-        "settlement": {
-            "totals": [number(x) for x in s.totals],
-            "variant1": [number(x) for x in s.variant1],
-            "variant2": [number(x) for x in s.variant2],
-            "exact": [number(x) for x in s.exact],
-            "exact_variant2": [number(x) for x in s.exact_variant2],
-            "gora": list(s.gora),
-            "adjustments": list(s.adjustments),
-        },
-        "findings": [
-            finding_to_dict(f) for f in (scored.findings if findings is None else findings)
-        ],
-    }
-
-
-def dumps_result(
-    scored: ScoredPulka, findings: tuple[Finding, ...] | None = None, *, indent: int | None = 2
-) -> str:
-    """:func:`result_to_dict` as JSON text."""
-    return json.dumps(result_to_dict(scored, findings), ensure_ascii=False, indent=indent) + "\n"

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 
-from scoring import jsonio
+from scoring import jsonio, result_json
 from scoring.generate import random_protocol
 from scoring.jsonio import JsonFormatError
 from scoring.notation import parse
@@ -92,7 +92,7 @@ def test_fractions_in_results_are_exact() -> None:
 def test_result_document() -> None:
     p = parse((DATA / "sochi" / "example.pulka").read_text(encoding="utf-8"))
     scored = score(p)
-    data = json.loads(jsonio.dumps_result(scored))
+    data = json.loads(result_json.dumps_result(scored))
     assert (data["format"], data["version"]) == ("pulka-result", 1)
     assert jsonio.from_dict(data["protocol"])[0] == p
     assert len(data["deals"]) == len(p.deals)
