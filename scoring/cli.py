@@ -94,8 +94,8 @@ def render_sheet(
     short = [name[:4] for name in names]
     if len({x.lower() for x in short}) < n:
         short = [f"#{s + 1}" for s in range(n)]
-    head = ["#", "", "deal"]
-    sub = ["", "", ""]
+    head = ["#", "", "dealer", "deal"]
+    sub = ["", "", "", ""]
     for s in range(n):
         cols = ["P", "G"] + [short[q] for q in range(n) if q != s]
         head += [names[s]] + [""] * (len(cols) - 1)
@@ -103,14 +103,13 @@ def render_sheet(
     table: list[list[str]] = [head, sub]
     for i in range(len(scored.totals)):
         dealer = scored.dealers[i]
+        who = "" if dealer is None else names[dealer]
         text = notation.deal_text(p, i, ascii=ascii)
-        if dealer is not None:
-            text += f"  (dealer {names[dealer]})"
-        table.append([str(i + 1), "+", text] + _cells(scored.delta(i), signed=True))
-        table.append(["", "=", ""] + _cells(scored.row(i), signed=False))
+        table.append([str(i + 1), "+", who, text] + _cells(scored.delta(i), signed=True))
+        table.append(["", "=", "", ""] + _cells(scored.row(i), signed=False))
     widths = [max(len(r[c]) for r in table) for c in range(len(head))]
     for r in table:
-        cells = [r[c].ljust(widths[c]) if c < 3 else r[c].rjust(widths[c]) for c in range(len(r))]
+        cells = [r[c].ljust(widths[c]) if c < 4 else r[c].rjust(widths[c]) for c in range(len(r))]
         lines.append("  ".join(cells).rstrip())
     lines.append("")
     for deal, donor, to, points in scored.helps:

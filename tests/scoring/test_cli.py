@@ -38,7 +38,7 @@ def test_score_prints_the_sheet() -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert out.startswith("Pulka: Сочинка (Sochi), to 10; players Anna, Boris, Vera")
-    assert "1   +  Anna 6♠ / ровно w/p" in out
+    assert "1   +  Vera    Anna 6♠ / ровно w/p" in out
     assert "The pulka closed at deal 12 (001 §4.2.14)." in out
     scored = score(parse(EXAMPLE.read_text(encoding="utf-8")))
     for name, total in zip(("Anna", "Boris", "Vera"), scored.settlement.totals, strict=True):
