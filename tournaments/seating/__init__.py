@@ -1,0 +1,98 @@
+"""Seating draws for Preference tournaments: pure Python, no Django, no ORM.
+
+At a tournament the referees draw the seating (001 note 8). This package does
+the draw from plain data and returns plain data; the Django side stores it.
+
+Public API
+==========
+
+``draw_round(entries, history, *, seed, method, policy, constraints, standings=None,
+round_number=None, rounds_total=None) -> Draw``
+    Draw one round for the :class:`Entry` objects present, given the
+    :class:`PastTable` rows of earlier rounds (which may name withdrawn
+    entries; late entries simply have no history).
+
+``draw_schedule(entries, rounds, *, seed, policy, constraints, history=()) -> tuple[Draw, ...]``
+    All rounds at once (as the Serbian league fixes its first eight rounds).
+
+``seed_commitment(seed) -> str``
+    SHA-256 hex of the seed, to publish before the draw; after it, anyone
+    re-runs the draw with the published seed and gets the same tables.
+
+Methods (:class:`Method`)
+-------------------------
+* ``random`` — the referees' draw: seeded shuffle; only constraints are honoured.
+* ``no_repeats`` — lexicographic: fewest repeated meetings, then fewest repeated
+  left neighbours, then even seat positions and first deals, then a fair share
+  of 4-table duty. With ``rounds_total`` it plans the remaining rounds together
+  (and follows the event's own schedule while the history is its prefix), which
+  is how 15 players × 7 rounds and 21 × 10 come out with no repeat at all.
+* ``swiss`` — tables of players close in the ``standings`` (score, higher is
+  better; ties by rating), repeats minimised inside: avoiding one repeat is
+  worth up to ten places of spread at a table.
+* ``schedule`` — like ``draw_schedule``; ``draw_round`` returns the next round.
+
+Tables (:class:`TablePolicy`): ``3``, ``4``, ``mixed`` (threes, as few fours as
+the count needs), ``mixed-4`` (fours first) and ``partnerships`` (Priffe, seed
+004: fours, partners opposite; fixed pairs via ``Constraints.partners``).
+Any count but 1, 2 and 5 splits into threes and fours; other counts raise
+:class:`TableCountError`.
+
+Result: :class:`Draw` — ``tables`` (clockwise ``seats``, ``first_dealer`` seat
+index, 001 §3.2.1), ``method``, ``policy``, ``seed``, ``seed_commitment``,
+``engine_version``, ``parameters``, and a :class:`DrawReport` with a
+:class:`PlayerReport` per entry (whom they met and when, repeats at this table
+and the reason, seats so far, left neighbours, first deals, 4-table duty).
+
+>>> players = [Entry(i) for i in range(1, 10)]
+>>> d = draw_round(players, seed="demo", method=Method.NO_REPEATS, policy=TablePolicy.THREES)
+>>> [len(t.seats) for t in d.tables], d.engine_version
+([3, 3, 3], 'pulka-seating 1.0')
+>>> d2 = draw_round(players, [PastTable(1, t.seats, t.first_dealer) for t in d.tables], seed="demo")
+>>> d2.report.repeated_meetings
+0
+"""
+
+from .designs import kirkman_schedule
+from .engine import draw_round, draw_schedule, seed_commitment
+from .model import (
+    ENGINE_VERSION,
+    ConstraintError,
+    Constraints,
+    Draw,
+    DrawReport,
+    Entry,
+    EntryId,
+    Method,
+    PastTable,
+    PlayerReport,
+    Repeat,
+    SeatingError,
+    Table,
+    TableCountError,
+    TablePolicy,
+)
+from .sizes import table_sizes
+
+__all__ = [
+    "ENGINE_VERSION",
+    "ConstraintError",
+    "Constraints",
+    "Draw",
+    "DrawReport",
+    "Entry",
+    "EntryId",
+    "Method",
+    "PastTable",
+    "PlayerReport",
+    "Repeat",
+    "SeatingError",
+    "Table",
+    "TableCountError",
+    "TablePolicy",
+    "draw_round",
+    "draw_schedule",
+    "kirkman_schedule",
+    "seed_commitment",
+    "table_sizes",
+]

@@ -1,0 +1,180 @@
+"""Plain value types of the seating draw: what goes in and what comes out.
+
+Seats are numbered clockwise from 0; the *left neighbour* of the player in
+seat ``i`` is the player in seat ``i + 1`` (mod table size): play and the deal
+pass to the left, i.e. clockwise (001 §3.2.2). ``first_dealer`` is the seat
+index of the player who deals first (001 §3.2.1, drawn like the "тираж" of
+§3.1.1). At a 4-player table the dealer sits out each deal (001 §3.2.10); in
+Priffe partnerships (seed 004) partners sit opposite: seats 0 & 2 and 1 & 3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "ENGINE_VERSION",
+    "EntryId",
+    "Entry",
+    "PastTable",
+    "TablePolicy",
+    "Method",
+    "Constraints",
+    "Table",
+    "Repeat",
+    "PlayerReport",
+    "DrawReport",
+    "Draw",
+    "SeatingError",
+    "TableCountError",
+    "ConstraintError",
+    "sort_key",
+]
+
+ENGINE_VERSION = "pulka-seating 1.0"
+
+EntryId = int | str
+
+
+def sort_key(entry_id: EntryId) -> tuple[str, Any]:
+    """Total order on mixed int/str ids, so every draw is deterministic."""
+    return (type(entry_id).__name__, entry_id)
+
+
+class SeatingError(ValueError):
+    """Bad input to the draw; the message names the field and the rule."""
+
+
+class TableCountError(SeatingError):
+    """The players present cannot be split into tables under the policy."""
+
+
+class ConstraintError(SeatingError):
+    """A fixed constraint cannot be met (unknown id, full table, clash)."""
+
+
+class TablePolicy(StrEnum):
+    """Table sizes of the event (the variant decides: Priffe is 4 with partners)."""
+
+    THREES = "3"  #: tables of three only
+    FOURS = "4"  #: tables of four only (dealer sits out, 001 §3.2.10)
+    MIXED = "mixed"  #: threes, with as few fours as the count requires
+    MIXED_PREFER_FOURS = "mixed-4"  #: fours, with as few threes as the count requires
+    PARTNERSHIPS = "partnerships"  #: Priffe: fours, partners opposite (004)
+
+
+class Method(StrEnum):
+    RANDOM = "random"  #: the referees' draw of 001 note 8, seeded
+    NO_REPEATS = "no_repeats"  #: minimise repeats, left neighbours, seat/dealer imbalance, 4-duty
+    SWISS = "swiss"  #: tables by current standings, repeats minimised inside them
+    SCHEDULE = "schedule"  #: all rounds computed at once (a resolvable design where one exists)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A player (or entry) present for the draw."""
+
+    id: EntryId
+    rating: float | None = None
+    club: str | None = None
+
+
+@dataclass(frozen=True)
+class PastTable:
+    """A table of an earlier round: ``seats`` in clockwise order."""
+
+    round: int
+    seats: tuple[EntryId, ...]
+    first_dealer: int = 0
+    number: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(set(self.seats)) != len(self.seats):
+            raise SeatingError(f"history round {self.round}: table {self.seats!r} repeats a player")
+        if not 0 <= self.first_dealer < max(len(self.seats), 1):
+            raise SeatingError(
+                f"history round {self.round}: first_dealer {self.first_dealer} is not a seat"
+            )
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """Fixed constraints set by the organiser.
+
+    * ``must_sit``: entry id → table number (1-based), e.g. a player in a
+      wheelchair at table 1.
+    * ``must_not_meet``: pairs who must not share a table (family, same club).
+    * ``partners``: fixed Priffe partnerships (seed 004) that sit opposite.
+    """
+
+    must_sit: Mapping[EntryId, int] = field(default_factory=dict)
+    must_not_meet: frozenset[frozenset[EntryId]] = frozenset()
+    partners: tuple[tuple[EntryId, EntryId], ...] = ()
+
+    @staticmethod
+    def same_club(entries: list[Entry] | tuple[Entry, ...]) -> frozenset[frozenset[EntryId]]:
+        """``must_not_meet`` pairs for players of the same club (if the organiser asks)."""
+        return frozenset(
+            frozenset((a.id, b.id))
+            for i, a in enumerate(entries)
+            for b in entries[i + 1 :]
+            if a.club and a.club == b.club
+        )
+
+
+@dataclass(frozen=True)
+class Table:
+    number: int  #: 1-based
+    seats: tuple[EntryId, ...]  #: clockwise
+    first_dealer: int  #: seat index
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """One repeated meeting at a table, and why the engine accepted it."""
+
+    opponent: EntryId
+    earlier_rounds: tuple[int, ...]
+    reason: str  #: "unavoidable", "no alternative found", "constraint", "method"
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """Why a player sits where they sit: plain data for the referee's screen."""
+
+    entry: EntryId
+    table: int
+    seat: int
+    met_before: Mapping[EntryId, tuple[int, ...]]  #: everyone met earlier → rounds
+    repeats: tuple[Repeat, ...]
+    seats_so_far: Mapping[int, int]  #: seat index → times, including this draw
+    left_neighbours: tuple[EntryId, ...]  #: earlier left neighbours, oldest first, then this one
+    first_dealer_count: int  #: including this draw
+    four_table_count: int  #: including this draw
+    constraints: tuple[str, ...]  #: constraints that applied to this player
+
+
+@dataclass(frozen=True)
+class DrawReport:
+    players: Mapping[EntryId, PlayerReport]
+    repeated_meetings: int  #: pairs at this round's tables who met before
+    repeated_left_neighbours: int
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One drawn round, with everything needed to re-run and explain it."""
+
+    round: int
+    tables: tuple[Table, ...]
+    method: Method
+    policy: TablePolicy
+    seed: str
+    seed_commitment: str
+    engine_version: str
+    parameters: Mapping[str, Any]
+    report: DrawReport

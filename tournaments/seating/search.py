@@ -1,0 +1,308 @@
+"""Grouping players into tables: greedy start, then tabu search on swaps.
+
+The objective is lexicographic, folded into integer weights that cannot
+overflow into each other for real events (≤ 30 rounds):
+
+1. ``FORBID`` per meeting of a *must-not-meet* pair (a constraint);
+2. ``REPEAT`` per repeated meeting: a pair meeting for the ``c``-th time costs
+   ``c - 1`` repeats, so third meetings are dearer than second ones;
+3. ``RANK`` per rank position of spread at a table (Swiss method only);
+4. ``FOUR`` on the square of each player's number of 4-table rounds (their
+   fair share of sitting out deals, 001 §3.2.10).
+
+Left neighbours, seat positions and first dealers do not depend on the
+grouping; :mod:`.seats` settles them per table afterwards.
+
+The search is the conflict-directed tabu search of Dotú & Van Hentenryck for
+the social golfer problem ("Scheduling social golfers locally", 2005): pick a
+table with a conflict, one of its players, and make the best swap with a
+player at another table of the same round that is not tabu. It works on one
+round (round-by-round draws) or on many rounds at once (schedules). Budgets
+are counted in iterations, never in seconds, so a seed always gives the same
+tables.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["FORBID", "REPEAT", "RANK", "FOUR", "Problem", "solve"]
+
+FORBID = 100_000_000
+REPEAT = 10_000
+RANK = 1_000
+FOUR = 1
+
+
+@dataclass
+class Problem:
+    """Players ``0 … n-1``; ``meet`` holds the history counts (n × n)."""
+
+    n: int
+    sizes: tuple[int, ...]  #: table sizes, the same every round
+    rounds: int
+    meet: list[list[int]]
+    fours: list[int]
+    forbid: set[int] = field(default_factory=set)  #: p * n + q, both orders
+    fixed: dict[int, int] = field(default_factory=dict)  #: player → table index
+    rank: list[int] | None = None  #: Swiss: standings position of each player
+    repeat_weight: int = REPEAT  #: 0 for the random draw (constraints only)
+    four_weight: int = FOUR
+
+
+@dataclass
+class _State:
+    tables: list[list[list[int]]]  #: [round][table] → players
+    where: list[list[int]]  #: [round][player] → table
+
+
+def solve(
+    problem: Problem,
+    rng: random.Random,
+    *,
+    initial: Sequence[Sequence[Sequence[int]]] | None = None,
+    iterations: int = 2000,
+    rank_start: bool = False,
+) -> list[list[list[int]]]:
+    """Tables (lists of player indices) for ``problem.rounds`` rounds.
+
+    ``initial`` rounds are used as given (e.g. a constructed design) and only
+    repaired if they have conflicts; otherwise rounds are built greedily.
+    """
+    p = problem
+    meet = p.meet
+    state = _State([], [])
+    for r in range(p.rounds):
+        if initial is not None:
+            tables = [list(t) for t in initial[r]]
+        elif rank_start and p.rank is not None:
+            tables = _by_rank(p)
+        else:
+            tables = _greedy(p, rng)
+        where = [0] * p.n
+        for t, members in enumerate(tables):
+            for x in members:
+                where[x] = t
+            for i, x in enumerate(members):
+                for y in members[i + 1 :]:
+                    meet[x][y] += 1
+                    meet[y][x] += 1
+        state.tables.append(tables)
+        state.where.append(where)
+    for x in range(p.n):
+        for r in range(p.rounds):
+            if p.sizes[state.where[r][x]] == 4:
+                p.fours[x] += 1
+    _tabu(p, state, rng, iterations)
+    _polish(p, state, rng)
+    return state.tables
+
+
+def _by_rank(p: Problem) -> list[list[int]]:
+    assert p.rank is not None
+    tables: list[list[int]] = [[] for _ in p.sizes]
+    for x, t in p.fixed.items():
+        tables[t].append(x)
+    order = sorted((x for x in range(p.n) if x not in p.fixed), key=lambda x: p.rank[x])  # type: ignore[index]
+    t = 0
+    for x in order:
+        while len(tables[t]) >= p.sizes[t]:
+            t += 1
+        tables[t].append(x)
+    return tables
+
+
+def _greedy(p: Problem, rng: random.Random) -> list[list[int]]:
+    """Each player, most-met first, joins the table where they add least cost."""
+    tables: list[list[int]] = [[] for _ in p.sizes]
+    for x, t in p.fixed.items():
+        tables[t].append(x)
+    rest = [x for x in range(p.n) if x not in p.fixed]
+    rng.shuffle(rest)
+    rest.sort(key=lambda x: -sum(1 for c in p.meet[x] if c))
+    w, n = p.repeat_weight, p.n
+    for x in rest:
+        row = p.meet[x]
+        best, best_t = None, 0
+        for t, members in enumerate(tables):
+            if len(members) >= p.sizes[t]:
+                continue
+            cost = 0
+            for y in members:
+                cost += w * row[y] + (FORBID if x * n + y in p.forbid else 0)
+            if p.sizes[t] == 4:
+                cost += p.four_weight * p.fours[x]
+            key = (cost, rng.random())
+            if best is None or key < best:
+                best, best_t = key, t
+        tables[best_t].append(x)
+    return tables
+
+
+def _pair_cost(p: Problem, x: int, y: int, count: int) -> int:
+    """Cost of one more meeting of x and y when they have met ``count`` times."""
+    return p.repeat_weight * count + (FORBID if x * p.n + y in p.forbid else 0)
+
+
+def _swap_delta(p: Problem, s: _State, r: int, a: int, b: int) -> int:
+    meet = p.meet
+    ta, tb = s.where[r][a], s.where[r][b]
+    d = 0
+    for x in s.tables[r][ta]:
+        if x != a:
+            d += _pair_cost(p, b, x, meet[b][x]) - _pair_cost(p, a, x, meet[a][x] - 1)
+    for y in s.tables[r][tb]:
+        if y != b:
+            d += _pair_cost(p, a, y, meet[a][y]) - _pair_cost(p, b, y, meet[b][y] - 1)
+    sa, sb = p.sizes[ta], p.sizes[tb]
+    if sa != sb and p.four_weight:
+        fa, fb = p.fours[a], p.fours[b]
+        if sa == 4:  # a leaves a four, b joins one
+            d += p.four_weight * ((fa - 1) ** 2 - fa**2 + (fb + 1) ** 2 - fb**2)
+        else:
+            d += p.four_weight * ((fa + 1) ** 2 - fa**2 + (fb - 1) ** 2 - fb**2)
+    if p.rank is not None:
+        rank = p.rank
+        for t, out, inn in ((ta, a, b), (tb, b, a)):
+            old = [rank[x] for x in s.tables[r][t]]
+            new = [rank[x] for x in s.tables[r][t] if x != out] + [rank[inn]]
+            d += RANK * ((max(new) - min(new)) - (max(old) - min(old)))
+    return d
+
+
+def _apply_swap(p: Problem, s: _State, r: int, a: int, b: int) -> None:
+    meet = p.meet
+    ta, tb = s.where[r][a], s.where[r][b]
+    for x in s.tables[r][ta]:
+        if x != a:
+            meet[a][x] -= 1
+            meet[x][a] -= 1
+            meet[b][x] += 1
+            meet[x][b] += 1
+    for y in s.tables[r][tb]:
+        if y != b:
+            meet[b][y] -= 1
+            meet[y][b] -= 1
+            meet[a][y] += 1
+            meet[y][a] += 1
+    if p.sizes[ta] != p.sizes[tb]:
+        step = 1 if p.sizes[tb] == 4 else -1
+        p.fours[a] += step
+        p.fours[b] -= step
+    ia, ib = s.tables[r][ta].index(a), s.tables[r][tb].index(b)
+    s.tables[r][ta][ia], s.tables[r][tb][ib] = b, a
+    s.where[r][a], s.where[r][b] = tb, ta
+
+
+def _bad(p: Problem, members: list[int]) -> bool:
+    meet, n = p.meet, p.n
+    for i, x in enumerate(members):
+        for y in members[i + 1 :]:
+            if (p.repeat_weight and meet[x][y] > 1) or x * n + y in p.forbid:
+                return True
+    return False
+
+
+def _conflicts(p: Problem, s: _State) -> set[tuple[int, int]]:
+    return {
+        (r, t) for r in range(p.rounds) for t, members in enumerate(s.tables[r]) if _bad(p, members)
+    }
+
+
+def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
+    bad = _conflicts(p, s)
+    if not bad:
+        return
+    tabu: dict[tuple[int, int, int], int] = {}
+    best_count = len(bad)
+    best = [[list(t) for t in rnd] for rnd in s.tables]
+    best_meet = [row[:] for row in p.meet]
+    best_fours = p.fours[:]
+    stall = 0
+    for it in range(iterations):
+        if not bad:
+            return
+        r = rng.choice(sorted({rr for rr, _ in bad}))
+        movers = [x for rr, t in sorted(bad) if rr == r for x in s.tables[r][t] if x not in p.fixed]
+        if not movers:
+            bad = {(rr, t) for rr, t in bad if rr != r}  # nothing can move: a constraint
+            continue
+        choice: tuple[int, float, int, int] | None = None
+        for a in movers:
+            ta = s.where[r][a]
+            for tb, members in enumerate(s.tables[r]):
+                if tb == ta:
+                    continue
+                for b in members:
+                    if b in p.fixed:
+                        continue
+                    d = _swap_delta(p, s, r, a, b)
+                    if tabu.get((r, a, b), -1) >= it and d >= 0:
+                        continue
+                    key = (d, rng.random(), a, b)
+                    if choice is None or key < choice:
+                        choice = key
+        if choice is None:
+            continue
+        a, b = choice[2], choice[3]
+        _apply_swap(p, s, r, a, b)
+        tenure = 4 + rng.randrange(8)
+        tabu[(r, a, b)] = tabu[(r, b, a)] = it + tenure
+        for rr in range(p.rounds):
+            for x in (a, b):
+                tt = s.where[rr][x]
+                if _bad(p, s.tables[rr][tt]):
+                    bad.add((rr, tt))
+                else:
+                    bad.discard((rr, tt))
+        for tt in (s.where[r][a], s.where[r][b]):
+            if not _bad(p, s.tables[r][tt]):
+                bad.discard((r, tt))
+        if len(bad) < best_count:
+            best_count, stall = len(bad), 0
+            best = [[list(tb_) for tb_ in rnd] for rnd in s.tables]
+            best_meet = [row[:] for row in p.meet]
+            best_fours = p.fours[:]
+        else:
+            stall += 1
+            if stall > 200:  # random walk out of a plateau
+                stall = 0
+                rr = rng.randrange(p.rounds)
+                free = [x for x in range(p.n) if x not in p.fixed]
+                if len(free) > 1:
+                    x, y = rng.sample(free, 2)
+                    if s.where[rr][x] != s.where[rr][y]:
+                        _apply_swap(p, s, rr, x, y)
+                        bad = _conflicts(p, s)
+    if bad and len(bad) > best_count:
+        s.tables[:] = best
+        for r, rnd in enumerate(best):
+            for t, members in enumerate(rnd):
+                for x in members:
+                    s.where[r][x] = t
+        for i, row in enumerate(best_meet):
+            p.meet[i][:] = row
+        p.fours[:] = best_fours
+
+
+def _polish(p: Problem, s: _State, rng: random.Random, sweeps: int = 3) -> None:
+    """Hill-climb the lower terms (4-table duty, Swiss spread) without new repeats."""
+    if p.rank is None and (len(set(p.sizes)) == 1 or not p.four_weight):
+        return
+    free = [x for x in range(p.n) if x not in p.fixed]
+    for r in range(p.rounds):
+        for _ in range(sweeps):
+            improved = False
+            order = free[:]
+            rng.shuffle(order)
+            for a in order:
+                if p.rank is None and p.sizes[s.where[r][a]] != 4:
+                    continue  # only fours trade places for 4-duty
+                for b in free:
+                    if s.where[r][a] != s.where[r][b] and _swap_delta(p, s, r, a, b) < 0:
+                        _apply_swap(p, s, r, a, b)
+                        improved = True
+            if not improved:
+                break
