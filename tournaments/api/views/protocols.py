@@ -32,6 +32,7 @@ class ProtocolOutputSerializer(serializers.ModelSerializer):
         model = Protocol
         fields = ["id", "entry_kind", "version", "based_on_version", "data", "sheet", "notation",
                   "findings", "error_count", "warning_count", "result", "rulings_applied",
+                  "ruling_entries",
                   "is_current", "approved", "approved_at", "source", "reason", "resolution",
                   "created_at", "confirmations"]
 
