@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
 from tournaments.models.protocol import EntryKind
@@ -202,6 +203,30 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
 
 # --- reads for the pages ------------------------------------------------------------------------
 
+#: the metrics' names and abbreviations as the pages show them (translated)
+METRIC_LABELS = {
+    "total": (_("Total"), _("Total")),
+    "whists": (_("Whists"), _("W")),
+    "rounds_played": (_("Rounds played"), _("Rds")),
+    "average": (_("Average per round"), _("Avg")),
+    "raspasy_won": (_("Raspasy won"), _("RW")),
+    "raspasy_tricks": (_("Tricks on raspasy"), _("RT")),
+    "remizes": (_("Remizes"), _("Rem")),
+    "misere_tricks": (_("Tricks on misères"), _("MT")),
+    "games_made": (_("Contracts made"), _("CM")),
+    "penalties": (_("Penalty entries"), _("Pen")),
+    "best_round": (_("Best single round"), _("Best")),
+    "worst_round": (_("Worst single round"), _("Worst")),
+    "table_wins": (_("Rounds won at the table"), _("TW")),
+    "head_to_head": (_("Results against the tied players"), _("H2H")),
+}
+
+
+def metric_label(key: str) -> dict[str, str]:
+    name, abbr = METRIC_LABELS.get(key, (key, key))
+    return {"key": key, "name": str(name), "abbr": str(abbr)}
+
+
 def standings_snapshot(*, event: Event) -> StandingsSnapshot | None:
     """The stored snapshot (without the statistics cache), or None before the first request."""
     return StandingsSnapshot.objects.defer("protocol_stats").filter(event=event).first()
@@ -221,9 +246,10 @@ def standings_view(*, event: Event) -> dict[str, Any]:
                      "round_cells": [row["rounds"].get(str(n)) for n in data.get("rounds", [])],
                      "metric_cells": [row["metrics"].get(c["key"])
                                       for c in data.get("columns", [])[1:]]})
+    columns = [{**c, **metric_label(c["key"])} for c in data.get("columns", [])]
     return {"snapshot": snapshot, "data": data, "rows": rows, "rounds": data.get("rounds", []),
-            "columns": data.get("columns", []), "tiebreak_columns": data.get("columns", [])[1:],
-            "players": players}
+            "columns": columns, "tiebreak_columns": columns[1:], "players": players,
+            "provisional": any(r["has_provisional"] for r in rows)}
 
 
 def round_results(*, event: Event, number: int) -> dict[str, Any]:
@@ -256,10 +282,15 @@ def cross_table(*, event: Event) -> dict[str, Any]:
         cells = []
         for other in order:
             games = met[row["entry"]].get(other, [])
-            cells.append(None if not games else {
-                "rounds": [g[0] for g in games], "result": round(sum(g[1] for g in games), 2),
-                "provisional": not all(g[2] for g in games), "self": False}
-                if other != row["entry"] else {"self": True})
+            if other == row["entry"]:
+                cells.append({"self": True})
+            elif not games:
+                cells.append(None)
+            else:
+                cells.append({
+                    "rounds": [g[0] for g in games],
+                    "result": round(sum(g[1] for g in games), 2),
+                    "provisional": not all(g[2] for g in games), "self": False})
         matrix.append({**row, "cells": cells})
     return {**view, "matrix": matrix, "order": order}
 
@@ -285,8 +316,10 @@ def player_standing(*, event: Event, entry: Entry) -> dict[str, Any]:
              .order_by("round__number"))
     penalties = list(EventPenalty.objects.filter(entry=entry).select_related("round")
                      .order_by("created_at"))
+    pairs = [(c["name"], value) for c, value in zip(view["tiebreak_columns"], row["metric_cells"],
+                                                    strict=True) if value is not None] if row else []
     return {**view, "row": row, "tables": tables, "seats": list(seats), "penalties": penalties,
-            "entry": entry}
+            "entry": entry, "metric_pairs": pairs}
 
 
 def generated_files(*, event: Event) -> list[GeneratedFile]:

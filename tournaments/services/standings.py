@@ -27,6 +27,7 @@ __all__ = [
     "standings_mark_failed",
     "snapshot_for",
     "jobs_queue",
+    "standings_configure",
 ]
 
 #: how many runs the snapshot keeps in its ``runs`` log
@@ -143,3 +144,30 @@ def standings_mark_failed(*, event_id: int, error: str, final: bool) -> None:
             "pid": os.getpid(), "outcome": "failed: " + error.splitlines()[0][:200]
             if error else "failed"})
         locked.save()
+
+
+@transaction.atomic
+def standings_configure(*, event: Event, tiebreaks: list[Any], by=None) -> Event:
+    """Set the event's tie-break chain (and round score) and recompute.
+
+    :raises UserFacingError: naming the bad key (field ``tiebreaks``, rule 001 §4.1.3).
+    """
+    from django.utils.translation import gettext as _
+
+    from tournaments.errors import UserFacingError
+    from tournaments.services.audit import audit_log
+    from tournaments.standings import config_from_json
+
+    try:
+        config_from_json(tiebreaks)
+    except ValueError as error:
+        raise UserFacingError(_("Invalid tie-break chain: %(error)s") % {"error": error},
+                              {"field": "tiebreaks", "rule": "001 §4.1.3"}) from error
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    before = event.tiebreaks
+    event.tiebreaks = list(tiebreaks)
+    event.save(update_fields=["tiebreaks"])
+    audit_log(event=event, action="standings.tiebreaks", by=by,
+              data={"before": before, "after": event.tiebreaks})
+    standings_schedule(event_id=event.pk)
+    return event

@@ -106,7 +106,6 @@ def test_filled_protocol_shows_every_deal_totals_settlement_and_penalties(
     for d in deals:
         if isinstance(d, Game):
             assert str(d.contract) in flat  # the 001 §4.2.11 column: contract / result
-    assert len([d for d in deals if not hasattr(d, "rule")]) >= 1
     assert "APPROVED" in text and "Settlement" in text and "001 §4.2.14" in text
     for r in protocol.result:
         assert r["name"] in text

@@ -1,0 +1,1 @@
+"""Selectors: reads that span relations, each prefetching once (Tabbycat #661, #1704)."""

@@ -1,0 +1,169 @@
+"""Standings and documents pages. Thin: each loads the event, calls one selector or service and
+renders; nothing here computes standings (they are read from the stored snapshot).
+
+Public (published events): ``/e/<slug>/standings/`` (overall), ``…/rounds/<n>/`` (a round's
+results), ``…/cross/`` (who met whom), ``…/players/<entry>/`` (a player's page),
+``/e/<slug>/documents/`` (PDFs). Organisers and referees: ``/e/<slug>/manage/standings/``
+(state of the recomputation, tie-break chain) and ``/e/<slug>/manage/documents/`` (render PDFs).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from tournaments.errors import UserFacingError
+from tournaments.models import Entry, Event, GeneratedFile, Round, Table
+from tournaments.pdf import PAPERS
+from tournaments.pdf_files import generated_file_request
+from tournaments.permissions import can_organise, can_referee
+from tournaments.selectors import standings as sel
+from tournaments.services.standings import standings_configure, standings_schedule
+from tournaments.standings import TIEBREAK_KEYS, round_score
+
+#: documents anyone may download from a published event (blank protocols carry the tables'
+#: private links in their QR codes: staff only)
+PUBLIC_KINDS = {GeneratedFile.Kind.SEATING, GeneratedFile.Kind.STANDINGS,
+                GeneratedFile.Kind.FILLED_PROTOCOL}
+
+
+def _public_event(request, slug: str) -> Event:
+    event = get_object_or_404(Event, slug=slug)
+    if not event.published and not can_referee(request.user, event):
+        raise Http404
+    return event
+
+
+def _staff_event(request, slug: str) -> Event | None:
+    """The event if the user referees or organises it; None when a login is needed."""
+    event = get_object_or_404(Event, slug=slug)
+    if not request.user.is_authenticated:
+        return None
+    if not can_referee(request.user, event):
+        raise PermissionDenied
+    return event
+
+
+def standings(request, slug: str):
+    event = _public_event(request, slug)
+    return render(request, "tournaments/standings/standings.html",
+                  {"event": event, **sel.standings_view(event=event),
+                   "staff": can_referee(request.user, event)})
+
+
+def round_results(request, slug: str, number: int):
+    event = _public_event(request, slug)
+    get_object_or_404(Round, event=event, number=number)
+    return render(request, "tournaments/standings/round.html",
+                  {"event": event, **sel.round_results(event=event, number=number)})
+
+
+def cross_table(request, slug: str):
+    event = _public_event(request, slug)
+    return render(request, "tournaments/standings/cross.html",
+                  {"event": event, **sel.cross_table(event=event)})
+
+
+def player(request, slug: str, entry_id: int):
+    event = _public_event(request, slug)
+    entry = get_object_or_404(Entry.objects.select_related("player"), event=event, pk=entry_id)
+    return render(request, "tournaments/standings/player.html",
+                  {"event": event, **sel.player_standing(event=event, entry=entry)})
+
+
+def documents(request, slug: str):
+    event = _public_event(request, slug)
+    files = [f for f in sel.generated_files(event=event)
+             if f.kind in PUBLIC_KINDS and f.status == GeneratedFile.Status.OK]
+    return render(request, "tournaments/standings/documents.html",
+                  {"event": event, "files": files, "staff": can_referee(request.user, event)})
+
+
+def document_download(request, slug: str, file_id: int):
+    event = _public_event(request, slug)
+    f = get_object_or_404(GeneratedFile, event=event, pk=file_id)
+    if f.kind not in PUBLIC_KINDS and not can_referee(request.user, event):
+        raise Http404
+    if f.status != GeneratedFile.Status.OK or not f.file:
+        raise Http404
+    return FileResponse(f.file.open("rb"), as_attachment=False, filename=f.filename,
+                        content_type=f.content_type)
+
+
+@require_http_methods(["GET", "POST"])
+def manage_standings(request, slug: str):
+    event = _staff_event(request, slug)
+    if event is None:
+        return redirect_to_login(request.get_full_path())
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "recompute":
+            standings_schedule(event_id=event.pk)
+            messages.success(request, _("Recomputation scheduled."))
+        elif action == "tiebreaks":
+            if not can_organise(request.user, event):
+                raise PermissionDenied
+            chain: list = [k for k in request.POST.getlist("tiebreak") if k]
+            score = request.POST.get("round_score", "whists")
+            if score != "whists":
+                params = {}
+                if score == "capped":
+                    params["cap"] = int(request.POST.get("cap") or 200)
+                if score == "scaled":
+                    params["factor"] = request.POST.get("factor") or "1"
+                chain.insert(0, {"round_score": score, **params})
+            try:
+                standings_configure(event=event, tiebreaks=chain, by=request.user)
+                messages.success(request, _("Tie-break chain saved; standings are recomputed."))
+            except UserFacingError as error:
+                messages.error(request, error.message)
+        return redirect("standings-manage", slug=event.slug)
+    view = sel.standings_view(event=event)
+    current = [k for k in event.tiebreaks if isinstance(k, str)]
+    score = next((k for k in event.tiebreaks if isinstance(k, dict) and "round_score" in k),
+                 {"round_score": "whists"})
+    return render(request, "tournaments/standings/manage.html", {
+        "event": event, **view, "current_chain": current, "current_score": score,
+        "chain_slots": [current[i] if i < len(current) else "" for i in range(6)],
+        "choices": [sel.metric_label(k) for k in TIEBREAK_KEYS],
+        "round_scores": [(k, round_score(k).name) for k in
+                         ("whists", "capped", "scaled", "normalised", "place_points")],
+        "can_organise": can_organise(request.user, event),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def manage_documents(request, slug: str):
+    event = _staff_event(request, slug)
+    if event is None:
+        return redirect_to_login(request.get_full_path())
+    if request.method == "POST":
+        kind = request.POST.get("kind", "")
+        paper = request.POST.get("paper", "A4")
+        round_ = table = None
+        if request.POST.get("round"):
+            round_ = get_object_or_404(Round, event=event, number=request.POST["round"])
+        if request.POST.get("table"):
+            table = get_object_or_404(Table, round__event=event, pk=request.POST["table"])
+        try:
+            f = generated_file_request(event=event, kind=kind, round_=round_, table=table,
+                                       paper=paper, language=get_language() or "en",
+                                       base_url=request.build_absolute_uri("/"))
+            if f.status == GeneratedFile.Status.OK:
+                messages.success(request, _("The document is ready: %(name)s") % {
+                    "name": f.filename})
+            else:
+                messages.success(request, _("The document is being rendered."))
+        except UserFacingError as error:
+            messages.error(request, error.message)
+        return redirect("documents-manage", slug=event.slug)
+    rounds = list(Round.objects.filter(event=event).prefetch_related("tables").order_by("number"))
+    return render(request, "tournaments/standings/manage_documents.html", {
+        "event": event, "files": sel.generated_files(event=event), "rounds": rounds,
+        "papers": list(PAPERS)})
