@@ -45,6 +45,7 @@ __all__ = [
     "cross_table",
     "round_results",
     "generated_files",
+    "scores_for_draw",
 ]
 
 
@@ -332,3 +333,11 @@ def generated_files(*, event: Event) -> list[GeneratedFile]:
             seen.add(key)
             files.append(f)
     return files
+
+
+def scores_for_draw(*, event: Event) -> dict[int, float]:
+    """Each entry's total in the stored standings (final results only), for a Swiss draw;
+    empty before the first computation."""
+    snapshot = standings_snapshot(event=event)
+    rows = (snapshot.data or {}).get("rows", []) if snapshot else []
+    return {int(r["entry"]): float(r["total"]) for r in rows}

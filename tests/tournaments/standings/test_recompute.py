@@ -135,3 +135,13 @@ def test_selector_reads_in_a_fixed_number_of_queries(played, django_assert_max_n
 
     with django_assert_max_num_queries(7):
         standings_inputs(event=event, stats_cache=snapshot.protocol_stats)
+
+
+def test_scores_for_a_swiss_draw_come_from_the_stored_standings(played):
+    from tournaments.selectors.standings import scores_for_draw
+
+    event, entries = played
+    assert scores_for_draw(event=event) == {}
+    standings_recompute(event_id=event.pk)
+    totals = expected_totals(event)
+    assert scores_for_draw(event=event) == {e.pk: float(totals[e.pk]) for e in entries}
