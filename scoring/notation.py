@@ -303,12 +303,7 @@ def parse_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:
             cur.i = 1
         if cur.done():
             raise cur.error("a deal: a player and a contract, raspasy or penalty", None)
-        try:
-            deals.append(reader.deal(cur))
-        except (TypeError, ValueError) as error:
-            if isinstance(error, NotationError):
-                raise
-            raise NotationError(number, 1, str(error)) from None
+        deals.append(reader.deal(cur))
     for key in ("players", "target"):
         if key not in found:
             raise NotationError(len(lines) + 1, 1, f"expected a '{key}:' line")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from rules.contracts import Contract, Denomination, InvalidContractError
@@ -51,7 +51,10 @@ RESERVED: Final = _RASPASY | _PENALTY
 
 @dataclass
 class DealReader:
+    """Reads deal lines for a table of ``players``."""
+
     players: tuple[str, ...] | None = None
+    columns: dict[str, int] = field(default_factory=dict)  # where each attribute was given
 
     def seat(self, cur: Cursor) -> int:
         """A player: name (any case, or a unique prefix), quoted name, or seat number."""
@@ -89,6 +92,7 @@ class DealReader:
     # --- games ---------------------------------------------------------------------------
 
     def game(self, cur: Cursor) -> Game:
+        self.columns.clear()
         declarer = self.seat(cur)
         contract = _contract(cur)
         tricks: int | None = None
@@ -102,8 +106,9 @@ class DealReader:
         self.attributes(cur, fields, game=True)
         if "split" in fields:
             if split is not None:
+                column = self.columns.get("split", 1)
                 raise NotationError(
-                    cur.number, 1, "defenders' tricks given twice (w3/p1 and split=)"
+                    cur.number, column, "defenders' tricks given twice (w3/p1 and split=)"
                 )
             split = fields.pop("split")  # type: ignore[assignment]
         return Game(declarer, contract, calls, tricks, split, **fields)  # type: ignore[arg-type]
@@ -141,11 +146,13 @@ class DealReader:
             else:
                 raise cur.error(expected, tok)
 
-    @staticmethod
-    def put(cur: Cursor, fields: dict[str, object], name: str, tok: Token, value: object) -> None:
+    def put(
+        self, cur: Cursor, fields: dict[str, object], name: str, tok: Token, value: object
+    ) -> None:
         if name in fields:
             raise NotationError(cur.number, tok.col, f"{tok.text!r}: {name} given twice")
         fields[name] = value
+        self.columns[name] = tok.col
 
     def auction(self, cur: Cursor) -> tuple[tuple[int, str], ...]:
         cur.expect("{", "'{'")
@@ -292,6 +299,7 @@ def _result(cur: Cursor, contract: Contract, *, required: bool) -> int | None:
 def _defence(cur: Cursor) -> tuple[tuple[Call, ...], tuple[int, ...] | None]:
     calls: list[Call] = []
     tricks: list[int | None] = []
+    first = cur.peek()
     while (tok := cur.peek()) is not None and tok.kind == "word":
         m = _CALL_RE.match(tok.text.lower())
         if m is None or m[1] not in _CALLS:
@@ -309,7 +317,10 @@ def _defence(cur: Cursor) -> tuple[tuple[Call, ...], tuple[int, ...] | None]:
     if not calls or all(t is None for t in tricks):
         return tuple(calls), None
     if any(t is None for t in tricks):
-        raise NotationError(cur.number, 1, "give every defender's tricks (w3/p1) or none (w/p)")
+        column = first.col if first is not None else 1
+        raise NotationError(
+            cur.number, column, "give every defender's tricks (w3/p1) or none (w/p)"
+        )
     return tuple(calls), tuple(t for t in tricks if t is not None)
 
 
