@@ -216,14 +216,15 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
     if not bad:
         return
     tabu: dict[tuple[int, int, int], int] = {}
-    best_count = len(bad)
+    cost = best_cost = 0  # relative to the start
     best = [[list(t) for t in rnd] for rnd in s.tables]
     best_meet = [row[:] for row in p.meet]
     best_fours = p.fours[:]
-    stall = 0
+    stall = last_best = 0
+    patience = max(300, iterations // 4)  # stop early where repeats are unavoidable
     for it in range(iterations):
-        if not bad:
-            return
+        if not bad or it - last_best > patience:
+            break
         r = rng.choice(sorted({rr for rr, _ in bad}))
         movers = [x for rr, t in sorted(bad) if rr == r for x in s.tables[r][t] if x not in p.fixed]
         if not movers:
@@ -247,6 +248,7 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
         if choice is None:
             continue
         a, b = choice[2], choice[3]
+        cost += choice[0]
         _apply_swap(p, s, r, a, b)
         tenure = 4 + rng.randrange(8)
         tabu[(r, a, b)] = tabu[(r, b, a)] = it + tenure
@@ -260,8 +262,8 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
         for tt in (s.where[r][a], s.where[r][b]):
             if not _bad(p, s.tables[r][tt]):
                 bad.discard((r, tt))
-        if len(bad) < best_count:
-            best_count, stall = len(bad), 0
+        if cost < best_cost:
+            best_cost, stall, last_best = cost, 0, it
             best = [[list(tb_) for tb_ in rnd] for rnd in s.tables]
             best_meet = [row[:] for row in p.meet]
             best_fours = p.fours[:]
@@ -274,9 +276,10 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
                 if len(free) > 1:
                     x, y = rng.sample(free, 2)
                     if s.where[rr][x] != s.where[rr][y]:
+                        cost += _swap_delta(p, s, rr, x, y)
                         _apply_swap(p, s, rr, x, y)
                         bad = _conflicts(p, s)
-    if bad and len(bad) > best_count:
+    if cost > best_cost:
         s.tables[:] = best
         for r, rnd in enumerate(best):
             for t, members in enumerate(rnd):

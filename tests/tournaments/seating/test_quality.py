@@ -1,0 +1,132 @@
+"""Draw quality: zero repeats where a zero-repeat schedule exists, balance of seats."""
+
+from collections import Counter
+
+import pytest
+
+from tournaments.seating import (
+    Entry,
+    Method,
+    TablePolicy,
+    draw_round,
+    draw_schedule,
+    kirkman_schedule,
+)
+
+from .helpers import as_history, pair_counts, repeats, seated
+
+
+@pytest.mark.parametrize("v", [9, 15, 21, 27])
+def test_kirkman_construction_meets_every_pair_once(v):
+    rounds = kirkman_schedule(v)
+    assert rounds is not None and len(rounds) == (v - 1) // 2
+    for r in rounds:
+        assert sorted(x for t in r for x in t) == list(range(v))
+    pairs = Counter(frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b)
+    assert len(pairs) == v * (v - 1) // 2 and set(pairs.values()) == {1}
+
+
+@pytest.mark.parametrize("n, rounds", [(15, 7), (21, 10)])
+def test_kirkman_sizes_schedule_has_no_repeat(n, rounds):
+    draws = list(
+        draw_schedule([Entry(i) for i in range(n)], rounds, seed="k", policy=TablePolicy.THREES)
+    )
+    assert repeats(draws) == 0
+    assert len(pair_counts(draws)) == n * (n - 1) // 2  # everyone met everyone exactly once
+    assert all(d.report.repeated_meetings == 0 for d in draws)
+
+
+@pytest.mark.parametrize("method", [Method.NO_REPEATS, Method.SCHEDULE])
+def test_kirkman_round_by_round_with_rounds_total(method):
+    """Drawing each round separately, but knowing the event has 7 rounds."""
+    entries = [Entry(f"p{i:02}") for i in range(15)]
+    draws = []
+    for _ in range(7):
+        draws.append(
+            draw_round(entries, as_history(draws), seed="club", method=method, rounds_total=7)
+        )
+    assert repeats(draws) == 0
+    assert sum(d.report.repeated_left_neighbours for d in draws) == 0
+
+
+def test_sixty_players_nine_rounds_round_by_round():
+    entries = [Entry(i) for i in range(60)]
+    draws = []
+    for _ in range(9):
+        draws.append(draw_round(entries, as_history(draws), seed=7))
+    assert repeats(draws) == 0
+
+
+def test_four_player_tables_schedule_no_repeat():
+    """16 players at tables of four for 5 rounds: the affine plane of order 4 exists."""
+    draws = list(
+        draw_schedule([Entry(i) for i in range(16)], 5, seed="a", policy=TablePolicy.FOURS)
+    )
+    assert repeats(draws) == 0
+    assert all(len(t.seats) == 4 for d in draws for t in d.tables)
+
+
+@pytest.mark.parametrize("n", [n for n in range(3, 41) if n != 5])
+def test_every_count_mixed_two_rounds(n):
+    entries = [Entry(i) for i in range(n)]
+    first = draw_round(entries, seed=n)
+    second = draw_round(entries, as_history([first]), seed=n)
+    for d in (first, second):
+        assert seated(d) == list(range(n))
+        assert sorted(len(t.seats) for t in d.tables).count(4) == n % 3
+        assert [t.number for t in d.tables] == list(range(1, len(d.tables) + 1))
+    sizes = [len(t.seats) for t in first.tables]
+    if len(sizes) >= max(sizes):  # a new table needs one player from each of its size's tables
+        assert second.report.repeated_meetings == 0
+
+
+def test_left_neighbour_reversed_when_three_meet_again():
+    """Three players forced together again sit the other way round (001 §3.2.2: deal passes left)."""
+    entries = [Entry(x) for x in "abc"]
+    first = draw_round(entries, seed=1)
+    second = draw_round(entries, as_history([first]), seed=1)
+    assert second.report.repeated_meetings == 3
+    assert second.report.repeated_left_neighbours == 0
+    a, b, c = first.tables[0].seats
+    assert second.tables[0].seats in {(a, c, b), (c, b, a), (b, a, c)}
+    assert (
+        second.tables[0].seats[second.tables[0].first_dealer] != a
+        or first.tables[0].first_dealer != 0
+    )
+
+
+def test_seats_and_first_dealers_balanced_over_event():
+    entries = [Entry(i) for i in range(15)]
+    draws = list(draw_schedule(entries, 7, seed="bal", policy=TablePolicy.THREES))
+    dealers = Counter(t.seats[t.first_dealer] for d in draws for t in d.tables)
+    counts = [dealers.get(i, 0) for i in range(15)]
+    assert max(counts) - min(counts) <= 1  # 35 first deals over 15 players: 2 or 3 each
+    last = draws[-1].report.players
+    for i in range(15):
+        seats = last[i].seats_so_far
+        assert sum(seats.values()) == 7
+        assert max(seats.values()) - min(seats.get(s, 0) for s in range(3)) <= 1
+
+
+def test_four_table_duty_shared():
+    """13 players: one table of four per round (001 §3.2.10: the dealer sits out).
+
+    Over 2 rounds the 8 seats at the four go to 8 different players, without repeats.
+    """
+    entries = [Entry(i) for i in range(13)]
+    draws = []
+    for _ in range(2):
+        draws.append(draw_round(entries, as_history(draws), seed="four"))
+    duty = Counter(x for d in draws for t in d.tables if len(t.seats) == 4 for x in t.seats)
+    assert repeats(draws) == 0
+    assert sorted(duty.values()) == [1] * 8
+    assert draws[-1].report.players[0].four_table_count == duty[0]
+
+
+def test_no_repeats_beats_random():
+    entries = [Entry(i) for i in range(30)]
+    smart, rand = [], []
+    for _ in range(6):
+        smart.append(draw_round(entries, as_history(smart), seed=3))
+        rand.append(draw_round(entries, as_history(rand), seed=3, method=Method.RANDOM))
+    assert repeats(smart) == 0 < repeats(rand)
