@@ -199,6 +199,11 @@ def _declarer_tricks(protocol: Protocol, deal: int | None, seat: int, code: str,
     if seat != g.declarer:
         raise PenaltyError(f"{code}: seat {seat} is not the declarer of deal {deal + 1}")
     changed = dataclasses.replace(g, declarer_tricks=max(0, min(10, tricks)))
+    if g.declarer_tricks is None and not g.contract.is_misere:
+        # not played (both passed, or half-whist): written as played with these tricks; only
+        # the declarer's own columns are taken, so the calls chosen here change nothing else
+        changed = dataclasses.replace(changed, calls=(Call.WHIST, Call.PASS),
+                                      defender_tricks=None)
     return deal_delta_entries(protocol, deal, changed, rule, code, columns_of=(seat,))
 
 
@@ -255,22 +260,31 @@ def penalty_entries(code: str, protocol: Protocol, *, deal: int | None, seat: in
     assert deal is not None or g is None
     if code == "WRONG_CARDS_BID":  # 001 §3.4.6
         assert g is not None and deal is not None
+        inevitable = _bool(params, "inevitable")
+        if g.contract.is_misere:  # a misère's remiz "without two" is two tricks taken
+            taken = g.declarer_tricks or 0
+            return _declarer_tricks(protocol, deal, seat, code, rule,
+                                    taken + 2 if inevitable and taken else max(taken, 2))
         level = g.contract.level
-        tricks = g.declarer_tricks
-        if _bool(params, "inevitable") and tricks is not None and tricks < level:
+        tricks = level if g.declarer_tricks is None else g.declarer_tricks
+        if inevitable and tricks < level:  # the two penalty tricks added to the undertricks
             return _declarer_tricks(protocol, deal, seat, code, rule, tricks - 2)
-        return _declarer_tricks(protocol, deal, seat, code, rule, level - 2)
-    if code == "DISCARD_PEEK":  # 001 §3.4.9: one penalty trick
+        return _declarer_tricks(protocol, deal, seat, code, rule, min(tricks, level - 2))
+    if code == "DISCARD_PEEK":  # 001 §3.4.9: one penalty trick (on a misère one trick more)
         assert g is not None
-        return _declarer_tricks(protocol, deal, seat, code, rule, _played(g, code) - 1)
-    if code == "WRONG_CARDS_PLAY":  # 001 §3.9.18
+        played = _played(g, code)
+        return _declarer_tricks(protocol, deal, seat, code, rule,
+                                played + 1 if g.contract.is_misere else played - 1)
+    if code == "WRONG_CARDS_PLAY":  # 001 §3.9.18: "ремиз по меньшей мере без двух"
         assert g is not None and deal is not None
         extra = _int(params, "extra", 0)
         if seat != g.declarer:
             return _whister_shortfall(protocol, deal, g, seat, code, rule, 2 + extra)
-        level = g.contract.level if not g.contract.is_misere else 10
+        played = _played(g, code)
+        if g.contract.is_misere:
+            return _declarer_tricks(protocol, deal, seat, code, rule, max(played, 2) + extra)
         return _declarer_tricks(protocol, deal, seat, code, rule,
-                                min(_played(g, code), level) - 2 - extra)
+                                min(played, g.contract.level) - 2 - extra)
     if code == "CLOSED_TRICK_PEEK":
         return _closed_trick(protocol, deal, seat, rule, code)
     assert code == "REVOKE" and g is not None and deal is not None

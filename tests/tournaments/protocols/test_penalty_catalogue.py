@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.contracts import Contract
+from rules.contracts import MISERE, Contract
 from rules.penalties import (
     CATALOGUE,
     PenaltyError,
@@ -151,3 +151,25 @@ def test_adjusted_result_3_8_5_1_b():
     got2 = with_entries(p, 0, swap)
     assert final(got2, 0).pulya == final(proto(other), 0).pulya
     assert final(got2, 0).gora == final(proto(other), 0).gora
+
+
+def test_wrong_cards_bid_on_a_game_not_played_and_on_a_misere():
+    """3.4.6 applies when both passed too (the game counted as made becomes without two), and on
+    a misère "without two" means two tricks taken."""
+    passed = proto(Game(0, SIX, (Call.PASS, Call.PASS)))
+    (e,) = penalty_entries("WRONG_CARDS_BID", passed, deal=0, seat=0)
+    assert (e.pulya, e.gora) == (2, 4)  # the 2 of the passed 6♠ off the pulya, 2 × 2 in the gora
+    clean = proto(Game(0, MISERE, (), 0))
+    (m,) = penalty_entries("WRONG_CARDS_BID", clean, deal=0, seat=0)
+    assert (m.pulya, m.gora) == (10, 20)  # misère made (10) → two tricks: 2 × 10 in the gora
+    (w,) = penalty_entries("WRONG_CARDS_PLAY", clean, deal=0, seat=0)
+    assert (w.pulya, w.gora) == (10, 20)  # 3.9.18: at least two tricks on a misère
+
+
+def test_penalty_never_improves_the_declarers_result():
+    """3.4.6: a declarer already down three is not lifted to "without two". 3.9.18 example 1:
+    two are taken off what he took ("если взял 4 взятки, пишет за 2")."""
+    down3 = proto(Game(0, SIX, W_P, 3))
+    assert penalty_entries("WRONG_CARDS_BID", down3, deal=0, seat=0) == ()
+    (e,) = penalty_entries("WRONG_CARDS_PLAY", down3, deal=0, seat=0)
+    assert (e.pulya, e.gora) == (0, 4)  # without five instead of three: 2 × P more
