@@ -109,11 +109,11 @@ def test_seats_and_first_dealers_balanced_over_event():
 
 
 def test_four_table_duty_shared():
-    """13 players: one table of four per round (001 §3.2.10: the dealer sits out).
+    """16 players: one table of four per round (001 §3.2.10: the dealer sits out).
 
     Over 2 rounds the 8 seats at the four go to 8 different players, without repeats.
     """
-    entries = [Entry(i) for i in range(13)]
+    entries = [Entry(i) for i in range(16)]
     draws = []
     for _ in range(2):
         draws.append(draw_round(entries, as_history(draws), seed="four"))
