@@ -201,6 +201,8 @@ def _bad(p: Problem, members: list[int]) -> bool:
     for i, x in enumerate(members):
         for y in members[i + 1 :]:
             if (p.repeat_weight and meet[x][y] > 1) or x * n + y in p.forbid:
+                if x in p.fixed and p.fixed[x] == p.fixed.get(y):
+                    continue  # both must sit here: the constraint, not the draw
                 return True
     return False
 
