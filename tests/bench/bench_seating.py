@@ -1,0 +1,109 @@
+"""Benchmark of the seating draw (issue 4): repeats, left neighbours, seat balance, time.
+
+Run: ``.venv/bin/python tests/bench/bench_seating.py [--quick]`` (not a timed test).
+Prints a Markdown table. Methods compared on the same sizes and seeds:
+
+* ``random`` — the referees' draw (001 note 8), round by round;
+* ``no_repeats`` — round by round, knowing nothing of the rounds to come;
+* ``no_repeats+plan`` — round by round with ``rounds_total`` (plans the rest);
+* ``schedule`` — all rounds at once (``draw_schedule``).
+
+Columns: *repeats* = extra meetings (a pair meeting c times counts c − 1);
+*left rep.* = repeated (player, left neighbour) pairs; *seat spread* = the
+largest gap between a player's most and least used seat of 0–2;
+*dealer spread* = max − min first deals per player; times in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tournaments.seating import (  # noqa: E402
+    Entry,
+    Method,
+    PastTable,
+    TablePolicy,
+    draw_round,
+    draw_schedule,
+)
+
+SIZES = [(15, 7), (21, 10), (30, 6), (60, 9), (150, 9), (300, 9)]
+QUICK = [(15, 7), (21, 10), (30, 6), (60, 9), (150, 9)]
+METHODS = ["random", "no_repeats", "no_repeats+plan", "schedule"]
+
+
+def run(n: int, rounds: int, method: str, seed: str) -> dict[str, float]:
+    entries = [Entry(i) for i in range(n)]
+    history: list[PastTable] = []
+    tables: list[tuple[int, ...]] = []
+    times: list[float] = []
+    if method == "schedule":
+        start = time.perf_counter()
+        draws = draw_schedule(entries, rounds, seed=seed, policy=TablePolicy.MIXED)
+        times.append(time.perf_counter() - start)
+    else:
+        draws = []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            d = draw_round(
+                entries,
+                history,
+                seed=seed,
+                method=Method.RANDOM if method == "random" else Method.NO_REPEATS,
+                rounds_total=rounds if method.endswith("+plan") else None,
+            )
+            times.append(time.perf_counter() - start)
+            draws.append(d)
+            history += [PastTable(d.round, t.seats, t.first_dealer) for t in d.tables]
+    tables = [t.seats for d in draws for t in d.tables]
+    pairs = Counter(frozenset(p) for t in tables for p in combinations(t, 2))
+    left = Counter((t[i], t[(i + 1) % len(t)]) for t in tables for i in range(len(t)))
+    seats: dict[int, Counter[int]] = {i: Counter() for i in range(n)}
+    dealer: Counter[int] = Counter()
+    for d in draws:
+        for t in d.tables:
+            for i, x in enumerate(t.seats):
+                seats[x][i] += 1
+            dealer[t.seats[t.first_dealer]] += 1
+    return {
+        "repeats": sum(c - 1 for c in pairs.values()),
+        "left": sum(c - 1 for c in left.values()),
+        "seat_spread": max(
+            max(c[s] for s in range(3)) - min(c[s] for s in range(3)) for c in seats.values()
+        ),
+        "dealer_spread": max(dealer.get(i, 0) for i in range(n))
+        - min(dealer.get(i, 0) for i in range(n)),
+        "round_max": max(times) if method != "schedule" else times[0] / rounds,
+        "total": sum(times),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip 300 × 9")
+    parser.add_argument("--seed", default="bench")
+    args = parser.parse_args()
+    print(
+        "| players × rounds | method | repeats | left rep. | seat spread | dealer spread | max s/round | total s |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for n, rounds in QUICK if args.quick else SIZES:
+        for method in METHODS:
+            r = run(n, rounds, method, args.seed)
+            per_round = f"{r['round_max']:.3f}" + (" (avg)" if method == "schedule" else "")
+            print(
+                f"| {n} × {rounds} | {method} | {r['repeats']} | {r['left']} | {r['seat_spread']} "
+                f"| {r['dealer_spread']} | {per_round} | {r['total']:.2f} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
