@@ -243,8 +243,9 @@ def standings_context(*, event: Event) -> dict[str, Any]:
                   "cells": [None if c is None else {"score": c["score"], "final": c["final"]}
                             for c in r["round_cells"]],
                   "metrics": r["metric_cells"]} for r in view["rows"]],
-        "computed_at": snapshot.computed_at.isoformat() if snapshot and snapshot.computed_at
-        else "", "inputs_hash": snapshot.inputs_hash if snapshot else "",
+        # the inputs' hash, not the time of the last run: an unchanged recomputation must not
+        # make the cached PDF stale (the PDF shows when it was printed)
+        "inputs_hash": snapshot.inputs_hash if snapshot else "",
         "provisional": any(r["has_provisional"] for r in view["rows"]),
     }
 
