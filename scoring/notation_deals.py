@@ -326,11 +326,12 @@ def _defence(cur: Cursor) -> tuple[tuple[Call, ...], tuple[int, ...] | None]:
 
 def _counts(cur: Cursor, n: int | None, expected: str) -> tuple[int | None, ...]:
     tok = cur.peek()
+    expected = expected if n is None else f"{n} {expected}"
     if tok is None or tok.kind != "word":
         raise cur.error(expected, tok)
     parts = tok.text.lower().split("-")
     if not all(re.fullmatch(r"[0-9]+|x", p) for p in parts) or (n is not None and len(parts) != n):
-        raise cur.error(expected if n is None else f"{n} {expected}", tok)
+        raise cur.error(expected, tok)
     cur.i += 1
     return tuple(None if p == "x" else int(p) for p in parts)
 

@@ -78,13 +78,6 @@ class Cursor:
         j = self.i + ahead
         return self.toks[j] if j < len(self.toks) else None
 
-    def take(self) -> Token:
-        tok = self.peek()
-        if tok is None:
-            raise self.error("more", None)
-        self.i += 1
-        return tok
-
     def at(self, kind: str) -> bool:
         tok = self.peek()
         return tok is not None and tok.kind == kind

@@ -72,6 +72,8 @@ def test_bad_seats_are_rejected() -> None:
         whisting_order(1, 1, 4)  # the dealer sits out with four
     with pytest.raises(ValueError, match="negative"):
         dealer_of_deal(-1, 0, 3)
+    with pytest.raises(ValueError, match="dealer seat 4"):
+        active_seats(4, 4)
 
 
 def test_whisting_order_starts_left_of_the_declarer_3_8_1() -> None:

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 
 from scoring import jsonio, result_json
+from scoring.check import check
 from scoring.generate import random_protocol
 from scoring.jsonio import JsonFormatError
 from scoring.notation import parse
@@ -23,6 +24,7 @@ from scoring.pulka import score
 from .strategies import protocols
 
 DATA = Path(__file__).parent / "data"
+HEAD_TEXT = "players: Anna, Boris, Vera\ntarget: 10\nending: in-progress\n"
 SCHEMA = json.loads(
     (Path(jsonio.__file__).parent / "protocol.schema.json").read_text(encoding="utf-8")
 )
@@ -101,6 +103,21 @@ def test_result_document() -> None:
     totals = [Fraction(x) for x in data["settlement"]["totals"]]
     assert sum(totals) == 0 and totals == list(scored.settlement.totals)
     assert data["findings"] == [] or all("code" in f for f in data["findings"])
+
+
+def test_result_document_carries_findings() -> None:
+    p = parse(HEAD_TEXT + "Anna 6♠ / без одной w3/w0\nBoris мизер / ровно w/p\n")
+    report = check(p)
+    data = json.loads(result_json.dumps_result(score(p), report.findings))
+    codes = [f["code"] for f in data["findings"]]
+    assert codes == [f.code for f in report.findings] and "MISERE_WHISTED" in codes
+    first = data["findings"][0]
+    assert set(first) == {
+        "code", "severity", "message", "rule", "deal", "player", "column", "written", "expected"
+    }  # fmt: skip
+    assert all(isinstance(f["message"], str) and f["severity"] in ("error", "warning")
+               for f in data["findings"])  # fmt: skip
+    json.dumps(data)  # every value is plain JSON
 
 
 # --- versioning ----------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from scoring import jsonio
 from scoring.generate import random_protocol
 from scoring.notation import (
     NotationError,
+    deal_text,
     format,
     format_sheet,
     parse,
@@ -333,6 +334,22 @@ def test_sheet_twice_and_bad_sheet_files() -> None:
         ("options: help\n", 1, 14, "'=' and a value"),
         ("options: help=\n", 1, 15, "an option value"),
         ("options: a=1\noptions: a=2\n", 2, 10, "twice"),
+        (HEAD + "/ 6♠\n", 3, 1, "a player"),
+        (HEAD + "Anna / ровно\n", 3, 6, "a contract"),
+        (HEAD + "Anna 8 почти\n", 3, 8, "open, x2"),
+        (HEAD + "Anna 6♠ / ровно w/p ;\n", 3, 21, "open, x2"),
+        (HEAD + "Anna 6♠ / ровно w/p split=x-1\n", 3, 21, "split= needs numbers"),
+        (HEAD + "raspasy\n", 3, 8, "3 tricks per seat"),
+        (HEAD + "penalty Anna note==\n", 3, 19, "the note"),
+        (HEAD + 'penalty Anna note="a\\qb"\n', 3, 19, "bad quoted text"),
+        ("players: Anna, Boris = x, Vera\n", 1, 22, "quote it to use '='"),
+        (
+            HEAD + "sheet final: Anna 1 2 3 4; Boris 1 2 3 4; Vera 1 2 3 4\n" * 2,
+            4,
+            7,
+            "given twice",
+        ),
+        (HEAD + "sheet result: 1, 2, 3\n" * 2, 4, 7, "given twice"),
     ],
 )
 def test_parse_errors_name_line_and_column(
@@ -352,6 +369,15 @@ def test_ambiguous_prefix_is_an_error() -> None:
         parse("players: Anna, Anton, Vera\ntarget: 10\nAn 6♠\n")
 
 
+def test_closed_and_deal_text() -> None:
+    p = parse(HEAD + "Anna 6♠ / ровно w/p closed x2 dealer=Vera\n")
+    assert p.deals[0] == Game(
+        0, Contract.from_str("6♠"), (Call.WHIST, Call.PASS), 6, multiplier=2, dealer=2
+    )
+    assert deal_text(p, 0) == "Anna 6♠ / ровно w/p x2 dealer=Vera"
+    assert deal_text(p, 0, ascii=True) == "Anna 6S / = w/p x2 dealer=Vera"
+
+
 def test_format_refuses_what_the_notation_cannot_hold() -> None:
     bad_seat = Protocol(players=("A", "B", "C"), target=10, deals=(Raspasy((4, 3, 3), dealer=5),))
     with pytest.raises(ValueError, match="seat 5"):
@@ -359,3 +385,8 @@ def test_format_refuses_what_the_notation_cannot_hold() -> None:
     too_many = Protocol(("A", "B", "C"), 10, (Game(0, Contract.from_str("6♠"), (), 11),))
     with pytest.raises(ValueError, match="0–10"):
         format(too_many)
+    empty_split = Protocol(("A", "B", "C"), 10, (Game(0, Contract.from_str("6♠"), (), 6, ()),))
+    with pytest.raises(ValueError, match="empty defenders' split"):
+        format(empty_split)
+    with pytest.raises(ValueError, match="needs 3 numbers"):
+        format_sheet(Sheet(result=(Fraction(1), Fraction(-1))), ("A", "B", "C"))
