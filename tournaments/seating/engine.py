@@ -8,7 +8,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .designs import kirkman_schedule
 from .history import HistoryStats, summarise
 from .model import (
     ENGINE_VERSION,
@@ -24,6 +23,7 @@ from .model import (
     TablePolicy,
     sort_key,
 )
+from .planning import design_rounds
 from .report import build_report
 from .search import Problem, solve
 from .seats import seat_table
@@ -31,7 +31,7 @@ from .sizes import table_sizes
 
 __all__ = ["draw_round", "draw_schedule", "seed_commitment"]
 
-ROUND_ITERATIONS = 3000  #: tabu budget for one round (150 players: well under 2 s)
+ROUND_ITERATIONS = 2000  #: tabu budget for one round (150 players: well under 2 s)
 SCHEDULE_ITERATIONS = 4000  #: tabu budget for a whole schedule
 
 
@@ -163,12 +163,7 @@ def _problem(
 
 def _random_groups(setup: _Setup, rng: random.Random) -> list[list[int]]:
     """The referees' draw (001 note 8): shuffle, then fill the tables in order."""
-    p_fixed = {
-        u: setup.constraints.must_sit[x] - 1
-        for u, unit in enumerate(setup.units)
-        for x in unit
-        if x in setup.constraints.must_sit
-    }
+    p_fixed = _fixed(setup)
     tables: list[list[int]] = [[] for _ in setup.unit_sizes]
     for u, t in p_fixed.items():
         tables[t].append(u)
@@ -182,40 +177,14 @@ def _random_groups(setup: _Setup, rng: random.Random) -> list[list[int]]:
     return tables
 
 
-def _design(setup: _Setup, rounds: int, rng: random.Random) -> list[list[list[int]]] | None:
-    """A Kirkman triple system relabelled by the seed, tables ordered for must_sit."""
-    n = len(setup.units)
-    if set(setup.unit_sizes) != {3} or n % 6 != 3 or rounds > (n - 1) // 2:
-        return None
-    kts = kirkman_schedule(n)
-    if kts is None:
-        return None
-    label = list(range(n))
-    rng.shuffle(label)
-    order = list(range((n - 1) // 2))
-    rng.shuffle(order)
-    fixed = {
-        u: setup.constraints.must_sit[unit[0]] - 1
+def _fixed(setup: _Setup) -> dict[int, int]:
+    """must_sit as unit index → table index."""
+    return {
+        u: setup.constraints.must_sit[x] - 1
         for u, unit in enumerate(setup.units)
-        if unit[0] in setup.constraints.must_sit
+        for x in unit
+        if x in setup.constraints.must_sit
     }
-    out = []
-    for r in order[:rounds]:
-        tables = [sorted(label[x] for x in t) for t in kts[r]]
-        rng.shuffle(tables)
-        numbered: list[list[int] | None] = [None] * len(tables)
-        for t in tables:
-            wanted = {fixed[u] for u in t if u in fixed}
-            if len(wanted) > 1 or (wanted and numbered[next(iter(wanted))] is not None):
-                return None  # must_sit clashes with the design: leave it to the search
-            if wanted:
-                numbered[wanted.pop()] = t
-        free = [t for t in tables if not any(u in fixed for u in t)]
-        for i in range(len(numbered)):
-            if numbered[i] is None:
-                numbered[i] = free.pop()
-        out.append([t for t in numbered if t is not None])
-    return out
 
 
 def _seat_round(
@@ -360,10 +329,30 @@ def _lookahead(
         index = {x: u for u, unit in enumerate(setup.units) for x in unit}
         groups = [sorted({index[x] for x in t.seats}) for t in plan[len(done)].tables]
         return groups, f"round {len(done) + 1} of the schedule planned for {rounds_total} rounds"
+    # Any first round of threes starts a Kirkman triple system (see .planning):
+    # follow the completion of round 1 while the later rounds are its prefix.
+    index = {x: u for u, unit in enumerate(setup.units) for x in unit}
+    first = [[index[x] for x in seats if x in index] for seats in by_round[done[0]]] if done else []
+    if done and all(len(t) in (0, 3) for t in first) and sum(map(len, first)) == len(setup.units):
+        design = design_rounds(
+            setup.unit_sizes,
+            _fixed(setup),
+            rounds_total - 1,
+            random.Random(f"{seed}|completion of round {done[0]}/{rounds_total}"),
+            first_round=[t for t in first if t],
+        )
+        if design is not None and all(
+            _partition(by_round[r]) == _partition([setup.ids[u] for u in t] for t in design[i])
+            for i, r in enumerate(done[1:])
+        ):
+            return (
+                [sorted(t) for t in design[len(done) - 1]],
+                f"round {len(done) + 1} of a Kirkman triple system completing round {done[0]}",
+            )
     problem = _problem(setup, stats, rounds_total - len(done), repeat_weight=10_000, four_weight=1)
     rng = random.Random(f"{seed}|lookahead {len(done) + 1}/{rounds_total}")
     groups = solve(problem, rng, iterations=SCHEDULE_ITERATIONS)[0]
-    return groups, f"rounds {len(done) + 1}–{rounds_total} planned together from the history"
+    return groups, f"rounds {len(done) + 1}–{rounds_total} planned together (tabu search)"
 
 
 def draw_schedule(
@@ -388,7 +377,7 @@ def draw_schedule(
     stats = summarise(history)
     first = max(stats.rounds, default=0) + 1
     rng = random.Random(f"{seed}|schedule {rounds}|{policy}")
-    design = None if stats.rounds else _design(setup, rounds, rng)
+    design = None if stats.rounds else design_rounds(setup.unit_sizes, _fixed(setup), rounds, rng)
     problem = _problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
     groups = solve(problem, rng, initial=design, iterations=SCHEDULE_ITERATIONS)
     how = "Kirkman triple system" if design is not None else "tabu search over all rounds"

@@ -223,7 +223,7 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
     best_meet = [row[:] for row in p.meet]
     best_fours = p.fours[:]
     stall = last_best = 0
-    patience = max(300, iterations // 4)  # stop early where repeats are unavoidable
+    patience = max(200, iterations // 8)  # stop early where repeats are unavoidable
     for it in range(iterations):
         if not bad or it - last_best > patience:
             break

@@ -4,7 +4,7 @@ After the grouping, each table's clockwise order is chosen to minimise, in
 order: (1) repeated left neighbours (the player to your left — next clockwise —
 is the one you pass the deal to, 001 §3.2.2); (2) for Priffe, repeated
 partnerships (opposite seats, seed 004); (3) seat positions a player has had
-often. Ties are broken by the seeded draw, as the "тираж" (001 §3.1.1) would.
+often (the squared gap between each player's most and least used seat). Ties are broken by the seeded draw, as the "тираж" (001 §3.1.1) would.
 The first dealer (001 §3.2.1) is drawn among the players at the table who have
 dealt first least often, so first deals are spread across the event.
 
@@ -61,10 +61,11 @@ def seat_table(
             )
         for shift in range(k):
             seats = cycle[shift:] + cycle[:shift]
+            spread = sum(_spread_after(stats, x, i, k) ** 2 for i, x in enumerate(seats))
             seat_load = sum(
                 stats.seats[x][i] if x in stats.seats else 0 for i, x in enumerate(seats)
             )
-            key = (left, opposite, seat_load, rng.random())
+            key = (left, opposite, spread, seat_load, rng.random())
             if best is None or key < best[0]:
                 best = (key, seats)
     assert best is not None, "partners must sit at the same 4-table"
@@ -72,3 +73,10 @@ def seat_table(
     fewest = min(stats.dealer.get(x, 0) for x in seats)
     candidates = [i for i, x in enumerate(seats) if stats.dealer.get(x, 0) == fewest]
     return seats, rng.choice(candidates)
+
+
+def _spread_after(stats: HistoryStats, x: EntryId, seat: int, k: int) -> int:
+    """Max − min of x's seat counts (seats 0 … k-1) if x takes ``seat`` now."""
+    counts = [stats.seats[x][i] if x in stats.seats else 0 for i in range(k)]
+    counts[seat] += 1
+    return max(counts) - min(counts)

@@ -259,3 +259,33 @@ def test_history_validation():
         PastTable(1, ("a", "a", "b"))
     with pytest.raises(SeatingError, match="first_dealer 3 is not a seat"):
         PastTable(1, ("a", "b", "c"), first_dealer=3)
+
+
+def test_same_draw_in_another_process():
+    """Re-running is independent of Python's hash randomisation (str ids, club constraints)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "from tournaments.seating import *\n"
+        "es = [Entry(f'p{i}', club=f'c{i % 4}') for i in range(14)]\n"
+        "c = Constraints(must_not_meet=Constraints.same_club(es[:8]), must_sit={'p3': 2})\n"
+        "h = []\n"
+        "for r in (1, 2, 3):\n"
+        "    d = draw_round(es, h, seed='x', constraints=c)\n"
+        "    h += [PastTable(r, t.seats, t.first_dealer) for t in d.tables]\n"
+        "print([t.seats for t in d.tables], d.tables[0].first_dealer)\n"
+    )
+    here = {}
+    exec(script.replace("print(", "result = ("), here)  # this process: another hash seed
+    other = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "12345", "PATH": ""},
+        cwd=str(Path(__file__).resolve().parents[3]),
+    ).stdout
+    assert other.strip() == " ".join(map(str, here["result"]))
+    assert "p3" in other
