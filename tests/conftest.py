@@ -31,16 +31,19 @@ def _database_url_of(settings_dict: dict) -> str:
 
 
 @contextmanager
-def eager_off() -> Iterator[None]:
-    """Send tasks to the broker for the duration of the block (and restore eager mode after)."""
+def eager_off(queue: str | None = None) -> Iterator[None]:
+    """Send tasks to the broker for the duration of the block (and restore eager mode after);
+    with ``queue``, tasks sent without an explicit queue go there (a test worker's queue)."""
     from tournaments.celery import app
 
-    before = app.conf.task_always_eager
+    before = app.conf.task_always_eager, app.conf.task_default_queue
     app.conf.task_always_eager = False
+    if queue:
+        app.conf.task_default_queue = queue
     try:
         yield
     finally:
-        app.conf.task_always_eager = before
+        app.conf.task_always_eager, app.conf.task_default_queue = before
 
 
 @pytest.fixture

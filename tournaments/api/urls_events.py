@@ -1,3 +1,20 @@
-"""API routes: events."""
+"""API routes: events, entries, rounds, draws, background jobs."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from tournaments.api.views import events as v
+
+E = "events/<slug:slug>/"
+
+urlpatterns = [
+    path("events/", v.EventListApi.as_view(), name="event-list"),
+    path(E, v.EventDetailApi.as_view(), name="event-detail"),
+    path(E + "entries/", v.EntryListApi.as_view(), name="entry-list"),
+    path(E + "entries/register", v.EntryRegisterApi.as_view(), name="entry-register"),
+    path(E + "entries/import", v.EntryImportApi.as_view(), name="entry-import"),
+    path(E + "rounds/", v.RoundListApi.as_view(), name="round-list"),
+    path(E + "rounds/<int:number>/", v.RoundDetailApi.as_view(), name="round-detail"),
+    path(E + "rounds/<int:number>/draw", v.RoundDrawApi.as_view(), name="round-draw"),
+    path(E + "rounds/<int:number>/publish", v.RoundPublishApi.as_view(), name="round-publish"),
+    path("jobs/<str:job_id>", v.JobStatusApi.as_view(), name="job-status"),
+]

@@ -14,7 +14,7 @@ os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
 from .base import *  # noqa: E402,F403
 from .base import DATABASES  # noqa: E402
 
-DATABASES["default"]["TEST"] = {"NAME": "test_pulka"}
+DATABASES["default"]["TEST"] = {"NAME": os.environ.get("PULKA_TEST_DB_NAME", "test_pulka")}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

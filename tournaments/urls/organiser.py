@@ -1,3 +1,20 @@
-"""organiser pages (see tournaments/urls/__init__.py)."""
+"""Organisers' and referees' pages: ``/e/<slug>/manage/…`` and ``/manage/new-event/``."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from tournaments.views import organiser as v
+
+urlpatterns = [
+    path("manage/new-event/", v.event_new, name="event-new"),
+    path("e/<slug:slug>/manage/", v.dashboard, name="manage"),
+    path("e/<slug:slug>/manage/settings/", v.event_settings, name="manage-settings"),
+    path("e/<slug:slug>/manage/entries/", v.entries, name="manage-entries"),
+    path("e/<slug:slug>/manage/entries/import/", v.entries_import, name="manage-entries-import"),
+    path("e/<slug:slug>/manage/entries/<int:entry_id>/<str:action>/", v.entry_action,
+         name="manage-entry-action"),
+    path("e/<slug:slug>/manage/rounds/new/", v.round_new, name="manage-round-new"),
+    path("e/<slug:slug>/manage/rounds/<int:number>/", v.round_detail, name="manage-round"),
+    path("e/<slug:slug>/manage/rounds/<int:number>/<str:action>/", v.round_action,
+         name="manage-round-action"),
+    path("e/<slug:slug>/manage/log/", v.audit, name="manage-log"),
+]

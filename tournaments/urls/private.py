@@ -1,3 +1,9 @@
-"""private pages (see tournaments/urls/__init__.py)."""
+"""Private links: ``/p/<key>/`` for a player (tables have ``/t/<key>/`` in protocols)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from tournaments.views import private
+
+urlpatterns = [
+    path("p/<str:key>/", private.player_home, name="player-home"),
+]

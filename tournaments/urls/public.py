@@ -6,4 +6,6 @@ from tournaments.views import public
 
 urlpatterns = [
     path("", public.home, name="home"),
+    path("e/<slug:slug>/", public.event_detail, name="event"),
+    path("e/<slug:slug>/rounds/<int:number>/", public.round_seating, name="round-seating"),
 ]

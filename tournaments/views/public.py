@@ -1,7 +1,34 @@
-"""Public pages: what anyone can see without logging in."""
+"""Public pages: published events, their rounds and seating."""
 
-from django.shortcuts import render
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+
+from tournaments.selectors.events import (
+    PUBLIC_STATES,
+    events_public,
+    rounds_for_event,
+    seating_alphabetical,
+    tables_for_round,
+)
+from tournaments.views.decorators import event_view
 
 
 def home(request):
-    return render(request, "tournaments/public/home.html", {})
+    return render(request, "tournaments/public/home.html", {"events": events_public()})
+
+
+@event_view()
+def event_detail(request, event):
+    return render(request, "tournaments/public/event.html", {
+        "event": event, "rounds": rounds_for_event(event=event, public=True)})
+
+
+@event_view()
+def round_seating(request, event, number: int):
+    round_ = get_object_or_404(event.rounds, number=number)
+    if round_.state not in PUBLIC_STATES:
+        raise Http404
+    tables = tables_for_round(round_=round_)
+    return render(request, "tournaments/public/round.html", {
+        "event": event, "round": round_, "tables": tables,
+        "alphabetical": seating_alphabetical(tables=tables)})

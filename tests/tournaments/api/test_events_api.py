@@ -1,0 +1,115 @@
+"""REST API for events, entries, rounds and draws: status codes, envelopes, permissions."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.conftest import eager_off
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tournaments.models import EventRole
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    event = EventFactory()
+    for _ in range(12):
+        EntryFactory(event=event)
+    return event
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def organiser_api(event):
+    user = UserFactory()
+    EventRole.objects.create(event=event, user=user, role="organiser")
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_public_reads(api, event):
+    assert [e["slug"] for e in api.get("/api/v1/events/").json()] == [event.slug]
+    detail = api.get(f"/api/v1/events/{event.slug}/").json()
+    assert detail["variant"] == "sochi" and detail["pulka_target"] == 20
+    entries = api.get(f"/api/v1/events/{event.slug}/entries/").json()
+    assert len(entries) == 12 and "url_key" not in entries[0]
+    assert api.get("/api/v1/events/nope/").status_code == 404
+
+
+def test_writes_need_the_organiser(api, event):
+    r = api.post(f"/api/v1/events/{event.slug}/entries/register", {"name": "Zed"})
+    assert r.status_code in (401, 403)
+    assert set(r.json()) == {"message", "extra"}
+    other = UserFactory()
+    api.force_authenticate(other)
+    assert api.post(f"/api/v1/events/{event.slug}/entries/register",
+                    {"name": "Zed"}).status_code == 403
+
+
+def test_register_and_import_errors_name_the_field(organiser_api, event):
+    ok = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register",
+                            {"name": "Zed", "club": "Z"}, format="json")
+    assert ok.status_code == 201 and ok.json()["name"] == "Zed"
+    dup = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register",
+                             {"name": "Zed", "federation_id": "X1"}, format="json")
+    assert dup.status_code == 201
+    again = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register",
+                               {"name": "Zed", "federation_id": "X1"}, format="json")
+    assert again.status_code == 400 and again.json()["extra"]["field"] == "federation_id"
+    bad = organiser_api.post(f"/api/v1/events/{event.slug}/entries/import",
+                             {"csv": "name,rating\nA,x\n,1\n"}, format="json")
+    assert bad.status_code == 400
+    assert [line["line"] for line in bad.json()["extra"]["lines"]] == [2, 3]
+    invalid = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register", {},
+                                 format="json")
+    assert invalid.status_code == 400 and "name" in invalid.json()["extra"]["fields"]
+
+
+def test_draw_inline_then_publish(organiser_api, api, event):
+    from tournaments.services.rounds import round_create
+
+    round_create(event=event)
+    drawn = organiser_api.post(f"/api/v1/events/{event.slug}/rounds/1/draw",
+                               {"method": "random", "background": False}, format="json")
+    assert drawn.status_code == 200, drawn.json()
+    body = drawn.json()
+    assert body["state"] == "drawn" and len(body["tables"]) == 4
+    assert api.get(f"/api/v1/events/{event.slug}/rounds/1/").status_code == 404  # not public
+    assert organiser_api.post(f"/api/v1/events/{event.slug}/rounds/1/publish").status_code == 200
+    public = api.get(f"/api/v1/events/{event.slug}/rounds/1/").json()
+    assert public["draw_seed"] and len(public["tables"]) == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_large_draw_runs_as_a_job_on_a_real_worker(celery_worker_process):
+    from tournaments.services.rounds import round_create
+
+    event = EventFactory()
+    for _ in range(30):
+        EntryFactory(event=event)
+    user = UserFactory()
+    EventRole.objects.create(event=event, user=user, role="organiser")
+    client = APIClient()
+    client.force_authenticate(user)
+    round_create(event=event)
+    with eager_off(queue=celery_worker_process):
+        started = client.post(f"/api/v1/events/{event.slug}/rounds/1/draw",
+                              {"background": True}, format="json")
+        assert started.status_code == 202
+        status_url = started.json()["status_url"]
+        import time
+
+        deadline = time.monotonic() + 60
+        while True:
+            status = client.get(status_url)
+            if status.status_code != 409 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+    assert status.status_code == 200, status.json()
+    assert status.json()["result"]["tables"] == 10
+    assert event.rounds.get(number=1).state == "drawn"

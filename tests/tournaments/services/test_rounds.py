@@ -1,0 +1,238 @@
+"""Rounds: lifecycle, the verifiable draw through the engine, corrections (issue 4)."""
+
+from collections import Counter
+from itertools import combinations
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tournaments.errors import UserFacingError
+from tournaments.models import AuditLogEntry, Avoidance, Entry, Round, Seat
+from tournaments.services.entries import entries_import_csv, entry_register, entry_withdraw
+from tournaments.services.rounds import (
+    round_close,
+    round_commit_seed,
+    round_create,
+    round_draw,
+    round_publish,
+    round_start,
+    seat_move,
+    seats_swap,
+    seed_hash,
+    table_redraw,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def make_event(n: int, **fields):
+    event = EventFactory(**fields)
+    for _ in range(n):
+        EntryFactory(event=event)
+    return event
+
+
+def play_round(event, **draw):
+    r = round_create(event=event)
+    round_draw(round_=r, **draw)
+    round_publish(round_=r)
+    round_start(round_=r)
+    round_close(round_=r)
+    return r
+
+
+def tables_of(round_: Round) -> list[list[int]]:
+    return [[s.entry_id for s in t.seats.order_by("position")] for t in round_.tables.order_by("number")]
+
+
+def meetings(event) -> Counter:
+    pairs: Counter = Counter()
+    for r in event.rounds.exclude(state="draft"):
+        for table in tables_of(r):
+            pairs.update(frozenset(p) for p in combinations(table, 2))
+    return pairs
+
+
+def test_lifecycle_draft_drawn_published_in_play_closed_and_no_skipping():
+    event = make_event(9)
+    r = round_create(event=event)
+    assert (r.number, r.state) == (1, "draft")
+    with pytest.raises(UserFacingError) as info:
+        round_publish(round_=r)
+    assert info.value.extra["field"] == "state"
+    with pytest.raises(UserFacingError):
+        round_create(event=event)  # round 1 is still a draft
+    round_draw(round_=r)
+    r.refresh_from_db()
+    assert r.state == "drawn" and r.tables.count() == 3
+    round_publish(round_=r)
+    with pytest.raises(UserFacingError):
+        round_draw(round_=r)  # a published round is corrected, not drawn again
+    round_start(round_=r)
+    round_close(round_=r)
+    assert round_create(event=event).number == 2
+    actions = list(AuditLogEntry.objects.filter(event=event).values_list("action", flat=True))
+    for action in ("round.drawn", "round.published", "round.started", "round.closed"):
+        assert action in actions
+
+
+def test_sixty_players_from_csv_six_rounds_without_a_repeated_meeting():
+    event = EventFactory(table_size_policy="mixed")
+    csv = "name,club\n" + "\n".join(f"P{i:02d},C{i % 5}" for i in range(60))
+    entries_import_csv(event=event, text=csv)
+    for _ in range(6):
+        r = play_round(event)
+        assert sorted(len(t) for t in tables_of(r)) == [3] * 20
+    assert max(meetings(event).values()) == 1
+
+
+def test_counts_that_need_mixed_tables_get_tables_of_three_and_four():
+    event = make_event(61, table_size_policy="mixed")
+    r = round_create(event=event)
+    round_draw(round_=r)
+    sizes = Counter(len(t) for t in tables_of(r))
+    assert sizes[3] * 3 + sizes[4] * 4 == 61 and sizes[4] >= 1
+    seated = [e for t in tables_of(r) for e in t]
+    assert len(seated) == len(set(seated)) == 61
+
+
+def test_too_few_players_is_a_clear_error():
+    event = make_event(2)
+    with pytest.raises(UserFacingError) as info:
+        round_draw(round_=round_create(event=event))
+    assert "three" in info.value.message
+
+
+def test_late_entry_and_withdrawal_between_rounds():
+    event = make_event(12)
+    play_round(event)
+    quitter = Entry.objects.filter(event=event).first()
+    entry_withdraw(entry=quitter, reason="train")
+    late = [entry_register(event=event, name=f"Late {i}") for i in range(1)]
+    assert late[0].joined_round == 2
+    r2 = round_create(event=event)
+    round_draw(round_=r2)
+    seated = {e for t in tables_of(r2) for e in t}
+    assert quitter.pk not in seated
+    assert late[0].pk in seated
+    assert len(seated) == 12
+
+
+def test_players_who_must_not_meet_and_clubs_kept_apart():
+    event = make_event(12, separate_clubs=True)
+    entries = list(Entry.objects.filter(event=event).select_related("player"))
+    for i, e in enumerate(entries):  # four clubs of three
+        e.player.club = f"Club {i % 4}"
+        e.player.save()
+    Avoidance.objects.create(event=event, first=entries[0], second=entries[5], reason="family")
+    r = round_create(event=event)
+    round_draw(round_=r)
+    club = {e.pk: e.player.club for e in entries}
+    for table in tables_of(r):
+        assert len({club[e] for e in table}) == len(table), f"club mates together at {table}"
+        assert not {entries[0].pk, entries[5].pk} <= set(table)
+
+
+def test_a_player_who_must_sit_at_a_given_table():
+    event = make_event(15)
+    fixed = Entry.objects.filter(event=event).last()
+    fixed.fixed_table = 4
+    fixed.save()
+    for _ in range(3):
+        r = play_round(event)
+        assert fixed.pk in tables_of(r)[3]
+
+
+def test_the_draw_is_recorded_and_reproducible_from_its_seed(capsys):
+    event = make_event(21)
+    play_round(event)
+    r = round_create(event=event)
+    round_commit_seed(round_=r)
+    r.refresh_from_db()
+    committed = r.draw_seed_hash
+    assert committed == seed_hash(r.draw_seed)
+    round_draw(round_=r)
+    r.refresh_from_db()
+    assert r.draw_seed_hash == committed  # the hash published before the draw
+    assert r.draw_params["input"]["history"]  # round 1 is part of the input
+    call_command("draw_verify", event.slug, "2")
+    assert "same 7 tables" in capsys.readouterr().out
+    # the same seed on the same input gives the same tables; another seed (almost surely) not
+    before = tables_of(r)
+    round_draw(round_=r, seed=r.draw_seed)
+    assert tables_of(r) == before
+    # a tampered record fails verification
+    params = r.draw_params
+    params["tables"][0]["seats"] = list(reversed(params["tables"][0]["seats"]))
+    Round.objects.filter(pk=r.pk).update(draw_params=params)
+    with pytest.raises(CommandError):
+        call_command("draw_verify", event.slug, "2")
+
+
+def test_draw_report_explains_each_players_table():
+    event = make_event(9)
+    play_round(event)
+    r = round_create(event=event)
+    round_draw(round_=r)
+    r.refresh_from_db()
+    report = r.draw_report
+    assert {p["id"] for p in report["players"]} == set(Entry.objects.filter(event=event)
+                                                       .values_list("pk", flat=True))
+    assert "summary" in report
+
+
+def test_swap_two_players_is_atomic_and_logged():
+    user = UserFactory()
+    event = make_event(9)
+    r = round_create(event=event)
+    round_draw(round_=r)
+    t = tables_of(r)
+    a, b = t[0][0], t[1][1]
+    with pytest.raises(UserFacingError) as info:
+        seats_swap(round_=r, first=a, second=b, reason=" ")
+    assert info.value.extra["field"] == "reason"
+    seats_swap(round_=r, first=a, second=b, reason="asked to swap", by=user)
+    after = tables_of(r)
+    assert after[0][0] == b and after[1][1] == a
+    log = AuditLogEntry.objects.get(event=event, action="seats.swapped")
+    assert (log.reason, log.user) == ("asked to swap", user)
+
+
+def test_move_keeps_tables_of_three_or_four():
+    event = make_event(13)  # 3 + 3 + 3 + 4
+    r = round_create(event=event)
+    round_draw(round_=r)
+    t = tables_of(r)
+    four = next(i for i, table in enumerate(t) if len(table) == 4)
+    three = next(i for i, table in enumerate(t) if len(table) == 3)
+    other_three = next(i for i, table in enumerate(t) if len(table) == 3 and i != three)
+    with pytest.raises(UserFacingError) as info:
+        seat_move(round_=r, entry=t[three][0], table=other_three + 1, reason="x")
+    assert info.value.extra["rule"] == "3.2.10"
+    seat_move(round_=r, entry=t[four][2], table=three + 1, reason="accessibility")
+    after = tables_of(r)
+    assert len(after[four]) == 3 and len(after[three]) == 4
+    assert t[four][2] == after[three][3]
+    assert sorted(s.position for s in Seat.objects.filter(table__round=r, table__number=four + 1)) == [0, 1, 2]
+
+
+def test_redraw_one_table_touches_only_that_table():
+    event = make_event(12)
+    r = round_create(event=event)
+    round_draw(round_=r)
+    before = tables_of(r)
+    table_redraw(round_=r, table=2, reason="seats were mixed up")
+    after = tables_of(r)
+    assert sorted(after[1]) == sorted(before[1])
+    assert after[0] == before[0] and after[2:] == before[2:]
+    assert AuditLogEntry.objects.filter(event=event, action="table.redrawn").count() == 1
+
+
+def test_corrections_are_refused_in_a_closed_round():
+    event = make_event(9)
+    r = play_round(event)
+    t = tables_of(r)
+    with pytest.raises(UserFacingError):
+        seats_swap(round_=r, first=t[0][0], second=t[1][0], reason="late")

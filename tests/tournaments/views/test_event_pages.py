@@ -1,0 +1,100 @@
+"""Public, private and organiser pages for events, players and rounds."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tournaments.models import Entry, EventRole
+from tournaments.services.rounds import round_create, round_draw, round_publish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    event = EventFactory(name="Winter Cup")
+    for i in range(9):
+        EntryFactory(event=event, player__name=f"Player {i}")
+    return event
+
+
+@pytest.fixture
+def organiser(client, event):
+    user = UserFactory()
+    EventRole.objects.create(event=event, user=user, role="organiser")
+    client.force_login(user)
+    return user
+
+
+def test_public_pages_show_only_published_rounds(client, event):
+    r = round_create(event=event)
+    round_draw(round_=r)
+    page = client.get(reverse("event", args=[event.slug]))
+    assert page.status_code == 200 and b"Winter Cup" in page.content
+    assert client.get(reverse("round-seating", args=[event.slug, 1])).status_code == 404
+    round_publish(round_=r)
+    page = client.get(reverse("round-seating", args=[event.slug, 1])).content.decode()
+    assert "Table 3" in page and "Player 0" in page
+    assert r.draw_seed_hash in page
+
+
+def test_unpublished_event_is_hidden_from_the_public(client):
+    event = EventFactory(published=False)
+    assert client.get(reverse("event", args=[event.slug])).status_code == 404
+    assert event.name not in client.get(reverse("home")).content.decode()
+
+
+def test_private_link_shows_the_players_table(client, event):
+    r = round_create(event=event)
+    round_draw(round_=r)
+    round_publish(round_=r)
+    entry = Entry.objects.filter(event=event).first()
+    page = client.get(reverse("player-home", args=[entry.url_key])).content.decode()
+    assert entry.player.name in page and "<strong>" in page
+    assert client.get(reverse("player-home", args=["not-a-key"])).status_code == 404
+
+
+def test_organiser_pages_need_a_role_in_this_event(client, event):
+    url = reverse("manage", args=[event.slug])
+    assert client.get(url).status_code == 302  # to the login page
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == 403
+    other = EventFactory()
+    user = UserFactory()
+    EventRole.objects.create(event=other, user=user, role="organiser")
+    client.force_login(user)
+    assert client.get(url).status_code == 403  # an organiser of another event
+
+
+def test_organiser_imports_csv_and_sees_every_bad_line(client, event, organiser):
+    url = reverse("manage-entries-import", args=[event.slug])
+    page = client.post(url, {"text": "name,rating\nAnna,12\n,5\nBoris,strong\n"})
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "nothing was imported" in body
+    assert ">3<" in body and ">4<" in body and "rating" in body
+    assert Entry.objects.filter(event=event).count() == 9
+    page = client.post(url, {"text": "name,club\nAnna,A\nBoris,B\n"}, follow=True)
+    assert "2 players imported" in page.content.decode()
+    assert Entry.objects.filter(event=event).count() == 11
+
+
+def test_organiser_draws_corrects_and_publishes_a_round(client, event, organiser):
+    client.post(reverse("manage-round-new", args=[event.slug]))
+    client.post(reverse("manage-round-action", args=[event.slug, 1, "draw"]))
+    r = event.rounds.get(number=1)
+    assert r.state == "drawn"
+    seats = list(r.seats.order_by("table__number", "position"))
+    page = client.post(reverse("manage-round-action", args=[event.slug, 1, "swap"]),
+                       {"first": seats[0].entry_id, "second": seats[3].entry_id, "reason": ""})
+    assert page.status_code == 200 and "This field is required" in page.content.decode()
+    page = client.post(reverse("manage-round-action", args=[event.slug, 1, "swap"]),
+                       {"first": seats[0].entry_id, "second": seats[3].entry_id,
+                        "reason": "wrong table"}, follow=True)
+    assert "Correction saved" in page.content.decode()
+    client.post(reverse("manage-round-action", args=[event.slug, 1, "publish"]))
+    r.refresh_from_db()
+    assert r.state == "published"
+    page = client.get(reverse("manage-round", args=[event.slug, 1])).content.decode()
+    assert "Draw report" in page
+

@@ -1,0 +1,210 @@
+"""API: events, entries, rounds and draws. One class per operation (HackSoft)."""
+
+from __future__ import annotations
+
+from celery.result import AsyncResult
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import permissions
+from tournaments.api.permissions import EventOrganiser, EventVisible, event_from
+from tournaments.models import Entry, Round
+from tournaments.selectors.events import (
+    PUBLIC_STATES,
+    entries_for_event,
+    events_public,
+    tables_for_round,
+)
+from tournaments.services import entries as entry_services
+from tournaments.services import rounds as round_services
+
+
+class EventOutput(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    venue = serializers.CharField()
+    variant = serializers.CharField()
+    convention_options = serializers.DictField()
+    pulka_target = serializers.IntegerField()
+    deals_per_round = serializers.IntegerField(allow_null=True)
+    rounds_planned = serializers.IntegerField()
+    table_size_policy = serializers.CharField()
+
+
+class EventListApi(APIView):
+    permission_classes = [AllowAny]
+
+    def get(self, request):
+        return Response(EventOutput(events_public(), many=True).data)
+
+
+class EventDetailApi(APIView):
+    permission_classes = [EventVisible]
+
+    def get(self, request, slug):
+        return Response(EventOutput(event_from(self)).data)
+
+
+class EntryOutput(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField(source="player.name")
+    club = serializers.CharField(source="player.club")
+    city = serializers.CharField(source="player.city")
+    rating = serializers.IntegerField(source="player.rating", allow_null=True)
+    status = serializers.CharField()
+    joined_round = serializers.IntegerField(allow_null=True)
+
+
+class EntryListApi(APIView):
+    permission_classes = [EventVisible]
+
+    def get(self, request, slug):
+        return Response(EntryOutput(entries_for_event(event=event_from(self)), many=True).data)
+
+
+class EntryRegisterApi(APIView):
+    permission_classes = [EventOrganiser]
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=120)
+        club = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
+        city = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
+        rating = serializers.IntegerField(required=False, allow_null=True, default=None)
+        federation_id = serializers.CharField(max_length=40, required=False, default="",
+                                              allow_blank=True)
+
+    def post(self, request, slug):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = entry_services.entry_register(event=event_from(self), by=request.user,
+                                              **data.validated_data)
+        return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryImportApi(APIView):
+    """POST text/csv (or {"csv": "..."}): all lines or none; 400 lists every bad line."""
+
+    permission_classes = [EventOrganiser]
+
+    def post(self, request, slug):
+        text = request.data.get("csv") if hasattr(request.data, "get") else None
+        if text is None:
+            text = request.body.decode("utf-8-sig", errors="replace")
+        created = entry_services.entries_import_csv(event=event_from(self), text=text,
+                                                    by=request.user)
+        return Response({"imported": len(created)}, status=status.HTTP_201_CREATED)
+
+
+class SeatOutput(serializers.Serializer):
+    position = serializers.IntegerField()
+    entry = serializers.IntegerField(source="entry_id")
+    name = serializers.CharField(source="entry.player.name")
+
+
+class TableOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    first_dealer = serializers.IntegerField()
+    seats = SeatOutput(many=True, source="seats.all")
+
+
+class RoundOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    state = serializers.CharField()
+    draw_method = serializers.CharField()
+    draw_seed_hash = serializers.CharField()
+    draw_seed = serializers.SerializerMethodField()
+
+    def get_draw_seed(self, round_):
+        # The seed is revealed once the draw is made (commit and reveal).
+        return round_.draw_seed if round_.state != Round.State.DRAFT else None
+
+
+def _visible_rounds(request, event):
+    rounds = event.rounds.order_by("number")
+    if not permissions.can_referee(request.user, event):
+        rounds = rounds.filter(state__in=PUBLIC_STATES)
+    return rounds
+
+
+class RoundListApi(APIView):
+    permission_classes = [EventVisible]
+
+    def get(self, request, slug):
+        return Response(RoundOutput(_visible_rounds(request, event_from(self)), many=True).data)
+
+
+class RoundDetailApi(APIView):
+    permission_classes = [EventVisible]
+
+    def get(self, request, slug, number):
+        round_ = get_object_or_404(_visible_rounds(request, event_from(self)), number=number)
+        data = RoundOutput(round_).data
+        data["tables"] = TableOutput(tables_for_round(round_=round_), many=True).data
+        return Response(data)
+
+
+class RoundDrawApi(APIView):
+    """Draw a round: inline for small events (200), as a Celery job for large ones (202)."""
+
+    permission_classes = [EventOrganiser]
+
+    class InputSerializer(serializers.Serializer):
+        method = serializers.ChoiceField(choices=["random", "no_repeats", "swiss", "schedule"],
+                                         required=False)
+        seed = serializers.CharField(max_length=64, required=False)
+        background = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+    def post(self, request, slug, number):
+        event = event_from(self)
+        round_ = get_object_or_404(event.rounds, number=number)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        args = {k: v for k, v in data.validated_data.items() if k in ("method", "seed") and v}
+        background = data.validated_data.get("background")
+        if background is None:
+            present = event.entries.exclude(status=Entry.Status.WITHDRAWN).count()
+            background = present > round_services.ASYNC_DRAW_THRESHOLD
+        if background:
+            from tournaments.tasks import round_draw as round_draw_task
+
+            job = round_draw_task.delay(round_.pk, request.user.pk, args.get("method"),
+                                        args.get("seed"))
+            url = reverse("api:job-status", args=[job.id])
+            return Response({"job": job.id, "status_url": url}, status=status.HTTP_202_ACCEPTED,
+                            headers={"Location": url})
+        round_ = round_services.round_draw(round_=round_, by=request.user, **args)
+        out = RoundOutput(round_).data
+        out["tables"] = TableOutput(tables_for_round(round_=round_), many=True).data
+        return Response(out)
+
+
+class RoundPublishApi(APIView):
+    permission_classes = [EventOrganiser]
+
+    def post(self, request, slug, number):
+        round_ = get_object_or_404(event_from(self).rounds, number=number)
+        round_ = round_services.round_publish(round_=round_, by=request.user)
+        return Response(RoundOutput(round_).data)
+
+
+class JobStatusApi(APIView):
+    """A background job: 200 with its result when done, 409 while running, 410 on failure."""
+
+    permission_classes = [AllowAny]
+
+    def get(self, request, job_id):
+        result = AsyncResult(job_id)
+        if result.successful():
+            return Response({"state": "done", "result": result.result})
+        if result.failed():
+            return Response({"message": str(result.result), "extra": {"state": "failed"}},
+                            status=status.HTTP_410_GONE)
+        meta = result.info if isinstance(result.info, dict) else {}
+        return Response({"message": "running", "extra": {"state": result.state, **meta}},
+                        status=status.HTTP_409_CONFLICT)

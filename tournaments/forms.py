@@ -1,0 +1,66 @@
+"""Forms of the organiser's pages. They only shape input; services hold the rules."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from rules.conventions import CONVENTIONS
+from tournaments.models import Event
+
+
+class EventForm(forms.ModelForm):
+    variant = forms.ChoiceField(label=_("Variant and convention"),
+                                choices=[(c.key, c.name) for c in CONVENTIONS.values()])
+
+    class Meta:
+        model = Event
+        fields = ["slug", "name", "starts_on", "ends_on", "venue", "variant", "pulka_target",
+                  "deals_per_round", "round_time_limit", "table_size_policy", "rounds_planned",
+                  "default_draw_method", "separate_clubs", "double_entry", "published"]
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}),
+                   "ends_on": forms.DateInput(attrs={"type": "date"})}
+
+
+class EntryForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    city = forms.CharField(label=_("City"), max_length=120, required=False)
+    rating = forms.IntegerField(label=_("Rating"), required=False)
+    federation_id = forms.CharField(label=_("Federation id"), max_length=40, required=False)
+
+
+class CsvImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), required=False)
+    text = forms.CharField(label=_("…or paste the CSV"), required=False,
+                           widget=forms.Textarea(attrs={"rows": 6}))
+
+    def csv_text(self) -> str:
+        upload = self.cleaned_data.get("file")
+        if upload:
+            raw = upload.read()
+            for encoding in ("utf-8-sig", "cp1251"):
+                try:
+                    return raw.decode(encoding)
+                except UnicodeDecodeError:
+                    continue
+            raise forms.ValidationError(_("The file is neither UTF-8 nor Windows-1251 text."))
+        return self.cleaned_data.get("text") or ""
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+
+
+class SwapForm(ReasonForm):
+    first = forms.IntegerField(label=_("Player"), widget=forms.Select)
+    second = forms.IntegerField(label=_("with player"), widget=forms.Select)
+
+
+class MoveForm(ReasonForm):
+    entry = forms.IntegerField(label=_("Player"), widget=forms.Select)
+    table = forms.IntegerField(label=_("to table"), min_value=1)
+
+
+class RedrawTableForm(ReasonForm):
+    table = forms.IntegerField(label=_("Table"), min_value=1)

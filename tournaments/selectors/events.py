@@ -1,0 +1,63 @@
+"""Reads for event and round pages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, Q
+
+from tournaments.models import Entry, Event, Round, Seat, Table
+
+PUBLIC_STATES = (Round.State.PUBLISHED, Round.State.IN_PLAY, Round.State.CLOSED)
+
+
+def events_public():
+    return Event.objects.filter(published=True).annotate(
+        players=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN)))
+
+
+def entries_for_event(*, event: Event):
+    return event.entries.select_related("player").order_by("player__name")
+
+
+def rounds_for_event(*, event: Event, public: bool):
+    rounds = event.rounds.annotate(table_count=Count("tables")).order_by("number")
+    if public:
+        rounds = rounds.filter(state__in=PUBLIC_STATES)
+    return rounds
+
+
+def tables_for_round(*, round_: Round) -> list[Table]:
+    """The round's tables with their seats and players, in two queries."""
+    return list(round_.tables.order_by("number").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))))
+
+
+@dataclass(frozen=True)
+class SeatingLine:
+    name: str
+    club: str
+    table: int
+    seat: int  # 1-based
+    first_dealer: bool
+
+
+def seating_alphabetical(*, tables: list[Table]) -> list[SeatingLine]:
+    lines = [
+        SeatingLine(s.entry.player.name, s.entry.player.club, t.number, s.position + 1,
+                    s.position == t.first_dealer)
+        for t in tables for s in t.seats.all()
+    ]
+    return sorted(lines, key=lambda line: (line.name.casefold(), line.table))
+
+
+def rounds_for_entry(*, entry: Entry):
+    """Each published round the entry sat in: (round, table, position, the table's seats)."""
+    seats = list(Seat.objects.filter(entry=entry, round__state__in=PUBLIC_STATES)
+                 .select_related("round", "table").order_by("round__number"))
+    others = (Seat.objects.filter(table_id__in=[s.table_id for s in seats])
+              .select_related("entry__player").order_by("position"))
+    by_table: dict[int, list[Seat]] = {}
+    for s in others:
+        by_table.setdefault(s.table_id, []).append(s)
+    return [(s.round, s.table, s.position, by_table.get(s.table_id, [])) for s in seats]

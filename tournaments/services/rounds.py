@@ -1,0 +1,371 @@
+"""Rounds: creation, the verifiable draw, publication, play, closing, and atomic corrections.
+
+The draw itself is pure (``tournaments.seating``); this module is the bridge (Tabbycat's
+``draw/manager.py``): it turns rows into the engine's plain input, stores the engine's tables and
+report, and keeps the seed so that anyone can re-run the draw (``manage.py draw_verify``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments import seating
+from tournaments.errors import UserFacingError
+from tournaments.models import Avoidance, Entry, Event, Round, Seat, Table
+from tournaments.services.audit import audit_log
+
+__all__ = [
+    "ASYNC_DRAW_THRESHOLD", "draw_input", "round_close", "round_commit_seed", "round_create",
+    "round_draw", "round_publish", "round_start", "seat_move", "seats_swap", "table_redraw",
+]
+
+State = Round.State
+#: Events with more entries than this draw in a Celery job with progress; smaller ones inline.
+ASYNC_DRAW_THRESHOLD = 90
+
+
+def _lock(round_: Round) -> Round:
+    return Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+
+
+def _require(round_: Round, *states: str) -> None:
+    if round_.state not in states:
+        allowed = ", ".join(str(State(s).label) for s in states)
+        raise UserFacingError(
+            _("Round %(n)d is %(state)s; this needs it to be: %(allowed)s.")
+            % {"n": round_.number, "state": round_.get_state_display(), "allowed": allowed},
+            {"field": "state"},
+        )
+
+
+@transaction.atomic
+def round_create(*, event: Event, by=None) -> Round:
+    Event.objects.select_for_update().get(pk=event.pk)  # one new round at a time
+    last = event.rounds.aggregate(n=Max("number"))["n"] or 0
+    if last and event.rounds.get(number=last).state == State.DRAFT:
+        raise UserFacingError(_("Round %(n)d is still a draft; draw it first.") % {"n": last})
+    round_ = Round.objects.create(event=event, number=last + 1,
+                                  draw_method=event.default_draw_method)
+    audit_log(event=event, action="round.created", by=by, data={"round": round_.number})
+    return round_
+
+
+def seed_hash(seed: str) -> str:
+    """The commitment published before the draw: sha256 of the seed (hex)."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+@transaction.atomic
+def round_commit_seed(*, round_: Round, by=None) -> Round:
+    """Choose the draw's random seed and publish its hash before drawing (commit and reveal)."""
+    round_ = _lock(round_)
+    _require(round_, State.DRAFT)
+    round_.draw_seed = secrets.token_hex(16)
+    round_.draw_seed_hash = seed_hash(round_.draw_seed)
+    round_.save(update_fields=["draw_seed", "draw_seed_hash"])
+    audit_log(event=round_.event, action="round.seed_committed", by=by,
+              data={"round": round_.number, "sha256": round_.draw_seed_hash})
+    return round_
+
+
+def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
+    """The engine's complete input for this round, as JSON-safe data (stored with the draw)."""
+    event = round_.event
+    entries = (Entry.objects.filter(event=event).exclude(status=Entry.Status.WITHDRAWN)
+               .select_related("player").order_by("pk"))
+    entries = [e for e in entries if e.joined_round is None or e.joined_round <= round_.number]
+    history = []
+    for past in (event.rounds.filter(number__lt=round_.number).exclude(state=State.DRAFT)
+                 .prefetch_related("tables__seats").order_by("number")):
+        history.append([
+            {"seats": [s.entry_id for s in sorted(t.seats.all(), key=lambda s: s.position)],
+             "first_dealer": t.first_dealer}
+            for t in sorted(past.tables.all(), key=lambda t: t.number)
+        ])
+    avoid = [[a.first_id, a.second_id] for a in Avoidance.objects.filter(event=event)]
+    if event.separate_clubs:
+        by_club: dict[str, list[int]] = {}
+        for e in entries:
+            if e.player.club.strip():
+                by_club.setdefault(e.player.club.strip().casefold(), []).append(e.pk)
+        avoid += [[a, b] for ids in by_club.values() for i, a in enumerate(ids) for b in ids[i + 1:]]
+    standings = _standings_for_draw(event)
+    return {
+        "entries": [{"id": e.pk, "rating": e.player.rating, "club": e.player.club}
+                    for e in entries],
+        "history": history,
+        "fixed_tables": {str(e.pk): e.fixed_table for e in entries if e.fixed_table},
+        "avoid": avoid,
+        "standings": standings,
+        "method": method or round_.draw_method,
+        "policy": event.table_size_policy,
+        "round": round_.number,
+        "rounds_planned": event.rounds_planned,
+    }
+
+
+def _standings_for_draw(event: Event) -> dict[str, float]:
+    """Current scores for a Swiss draw: the stored standings if there are any, else ratings."""
+    try:
+        from tournaments.selectors.standings import scores_for_draw
+    except ImportError:
+        scores_for_draw = None
+    if scores_for_draw is not None:
+        scores = scores_for_draw(event=event)
+        if scores:
+            return {str(k): float(v) for k, v in scores.items()}
+    return {}
+
+
+@transaction.atomic
+def round_draw(*, round_: Round, method: str | None = None, seed: str | None = None,
+               by=None) -> Round:
+    """Draw the round's tables (or draw them again while the round is not published)."""
+    round_ = _lock(round_)
+    _require(round_, State.DRAFT, State.DRAWN)
+    if seed is None:
+        seed = round_.draw_seed or secrets.token_hex(16)
+    inputs = draw_input(round_, method=method)
+    if len(inputs["entries"]) < 3:
+        raise UserFacingError(_("A draw needs at least three players present."),
+                              {"field": "entries"})
+    try:
+        draw = run_engine(inputs, seed=seed)
+    except seating.SeatingError as exc:
+        raise UserFacingError(str(exc), {"field": "draw"}) from exc
+    round_.tables.all().delete()
+    _store_tables(round_, draw.tables)
+    round_.draw_method = inputs["method"]
+    round_.draw_seed = seed
+    round_.draw_seed_hash = round_.draw_seed_hash or seed_hash(seed)
+    round_.draw_params = {"input": inputs, "engine": draw.engine_version,
+                          "parameters": _json_safe(draw.parameters),
+                          "tables": tables_as_data(draw.tables)}
+    round_.draw_report = report_as_data(draw)
+    round_.state = State.DRAWN
+    round_.drawn_at = timezone.now()
+    round_.save()
+    audit_log(event=round_.event, action="round.drawn", by=by,
+              data={"round": round_.number, "method": inputs["method"], "seed": seed,
+                    "tables": len(draw.tables)})
+    return round_
+
+
+_POLICIES = {"3": "3", "4": "4", "mixed": "mixed", "mixed4": "mixed-4"}
+
+
+def run_engine(inputs: dict[str, Any], *, seed: str) -> seating.Draw:
+    """Run the pure draw engine on the stored input (also used by ``manage.py draw_verify``)."""
+    entries = [seating.Entry(id=e["id"], rating=e.get("rating"), club=e.get("club") or None)
+               for e in inputs["entries"]]
+    history = [
+        seating.PastTable(round=number, seats=tuple(t["seats"]), first_dealer=t["first_dealer"],
+                          number=i)
+        for number, tables in enumerate(inputs["history"], start=1)
+        for i, t in enumerate(tables, start=1)
+    ]
+    constraints = seating.Constraints(
+        must_sit={int(k): v for k, v in inputs.get("fixed_tables", {}).items()},
+        must_not_meet=frozenset(frozenset(pair) for pair in inputs.get("avoid", [])),
+    )
+    method = seating.Method(inputs["method"])
+    standings = {int(k): v for k, v in inputs.get("standings", {}).items()} or None
+    if method is seating.Method.SWISS and standings is None:
+        standings = {e.id: 0.0 for e in entries}  # the first round: everyone level, by rating
+    return seating.draw_round(
+        entries, history, method=method,
+        policy=seating.TablePolicy(_POLICIES[inputs["policy"]]), constraints=constraints,
+        seed=seed, standings=standings, round_number=inputs["round"],
+        rounds_total=max(inputs["rounds_planned"], inputs["round"]),
+    )
+
+
+def tables_as_data(tables) -> list[dict[str, Any]]:
+    return [{"seats": list(t.seats), "first_dealer": t.first_dealer} for t in tables]
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def report_as_data(draw: seating.Draw) -> dict[str, Any]:
+    """The engine's report as JSON for the round page: per player whom they met before and
+    why the table is what it is."""
+    report = draw.report
+    players = []
+    for p in report.players.values():
+        players.append({
+            "id": p.entry,
+            "table": p.table,
+            "seat": p.seat,
+            "met_before": [[o, list(rounds)] for o, rounds in sorted(p.met_before.items(),
+                                                                      key=lambda kv: str(kv[0]))],
+            "repeats": [r.opponent for r in p.repeats],
+            "why": "; ".join(f"{r.reason}" for r in p.repeats) or "; ".join(p.constraints),
+            "seat_counts": [p.seats_so_far.get(i, 0) for i in range(4 if p.four_table_count else 3)],
+            "first_dealer_count": p.first_dealer_count,
+            "four_table_count": p.four_table_count,
+            "left_neighbours": list(p.left_neighbours),
+        })
+    return {
+        "summary": {"repeated meetings": report.repeated_meetings,
+                    "repeated left neighbours": report.repeated_left_neighbours,
+                    "method": str(draw.method), "engine": draw.engine_version},
+        "notes": list(report.notes),
+        "players": players,
+    }
+
+
+def _store_tables(round_: Round, tables) -> None:
+    for table in tables:
+        t = Table.objects.create(round=round_, number=table.number, first_dealer=table.first_dealer)
+        Seat.objects.bulk_create(
+            Seat(round=round_, table=t, position=pos, entry_id=entry_id)
+            for pos, entry_id in enumerate(table.seats)
+        )
+
+
+def _transition(round_: Round, frm: tuple[str, ...], to: str, stamp: str, action: str, by) -> Round:
+    round_ = _lock(round_)
+    _require(round_, *frm)
+    round_.state = to
+    setattr(round_, stamp, timezone.now())
+    round_.save(update_fields=["state", stamp])
+    audit_log(event=round_.event, action=action, by=by, data={"round": round_.number})
+    return round_
+
+
+@transaction.atomic
+def round_publish(*, round_: Round, by=None) -> Round:
+    return _transition(round_, (State.DRAWN,), State.PUBLISHED, "published_at", "round.published", by)
+
+
+@transaction.atomic
+def round_start(*, round_: Round, by=None) -> Round:
+    return _transition(round_, (State.PUBLISHED,), State.IN_PLAY, "started_at", "round.started", by)
+
+
+@transaction.atomic
+def round_close(*, round_: Round, by=None) -> Round:
+    return _transition(round_, (State.IN_PLAY,), State.CLOSED, "closed_at", "round.closed", by)
+
+
+# --- corrections: atomic, with a reason, recorded -------------------------------------------
+
+_CORRECTABLE = (State.DRAWN, State.PUBLISHED, State.IN_PLAY)
+
+
+def _need_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserFacingError(_("A correction needs a reason."), {"field": "reason"})
+    return reason
+
+
+def _seat_of(round_: Round, entry_id: int) -> Seat:
+    try:
+        return Seat.objects.select_for_update().select_related("table", "entry__player").get(
+            round=round_, entry_id=entry_id)
+    except Seat.DoesNotExist:
+        raise UserFacingError(_("That player has no seat in round %(n)d.") % {"n": round_.number},
+                              {"field": "entry"}) from None
+
+
+@transaction.atomic
+def seats_swap(*, round_: Round, first: int, second: int, reason: str, by=None) -> None:
+    """Swap two players' seats (same or different tables)."""
+    reason = _need_reason(reason)
+    round_ = _lock(round_)
+    _require(round_, *_CORRECTABLE)
+    if first == second:
+        raise UserFacingError(_("Choose two different players."), {"field": "second"})
+    a, b = _seat_of(round_, first), _seat_of(round_, second)
+    a.entry_id, b.entry_id = b.entry_id, a.entry_id
+    a.save(update_fields=["entry"])
+    b.save(update_fields=["entry"])  # the round/entry constraint is deferred to commit
+    audit_log(event=round_.event, action="seats.swapped", by=by, reason=reason,
+              data={"round": round_.number, "first": first, "second": second,
+                    "tables": [a.table.number, b.table.number]})
+
+
+@transaction.atomic
+def seat_move(*, round_: Round, entry: int, table: int, reason: str, by=None) -> None:
+    """Move a player to another table (e.g. from a table of four to a table of three)."""
+    reason = _need_reason(reason)
+    round_ = _lock(round_)
+    _require(round_, *_CORRECTABLE)
+    seat = _seat_of(round_, entry)
+    try:
+        target = Table.objects.select_for_update().get(round=round_, number=table)
+    except Table.DoesNotExist:
+        raise UserFacingError(_("There is no table %(t)d.") % {"t": table}, {"field": "table"}) from None
+    source = seat.table
+    if target.pk == source.pk:
+        raise UserFacingError(_("The player already sits at table %(t)d.") % {"t": table},
+                              {"field": "table"})
+    source_size, target_size = source.seats.count(), target.seats.count()
+    if source_size - 1 < 3 or target_size + 1 > 4:
+        raise UserFacingError(
+            _("Tables must keep 3 or 4 players: table %(a)d would have %(x)d, table %(b)d %(y)d "
+              "(001 §3.2.10). Swap players instead.")
+            % {"a": source.number, "x": source_size - 1, "b": target.number, "y": target_size + 1},
+            {"field": "table", "rule": "3.2.10"})
+    seat.delete()
+    _renumber(source)
+    Seat.objects.create(round=round_, table=target, position=target_size, entry_id=entry)
+    audit_log(event=round_.event, action="seat.moved", by=by, reason=reason,
+              data={"round": round_.number, "entry": entry, "from": source.number, "to": table})
+
+
+def _renumber(table: Table) -> None:
+    seats = list(table.seats.order_by("position"))
+    for i, s in enumerate(seats):
+        if s.position != i:
+            Seat.objects.filter(pk=s.pk).update(position=i)
+    if table.first_dealer >= len(seats):
+        table.first_dealer = 0
+        table.save(update_fields=["first_dealer"])
+
+
+@transaction.atomic
+def table_redraw(*, round_: Round, table: int, reason: str, by=None) -> Table:
+    """Draw one table's seat order and first dealer again (001 §3.1.1, §3.2.1), same players."""
+    reason = _need_reason(reason)
+    round_ = _lock(round_)
+    _require(round_, *_CORRECTABLE)
+    try:
+        t = Table.objects.select_for_update().get(round=round_, number=table)
+    except Table.DoesNotExist:
+        raise UserFacingError(_("There is no table %(t)d.") % {"t": table}, {"field": "table"}) from None
+    seats = list(t.seats.order_by("position"))
+    redraws = round_.draw_params.get("redraws", 0) + 1
+    seed = f"{round_.draw_seed}/table-{table}/redraw-{redraws}"
+    rng = random.Random(hashlib.sha256(seed.encode()).digest())
+    order = [s.entry_id for s in seats]
+    rng.shuffle(order)
+    first_dealer = rng.randrange(len(order))
+    for s, entry_id in zip(seats, order, strict=True):
+        s.entry_id = entry_id
+    Seat.objects.bulk_update(seats, ["entry"])
+    t.first_dealer = first_dealer
+    t.save(update_fields=["first_dealer"])
+    round_.draw_params = {**round_.draw_params, "redraws": redraws}
+    round_.save(update_fields=["draw_params"])
+    audit_log(event=round_.event, action="table.redrawn", by=by, reason=reason,
+              data={"round": round_.number, "table": table, "seed": seed, "seats": order,
+                    "first_dealer": first_dealer})
+    return t

@@ -1,0 +1,55 @@
+"""Loading an event by slug and checking the user's role in it, for every event view."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+
+from tournaments.errors import UserFacingError
+from tournaments.models import Event
+from tournaments.permissions import has_event_role
+
+
+def event_view(*, roles: frozenset[str] | None = None):
+    """Load ``Event`` from the ``slug`` kwarg; without ``roles`` the event must be published
+    (or the user one of its staff); with ``roles`` the user must hold one of them."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, slug, *args, **kwargs):
+            event = get_object_or_404(Event, slug=slug)
+            if roles is not None:
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                if not has_event_role(request.user, event, roles):
+                    raise PermissionDenied
+            elif not event.published and not has_event_role(
+                request.user, event, frozenset({"organiser", "chief_referee", "referee"})
+            ):
+                raise Http404
+            return view(request, event, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def run_service(request, fn, *, success: str | None = None, **kwargs):
+    """Call a service; a UserFacingError becomes an error message (nothing is lost)."""
+    try:
+        result = fn(**kwargs)
+    except UserFacingError as exc:
+        messages.error(request, exc.message)
+        return None, exc
+    if success:
+        messages.success(request, success)
+    return result, None
+
+
+def back(request, fallback: str):
+    return redirect(request.POST.get("next") or fallback)

@@ -1,0 +1,241 @@
+"""Organisers' and referees' pages. Each view calls one service or selector and renders."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments import permissions
+from tournaments.forms import (
+    CsvImportForm,
+    EntryForm,
+    EventForm,
+    MoveForm,
+    RedrawTableForm,
+    SwapForm,
+)
+from tournaments.models import Entry
+from tournaments.selectors.events import (
+    entries_for_event,
+    rounds_for_event,
+    seating_alphabetical,
+    tables_for_round,
+)
+from tournaments.services import entries as entry_services
+from tournaments.services import events as event_services
+from tournaments.services import rounds as round_services
+from tournaments.views.decorators import event_view, run_service
+
+ORGANISE = permissions.ORGANISE
+REFEREE = permissions.REFEREE
+
+
+@login_required
+def event_new(request):
+    if not (request.user.is_staff or request.user.is_superuser):
+        raise PermissionDenied
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        event, error = run_service(request, event_services.event_create, by=request.user, **data)
+        if event:
+            return redirect("manage", slug=event.slug)
+    return render(request, "tournaments/organiser/event_form.html", {"form": form})
+
+
+@event_view(roles=REFEREE)
+def dashboard(request, event):
+    return render(request, "tournaments/organiser/dashboard.html", {
+        "event": event,
+        "rounds": rounds_for_event(event=event, public=False),
+        "entry_counts": {s.label: event.entries.filter(status=s).count() for s in Entry.Status},
+        "can_organise": permissions.can_organise(request.user, event),
+    })
+
+
+@event_view(roles=ORGANISE)
+def event_settings(request, event):
+    form = EventForm(request.POST or None, instance=event)
+    form.fields["slug"].disabled = True
+    if request.method == "POST" and form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if k != "slug"}
+        event.refresh_from_db()  # the form wrote into the instance; the service decides
+        _ok, error = run_service(request, event_services.event_update, event=event,
+                                 by=request.user, success=_("Settings saved."), **data)
+        if not error:
+            return redirect("manage", slug=event.slug)
+    return render(request, "tournaments/organiser/event_form.html", {"form": form, "event": event})
+
+
+@event_view(roles=REFEREE)
+def entries(request, event):
+    form = EntryForm(request.POST or None)
+    if request.method == "POST":
+        if not permissions.can_organise(request.user, event):
+            raise PermissionDenied
+        if form.is_valid():
+            entry, error = run_service(
+                request, entry_services.entry_register, event=event, by=request.user,
+                success=_("Player added."), **{k: v or ("" if k != "rating" else None)
+                                               for k, v in form.cleaned_data.items()})
+            if entry:
+                return redirect("manage-entries", slug=event.slug)
+    return render(request, "tournaments/organiser/entries.html", {
+        "event": event, "entries": entries_for_event(event=event), "form": form,
+        "import_form": CsvImportForm(), "can_organise": permissions.can_organise(request.user, event),
+    })
+
+
+@event_view(roles=ORGANISE)
+def entries_import(request, event):
+    form = CsvImportForm(request.POST or None, request.FILES or None)
+    line_errors = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            text = form.csv_text()
+        except Exception as exc:  # a ValidationError from decoding
+            messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+            text = None
+        if text is not None:
+            created, error = run_service(request, entry_services.entries_import_csv,
+                                         event=event, text=text, by=request.user)
+            if created is not None:
+                messages.success(request, _("%(n)d players imported.") % {"n": len(created)})
+                return redirect("manage-entries", slug=event.slug)
+            line_errors = getattr(error, "errors", [])
+    return render(request, "tournaments/organiser/entries_import.html", {
+        "event": event, "form": form, "line_errors": line_errors})
+
+
+_ENTRY_ACTIONS = {
+    "check-in": (entry_services.entry_check_in, False),
+    "withdraw": (entry_services.entry_withdraw, True),
+    "reenter": (entry_services.entry_reenter, True),
+    "rotate-key": (entry_services.entry_rotate_key, False),
+}
+
+
+@require_POST
+@event_view(roles=ORGANISE)
+def entry_action(request, event, entry_id: int, action: str):
+    entry = get_object_or_404(event.entries, pk=entry_id)
+    if action not in _ENTRY_ACTIONS:
+        raise PermissionDenied
+    fn, takes_reason = _ENTRY_ACTIONS[action]
+    kwargs = {"reason": request.POST.get("reason", "")} if takes_reason else {}
+    run_service(request, fn, entry=entry, by=request.user, success=_("Done."), **kwargs)
+    return redirect(request.POST.get("next") or reverse("manage-entries", args=[event.slug]))
+
+
+@require_POST
+@event_view(roles=ORGANISE)
+def round_new(request, event):
+    round_, _error = run_service(request, round_services.round_create, event=event, by=request.user)
+    if round_:
+        return redirect("manage-round", slug=event.slug, number=round_.number)
+    return redirect("manage", slug=event.slug)
+
+
+def _choices(tables):
+    return [(s.entry_id, f"{s.entry.player.name} ({_('table')} {t.number})")
+            for t in tables for s in t.seats.all()]
+
+
+@event_view(roles=REFEREE)
+def round_detail(request, event, number: int, forms=None):
+    round_ = get_object_or_404(event.rounds, number=number)
+    tables = tables_for_round(round_=round_)
+    forms = forms or {}
+    swap, move = forms.get("swap") or SwapForm(), forms.get("move") or MoveForm()
+    choices = _choices(tables)
+    swap.fields["first"].widget.choices = choices
+    swap.fields["second"].widget.choices = choices
+    move.fields["entry"].widget.choices = choices
+    report = round_.draw_report or {}
+    names = {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
+    return render(request, "tournaments/organiser/round.html", {
+        "event": event, "round": round_, "tables": tables,
+        "alphabetical": seating_alphabetical(tables=tables),
+        "report_rows": _report_rows(report, names),
+        "report_summary": report.get("summary", {}),
+        "swap_form": swap, "move_form": move,
+        "redraw_form": forms.get("redraw") or RedrawTableForm(),
+        "can_organise": permissions.can_organise(request.user, event),
+        "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
+    })
+
+
+def _report_rows(report: dict, names: dict[int, str]) -> list[dict]:
+    rows = []
+    for player in report.get("players", []):
+        pid = player.get("id")
+        rows.append({
+            "name": names.get(pid, f"#{pid}"),
+            "table": player.get("table"),
+            "met_before": [f"{names.get(o, f'#{o}')} ({', '.join(str(r) for r in rounds)})"
+                           for o, rounds in player.get("met_before", [])],
+            "repeats": [names.get(o, f"#{o}") for o in player.get("repeats", [])],
+            "why": player.get("why", ""),
+            "seats": player.get("seat_counts", []),
+        })
+    return sorted(rows, key=lambda r: (r["table"] or 0, r["name"]))
+
+
+_ROUND_ACTIONS = {
+    "commit-seed": (round_services.round_commit_seed, _("The seed's hash is published.")),
+    "draw": (round_services.round_draw, _("The round is drawn.")),
+    "publish": (round_services.round_publish, _("The round is published.")),
+    "start": (round_services.round_start, _("The round has started.")),
+    "close": (round_services.round_close, _("The round is closed.")),
+}
+_CORRECTIONS = {"swap": (SwapForm, round_services.seats_swap),
+                "move": (MoveForm, round_services.seat_move),
+                "redraw": (RedrawTableForm, round_services.table_redraw)}
+
+
+@require_POST
+@event_view(roles=ORGANISE)
+def round_action(request, event, number: int, action: str):
+    round_ = get_object_or_404(event.rounds.select_related("event"), number=number)
+    if action in _ROUND_ACTIONS:
+        fn, success = _ROUND_ACTIONS[action]
+        kwargs = {}
+        if action == "draw":
+            if request.POST.get("method"):
+                kwargs["method"] = request.POST["method"]
+            if event.entries.exclude(status=Entry.Status.WITHDRAWN).count() > \
+                    round_services.ASYNC_DRAW_THRESHOLD:
+                from tournaments.tasks import round_draw as round_draw_task
+
+                round_draw_task.delay(round_.pk, request.user.pk, kwargs.get("method"))
+                messages.info(request, _("The draw is running; this page shows it when done."))
+                return redirect("manage-round", slug=event.slug, number=number)
+        run_service(request, fn, round_=round_, by=request.user, success=success, **kwargs)
+        return redirect("manage-round", slug=event.slug, number=number)
+    if action in _CORRECTIONS:
+        form_class, fn = _CORRECTIONS[action]
+        form = form_class(request.POST)
+        tables = tables_for_round(round_=round_)
+        for field in ("first", "second", "entry"):
+            if field in form.fields:
+                form.fields[field].widget.choices = _choices(tables)
+        if form.is_valid():
+            _ok, error = run_service(request, fn, round_=round_, by=request.user,
+                                     success=_("Correction saved."), **form.cleaned_data)
+            if not error:
+                return redirect("manage-round", slug=event.slug, number=number)
+        return round_detail.__wrapped__(request, event, number, forms={action: form})
+    raise PermissionDenied
+
+
+@event_view(roles=permissions.CHIEF_REFEREE)
+def audit(request, event):
+    return render(request, "tournaments/organiser/log.html", {
+        "event": event, "log": event.audit_log.select_related("user")[:500]})
+
+
