@@ -177,6 +177,18 @@ def _random_groups(setup: _Setup, rng: random.Random) -> list[list[int]]:
     return tables
 
 
+def _check_apart(tables: Sequence[Table], constraints: Constraints, rnd: int) -> None:
+    """A must-not-meet pair at one table is an error, never a silent result."""
+    for t in tables:
+        for pair in constraints.must_not_meet:
+            if pair <= set(t.seats):
+                a, b = sorted(pair, key=sort_key)
+                raise ConstraintError(
+                    f"must_not_meet: no draw found for round {rnd} that keeps {a!r} and {b!r} "
+                    f"apart (table {t.number}); relax a constraint"
+                )
+
+
 def _fixed(setup: _Setup) -> dict[int, int]:
     """must_sit as unit index → table index."""
     return {
@@ -206,7 +218,7 @@ def _seat_round(
                 first, second = rng.sample([list(setup.units[u]) for u in group], 2)
                 rng.shuffle(first)
                 rng.shuffle(second)
-                seats = (first[0], second[0], first[1], second[1])
+                seats: tuple[EntryId, ...] = (first[0], second[0], first[1], second[1])
             else:
                 rng.shuffle(members)
                 seats = tuple(members)
@@ -293,6 +305,7 @@ def draw_round(
         problem = _problem(setup, stats, 1, repeat_weight=10_000, four_weight=1)
         groups = solve(problem, rng, iterations=ROUND_ITERATIONS)[0]
     tables = _seat_round(groups, setup, stats, rng, method, policy)
+    _check_apart(tables, setup.constraints, rnd)
     return Draw(
         round=rnd,
         tables=tables,
@@ -315,7 +328,7 @@ def _lookahead(
     seed: str | int,
     policy: TablePolicy,
     constraints: Constraints,
-) -> tuple[list[int], str]:
+) -> tuple[list[list[int]], str]:
     """Next round's groups when the remaining rounds are planned together."""
     done = sorted(stats.rounds)
     by_round: dict[int, list[tuple[EntryId, ...]]] = {}
@@ -386,6 +399,7 @@ def draw_schedule(
         rnd = first + i
         seat_rng = random.Random(f"{seed}|round {rnd}|{Method.SCHEDULE}")
         tables = _seat_round(round_groups, setup, stats, seat_rng, Method.SCHEDULE, policy)
+        _check_apart(tables, setup.constraints, rnd)
         draws.append(
             Draw(
                 round=rnd,

@@ -44,7 +44,7 @@ def seat_table(
     """
     k = len(members)
     first, rest = members[0], list(members[1:])
-    best: tuple[tuple[int, int, int, float], tuple[EntryId, ...]] | None = None
+    best: tuple[tuple[int, int, int, int, float], tuple[EntryId, ...]] | None = None
     for perm in permutations(rest):
         cycle = (first, *perm)
         if (

@@ -289,3 +289,11 @@ def test_same_draw_in_another_process():
     ).stdout
     assert other.strip() == " ".join(map(str, here["result"]))
     assert "p3" in other
+
+
+def test_unsatisfiable_must_not_meet_is_an_error():
+    """Four players, one table: nobody can be kept apart."""
+    entries = [Entry(x) for x in "abcd"]
+    rules = Constraints(must_not_meet=frozenset({frozenset("ab")}))
+    with pytest.raises(ConstraintError, match="keeps 'a' and 'b' apart"):
+        draw_round(entries, seed=1, constraints=rules)
