@@ -60,7 +60,7 @@ def demo_event(*, organiser) -> Event:
     event = event_create(slug=DEMO_SLUG, name="Pulka Demo Cup", starts_on=dt.date(2026, 12, 5),
                          ends_on=dt.date(2026, 12, 6), venue="Club «Ферзь», Moscow",
                          variant="sochi", pulka_target=20, rounds_planned=6, published=True,
-                         round_time_limit=180, tiebreaks=["raspasy_won", "fewest_remizes"],
+                         round_time_limit=180, tiebreaks=["raspasy_won", "remizes", "head_to_head"],
                          by=organiser)
     EventRole.objects.get_or_create(event=event, user=organiser, role=EventRole.Role.CHIEF_REFEREE)
     entries_import_csv(event=event, text=DEMO_PLAYERS, by=organiser)

@@ -75,8 +75,7 @@ class Seat(models.Model):
         ordering = ["table__number", "position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="one_entry_per_seat"),
-            models.UniqueConstraint(fields=["round", "entry"], name="one_seat_per_round",
-                                    deferrable=models.Deferrable.DEFERRED),
+            models.UniqueConstraint(fields=["round", "entry"], name="one_seat_per_round"),
             models.CheckConstraint(condition=models.Q(position__lt=4), name="seat_position_0_to_3"),
         ]
 

@@ -13,7 +13,9 @@ from tournaments.errors import UserFacingError
 from tournaments.models import Event, EventRole
 from tournaments.services.audit import audit_log
 
-__all__ = ["event_create", "event_role_grant", "event_update", "validate_variant"]
+__all__ = [
+    "event_create", "event_role_grant", "event_update", "validate_tiebreaks", "validate_variant",
+]
 
 _EDITABLE = {
     "name", "starts_on", "ends_on", "venue", "variant", "convention_options", "pulka_target",
@@ -39,6 +41,24 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
     return convention.key, options
 
 
+def validate_tiebreaks(tiebreaks: Any) -> list[Any]:
+    """The tie-break chain, checked against the standings metrics.
+
+    :raises UserFacingError: naming the field ``tiebreaks`` and the bad key.
+    """
+    from tournaments.standings.table import config_from_json
+
+    if tiebreaks is None:
+        return []
+    if not isinstance(tiebreaks, list):
+        raise UserFacingError(_("The tie-break chain must be a list."), {"field": "tiebreaks"})
+    try:
+        config_from_json(tiebreaks)
+    except (ValueError, TypeError) as exc:
+        raise UserFacingError(str(exc), {"field": "tiebreaks"}) from exc
+    return tiebreaks
+
+
 @transaction.atomic
 def event_create(*, slug: str, name: str, starts_on: dt.date, ends_on: dt.date | None = None,
                  by=None, **fields: Any) -> Event:
@@ -53,6 +73,7 @@ def event_create(*, slug: str, name: str, starts_on: dt.date, ends_on: dt.date |
         raise UserFacingError(_("The last day is before the first day."), {"field": "ends_on"})
     fields["variant"], fields["convention_options"] = validate_variant(
         fields.get("variant", "sochi"), fields.get("convention_options"))
+    fields["tiebreaks"] = validate_tiebreaks(fields.get("tiebreaks"))
     event = Event.objects.create(slug=slug, name=name, starts_on=starts_on, ends_on=ends_on,
                                  **fields)
     if by is not None and getattr(by, "is_authenticated", False):
@@ -70,6 +91,8 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
         fields["variant"], fields["convention_options"] = validate_variant(
             fields.get("variant", event.variant),
             fields.get("convention_options", event.convention_options))
+    if "tiebreaks" in fields:
+        fields["tiebreaks"] = validate_tiebreaks(fields["tiebreaks"])
     for name, value in fields.items():
         setattr(event, name, value)
     event.full_clean(exclude=["slug"])

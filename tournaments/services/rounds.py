@@ -294,9 +294,7 @@ def seats_swap(*, round_: Round, first: int, second: int, reason: str, by=None) 
     if first == second:
         raise UserFacingError(_("Choose two different players."), {"field": "second"})
     a, b = _seat_of(round_, first), _seat_of(round_, second)
-    a.entry_id, b.entry_id = b.entry_id, a.entry_id
-    a.save(update_fields=["entry"])
-    b.save(update_fields=["entry"])  # the round/entry constraint is deferred to commit
+    _reseat([(a, second), (b, first)])
     audit_log(event=round_.event, action="seats.swapped", by=by, reason=reason,
               data={"round": round_.number, "first": first, "second": second,
                     "tables": [a.table.number, b.table.number]})
@@ -331,6 +329,15 @@ def seat_move(*, round_: Round, entry: int, table: int, reason: str, by=None) ->
               data={"round": round_.number, "entry": entry, "from": source.number, "to": table})
 
 
+def _reseat(changes: list[tuple[Seat, int]]) -> None:
+    """Give seats new entries: delete and recreate the rows, so that the one-seat-per-round
+    constraint never sees a half-done swap (on any database)."""
+    rows = [Seat(round_id=s.round_id, table_id=s.table_id, position=s.position, entry_id=e)
+            for s, e in changes]
+    Seat.objects.filter(pk__in=[s.pk for s, _e in changes]).delete()
+    Seat.objects.bulk_create(rows)
+
+
 def _renumber(table: Table) -> None:
     seats = list(table.seats.order_by("position"))
     for i, s in enumerate(seats):
@@ -358,9 +365,7 @@ def table_redraw(*, round_: Round, table: int, reason: str, by=None) -> Table:
     order = [s.entry_id for s in seats]
     rng.shuffle(order)
     first_dealer = rng.randrange(len(order))
-    for s, entry_id in zip(seats, order, strict=True):
-        s.entry_id = entry_id
-    Seat.objects.bulk_update(seats, ["entry"])
+    _reseat(list(zip(seats, order, strict=True)))
     t.first_dealer = first_dealer
     t.save(update_fields=["first_dealer"])
     round_.draw_params = {**round_.draw_params, "redraws": redraws}

@@ -55,3 +55,15 @@ def test_event_update_keeps_the_old_settings_when_the_new_ones_are_bad():
     event_update(event=event, variant="rostov", convention_options={"raspasy_price": 5})
     event.refresh_from_db()
     assert (event.variant, event.convention_options) == ("rostov", {"raspasy_price": 5})
+
+
+def test_the_tie_break_chain_is_checked_against_the_standings_metrics():
+    event = event_create(slug="cup", name="Cup", starts_on=dt.date(2026, 12, 5),
+                         tiebreaks=["raspasy_won", "remizes"])
+    assert event.tiebreaks == ["raspasy_won", "remizes"]
+    with pytest.raises(UserFacingError) as info:
+        event_update(event=event, tiebreaks=["fewest_remizes"])
+    assert info.value.extra["field"] == "tiebreaks"
+    assert "fewest_remizes" in info.value.message
+    event.refresh_from_db()
+    assert event.tiebreaks == ["raspasy_won", "remizes"]
