@@ -32,7 +32,10 @@ from .sizes import table_sizes
 __all__ = ["draw_round", "draw_schedule", "seed_commitment"]
 
 ROUND_ITERATIONS = 2000  #: tabu budget for one round (150 players: well under 2 s)
-SCHEDULE_ITERATIONS = 4000  #: tabu budget for a whole schedule
+_PLANS: dict[
+    str, tuple[Draw, ...]
+] = {}  #: the event's own schedule, per inputs (pure: safe to cache)
+SCHEDULE_ITERATIONS = 6000  #: tabu budget for a whole schedule
 
 
 def seed_commitment(seed: str | int) -> str:
@@ -334,7 +337,25 @@ def _lookahead(
     by_round: dict[int, list[tuple[EntryId, ...]]] = {}
     for t in history:
         by_round.setdefault(t.round, []).append(t.seats)
-    plan = draw_schedule(entries, rounds_total, seed=seed, policy=policy, constraints=constraints)
+    key = repr(
+        (
+            sorted(((sort_key(e.id), e.rating, e.club) for e in entries)),
+            rounds_total,
+            str(seed),
+            str(policy),
+            sorted((sort_key(k), v) for k, v in constraints.must_sit.items()),
+            sorted(sorted(map(sort_key, p)) for p in constraints.must_not_meet),
+            sorted(sorted(map(sort_key, p)) for p in constraints.partners),
+        )
+    )
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = draw_schedule(
+            entries, rounds_total, seed=seed, policy=policy, constraints=constraints
+        )
+        if len(_PLANS) >= 8:
+            _PLANS.pop(next(iter(_PLANS)))
+        _PLANS[key] = plan
     if len(done) < rounds_total and all(
         _partition(by_round[r]) == _partition(d.seats for d in plan[i].tables)
         for i, r in enumerate(done)

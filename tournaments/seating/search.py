@@ -227,13 +227,13 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
     for it in range(iterations):
         if not bad or it - last_best > patience:
             break
-        r = rng.choice(sorted({rr for rr, _ in bad}))
-        movers = [x for rr, t in sorted(bad) if rr == r for x in s.tables[r][t] if x not in p.fixed]
+        movers = [(r, x) for r, t in sorted(bad) for x in s.tables[r][t] if x not in p.fixed]
         if not movers:
-            bad = {(rr, t) for rr, t in bad if rr != r}  # nothing can move: a constraint
-            continue
-        choice: tuple[int, float, int, int] | None = None
-        for a in movers:
+            break  # nothing can move: the constraints are the reason
+        if len(movers) > 24:  # bound the work per step on badly tangled schedules
+            movers = rng.sample(movers, 24)
+        choice: tuple[int, float, int, int, int] | None = None
+        for r, a in movers:
             ta = s.where[r][a]
             for tb, members in enumerate(s.tables[r]):
                 if tb == ta:
@@ -242,14 +242,14 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
                     if b in p.fixed:
                         continue
                     d = _swap_delta(p, s, r, a, b)
-                    if tabu.get((r, a, b), -1) >= it and d >= 0:
-                        continue
-                    key = (d, rng.random(), a, b)
+                    if tabu.get((r, a, b), -1) >= it and cost + d >= best_cost:
+                        continue  # tabu, unless it beats the best so far (aspiration)
+                    key = (d, rng.random(), r, a, b)
                     if choice is None or key < choice:
                         choice = key
         if choice is None:
             continue
-        a, b = choice[2], choice[3]
+        r, a, b = choice[2], choice[3], choice[4]
         cost += choice[0]
         _apply_swap(p, s, r, a, b)
         tenure = 4 + rng.randrange(8)
