@@ -44,8 +44,12 @@ __all__ = [
 
 #: CSS page sizes; A4 is the default (Letter for North American organisers)
 PAPERS = {"A4": "A4", "letter": "letter"}
+#: the printable width of a landscape page in mm (the page less 10 mm margins each side)
+LANDSCAPE_WIDTH_MM = {"A4": 277.0, "letter": 259.4}
+#: height of one row of the blank grid, mm
+ROW_MM = 5.0
 #: bump when a template changes, so cached files are rendered again
-TEMPLATE_VERSION = 1
+TEMPLATE_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +72,43 @@ def table_link(table_url_key: str, base_url: str) -> str:
     return f"{base_url.rstrip('/')}/t/{table_url_key}/"
 
 
-def qr_svg_data_uri(text: str) -> str:
+def qr_data_uri(text: str) -> str:
     import segno
 
-    return segno.make(text, error="m").svg_data_uri(scale=3, border=2)
+    return segno.make(text, error="m").png_data_uri(scale=4, border=2)
+
+
+def grid_widths(size: int) -> list[float]:
+    """Column widths in % of the blank sheet: №, dealer, contract/result, then per player
+    pulya, gora and the whists on each other player."""
+    per_player = size + 1
+    cell = 75.0 / (size * per_player)
+    return [3.0, 6.0, 16.0] + [cell] * (size * per_player)
+
+
+def blank_grid_svg(size: int, rows: int, width_mm: float) -> str:
+    """The empty rows of a blank protocol as one vector image (drawn once, reused on every
+    sheet of the size: thousands of empty table cells are what makes a 100-table PDF slow)."""
+    import base64
+
+    widths = grid_widths(size)
+    height = rows * ROW_MM
+    xs = [0.0]
+    for w in widths:
+        xs.append(xs[-1] + w * width_mm / 100)
+    group_starts = {3 + k * (size + 1) for k in range(size)}
+    lines = []
+    for r in range(rows + 1):
+        y = r * ROW_MM
+        lines.append(f'<line x1="0" y1="{y:.2f}" x2="{width_mm:.2f}" y2="{y:.2f}" '
+                     f'stroke-width="0.15"/>')
+    for i, x in enumerate(xs):
+        thick = i in group_starts or i in (0, len(xs) - 1)
+        lines.append(f'<line x1="{x:.2f}" y1="0" x2="{x:.2f}" y2="{height:.2f}" '
+                     f'stroke-width="{0.42 if thick else 0.15}"/>')
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width_mm}mm" height="{height}mm" '
+           f'viewBox="0 0 {width_mm} {height}"><g stroke="#444">{"".join(lines)}</g></svg>')
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
 def _num(x: Any) -> str:
@@ -123,6 +160,7 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
             "number": t.number, "players": players, "size": n,
             "first_dealer": first["name"] if first else "",
             "first_dealer_seat": t.first_dealer + 1, "link": link,
+            "widths": grid_widths(n) if n else [],
             "columns": [{"name": p["name"], "others": [
                 q["name"] for q in players if q["position"] != p["position"]]} for p in players],
         })
@@ -290,8 +328,15 @@ def render(kind: str, context: dict[str, Any], *, paper: str = "A4",
     """A rendered file of ``kind`` (pretix's renderer contract)."""
     template, pattern = KINDS[kind]
     if kind == "blank":  # the QR codes are made from the links the context (and hash) holds
-        context = {**context, "tables": [{**t, "qr": qr_svg_data_uri(t["link"])}
-                                         for t in context["tables"]]}
+        width = LANDSCAPE_WIDTH_MM[paper] if paper in LANDSCAPE_WIDTH_MM else 277.0
+        rows = len(context["rows"])
+        grids = {t["size"]: blank_grid_svg(t["size"], rows, width)
+                 for t in context["tables"] if t["size"]}
+        context = {**context, "grid_width_mm": width, "grid_height_mm": rows * ROW_MM,
+                   "tables": [{**t, "qr": qr_data_uri(t["link"]),
+                               "grid": grids.get(t["size"], ""),
+                               "col_mm": [w * width / 100 for w in t["widths"]]}
+                              for t in context["tables"]]}
     event = context.get("event", {})
     filename = pattern.format(slug=event.get("slug", "event"), round=context.get("round", ""),
                               table=context.get("table", ""))

@@ -79,8 +79,8 @@ def test_blank_protocols_one_sheet_per_table_with_qr_link(
 
 
 def test_blank_protocol_qr_encodes_the_tables_private_link():
-    uri = pdf.qr_svg_data_uri("https://pulka.example.org/t/abc/")
-    assert uri.startswith("data:image/svg+xml")
+    uri = pdf.qr_data_uri("https://pulka.example.org/t/abc/")
+    assert uri.startswith("data:image/png")
     assert pdf.table_link("abc", "https://x.org/") == "https://x.org/t/abc/"
 
 

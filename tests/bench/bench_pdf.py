@@ -1,0 +1,48 @@
+"""Benchmark (not a timed test): the blank protocols of a 100-table round as one PDF.
+
+Run: ``.venv/bin/python -m pytest --no-migrations -p no:cacheprovider -s tests/bench/bench_pdf.py``
+— prints the figures; target under 10 s (issue 6). Also renders the seating list of the same
+round, and checks the PDF has one page per table.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import time
+
+import pytest
+
+from tests.tournaments.standings.factories import make_event, play_round
+from tournaments import pdf
+
+TABLES = 100
+
+
+@pytest.mark.django_db
+def test_bench_blank_protocols_100_tables(tmp_path):
+    event, entries = make_event(players=3 * TABLES, slug="bench-pdf")
+    round_, _ = play_round(event, entries, 1, rng=random.Random(1), protocols=False)
+
+    t0 = time.perf_counter()
+    context = pdf.blank_protocols_context(round_=round_, base_url="https://pulka.example.org")
+    t_context = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    rendered = pdf.render("blank", context)
+    t_render = time.perf_counter() - t0
+
+    path = tmp_path / rendered.filename
+    path.write_bytes(rendered.data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
+    pages = int(next(line.split()[-1] for line in info.stdout.splitlines()
+                     if line.startswith("Pages:")))
+    assert pages == TABLES
+
+    t0 = time.perf_counter()
+    seating = pdf.render("seating", pdf.seating_context(round_=round_))
+    t_seating = time.perf_counter() - t0
+    print(f"\n[bench_pdf] blank protocols, {TABLES} tables: context {t_context:.2f} s, "
+          f"render {t_render:.2f} s, total {t_context + t_render:.2f} s, {pages} pages, "
+          f"{len(rendered.data) / 1024:.0f} KiB")
+    print(f"[bench_pdf] seating list of the same round ({3 * TABLES} players): "
+          f"{t_seating:.2f} s, {len(seating.data) / 1024:.0f} KiB")
