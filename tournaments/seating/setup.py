@@ -1,0 +1,163 @@
+"""Validated input of a draw: entries, table sizes, constraints, grouping units.
+
+The search works on *units* (player indices, or fixed Priffe partnerships of
+two, seed 004) and knows nothing of entry ids; this module makes the bridge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .history import HistoryStats
+from .model import (
+    ConstraintError,
+    Constraints,
+    Entry,
+    EntryId,
+    SeatingError,
+    Table,
+    TablePolicy,
+    sort_key,
+)
+from .search import Problem
+from .sizes import table_sizes
+
+__all__ = ["Setup", "prepare", "build_problem", "check_apart", "fixed_units"]
+
+
+@dataclass(frozen=True)
+class Setup:
+    ids: tuple[EntryId, ...]
+    sizes: tuple[int, ...]
+    constraints: Constraints  #: restricted to the entries present
+    units: tuple[tuple[EntryId, ...], ...]  #: grouping units: players, or fixed partners
+    unit_sizes: tuple[int, ...]
+    notes: tuple[str, ...]
+
+
+def prepare(entries: Sequence[Entry], policy: TablePolicy, constraints: Constraints) -> Setup:
+    ids = [e.id for e in entries]
+    seen: set[EntryId] = set()
+    for x in ids:
+        if x in seen:
+            raise SeatingError(f"entries: id {x!r} appears twice")
+        seen.add(x)
+    ids.sort(key=sort_key)
+    sizes = table_sizes(len(ids), TablePolicy(policy))
+    notes: list[str] = []
+    must_sit: dict[EntryId, int] = {}
+    for x, number in constraints.must_sit.items():
+        if x not in seen:
+            notes.append(f"must_sit for {x!r} ignored: not present this round")
+            continue
+        if not 1 <= number <= len(sizes):
+            raise ConstraintError(
+                f"must_sit: entry {x!r} at table {number}, but this round has tables 1–{len(sizes)}"
+            )
+        must_sit[x] = number
+    for number in set(must_sit.values()):
+        crowd = sorted((x for x, t in must_sit.items() if t == number), key=sort_key)
+        if len(crowd) > sizes[number - 1]:
+            raise ConstraintError(
+                f"must_sit: {crowd!r} all at table {number}, which seats {sizes[number - 1]}"
+            )
+    must_not = frozenset(p for p in constraints.must_not_meet if len(p) == 2 and p <= seen)
+    for pair in constraints.must_not_meet:
+        if len(pair) != 2:
+            raise ConstraintError(f"must_not_meet: {sorted(pair, key=sort_key)!r} is not a pair")
+        a, b = sorted(pair, key=sort_key)
+        if must_sit.get(a) is not None and must_sit.get(a) == must_sit.get(b):
+            raise ConstraintError(
+                f"must_not_meet: {a!r} and {b!r} must both sit at table {must_sit[a]}"
+            )
+    units: list[tuple[EntryId, ...]] = [(x,) for x in ids]
+    unit_sizes = sizes
+    partners = tuple(p for p in constraints.partners if p[0] in seen or p[1] in seen)
+    if partners:
+        if policy is not TablePolicy.PARTNERSHIPS:
+            raise ConstraintError(
+                "partners: fixed partnerships need the Priffe partnerships policy (004)"
+            )
+        paired: dict[EntryId, EntryId] = {}
+        for a, b in partners:
+            for x in (a, b):
+                if x not in seen:
+                    raise ConstraintError(
+                        f"partners: {x!r} (partner of {a if x == b else b!r}) is not present"
+                    )
+                if x in paired or a == b:
+                    raise ConstraintError(f"partners: {x!r} is in two partnerships")
+            paired[a], paired[b] = b, a
+        alone = [x for x in ids if x not in paired]
+        if alone:
+            raise ConstraintError(f"partners: {alone!r} have no partner; pair every entry or none")
+        for a, b in partners:
+            if must_sit.get(a) and must_sit.get(b) and must_sit[a] != must_sit[b]:
+                raise ConstraintError(f"partners: {a!r} and {b!r} must sit at different tables")
+            if frozenset((a, b)) in must_not:
+                raise ConstraintError(f"partners: {a!r} and {b!r} must not meet")
+        units = sorted(
+            (tuple(sorted(p, key=sort_key)) for p in partners), key=lambda u: sort_key(u[0])
+        )
+        unit_sizes = tuple(2 for _ in sizes)
+    return Setup(
+        ids=tuple(ids),
+        sizes=sizes,
+        constraints=Constraints(must_sit=must_sit, must_not_meet=must_not, partners=partners),
+        units=tuple(units),
+        unit_sizes=unit_sizes,
+        notes=tuple(notes),
+    )
+
+
+def build_problem(
+    setup: Setup, stats: HistoryStats, rounds: int, *, repeat_weight: int, four_weight: int
+) -> Problem:
+    index = {x: u for u, unit in enumerate(setup.units) for x in unit}
+    n = len(setup.units)
+    meet = [[0] * n for _ in range(n)]
+    for pair, met in stats.meetings.items():
+        a, b = tuple(pair)
+        if a in index and b in index and index[a] != index[b]:
+            meet[index[a]][index[b]] += len(met)
+            meet[index[b]][index[a]] += len(met)
+    forbid: set[int] = set()
+    for pair in setup.constraints.must_not_meet:
+        a, b = (index[x] for x in pair)
+        forbid.update((a * n + b, b * n + a))
+    fixed = {index[x]: t - 1 for x, t in setup.constraints.must_sit.items()}
+    fours = [stats.fours.get(unit[0], 0) for unit in setup.units]
+    return Problem(
+        n=n,
+        sizes=setup.unit_sizes,
+        rounds=rounds,
+        meet=meet,
+        fours=fours,
+        forbid=forbid,
+        fixed=fixed,
+        repeat_weight=repeat_weight,
+        four_weight=four_weight if len(set(setup.sizes)) > 1 else 0,
+    )
+
+
+def check_apart(tables: Sequence[Table], constraints: Constraints, rnd: int) -> None:
+    """A must-not-meet pair at one table is an error, never a silent result."""
+    for t in tables:
+        for pair in constraints.must_not_meet:
+            if pair <= set(t.seats):
+                a, b = sorted(pair, key=sort_key)
+                raise ConstraintError(
+                    f"must_not_meet: no draw found for round {rnd} that keeps {a!r} and {b!r} "
+                    f"apart (table {t.number}); relax a constraint"
+                )
+
+
+def fixed_units(setup: Setup) -> dict[int, int]:
+    """must_sit as unit index → table index."""
+    return {
+        u: setup.constraints.must_sit[x] - 1
+        for u, unit in enumerate(setup.units)
+        for x in unit
+        if x in setup.constraints.must_sit
+    }
