@@ -24,9 +24,13 @@ Methods (:class:`Method`)
 * ``random`` — the referees' draw: seeded shuffle; only constraints are honoured.
 * ``no_repeats`` — lexicographic: fewest repeated meetings, then fewest repeated
   left neighbours, then even seat positions and first deals, then a fair share
-  of 4-table duty. With ``rounds_total`` it plans the remaining rounds together
-  (and follows the event's own schedule while the history is its prefix), which
-  is how 15 players × 7 rounds and 21 × 10 come out with no repeat at all.
+  of 4-table duty. With ``rounds_total`` it plans the remaining rounds together:
+  it follows the event's own schedule while the history is its prefix, or the
+  Kirkman triple system completing a first round of threes drawn any other way
+  (by hand, at random), else a tabu search over the remaining rounds. That is
+  how 15 players × 7 rounds and 21 × 10 come out with no repeat at all; round
+  by round without ``rounds_total`` they cannot (greedy paints itself into a
+  corner), while 60 × 9 or 150 × 9 come out repeat-free either way.
 * ``swiss`` — tables of players close in the ``standings`` (score, higher is
   better; ties by rating), repeats minimised inside: avoiding one repeat is
   worth up to ten places of spread at a table.
@@ -37,6 +41,15 @@ the count needs), ``mixed-4`` (fours first) and ``partnerships`` (Priffe, seed
 004: fours, partners opposite; fixed pairs via ``Constraints.partners``).
 Any count but 1, 2 and 5 splits into threes and fours; other counts raise
 :class:`TableCountError`.
+
+Constraints (:class:`Constraints`): ``must_sit`` (entry → table number),
+``must_not_meet`` pairs (``Constraints.same_club(entries)`` builds them for a
+club), ``partners`` (Priffe). Constraints naming absent entries are ignored
+with a note; contradictory ones raise :class:`ConstraintError`, and so does a
+``must_not_meet`` pair the search cannot keep apart.
+
+Determinism: the same entries, history, parameters and seed give the same
+:class:`Draw` in any process (no wall-clock budgets, no hash-order effects).
 
 Result: :class:`Draw` — ``tables`` (clockwise ``seats``, ``first_dealer`` seat
 index, 001 §3.2.1), ``method``, ``policy``, ``seed``, ``seed_commitment``,
