@@ -109,6 +109,20 @@ def _swiss_ranks(
     return [min(place[x] for x in unit) for unit in setup.units]
 
 
+def _plain(constraints: Constraints) -> dict[str, Any]:
+    """The constraints that applied, as JSON-safe data for the draw record."""
+    return {
+        "must_sit": [
+            [x, t] for x, t in sorted(constraints.must_sit.items(), key=lambda kv: sort_key(kv[0]))
+        ],
+        "must_not_meet": sorted(
+            (sorted(p, key=sort_key) for p in constraints.must_not_meet),
+            key=lambda pair: [sort_key(x) for x in pair],
+        ),
+        "partners": [list(p) for p in constraints.partners],
+    }
+
+
 def _partition(tables: Iterable[Iterable[EntryId]]) -> frozenset[frozenset[EntryId]]:
     return frozenset(frozenset(t) for t in tables)
 
@@ -142,7 +156,13 @@ def draw_round(
     absent = sorted({x for t in history for x in t.seats} - set(setup.ids), key=sort_key)
     if absent:
         notes.append(f"in the history but not present: {absent!r}")
-    params: dict[str, Any] = {"round": rnd, "rounds_total": rounds_total, "players": len(setup.ids)}
+    params: dict[str, Any] = {
+        "round": rnd,
+        "rounds_total": rounds_total,
+        "players": len(setup.ids),
+        "constraints": _plain(setup.constraints),
+        "iterations": ROUND_ITERATIONS,
+    }
     if method is Method.SCHEDULE and rounds_total is None:
         raise SeatingError("rounds_total: the schedule method needs the event's number of rounds")
     if method is Method.RANDOM:
@@ -299,6 +319,8 @@ def draw_schedule(
                     "rounds_total": rounds,
                     "players": len(setup.ids),
                     "construction": how,
+                    "constraints": _plain(setup.constraints),
+                    "iterations": SCHEDULE_ITERATIONS,
                 },
                 report=build_report(
                     tables,

@@ -64,6 +64,7 @@ def test_must_sit_table(method):
         table = {x: t.number for t in d.tables for x in t.seats}
         assert table[5] == 1 and table[9] == 7 and table[12] == 7
         assert "must sit at table 1" in d.report.players[5].constraints
+        assert d.parameters["constraints"]["must_sit"] == [[5, 1], [9, 7], [12, 7]]
         repeat = [r for r in d.report.players[9].repeats if r.opponent == 12]
         if d.round > 1:
             assert repeat and repeat[0].reason.startswith(("constraint", "random"))
@@ -80,6 +81,7 @@ def test_must_not_meet(method):
     for d in draws:
         kazan = [t.number for t in d.tables for x in t.seats if x in {"p0", "p1", "p2", "p3"}]
         assert len(set(kazan)) == 4  # the four Kazan players at four different tables
+        assert ["p0", "p1"] in d.parameters["constraints"]["must_not_meet"]
 
 
 def test_impossible_constraints_raise_clear_errors():
