@@ -140,6 +140,24 @@ def standings_sources(*, event: Event) -> StandingsSources:
     return StandingsSources(event, config, entries, rounds, tables, seats, chosen, adjustments)
 
 
+def _results(*, ids: list[int]) -> dict[int, list[tuple[Any, Any, Any]]]:
+    """Per protocol, ``(seat, entry, whists)`` of each seat of its ``result``. On PostgreSQL
+    only those three keys leave the database (the JSON to decode is a third of the whole)."""
+    from django.db import connection
+    from django.db.models import JSONField
+    from django.db.models.expressions import RawSQL
+
+    if connection.vendor == "postgresql":
+        triples = RawSQL(
+            "(SELECT jsonb_agg(jsonb_build_array(e->'seat', e->'entry', e->'whists')) "
+            "FROM jsonb_array_elements(CASE WHEN jsonb_typeof(result) = 'array' THEN result "
+            "ELSE '[]'::jsonb END) AS e)", [], output_field=JSONField())
+        return {pid: [tuple(t) for t in value or []] for pid, value in Protocol.objects.filter(
+            id__in=ids).annotate(triples=triples).values_list("id", "triples")}
+    return {pid: [(r.get("seat"), r.get("entry"), r.get("whists")) for r in value or []]
+            for pid, value in Protocol.objects.filter(id__in=ids).values_list("id", "result")}
+
+
 def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
                      sources: StandingsSources | None = None) -> StandingsInputs:
     """Everything the standings of ``event`` are computed from: the sources, one query for the
@@ -148,8 +166,7 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
     """
     src = sources or standings_sources(event=event)
     stats_cache = dict(stats_cache or {})
-    results = dict(Protocol.objects.filter(id__in=[p["id"] for p in src.chosen.values()])
-                   .values_list("id", "result"))
+    results = _results(ids=[p["id"] for p in src.chosen.values()])
     chosen = {t: p for t, p in src.chosen.items() if p["approved"] or results.get(p["id"])}
     missing = [p["id"] for p in chosen.values() if str(p["id"]) not in stats_cache]
     if missing:
@@ -161,15 +178,15 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
     warnings: list[str] = []
     for table_id, p in sorted(chosen.items()):
         _, round_number, table_number = src.tables[table_id]
-        by_seat = {int(r["seat"]): r for r in results.get(p["id"]) or []}
+        by_seat = {int(seat): (entry, whists) for seat, entry, whists in results.get(p["id"]) or []}
         seat_entries = dict(src.seats.get(table_id, {}))
-        for seat, r in by_seat.items():
-            if seat not in seat_entries and r.get("entry"):
-                seat_entries[seat] = int(r["entry"])
+        for seat, (entry, _) in by_seat.items():
+            if seat not in seat_entries and entry:
+                seat_entries[seat] = int(entry)
         n = len(by_seat)
         if not n:
             continue
-        scores = {seat: _fraction(r.get("whists")) for seat, r in by_seat.items()}
+        scores = {seat: _fraction(whists) for seat, (_, whists) in by_seat.items()}
         cached = stats_cache.get(str(p["id"]), {})
         if "error" in cached:
             warnings.append(f"table {round_number}/{table_number}: {cached['error']}")

@@ -144,7 +144,11 @@ class Standings:
 
 def _places(scores: Sequence[Fraction]) -> list[int]:
     """Competition places at a table: 1 + number of players strictly above."""
-    return [1 + sum(1 for t in scores if t > s) for s in scores]
+    ordered = sorted(scores, reverse=True)
+    first: dict[Fraction, int] = {}
+    for i, s in enumerate(ordered):
+        first.setdefault(s, i + 1)
+    return [first[s] for s in scores]
 
 
 def compute_standings(results: Iterable[RoundResult], config: StandingsConfig | None = None,
