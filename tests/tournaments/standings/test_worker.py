@@ -117,3 +117,18 @@ def test_a_failing_job_is_retried_then_shown_as_failed(on_worker):
     standings_schedule(event_id=event.pk)
     ok = wait_for(lambda: (s := snapshot(event)).status == "ok" and s)
     assert ok.error == "" and not ok.pending and ok.attempts == 0
+
+
+def test_a_pdf_is_rendered_by_the_worker(on_worker):
+    from tournaments.models import GeneratedFile, Round
+    from tournaments.pdf_files import generated_file_request
+
+    event = played_event(players=6, rounds=1)
+    f = generated_file_request(event=event, kind="seating", round_=Round.objects.get(event=event))
+    assert f.status == "pending"
+    done = wait_for(lambda: (g := GeneratedFile.objects.get(pk=f.pk)).status != "pending" and g)
+    try:
+        assert done.status == "ok", done.error
+        assert done.file.read()[:4] == b"%PDF"
+    finally:
+        done.file.delete(save=False)
