@@ -37,6 +37,13 @@ def build_report(
     players: dict[EntryId, PlayerReport] = {}
     present_set = set(present)
     repeated = left_repeats = 0
+    apart: dict[EntryId, list[EntryId]] = {}
+    for pair in constraints.must_not_meet:
+        x, y = sorted(pair, key=sort_key)
+        apart.setdefault(x, []).append(y)
+        apart.setdefault(y, []).append(x)
+    for others in apart.values():
+        others.sort(key=sort_key)
     met_by: dict[EntryId, dict[EntryId, tuple[int, ...]]] = {}
     for pair, rounds in stats.meetings.items():
         x, y = tuple(pair)
@@ -62,10 +69,7 @@ def build_report(
             applied = []
             if a in constraints.must_sit:
                 applied.append(f"must sit at table {constraints.must_sit[a]}")
-            for pair in sorted(constraints.must_not_meet, key=lambda p: sorted(map(sort_key, p))):
-                if a in pair:
-                    (other,) = pair - {a}
-                    applied.append(f"must not meet {other}")
+            applied += [f"must not meet {other}" for other in apart.get(a, ())]
             for x, y in constraints.partners:
                 if a in (x, y):
                     applied.append(f"partners with {y if a == x else x}")

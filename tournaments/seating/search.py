@@ -34,6 +34,7 @@ FORBID = 100_000_000
 REPEAT = 10_000
 RANK = 1_000
 FOUR = 1
+SWISS_WINDOW = 2 * REPEAT // RANK  #: places a Swiss swap may reach (see _partners_for)
 
 
 @dataclass
@@ -47,7 +48,9 @@ class Problem:
     fours: list[int]
     forbid: set[int] = field(default_factory=set)  #: p * n + q, both orders
     fixed: dict[int, int] = field(default_factory=dict)  #: player → table index
-    rank: list[int] | None = None  #: Swiss: standings position of each player
+    rank: list[int] | None = None  #: Swiss: standings position of each player (0 … n-1)
+    by_rank: list[int] | None = None  #: players in standings order (filled on demand)
+    rank_place: dict[int, int] = field(default_factory=dict)
     repeat_weight: int = REPEAT  #: 0 for the random draw (constraints only)
     four_weight: int = FOUR
 
@@ -223,6 +226,8 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
     best_meet = [row[:] for row in p.meet]
     best_fours = p.fours[:]
     stall = last_best = 0
+    everyone = list(range(p.n))
+    cap = 24 if p.rounds > 1 else 12
     patience = max(200, iterations // 8)  # stop early where repeats are unavoidable
     for it in range(iterations):
         if not bad or it - last_best > patience:
@@ -230,23 +235,20 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
         movers = [(r, x) for r, t in sorted(bad) for x in s.tables[r][t] if x not in p.fixed]
         if not movers:
             break  # nothing can move: the constraints are the reason
-        if len(movers) > 24:  # bound the work per step on badly tangled schedules
-            movers = rng.sample(movers, 24)
+        if len(movers) > cap:  # bound the work per step on badly tangled draws
+            movers = rng.sample(movers, cap)
         choice: tuple[int, float, int, int, int] | None = None
         for r, a in movers:
             ta = s.where[r][a]
-            for tb, members in enumerate(s.tables[r]):
-                if tb == ta:
+            for b in _partners_for(p, a, everyone):
+                if b in p.fixed or s.where[r][b] == ta:
                     continue
-                for b in members:
-                    if b in p.fixed:
-                        continue
-                    d = _swap_delta(p, s, r, a, b)
-                    if tabu.get((r, a, b), -1) >= it and cost + d >= best_cost:
-                        continue  # tabu, unless it beats the best so far (aspiration)
-                    key = (d, rng.random(), r, a, b)
-                    if choice is None or key < choice:
-                        choice = key
+                d = _swap_delta(p, s, r, a, b)
+                if tabu.get((r, a, b), -1) >= it and cost + d >= best_cost:
+                    continue  # tabu, unless it beats the best so far (aspiration)
+                key = (d, rng.random(), r, a, b)
+                if choice is None or key < choice:
+                    choice = key
         if choice is None:
             continue
         r, a, b = choice[2], choice[3], choice[4]
@@ -292,6 +294,22 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
         p.fours[:] = best_fours
 
 
+def _partners_for(p: Problem, a: int, players: list[int]) -> list[int]:
+    """Swap candidates for ``a``: everyone, or for Swiss the near ranks only.
+
+    Under Swiss a swap across more than ``SWISS_WINDOW`` places costs more
+    spread than the repeat it could avoid, so it is never worth evaluating.
+    """
+    if p.rank is None:
+        return players
+    rank = p.rank
+    if p.by_rank is None:
+        p.by_rank = sorted(range(p.n), key=lambda x: rank[x])
+        p.rank_place = {x: i for i, x in enumerate(p.by_rank)}
+    at = p.rank_place[a]
+    return p.by_rank[max(0, at - SWISS_WINDOW) : at + SWISS_WINDOW + 1]
+
+
 def _polish(p: Problem, s: _State, rng: random.Random, sweeps: int = 3) -> None:
     """Hill-climb the lower terms (4-table duty, Swiss spread) without new repeats."""
     if p.rank is None and (len(set(p.sizes)) == 1 or not p.four_weight):
@@ -305,7 +323,9 @@ def _polish(p: Problem, s: _State, rng: random.Random, sweeps: int = 3) -> None:
             for a in order:
                 if p.rank is None and p.sizes[s.where[r][a]] != 4:
                     continue  # only fours trade places for 4-duty
-                for b in free:
+                for b in _partners_for(p, a, free):
+                    if b in p.fixed:
+                        continue
                     if s.where[r][a] != s.where[r][b] and _swap_delta(p, s, r, a, b) < 0:
                         _apply_swap(p, s, r, a, b)
                         improved = True
