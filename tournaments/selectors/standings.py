@@ -66,6 +66,7 @@ class StandingsSources:
         """Protocol versions are immutable rows (a change is a new row), so their ids and
         approval flags stand for their results."""
         return {
+            "format": 2,  # the layout of the stored data: a new layout recomputes
             "tiebreaks": self.event.tiebreaks, "entries": self.entries, "rounds": self.rounds,
             "seats": sorted((t, s, e) for t, d in self.seats.items() for s, e in d.items()),
             "tables": sorted(self.tables.values()),
@@ -270,12 +271,28 @@ def standings_view(*, event: Event) -> dict[str, Any]:
             "provisional": any(r["has_provisional"] for r in rows)}
 
 
+def tables_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tables of the stored rows: each player's round cells grouped by table."""
+    tables: dict[int, dict[str, Any]] = {}
+    for row in data.get("rows", []):
+        for number, cell in row["rounds"].items():
+            t = tables.setdefault(cell["table"], {
+                "round": int(number), "table": cell["table"], "table_number": cell["table_number"],
+                "size": cell.get("size", 0), "final": cell["final"], "seats": []})
+            t["seats"].append({"entry": row["entry"], "seat": cell["seat"],
+                               "whists": cell["whists"], "score": cell["score"],
+                               "versus": cell.get("versus", {})})
+    for t in tables.values():
+        t["seats"].sort(key=lambda s: s["seat"])
+    return sorted(tables.values(), key=lambda t: (t["round"], t["table_number"]))
+
+
 def round_results(*, event: Event, number: int) -> dict[str, Any]:
     """One round's tables from the snapshot, with names, best result first at each table."""
     view = standings_view(event=event)
     players = view["players"]
     tables = []
-    for t in view["data"].get("tables", []):
+    for t in tables_of(view["data"]):
         if t["round"] != number:
             continue
         seats = [{**s, "name": players.get(str(s["entry"]), {}).get("name", "?")}
@@ -291,7 +308,7 @@ def cross_table(*, event: Event) -> dict[str, Any]:
     view = standings_view(event=event)
     order = [r["entry"] for r in view["rows"]]
     met: dict[int, dict[int, list[tuple[int, float]]]] = defaultdict(lambda: defaultdict(list))
-    for t in view["data"].get("tables", []):
+    for t in tables_of(view["data"]):
         for s in t["seats"]:
             for other, result in s["versus"].items():
                 met[s["entry"]][int(other)].append((t["round"], result, t["final"]))
@@ -319,7 +336,7 @@ def player_standing(*, event: Event, entry: Entry) -> dict[str, Any]:
     players = view["players"]
     row = next((r for r in view["rows"] if r["entry"] == entry.pk), None)
     tables = []
-    for t in view["data"].get("tables", []):
+    for t in tables_of(view["data"]):
         if not any(s["entry"] == entry.pk for s in t["seats"]):
             continue
         mine = next(s for s in t["seats"] if s["entry"] == entry.pk)

@@ -88,7 +88,9 @@ class Standings:
     adjustments: tuple[Adjustment, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
-        """The snapshot's ``data``: columns, per player rows, per table results."""
+        """The snapshot's ``data``: the columns and one row per ranked player, with a cell per
+        round (table, seat, result, place at the table, results against each opponent); the
+        tables of a round are these cells grouped (:mod:`tournaments.selectors.standings`)."""
         metrics = self.config.metrics
         rounds = sorted({r.round for r in self.results})
         by_entry: dict[int, list[RoundResult]] = defaultdict(list)
@@ -105,8 +107,9 @@ class Standings:
                     provisional_total += s
                 cells[str(r.round)] = {
                     "score": num(s), "whists": num(r.score), "table": r.table,
-                    "table_number": r.table_number, "seat": r.seat, "final": r.final,
-                    "place": record.places.get(r.round) if r.final else None,
+                    "table_number": r.table_number, "seat": r.seat, "size": r.table_size,
+                    "final": r.final, "place": record.places.get(r.round) if r.final else None,
+                    "versus": {str(k): num(v) for k, v in r.versus.items()},
                 }
             total = ranked.values["total"]
             rows.append({
@@ -118,17 +121,8 @@ class Standings:
                 "adjustment": num(record.adjustment),
                 "metrics": {k: num(v) for k, v in ranked.values.items()},
             })
-        tables: dict[tuple[int, int], dict[str, Any]] = {}
-        for r in sorted(self.results, key=lambda r: (r.round, r.table_number, r.seat)):
-            t = tables.setdefault((r.round, r.table), {
-                "round": r.round, "table": r.table, "table_number": r.table_number,
-                "size": r.table_size, "final": r.final, "seats": []})
-            t["seats"].append({
-                "entry": r.entry, "seat": r.seat, "whists": num(r.score),
-                "score": num(self.round_scores[(r.entry, r.round)]),
-                "versus": {str(k): num(v) for k, v in r.versus.items()}})
         return {
-            "version": 1,
+            "version": 2,
             "round_score": {"key": self.config.score.key, "name": self.config.score.name,
                             "params": {k: str(v) if isinstance(v, Fraction) else v
                                        for k, v in self.config.score.params}},
@@ -136,7 +130,6 @@ class Standings:
                         for m in metrics],
             "rounds": rounds,
             "rows": rows,
-            "tables": list(tables.values()),
             "adjustments": [{"entry": a.entry, "whists": num(a.whists), "round": a.round,
                              "rule": a.rule, "reason": a.reason} for a in self.adjustments],
         }
