@@ -299,3 +299,18 @@ def test_unsatisfiable_must_not_meet_is_an_error():
     rules = Constraints(must_not_meet=frozenset({frozenset("ab")}))
     with pytest.raises(ConstraintError, match="keeps 'a' and 'b' apart"):
         draw_round(entries, seed=1, constraints=rules)
+
+
+def test_partnership_schedule_is_a_round_robin_of_pairs():
+    """8 fixed Priffe pairs over 7 rounds: every pair meets every other pair once."""
+    pairs = tuple((2 * k, 2 * k + 1) for k in range(8))
+    plan = draw_schedule(
+        [Entry(i) for i in range(16)],
+        7,
+        seed="priffe",
+        policy=TablePolicy.PARTNERSHIPS,
+        constraints=Constraints(partners=pairs),
+    )
+    matches = [frozenset((t.seats[0] // 2, t.seats[1] // 2)) for d in plan for t in d.tables]
+    assert len(matches) == len(set(matches)) == 28
+    assert all(t.seats[0] // 2 == t.seats[2] // 2 for d in plan for t in d.tables)
