@@ -145,3 +145,16 @@ def test_scores_for_a_swiss_draw_come_from_the_stored_standings(played):
     standings_recompute(event_id=event.pk)
     totals = expected_totals(event)
     assert scores_for_draw(event=event) == {e.pk: float(totals[e.pk]) for e in entries}
+
+
+def test_results_read_the_same_on_postgresql_and_elsewhere(played, monkeypatch):
+    from django.db import connection
+
+    from tournaments.selectors.standings import _results
+
+    ids = list(Protocol.objects.values_list("id", flat=True))
+    on_postgres = _results(ids=ids)
+    monkeypatch.setattr(connection, "vendor", "sqlite")  # the embedded default's reading
+    assert _results(ids=ids) == on_postgres
+    first = Protocol.objects.get(pk=ids[0])
+    assert on_postgres[ids[0]] == [(r["seat"], r["entry"], r["whists"]) for r in first.result]
