@@ -14,7 +14,7 @@ import os
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -76,47 +76,71 @@ def _inputs_hash(payload: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+#: first key of the PostgreSQL advisory lock of a standings recomputation (the second: event id)
+LOCK_CLASS = 0x5354  # "ST"
+
+
+def _lock_event(event_id: int) -> None:
+    """Serialise the recomputations of one event across processes and machines.
+
+    PostgreSQL: a transaction-level advisory lock, held until the computing transaction ends
+    (a second worker waits here, then computes from the newer data). The snapshot row itself is
+    locked only for the final write, so ``standings_schedule`` never waits for a computation.
+    Other databases (the embedded SQLite default, one process): the snapshot row lock.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_CLASS, event_id])
+    else:
+        StandingsSnapshot.objects.select_for_update().filter(event_id=event_id).exists()
+
+
 def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     """Recompute and store the event's standings; returns the snapshot.
 
-    Holds ``SELECT … FOR UPDATE`` on the snapshot row for the whole computation, so a second
-    recomputation of the same event waits and then recomputes from the newer data. Running it
-    twice on unchanged data stores the same rows and the same ``inputs_hash``.
+    Two recomputations of one event never interleave (:func:`_lock_event`). Running it twice on
+    unchanged data stores the same rows and the same ``inputs_hash`` (the second run reads only
+    what the fingerprint needs and writes nothing but its run record).
     """
     from tournaments.selectors.standings import standings_inputs, standings_sources
     from tournaments.standings.table import compute_standings
 
     snapshot_for(event_id=event_id)
-    # Visible to the pages at once (autocommit); waits while another run holds the row lock.
+    # visible to the pages at once (autocommit)
     StandingsSnapshot.objects.filter(event_id=event_id).update(
         status=StandingsSnapshot.Status.RUNNING, started_at=timezone.now())
     with transaction.atomic():
-        snapshot = (StandingsSnapshot.objects.select_for_update()
-                    .only("id", "event_id", "requested", "computed", "inputs_hash", "runs")
-                    .get(event_id=event_id))
+        _lock_event(event_id)
         started = timezone.now()
-        seen = snapshot.requested
+        seen, old_hash = StandingsSnapshot.objects.filter(event_id=event_id).values_list(
+            "requested", "inputs_hash").get()
         event = Event.objects.get(pk=event_id)
         sources = standings_sources(event=event)
         digest = _inputs_hash(sources.fingerprint())
         fields = ["status", "computed", "computed_at", "started_at", "error", "attempts", "runs"]
-        if digest != snapshot.inputs_hash:
-            cache = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list(
+        changes: dict[str, Any] = {}
+        if digest != old_hash:
+            cache = StandingsSnapshot.objects.filter(event_id=event_id).values_list(
                 "protocol_stats", flat=True).get()
             inputs = standings_inputs(event=event, stats_cache=cache, sources=sources)
             standings = compute_standings(inputs.rows, inputs.config, inputs.adjustments,
                                           inputs.entries)
-            snapshot.data = {**standings.as_json(), "meta": inputs.meta}
-            snapshot.inputs_hash = digest
-            fields += ["data", "inputs_hash"]
+            changes = {"data": {**standings.as_json(), "meta": inputs.meta},
+                       "inputs_hash": digest}
             if inputs.stats_cache.keys() != cache.keys():
-                snapshot.protocol_stats = inputs.stats_cache
-                fields.append("protocol_stats")
+                changes["protocol_stats"] = inputs.stats_cache
             outcome = "computed"
         else:
             outcome = "unchanged"
+        snapshot = (StandingsSnapshot.objects.select_for_update()
+                    .only("id", "event_id", "requested", "computed", "runs")
+                    .get(event_id=event_id))
+        for name, value in changes.items():
+            setattr(snapshot, name, value)
+            fields.append(name)
         finished = timezone.now()
-        snapshot.status = StandingsSnapshot.Status.OK
+        snapshot.status = (StandingsSnapshot.Status.OK if snapshot.requested <= seen
+                           else StandingsSnapshot.Status.PENDING)
         snapshot.computed = max(snapshot.computed, seen)
         snapshot.computed_at = finished
         snapshot.started_at = started

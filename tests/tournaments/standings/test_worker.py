@@ -62,17 +62,33 @@ def test_scheduled_recomputation_runs_on_the_worker(on_worker):
     assert again.data == done.data and again.runs[-1]["outcome"] == "unchanged"
 
 
-def test_a_recomputation_waits_for_the_row_lock_of_another(on_worker):
+def test_a_recomputation_waits_for_the_lock_of_another_and_scheduling_does_not(on_worker):
     event = played_event()
     snapshot_for(event_id=event.pk)
+    from tournaments.services.standings import LOCK_CLASS
     from tournaments.tasks_standings import standings_recompute as task
 
-    with transaction.atomic():  # as a recomputation in another process would: hold the row
-        StandingsSnapshot.objects.select_for_update().get(event=event)
+    with transaction.atomic():  # as a recomputation in another process does: hold the lock
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_CLASS, event.pk])
         task.apply_async(args=(event.pk,), queue=on_worker)
         time.sleep(3)
+        # a protocol approved meanwhile schedules a recomputation without waiting (in a
+        # separate connection: the approving request)
+        took = []
+
+        def approve():
+            t0 = time.monotonic()
+            standings_schedule(event_id=event.pk)
+            took.append(time.monotonic() - t0)
+            connection.close()
+
+        thread = threading.Thread(target=approve)
+        thread.start()
+        thread.join(20)
+        assert took and took[0] < 2, took
         released = timezone.now()
-    runs = wait_for(lambda: (s := snapshot(event)).status == "ok" and s.runs)
+    runs = wait_for(lambda: (s := snapshot(event)).status == "ok" and s.computed == 1 and s.runs)
     assert dt.datetime.fromisoformat(runs[0]["started"]) >= released, (
         "the worker computed while another run held the lock")
     assert runs[0]["pid"] != os.getpid()
