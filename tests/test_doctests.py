@@ -1,0 +1,33 @@
+"""Every docstring example in the pure packages runs (STYLE.md: examples run as doctests)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+PACKAGES = ["scoring", "rules", "tournaments.seating", "tournaments.standings"]
+
+
+def _modules() -> list[str]:
+    names = []
+    for package in PACKAGES:
+        pkg = importlib.import_module(package)
+        names.append(package)
+        names += [m.name for m in pkgutil.walk_packages(pkg.__path__, package + ".")
+                  if not m.name.endswith("__main__")]
+    return names
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def test_the_pure_packages_have_examples():
+    attempted = sum(doctest.testmod(importlib.import_module(n), optionflags=doctest.ELLIPSIS,
+                                    report=False).attempted for n in _modules())
+    assert attempted >= 30
