@@ -21,6 +21,22 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the default language: a request to /ru/… leaves Russian active in the
+    thread, and reverse() would then build /ru/ URLs in the next test."""
+    from django.conf import settings
+
+    if not settings.configured:  # pure tests run without the Django plugin too
+        yield
+        return
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 def _database_url_of(settings_dict: dict) -> str:
     host = settings_dict.get("HOST") or "127.0.0.1"
     port = settings_dict.get("PORT") or 5432
