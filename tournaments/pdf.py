@@ -191,12 +191,13 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
         return context
     scoring_protocol, _ = from_dict(protocol.data)
     rulings = list(Ruling.objects.filter(incident__table=table).order_by("created_at", "id"))
-    try:
-        from tournaments.services.protocols import effective_protocol
+    # the pulka as scored: with the penalty entries the rulings wrote into this version
+    from tournaments.services.protocols import effective_protocol
 
-        effective, origin = effective_protocol(
-            scoring_protocol, [r for r in rulings if r.active and r.entries])
-    except ImportError:  # pragma: no cover - the protocols service is part of the project
+    try:
+        effective, origin = effective_protocol(scoring_protocol,
+                                               list(protocol.ruling_entries or []))
+    except (KeyError, TypeError, ValueError):  # unreadable entries: the deals as entered
         effective, origin = scoring_protocol, list(range(len(scoring_protocol.deals)))
     scored = score(effective)
     n = effective.size

@@ -184,3 +184,26 @@ def test_bad_requests_name_the_field(event_played):
     with pytest.raises(UserFacingError) as error:
         generated_file_request(event=event, kind="standings", paper="A3")
     assert error.value.extra["field"] == "paper"
+
+
+def test_filled_protocol_shows_a_rulings_entry_with_its_reference(
+        event_played, tmp_path, django_capture_on_commit_callbacks):
+    from django.utils import timezone
+
+    from tournaments.models import Incident, Ruling
+
+    event, entries, round1, _ = event_played
+    table = Table.objects.filter(round=round1).order_by("number").first()
+    incident = Incident.objects.create(event=event, table=table, deal=0, seats=[1],
+                                       occurred_at=timezone.now(), description="talon seen")
+    ruling = Ruling.objects.create(incident=incident, kind="catalogue", penalty_code="talon",
+                                   seat=1, rule="3.2.21", reason="looked at the talon",
+                                   entries=[{"player": 1, "rule": "3.2.21", "gora": 5}],
+                                   after_deal=0)
+    Protocol.objects.filter(table=table).update(ruling_entries=[
+        {"ruling": ruling.pk, "after_deal": 0,
+         "entries": [{"player": 1, "rule": "3.2.21", "gora": 5}]}])
+    f = request(django_capture_on_commit_callbacks, event=event, kind="filled", table=table)
+    flat = " ".join(text_of(f.file.read(), tmp_path).split())
+    assert "(ruling)" in flat and "§3.2.21" in flat  # the entry in the pulka, after deal 1
+    assert "Rulings" in flat and "looked at the talon" in flat
