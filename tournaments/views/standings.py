@@ -165,5 +165,6 @@ def manage_documents(request, slug: str):
         return redirect("documents-manage", slug=event.slug)
     rounds = list(Round.objects.filter(event=event).prefetch_related("tables").order_by("number"))
     return render(request, "tournaments/standings/manage_documents.html", {
-        "event": event, "files": sel.generated_files(event=event), "rounds": rounds,
+        "event": event, "files": sel.generated_files(event=event), "round_list": rounds,
+        "rounds": [r.number for r in rounds],
         "papers": list(PAPERS)})

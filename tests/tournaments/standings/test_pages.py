@@ -114,6 +114,8 @@ def test_documents_rendered_by_staff_and_offered_to_the_public(
         client, event, django_capture_on_commit_callbacks):
     client.force_login(user_with(event, "referee"))
     url = reverse("documents-manage", args=[event.slug])
+    html = client.get(url).content.decode()
+    assert "Blank protocols" in html and "Filled protocol" in html and "Round 2" in html
     with django_capture_on_commit_callbacks(execute=True):
         client.post(url, {"kind": "seating", "round": "1", "paper": "A4"})
         client.post(url, {"kind": "blank", "round": "1", "paper": "letter"})
