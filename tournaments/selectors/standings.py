@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from django.db.models import Q
@@ -105,8 +106,20 @@ def protocol_stats(data: Any) -> dict[str, Any]:
             "v": [[[x.numerator, x.denominator] for x in row] for row in versus]}
 
 
+@lru_cache(maxsize=65536)
+def _fraction_of_text(text: str) -> Fraction:
+    return Fraction(text)
+
+
+@lru_cache(maxsize=65536)
+def _ratio(numerator: int, denominator: int) -> Fraction:
+    return Fraction(numerator, denominator)
+
+
 def _fraction(value: Any) -> Fraction:
-    return Fraction(str(value)) if value not in (None, "") else Fraction(0)
+    """A stored number (text such as "-80/3", or a number) as a Fraction; results repeat a lot
+    across an event, so the parsed values are cached."""
+    return _fraction_of_text(str(value)) if value not in (None, "") else Fraction(0)
 
 
 def standings_sources(*, event: Event) -> StandingsSources:
@@ -200,7 +213,7 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
                 continue
             others = [q for q in sorted(by_seat) if q != seat and q in seat_entries]
             if pairwise is not None:
-                versus = {seat_entries[q]: Fraction(*pairwise[seat][q]) for q in others}
+                versus = {seat_entries[q]: _ratio(*pairwise[seat][q]) for q in others}
             else:  # no readable pulka: the difference of the results, shared by the table
                 versus = {seat_entries[q]: (scores[seat] - scores[q]) / n for q in others}
             stats = dict(zip(STAT_KEYS, counters[seat], strict=True)) if counters else {}
