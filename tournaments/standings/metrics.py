@@ -63,7 +63,7 @@ class Metric:
 class Total(Metric):
     key, name, abbr = "total", "Total", "Total"
 
-    def value(self, record, group=frozenset()):
+    def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         extra = record.adjustment if record.adjust_total else Fraction(0)
         return sum(record.scores.values(), Fraction(0)) + extra
 
@@ -73,21 +73,21 @@ class Whists(Metric):
 
     key, name, abbr = "whists", "Whists", "W"
 
-    def value(self, record, group=frozenset()):
+    def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         return sum((r.score for r in record.rounds), Fraction(0)) + record.adjustment
 
 
 class RoundsPlayed(Metric):
     key, name, abbr = "rounds_played", "Rounds played", "R"
 
-    def value(self, record, group=frozenset()):
+    def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         return Fraction(len(record.rounds))
 
 
 class Average(Metric):
     key, name, abbr = "average", "Average per round", "Avg"
 
-    def value(self, record, group=frozenset()):
+    def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         if not record.scores:
             return Fraction(0)
         return sum(record.scores.values(), Fraction(0)) / len(record.scores)
@@ -98,7 +98,7 @@ class StatMetric(Metric):
 
     stat = ""
 
-    def value(self, record, group=frozenset()):
+    def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         return Fraction(record.stat(self.stat))
 
 
@@ -131,7 +131,7 @@ class Penalties(StatMetric):
 class BestRound(Metric):
     key, name, abbr = "best_round", "Best single round", "Best"
 
-    def value(self, record, group=frozenset()):
+    def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         return max(record.scores.values(), default=Fraction(0))
 
 
@@ -140,14 +140,14 @@ class WorstRound(Metric):
 
     key, name, abbr = "worst_round", "Worst single round", "Worst"
 
-    def value(self, record, group=frozenset()):
+    def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         return min(record.scores.values(), default=Fraction(0))
 
 
 class TableWins(Metric):
     key, name, abbr = "table_wins", "Rounds won at the table", "TW"
 
-    def value(self, record, group=frozenset()):
+    def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         return Fraction(sum(1 for place in record.places.values() if place == 1))
 
 
@@ -157,7 +157,7 @@ class HeadToHead(Metric):
     key, name, abbr = "head_to_head", "Results against the tied players", "H2H"
     group_dependent = True
 
-    def value(self, record, group=frozenset()):
+    def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         total = Fraction(0)
         for r in record.rounds:
             for opponent, result in r.versus.items():

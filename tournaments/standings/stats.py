@@ -53,8 +53,8 @@ def deal_stats(protocol: Protocol) -> tuple[dict[str, int], ...]:
             continue
         if isinstance(deal, Raspasy):
             counted = [
-                (seat, tricks) for seat, tricks in enumerate(deal.tricks)
-                if tricks is not None and not (n == 4 and seat == dealer)
+                (seat, count) for seat, count in enumerate(deal.tricks)
+                if count is not None and not (n == 4 and seat == dealer)
             ]
             if counted:
                 fewest = min(t for _, t in counted)
@@ -66,13 +66,13 @@ def deal_stats(protocol: Protocol) -> tuple[dict[str, int], ...]:
         elif isinstance(deal, Game) and 0 <= deal.declarer < n:
             own = stats[deal.declarer]
             own["games"] += 1
-            tricks = deal.declarer_tricks
+            taken = deal.declarer_tricks
             if deal.contract == MISERE:
                 own["miseres"] += 1
-                if tricks is not None:
-                    own["misere_tricks"] += tricks
-                    own["games_made"] += tricks == 0
-            elif tricks is None or tricks >= deal.contract.level:
+                if taken is not None:
+                    own["misere_tricks"] += taken
+                    own["games_made"] += taken == 0
+            elif taken is None or taken >= deal.contract.level:
                 own["games_made"] += 1  # made, or not played because nobody whisted (§3.5.3)
             else:
                 own["remizes"] += 1
