@@ -268,3 +268,12 @@ def test_places_follow_the_totals_and_tied_players_share(scores, rnd):
         assert (p1 == p2) == (t1 == t2)
         assert p2 == (p1 if t1 == t2 else l1 + 1)
     assert round_score("whists")([F(1)]) == (F(1),)
+
+
+@pytest.mark.parametrize("module", ["ranker", "scores", "stats", "table"])
+def test_doctests(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"tournaments.standings.{module}"))
+    assert result.attempted > 0 and result.failed == 0
