@@ -2,11 +2,11 @@
 
 from .audit import AuditLogEntry
 from .event import Event, EventRole
+from .incident import Appeal, EventPenalty, Incident, PenaltyDefinition, PenaltyKind, Ruling
 from .player import Avoidance, Entry, Player
+from .protocol import EntryKind, Protocol, ProtocolConfirmation
 from .round import Round, Seat, Table
 from .standings import GeneratedFile, StandingsSnapshot
-from .incident import Appeal, EventPenalty, Incident, PenaltyDefinition, PenaltyKind, Ruling
-from .protocol import EntryKind, Protocol, ProtocolConfirmation
 
 __all__ = ["AuditLogEntry", "Avoidance", "Entry", "Event", "EventRole", "Player", "Round", "Seat", "Table"]
 __all__ += ["GeneratedFile", "StandingsSnapshot"]

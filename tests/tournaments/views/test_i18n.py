@@ -9,6 +9,6 @@ pytestmark = pytest.mark.django_db
 
 def test_pages_speak_russian(client):
     event = EventFactory()
-    page = client.get("/ru/e/%s/" % event.slug)
+    page = client.get(f"/ru/e/{event.slug}/")
     assert page.status_code == 200
     assert "Туры" in page.content.decode()
