@@ -82,3 +82,16 @@ def test_settings_come_from_the_environment(tmp_path):
     assert s["hosts"] == ["pulka.example", "localhost"]
     assert s["key"] == "from-env"
     assert not (tmp_path / "secret_key").exists()
+
+
+def test_every_environment_variable_the_settings_read_is_documented():
+    import re
+    from pathlib import Path
+
+    settings_text = (ROOT / "tournaments" / "settings" / "base.py").read_text()
+    readme = Path(ROOT / "README.md").read_text()
+    names = set(re.findall(r'env\.(?:str|int|bool|list|db_url)\("([A-Z_]+)"', settings_text))
+    assert {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "SECRET_KEY", "DEBUG",
+            "ALLOWED_HOSTS"} <= names
+    undocumented = sorted(n for n in names if f"`{n}`" not in readme)
+    assert not undocumented, f"add these to the README's Configuration: {undocumented}"

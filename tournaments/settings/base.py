@@ -135,6 +135,10 @@ CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# The queue of the standings and PDF jobs (None: Celery's default queue).
+PULKA_JOBS_QUEUE = env.str("PULKA_JOBS_QUEUE", default="") or None
+# The site's public address, used in the QR codes of blank protocols (else the request's).
+PULKA_BASE_URL = env.str("PULKA_BASE_URL", default="")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
