@@ -16,13 +16,13 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import get_language
 from rest_framework import serializers, status
-from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import permissions
+from tournaments.api.permissions import EventReferee, EventVisible, event_from
 from tournaments.errors import UserFacingError
-from tournaments.models import Event, GeneratedFile, Round, Table
+from tournaments.models import GeneratedFile, Round, Table
 from tournaments.pdf import PAPERS
 from tournaments.pdf_files import generated_file_request
 from tournaments.selectors.standings import standings_snapshot, standings_view
@@ -33,25 +33,6 @@ __all__ = ["DocumentCreateApi", "DocumentDetailApi", "StandingsListApi",
 
 PUBLIC_KINDS = {GeneratedFile.Kind.SEATING, GeneratedFile.Kind.STANDINGS,
                 GeneratedFile.Kind.FILLED_PROTOCOL}
-
-
-def event_from(view) -> Event:
-    if not hasattr(view, "_event"):
-        view._event = get_object_or_404(Event, slug=view.kwargs["slug"])
-    return view._event
-
-
-class EventVisible(BasePermission):
-    """Published events are public; unpublished ones only for their staff."""
-
-    def has_permission(self, request, view):
-        event = event_from(view)
-        return event.published or permissions.can_referee(request.user, event)
-
-
-class EventReferee(BasePermission):
-    def has_permission(self, request, view):
-        return permissions.can_referee(request.user, event_from(view))
 
 
 def _status(snapshot, *, staff: bool) -> dict:
