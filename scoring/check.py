@@ -34,10 +34,11 @@ def check(protocol: Protocol, sheet: Sheet | None = None) -> CheckReport:
         :func:`scoring.pulka.score`).
     """
     scored = score(protocol)
-    findings = list(scored.findings)
-    findings.extend(_check_auctions(scored))
+    findings = [*scored.findings, *_check_auctions(scored)]
     if sheet is not None:
         findings.extend(check_sheet(scored, sheet))
+    if not findings:  # the common case: nothing to order
+        return CheckReport(())
     findings.sort(key=lambda f: -1 if f.deal is None else f.deal)
     return CheckReport(tuple(findings))
 
@@ -160,17 +161,22 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
     for i, row in enumerate(sheet.running[: len(deals)]):
         if row is None:
             continue
-        flat: list[int] = []
-        for line in row:
-            flat.append(line.pulya)
-            flat.append(line.gora)
-            flat.extend(line.whists)
         expected = scored.totals[i]
-        if len(flat) == width and len(row) == n and tuple(flat) == expected:
-            if dirty:
-                previous = [0] * width
-                dirty = False
-            continue  # the whole row is right (the common case: no per-cell work)
+        if len(row) == n:  # the whole row right? (the common case: no per-cell work)
+            base = 0
+            for line in row:
+                if (
+                    line.pulya != expected[base]
+                    or line.gora != expected[base + 1]
+                    or line.whists != expected[base + 2 : base + stride]
+                ):
+                    break
+                base += stride
+            else:
+                if dirty:
+                    previous = [0] * width
+                    dirty = False
+                continue
         if not _shape_ok(row, n, out, i):
             continue
         dirty = True

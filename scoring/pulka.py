@@ -135,6 +135,8 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
     full_sum = n * target
     sliding = conv.raspasy_sliding
     exit_rank = Contract(conv.raspasy_exit_level, Denomination.SPADES).rank  # 001 §3.7.8
+    pulya_at = range(0, n * stride, stride)
+    step_of: list[int] = []  # raspasy price factor by streak, computed once per streak
     add_total, add_dealer, add_step = totals.append, dealers.append, steps.append
     for i, deal in enumerate(protocol.deals):
         t.deal = i
@@ -181,7 +183,9 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
                     streak = 0
         else:
             assert type(deal) is Raspasy
-            step = raspasy_step(conv, streak)
+            while len(step_of) <= streak:
+                step_of.append(raspasy_step(conv, len(step_of)))
+            step = step_of[streak]
             add_step(step)
             if write_raspasy(t, deal, dealer, step):
                 streak += 1
@@ -189,8 +193,13 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
         if sliding or type(deal) is not Raspasy:  # the deal passes to the left (001 §3.2.2)
             dealer = dealer + 1 if dealer + 1 < n else 0  # (Classic repeats after raspasy, 3.7.7)
         if closed_at is None:  # 001 §4.2.14; Leningrad Σ pulya ≥ n × target (§4.2.3.3)
-            pulyas = cells[::stride]
-            if (min(pulyas) >= target) if helping else (sum(pulyas) >= full_sum):
+            if helping:  # every pulya closed; stops at the first open one (the common case)
+                for at in pulya_at:
+                    if cells[at] < target:
+                        break
+                else:
+                    closed_at = i
+            elif sum(cells[::stride]) >= full_sum:
                 closed_at = i
     _check_ending(t, protocol, closed_at)
     final = list(cells)

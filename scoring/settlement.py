@@ -78,20 +78,23 @@ def _variant1(gora: Sequence[int], whists: Sequence[Sequence[int]], n: int) -> t
     """Variant 1 literally, times n: each gora × 10 / n is added to the whists every other
     player writes on its owner, then each pair is netted (001 §4.2.14)."""
     result = [0] * n
+    shares = [10 * g for g in gora]
     for p in range(n):
         row = whists[p]
+        won = 0
         for q in range(n):
             if q != p:
-                written = n * row[q] + 10 * gora[q]  # p's whists on q, and q's gora share to p
-                result[p] += written
+                written = n * row[q] + shares[q]  # p's whists on q, and q's gora share to p
+                won += written
                 result[q] -= written
+        result[p] += won
     return tuple(result)
 
 
 def _variant2(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[int, ...]:
     """Variant 2, times n: net whists + 10 × (average gora − own gora) (001 §4.2.14)."""
     total = sum(gora)
-    return tuple(n * net[p] + 10 * (total - n * gora[p]) for p in range(n))
+    return tuple([n * net[p] + 10 * (total - n * gora[p]) for p in range(n)])
 
 
 def settle(
@@ -113,11 +116,15 @@ def settle(
     low = min(gora)
     amnestied = [g - low for g in gora]  # 001 §4.2.14, variant 1: "амнистия"
     exact = _variant1(amnestied, whists, n)
-    exact2 = _variant2(list(gora), net, n)
+    exact2 = _variant2(gora, net, n)
     adjustments = [0] * n
     rounded_gora = amnestied
     variant1, variant2 = exact, exact2  # nothing to round: the same numbers
-    if rounding == "kodeks" and n == 3 and any(a % 3 for a in amnestied):
+    if (
+        rounding == "kodeks"
+        and n == 3
+        and (amnestied[0] % 3 or amnestied[1] % 3 or amnestied[2] % 3)
+    ):
         rounded_gora = list(amnestied)
         matrix = [list(row) for row in whists]
         rounded_net = list(net)
