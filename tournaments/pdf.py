@@ -37,6 +37,7 @@ __all__ = [
     "standings_context",
     "context_hash",
     "render",
+    "render_blank",
     "render_pdf",
     "static_only_fetcher",
     "table_link",
@@ -49,7 +50,7 @@ LANDSCAPE_WIDTH_MM = {"A4": 277.0, "letter": 259.4}
 #: height of one row of the blank grid, mm
 ROW_MM = 5.0
 #: bump when a template changes, so cached files are rendered again
-TEMPLATE_VERSION = 2
+TEMPLATE_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +294,7 @@ def standings_context(*, event: Event) -> dict[str, Any]:
 
 #: kind → (template, filename pattern)
 KINDS: dict[str, tuple[str, str]] = {
-    "blank": ("pdf/blank_protocols.html", "{slug}-round{round}-blank-protocols.pdf"),
+    "blank": ("pdf/blank_overlay.html", "{slug}-round{round}-blank-protocols.pdf"),
     "filled": ("pdf/filled_protocol.html", "{slug}-round{round}-table{table}-protocol.pdf"),
     "seating": ("pdf/seating.html", "{slug}-round{round}-seating.pdf"),
     "standings": ("pdf/standings.html", "{slug}-standings.pdf"),
@@ -328,21 +329,54 @@ def render(kind: str, context: dict[str, Any], *, paper: str = "A4",
            language: str = "en") -> RenderedFile:
     """A rendered file of ``kind`` (pretix's renderer contract)."""
     template, pattern = KINDS[kind]
-    if kind == "blank":  # the QR codes are made from the links the context (and hash) holds
-        width = LANDSCAPE_WIDTH_MM[paper] if paper in LANDSCAPE_WIDTH_MM else 277.0
-        rows = len(context["rows"])
-        grids = {t["size"]: blank_grid_svg(t["size"], rows, width)
-                 for t in context["tables"] if t["size"]}
-        context = {**context, "grid_width_mm": width, "grid_height_mm": rows * ROW_MM,
-                   "tables": [{**t, "qr": qr_data_uri(t["link"]),
-                               "grid": grids.get(t["size"], ""),
-                               "col_mm": [w * width / 100 for w in t["widths"]]}
-                              for t in context["tables"]]}
     event = context.get("event", {})
     filename = pattern.format(slug=event.get("slug", "event"), round=context.get("round", ""),
                               table=context.get("table", ""))
     if paper != "A4":
         filename = filename.replace(".pdf", f"-{paper}.pdf")
-    return RenderedFile(filename, "application/pdf",
-                        render_pdf(template, context, paper=paper, language=language))
+    if kind == "blank":
+        data = render_blank(context, paper=paper, language=language)
+    else:
+        data = render_pdf(template, context, paper=paper, language=language)
+    return RenderedFile(filename, "application/pdf", data)
+
+
+def render_blank(context: dict[str, Any], *, paper: str = "A4", language: str = "en") -> bytes:
+    """The blank protocols: the static sheet of each table size rendered once, the per-table
+    text as a light overlay, merged (:mod:`tournaments.pdf_sheets`, issue 6). The QR codes are
+    made from the links the context (and hash) holds."""
+    from tournaments import pdf_sheets
+
+    if paper not in PAPERS:
+        raise ValueError(f"paper {paper!r}: choose one of {sorted(PAPERS)}")
+    width = LANDSCAPE_WIDTH_MM[paper]
+    rows = len(context["rows"])
+    grid_height = rows * ROW_MM
+    header_height = sum(pdf_sheets.HEADER_ROWS_MM)
+    backgrounds = {}
+    geometry = {}
+    for size in sorted({t["size"] for t in context["tables"] if t["size"]}):
+        col_mm = [w * width / 100 for w in grid_widths(size)]
+        g = geometry[size] = pdf_sheets.sheet_geometry(size, col_mm)
+        backgrounds[size] = render_pdf("pdf/blank_background.html", {
+            **context, "g": g, "head_mm": pdf_sheets.HEAD_MM, "width_mm": width,
+            "header": pdf_sheets.header_svg(size, col_mm), "header_mm": header_height,
+            "grid": blank_grid_svg(size, rows, width), "grid_height_mm": grid_height},
+            paper=paper, language=language)
+    signatures_top = pdf_sheets.HEAD_MM + header_height + grid_height + 4.0
+    tables = []
+    for t in context["tables"]:
+        g = geometry.get(t["size"])
+        heads = [] if g is None else [
+            {"name": c["name"], "box": g["names"][i],
+             "others": [{"name": o, "box": b} for o, b in zip(c["others"], g["opponents"][i],
+                                                              strict=True)]}
+            for i, c in enumerate(t["columns"])]
+        tables.append({**t, "qr": qr_data_uri(t["link"]), "heads": heads,
+                       "qr_left": width - 30.0, "signatures_top": signatures_top})
+    overlay = render_pdf("pdf/blank_overlay.html",
+                         {**context, "tables": tables, "grid_width_mm": width},
+                         paper=paper, language=language)
+    return pdf_sheets.merge(overlay, backgrounds, [t["size"] for t in context["tables"]])
+
 

@@ -7,9 +7,11 @@ round, and checks the PDF has one page per table.
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -39,6 +41,8 @@ def test_bench_blank_protocols_100_tables(tmp_path):
 
     path = tmp_path / rendered.filename
     path.write_bytes(rendered.data)
+    if os.environ.get("PULKA_BENCH_PDF_OUT"):  # keep the file to look at it
+        Path(os.environ["PULKA_BENCH_PDF_OUT"]).write_bytes(rendered.data)
     info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
     pages = int(next(line.split()[-1] for line in info.stdout.splitlines()
                      if line.startswith("Pages:")))
