@@ -215,7 +215,8 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
                         )
                     )
     if sheet.result is not None:
-        totals = scored.settlement.totals
+        settlement = scored.settlement  # published totals: variant 1 after rounding (4.2.14)
+        numerators, denominator = settlement.variant1_numerators, settlement.denominator
         if len(sheet.result) != n:
             out.append(
                 Finding(
@@ -227,7 +228,8 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
             )
         else:
             for p, written_result in enumerate(sheet.result):
-                if Fraction(written_result) != totals[p]:
+                if not _same_result(written_result, numerators[p], denominator):
+                    totals = settlement.totals
                     out.append(
                         Finding(
                             "RESULT_MISMATCH",
@@ -242,6 +244,19 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
                         )
                     )
     return out
+
+
+def _same_result(written: Fraction | int, numerator: int, denominator: int) -> bool:
+    """``written == numerator / denominator``, without building Fractions in the usual cases.
+
+    >>> _same_result(-26, -78, 3), _same_result(Fraction(1, 2), 2, 4), _same_result(13, 40, 3)
+    (True, True, False)
+    """
+    if type(written) is int:
+        return written * denominator == numerator
+    if type(written) is Fraction:
+        return written.numerator * denominator == numerator * written.denominator
+    return bool(Fraction(written) == Fraction(numerator, denominator))
 
 
 def _shape_ok(row: SheetRow, n: int, out: list[Finding], i: int | None) -> bool:
