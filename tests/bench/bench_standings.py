@@ -11,6 +11,9 @@ changed, the other statistics cached) and *unchanged* (a repeated job).
 
 from __future__ import annotations
 
+import cProfile
+import os
+import pstats
 import random
 import time
 
@@ -40,9 +43,15 @@ def test_bench_standings_1000_players_12_rounds():
 
     one = Protocol.objects.filter(table__round__event=event, table__round__number=12).first()
     Protocol.objects.filter(pk=one.pk).update(approved=False)
+    profile = cProfile.Profile() if os.environ.get("PULKA_BENCH_PROFILE") else None
     t0 = time.perf_counter()
+    if profile:
+        profile.enable()
     warm = standings_recompute(event_id=event.pk)
     t_warm = time.perf_counter() - t0
+    if profile:  # PULKA_BENCH_PROFILE=1: where the usual job spends its time
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
 
     t0 = time.perf_counter()
     standings_recompute(event_id=event.pk)
