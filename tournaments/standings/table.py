@@ -8,6 +8,7 @@ ranked (001 §4.1.3); provisional rows are shown beside them.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,12 +26,17 @@ WHIST_SCORES = ("whists", "capped", "scaled", "normalised")
 
 
 def num(x: Fraction | int) -> int | float:
-    """A JSON number: an int when whole, else rounded to 2 decimals (halves at tables of four)."""
+    """A JSON number: an int when whole, else rounded to 2 decimals (halves at tables of four).
+
+    >>> num(Fraction(-80, 3)), num(Fraction(12)), num(7)
+    (-26.67, 12, 7)
+    """
     if isinstance(x, int):
         return x
-    if x.denominator == 1:
-        return int(x.numerator)
-    return round(x.numerator / x.denominator, 2)
+    numerator, denominator = x.numerator, x.denominator
+    if denominator == 1:
+        return int(numerator)
+    return round(numerator / denominator, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +103,7 @@ class Standings:
         for r in self.results:
             by_entry[r.entry].append(r)
         rows = []
+        label = {e: str(e) for e in self.records}  # the versus keys, one str() per player
         for ranked in self.ranked:
             record = self.records[ranked.entry]
             cells = {}
@@ -109,7 +116,7 @@ class Standings:
                     "score": num(s), "whists": num(r.score), "table": r.table,
                     "table_number": r.table_number, "seat": r.seat, "size": r.table_size,
                     "final": r.final, "place": record.places.get(r.round) if r.final else None,
-                    "versus": {str(k): num(v) for k, v in r.versus.items()},
+                    "versus": {label.get(k) or str(k): num(v) for k, v in r.versus.items()},
                 }
             total = ranked.values["total"]
             rows.append({
@@ -136,12 +143,17 @@ class Standings:
 
 
 def _places(scores: Sequence[Fraction]) -> list[int]:
-    """Competition places at a table: 1 + number of players strictly above."""
-    ordered = sorted(scores, reverse=True)
-    first: dict[Fraction, int] = {}
-    for i, s in enumerate(ordered):
-        first.setdefault(s, i + 1)
-    return [first[s] for s in scores]
+    """Competition places at a table: 1 + number of players strictly above.
+
+    The scores are compared exactly as integers over their common denominator (cheaper than
+    comparing and hashing Fractions, 4,000 tables a recompute).
+
+    >>> _places([Fraction(10), Fraction(-5, 2), Fraction(10), Fraction(-35, 2)])
+    [1, 3, 1, 4]
+    """
+    common = math.lcm(*(s.denominator for s in scores)) if scores else 1
+    keys = [s.numerator * (common // s.denominator) for s in scores]
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
 def compute_standings(results: Iterable[RoundResult], config: StandingsConfig | None = None,
