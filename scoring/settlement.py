@@ -100,19 +100,15 @@ def _variant2(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[int, ...
 def settle(
     gora: Sequence[int], whists: Sequence[Sequence[int]], *, rounding: str = "kodeks"
 ) -> Settlement:
-    """Settle goras and whists (``whists[p][q]``: what ``p`` wrote on ``q``).
+    """Settle goras and whists (``whists[p][q]``: what ``p`` wrote on ``q``; n × n).
 
     ``rounding`` is ``"kodeks"`` (001 §4.2.12, three players only) or ``"exact"``.
     The results always sum to zero.
     """
     n = len(gora)
-    net = [0] * n
-    for p in range(n):
-        row = whists[p]
-        for q in range(n):
-            if q != p:
-                net[p] += row[q]
-                net[q] -= row[q]
+    # what p wrote on the others minus what they wrote on p (the diagonal cancels out)
+    written_on = [sum(column) for column in zip(*whists, strict=True)]
+    net = [sum(row) - written_on[p] for p, row in enumerate(whists)]
     low = min(gora)
     amnestied = [g - low for g in gora]  # 001 §4.2.14, variant 1: "амнистия"
     exact = _variant1(amnestied, whists, n)
