@@ -230,7 +230,8 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
             column="defender_tricks",
         )
         return False
-    if conv.single_whister_tricks == "own" and split is None:
+    own_tricks = conv.single_whister_tricks == "own"
+    if own_tricks and split is None:
         t.error(
             "SPLIT_NEEDED",
             "whists on own tricks need each defender's tricks",
@@ -250,9 +251,10 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
         for q in t.writers[dealer][d]:
             cells[q * stride + 2 + d] += under * per
-    if g.talon_premium and dealer != d:  # 001 §3.4.11, valued as a trick's consolation
+    premium = g.talon_premium
+    if premium and dealer != d:  # 001 §3.4.11, valued as a trick's consolation
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
-        cells[dealer * stride + 2 + d] += g.talon_premium * per
+        cells[dealer * stride + 2 + d] += premium * per
     obligation = 0 if (level == 10 and conv.ten_checked) else _OBLIGATION[level]
     if pair:
         assert split is not None
@@ -265,7 +267,7 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         w, other = defenders
     else:
         other, w = defenders
-    if conv.single_whister_tricks == "own":
+    if own_tricks:
         assert split is not None
         cells[w * stride + 2 + d] += split[defenders.index(w)] * game_cost
     elif tricks >= level or conv.whist_style == "greedy" or first_half or second_half:
