@@ -47,6 +47,8 @@ __all__ = [
 PAPERS = {"A4": "A4", "letter": "letter"}
 #: the printable width of a landscape page in mm (the page less 10 mm margins each side)
 LANDSCAPE_WIDTH_MM = {"A4": 277.0, "letter": 259.4}
+#: the printable height of a landscape page in mm (the page less its 12 and 14 mm margins)
+LANDSCAPE_HEIGHT_MM = {"A4": 184.0, "letter": 189.9}
 #: height of one row of the blank grid, mm
 ROW_MM = 5.0
 #: bump when a template changes, so cached files are rendered again
@@ -368,15 +370,17 @@ def render_blank(context: dict[str, Any], *, paper: str = "A4", language: str = 
     for t in context["tables"]:
         g = geometry.get(t["size"])
         heads = [] if g is None else [
-            {"name": c["name"], "box": g["names"][i],
-             "others": [{"name": o, "box": b} for o, b in zip(c["others"], g["opponents"][i],
-                                                              strict=True)]}
-            for i, c in enumerate(t["columns"])]
+            {"name": c["name"], "others": c["others"]} for c in t["columns"]]
         tables.append({**t, "qr": qr_data_uri(t["link"]), "heads": heads,
-                       "qr_left": width - 30.0, "signatures_top": signatures_top})
-    overlay = render_pdf("pdf/blank_overlay.html",
-                         {**context, "tables": tables, "grid_width_mm": width},
-                         paper=paper, language=language)
-    return pdf_sheets.merge(overlay, backgrounds, [t["size"] for t in context["tables"]])
+                       "page": len(tables) + 1})
+    overlay = {**context, "grid_width_mm": width, "pages": len(tables),
+               "qr_left": width - 30.0, "signatures_top": signatures_top,
+               "positions": pdf_sheets.overlay_css(geometry),
+               # the footer in the bottom margin, where base.html's margin boxes put it
+               "footer_top": LANDSCAPE_HEIGHT_MM[paper] + 5.5}
+    # (rendering chunks of sheets in two processes was tried: slower on the shared 2 cores)
+    data = render_pdf("pdf/blank_overlay.html", {**overlay, "tables": tables}, paper=paper,
+                      language=language)
+    return pdf_sheets.merge(data, backgrounds, [t["size"] for t in context["tables"]])
 
 

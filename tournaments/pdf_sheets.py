@@ -17,7 +17,7 @@ import base64
 import io
 from typing import Any
 
-__all__ = ["HEAD_MM", "HEADER_ROWS_MM", "header_svg", "sheet_geometry", "merge"]
+__all__ = ["HEAD_MM", "HEADER_ROWS_MM", "header_svg", "sheet_geometry", "overlay_css", "merge"]
 
 #: height of the block above the grid (title, meta and QR code), mm
 HEAD_MM = 31.0
@@ -64,6 +64,26 @@ def sheet_geometry(size: int, col_mm: list[float]) -> dict[str, Any]:
         opponents.append([box(c + 2 + j, c + 3 + j, top + h1 + h2) for j in range(size - 1)])
     return {"static": static, "names": names, "opponents": opponents,
             "grid_top": top + sum(HEADER_ROWS_MM), "width": xs[-1]}
+
+
+def overlay_css(geometry: dict[int, dict[str, Any]]) -> str:
+    """The positions of the column heads of each table size as style rules (``.s3 .h0``: the
+    first player's name on a 3-player sheet, ``.s3 .o0-1``: his second whist column): one
+    stylesheet instead of a style attribute on every box of every sheet (cheaper to parse).
+
+    >>> overlay_css({3: sheet_geometry(3, [10.0] * 15)}).split("}")[0]
+    '.s3 .h0 { left: 30.00mm; top: 31.00mm; width: 40.00mm; '
+    """
+    def rule(selector: str, box: dict[str, float]) -> str:
+        return (f"{selector} {{ left: {box['left']:.2f}mm; top: {box['top']:.2f}mm; "
+                f"width: {box['width']:.2f}mm; }}")
+
+    rules = []
+    for size, g in sorted(geometry.items()):
+        for i, box in enumerate(g["names"]):
+            rules.append(rule(f".s{size} .h{i}", box))
+            rules += [rule(f".s{size} .o{i}-{j}", b) for j, b in enumerate(g["opponents"][i])]
+    return "\n".join(rules)
 
 
 def header_svg(size: int, col_mm: list[float]) -> str:

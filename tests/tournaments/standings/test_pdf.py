@@ -78,6 +78,33 @@ def test_blank_protocols_one_sheet_per_table_with_qr_link(
     assert image.width > image.height  # landscape sheet
 
 
+def test_blank_protocols_on_letter_every_sheet_has_its_grid_header_and_page_number(
+        event_played, tmp_path, django_capture_on_commit_callbacks):
+    """The static sheet of each table size is drawn under every page of its size (issue 6)."""
+    event, entries, round1, _ = event_played
+    f = request(django_capture_on_commit_callbacks, event=event, kind="blank", round_=round1,
+                paper="letter")
+    assert f.status == "ok", f.error
+    data = f.file.read()
+    path = tmp_path / "letter.pdf"
+    path.write_bytes(data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True,
+                          check=True).stdout
+    assert "792 x 612 pts (letter)" in info  # Letter, landscape
+    tables = list(Table.objects.filter(round=round1).order_by("number"))
+    assert sorted(t.seats.count() for t in tables) == [3, 4]  # both sheet sizes
+    pages = text_of(data, tmp_path).split("\f")[:-1]
+    assert len(pages) == len(tables)
+    for number, (page, table) in enumerate(zip(pages, tables, strict=True), start=1):
+        assert f"Round 1, table {table.number}" in page
+        assert "Contract / result" in page and "6♠ / ровно" in page  # the background
+        assert page.count("Whists on") == table.seats.count()  # one group per player
+        assert f"Page {number} / {len(tables)}" in page
+        for seat in table.seats.select_related("entry__player"):
+            assert seat.entry.player.name in page
+    draw(data, tmp_path)
+
+
 def test_blank_protocol_qr_encodes_the_tables_private_link():
     uri = pdf.qr_data_uri("https://pulka.example.org/t/abc/")
     assert uri.startswith("data:image/png")
