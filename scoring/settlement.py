@@ -78,16 +78,13 @@ def _variant1(gora: Sequence[int], whists: Sequence[Sequence[int]], n: int) -> t
     """Variant 1 literally, times n: each gora × 10 / n is added to the whists every other
     player writes on its owner, then each pair is netted (001 §4.2.14)."""
     result = [0] * n
-    shares = [10 * g for g in gora]
     for p in range(n):
         row = whists[p]
-        won = 0
         for q in range(n):
             if q != p:
-                written = n * row[q] + shares[q]  # p's whists on q, and q's gora share to p
-                won += written
+                written = n * row[q] + 10 * gora[q]  # p's whists on q, and q's gora share to p
+                result[p] += written
                 result[q] -= written
-        result[p] += won
     return tuple(result)
 
 
@@ -100,15 +97,19 @@ def _variant2(gora: Sequence[int], net: Sequence[int], n: int) -> tuple[int, ...
 def settle(
     gora: Sequence[int], whists: Sequence[Sequence[int]], *, rounding: str = "kodeks"
 ) -> Settlement:
-    """Settle goras and whists (``whists[p][q]``: what ``p`` wrote on ``q``; n × n).
+    """Settle goras and whists (``whists[p][q]``: what ``p`` wrote on ``q``).
 
     ``rounding`` is ``"kodeks"`` (001 §4.2.12, three players only) or ``"exact"``.
     The results always sum to zero.
     """
     n = len(gora)
-    # what p wrote on the others minus what they wrote on p (the diagonal cancels out)
-    written_on = [sum(column) for column in zip(*whists, strict=True)]
-    net = [sum(row) - written_on[p] for p, row in enumerate(whists)]
+    net = [0] * n
+    for p in range(n):
+        row = whists[p]
+        for q in range(n):
+            if q != p:
+                net[p] += row[q]
+                net[q] -= row[q]
     low = min(gora)
     amnestied = [g - low for g in gora]  # 001 §4.2.14, variant 1: "амнистия"
     exact = _variant1(amnestied, whists, n)

@@ -10,7 +10,6 @@ apply one deal to it and report illegal records as findings.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 
 from rules.contracts import WHIST_OBLIGATION, Contract, Denomination
 from rules.conventions import Convention
@@ -429,8 +428,9 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
     # seats that take tricks: all three, or with four the dealer for the talon (3.7.6.1)
     talon = n == 4 and conv.raspasy_talon_to_dealer
     seats = range(n) if n == 3 or talon else [p for p in range(n) if p != dealer]
-    own = counts if n == 3 else [counts[p] for p in seats]
-    for p, c in zip(seats, own, strict=True):
+    own: list[int] = []
+    for p in seats:
+        c = counts[p]
         top = 2 if (n == 4 and p == dealer) else 10
         if c is None or c < 0 or c > top:
             t.error(
@@ -441,6 +441,7 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
                 column="tricks",
             )
             return False
+        own.append(c)
     if n == 4 and not talon and counts[dealer]:
         t.error(
             "RASPASY_TRICKS",
@@ -450,25 +451,25 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
             column="tricks",
         )
         return False
-    taken: Sequence[int] = own  # type: ignore[assignment]  # no None left: checked above
-    if sum(taken) != 10:
+    if sum(own) != 10:
         t.error(
-            "TRICKS_SUM", f"raspasy tricks sum to {sum(taken)}, not 10", "3.7.6.1", column="tricks"
+            "TRICKS_SUM", f"raspasy tricks sum to {sum(own)}, not 10", "3.7.6.1", column="tricks"
         )
         return False
-    least = min(taken)
+    least = min(own)
     if conv.raspasy_mode == "gora":
         price = conv.raspasy_price * step * m
         if not conv.raspasy_amnesty:  # amnesty (001 §3.7.3) by default
             least = 0
-        for p, c in zip(seats, taken, strict=True):
+        for k, p in enumerate(seats):  # (enumerate: a strict zip costs more here)
+            c = own[k]
             if c > least:
                 cells[p * stride + 1] += (c - least) * price
     else:  # Rostov: the least taker writes on the others (001 §3.7.2.2)
-        takers = [p for p, c in zip(seats, taken, strict=True) if c == least]
+        takers = [p for p, c in zip(seats, own, strict=True) if c == least]
         per = conv.raspasy_price * step * m
         full = conv.raspasy_whists_base == "full"
-        for q, c in zip(seats, taken, strict=True):
+        for q, c in zip(seats, own, strict=True):
             if c == least:
                 continue
             amount = per * (c if full else c - least)
