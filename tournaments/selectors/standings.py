@@ -213,12 +213,15 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
             warnings.append(f"table {round_number}/{table_number}: {cached['error']}")
         pairwise = cached.get("v") if len(cached.get("v", ())) == n else None
         counters = cached.get("s") if len(cached.get("s", ())) == n else None
-        for seat in sorted(by_seat):
+        seated = sorted(by_seat)
+        present = [q for q in seated if q in seat_entries]
+        final = bool(p["approved"])
+        for seat in seated:
             entry = seat_entries.get(seat)
             if entry is None:
                 warnings.append(f"table {round_number}/{table_number}: seat {seat + 1} has no entry")
                 continue
-            others = [q for q in sorted(by_seat) if q != seat and q in seat_entries]
+            others = [q for q in present if q != seat]
             if pairwise is not None:
                 versus = {seat_entries[q]: _ratio(*pairwise[seat][q]) for q in others}
             else:  # no readable pulka: the difference of the results, shared by the table
@@ -226,7 +229,7 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
             stats = dict(zip(STAT_KEYS, counters[seat], strict=True)) if counters else {}
             rows.append(RoundResult(
                 entry=entry, round=round_number, table=table_id, score=scores[seat],
-                final=bool(p["approved"]), seat=seat, table_number=table_number, table_size=n,
+                final=final, seat=seat, table_number=table_number, table_size=n,
                 opponents=tuple(seat_entries[q] for q in others), versus=versus, stats=stats))
     meta = {
         "players": {str(e): {"name": name, "club": club, "city": city, "status": status}
