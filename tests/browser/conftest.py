@@ -22,7 +22,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed (apt install chromium)")
+        pytest.fail(f"{CHROMIUM} is not installed: the test command installs it (apt chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
