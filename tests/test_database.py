@@ -13,3 +13,17 @@ def test_tests_run_on_postgresql():
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version_num")
         assert int(cursor.fetchone()[0]) >= 130000
+
+
+@pytest.mark.django_db
+def test_migrations_match_the_models():
+    """A model change without its migration would break every deployment."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    try:
+        call_command("makemigrations", "--check", "--dry-run", stdout=out, stderr=out)
+    except SystemExit as exc:  # makemigrations --check exits 1 when a migration is missing
+        raise AssertionError(f"missing migrations:\n{out.getvalue()}") from exc
