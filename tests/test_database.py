@@ -15,15 +15,18 @@ def test_tests_run_on_postgresql():
         assert int(cursor.fetchone()[0]) >= 130000
 
 
-@pytest.mark.django_db
-def test_migrations_match_the_models():
-    """A model change without its migration would break every deployment."""
-    from io import StringIO
 
-    from django.core.management import call_command
+def test_migrations_match_the_models(tmp_path):
+    """A model change without its migration would break every deployment. Run in a fresh
+    process: pytest-django's --no-migrations would otherwise hide the migration files."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
 
-    out = StringIO()
-    try:
-        call_command("makemigrations", "--check", "--dry-run", stdout=out, stderr=out)
-    except SystemExit as exc:  # makemigrations --check exits 1 when a migration is missing
-        raise AssertionError(f"missing migrations:\n{out.getvalue()}") from exc
+    root = Path(__file__).resolve().parent.parent
+    env = {"PATH": os.environ["PATH"], "PULKA_VAR_DIR": str(tmp_path),
+           "DJANGO_SETTINGS_MODULE": "tournaments.settings.base"}
+    out = subprocess.run([sys.executable, "manage.py", "makemigrations", "--check", "--dry-run"],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, f"missing migrations:\n{out.stdout}{out.stderr}"
