@@ -24,6 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from tournaments.models import Event, EventPenalty, Protocol, Round, Seat, Table
 
@@ -49,10 +50,12 @@ PAPERS = {"A4": "A4", "letter": "letter"}
 LANDSCAPE_WIDTH_MM = {"A4": 277.0, "letter": 259.4}
 #: the printable height of a landscape page in mm (the page less its 12 and 14 mm margins)
 LANDSCAPE_HEIGHT_MM = {"A4": 184.0, "letter": 189.9}
+#: portrait page sizes in pt (width, height), for the blank protocols' reportlab overlay
+PAGE_PT = {"A4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
 #: height of one row of the blank grid, mm
 ROW_MM = 5.0
 #: bump when a template changes, so cached files are rendered again
-TEMPLATE_VERSION = 3
+TEMPLATE_VERSION = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +299,7 @@ def standings_context(*, event: Event) -> dict[str, Any]:
 
 #: kind → (template, filename pattern)
 KINDS: dict[str, tuple[str, str]] = {
-    "blank": ("pdf/blank_overlay.html", "{slug}-round{round}-blank-protocols.pdf"),
+    "blank": ("pdf/blank_background.html", "{slug}-round{round}-blank-protocols.pdf"),
     "filled": ("pdf/filled_protocol.html", "{slug}-round{round}-table{table}-protocol.pdf"),
     "seating": ("pdf/seating.html", "{slug}-round{round}-seating.pdf"),
     "standings": ("pdf/standings.html", "{slug}-standings.pdf"),
@@ -366,21 +369,67 @@ def render_blank(context: dict[str, Any], *, paper: str = "A4", language: str = 
             "grid": blank_grid_svg(size, rows, width), "grid_height_mm": grid_height},
             paper=paper, language=language)
     signatures_top = pdf_sheets.HEAD_MM + header_height + grid_height + 4.0
-    tables = []
-    for t in context["tables"]:
-        g = geometry.get(t["size"])
-        heads = [] if g is None else [
-            {"name": c["name"], "others": c["others"]} for c in t["columns"]]
-        tables.append({**t, "qr": qr_data_uri(t["link"]), "heads": heads,
-                       "page": len(tables) + 1})
-    overlay = {**context, "grid_width_mm": width, "pages": len(tables),
-               "qr_left": width - 30.0, "signatures_top": signatures_top,
-               "positions": pdf_sheets.overlay_css(geometry),
-               # the footer in the bottom margin, where base.html's margin boxes put it
-               "footer_top": LANDSCAPE_HEIGHT_MM[paper] + 5.5}
-    # (rendering chunks of sheets in two processes was tried: slower on the shared 2 cores)
-    data = render_pdf("pdf/blank_overlay.html", {**overlay, "tables": tables}, paper=paper,
-                      language=language)
+    with translation.override(language):
+        sheets = [_blank_sheet(context, t, geometry.get(t["size"]), page=i + 1)
+                  for i, t in enumerate(context["tables"])]
+        title = f"{context['event']['name']} — " + gettext(
+            "Round %(n)s: blank protocols") % {"n": context["round"]}
+    width_pt, height_pt = PAGE_PT[paper]
+    data = pdf_sheets.draw_overlay(
+        sheets, page=(height_pt, width_pt), width_mm=width, signatures_top_mm=signatures_top,
+        # the footer in the bottom margin, where base.html's margin boxes put it
+        footer_top_mm=LANDSCAPE_HEIGHT_MM[paper] + 5.5, title=title)
     return pdf_sheets.merge(data, backgrounds, [t["size"] for t in context["tables"]])
 
 
+
+
+def qr_png(text: str) -> bytes:
+    """The QR code of ``text`` as PNG bytes (the image of :func:`qr_data_uri`)."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=4, border=2)
+    return out.getvalue()
+
+
+def _blank_sheet(context: dict[str, Any], t: dict[str, Any], g: dict[str, Any] | None, *,
+                 page: int) -> dict[str, Any]:
+    """The per-table text of one blank sheet, in :func:`pdf_sheets.draw_overlay`'s terms
+    (labels translated: call inside ``translation.override``)."""
+    from tournaments.pdf_sheets import GREY, Run
+
+    event = context["event"]
+    round_label = gettext("Round %(n)s") % {"n": context["round"]}
+    if event["deals_per_round"]:
+        target = [Run(gettext("Deals") + ": "), Run(str(event["deals_per_round"]), "b")]
+    else:
+        target = [Run(gettext("Pulka to") + ": "), Run(str(event["pulka_target"]), "b")]
+    first = [Run(f"{gettext('Variant')}: "), Run(str(event["variant"]), "b"), Run(" · "),
+             *target, Run(f" · {gettext('First dealer')}: "), Run(t["first_dealer"], "b"),
+             Run(f" ({gettext('seat')} {t['first_dealer_seat']})")]
+    players: list[Any] = []
+    for p in t["players"]:
+        if players:
+            players.append(Run(" · "))
+        players += [Run(f"{gettext('Seat')} {p['seat']}: "), Run(p["name"], "b")]
+        if p["club"]:
+            players += [Run(" "), Run(f"({p['club']})", color=GREY)]
+    gap = Run("", gap=6 * 72 / 25.4)  # the spans' 6 mm right margin
+    signatures: list[Any] = []
+    for label in [p["name"] for p in t["players"]] + [gettext("Referee")]:
+        signatures += [Run(f"{label}: ________________"), gap]
+    heads, opponents = [], []
+    if g is not None:
+        for i, c in enumerate(t["columns"]):
+            heads.append((c["name"], g["names"][i]))
+            opponents += list(zip(c["others"], g["opponents"][i], strict=True))
+    return {"title": f"{event['name']} — {round_label}, "
+                     + gettext("table %(n)s") % {"n": t["number"]},
+            "meta": [first, players], "heads": heads, "opponents": opponents,
+            "qr": qr_png(t["link"]), "qr_label": gettext("Enter this table's protocol"),
+            "link": t["link"], "signatures": signatures,
+            "footer": (f"{event['name']} — {round_label}",
+                       f"{gettext('Page')} {page} / {len(context['tables'])}")}

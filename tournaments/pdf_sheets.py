@@ -3,21 +3,24 @@
 Every sheet of a round shares its layout (the grid, the column labels, the 001 §4.2.11
 "contract / result" header). WeasyPrint lays that out once per table size (3 or 4 players) as
 the *background*; the per-table text (title, players, names in the column heads, first dealer,
-QR code, signatures, page footer) is one *overlay* document of absolutely positioned boxes,
-which is cheap to lay out. :func:`merge` draws the background under each overlay page as one
-shared PDF form XObject (pypdf), so the file stays as small as before.
+QR code, signatures, page footer) is drawn straight with reportlab as the *overlay*
+(:func:`draw_overlay`: positioned text, no HTML layout). :func:`merge` draws the
+background under each overlay page as one shared PDF form XObject (pypdf), so the file stays as
+small as before.
 
 Both documents take their positions from :func:`sheet_geometry`, in mm from the top left of the
-page's content box (the page margins of ``templates/pdf/base.html``).
+sheet (the page's content box of ``templates/pdf/base.html``, less the body's 8 px sides).
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import re
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HEAD_MM", "HEADER_ROWS_MM", "header_svg", "sheet_geometry", "overlay_css", "merge"]
+__all__ = ["HEAD_MM", "HEADER_ROWS_MM", "header_svg", "sheet_geometry", "draw_overlay", "merge"]
 
 #: height of the block above the grid (title, meta and QR code), mm
 HEAD_MM = 31.0
@@ -64,26 +67,6 @@ def sheet_geometry(size: int, col_mm: list[float]) -> dict[str, Any]:
         opponents.append([box(c + 2 + j, c + 3 + j, top + h1 + h2) for j in range(size - 1)])
     return {"static": static, "names": names, "opponents": opponents,
             "grid_top": top + sum(HEADER_ROWS_MM), "width": xs[-1]}
-
-
-def overlay_css(geometry: dict[int, dict[str, Any]]) -> str:
-    """The positions of the column heads of each table size as style rules (``.s3 .h0``: the
-    first player's name on a 3-player sheet, ``.s3 .o0-1``: his second whist column): one
-    stylesheet instead of a style attribute on every box of every sheet (cheaper to parse).
-
-    >>> overlay_css({3: sheet_geometry(3, [10.0] * 15)}).split("}")[0]
-    '.s3 .h0 { left: 30.00mm; top: 31.00mm; width: 40.00mm; '
-    """
-    def rule(selector: str, box: dict[str, float]) -> str:
-        return (f"{selector} {{ left: {box['left']:.2f}mm; top: {box['top']:.2f}mm; "
-                f"width: {box['width']:.2f}mm; }}")
-
-    rules = []
-    for size, g in sorted(geometry.items()):
-        for i, box in enumerate(g["names"]):
-            rules.append(rule(f".s{size} .h{i}", box))
-            rules += [rule(f".s{size} .o{i}-{j}", b) for j, b in enumerate(g["opponents"][i])]
-    return "\n".join(rules)
 
 
 def header_svg(size: int, col_mm: list[float]) -> str:
@@ -164,4 +147,157 @@ def merge(overlay: bytes, backgrounds: dict[int, bytes], sizes: list[int]) -> by
         page[NameObject("/Contents")] = ArrayObject([writer._add_object(under), *parts])
     out = io.BytesIO()
     writer.write(out)
+    return out.getvalue()
+
+
+# --- the overlay, drawn with reportlab ----------------------------------------------------------
+
+#: the page margins of the blank sheets (top, right, bottom, left; base.html's @page), mm
+MARGINS_MM = (12.0, 10.0, 14.0, 10.0)
+#: the sheet's left edge within the content box: the 8 px (6 pt) body margin, in pt
+BODY_SIDE_PT = 6.0
+#: DejaVu Sans ascent and ascent + descent (hhea), in em: where WeasyPrint puts the baseline
+ASCENT, LINE = 1901 / 2048, (1901 + 483) / 2048
+PAD_MM = 0.3
+FONTS = {"r": ("PulkaDejaVuSans", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+         "b": ("PulkaDejaVuSans-Bold", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")}
+BLACK, GREY = (0.0, 0.0, 0.0), (0x55 / 255,) * 3
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A piece of text in one style; ``gap`` (pt) is a blank of that width instead."""
+
+    text: str
+    weight: str = "r"
+    color: tuple[float, float, float] = BLACK
+    gap: float = 0.0
+
+
+def _fonts() -> None:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for name, path in FONTS.values():
+        if name not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(name, path))
+
+
+def wrap(runs: list[Run], size: float, width: float) -> list[list[tuple[float, Run]]]:
+    """Break styled runs into lines no wider than ``width`` pt (at spaces and gaps), as
+    (x offset, run) per line; a word longer than the line stays whole.
+
+    >>> _fonts()
+    >>> lines = wrap([Run("aaa bbb"), Run("ccc", "b")], 10, 40)
+    >>> [[r.text for _, r in line] for line in lines]
+    [['aaa'], ['bbb', 'ccc']]
+    """
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lines: list[list[tuple[float, Run]]] = [[]]
+    x = 0.0
+    for run in runs:
+        tokens = [run] if run.gap else [Run(t, run.weight, run.color)
+                                        for t in re.findall(r"\S+|\s+", run.text)]
+        for tok in tokens:
+            blank = bool(tok.gap) or tok.text.isspace()
+            w = tok.gap or stringWidth(tok.text, FONTS[tok.weight][0], size)
+            if not blank and lines[-1] and x + w > width:
+                lines.append([])
+                x = 0.0
+            if blank and not lines[-1]:
+                continue  # no blank at the start of a line
+            if not blank:
+                lines[-1].append((x, tok))
+            x += w
+    return lines
+
+
+def _clip(text: str, font: str, size: float, width: float) -> str:
+    """``text`` cut to the characters that fit in ``width`` pt (a column head's overflow)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    while text and stringWidth(text, font, size) > width:
+        text = text[:-1]
+    return text
+
+
+def _link_lines(link: str, size: float, width: float) -> list[str]:
+    """The link broken after a ``/`` where it is wider than the QR column (as WeasyPrint)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lines: list[str] = [""]
+    for part in re.findall(r"[^/]*/|[^/]+", link):
+        if lines[-1] and stringWidth(lines[-1] + part, FONTS["r"][0], size) > width:
+            lines.append("")
+        lines[-1] += part
+    return lines
+
+
+def draw_overlay(sheets: list[dict[str, Any]], *, page: tuple[float, float], width_mm: float,
+                 signatures_top_mm: float, footer_top_mm: float, title: str) -> bytes:
+    """One page per sheet: the per-table text over the static sheet (positions as the HTML
+    overlay had them: sheet_geometry boxes, 0.3 mm padding, line heights of DejaVu Sans).
+
+    Each sheet: ``title``, ``meta`` (lines of :class:`Run`), ``heads`` (name → box),
+    ``opponents`` (name → box), ``qr`` (PNG bytes), ``qr_label``, ``link``, ``signatures``
+    (runs), ``footer`` (left, right).
+    """
+    from reportlab.lib.units import mm
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    _fonts()
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=page, pageCompression=1)
+    canvas.setTitle(title)
+    x0, top0 = MARGINS_MM[3] * mm + BODY_SIDE_PT, page[1] - MARGINS_MM[0] * mm
+    qr_left = (width_mm - 30.0) * mm
+
+    def text(x: float, top: float, s: str, weight: str, size: float,
+             color: tuple[float, float, float] = BLACK, half_leading: float = 0.0) -> None:
+        """``s`` with its line box's top ``top`` pt below the sheet's top."""
+        canvas.setFillColorRGB(*color)
+        canvas.setFont(FONTS[weight][0], size)
+        canvas.drawString(x0 + x, top0 - top - half_leading - ASCENT * size, s)
+
+    def lines(runs: list[Run], size: float, width: float, top: float) -> float:
+        """Wrapped runs from ``top``; returns the top of the next line."""
+        for line in wrap(runs, size, width):
+            for x, r in line:
+                text(x, top, r.text, r.weight, size, r.color)
+            top += LINE * size
+        return top
+
+    for sheet in sheets:
+        # title (h1 14 pt, 2 mm under it) and meta (9 pt), left of the QR column
+        top = lines([Run(sheet["title"], "b")], 14, qr_left, 0.0) + 2 * mm
+        for meta in sheet["meta"]:
+            top = lines(meta, 9, qr_left, top)
+        # QR code (25 mm, centred in a 30 mm column) and its caption (6 pt, centred)
+        canvas.drawImage(ImageReader(io.BytesIO(sheet["qr"])), x0 + qr_left + 2.5 * mm,
+                         top0 - 25 * mm, 25 * mm, 25 * mm)
+        top = 25 * mm + (LINE - ASCENT) * 6  # the image sits on the baseline of its line
+        centre = x0 + qr_left + 15 * mm
+        canvas.setFillColorRGB(*BLACK)
+        canvas.setFont(FONTS["r"][0], 6)
+        for s in [sheet["qr_label"], *_link_lines(sheet["link"], 6, 30 * mm)]:
+            canvas.drawCentredString(centre, top0 - top - ASCENT * 6, s)
+            top += LINE * 6
+        # names in the grid's column heads (7 pt bold) and whist columns (6 pt), clipped
+        for heads, weight, size in ((sheet["heads"], "b", 7.0), (sheet["opponents"], "r", 6.0)):
+            half = (1.15 - LINE) * size / 2  # line-height 1.15
+            for name, box in heads:
+                s = _clip(name, FONTS[weight][0], size, (box["width"] + PAD_MM) * mm)
+                text((box["left"] + PAD_MM) * mm, (box["top"] + PAD_MM) * mm, s, weight, size,
+                     half_leading=half)
+        lines(sheet["signatures"], 9, width_mm * mm, signatures_top_mm * mm)
+        # the page footer in the bottom margin (7 pt grey), at the content box's sides
+        left, right = sheet["footer"]
+        foot = footer_top_mm * mm
+        text(-BODY_SIDE_PT, foot, left, "r", 7, GREY)  # sets the font and colour of both
+        canvas.drawRightString(x0 - BODY_SIDE_PT + width_mm * mm,
+                               top0 - foot - ASCENT * 7, right)
+        canvas.showPage()
+    canvas.save()
     return out.getvalue()

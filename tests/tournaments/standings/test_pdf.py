@@ -234,3 +234,38 @@ def test_filled_protocol_shows_a_rulings_entry_with_its_reference(
     flat = " ".join(text_of(f.file.read(), tmp_path).split())
     assert "(ruling)" in flat and "§3.2.21" in flat  # the entry in the pulka, after deal 1
     assert "Rulings" in flat and "looked at the talon" in flat
+
+
+def test_blank_protocol_cuts_long_names_to_their_column_and_wraps_long_lines(
+        event_played, tmp_path, django_capture_on_commit_callbacks):
+    """The reportlab overlay (issue 6): a name wider than its column head is cut at the
+    column's edge, and the signature line of long names wraps instead of leaving the page."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from tournaments import pdf_sheets
+
+    event, entries, round1, _ = event_played
+    long = "Константин Константинопольский-Задунайский"
+    for e in entries:
+        Player.objects.filter(pk=e.player_id).update(name=f"{long} {e.pk}")
+    f = request(django_capture_on_commit_callbacks, event=event, kind="blank", round_=round1)
+    assert f.status == "ok", f.error
+    data = Path(f.file.path).read_bytes()
+    path = tmp_path / "long.pdf"
+    path.write_bytes(data)
+    bbox = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    right = [float(x) for x in __import__("re").findall(r'xMax="([\d.]+)"', bbox)]
+    assert right and max(right) < 841.89  # A4 landscape: nothing drawn past the page
+    text = text_of(data, tmp_path)
+    assert "Константинопольский-Задунайский" in text and "Referee: ____" in text
+    # a whist column's head: the longest prefix of the name that fits its box (6 pt)
+    assert sorted(t.seats.count() for t in Table.objects.filter(round=round1)) == [3, 4]
+    table1 = Table.objects.get(round=round1, number=1)
+    cells = table1.seats.count() * (table1.seats.count() + 1)
+    width = (75.0 / cells * 277.0 / 100 + pdf_sheets.PAD_MM) * 72 / 25.4  # one column, pt
+    font = pdf_sheets.FONTS["r"][0]
+    cut = pdf_sheets._clip(long, font, 6, width)
+    assert long.startswith(cut) and 0 < len(cut) < len(long)
+    assert stringWidth(cut, font, 6) <= width < stringWidth(long[:len(cut) + 1], font, 6)
+    assert cut in text.split("Whists on", 1)[1]  # drawn in the column
