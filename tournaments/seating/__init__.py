@@ -26,7 +26,7 @@ Methods (:class:`Method`)
   left neighbours, then even seat positions and first deals, then a fair share
   of 4-table duty. With ``rounds_total`` it plans the remaining rounds together:
   it follows the event's own schedule while the history is its prefix, or the
-  Kirkman triple system completing a first round of threes drawn any other way
+  (nearly) Kirkman triple system completing a first round of threes drawn any other way
   (by hand, at random), else a tabu search over the remaining rounds. That is
   how 15 players × 7 rounds and 21 × 10 come out with no repeat at all; round
   by round without ``rounds_total`` they cannot (greedy paints itself into a

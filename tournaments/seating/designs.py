@@ -16,8 +16,16 @@ method: a search for a design with a cyclic automorphism.
 Each round's triples must cover every *difference* (pure: within one level,
 up to sign; mixed: between two levels) exactly once, which a depth-first
 search with seeded random restarts finds quickly for the sizes clubs meet
-(9, 15, 21 in milliseconds; 27–39 in seconds). A search that exhausts its step
-budget returns ``None`` and the caller falls back to local search.
+(9, 15, 21 in milliseconds; 27 and 39 in seconds; 33 not within the budget).
+A search that exhausts its step budget returns ``None`` and the caller falls
+back to local search.
+
+A *nearly Kirkman triple system* NKTS(v) (v ≡ 0 mod 6, v ≥ 18) does the same
+for (v - 2) / 2 rounds, every player missing exactly one other; the same
+search builds it from several base rounds (see :func:`near_kirkman_schedule`).
+Two players can meet at most once only up to these lengths: a player meets
+two others a round, and (Kotzig & Rosa; Baker & Wilson) 6 and 12 players
+have no NKTS, so 12 players get at most 4 rounds of threes without a repeat.
 
 >>> rounds = kirkman_schedule(15)
 >>> len(rounds), {len(t) for r in rounds for t in r}
@@ -33,7 +41,13 @@ import random
 from collections.abc import Callable
 from functools import lru_cache
 
-__all__ = ["kirkman_schedule", "max_rounds_without_repeat"]
+__all__ = [
+    "design_name",
+    "kirkman_schedule",
+    "max_rounds_without_repeat",
+    "near_kirkman_schedule",
+    "triple_design",
+]
 
 Schedule = list[list[tuple[int, ...]]]
 Point = tuple[int, int]  # (x in Z_m, level)
@@ -50,6 +64,24 @@ def max_rounds_without_repeat(n: int, table_size: int = 3) -> int:
     (7, 10, 5)
     """
     return (n - 1) // (table_size - 1)
+
+
+def triple_design(n: int) -> Schedule | None:
+    """The longest schedule of tables of three without a repeat that we construct for ``n``.
+
+    A Kirkman triple system for n ≡ 3 (mod 6), a nearly Kirkman one for
+    n ≡ 0 (mod 6); ``None`` otherwise or if the construction ran out of budget.
+    """
+    if n % 6 == 3:
+        return kirkman_schedule(n)
+    if n % 6 == 0:
+        return near_kirkman_schedule(n)
+    return None
+
+
+def design_name(n: int) -> str:
+    """What :func:`triple_design` builds for ``n``, for draw reports."""
+    return "Kirkman triple system" if n % 6 == 3 else "nearly Kirkman triple system"
 
 
 def kirkman_schedule(v: int, *, budget: int = 60_000) -> Schedule | None:
@@ -83,8 +115,12 @@ def _kirkman(v: int, budget: int) -> Schedule | None:
 
 
 def _key_function(m: int) -> Callable[[Point, Point], Key | None]:
+    """The orbit of a pair under ``x ↦ x + 1`` (its *difference*); fixed points ∞ have level -1."""
+
     def key(p: Point, q: Point) -> Key | None:
         (xa, la), (xb, lb) = (p, q) if (p[1], p[0]) <= (q[1], q[0]) else (q, p)
+        if la < 0:  # ∞_xa with another ∞, or with a whole level
+            return (-1, xa, xb) if lb < 0 else (-2 - xa, lb, 0)
         if la == lb:
             if xa == xb:
                 return None
@@ -95,24 +131,32 @@ def _key_function(m: int) -> Callable[[Point, Point], Key | None]:
     return key
 
 
-def _base_round(
-    points: set[Point], used: set[Key], m: int, rng: random.Random, limit: int
-) -> tuple[list[tuple[Point, Point, Point]] | None, int]:
-    """Triples partitioning ``points`` whose differences avoid ``used`` and each other."""
+def _base_rounds(
+    points: set[Point],
+    used: set[Key],
+    m: int,
+    rng: random.Random,
+    limit: int,
+    count: int = 1,
+) -> tuple[list[list[tuple[Point, Point, Point]]] | None, int]:
+    """``count`` rounds of triples, each partitioning ``points``; no difference twice or in ``used``."""
     key = _key_function(m)
-    free = set(points)
-    base: list[tuple[Point, Point, Point]] = []
+    free = [set(points) for _ in range(count)]
+    base: list[list[tuple[Point, Point, Point]]] = [[] for _ in range(count)]
     steps = 0
 
-    def search() -> bool:
+    def search(r: int) -> bool:
         nonlocal steps
         steps += 1
         if steps > limit:
             return False
-        if not free:
+        while r < count and not free[r]:
+            r += 1
+        if r == count:
             return True
-        first = min(free)
-        rest = sorted(free - {first})
+        left = free[r]
+        first = min(left)
+        rest = sorted(left - {first})
         rng.shuffle(rest)
         for i, b in enumerate(rest):
             k1 = key(first, b)
@@ -124,17 +168,17 @@ def _base_round(
                 if k2 is None or k3 is None or k2 in used or k3 in used or k2 == k3:
                     continue
                 used.update((k2, k3))
-                free.difference_update((first, b, c))
-                base.append((first, b, c))
-                if search():
+                left.difference_update((first, b, c))
+                base[r].append((first, b, c))
+                if search(r):
                     return True
-                base.pop()
-                free.update((first, b, c))
+                base[r].pop()
+                left.update((first, b, c))
                 used.difference_update((k2, k3))
             used.discard(k1)
         return False
 
-    return (base if search() else None), steps
+    return (base if search(0) else None), steps
 
 
 def _three_orbits(v: int, budget: int) -> Schedule | None:
@@ -157,9 +201,10 @@ def _three_orbits(v: int, budget: int) -> Schedule | None:
         if len(fixed) < (m - 1) // 2:
             continue
         points = {(x, lv) for x in range(m) for lv in range(3)}
-        base, steps = _base_round(points, used, m, rng, min(_ATTEMPT, budget - spent))
+        found, steps = _base_rounds(points, used, m, rng, min(_ATTEMPT, budget - spent))
         spent += steps
-        if base is not None:
+        if found is not None:
+            (base,) = found
             rounds = [
                 sorted(tuple(sorted((x + s) % m + m * lv for x, lv in t)) for t in base)
                 for s in range(m)
@@ -181,9 +226,10 @@ def _one_rotational(v: int, budget: int) -> Schedule | None:
     points = {(x, lv) for x in range(1, m) for lv in (0, 1)}
     while spent < budget:
         used: set[Key] = {(0, 1, 0)}  # the triple {∞, (0, 0), (0, 1)}
-        base, steps = _base_round(points, used, m, rng, min(_ATTEMPT, budget - spent))
+        found, steps = _base_rounds(points, used, m, rng, min(_ATTEMPT, budget - spent))
         spent += steps + 1
-        if base is not None:
+        if found is not None:
+            (base,) = found
             infinity = 2 * m
             rounds = []
             for s in range(m):
@@ -192,3 +238,74 @@ def _one_rotational(v: int, budget: int) -> Schedule | None:
                 rounds.append(sorted(tables))
             return rounds
     return None
+
+
+def near_kirkman_schedule(v: int, *, budget: int = 300_000) -> Schedule | None:
+    """All ``(v - 2) / 2`` rounds of a nearly Kirkman triple system on ``0 … v-1``.
+
+    An NKTS(v) (v ≡ 0 mod 6, v ≥ 18; none exists for 6 or 12) seats ``v``
+    players at tables of three so that two players meet at most once; each
+    player misses exactly one other (the pairs never met form a 1-factor).
+
+    Deterministic like :func:`kirkman_schedule`. The default budget finds
+    18, 24, 30 and 36 (36 in about 2 s); 42 needs about three times as much.
+
+    >>> rounds = near_kirkman_schedule(18)
+    >>> len(rounds)
+    8
+    >>> pairs = [frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b]
+    >>> len(pairs) == len(set(pairs)) == 18 * 17 // 2 - 9
+    True
+    """
+    found = _near_kirkman(v, budget)
+    return None if found is None else [list(r) for r in found]
+
+
+@lru_cache(maxsize=16)
+def _near_kirkman(v: int, budget: int) -> Schedule | None:
+    """Difference method over ``Z_g × {0 … 2k-1} ∪ {∞0, ∞1}`` with ``g · k = (v - 2) / 2``.
+
+    ``k`` base rounds developed by ``x ↦ x + 1`` give ``g · k`` rounds. The
+    pairs never met are {∞0, ∞1} and one short or chosen orbit per level:
+    difference ``g / 2`` on every level if ``g`` is even (those orbits are
+    half-length, so they could not be used anyway), else the mixed difference
+    0 between levels ``2j`` and ``2j + 1``. Shapes with small ``k`` are tried
+    in turn, one restart each (v = 18 needs ``k = 2``; most sizes ``k = 1``).
+    """
+    if v < 18 or v % 6:
+        return None
+    m = (v - 2) // 2
+    shapes = [k for k in range(1, m + 1) if m % k == 0 and m // k >= 3][:3]
+    rng = random.Random(v)
+    spent = 0
+    attempt = 0
+    while spent < budget:
+        k = shapes[attempt % len(shapes)]
+        attempt += 1
+        g, levels = m // k, 2 * k
+        if g % 2 == 0:
+            leave = {(lv, lv, g // 2) for lv in range(levels)}
+        else:
+            leave = {(2 * j, 2 * j + 1, 0) for j in range(k)}
+        points = {(x, lv) for x in range(g) for lv in range(levels)} | {(0, -1), (1, -1)}
+        found, steps = _base_rounds(
+            points, {(-1, 0, 1), *leave}, g, rng, min(100 * v, budget - spent), k
+        )
+        spent += steps + 1
+        if found is not None:
+            return _develop(found, g, levels)
+    return None
+
+
+def _develop(found: list[list[tuple[Point, Point, Point]]], g: int, levels: int) -> Schedule:
+    """Every base round shifted by ``0 … g-1``; points ``(x, level)`` → ``x + g·level``, ∞_j → ``g·levels + j``."""
+
+    def label(p: Point, shift: int) -> int:
+        x, lv = p
+        return g * levels + x if lv < 0 else (x + shift) % g + g * lv
+
+    return [
+        sorted(tuple(sorted(label(p, s) for p in t)) for t in base)
+        for base in found
+        for s in range(g)
+    ]

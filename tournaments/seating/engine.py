@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .designs import design_name
 from .history import HistoryStats, summarise
 from .model import (
     ENGINE_VERSION,
@@ -243,7 +244,7 @@ def _lookahead(
         index = {x: u for u, unit in enumerate(setup.units) for x in unit}
         groups = [sorted({index[x] for x in t.seats}) for t in plan[len(done)].tables]
         return groups, f"round {len(done) + 1} of the schedule planned for {rounds_total} rounds"
-    # Any first round of threes starts a Kirkman triple system (see .planning):
+    # Any first round of threes starts a (nearly) Kirkman triple system (see .planning):
     # follow the completion of round 1 while the later rounds are its prefix.
     index = {x: u for u, unit in enumerate(setup.units) for x in unit}
     first = [[index[x] for x in seats if x in index] for seats in by_round[done[0]]] if done else []
@@ -261,7 +262,8 @@ def _lookahead(
         ):
             return (
                 [sorted(t) for t in design[len(done) - 1]],
-                f"round {len(done) + 1} of a Kirkman triple system completing round {done[0]}",
+                f"round {len(done) + 1} of a {design_name(len(setup.units))} "
+                f"completing round {done[0]}",
             )
     problem = build_problem(
         setup, stats, rounds_total - len(done), repeat_weight=10_000, four_weight=1
@@ -282,8 +284,9 @@ def draw_schedule(
 ) -> tuple[Draw, ...]:
     """All ``rounds`` rounds at once (the ``schedule`` method).
 
-    Uses a Kirkman triple system where one exists for the size (zero repeats
-    for up to (n − 1) / 2 rounds), otherwise a tabu search over all rounds.
+    Uses a Kirkman triple system (n ≡ 3 mod 6, up to (n − 1) / 2 rounds) or a
+    nearly Kirkman one (n ≡ 0 mod 6, n ≥ 18, up to (n − 2) / 2 rounds) where
+    the size has one, otherwise a tabu search over all rounds.
     """
     policy = TablePolicy(policy)
     constraints = constraints or Constraints()
@@ -298,7 +301,7 @@ def draw_schedule(
     )
     problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
     groups = solve(problem, rng, initial=design, iterations=SCHEDULE_ITERATIONS)
-    how = "Kirkman triple system" if design is not None else "tabu search over all rounds"
+    how = design_name(len(setup.units)) if design is not None else "tabu search over all rounds"
     draws = []
     for i, round_groups in enumerate(groups):
         rnd = first + i

@@ -34,7 +34,8 @@ __all__ = [
     "sort_key",
 ]
 
-ENGINE_VERSION = "pulka-seating 1.0"
+#: 1.1: nearly Kirkman triple systems (n ≡ 0 mod 6) and CP-SAT for what the tabu search leaves
+ENGINE_VERSION = "pulka-seating 1.1"
 
 EntryId = int | str
 

@@ -1,13 +1,13 @@
 """Rounds taken from a resolvable design, relabelled by the seed.
 
-A Kirkman triple system (see :mod:`.designs`) is relabelled by a seeded
+A Kirkman or nearly Kirkman triple system (see :mod:`.designs`) is relabelled by a seeded
 permutation of the players and a seeded choice of its rounds, so different
 seeds give different (but equally good) schedules. Table numbers are chosen
 per round so that every *must-sit* player is at their table; if two such
 players share a triple of the design at different tables, the design is not
 used and the search takes over.
 
-Any round of threes can be the first round of a KTS (all resolutions are
+Any round of threes can be the first round of a (N)KTS (all resolutions are
 alike up to relabelling), so a first round drawn at the venue, by hand or by
 the random method, still leads to a schedule without repeats.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from .designs import kirkman_schedule
+from .designs import triple_design
 
 __all__ = ["design_rounds"]
 
@@ -44,10 +44,10 @@ def design_rounds(
     """
     n = sum(sizes)
     played = 1 if first_round is not None else 0
-    if set(sizes) != {3} or n % 6 != 3 or rounds + played > (n - 1) // 2:
+    if set(sizes) != {3} or rounds + played > (n - 1) // 2:
         return None
-    kts = kirkman_schedule(n)
-    if kts is None:
+    kts = triple_design(n)
+    if kts is None or rounds + played > len(kts):
         return None
     order = list(range(len(kts)))
     rng.shuffle(order)

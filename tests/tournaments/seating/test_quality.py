@@ -12,6 +12,7 @@ from tournaments.seating import (
     draw_schedule,
     kirkman_schedule,
 )
+from tournaments.seating.designs import near_kirkman_schedule, triple_design
 
 from .helpers import as_history, pair_counts, repeats, seated
 
@@ -24,6 +25,52 @@ def test_kirkman_construction_meets_every_pair_once(v):
         assert sorted(x for t in r for x in t) == list(range(v))
     pairs = Counter(frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b)
     assert len(pairs) == v * (v - 1) // 2 and set(pairs.values()) == {1}
+
+
+@pytest.mark.parametrize("v", [18, 24, 30])
+def test_near_kirkman_construction_misses_one_partner_each(v):
+    """NKTS(v): (v - 2) / 2 rounds of threes, every pair at most once (designs docstring)."""
+    rounds = near_kirkman_schedule(v)
+    assert rounds is not None and len(rounds) == (v - 2) // 2
+    for r in rounds:
+        assert sorted(x for t in r for x in t) == list(range(v))
+    pairs = Counter(frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b)
+    assert set(pairs.values()) == {1}
+    never = [
+        frozenset((a, b))
+        for a in range(v)
+        for b in range(a + 1, v)
+        if frozenset((a, b)) not in pairs
+    ]
+    assert sorted(x for p in never for x in p) == list(range(v))  # the leave is a 1-factor
+
+
+@pytest.mark.parametrize("n", [6, 12, 10, 14])
+def test_no_triple_design_where_none_exists(n):
+    """6 and 12 players have no NKTS; 10 and 14 do not split into threes."""
+    assert triple_design(n) is None
+
+
+@pytest.mark.parametrize(
+    "n, rounds, policy",
+    [(18, 8, TablePolicy.THREES), (24, 11, TablePolicy.MIXED), (30, 14, TablePolicy.THREES)],
+)
+def test_near_kirkman_sizes_schedule_has_no_repeat(n, rounds, policy):
+    """The sizes the tabu search alone left with repeats (18 × 8: 1–2, 24 × 11: 3–4)."""
+    draws = list(draw_schedule([Entry(i) for i in range(n)], rounds, seed="nk", policy=policy))
+    assert repeats(draws) == 0
+    assert len(pair_counts(draws)) == n * (n - 1) // 2 - n // 2
+    assert "nearly Kirkman triple system" in draws[0].report.notes
+
+
+def test_random_first_round_still_completes_a_near_kirkman_schedule():
+    """18 players, round 1 at random, then 7 more planned round by round: no repeat."""
+    entries = [Entry(f"p{i:02}") for i in range(18)]
+    draws = [draw_round(entries, seed="venue", method=Method.RANDOM)]
+    for _ in range(7):
+        draws.append(draw_round(entries, as_history(draws), seed="venue", rounds_total=8))
+    assert repeats(draws) == 0
+    assert "nearly Kirkman" in draws[1].report.notes[-1]
 
 
 @pytest.mark.parametrize("n, rounds", [(15, 7), (21, 10)])
