@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
 from typing import Any
 
 from .designs import design_name
+from .exact import ortools_version, zero_repeat_schedule
 from .history import HistoryStats, summarise
 from .model import (
     ENGINE_VERSION,
@@ -24,7 +27,7 @@ from .model import (
 )
 from .planning import design_rounds
 from .report import build_report
-from .search import solve
+from .search import Problem, solve
 from .seats import seat_table
 from .setup import Setup, build_problem, check_apart, fixed_units, prepare
 
@@ -32,6 +35,8 @@ __all__ = ["draw_round", "draw_schedule", "seed_commitment"]
 
 ROUND_ITERATIONS = 2000  #: tabu budget for one round (150 players: well under 2 s)
 SCHEDULE_ITERATIONS = 6000  #: tabu budget for a whole schedule
+EXACT_BUDGET = 3.0  #: CP-SAT deterministic time (≈ seconds of one core's work) after the tabu
+EXACT_MAX_CELLS = 400  #: players × rounds above which CP-SAT is not tried (it would not finish)
 #: the event's own schedule per inputs, for round-by-round lookahead (pure: safe to cache)
 _PLANS: dict[str, tuple[Draw, ...]] = {}
 
@@ -243,7 +248,11 @@ def _lookahead(
     ):
         index = {x: u for u, unit in enumerate(setup.units) for x in unit}
         groups = [sorted({index[x] for x in t.seats}) for t in plan[len(done)].tables]
-        return groups, f"round {len(done) + 1} of the schedule planned for {rounds_total} rounds"
+        how = plan[len(done)].parameters["construction"]
+        return (
+            groups,
+            f"round {len(done) + 1} of the schedule planned for {rounds_total} rounds ({how})",
+        )
     # Any first round of threes starts a (nearly) Kirkman triple system (see .planning):
     # follow the completion of round 1 while the later rounds are its prefix.
     index = {x: u for u, unit in enumerate(setup.units) for x in unit}
@@ -265,12 +274,51 @@ def _lookahead(
                 f"round {len(done) + 1} of a {design_name(len(setup.units))} "
                 f"completing round {done[0]}",
             )
-    problem = build_problem(
-        setup, stats, rounds_total - len(done), repeat_weight=10_000, four_weight=1
-    )
     rng = random.Random(f"{seed}|lookahead {len(done) + 1}/{rounds_total}")
-    groups = solve(problem, rng, iterations=SCHEDULE_ITERATIONS)[0]
-    return groups, f"rounds {len(done) + 1}–{rounds_total} planned together (tabu search)"
+    plan_groups, how = _plan(setup, stats, rounds_total - len(done), rng, None)
+    return plan_groups[0], f"rounds {len(done) + 1}–{rounds_total} planned together ({how})"
+
+
+def _plan(
+    setup: Setup,
+    stats: HistoryStats,
+    rounds: int,
+    rng: random.Random,
+    design: list[list[list[int]]] | None,
+) -> tuple[list[list[list[int]]], str]:
+    """Groups for ``rounds`` rounds: the design or the tabu search, then CP-SAT if repeats remain.
+
+    The tabu search settles most sizes; close to the most rounds a size
+    allows it can leave a repeat that a schedule without one avoids (14
+    players at 3-3-4-4 over 4 rounds). Small enough problems then go to
+    CP-SAT (:mod:`.exact`), which finds such a schedule or proves there is
+    none (12 players, 5 rounds of threes); either way the report says so.
+    """
+    problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
+    fresh = copy.deepcopy(problem)  # solve() counts its meetings into problem
+    groups = solve(problem, rng, initial=design, iterations=SCHEDULE_ITERATIONS)
+    how = design_name(len(setup.units)) if design is not None else "tabu search"
+    left = _new_repeats(fresh, groups)
+    if not left or fresh.n * rounds > EXACT_MAX_CELLS:
+        return groups, how
+    exact = zero_repeat_schedule(fresh, seed=rng.randrange(2**31), budget=EXACT_BUDGET)
+    if exact.tables is None:
+        return groups, f"{how}, {left} repeated meeting(s) left; {exact.detail}"
+    polished = solve(fresh, rng, initial=exact.tables, iterations=0)  # 4-table duty only
+    return polished, f"{exact.detail} (OR-Tools {ortools_version()})"
+
+
+def _new_repeats(problem: Problem, groups: Sequence[Sequence[Sequence[int]]]) -> int:
+    """Meetings in ``groups`` beyond the first of each pair, counting the history."""
+    met = [row[:] for row in problem.meet]
+    extra = 0
+    for tables in groups:
+        for members in tables:
+            for a, b in combinations(members, 2):
+                extra += met[a][b] > 0
+                met[a][b] += 1
+                met[b][a] += 1
+    return extra
 
 
 def draw_schedule(
@@ -299,9 +347,9 @@ def draw_schedule(
     design = (
         None if stats.rounds else design_rounds(setup.unit_sizes, fixed_units(setup), rounds, rng)
     )
-    problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
-    groups = solve(problem, rng, initial=design, iterations=SCHEDULE_ITERATIONS)
-    how = design_name(len(setup.units)) if design is not None else "tabu search over all rounds"
+    groups, how = _plan(setup, stats, rounds, rng, design)
+    if design is None and how.startswith("tabu search"):
+        how = how.replace("tabu search", "tabu search over all rounds", 1)
     draws = []
     for i, round_groups in enumerate(groups):
         rnd = first + i
