@@ -12,6 +12,13 @@ Columns: *repeats* = extra meetings (a pair meeting c times counts c − 1);
 *left rep.* = repeated (player, left neighbour) pairs; *seat spread* = the
 largest gap between a player's most and least used seat of 0–2;
 *dealer spread* = max − min first deals per player; times in seconds.
+
+``--grid LO HI`` instead prints, for every count of players from LO to HI and
+every number of rounds from 2 up to the counting bound (a player meets at
+least two new opponents a round), the repeats of ``draw_schedule`` and how
+the engine settled it: ``K``/``NK`` (nearly) Kirkman triple system, ``T``
+tabu search, ``C`` CP-SAT found it, ``P`` CP-SAT proved that repeats cannot
+be avoided, ``?`` neither (repeats may or may not be avoidable).
 """
 
 from __future__ import annotations
@@ -29,13 +36,15 @@ from tournaments.seating import (  # noqa: E402
     Entry,
     Method,
     PastTable,
+    SeatingError,
     TablePolicy,
     draw_round,
     draw_schedule,
 )
+from tournaments.seating.sizes import table_sizes  # noqa: E402
 
-SIZES = [(15, 7), (21, 10), (30, 6), (60, 9), (150, 9), (300, 9)]
-QUICK = [(15, 7), (21, 10), (30, 6), (60, 9), (150, 9)]
+SIZES = [(14, 4), (15, 7), (18, 8), (21, 10), (24, 11), (30, 6), (60, 9), (150, 9), (300, 9)]
+QUICK = [(14, 4), (15, 7), (18, 8), (21, 10), (24, 11), (30, 6), (60, 9), (150, 9)]
 METHODS = ["random", "no_repeats", "no_repeats+plan", "schedule"]
 
 
@@ -85,11 +94,51 @@ def run(n: int, rounds: int, method: str, seed: str) -> dict[str, float]:
     }
 
 
+def how(construction: str) -> str:
+    if construction.startswith("nearly Kirkman"):
+        return "NK"
+    if construction.startswith("Kirkman"):
+        return "K"
+    if construction.startswith("CP-SAT found"):
+        return "C"
+    if "CP-SAT proved" in construction:
+        return "P"
+    return "?" if "CP-SAT" in construction else "T"
+
+
+def grid(lo: int, hi: int, policy: TablePolicy, seed: str) -> None:
+    print(f"policy {policy}: rounds → repeats + how (K NK T C P ?), seconds where over 1 s")
+    print("| players | tables 3/4 | rounds: result |")
+    print("|---:|---|---|")
+    for n in range(lo, hi + 1):
+        try:
+            sizes = table_sizes(n, policy)
+        except SeatingError:
+            continue
+        bound = min((n - 1) // 2, n * (n - 1) // 2 // sum(k * (k - 1) // 2 for k in sizes))
+        cells = []
+        for rounds in range(2, bound + 1):
+            start = time.perf_counter()
+            draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed=seed, policy=policy)
+            took = time.perf_counter() - start
+            pairs = Counter(
+                frozenset(p) for d in draws for t in d.tables for p in combinations(t.seats, 2)
+            )
+            cell = f"{rounds}: {sum(c - 1 for c in pairs.values())} {how(draws[0].parameters['construction'])}"
+            cells.append(cell + (f" ({took:.0f} s)" if took >= 1 else ""))
+        print(f"| {n} | {sizes.count(3)}/{sizes.count(4)} | {' · '.join(cells)} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip 300 × 9")
     parser.add_argument("--seed", default="bench")
+    parser.add_argument("--grid", nargs=2, type=int, metavar=("LO", "HI"))
+    parser.add_argument("--policy", default="mixed", help="table policy for --grid")
     args = parser.parse_args()
+    if args.grid:
+        grid(*args.grid, TablePolicy(args.policy), args.seed)
+        return
     print(
         "| players × rounds | method | repeats | left rep. | seat spread | dealer spread | max s/round | total s |"
     )
