@@ -66,16 +66,20 @@ def max_rounds_without_repeat(n: int, table_size: int = 3) -> int:
     return (n - 1) // (table_size - 1)
 
 
-def triple_design(n: int) -> Schedule | None:
+def triple_design(n: int, *, patient: bool = False) -> Schedule | None:
     """The longest schedule of tables of three without a repeat that we construct for ``n``.
 
     A Kirkman triple system for n ≡ 3 (mod 6), a nearly Kirkman one for
     n ≡ 0 (mod 6); ``None`` otherwise or if the construction ran out of budget.
+
+    :param patient: search fifty (KTS) or five (NKTS) times longer — seconds, not
+        milliseconds; worth it only when the tabu search has left a repeat
+        (39 players need it).
     """
     if n % 6 == 3:
-        return kirkman_schedule(n)
+        return kirkman_schedule(n, budget=3_000_000 if patient else 60_000)
     if n % 6 == 0:
-        return near_kirkman_schedule(n)
+        return near_kirkman_schedule(n, budget=1_500_000 if patient else 300_000)
     return None
 
 

@@ -299,6 +299,14 @@ def _plan(
     groups = solve(problem, rng, initial=design, iterations=SCHEDULE_ITERATIONS)
     how = design_name(len(setup.units)) if design is not None else "tabu search"
     left = _new_repeats(fresh, groups)
+    if left and design is None and not stats.rounds:  # a design the quick budget missed (39)
+        design = design_rounds(setup.unit_sizes, fixed_units(setup), rounds, rng, patient=True)
+        if design is not None:
+            groups = solve(
+                copy.deepcopy(fresh), rng, initial=design, iterations=SCHEDULE_ITERATIONS
+            )
+            how = design_name(len(setup.units))
+            left = _new_repeats(fresh, groups)
     if not left or fresh.n * rounds > EXACT_MAX_CELLS:
         return groups, how
     exact = zero_repeat_schedule(fresh, seed=rng.randrange(2**31), budget=EXACT_BUDGET)

@@ -121,7 +121,9 @@ def zero_repeat_schedule(
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed % 2**31
     solver.parameters.max_deterministic_time = budget
-    solver.parameters.max_time_in_seconds = 60 * budget  # a safety net only: results follow the deterministic budget
+    solver.parameters.max_time_in_seconds = (
+        60 * budget
+    )  # a safety net only: results follow the deterministic budget
     status = solver.solve(m)
 
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

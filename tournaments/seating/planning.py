@@ -29,6 +29,7 @@ def design_rounds(
     rng: random.Random,
     *,
     first_round: Sequence[Sequence[int]] | None = None,
+    patient: bool = False,
 ) -> list[list[list[int]]] | None:
     """``rounds`` rounds of tables (players ``0 … n-1``) without a repeat, or ``None``.
 
@@ -36,6 +37,7 @@ def design_rounds(
     :param fixed: player → table index (must-sit).
     :param first_round: an already played round of triples covering every
         player; the rounds returned follow it without repeating a meeting.
+    :param patient: give the construction a longer budget (see ``triple_design``).
 
     >>> rounds = design_rounds([3] * 5, {}, 6, random.Random(1), first_round=[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11], [12, 13, 14]])
     >>> pairs = [frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b]
@@ -46,7 +48,7 @@ def design_rounds(
     played = 1 if first_round is not None else 0
     if set(sizes) != {3} or rounds + played > (n - 1) // 2:
         return None
-    kts = triple_design(n)
+    kts = triple_design(n, patient=patient)
     if kts is None or rounds + played > len(kts):
         return None
     order = list(range(len(kts)))
