@@ -12,11 +12,15 @@ method: a search for a design with a cyclic automorphism.
 * ``v = 2m + 1`` with ``m`` odd (15, 27, 39, …): points ``Z_m × {0, 1}`` and a
   fixed point ∞; one base round developed ``m`` times gives all rounds (a
   *1-rotational* KTS). KTS(15) has no automorphism of order 5, so 15 needs it.
+* ``v = 2m + 1`` with ``m ≡ 4 mod 12`` (9, 33, 57, 81, …): points
+  ``Z_2m`` and ∞; a base round fixed by the half turn ``x ↦ x + m`` holds
+  {∞, 0, m} and triples in pairs ``T``, ``T + m``, and is developed ``m``
+  times (see :func:`_half_turn`). 33 players need it.
 
 Each round's triples must cover every *difference* (pure: within one level,
 up to sign; mixed: between two levels) exactly once, which a depth-first
 search with seeded random restarts finds quickly for the sizes clubs meet
-(9, 15, 21 in milliseconds; 27 and 39 in seconds; 33 not within the budget).
+(9, 15, 21, 33 in milliseconds; 27 in seconds; 39 with the patient budget).
 A search that exhausts its step budget returns ``None`` and the caller falls
 back to local search.
 
@@ -110,7 +114,7 @@ def _kirkman(v: int, budget: int) -> Schedule | None:
     m = (v - 1) // 2
     order: list[Callable[[int, int], Schedule | None]] = [_one_rotational, _three_orbits]
     if m % 2 == 0:
-        order.reverse()
+        order = [_half_turn, _three_orbits] if m % 12 == 4 else [_three_orbits]
     for build in order:
         found = build(v, budget // 2)
         if found is not None:
@@ -219,6 +223,77 @@ def _three_orbits(v: int, budget: int) -> Schedule | None:
             ]
             return rounds
     return None
+
+
+def _half_turn(v: int, budget: int) -> Schedule | None:
+    """KTS(2m + 1), m even: Z_2m ∪ {∞}, base round invariant under ``x ↦ x + m``.
+
+    The representatives ``T`` cover every difference class ``1 … m-1`` of
+    Z_2m once; ``T`` and ``T + m`` together cover each pair of the class
+    once over the ``m`` shifts, and {∞, s, s + m} the class ``m``. Found at
+    once for m ≡ 4 (mod 12); for m ≡ 10 (21, 45, 69) the search finds none.
+    """
+    m = (v - 1) // 2
+    size = 2 * m
+    rng = random.Random(v)
+    spent = 0
+    while spent < budget:
+        reps, steps = _half_turn_representatives(m, rng, min(_ATTEMPT, budget - spent))
+        spent += steps + 1
+        if reps is not None:
+            base = [(0, m, size)] + reps + [tuple((x + m) % size for x in t) for t in reps]
+            return [
+                sorted(tuple(sorted(x if x == size else (x + s) % size for x in t)) for t in base)
+                for s in range(m)
+            ]
+    return None
+
+
+def _half_turn_representatives(
+    m: int, rng: random.Random, limit: int
+) -> tuple[list[tuple[int, ...]] | None, int]:
+    """Triples ``T`` such that the ``T`` and ``T + m`` partition Z_2m ∖ {0, m}, no class twice."""
+    size = 2 * m
+    free = set(range(size)) - {0, m}
+    used: set[int] = {m}
+    reps: list[tuple[int, ...]] = []
+    steps = 0
+
+    def cls(d: int) -> int:
+        d %= size
+        return min(d, size - d)
+
+    def search() -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            return False
+        if not free:
+            return True
+        p = min(free)
+        rest = sorted(free - {p, p + m})
+        rng.shuffle(rest)
+        for i, b in enumerate(rest):
+            k1 = cls(b - p)
+            if k1 in used:
+                continue
+            for c in rest[i + 1 :]:
+                k2, k3 = cls(c - p), cls(c - b)
+                if c == (b + m) % size or len({k1, k2, k3} - used) < 3 or k2 == k3:
+                    continue
+                t = (p, b, c)
+                both = t + tuple((x + m) % size for x in t)
+                used.update((k1, k2, k3))
+                free.difference_update(both)
+                reps.append(t)
+                if search():
+                    return True
+                reps.pop()
+                free.update(both)
+                used.difference_update((k1, k2, k3))
+        return False
+
+    return (reps if search() else None), steps
 
 
 def _one_rotational(v: int, budget: int) -> Schedule | None:
