@@ -56,6 +56,7 @@ __all__ = [
 Schedule = list[list[tuple[int, ...]]]
 Point = tuple[int, int]  # (x in Z_m, level)
 Key = tuple[int, int, int]
+QUICK_DESIGNS_UP_TO = 40  #: largest count tried before the tabu search (see triple_design)
 _ATTEMPT = 300  # steps per restart: the search is heavy-tailed, restarts pay
 
 
@@ -78,8 +79,12 @@ def triple_design(n: int, *, patient: bool = False) -> Schedule | None:
 
     :param patient: search fifty (KTS) or five (NKTS) times longer — seconds, not
         milliseconds; worth it only when the tabu search has left a repeat
-        (39 players need it).
+        (39 players need it). Without it sizes over ``QUICK_DESIGNS_UP_TO``
+        are not tried: the tabu search seats them without a repeat for the
+        rounds events play, and a failed construction would cost seconds.
     """
+    if not patient and n > QUICK_DESIGNS_UP_TO:
+        return None
     if n % 6 == 3:
         return kirkman_schedule(n, budget=3_000_000 if patient else 60_000)
     if n % 6 == 0:
