@@ -46,7 +46,9 @@ from collections.abc import Callable
 from functools import lru_cache
 
 __all__ = [
+    "design_for",
     "design_name",
+    "four_design",
     "kirkman_schedule",
     "max_rounds_without_repeat",
     "near_kirkman_schedule",
@@ -92,8 +94,19 @@ def triple_design(n: int, *, patient: bool = False) -> Schedule | None:
     return None
 
 
-def design_name(n: int) -> str:
-    """What :func:`triple_design` builds for ``n``, for draw reports."""
+def design_for(n: int, size: int, *, patient: bool = False) -> Schedule | None:
+    """:func:`triple_design` for tables of three, :func:`four_design` for tables of four."""
+    if size == 3:
+        return triple_design(n, patient=patient)
+    if size == 4 and (patient or n <= QUICK_DESIGNS_UP_TO):
+        return four_design(n, budget=1_500_000 if patient else 60_000)
+    return None
+
+
+def design_name(n: int, size: int = 3) -> str:
+    """What :func:`design_for` builds, for draw reports."""
+    if size == 4:
+        return "resolvable design of fours"
     return "Kirkman triple system" if n % 6 == 3 else "nearly Kirkman triple system"
 
 
@@ -151,11 +164,12 @@ def _base_rounds(
     rng: random.Random,
     limit: int,
     count: int = 1,
-) -> tuple[list[list[tuple[Point, Point, Point]]] | None, int]:
-    """``count`` rounds of triples, each partitioning ``points``; no difference twice or in ``used``."""
+    size: int = 3,
+) -> tuple[list[list[tuple[Point, ...]]] | None, int]:
+    """``count`` rounds of ``size``-blocks, each partitioning ``points``; no difference twice or in ``used``."""
     key = _key_function(m)
     free = [set(points) for _ in range(count)]
-    base: list[list[tuple[Point, Point, Point]]] = [[] for _ in range(count)]
+    base: list[list[tuple[Point, ...]]] = [[] for _ in range(count)]
     steps = 0
 
     def search(r: int) -> bool:
@@ -167,28 +181,34 @@ def _base_rounds(
             r += 1
         if r == count:
             return True
-        left = free[r]
-        first = min(left)
-        rest = sorted(left - {first})
+        first = min(free[r])
+        rest = sorted(free[r] - {first})
         rng.shuffle(rest)
-        for i, b in enumerate(rest):
-            k1 = key(first, b)
-            if k1 is None or k1 in used:
-                continue
-            used.add(k1)
-            for c in rest[i + 1 :]:
-                k2, k3 = key(first, c), key(b, c)
-                if k2 is None or k3 is None or k2 in used or k3 in used or k2 == k3:
-                    continue
-                used.update((k2, k3))
-                left.difference_update((first, b, c))
-                base[r].append((first, b, c))
-                if search(r):
+        return grow(r, [first], rest, 0)
+
+    def grow(r: int, block: list[Point], rest: list[Point], start: int) -> bool:
+        if len(block) == size:
+            free[r].difference_update(block)
+            base[r].append(tuple(block))
+            if search(r):
+                return True
+            base[r].pop()
+            free[r].update(block)
+            return False
+        for i in range(start, len(rest)):
+            keys: list[Key] = []
+            for x in block:
+                k = key(x, rest[i])
+                if k is None or k in used or k in keys:
+                    break
+                keys.append(k)
+            else:
+                used.update(keys)
+                block.append(rest[i])
+                if grow(r, block, rest, i + 1):
                     return True
-                base[r].pop()
-                left.update((first, b, c))
-                used.difference_update((k2, k3))
-            used.discard(k1)
+                block.pop()
+                used.difference_update(keys)
         return False
 
     return (base if search(0) else None), steps
@@ -381,7 +401,7 @@ def _near_kirkman(v: int, budget: int) -> Schedule | None:
     return None
 
 
-def _develop(found: list[list[tuple[Point, Point, Point]]], g: int, levels: int) -> Schedule:
+def _develop(found: list[list[tuple[Point, ...]]], g: int, levels: int) -> Schedule:
     """Every base round shifted by ``0 … g-1``; points ``(x, level)`` → ``x + g·level``, ∞_j → ``g·levels + j``."""
 
     def label(p: Point, shift: int) -> int:
@@ -393,3 +413,36 @@ def _develop(found: list[list[tuple[Point, Point, Point]]], g: int, levels: int)
         for base in found
         for s in range(g)
     ]
+
+
+def four_design(v: int, *, budget: int = 60_000) -> Schedule | None:
+    """All ``(v - 1) / 3`` rounds at tables of four in which every two players meet once.
+
+    A resolvable (v, 4, 1) design (v ≡ 4 mod 12) for fours-only events (Priffe
+    without fixed partners, 001 §3.2.10 tables), 1-rotational like the
+    triples: points ``Z_g × {0, 1, 2}`` and ∞ with ``g = (v - 1) / 3``, one
+    base round developed ``g`` times. Found at once for 16 and 28; 40 and 52
+    need another shape and fall back to the search.
+
+    >>> rounds = four_design(28)
+    >>> len(rounds), {len(t) for r in rounds for t in r}
+    (9, {4})
+    """
+    found = _four_design(v, budget)
+    return None if found is None else [list(r) for r in found]
+
+
+@lru_cache(maxsize=8)
+def _four_design(v: int, budget: int) -> Schedule | None:
+    if v < 16 or v % 12 != 4:
+        return None
+    g = (v - 1) // 3
+    points = {(x, lv) for x in range(g) for lv in range(3)} | {(0, -1)}
+    rng = random.Random(v)
+    spent = 0
+    while spent < budget:
+        found, steps = _base_rounds(points, set(), g, rng, min(100 * v, budget - spent), 1, 4)
+        spent += steps + 1
+        if found is not None:
+            return _develop(found, g, 3)
+    return None

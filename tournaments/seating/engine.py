@@ -257,7 +257,12 @@ def _lookahead(
     # follow the completion of round 1 while the later rounds are its prefix.
     index = {x: u for u, unit in enumerate(setup.units) for x in unit}
     first = [[index[x] for x in seats if x in index] for seats in by_round[done[0]]] if done else []
-    if done and all(len(t) in (0, 3) for t in first) and sum(map(len, first)) == len(setup.units):
+    size = setup.unit_sizes[0]
+    if (
+        done
+        and all(len(t) in (0, size) for t in first)
+        and sum(map(len, first)) == len(setup.units)
+    ):
         design = design_rounds(
             setup.unit_sizes,
             fixed_units(setup),
@@ -271,7 +276,7 @@ def _lookahead(
         ):
             return (
                 [sorted(t) for t in design[len(done) - 1]],
-                f"round {len(done) + 1} of a {design_name(len(setup.units))} "
+                f"round {len(done) + 1} of a {design_name(len(setup.units), setup.unit_sizes[0])} "
                 f"completing round {done[0]}",
             )
     rng = random.Random(f"{seed}|lookahead {len(done) + 1}/{rounds_total}")
@@ -297,7 +302,9 @@ def _plan(
     problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
     fresh = copy.deepcopy(problem)  # solve() counts its meetings into problem
     groups = solve(problem, rng, initial=design, iterations=SCHEDULE_ITERATIONS)
-    how = design_name(len(setup.units)) if design is not None else "tabu search"
+    how = (
+        design_name(len(setup.units), setup.unit_sizes[0]) if design is not None else "tabu search"
+    )
     left = _new_repeats(fresh, groups)
     if left and design is None and not stats.rounds:  # a design the quick budget missed (39)
         design = design_rounds(setup.unit_sizes, fixed_units(setup), rounds, rng, patient=True)
@@ -305,7 +312,7 @@ def _plan(
             groups = solve(
                 copy.deepcopy(fresh), rng, initial=design, iterations=SCHEDULE_ITERATIONS
             )
-            how = design_name(len(setup.units))
+            how = design_name(len(setup.units), setup.unit_sizes[0])
             left = _new_repeats(fresh, groups)
     if not left or fresh.n * rounds > EXACT_MAX_CELLS:
         return groups, how

@@ -1,13 +1,14 @@
 """Rounds taken from a resolvable design, relabelled by the seed.
 
-A Kirkman or nearly Kirkman triple system (see :mod:`.designs`) is relabelled by a seeded
+A Kirkman or nearly Kirkman triple system, or a resolvable design of fours
+(see :mod:`.designs`), is relabelled by a seeded
 permutation of the players and a seeded choice of its rounds, so different
 seeds give different (but equally good) schedules. Table numbers are chosen
 per round so that every *must-sit* player is at their table; if two such
 players share a triple of the design at different tables, the design is not
 used and the search takes over.
 
-Any round of threes can be the first round of a (N)KTS (all resolutions are
+Any round of threes (fours) can be the first round of the design (all rounds are
 alike up to relabelling), so a first round drawn at the venue, by hand or by
 the random method, still leads to a schedule without repeats.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from .designs import triple_design
+from .designs import design_for
 
 __all__ = ["design_rounds"]
 
@@ -33,11 +34,11 @@ def design_rounds(
 ) -> list[list[list[int]]] | None:
     """``rounds`` rounds of tables (players ``0 … n-1``) without a repeat, or ``None``.
 
-    :param sizes: table sizes of one round; only all-threes qualify.
+    :param sizes: table sizes of one round; only all-threes or all-fours qualify.
     :param fixed: player → table index (must-sit).
     :param first_round: an already played round of triples covering every
         player; the rounds returned follow it without repeating a meeting.
-    :param patient: give the construction a longer budget (see ``triple_design``).
+    :param patient: give the construction a longer budget (see ``designs.triple_design``).
 
     >>> rounds = design_rounds([3] * 5, {}, 6, random.Random(1), first_round=[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11], [12, 13, 14]])
     >>> pairs = [frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b]
@@ -46,9 +47,10 @@ def design_rounds(
     """
     n = sum(sizes)
     played = 1 if first_round is not None else 0
-    if set(sizes) != {3} or rounds + played > (n - 1) // 2:
+    size = sizes[0] if sizes else 0
+    if set(sizes) != {size} or size not in (3, 4) or rounds + played > (n - 1) // (size - 1):
         return None
-    kts = triple_design(n, patient=patient)
+    kts = design_for(n, size, patient=patient)
     if kts is None or rounds + played > len(kts):
         return None
     order = list(range(len(kts)))

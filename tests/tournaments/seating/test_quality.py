@@ -12,7 +12,7 @@ from tournaments.seating import (
     draw_schedule,
     kirkman_schedule,
 )
-from tournaments.seating.designs import near_kirkman_schedule, triple_design
+from tournaments.seating.designs import four_design, near_kirkman_schedule, triple_design
 
 from .helpers import as_history, pair_counts, repeats, seated
 
@@ -221,3 +221,26 @@ def test_report_says_when_no_schedule_without_repeats_exists():
         "CP-SAT proved no schedule without repeats exists for 12 players over 5 rounds" in note
         for note in draws[0].report.notes
     )
+
+
+@pytest.mark.parametrize("v", [16, 28])
+def test_resolvable_design_of_fours_meets_every_pair_once(v):
+    rounds = four_design(v)
+    assert rounds is not None and len(rounds) == (v - 1) // 3
+    pairs = Counter(frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b)
+    assert len(pairs) == v * (v - 1) // 2 and set(pairs.values()) == {1}
+
+
+def test_fours_only_event_of_28_plays_9_rounds_without_a_repeat():
+    """Tables of four (001 §3.2.10): the tabu search alone left 2 repeats at 7 rounds, 28 at 9."""
+    entries = [Entry(i) for i in range(28)]
+    draws = [draw_round(entries, seed="4", method=Method.RANDOM, policy=TablePolicy.FOURS)]
+    for _ in range(8):
+        draws.append(
+            draw_round(
+                entries, as_history(draws), seed="4", policy=TablePolicy.FOURS, rounds_total=9
+            )
+        )
+    assert repeats(draws) == 0
+    assert all(len(t.seats) == 4 for d in draws for t in d.tables)
+    assert "resolvable design of fours" in draws[1].report.notes[-1]
