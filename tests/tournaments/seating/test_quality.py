@@ -244,3 +244,11 @@ def test_fours_only_event_of_28_plays_9_rounds_without_a_repeat():
     assert repeats(draws) == 0
     assert all(len(t.seats) == 4 for d in draws for t in d.tables)
     assert "resolvable design of fours" in draws[1].report.notes[-1]
+
+
+@pytest.mark.parametrize("n, rounds", [(16, 6), (23, 8)])
+def test_mixed_tables_near_the_bound_without_a_repeat(n, rounds):
+    """One or two tables of four a round, one round short of the counting bound:
+    a single tabu start left 1 repeat; further starts find none (engine._plan)."""
+    draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="x", policy=TablePolicy.MIXED)
+    assert repeats(draws) == 0
