@@ -23,13 +23,25 @@ from tournaments.models import Avoidance, Entry, Event, Round, Seat, Table
 from tournaments.services.audit import audit_log
 
 __all__ = [
-    "ASYNC_DRAW_THRESHOLD", "draw_input", "round_close", "round_commit_seed", "round_create",
+    "ASYNC_DRAW_THRESHOLD", "draw_in_background", "draw_input", "round_close", "round_commit_seed", "round_create",
     "round_draw", "round_publish", "round_start", "seat_move", "seats_swap", "table_redraw",
 ]
 
 State = Round.State
 #: Events with more entries than this draw in a Celery job with progress; smaller ones inline.
 ASYNC_DRAW_THRESHOLD = 90
+
+
+def draw_in_background(event: Event) -> bool:
+    """Whether a draw for ``event`` should run as a Celery job rather than inline.
+
+    Large events, and events planning so many rounds that they come within two
+    of the most a player count allows without repeats ((n − 1) / 2 rounds of
+    threes): there the engine may try several tabu starts and CP-SAT, which
+    takes seconds rather than milliseconds.
+    """
+    present = event.entries.exclude(status=Entry.Status.WITHDRAWN).count()
+    return present > ASYNC_DRAW_THRESHOLD or event.rounds_planned >= (present - 1) // 2 - 1
 
 
 def _lock(round_: Round) -> Round:

@@ -208,8 +208,7 @@ def round_action(request, event, number: int, action: str):
         if action == "draw":
             if request.POST.get("method"):
                 kwargs["method"] = request.POST["method"]
-            if event.entries.exclude(status=Entry.Status.WITHDRAWN).count() > \
-                    round_services.ASYNC_DRAW_THRESHOLD:
+            if round_services.draw_in_background(event):
                 from tournaments.tasks import round_draw as round_draw_task
 
                 round_draw_task.delay(round_.pk, request.user.pk, kwargs.get("method"))

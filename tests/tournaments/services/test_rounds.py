@@ -12,6 +12,7 @@ from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Round, Seat
 from tournaments.services.entries import entries_import_csv, entry_register, entry_withdraw
 from tournaments.services.rounds import (
+    draw_in_background,
     round_close,
     round_commit_seed,
     round_create,
@@ -236,3 +237,15 @@ def test_corrections_are_refused_in_a_closed_round():
     t = tables_of(r)
     with pytest.raises(UserFacingError):
         seats_swap(round_=r, first=t[0][0], second=t[1][0], reason="late")
+
+
+def test_draws_near_the_round_bound_or_for_large_events_run_in_the_background():
+    """Near (n − 1) / 2 rounds the engine may try several starts and CP-SAT: seconds, not ms."""
+    assert not draw_in_background(make_event(30, rounds_planned=9))
+    assert draw_in_background(make_event(14, rounds_planned=5))  # bound 6
+    assert draw_in_background(make_event(91, rounds_planned=6))
+    event = make_event(17, rounds_planned=6)  # bound 8: inline …
+    assert not draw_in_background(event)
+    for entry in list(event.entries.all())[:3]:
+        entry_withdraw(entry=entry)
+    assert draw_in_background(event)  # … 14 present: bound 6

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from tournaments import permissions
 from tournaments.api.permissions import EventOrganiser, EventVisible, event_from
-from tournaments.models import Entry, Round
+from tournaments.models import Round
 from tournaments.selectors.events import (
     PUBLIC_STATES,
     entries_for_event,
@@ -168,8 +168,7 @@ class RoundDrawApi(APIView):
         args = {k: v for k, v in data.validated_data.items() if k in ("method", "seed") and v}
         background = data.validated_data.get("background")
         if background is None:
-            present = event.entries.exclude(status=Entry.Status.WITHDRAWN).count()
-            background = present > round_services.ASYNC_DRAW_THRESHOLD
+            background = round_services.draw_in_background(event)
         if background:
             from tournaments.tasks import round_draw as round_draw_task
 
