@@ -20,3 +20,10 @@ def repeats(draws: list[Draw]) -> int:
 
 def seated(draw: Draw) -> list:
     return sorted(x for t in draw.tables for x in t.seats)
+
+
+def design_pairs(rounds: list, v: int) -> Counter:
+    """Pair counts of a constructed design, after checking each round seats ``0 … v-1`` once."""
+    for r in rounds:
+        assert sorted(x for t in r for x in t) == list(range(v))
+    return Counter(frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b)
