@@ -6,6 +6,7 @@ Prints a Markdown table. Methods compared on the same sizes and seeds:
 * ``random`` — the referees' draw (001 note 8), round by round;
 * ``no_repeats`` — round by round, knowing nothing of the rounds to come;
 * ``no_repeats+plan`` — round by round with ``rounds_total`` (plans the rest);
+  every round-by-round method draws each round with its own seed, as the site does;
 * ``schedule`` — all rounds at once (``draw_schedule``).
 
 Columns: *repeats* = extra meetings (a pair meeting c times counts c − 1);
@@ -59,12 +60,12 @@ def run(n: int, rounds: int, method: str, seed: str) -> dict[str, float]:
         times.append(time.perf_counter() - start)
     else:
         draws = []
-        for _ in range(rounds):
+        for k in range(rounds):
             start = time.perf_counter()
             d = draw_round(
                 entries,
                 history,
-                seed=seed,
+                seed=f"{seed}/{k + 1}",  # as on the site: every round its own seed
                 method=Method.RANDOM if method == "random" else Method.NO_REPEATS,
                 rounds_total=rounds if method.endswith("+plan") else None,
             )

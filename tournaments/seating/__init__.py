@@ -25,15 +25,16 @@ Methods (:class:`Method`)
 * ``no_repeats`` — lexicographic: fewest repeated meetings, then fewest repeated
   left neighbours, then even seat positions and first deals, then a fair share
   of 4-table duty. With ``rounds_total`` it plans the remaining rounds together:
-  it follows the event's own schedule while the history is its prefix, or the
-  (nearly) Kirkman triple system completing a first round of threes drawn any
-  other way (by hand, at random), else a tabu search over the remaining rounds.
-  If that search leaves a repeat on a small enough problem (players × rounds ≤
-  400), CP-SAT looks for a schedule without one, or proves none exists, and the
-  report says which. That is how 15 × 7, 21 × 10, 18 × 8, 24 × 11 and 14 × 4
-  come out with no repeat at all; round by round without ``rounds_total`` they
-  cannot (greedy paints itself into a corner), while 60 × 9 or 150 × 9 come
-  out repeat-free either way.
+  round 1 is the first round of a whole schedule; later rounds follow the plan
+  made after round 1 from the history alone (a design completing round 1 where
+  the size has one, else a tabu search), so each round's own seed does not
+  break it; after a correction the plan is made again from the rounds as
+  played. Where a plan leaves a repeat, more tabu starts and, on small
+  problems (players × rounds ≤ 400), CP-SAT look for a schedule without one,
+  or prove none exists, and the report says which. That is how 15 × 7,
+  21 × 10, 18 × 8, 24 × 11 and 14 × 4 come out with no repeat at all; round
+  by round without ``rounds_total`` they cannot (greedy paints itself into a
+  corner), while 60 × 9 or 150 × 9 come out repeat-free either way.
 * ``swiss`` — tables of players close in the ``standings`` (score, higher is
   better; ties by rating), repeats minimised inside: avoiding one repeat is
   worth up to ten places of spread at a table.

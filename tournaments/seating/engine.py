@@ -39,8 +39,8 @@ EXACT_BUDGET = 3.0  #: CP-SAT deterministic time (≈ seconds of one core's work
 EXACT_MAX_CELLS = 400  #: players × rounds above which CP-SAT is not tried (it would not finish)
 RESTARTS_SMALL = 8  #: more tabu starts when repeats remain, up to EXACT_MAX_CELLS (≈ 1 s each)
 RESTARTS_LARGE = 3  #: … and above it (≈ 2–4 s each at 30–40 players)
-#: the event's own schedule per inputs, for round-by-round lookahead (pure: safe to cache)
-_PLANS: dict[str, tuple[Draw, ...]] = {}
+#: plans per inputs, for round-by-round lookahead (pure functions of them: safe to cache)
+_PLANS: dict[str, tuple[list[Any], str]] = {}
 
 
 def seed_commitment(seed: str | int) -> str:
@@ -189,7 +189,7 @@ def draw_round(
         }
     elif rounds_total is not None and rounds_total > len(done):
         groups, how = _lookahead(
-            setup, entries, history, stats, rounds_total, seed, policy, constraints
+            setup, entries, history, stats, rounds_total, seed, policy, constraints, method
         )
         notes.append(how)
     else:
@@ -219,71 +219,123 @@ def _lookahead(
     seed: str | int,
     policy: TablePolicy,
     constraints: Constraints,
+    method: Method,
 ) -> tuple[list[list[int]], str]:
-    """Next round's groups when the remaining rounds are planned together."""
+    """Next round's groups when the remaining rounds are planned together.
+
+    Round 1 is the first round of a schedule drawn from round 1's seed (and,
+    under the ``schedule`` method, while every round is drawn with that one
+    seed the later rounds follow the same schedule). Otherwise a round follows a plan
+    *anchored* on rounds already played: the plan
+    for the rounds after the first ``j``, made from those ``j`` rounds, for
+    the smallest ``j`` whose plan the rounds since have followed. Such a plan
+    depends on the history only, never on a later round's seed, so the fresh
+    seed each round gets (which still seats each table: seats and first
+    dealer) does not break the schedule; after a correction or a late entry
+    the plan is anchored again on the rounds as played.
+    """
     done = sorted(stats.rounds)
+    units = setup.units
+    index = {x: u for u, unit in enumerate(units) for x in unit}
     by_round: dict[int, list[tuple[EntryId, ...]]] = {}
     for t in history:
         by_round.setdefault(t.round, []).append(t.seats)
-    key = repr(
-        (
-            sorted(((sort_key(e.id), e.rating, e.club) for e in entries)),
-            rounds_total,
-            str(seed),
-            str(policy),
-            sorted((sort_key(k), v) for k, v in constraints.must_sit.items()),
-            sorted(sorted(map(sort_key, p)) for p in constraints.must_not_meet),
-            sorted(sorted(map(sort_key, p)) for p in constraints.partners),
-        )
-    )
-    plan = _PLANS.get(key)
-    if plan is None:
+    key = _plan_key(entries, rounds_total, policy, constraints, f"seed {seed}")
+    if (not done or method is Method.SCHEDULE) and key not in _PLANS:
         plan = draw_schedule(
             entries, rounds_total, seed=seed, policy=policy, constraints=constraints
         )
-        if len(_PLANS) >= 8:
-            _PLANS.pop(next(iter(_PLANS)))
-        _PLANS[key] = plan
-    if len(done) < rounds_total and all(
-        _partition(by_round[r]) == _partition(d.seats for d in plan[i].tables)
-        for i, r in enumerate(done)
-    ):
-        index = {x: u for u, unit in enumerate(setup.units) for x in unit}
-        groups = [sorted({index[x] for x in t.seats}) for t in plan[len(done)].tables]
-        how = plan[len(done)].parameters["construction"]
+        how = plan[0].parameters["construction"]
+        _remember(key, [[d.seats for d in r.tables] for r in plan], how)
+    rounds, how = _PLANS.get(key, ([], ""))
+    if rounds and all(_partition(by_round[r]) == _partition(rounds[i]) for i, r in enumerate(done)):
+        # round 1, or every round so far drawn with this seed (the schedule method)
+        groups = [sorted({index[x] for x in seats}) for seats in rounds[len(done)]]
         return (
             groups,
             f"round {len(done) + 1} of the schedule planned for {rounds_total} rounds ({how})",
         )
-    # Any first round of threes starts a (nearly) Kirkman triple system (see .planning):
-    # follow the completion of round 1 while the later rounds are its prefix.
-    index = {x: u for u, unit in enumerate(setup.units) for x in unit}
-    first = [[index[x] for x in seats if x in index] for seats in by_round[done[0]]] if done else []
-    size = setup.unit_sizes[0]
-    if (
-        done
-        and all(len(t) in (0, size) for t in first)
-        and sum(map(len, first)) == len(setup.units)
-    ):
-        design = design_rounds(
-            setup.unit_sizes,
-            fixed_units(setup),
-            rounds_total - 1,
-            random.Random(f"{seed}|completion of round {done[0]}/{rounds_total}"),
-            first_round=[t for t in first if t],
+    for j in range(1, len(done) + 1):
+        planned, how = _anchored_plan(
+            setup, entries, history, done[:j], rounds_total, policy, constraints
         )
-        if design is not None and all(
-            _partition(by_round[r]) == _partition([setup.ids[u] for u in t] for t in design[i])
-            for i, r in enumerate(done[1:])
+        later = done[j:]
+        if len(planned) > len(later) and all(
+            _partition(by_round[r])
+            == _partition([x for u in t for x in units[u]] for t in planned[i])
+            for i, r in enumerate(later)
         ):
-            return (
-                [sorted(t) for t in design[len(done) - 1]],
-                f"round {len(done) + 1} of a {design_name(len(setup.units), setup.unit_sizes[0])} "
-                f"completing round {done[0]}",
+            return planned[len(later)], (
+                f"round {len(done) + 1} of the plan made after round {done[j - 1]} "
+                f"for rounds {done[j - 1] + 1}–{rounds_total} ({how})"
             )
-    rng = random.Random(f"{seed}|lookahead {len(done) + 1}/{rounds_total}")
-    plan_groups, how = _plan(setup, stats, rounds_total - len(done), rng, None)
-    return plan_groups[0], f"rounds {len(done) + 1}–{rounds_total} planned together ({how})"
+    raise AssertionError("the plan anchored on every round played is always followed")
+
+
+def _plan_key(
+    entries: Sequence[Entry],
+    rounds_total: int,
+    policy: TablePolicy,
+    constraints: Constraints,
+    anchor: str,
+) -> str:
+    return repr(
+        (
+            sorted(((sort_key(e.id), e.rating, e.club) for e in entries)),
+            rounds_total,
+            str(policy),
+            sorted((sort_key(k), v) for k, v in constraints.must_sit.items()),
+            sorted(sorted(map(sort_key, p)) for p in constraints.must_not_meet),
+            sorted(sorted(map(sort_key, p)) for p in constraints.partners),
+            anchor,
+        )
+    )
+
+
+def _remember(key: str, rounds: list, how: str) -> None:
+    if len(_PLANS) >= 32:
+        _PLANS.pop(next(iter(_PLANS)))
+    _PLANS[key] = (rounds, how)
+
+
+def _anchored_plan(
+    setup: Setup,
+    entries: Sequence[Entry],
+    history: Sequence[PastTable],
+    anchor_rounds: Sequence[int],
+    rounds_total: int,
+    policy: TablePolicy,
+    constraints: Constraints,
+) -> tuple[list[list[list[int]]], str]:
+    """Groups for the rounds after ``anchor_rounds``, from those rounds alone (no seed)."""
+    anchor = [t for t in history if t.round in anchor_rounds]
+    played = sorted(
+        (t.round, sorted(map(sort_key, t.seats))) for t in anchor
+    )  # the tables as a partition per round: seat order and table numbers do not matter
+    digest = hashlib.sha256(repr(played).encode()).hexdigest()
+    key = _plan_key(entries, rounds_total, policy, constraints, f"after {digest}")
+    if key not in _PLANS:
+        rng = random.Random(f"plan after {digest}|{rounds_total}")
+        remaining = rounds_total - len(anchor_rounds)
+        design = None
+        if len(anchor_rounds) == 1:
+            # Any first round of threes (fours) starts a design (see .planning).
+            index = {x: u for u, unit in enumerate(setup.units) for x in unit}
+            first = [[index[x] for x in t.seats if x in index] for t in anchor]
+            size = setup.unit_sizes[0]
+            if all(len(t) in (0, size) for t in first) and sum(map(len, first)) == len(setup.units):
+                design = design_rounds(
+                    setup.unit_sizes,
+                    fixed_units(setup),
+                    remaining,
+                    rng,
+                    first_round=[t for t in first if t],
+                )
+        groups, how = _plan(setup, summarise(anchor), remaining, rng, design)
+        if design is not None:
+            how = f"{how} completing round {anchor_rounds[0]}"
+        _remember(key, groups, how)
+    return _PLANS[key]
 
 
 def _plan(

@@ -34,7 +34,7 @@ __all__ = [
     "sort_key",
 ]
 
-#: 1.1: nearly Kirkman triple systems (n ≡ 0 mod 6) and CP-SAT for what the tabu search leaves
+#: 1.1: more designs, tabu restarts and CP-SAT; later rounds follow plans made from the history
 ENGINE_VERSION = "pulka-seating 1.1"
 
 EntryId = int | str

@@ -7,6 +7,7 @@ import pytest
 from tournaments.seating import (
     Entry,
     Method,
+    PastTable,
     TablePolicy,
     draw_round,
     draw_schedule,
@@ -248,3 +249,45 @@ def test_mixed_tables_near_the_bound_without_a_repeat(n, rounds):
     a single tabu start left 1 repeat; further starts find none (engine._plan)."""
     draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="x", policy=TablePolicy.MIXED)
     assert repeats(draws) == 0
+
+
+@pytest.mark.parametrize(
+    "n, rounds, policy",
+    [(21, 10, TablePolicy.THREES), (18, 8, TablePolicy.MIXED), (28, 9, TablePolicy.FOURS)],
+)
+def test_a_fresh_seed_every_round_keeps_the_schedule(n, rounds, policy):
+    """How the site draws: each round its own seed. Rounds 2… follow the plan made after
+    round 1, which depends on the history only (one seed per event gave 0, a seed per round
+    gave 7 repeats at 21 × 10 before plans were anchored on the history)."""
+    entries = [Entry(i) for i in range(n)]
+    draws = []
+    for k in range(rounds):
+        draws.append(
+            draw_round(entries, as_history(draws), seed=f"r{k}", policy=policy, rounds_total=rounds)
+        )
+    assert repeats(draws) == 0
+    assert "plan made after round 1" in draws[-1].report.notes[-1]
+
+
+def test_after_a_correction_the_plan_is_anchored_on_the_rounds_as_played():
+    entries = [Entry(i) for i in range(15)]
+    draws = [draw_round(entries, seed="a", rounds_total=7)]
+    draws.append(draw_round(entries, as_history(draws), seed="b", rounds_total=7))
+    history = as_history(draws)
+    # the referee swapped two players of different tables in round 2
+    t1, t2 = [t for t in history if t.round == 2][:2]
+    x, y = t1.seats[0], t2.seats[0]
+    swap = {x: y, y: x}
+    history = [
+        t
+        if t.round != 2
+        else PastTable(2, tuple(swap.get(p, p) for p in t.seats), t.first_dealer, t.number)
+        for t in history
+    ]
+    third = draw_round(entries, history, seed="c", rounds_total=7)
+    assert "plan made after round 2" in third.report.notes[-1]
+    fourth_history = history + [
+        PastTable(3, t.seats, t.first_dealer, t.number) for t in third.tables
+    ]
+    fourth = draw_round(entries, fourth_history, seed="d", rounds_total=7)
+    assert "plan made after round 2" in fourth.report.notes[-1]  # still the same plan

@@ -249,3 +249,21 @@ def test_draws_near_the_round_bound_or_for_large_events_run_in_the_background():
     for entry in list(event.entries.all())[:3]:
         entry_withdraw(entry=entry)
     assert draw_in_background(event)  # … 14 present: bound 6
+
+
+def test_a_planned_event_re_runs_from_its_seeds_in_a_fresh_engine(capsys):
+    """14 players over 4 rounds (3-3-4-4), every round its own seed: no repeat at all. Round 1
+    comes from the schedule of its seed, rounds 2-4 from the plan made after round 1; both
+    re-run the same without the engine's in-process plan cache (deterministic budgets)."""
+    from tournaments.seating import engine
+
+    event = make_event(14, rounds_planned=4)
+    for k in range(4):
+        play_round(event, seed=f"Kazan {k + 1}")
+    assert max(meetings(event).values()) == 1
+    assert "schedule planned for 4" in " ".join(event.rounds.get(number=1).draw_report["notes"])
+    assert "plan made after round 1" in " ".join(event.rounds.get(number=4).draw_report["notes"])
+    for number in ("1", "4"):
+        engine._PLANS.clear()
+        call_command("draw_verify", event.slug, number)
+        assert "same 4 tables" in capsys.readouterr().out
