@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from tournaments import seating
 from tournaments.errors import UserFacingError
 from tournaments.models import Avoidance, Entry, Event, Round, Seat, Table
+from tournaments.models.event import TableSizePolicy
 from tournaments.services.audit import audit_log
 
 __all__ = [
@@ -35,13 +36,16 @@ ASYNC_DRAW_THRESHOLD = 90
 def draw_in_background(event: Event) -> bool:
     """Whether a draw for ``event`` should run as a Celery job rather than inline.
 
-    Large events, and events planning so many rounds that they come within two
-    of the most a player count allows without repeats ((n − 1) / 2 rounds of
-    threes): there the engine may try several tabu starts and CP-SAT, which
-    takes seconds rather than milliseconds.
+    Large events, and events planning so many rounds that they come within
+    four of the most a player count allows without repeats ((n − 1) / 2
+    rounds at tables of three, (n − 1) / 3 at fours): there the engine may try
+    several tabu starts and CP-SAT, which takes seconds rather than
+    milliseconds.
     """
     present = event.entries.exclude(status=Entry.Status.WITHDRAWN).count()
-    return present > ASYNC_DRAW_THRESHOLD or event.rounds_planned >= (present - 1) // 2 - 1
+    fours = event.table_size_policy in (TableSizePolicy.FOUR, TableSizePolicy.MIXED_PREFER_FOUR)
+    bound = (present - 1) // (3 if fours else 2)
+    return present > ASYNC_DRAW_THRESHOLD or event.rounds_planned >= bound - 3
 
 
 def _lock(round_: Round) -> Round:

@@ -240,11 +240,12 @@ def test_corrections_are_refused_in_a_closed_round():
 
 
 def test_draws_near_the_round_bound_or_for_large_events_run_in_the_background():
-    """Near (n − 1) / 2 rounds the engine may try several starts and CP-SAT: seconds, not ms."""
-    assert not draw_in_background(make_event(30, rounds_planned=9))
-    assert draw_in_background(make_event(14, rounds_planned=5))  # bound 6
+    """Near the bound the engine may try several starts and CP-SAT: seconds, not ms."""
+    assert not draw_in_background(make_event(30, rounds_planned=9))  # bound 14
+    assert draw_in_background(make_event(30, rounds_planned=11))
+    assert draw_in_background(make_event(40, rounds_planned=10, table_size_policy="4"))  # 13
     assert draw_in_background(make_event(91, rounds_planned=6))
-    event = make_event(17, rounds_planned=6)  # bound 8: inline …
+    event = make_event(17, rounds_planned=4)  # bound 8: inline …
     assert not draw_in_background(event)
     for entry in list(event.entries.all())[:3]:
         entry_withdraw(entry=entry)
