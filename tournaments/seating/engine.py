@@ -9,7 +9,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from .designs import design_name
 from .exact import ortools_version, zero_repeat_schedule
 from .history import HistoryStats, summarise
 from .model import (
@@ -317,23 +316,18 @@ def _anchored_plan(
     if key not in _PLANS:
         rng = random.Random(f"plan after {digest}|{rounds_total}")
         remaining = rounds_total - len(anchor_rounds)
-        design = None
+        design = first_round = None
         if len(anchor_rounds) == 1:
             # Any first round of threes (fours) starts a design (see .planning).
             index = {x: u for u, unit in enumerate(setup.units) for x in unit}
             first = [[index[x] for x in t.seats if x in index] for t in anchor]
             size = setup.unit_sizes[0]
             if all(len(t) in (0, size) for t in first) and sum(map(len, first)) == len(setup.units):
+                first_round = [t for t in first if t]
                 design = design_rounds(
-                    setup.unit_sizes,
-                    fixed_units(setup),
-                    remaining,
-                    rng,
-                    first_round=[t for t in first if t],
+                    setup.unit_sizes, fixed_units(setup), remaining, rng, first_round=first_round
                 )
-        groups, how = _plan(setup, summarise(anchor), remaining, rng, design)
-        if design is not None:
-            how = f"{how} completing round {anchor_rounds[0]}"
+        groups, how = _plan(setup, summarise(anchor), remaining, rng, design, first_round)
         _remember(key, groups, how)
     return _PLANS[key]
 
@@ -343,13 +337,17 @@ def _plan(
     stats: HistoryStats,
     rounds: int,
     rng: random.Random,
-    design: list[list[list[int]]] | None,
+    design: tuple[list[list[list[int]]], str] | None,
+    first_round: list[list[int]] | None = None,
 ) -> tuple[list[list[list[int]]], str]:
     """Groups for ``rounds`` rounds: the design or the tabu search, then CP-SAT if repeats remain.
 
+    ``first_round``: the one round played so far (units), if a design may complete it.
+
     The tabu search settles most sizes; close to the most rounds a size
     allows it can leave a repeat that a schedule without one avoids. Then,
-    in turn: a patient design search (39 players), more tabu starts (16 × 6,
+    in turn: a patient design search (KTS(39); a cyclic schedule for 32
+    players over 8 rounds of fours), more tabu starts (16 × 6,
     23 × 8, 35 × 13 come out clean from some starts only), and for small
     enough problems CP-SAT (:mod:`.exact`), which finds such a schedule (14
     players at 3-3-4-4 over 4 rounds) or proves there is none (12 players,
@@ -357,18 +355,21 @@ def _plan(
     """
     problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
     fresh = copy.deepcopy(problem)  # solve() counts its meetings into problem
-    groups = solve(problem, rng, initial=design, iterations=SCHEDULE_ITERATIONS)
-    how = (
-        design_name(len(setup.units), setup.unit_sizes[0]) if design is not None else "tabu search"
-    )
+    initial, how = design if design is not None else (None, "tabu search")
+    if design is not None and first_round:
+        how = f"{how} completing the first round"
+    groups = solve(problem, rng, initial=initial, iterations=SCHEDULE_ITERATIONS)
     left = _new_repeats(fresh, groups)
-    if left and design is None and not stats.rounds:  # a design the quick budget missed (39)
-        design = design_rounds(setup.unit_sizes, fixed_units(setup), rounds, rng, patient=True)
+    if left and design is None and (not stats.rounds or first_round):  # the quick search missed
+        design = design_rounds(
+            setup.unit_sizes, fixed_units(setup), rounds, rng, first_round=first_round, patient=True
+        )
         if design is not None:
+            initial, how = design
+            how += " completing the first round" if first_round else ""
             groups = solve(
-                copy.deepcopy(fresh), rng, initial=design, iterations=SCHEDULE_ITERATIONS
+                copy.deepcopy(fresh), rng, initial=initial, iterations=SCHEDULE_ITERATIONS
             )
-            how = design_name(len(setup.units), setup.unit_sizes[0])
             left = _new_repeats(fresh, groups)
     if left and design is None:  # the tabu search depends on its start: try a few more
         small = fresh.n * rounds <= EXACT_MAX_CELLS

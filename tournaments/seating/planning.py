@@ -31,8 +31,8 @@ def design_rounds(
     *,
     first_round: Sequence[Sequence[int]] | None = None,
     patient: bool = False,
-) -> list[list[list[int]]] | None:
-    """``rounds`` rounds of tables (players ``0 … n-1``) without a repeat, or ``None``.
+) -> tuple[list[list[list[int]]], str] | None:
+    """``rounds`` rounds of tables (players ``0 … n-1``) without a repeat and the design's name.
 
     :param sizes: table sizes of one round; only all-threes or all-fours qualify.
     :param fixed: player → table index (must-sit).
@@ -40,7 +40,7 @@ def design_rounds(
         player; the rounds returned follow it without repeating a meeting.
     :param patient: give the construction a longer budget (see ``designs.triple_design``).
 
-    >>> rounds = design_rounds([3] * 5, {}, 6, random.Random(1), first_round=[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11], [12, 13, 14]])
+    >>> rounds, name = design_rounds([3] * 5, {}, 6, random.Random(1), first_round=[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11], [12, 13, 14]])
     >>> pairs = [frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b]
     >>> len(pairs) == len(set(pairs)) == 15 * 14 // 2 - 15
     True
@@ -50,9 +50,10 @@ def design_rounds(
     size = sizes[0] if sizes else 0
     if set(sizes) != {size} or size not in (3, 4) or rounds + played > (n - 1) // (size - 1):
         return None
-    kts = design_for(n, size, patient=patient)
-    if kts is None or rounds + played > len(kts):
+    found = design_for(n, size, rounds=rounds + played, patient=patient)
+    if found is None:
         return None
+    kts, name = found
     order = list(range(len(kts)))
     rng.shuffle(order)
     label = list(range(n))
@@ -70,7 +71,7 @@ def design_rounds(
         if numbered is None:
             return None
         out.append(numbered)
-    return out
+    return out, name
 
 
 def _number(tables: list[list[int]], fixed: Mapping[int, int]) -> list[list[int]] | None:

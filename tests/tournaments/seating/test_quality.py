@@ -253,7 +253,12 @@ def test_mixed_tables_near_the_bound_without_a_repeat(n, rounds):
 
 @pytest.mark.parametrize(
     "n, rounds, policy",
-    [(21, 10, TablePolicy.THREES), (18, 8, TablePolicy.MIXED), (28, 9, TablePolicy.FOURS)],
+    [
+        (21, 10, TablePolicy.THREES),
+        (18, 8, TablePolicy.MIXED),
+        (28, 9, TablePolicy.FOURS),
+        (32, 8, TablePolicy.FOURS),
+    ],
 )
 def test_a_fresh_seed_every_round_keeps_the_schedule(n, rounds, policy):
     """How the site draws: each round its own seed. Rounds 2… follow the plan made after
@@ -291,3 +296,12 @@ def test_after_a_correction_the_plan_is_anchored_on_the_rounds_as_played():
     ]
     fourth = draw_round(entries, fourth_history, seed="d", rounds_total=7)
     assert "plan made after round 2" in fourth.report.notes[-1]  # still the same plan
+
+
+@pytest.mark.parametrize("n, rounds", [(32, 8), (36, 9)])
+def test_cyclic_schedules_of_fours_where_no_design_reaches(n, rounds):
+    """Fours only, near the bound: the tabu search left a repeat (32 × 8: 1, 36 × 9: 2);
+    a base round developed over Z_8 × 4 (Z_9 × 4) has none (designs.cyclic_schedule)."""
+    draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="c", policy=TablePolicy.FOURS)
+    assert repeats(draws) == 0
+    assert draws[0].parameters["construction"] == "cyclic schedule"
