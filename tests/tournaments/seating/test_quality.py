@@ -220,8 +220,9 @@ def test_report_says_when_no_schedule_without_repeats_exists():
     )
 
 
-@pytest.mark.parametrize("v", [16, 28])
+@pytest.mark.parametrize("v", [16, 28, 40])
 def test_resolvable_design_of_fours_meets_every_pair_once(v):
+    """16 and 28 one-rotational; 40 the lines of PG(3, 3) split into spreads."""
     rounds = four_design(v)
     assert rounds is not None and len(rounds) == (v - 1) // 3
     pairs = design_pairs(rounds, v)
