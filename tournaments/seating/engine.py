@@ -346,7 +346,7 @@ def _plan(
 
     The tabu search settles most sizes; close to the most rounds a size
     allows it can leave a repeat that a schedule without one avoids. Then,
-    in turn: a patient design search (KTS(39); a cyclic schedule for 32
+    in turn: a patient design search (sizes over 40, KTS(45); a cyclic schedule for 32
     players over 8 rounds of fours), more tabu starts (16 × 6,
     23 × 8, 35 × 13 come out clean from some starts only), and for small
     enough problems CP-SAT (:mod:`.exact`), which finds such a schedule (14

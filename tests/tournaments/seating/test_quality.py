@@ -50,10 +50,16 @@ def test_no_triple_design_where_none_exists(n):
 
 @pytest.mark.parametrize(
     "n, rounds, policy",
-    [(18, 8, TablePolicy.THREES), (24, 11, TablePolicy.MIXED), (30, 14, TablePolicy.THREES)],
+    [
+        (18, 8, TablePolicy.THREES),
+        (24, 11, TablePolicy.MIXED),
+        (30, 14, TablePolicy.THREES),
+        (48, 23, TablePolicy.THREES),
+    ],
 )
 def test_near_kirkman_sizes_schedule_has_no_repeat(n, rounds, policy):
-    """The sizes the tabu search alone left with repeats (18 × 8: 1–2, 24 × 11: 3–4)."""
+    """The sizes the tabu search alone left with repeats (18 × 8: 1–2, 24 × 11: 3–4);
+    48 × 23 after the tabu search, by the patient construction."""
     draws = list(draw_schedule([Entry(i) for i in range(n)], rounds, seed="nk", policy=policy))
     assert repeats(draws) == 0
     assert len(pair_counts(draws)) == n * (n - 1) // 2 - n // 2
@@ -70,9 +76,9 @@ def test_random_first_round_still_completes_a_near_kirkman_schedule():
     assert "nearly Kirkman" in draws[1].report.notes[-1]
 
 
-@pytest.mark.parametrize("n, rounds", [(15, 7), (21, 10), (33, 16), (39, 19)])
+@pytest.mark.parametrize("n, rounds", [(15, 7), (21, 10), (33, 16), (39, 19), (45, 22)])
 def test_kirkman_sizes_schedule_has_no_repeat(n, rounds):
-    """33 is built by the half-turn construction; 39 needs the patient budget."""
+    """33 by the half-turn construction; 39 by the most-constrained-first search."""
     draws = list(
         draw_schedule([Entry(i) for i in range(n)], rounds, seed="k", policy=TablePolicy.THREES)
     )
