@@ -59,7 +59,7 @@ __all__ = [
 Schedule = list[list[tuple[int, ...]]]
 Point = tuple[int, int]  # (x in Z_m, level)
 Key = tuple[int, int, int]
-QUICK_DESIGNS_UP_TO = 40  #: largest count tried before the tabu search (see triple_design)
+QUICK_DESIGNS_UP_TO = 40  #: largest count tried before the tabu search (see design_for)
 _ATTEMPT = 300  # steps per restart: the search is heavy-tailed, restarts pay
 
 
@@ -82,12 +82,8 @@ def triple_design(n: int, *, patient: bool = False) -> Schedule | None:
 
     :param patient: search fifty (KTS) or five (NKTS) times longer — seconds, not
         milliseconds; worth it only when the tabu search has left a repeat
-        (sizes over 40). Without it sizes over ``QUICK_DESIGNS_UP_TO``
-        are not tried: the tabu search seats them without a repeat for the
-        rounds events play, and a failed construction would cost seconds.
+        (sizes over 40).
     """
-    if not patient and n > QUICK_DESIGNS_UP_TO:
-        return None
     if n % 6 == 3:
         return kirkman_schedule(n, budget=3_000_000 if patient else 60_000)
     if n % 6 == 0:
@@ -100,14 +96,20 @@ def design_for(
 ) -> tuple[Schedule, str] | None:
     """A schedule of at least ``rounds`` rounds without a repeat, and its name.
 
+    Without ``patient`` sizes over ``QUICK_DESIGNS_UP_TO`` are not tried: the
+    tabu search seats them without a repeat for the rounds events play, and a
+    failed construction would cost seconds.
+
     :func:`triple_design` for tables of three, :func:`four_design` for
     tables of four; with ``patient``, where those have none that long, a
     :func:`cyclic_schedule` of exactly ``rounds`` rounds.
     """
     full = None
-    if size == 3:
+    if not patient and n > QUICK_DESIGNS_UP_TO:
+        pass  # the tabu search seats these for the rounds events play
+    elif size == 3:
         full = triple_design(n, patient=patient)
-    elif size == 4 and (patient or n <= QUICK_DESIGNS_UP_TO):
+    elif size == 4:
         full = four_design(n, budget=200_000 if patient else 60_000)
     if full is not None and len(full) >= rounds:
         return full, design_name(n, size)

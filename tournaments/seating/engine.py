@@ -26,7 +26,7 @@ from .model import (
 )
 from .planning import design_rounds
 from .report import build_report
-from .search import Problem, solve
+from .search import Problem, fill_tables, solve
 from .seats import seat_table
 from .setup import Setup, build_problem, check_apart, fixed_units, prepare
 
@@ -55,18 +55,10 @@ def seed_commitment(seed: str | int) -> str:
 
 def _random_groups(setup: Setup, rng: random.Random) -> list[list[int]]:
     """The referees' draw (001 note 8): shuffle, then fill the tables in order."""
-    p_fixed = fixed_units(setup)
-    tables: list[list[int]] = [[] for _ in setup.unit_sizes]
-    for u, t in p_fixed.items():
-        tables[t].append(u)
-    rest = [u for u in range(len(setup.units)) if u not in p_fixed]
+    fixed = fixed_units(setup)
+    rest = [u for u in range(len(setup.units)) if u not in fixed]
     rng.shuffle(rest)
-    t = 0
-    for u in rest:
-        while len(tables[t]) >= setup.unit_sizes[t]:
-            t += 1
-        tables[t].append(u)
-    return tables
+    return fill_tables(setup.unit_sizes, fixed, rest)
 
 
 def _seat_round(
@@ -235,7 +227,7 @@ def _lookahead(
     """
     done = sorted(stats.rounds)
     units = setup.units
-    index = {x: u for u, unit in enumerate(units) for x in unit}
+    index = setup.unit_of()
     by_round: dict[int, list[tuple[EntryId, ...]]] = {}
     for t in history:
         by_round.setdefault(t.round, []).append(t.seats)
@@ -258,8 +250,8 @@ def _lookahead(
         planned, how = _anchored_plan(
             setup, entries, history, done[:j], rounds_total, policy, constraints
         )
-        later = done[j:]
-        if len(planned) > len(later) and all(
+        later = done[j:]  # fewer than the rounds planned: rounds_total > len(done)
+        if all(
             _partition(by_round[r])
             == _partition([x for u in t for x in units[u]] for t in planned[i])
             for i, r in enumerate(later)
@@ -319,7 +311,7 @@ def _anchored_plan(
         design = first_round = None
         if len(anchor_rounds) == 1:
             # Any first round of threes (fours) starts a design (see .planning).
-            index = {x: u for u, unit in enumerate(setup.units) for x in unit}
+            index = setup.unit_of()
             first = [[index[x] for x in t.seats if x in index] for t in anchor]
             size = setup.unit_sizes[0]
             if all(len(t) in (0, size) for t in first) and sum(map(len, first)) == len(setup.units):
@@ -355,9 +347,10 @@ def _plan(
     """
     problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
     fresh = copy.deepcopy(problem)  # solve() counts its meetings into problem
+    completing = " completing the first round" if first_round else ""
     initial, how = design if design is not None else (None, "tabu search")
-    if design is not None and first_round:
-        how = f"{how} completing the first round"
+    if design is not None:
+        how += completing
     groups = solve(problem, rng, initial=initial, iterations=SCHEDULE_ITERATIONS)
     left = _new_repeats(fresh, groups)
     if left and design is None and (not stats.rounds or first_round):  # the quick search missed
@@ -366,7 +359,7 @@ def _plan(
         )
         if design is not None:
             initial, how = design
-            how += " completing the first round" if first_round else ""
+            how += completing
             groups = solve(
                 copy.deepcopy(fresh), rng, initial=initial, iterations=SCHEDULE_ITERATIONS
             )
@@ -413,9 +406,9 @@ def draw_schedule(
 ) -> tuple[Draw, ...]:
     """All ``rounds`` rounds at once (the ``schedule`` method).
 
-    Uses a Kirkman triple system (n ≡ 3 mod 6, up to (n − 1) / 2 rounds) or a
-    nearly Kirkman one (n ≡ 0 mod 6, n ≥ 18, up to (n − 2) / 2 rounds) where
-    the size has one, otherwise a tabu search over all rounds.
+    Uses a constructed design where the size has one (:mod:`.designs`),
+    otherwise a tabu search over all rounds, then what :func:`_plan` tries
+    where that leaves a repeat.
     """
     policy = TablePolicy(policy)
     constraints = constraints or Constraints()

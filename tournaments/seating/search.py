@@ -103,18 +103,26 @@ def solve(
     return state.tables
 
 
-def _by_rank(p: Problem) -> list[list[int]]:
-    assert p.rank is not None
-    tables: list[list[int]] = [[] for _ in p.sizes]
-    for x, t in p.fixed.items():
+def fill_tables(
+    sizes: Sequence[int], fixed: dict[int, int], order: Sequence[int]
+) -> list[list[int]]:
+    """Fixed players at their tables, then the others in ``order``, filling table after table."""
+    tables: list[list[int]] = [[] for _ in sizes]
+    for x, t in fixed.items():
         tables[t].append(x)
-    order = sorted((x for x in range(p.n) if x not in p.fixed), key=lambda x: p.rank[x])  # type: ignore[index]
     t = 0
     for x in order:
-        while len(tables[t]) >= p.sizes[t]:
+        while len(tables[t]) >= sizes[t]:
             t += 1
         tables[t].append(x)
     return tables
+
+
+def _by_rank(p: Problem) -> list[list[int]]:
+    assert p.rank is not None
+    rank = p.rank
+    order = sorted((x for x in range(p.n) if x not in p.fixed), key=lambda x: rank[x])
+    return fill_tables(p.sizes, p.fixed, order)
 
 
 def _greedy(p: Problem, rng: random.Random) -> list[list[int]]:

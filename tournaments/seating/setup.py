@@ -35,6 +35,10 @@ class Setup:
     unit_sizes: tuple[int, ...]
     notes: tuple[str, ...]
 
+    def unit_of(self) -> dict[EntryId, int]:
+        """Entry → index of its unit."""
+        return {x: u for u, unit in enumerate(self.units) for x in unit}
+
 
 def prepare(entries: Sequence[Entry], policy: TablePolicy, constraints: Constraints) -> Setup:
     ids = [e.id for e in entries]
@@ -114,7 +118,7 @@ def prepare(entries: Sequence[Entry], policy: TablePolicy, constraints: Constrai
 def build_problem(
     setup: Setup, stats: HistoryStats, rounds: int, *, repeat_weight: int, four_weight: int
 ) -> Problem:
-    index = {x: u for u, unit in enumerate(setup.units) for x in unit}
+    index = setup.unit_of()
     n = len(setup.units)
     meet = [[0] * n for _ in range(n)]
     for pair, met in stats.meetings.items():
