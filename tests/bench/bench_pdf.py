@@ -28,8 +28,10 @@ def test_bench_blank_protocols_100_tables(tmp_path):
 
     # a Celery worker is a long-lived process: measure warm, and report the first render too
     t0 = time.perf_counter()
-    pdf.render("seating", {"event": {"name": "warm-up", "slug": "w"}, "round": 1, "tables": [],
-                           "alphabetical": []})
+    pdf.render(
+        "seating",
+        {"event": {"name": "warm-up", "slug": "w"}, "round": 1, "tables": [], "alphabetical": []},
+    )
     t_first = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -44,16 +46,21 @@ def test_bench_blank_protocols_100_tables(tmp_path):
     if os.environ.get("PULKA_BENCH_PDF_OUT"):  # keep the file to look at it
         Path(os.environ["PULKA_BENCH_PDF_OUT"]).write_bytes(rendered.data)
     info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
-    pages = int(next(line.split()[-1] for line in info.stdout.splitlines()
-                     if line.startswith("Pages:")))
+    pages = int(
+        next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:"))
+    )
     assert pages == TABLES
 
     t0 = time.perf_counter()
     seating = pdf.render("seating", pdf.seating_context(round_=round_))
     t_seating = time.perf_counter() - t0
     print(f"\n[bench_pdf] first render in the process (WeasyPrint and fonts load): {t_first:.2f} s")
-    print(f"[bench_pdf] blank protocols, {TABLES} tables: context {t_context:.2f} s, "
-          f"render {t_render:.2f} s, total {t_context + t_render:.2f} s, {pages} pages, "
-          f"{len(rendered.data) / 1024:.0f} KiB")
-    print(f"[bench_pdf] seating list of the same round ({3 * TABLES} players): "
-          f"{t_seating:.2f} s, {len(seating.data) / 1024:.0f} KiB")
+    print(
+        f"[bench_pdf] blank protocols, {TABLES} tables: context {t_context:.2f} s, "
+        f"render {t_render:.2f} s, total {t_context + t_render:.2f} s, {pages} pages, "
+        f"{len(rendered.data) / 1024:.0f} KiB"
+    )
+    print(
+        f"[bench_pdf] seating list of the same round ({3 * TABLES} players): "
+        f"{t_seating:.2f} s, {len(seating.data) / 1024:.0f} KiB"
+    )

@@ -18,7 +18,8 @@ largest gap between a player's most and least used seat of 0–2;
 every number of rounds from 2 up to the counting bound (a player meets at
 least two new opponents a round), the repeats of ``draw_schedule`` and how
 the engine settled it: ``K``/``NK`` (nearly) Kirkman triple system, ``R``
-resolvable design of fours, ``Y`` cyclic schedule, ``T``
+resolvable design of fours, ``Y`` cyclic schedule, ``S`` symmetric
+schedule (:mod:`tournaments.seating.symmetric`), ``T``
 tabu search, ``C`` CP-SAT found it, ``P`` CP-SAT proved that repeats cannot
 be avoided, ``?`` neither (repeats may or may not be avoidable).
 """
@@ -105,6 +106,8 @@ def how(construction: str) -> str:
         return "R"
     if construction.startswith("cyclic"):
         return "Y"
+    if construction.startswith("symmetric"):
+        return "S"
     if construction.startswith("CP-SAT found"):
         return "C"
     if "CP-SAT proved" in construction:
@@ -113,7 +116,7 @@ def how(construction: str) -> str:
 
 
 def grid(lo: int, hi: int, policy: TablePolicy, seed: str) -> None:
-    print(f"policy {policy}: rounds → repeats + how (K NK R Y T C P ?), seconds where over 1 s")
+    print(f"policy {policy}: rounds → repeats + how (K NK R Y S T C P ?), seconds where over 1 s")
     print("| players | tables 3/4 | rounds: result |")
     print("|---:|---|---|")
     for n in range(lo, hi + 1):

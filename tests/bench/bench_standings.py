@@ -29,8 +29,9 @@ PLAYERS, ROUNDS = 1000, 12
 @pytest.mark.django_db
 def test_bench_standings_1000_players_12_rounds():
     t0 = time.perf_counter()
-    event, entries = make_event(players=PLAYERS, slug="bench",
-                                tiebreaks=["raspasy_won", "remizes", "head_to_head"])
+    event, entries = make_event(
+        players=PLAYERS, slug="bench", tiebreaks=["raspasy_won", "remizes", "head_to_head"]
+    )
     rng = random.Random(2026)
     for n in range(1, ROUNDS + 1):
         play_round(event, entries, n, rng=rng, approve=True, target=10)
@@ -58,11 +59,17 @@ def test_bench_standings_1000_players_12_rounds():
     t_same = time.perf_counter() - t0
 
     assert len(cold.data["rows"]) == PLAYERS and warm.data != cold.data
-    print(f"\n[bench_standings] {PLAYERS} players x {ROUNDS} rounds, {protocols} protocols "
-          f"(setup {setup:.1f} s)")
+    print(
+        f"\n[bench_standings] {PLAYERS} players x {ROUNDS} rounds, {protocols} protocols "
+        f"(setup {setup:.1f} s)"
+    )
     # the CPU time of this process (not the database's): steadier on a shared machine
-    print(f"[bench_standings] cold recompute (all statistics computed): {t_cold:.2f} s "
-          f"(cpu {c_cold:.2f} s)")
-    print(f"[bench_standings] recompute after one approval change:     {t_warm:.2f} s "
-          f"(cpu {c_warm:.2f} s)")
+    print(
+        f"[bench_standings] cold recompute (all statistics computed): {t_cold:.2f} s "
+        f"(cpu {c_cold:.2f} s)"
+    )
+    print(
+        f"[bench_standings] recompute after one approval change:     {t_warm:.2f} s "
+        f"(cpu {c_warm:.2f} s)"
+    )
     print(f"[bench_standings] recompute with nothing changed:          {t_same:.2f} s")

@@ -45,6 +45,8 @@ import random
 from collections.abc import Callable
 from functools import lru_cache
 
+from .symmetric import symmetric_design
+
 __all__ = [
     "design_for",
     "design_name",
@@ -102,7 +104,9 @@ def design_for(
 
     :func:`triple_design` for tables of three, :func:`four_design` for
     tables of four; with ``patient``, where those have none that long, a
-    :func:`cyclic_schedule` of exactly ``rounds`` rounds.
+    schedule with a known symmetry (:func:`.symmetric.symmetric_design`: 24 and 32
+    players at fours up to the bound) or a :func:`cyclic_schedule` of exactly
+    ``rounds`` rounds.
     """
     full = None
     if not patient and n > QUICK_DESIGNS_UP_TO:
@@ -113,7 +117,12 @@ def design_for(
         full = four_design(n, budget=200_000 if patient else 60_000)
     if full is not None and len(full) >= rounds:
         return full, design_name(n, size)
-    cyclic = cyclic_schedule(n, size, rounds) if patient else None
+    if not patient:
+        return None
+    symmetric = symmetric_design(n, size, rounds)  # a table look-up first: the cyclic
+    if symmetric is not None:  # search takes seconds to fail at 24 × 6
+        return symmetric, "symmetric schedule"
+    cyclic = cyclic_schedule(n, size, rounds)
     return None if cyclic is None else (cyclic, "cyclic schedule")
 
 

@@ -265,6 +265,7 @@ def test_mixed_tables_near_the_bound_without_a_repeat(n, rounds):
         (18, 8, TablePolicy.MIXED),
         (28, 9, TablePolicy.FOURS),
         (32, 8, TablePolicy.FOURS),
+        (32, 10, TablePolicy.FOURS),
     ],
 )
 def test_a_fresh_seed_every_round_keeps_the_schedule(n, rounds, policy):
@@ -312,3 +313,13 @@ def test_cyclic_schedules_of_fours_where_no_design_reaches(n, rounds):
     draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="c", policy=TablePolicy.FOURS)
     assert repeats(draws) == 0
     assert draws[0].parameters["construction"] == "cyclic schedule"
+
+
+@pytest.mark.parametrize("n, rounds", [(24, 6), (24, 7), (32, 9), (32, 10)])
+def test_symmetric_schedules_of_fours_up_to_the_bound(n, rounds):
+    """Fours only, up to (n - 1) / 3 rounds: the tabu search left repeats (32 × 9: 11,
+    32 × 10: 27); schedules invariant under Z_3 on 8 levels (24) and Z_2^3 on 4 levels (32)
+    have none (symmetric.SHAPES)."""
+    draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="s", policy=TablePolicy.FOURS)
+    assert repeats(draws) == 0
+    assert draws[0].parameters["construction"] == "symmetric schedule"
