@@ -496,13 +496,15 @@ def _four_design(v: int, budget: int) -> Schedule | None:
 def cyclic_schedule(n: int, size: int, rounds: int, *, budget: int = 300_000) -> Schedule | None:
     """``rounds`` rounds at tables of ``size`` without a repeat, from one base round.
 
-    Points ``Z_g × {0 … L-1}`` with ``g · L = n`` and ``g ≥ rounds``: a base
-    round whose blocks use every difference at most once, developed
-    ``x ↦ x + 1``, gives ``g`` rounds in which no pair meets twice (differences
-    ``g / 2`` are left out: their orbits are half-length). It exists only
-    where enough differences are left for the blocks of a round, so it serves
-    near the bound no design reaches: 32 players over 8 rounds of fours
-    (Z_8 × 4), 36 over 9, 40 over 10 — where the tabu search leaves a repeat.
+    Points ``Z_g × {0 … L-1}`` and ``F`` fixed points ∞ with ``g · L + F = n``
+    and ``g ≥ rounds``: a base round whose blocks use every difference at most
+    once, developed ``x ↦ x + 1`` (∞ stays put), gives ``g`` rounds in which no
+    pair meets twice (differences ``g / 2`` are left out: their orbits are
+    half-length; two ∞ never share a table, they would every round). It exists
+    only where enough differences are left for the blocks of a round, so it
+    serves near the bound no design reaches: 32 players over 8 rounds of fours
+    (Z_8 × 4), 36 over 9 (Z_9 × 4) and over 10 (Z_10 × 3 and six ∞), 40 over
+    10 — where the tabu search leaves a repeat.
 
     >>> rounds = cyclic_schedule(32, 4, 8)
     >>> pairs = [frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b]
@@ -517,18 +519,24 @@ def cyclic_schedule(n: int, size: int, rounds: int, *, budget: int = 300_000) ->
 def _cyclic(n: int, size: int, rounds: int, budget: int) -> Schedule | None:
     if n % size or rounds < 1:
         return None
-    shapes = []
-    for g in range(max(rounds, 2), n + 1):
-        if n % g:
-            continue
-        levels = n // g
-        differences = levels * ((g - 1) // 2) + levels * (levels - 1) // 2 * g
-        if differences >= n // size * size * (size - 1) // 2:
-            shapes.append((g, levels))
+    tables = n // size
+    shapes = []  # (g, L, F)
+    for fixed in range(tables + 1):
+        for g in range(max(rounds, 2), n - fixed + 1):
+            if (n - fixed) % g:
+                continue
+            levels = (n - fixed) // g
+            differences = levels * ((g - 1) // 2) + levels * (levels - 1) // 2 * g + fixed * levels
+            if differences >= tables * size * (size - 1) // 2:
+                shapes.append((g, levels, fixed))
+    shapes.sort(key=lambda s: (s[0], s[2]))  # smallest g, then fewest ∞ (36 × 10: Z_10 × 3, six ∞)
     rng = random.Random(f"{n}/{size}/{rounds}")
-    for g, levels in shapes[:2]:
-        points = {(x, lv) for x in range(g) for lv in range(levels)}
+    for g, levels, fixed in shapes[:2]:
+        points = {(x, lv) for x in range(g) for lv in range(levels)} | {
+            (i, -1) for i in range(fixed)
+        }
         leave = {(lv, lv, g // 2) for lv in range(levels)} if g % 2 == 0 else set()
+        leave |= {(-1, a, b) for a in range(fixed) for b in range(fixed)}  # ∞ with ∞
         spent = 0
         while spent < budget // 2:
             found, steps = _base_rounds(

@@ -13,7 +13,12 @@ from tournaments.seating import (
     draw_schedule,
     kirkman_schedule,
 )
-from tournaments.seating.designs import four_design, near_kirkman_schedule, triple_design
+from tournaments.seating.designs import (
+    cyclic_schedule,
+    four_design,
+    near_kirkman_schedule,
+    triple_design,
+)
 
 from .helpers import as_history, design_pairs, pair_counts, repeats, seated
 
@@ -306,10 +311,11 @@ def test_after_a_correction_the_plan_is_anchored_on_the_rounds_as_played():
     assert "plan made after round 2" in fourth.report.notes[-1]  # still the same plan
 
 
-@pytest.mark.parametrize("n, rounds", [(32, 8), (36, 9)])
+@pytest.mark.parametrize("n, rounds", [(32, 8), (36, 9), (36, 10)])
 def test_cyclic_schedules_of_fours_where_no_design_reaches(n, rounds):
-    """Fours only, near the bound: the tabu search left a repeat (32 × 8: 1, 36 × 9: 2);
-    a base round developed over Z_8 × 4 (Z_9 × 4) has none (designs.cyclic_schedule)."""
+    """Fours only, near the bound: the tabu search left repeats (32 × 8: 1, 36 × 9: 2,
+    36 × 10: 11); a base round developed over Z_8 × 4 (Z_9 × 4; Z_10 × 3 with six fixed
+    points ∞) has none (designs.cyclic_schedule)."""
     draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="c", policy=TablePolicy.FOURS)
     assert repeats(draws) == 0
     assert draws[0].parameters["construction"] == "cyclic schedule"
@@ -323,3 +329,17 @@ def test_symmetric_schedules_of_fours_up_to_the_bound(n, rounds):
     draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="s", policy=TablePolicy.FOURS)
     assert repeats(draws) == 0
     assert draws[0].parameters["construction"] == "symmetric schedule"
+
+
+def test_cyclic_schedule_with_fixed_points():
+    """36 × 10 at fours: Z_10 × 3 and six points ∞ that the development leaves in place;
+    two ∞ never share a table (they would every round)."""
+    rounds = cyclic_schedule(36, 4, 10)
+    assert rounds is not None and len(rounds) == 10
+    assert set(design_pairs(rounds, 36).values()) == {1}
+    infinite = set(range(30, 36))
+    assert all(len(infinite & set(t)) <= 1 for r in rounds for t in r)
+    # each ∞ meets all 30 players of the levels: three new ones every round
+    assert all(
+        len({p for r in rounds for t in r if i in t for p in t} - {i}) == 30 for i in infinite
+    )
