@@ -24,7 +24,7 @@ from .model import (
     TablePolicy,
     sort_key,
 )
-from .planning import design_rounds
+from .planning import design_rounds, developed_rounds
 from .report import build_report
 from .search import Problem, fill_tables, solve
 from .seats import seat_table
@@ -310,12 +310,14 @@ def _anchored_plan(
         remaining = rounds_total - len(anchor_rounds)
         design = first_round = None
         if len(anchor_rounds) == 1:
-            # Any first round of threes (fours) starts a design (see .planning).
+            # Any first round with the tables of a round starts a design (see .planning).
             index = setup.unit_of()
             first = [[index[x] for x in t.seats if x in index] for t in anchor]
-            size = setup.unit_sizes[0]
-            if all(len(t) in (0, size) for t in first) and sum(map(len, first)) == len(setup.units):
-                first_round = [t for t in first if t]
+            first = [t for t in first if t]
+            if sorted(map(len, first)) == sorted(setup.unit_sizes) and sum(map(len, first)) == len(
+                setup.units
+            ):
+                first_round = first
                 design = design_rounds(
                     setup.unit_sizes, fixed_units(setup), remaining, rng, first_round=first_round
                 )
@@ -338,12 +340,15 @@ def _plan(
 
     The tabu search settles most sizes; close to the most rounds a size
     allows it can leave a repeat that a schedule without one avoids. Then,
-    in turn: a patient design search (sizes over 40, KTS(45); a cyclic schedule for 32
-    players over 8 rounds of fours), more tabu starts (16 × 6,
-    23 × 8, 35 × 13 come out clean from some starts only), and for small
-    enough problems CP-SAT (:mod:`.exact`), which finds such a schedule (14
-    players at 3-3-4-4 over 4 rounds) or proves there is none (12 players,
-    5 rounds of threes); either way the report says so.
+    in turn: a patient design search (sizes over 40, KTS(45); a symmetric
+    schedule for 24 and 32 players at fours, a cyclic one for 32 × 8), more
+    tabu starts (16 × 6, 23 × 8, 35 × 13 come out clean from some starts
+    only), a base round developed over Z_g with points ∞ found by CP-SAT (any
+    mix of tables: 22 × 9, 25 × 10–11, 28 × 12 with mixed tables; 36 × 11 at
+    fours), and for small enough problems CP-SAT over the whole schedule
+    (:mod:`.exact`), which finds such a schedule (14 players at 3-3-4-4 over
+    4 rounds) or proves there is none (12 players, 5 rounds of threes);
+    either way the report says so.
     """
     problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
     fresh = copy.deepcopy(problem)  # solve() counts its meetings into problem
@@ -373,6 +378,14 @@ def _plan(
                 groups, left, how = again, fewer, f"tabu search, start {restart + 1}"
             if not left:
                 break
+    if left and design is None and (not stats.rounds or first_round):
+        developed = developed_rounds(
+            setup.unit_sizes, fixed_units(setup), rounds, rng, first_round=first_round
+        )
+        if developed is not None:
+            again = solve(copy.deepcopy(fresh), rng, initial=developed[0], iterations=0)
+            if _new_repeats(fresh, again) < left:  # 4-table duty only: no repeat comes back
+                return again, developed[1] + completing
     if not left or fresh.n * rounds > EXACT_MAX_CELLS:
         return groups, how
     exact = zero_repeat_schedule(fresh, seed=rng.randrange(2**31), budget=EXACT_BUDGET)

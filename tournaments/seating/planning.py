@@ -19,8 +19,9 @@ import random
 from collections.abc import Mapping, Sequence
 
 from .designs import design_for
+from .symmetric import developed_schedule
 
-__all__ = ["design_rounds"]
+__all__ = ["design_rounds", "developed_rounds"]
 
 
 def design_rounds(
@@ -54,28 +55,75 @@ def design_rounds(
     if found is None:
         return None
     kts, name = found
-    order = list(range(len(kts)))
+    return _relabelled(kts, name, sizes, fixed, rounds, rng, first_round)
+
+
+def developed_rounds(
+    sizes: Sequence[int],
+    fixed: Mapping[int, int],
+    rounds: int,
+    rng: random.Random,
+    *,
+    first_round: Sequence[Sequence[int]] | None = None,
+) -> tuple[list[list[list[int]]], str] | None:
+    """Like :func:`design_rounds`, from a developed base round (:func:`.symmetric.developed_schedule`).
+
+    Any mix of table sizes; seconds of CP-SAT, so only where the quicker
+    methods left a repeat.
+    """
+    played = 1 if first_round is not None else 0
+    found = developed_schedule(sizes, rounds + played)
+    if found is None:
+        return None
+    schedule, name = found
+    return _relabelled(schedule, name, sizes, fixed, rounds, rng, first_round)
+
+
+def _relabelled(
+    schedule: list[list[tuple[int, ...]]],
+    name: str,
+    sizes: Sequence[int],
+    fixed: Mapping[int, int],
+    rounds: int,
+    rng: random.Random,
+    first_round: Sequence[Sequence[int]] | None,
+) -> tuple[list[list[list[int]]], str] | None:
+    """``rounds`` of ``schedule``'s rounds with the players relabelled, tables numbered.
+
+    With ``first_round``, one round of the schedule is mapped onto it table by
+    table (tables of the same size in any order) and the rounds after it follow.
+    """
+    n = sum(sizes)
+    played = 1 if first_round is not None else 0
+    order = list(range(len(schedule)))
     rng.shuffle(order)
     label = list(range(n))
     if first_round is None:
         rng.shuffle(label)
     else:
-        for design_table, table in zip(kts[order[0]], first_round, strict=True):
+        ours = sorted(schedule[order[0]], key=len)
+        theirs = sorted(first_round, key=len)
+        if [len(t) for t in ours] != [len(t) for t in theirs]:
+            return None
+        for design_table, table in zip(ours, theirs, strict=True):
             for x, y in zip(design_table, table, strict=True):
                 label[x] = y
     out = []
     for r in order[played : played + rounds]:
-        tables = [sorted(label[x] for x in t) for t in kts[r]]
+        tables = [sorted(label[x] for x in t) for t in schedule[r]]
         rng.shuffle(tables)
-        numbered = _number(tables, fixed)
+        numbered = _number(tables, sizes, fixed)
         if numbered is None:
             return None
         out.append(numbered)
     return out, name
 
 
-def _number(tables: list[list[int]], fixed: Mapping[int, int]) -> list[list[int]] | None:
-    numbered: list[list[int] | None] = [None] * len(tables)
+def _number(
+    tables: list[list[int]], sizes: Sequence[int], fixed: Mapping[int, int]
+) -> list[list[int]] | None:
+    """Tables in table-number order (``sizes[i]`` seats at number ``i``), must-sit players at theirs."""
+    numbered: list[list[int] | None] = [None] * len(sizes)
     free = []
     for t in tables:
         wanted = {fixed[x] for x in t if x in fixed}
@@ -83,9 +131,15 @@ def _number(tables: list[list[int]], fixed: Mapping[int, int]) -> list[list[int]
             return None  # must-sit at two tables: leave it to the search
         if wanted:
             (number,) = wanted
-            if numbered[number] is not None:
+            if numbered[number] is not None or sizes[number] != len(t):
                 return None
             numbered[number] = t
         else:
             free.append(t)
-    return [t if t is not None else free.pop() for t in numbered]
+    for i, t in enumerate(numbered):
+        if t is None:
+            fits = [k for k, f in enumerate(free) if len(f) == sizes[i]]
+            if not fits:
+                return None
+            numbered[i] = free.pop(fits[-1])  # the last: one size pops as it always did
+    return numbered  # type: ignore[return-value]

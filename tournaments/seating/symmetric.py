@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
-__all__ = ["SHAPES", "Shape", "symmetric_design", "symmetric_schedule"]
+__all__ = ["SHAPES", "Shape", "developed_schedule", "symmetric_design", "symmetric_schedule"]
 
 Schedule = list[list[tuple[int, ...]]]
 
@@ -239,3 +239,118 @@ def _check(schedule: Schedule, n: int) -> None:
                 if pair in met:
                     raise AssertionError(f"symmetric schedule: {pair} meet twice")
                 met.add(pair)
+
+
+# --- Developed schedules: one base round, its translates are the other rounds ---------------
+
+
+def developed_schedule(
+    sizes: Sequence[int], rounds: int, *, budget: float = 6.0, seed: int = 0
+) -> tuple[Schedule, str] | None:
+    """``rounds`` rounds of tables of ``sizes`` without a repeat, developed from one base round.
+
+    The other kind of symmetry: the players are ``Z_g × {0 … L-1}`` and ``F``
+    points ∞ (``g · L + F = n``, ``g ≥ rounds``), and round ``h`` is the base
+    round shifted by ``h`` (∞ stays put). No pair meets twice if the base
+    round holds at most one pair of each *difference* (pure within a level,
+    up to sign; mixed between two levels; ∞ with a level), none of
+    difference ``g / 2`` (it would come back after ``g / 2`` rounds) and never
+    two ∞ at one table. :func:`.designs.cyclic_schedule` searches the same
+    for tables of one size depth-first; this CP-SAT model takes any mix of
+    threes and fours, which the mixed table policy needs (22 players over
+    9 rounds: ``Z_9 × 2`` and four ∞; 25 over 10 and 11).
+
+    Shapes are tried smallest ``g`` first, then fewest ∞, each with
+    ``budget`` deterministic time units; the first base round found wins.
+    Returns the rounds (players ``0 … n-1``: level points ``x + g · level``,
+    then ∞) and a name for the draw report, or ``None``.
+
+    >>> found, name = developed_schedule((3, 3, 3, 3, 3, 3, 4), 9)
+    >>> name
+    'cyclic schedule (Z_9 × 2 and 4 ∞)'
+    >>> pairs = [frozenset((a, b)) for r in found for t in r for a in t for b in t if a < b]
+    >>> len(found), len(pairs) == len(set(pairs))
+    (9, True)
+    """
+    sizes = tuple(sorted(sizes))
+    n = sum(sizes)
+    for g, levels, fixed in _developed_shapes(n, len(sizes), rounds):
+        found = _developed(sizes, g, levels, fixed, budget, seed)
+        if found is not None:
+            name = f"cyclic schedule (Z_{g} × {levels}" + (f" and {fixed} ∞)" if fixed else ")")
+            return [list(r) for r in found[:rounds]], name
+    return None
+
+
+def _developed_shapes(n: int, tables: int, rounds: int) -> list[tuple[int, int, int]]:
+    shapes = []
+    for g in range(max(rounds, 2), n + 1):
+        for fixed in range(tables + 1):  # two ∞ never share a table
+            if (n - fixed) % g == 0 and n > fixed:
+                shapes.append((g, (n - fixed) // g, fixed))
+    return shapes
+
+
+@lru_cache(maxsize=16)
+def _developed(
+    sizes: tuple[int, ...], g: int, levels: int, fixed: int, budget: float, seed: int
+) -> Schedule | None:
+    from ortools.sat.python import cp_model
+
+    n = sum(sizes)
+    points = [(x, level) for level in range(levels) for x in range(g)] + [
+        (i, -1) for i in range(fixed)
+    ]
+    tables = range(len(sizes))
+    model = cp_model.CpModel()
+    y = {(p, t): model.new_bool_var(f"y{p}_{t}") for p in range(n) for t in tables}
+    for p in range(n):
+        model.add_exactly_one(y[p, t] for t in tables)
+    for t in tables:
+        model.add(sum(y[p, t] for p in range(n)) == sizes[t])
+    by_difference: dict[tuple[int, int, int], list] = {}
+    for a, b in combinations(range(n), 2):
+        difference = _difference(points[a], points[b], g)
+        if difference is None:  # never at one table
+            for t in tables:
+                model.add_bool_or([~y[a, t], ~y[b, t]])
+            continue
+        together = model.new_bool_var(f"s{a}_{b}")
+        for t in tables:
+            model.add_bool_or([~y[a, t], ~y[b, t], together])
+        by_difference.setdefault(difference, []).append(together)
+    for pairs in by_difference.values():
+        model.add_at_most_one(pairs)
+    # tables of one size are interchangeable: their smallest members increase
+    for t, u in zip(tables, tables[1:], strict=False):
+        if sizes[t] == sizes[u]:
+            for p in range(n):
+                model.add_bool_or([~y[p, u]] + [y[q, t] for q in range(p)])
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed
+    solver.parameters.max_deterministic_time = budget
+    solver.parameters.max_time_in_seconds = 60 * budget  # a safety net only
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    base = [[p for p in range(n) if solver.boolean_value(y[p, t])] for t in tables]
+
+    def shifted(p: int, h: int) -> int:
+        x, level = points[p]
+        return g * levels + x if level < 0 else (x + h) % g + g * level
+
+    schedule = [sorted(tuple(sorted(shifted(p, h) for p in t)) for t in base) for h in range(g)]
+    _check(schedule, n)
+    return schedule
+
+
+def _difference(p: tuple[int, int], q: tuple[int, int], g: int) -> tuple[int, int, int] | None:
+    """The class of a pair under ``x ↦ x + 1``; ``None`` for pairs that may never share a table."""
+    (xa, la), (xb, lb) = sorted((p, q), key=lambda point: (point[1], point[0]))
+    if la < 0:
+        return None if lb < 0 else (-1 - xa, lb, 0)  # ∞ with ∞: every round; ∞_xa with level lb
+    if la == lb:
+        d = (xb - xa) % g
+        return None if 2 * d == g else (la, la, min(d, g - d))
+    return (la, lb, (xb - xa) % g)

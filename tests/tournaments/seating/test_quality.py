@@ -271,6 +271,7 @@ def test_mixed_tables_near_the_bound_without_a_repeat(n, rounds):
         (28, 9, TablePolicy.FOURS),
         (32, 8, TablePolicy.FOURS),
         (32, 10, TablePolicy.FOURS),
+        (22, 9, TablePolicy.MIXED),
     ],
 )
 def test_a_fresh_seed_every_round_keeps_the_schedule(n, rounds, policy):
@@ -343,3 +344,18 @@ def test_cyclic_schedule_with_fixed_points():
     assert all(
         len({p for r in rounds for t in r if i in t for p in t} - {i}) == 30 for i in infinite
     )
+
+
+@pytest.mark.parametrize(
+    "n, rounds, policy",
+    [(22, 9, TablePolicy.MIXED), (25, 11, TablePolicy.MIXED), (36, 11, TablePolicy.FOURS)],
+)
+def test_developed_base_rounds_where_the_search_leaves_repeats(n, rounds, policy):
+    """At the bound: the tabu search and its restarts left repeats (22 × 9: 2, 25 × 11: 8,
+    36 × 11: 29); a base round developed over Z_g with points ∞ has none."""
+    draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="d", policy=policy)
+    assert repeats(draws) == 0
+    assert draws[0].parameters["construction"].startswith("cyclic schedule (Z_")
+    assert [sorted(len(t.seats) for t in d.tables) for d in draws] == [
+        sorted(len(t.seats) for t in draws[0].tables)
+    ] * rounds

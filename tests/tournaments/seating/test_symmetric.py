@@ -2,8 +2,15 @@
 
 import pytest
 
-from tournaments.seating import symmetric
-from tournaments.seating.symmetric import SHAPES, Shape, symmetric_design, symmetric_schedule
+from tournaments.seating import TablePolicy, symmetric
+from tournaments.seating.sizes import table_sizes
+from tournaments.seating.symmetric import (
+    SHAPES,
+    Shape,
+    developed_schedule,
+    symmetric_design,
+    symmetric_schedule,
+)
 
 from .helpers import design_pairs
 
@@ -65,3 +72,42 @@ def test_fixed_points_stay_put():
         (with_0,) = [t for t in tables if 0 in t]
         a, b = with_0[1:]
         assert (a - 1) // 2 == (b - 1) // 2  # ∞'s table is a whole orbit {(level, 0), (level, 1)}
+
+
+@pytest.mark.parametrize("n, rounds", [(22, 9), (25, 10), (25, 11), (28, 12)])
+def test_developed_base_rounds_with_mixed_tables(n, rounds):
+    """One or two tables of four a round, at or next to the bound: a base round over
+    Z_g × 2 with points ∞, developed g times (g ≥ rounds), meets no pair twice."""
+    sizes = table_sizes(n, TablePolicy.MIXED)
+    found = developed_schedule(sizes, rounds)
+    assert found is not None
+    schedule, name = found
+    assert name.startswith("cyclic schedule (Z_")
+    assert len(schedule) == rounds
+    assert all(sorted(map(len, r)) == sorted(sizes) for r in schedule)
+    assert set(design_pairs(schedule, n).values()) == {1}
+
+
+def test_developed_base_round_at_fours():
+    """36 players over 11 rounds of fours (the bound): Z_11 × 3 and three ∞, two ∞ never
+    at one table."""
+    schedule, name = developed_schedule((4,) * 9, 11)
+    assert name == "cyclic schedule (Z_11 × 3 and 3 ∞)"
+    assert set(design_pairs(schedule, 36).values()) == {1}
+    assert all(len({33, 34, 35} & set(t)) <= 1 for r in schedule for t in r)
+
+
+def test_no_developed_schedule_where_every_shape_is_ruled_out():
+    """20 players over 6 rounds of fours has no schedule without a repeat at all (the social
+    golfer problem 5-4-6); CP-SAT rules out every developed shape in about a second."""
+    assert developed_schedule((4,) * 5, 6) is None
+
+
+def test_tables_of_a_mixed_round_are_numbered_by_size_and_must_sit():
+    """planning._number: table i seats sizes[i]; a must-sit player gets their table."""
+    from tournaments.seating.planning import _number
+
+    tables = [[0, 1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert _number(tables, (3, 3, 4), {}) == [[7, 8, 9], [4, 5, 6], [0, 1, 2, 3]]
+    assert _number(tables, (3, 3, 4), {5: 0}) == [[4, 5, 6], [7, 8, 9], [0, 1, 2, 3]]
+    assert _number(tables, (3, 3, 4), {5: 2}) is None  # a table of three cannot be table 3
