@@ -1,4 +1,4 @@
-"""Schedules invariant under a group of translations, found by CP-SAT on orbits.
+"""Schedules with a group of symmetries, found by CP-SAT: invariant rounds, developed rounds.
 
 Some sizes have a schedule without a repeat that neither a classical design
 (:mod:`.designs`) nor the tabu search finds. The best known is the *social
@@ -32,6 +32,12 @@ other methods miss:
   translates would overlap), so every round is two tables meeting four
   levels each, with their translates; shifting and renumbering the levels
   brings round 0 to ``{(0..3, 0)}``, ``{(4..7, 0)}``. 3–6 s.
+
+The other kind (:func:`developed_schedule`): the group moves the rounds
+instead of fixing each. One *base round* over ``Z_g × L`` and points ∞ is
+shifted ``g`` times; CP-SAT picks it so that no difference comes twice. It
+takes any mix of threes and fours, which the mixed table policy needs at
+the bound (22 × 9, 25 × 11, 31 × 13, 34 × 15, 37 × 17, 40 × 17, …).
 
 Deterministic: one CP-SAT worker, a fixed seed and a budget in deterministic
 time units, so a shape always gives the same schedule for the same OR-Tools
