@@ -10,16 +10,33 @@ from tournaments.models import Event
 
 
 class EventForm(forms.ModelForm):
-    variant = forms.ChoiceField(label=_("Variant and convention"),
-                                choices=[(c.key, c.name) for c in CONVENTIONS.values()])
+    variant = forms.ChoiceField(
+        label=_("Variant and convention"), choices=[(c.key, c.name) for c in CONVENTIONS.values()]
+    )
 
     class Meta:
         model = Event
-        fields = ["slug", "name", "starts_on", "ends_on", "venue", "variant", "pulka_target",
-                  "deals_per_round", "round_time_limit", "table_size_policy", "rounds_planned",
-                  "default_draw_method", "separate_clubs", "double_entry", "published"]
-        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}),
-                   "ends_on": forms.DateInput(attrs={"type": "date"})}
+        fields = [
+            "slug",
+            "name",
+            "starts_on",
+            "ends_on",
+            "venue",
+            "variant",
+            "pulka_target",
+            "deals_per_round",
+            "round_time_limit",
+            "table_size_policy",
+            "rounds_planned",
+            "default_draw_method",
+            "separate_clubs",
+            "double_entry",
+            "published",
+        ]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
 
 
 class EntryForm(forms.Form):
@@ -32,8 +49,9 @@ class EntryForm(forms.Form):
 
 class CsvImportForm(forms.Form):
     file = forms.FileField(label=_("CSV file"), required=False)
-    text = forms.CharField(label=_("…or paste the CSV"), required=False,
-                           widget=forms.Textarea(attrs={"rows": 6}))
+    text = forms.CharField(
+        label=_("…or paste the CSV"), required=False, widget=forms.Textarea(attrs={"rows": 6})
+    )
 
     def csv_text(self) -> str:
         upload = self.cleaned_data.get("file")

@@ -106,14 +106,19 @@ def blank_grid_svg(size: int, rows: int, width_mm: float) -> str:
     lines = []
     for r in range(rows + 1):
         y = r * ROW_MM
-        lines.append(f'<line x1="0" y1="{y:.2f}" x2="{width_mm:.2f}" y2="{y:.2f}" '
-                     f'stroke-width="0.15"/>')
+        lines.append(
+            f'<line x1="0" y1="{y:.2f}" x2="{width_mm:.2f}" y2="{y:.2f}" stroke-width="0.15"/>'
+        )
     for i, x in enumerate(xs):
         thick = i in group_starts or i in (0, len(xs) - 1)
-        lines.append(f'<line x1="{x:.2f}" y1="0" x2="{x:.2f}" y2="{height:.2f}" '
-                     f'stroke-width="{0.42 if thick else 0.15}"/>')
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width_mm}mm" height="{height}mm" '
-           f'viewBox="0 0 {width_mm} {height}"><g stroke="#444">{"".join(lines)}</g></svg>')
+        lines.append(
+            f'<line x1="{x:.2f}" y1="0" x2="{x:.2f}" y2="{height:.2f}" '
+            f'stroke-width="{0.42 if thick else 0.15}"/>'
+        )
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width_mm}mm" height="{height}mm" '
+        f'viewBox="0 0 {width_mm} {height}"><g stroke="#444">{"".join(lines)}</g></svg>'
+    )
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
@@ -134,23 +139,39 @@ def _convention_name(event: Event) -> str:
 
 
 def _event_header(event: Event) -> dict[str, Any]:
-    return {"name": event.name, "slug": event.slug, "venue": event.venue,
-            "starts_on": event.starts_on.isoformat(), "ends_on": event.ends_on.isoformat(),
-            "variant": _convention_name(event), "pulka_target": event.pulka_target,
-            "deals_per_round": event.deals_per_round}
+    return {
+        "name": event.name,
+        "slug": event.slug,
+        "venue": event.venue,
+        "starts_on": event.starts_on.isoformat(),
+        "ends_on": event.ends_on.isoformat(),
+        "variant": _convention_name(event),
+        "pulka_target": event.pulka_target,
+        "deals_per_round": event.deals_per_round,
+    }
 
 
 def _seats_by_table(round_: Round) -> dict[int, list[dict[str, Any]]]:
     seats: dict[int, list[dict[str, Any]]] = {}
-    for s in (Seat.objects.filter(round=round_).select_related("entry__player")
-              .order_by("table__number", "position")):
-        seats.setdefault(s.table_id, []).append({
-            "position": s.position, "seat": s.position + 1, "entry": s.entry_id,
-            "name": s.entry.player.name, "club": s.entry.player.club})
+    for s in (
+        Seat.objects.filter(round=round_)
+        .select_related("entry__player")
+        .order_by("table__number", "position")
+    ):
+        seats.setdefault(s.table_id, []).append(
+            {
+                "position": s.position,
+                "seat": s.position + 1,
+                "entry": s.entry_id,
+                "name": s.entry.player.name,
+                "club": s.entry.player.club,
+            }
+        )
     return seats
 
 
 # --- context builders ---------------------------------------------------------------------------
+
 
 def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> dict[str, Any]:
     """One sheet per table: header, players by seat, first dealer, the grid to fill in."""
@@ -162,16 +183,30 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
         n = len(players)
         first = next((p for p in players if p["position"] == t.first_dealer), None)
         link = table_link(t.url_key, base_url)
-        tables.append({
-            "number": t.number, "players": players, "size": n,
-            "first_dealer": first["name"] if first else "",
-            "first_dealer_seat": t.first_dealer + 1, "link": link,
-            "widths": grid_widths(n) if n else [],
-            "columns": [{"name": p["name"], "others": [
-                q["name"] for q in players if q["position"] != p["position"]]} for p in players],
-        })
-    return {"event": _event_header(event), "round": round_.number, "tables": tables,
-            "rows": list(range(1, rows + 1))}
+        tables.append(
+            {
+                "number": t.number,
+                "players": players,
+                "size": n,
+                "first_dealer": first["name"] if first else "",
+                "first_dealer_seat": t.first_dealer + 1,
+                "link": link,
+                "widths": grid_widths(n) if n else [],
+                "columns": [
+                    {
+                        "name": p["name"],
+                        "others": [q["name"] for q in players if q["position"] != p["position"]],
+                    }
+                    for p in players
+                ],
+            }
+        )
+    return {
+        "event": _event_header(event),
+        "round": round_.number,
+        "tables": tables,
+        "rows": list(range(1, rows + 1)),
+    }
 
 
 def filled_protocol_context(*, table: Table) -> dict[str, Any]:
@@ -184,14 +219,22 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
 
     round_ = table.round
     event = round_.event
-    protocol = (Protocol.objects.filter(table=table, approved=True).first()
-                or Protocol.objects.filter(table=table, is_current=True,
-                                           entry_kind="table").first())
+    protocol = (
+        Protocol.objects.filter(table=table, approved=True).first()
+        or Protocol.objects.filter(table=table, is_current=True, entry_kind="table").first()
+    )
     players = _seats_by_table(round_).get(table.pk, [])
     context: dict[str, Any] = {
-        "event": _event_header(event), "round": round_.number, "table": table.number,
-        "players": players, "protocol": None, "deals": [], "findings": [], "rulings": [],
-        "penalties": [], "settlement": [],
+        "event": _event_header(event),
+        "round": round_.number,
+        "table": table.number,
+        "players": players,
+        "protocol": None,
+        "deals": [],
+        "findings": [],
+        "rulings": [],
+        "penalties": [],
+        "settlement": [],
     }
     if protocol is None:
         return context
@@ -201,8 +244,9 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
     from tournaments.services.protocols import effective_protocol
 
     try:
-        effective, origin = effective_protocol(scoring_protocol,
-                                               list(protocol.ruling_entries or []))
+        effective, origin = effective_protocol(
+            scoring_protocol, list(protocol.ruling_entries or [])
+        )
     except (KeyError, TypeError, ValueError):  # unreadable entries: the deals as entered
         effective, origin = scoring_protocol, list(range(len(scoring_protocol.deals)))
     scored = score(effective)
@@ -216,60 +260,116 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
             number += 1
         row = scored.row(i)
         dealer = scored.dealers[i]
-        deals.append({
-            "number": "" if is_penalty else number,
-            "dealer": names[dealer] if dealer is not None else "",
-            "text": " ".join(w for w in deal_text(effective, i).split()
-                             if not w.startswith("dealer=")),
-            "penalty": is_penalty, "from_ruling": origin[i] is None,
-            "rule": deal.rule if is_penalty else "",
-            "cells": [{"pulya": row[p].pulya, "gora": row[p].gora,
-                       "whists": [row[p].whists[q] for q in range(n) if q != p]}
-                      for p in range(n)],
-        })
+        deals.append(
+            {
+                "number": "" if is_penalty else number,
+                "dealer": names[dealer] if dealer is not None else "",
+                "text": " ".join(
+                    w for w in deal_text(effective, i).split() if not w.startswith("dealer=")
+                ),
+                "penalty": is_penalty,
+                "from_ruling": origin[i] is None,
+                "rule": deal.rule if is_penalty else "",
+                "cells": [
+                    {
+                        "pulya": row[p].pulya,
+                        "gora": row[p].gora,
+                        "whists": [row[p].whists[q] for q in range(n) if q != p],
+                    }
+                    for p in range(n)
+                ],
+            }
+        )
     final = scored.final_row()
-    settlement = [{"name": names[p], "pulya": final[p].pulya, "gora": final[p].gora,
-                   "gora_settled": scored.settlement.gora[p],
-                   "exact": _num(scored.settlement.exact[p]),
-                   "whists": _num(r.get("whists", 0)) if (r := next(
-                       (x for x in protocol.result if x.get("seat") == p), None)) else "",
-                   } for p in range(n)]
-    penalties = [{"name": p.entry.player.name, "kind": p.get_kind_display(), "whists": p.whists,
-                  "rule": p.rule, "reason": p.reason, "active": p.active}
-                 for p in EventPenalty.objects.filter(
-                     event=event, entry__seats__table=table).select_related("entry__player")
-                 .order_by("created_at", "id")]
-    context.update({
-        "protocol": {"id": protocol.pk, "version": protocol.version,
-                     "approved": protocol.approved,
-                     "approved_at": protocol.approved_at.isoformat() if protocol.approved_at
-                     else "", "ending": str(effective.ending)},
-        "names": names,
-        "whist_headers": [[names[q] for q in range(n) if q != p] for p in range(n)],
-        "deals": deals,
-        "findings": [{"severity": f.get("severity", ""), "message": f.get("message", ""),
-                      "rule": f.get("rule", ""), "deal": f.get("deal")}
-                     for f in protocol.findings],
-        "rulings": [{"kind": r.get_kind_display(), "rule": r.rule, "reason": r.reason,
-                     "active": r.active, "seat": names[r.seat] if r.seat is not None
-                     and r.seat < n else ""} for r in rulings],
-        "penalties": penalties,
-        "settlement": settlement,
-    })
+    settlement = [
+        {
+            "name": names[p],
+            "pulya": final[p].pulya,
+            "gora": final[p].gora,
+            "gora_settled": scored.settlement.gora[p],
+            "exact": _num(scored.settlement.exact[p]),
+            "whists": _num(r.get("whists", 0))
+            if (r := next((x for x in protocol.result if x.get("seat") == p), None))
+            else "",
+        }
+        for p in range(n)
+    ]
+    penalties = [
+        {
+            "name": p.entry.player.name,
+            "kind": p.get_kind_display(),
+            "whists": p.whists,
+            "rule": p.rule,
+            "reason": p.reason,
+            "active": p.active,
+        }
+        for p in EventPenalty.objects.filter(event=event, entry__seats__table=table)
+        .select_related("entry__player")
+        .order_by("created_at", "id")
+    ]
+    context.update(
+        {
+            "protocol": {
+                "id": protocol.pk,
+                "version": protocol.version,
+                "approved": protocol.approved,
+                "approved_at": protocol.approved_at.isoformat() if protocol.approved_at else "",
+                "ending": str(effective.ending),
+            },
+            "names": names,
+            "whist_headers": [[names[q] for q in range(n) if q != p] for p in range(n)],
+            "deals": deals,
+            "findings": [
+                {
+                    "severity": f.get("severity", ""),
+                    "message": f.get("message", ""),
+                    "rule": f.get("rule", ""),
+                    "deal": f.get("deal"),
+                }
+                for f in protocol.findings
+            ],
+            "rulings": [
+                {
+                    "kind": r.get_kind_display(),
+                    "rule": r.rule,
+                    "reason": r.reason,
+                    "active": r.active,
+                    "seat": names[r.seat] if r.seat is not None and r.seat < n else "",
+                }
+                for r in rulings
+            ],
+            "penalties": penalties,
+            "settlement": settlement,
+        }
+    )
     return context
 
 
 def seating_context(*, round_: Round) -> dict[str, Any]:
     """The round's seating: by table, and alphabetically for the notice board."""
     seats = _seats_by_table(round_)
-    tables = [{"number": t.number, "first_dealer_seat": t.first_dealer + 1,
-               "players": seats.get(t.pk, [])}
-              for t in Table.objects.filter(round=round_).order_by("number")]
+    tables = [
+        {
+            "number": t.number,
+            "first_dealer_seat": t.first_dealer + 1,
+            "players": seats.get(t.pk, []),
+        }
+        for t in Table.objects.filter(round=round_).order_by("number")
+    ]
     alphabetical = sorted(
-        ({"name": p["name"], "club": p["club"], "table": t["number"], "seat": p["seat"]}
-         for t in tables for p in t["players"]), key=lambda r: (r["name"].casefold(), r["table"]))
-    return {"event": _event_header(round_.event), "round": round_.number, "tables": tables,
-            "alphabetical": alphabetical}
+        (
+            {"name": p["name"], "club": p["club"], "table": t["number"], "seat": p["seat"]}
+            for t in tables
+            for p in t["players"]
+        ),
+        key=lambda r: (r["name"].casefold(), r["table"]),
+    )
+    return {
+        "event": _event_header(round_.event),
+        "round": round_.number,
+        "tables": tables,
+        "alphabetical": alphabetical,
+    }
 
 
 def standings_context(*, event: Event) -> dict[str, Any]:
@@ -279,15 +379,26 @@ def standings_context(*, event: Event) -> dict[str, Any]:
     view = standings_view(event=event)
     snapshot = view["snapshot"]
     return {
-        "event": _event_header(event), "rounds": view["rounds"],
+        "event": _event_header(event),
+        "rounds": view["rounds"],
         "columns": view["tiebreak_columns"],
-        "rows": [{"place": r["place_label"], "name": r["name"], "club": r["club"],
-                  "rounds_played": r["rounds_played"], "total": r["total"],
-                  "provisional_total": r["provisional_total"] if r["has_provisional"] else None,
-                  "withdrawn": r["withdrawn"],
-                  "cells": [None if c is None else {"score": c["score"], "final": c["final"]}
-                            for c in r["round_cells"]],
-                  "metrics": r["metric_cells"]} for r in view["rows"]],
+        "rows": [
+            {
+                "place": r["place_label"],
+                "name": r["name"],
+                "club": r["club"],
+                "rounds_played": r["rounds_played"],
+                "total": r["total"],
+                "provisional_total": r["provisional_total"] if r["has_provisional"] else None,
+                "withdrawn": r["withdrawn"],
+                "cells": [
+                    None if c is None else {"score": c["score"], "final": c["final"]}
+                    for c in r["round_cells"]
+                ],
+                "metrics": r["metric_cells"],
+            }
+            for r in view["rows"]
+        ],
         # the inputs' hash, not the time of the last run: an unchanged recomputation must not
         # make the cached PDF stale (the PDF shows when it was printed)
         "inputs_hash": snapshot.inputs_hash if snapshot else "",
@@ -307,14 +418,24 @@ KINDS: dict[str, tuple[str, str]] = {
 
 
 def context_hash(kind: str, context: dict[str, Any], *, paper: str, language: str) -> str:
-    text = json.dumps({"kind": kind, "template": TEMPLATE_VERSION, "paper": paper,
-                       "language": language, "context": context},
-                      sort_keys=True, ensure_ascii=False, default=str)
+    text = json.dumps(
+        {
+            "kind": kind,
+            "template": TEMPLATE_VERSION,
+            "paper": paper,
+            "language": language,
+            "context": context,
+        },
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+    )
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def render_pdf(template: str, context: dict[str, Any], *, paper: str = "A4",
-               language: str = "en") -> bytes:
+def render_pdf(
+    template: str, context: dict[str, Any], *, paper: str = "A4", language: str = "en"
+) -> bytes:
     """Render ``template`` with ``context`` to PDF bytes.
 
     :raises ValueError: for an unknown paper size.
@@ -324,19 +445,25 @@ def render_pdf(template: str, context: dict[str, Any], *, paper: str = "A4",
     if paper not in PAPERS:
         raise ValueError(f"paper {paper!r}: choose one of {sorted(PAPERS)}")
     with translation.override(language):
-        html = render_to_string(template, {**context, "paper": PAPERS[paper],
-                                           "generated_at": timezone.now()})
-    return weasyprint.HTML(string=html, url_fetcher=static_only_fetcher(),
-                           base_url=str(settings.BASE_DIR)).write_pdf()
+        html = render_to_string(
+            template, {**context, "paper": PAPERS[paper], "generated_at": timezone.now()}
+        )
+    return weasyprint.HTML(
+        string=html, url_fetcher=static_only_fetcher(), base_url=str(settings.BASE_DIR)
+    ).write_pdf()
 
 
-def render(kind: str, context: dict[str, Any], *, paper: str = "A4",
-           language: str = "en") -> RenderedFile:
+def render(
+    kind: str, context: dict[str, Any], *, paper: str = "A4", language: str = "en"
+) -> RenderedFile:
     """A rendered file of ``kind`` (pretix's renderer contract)."""
     template, pattern = KINDS[kind]
     event = context.get("event", {})
-    filename = pattern.format(slug=event.get("slug", "event"), round=context.get("round", ""),
-                              table=context.get("table", ""))
+    filename = pattern.format(
+        slug=event.get("slug", "event"),
+        round=context.get("round", ""),
+        table=context.get("table", ""),
+    )
     if paper != "A4":
         filename = filename.replace(".pdf", f"-{paper}.pdf")
     if kind == "blank":
@@ -363,25 +490,41 @@ def render_blank(context: dict[str, Any], *, paper: str = "A4", language: str = 
     for size in sorted({t["size"] for t in context["tables"] if t["size"]}):
         col_mm = [w * width / 100 for w in grid_widths(size)]
         g = geometry[size] = pdf_sheets.sheet_geometry(size, col_mm)
-        backgrounds[size] = render_pdf("pdf/blank_background.html", {
-            **context, "g": g, "head_mm": pdf_sheets.HEAD_MM, "width_mm": width,
-            "header": pdf_sheets.header_svg(size, col_mm), "header_mm": header_height,
-            "grid": blank_grid_svg(size, rows, width), "grid_height_mm": grid_height},
-            paper=paper, language=language)
+        backgrounds[size] = render_pdf(
+            "pdf/blank_background.html",
+            {
+                **context,
+                "g": g,
+                "head_mm": pdf_sheets.HEAD_MM,
+                "width_mm": width,
+                "header": pdf_sheets.header_svg(size, col_mm),
+                "header_mm": header_height,
+                "grid": blank_grid_svg(size, rows, width),
+                "grid_height_mm": grid_height,
+            },
+            paper=paper,
+            language=language,
+        )
     signatures_top = pdf_sheets.HEAD_MM + header_height + grid_height + 4.0
     with translation.override(language):
-        sheets = [_blank_sheet(context, t, geometry.get(t["size"]), page=i + 1)
-                  for i, t in enumerate(context["tables"])]
-        title = f"{context['event']['name']} — " + gettext(
-            "Round %(n)s: blank protocols") % {"n": context["round"]}
+        sheets = [
+            _blank_sheet(context, t, geometry.get(t["size"]), page=i + 1)
+            for i, t in enumerate(context["tables"])
+        ]
+        title = f"{context['event']['name']} — " + gettext("Round %(n)s: blank protocols") % {
+            "n": context["round"]
+        }
     width_pt, height_pt = PAGE_PT[paper]
     data = pdf_sheets.draw_overlay(
-        sheets, page=(height_pt, width_pt), width_mm=width, signatures_top_mm=signatures_top,
+        sheets,
+        page=(height_pt, width_pt),
+        width_mm=width,
+        signatures_top_mm=signatures_top,
         # the footer in the bottom margin, where base.html's margin boxes put it
-        footer_top_mm=LANDSCAPE_HEIGHT_MM[paper] + 5.5, title=title)
+        footer_top_mm=LANDSCAPE_HEIGHT_MM[paper] + 5.5,
+        title=title,
+    )
     return pdf_sheets.merge(data, backgrounds, [t["size"] for t in context["tables"]])
-
-
 
 
 def qr_png(text: str) -> bytes:
@@ -395,8 +538,9 @@ def qr_png(text: str) -> bytes:
     return out.getvalue()
 
 
-def _blank_sheet(context: dict[str, Any], t: dict[str, Any], g: dict[str, Any] | None, *,
-                 page: int) -> dict[str, Any]:
+def _blank_sheet(
+    context: dict[str, Any], t: dict[str, Any], g: dict[str, Any] | None, *, page: int
+) -> dict[str, Any]:
     """The per-table text of one blank sheet, in :func:`pdf_sheets.draw_overlay`'s terms
     (labels translated: call inside ``translation.override``)."""
     from tournaments.pdf_sheets import GREY, Run
@@ -407,9 +551,15 @@ def _blank_sheet(context: dict[str, Any], t: dict[str, Any], g: dict[str, Any] |
         target = [Run(gettext("Deals") + ": "), Run(str(event["deals_per_round"]), "b")]
     else:
         target = [Run(gettext("Pulka to") + ": "), Run(str(event["pulka_target"]), "b")]
-    first = [Run(f"{gettext('Variant')}: "), Run(str(event["variant"]), "b"), Run(" · "),
-             *target, Run(f" · {gettext('First dealer')}: "), Run(t["first_dealer"], "b"),
-             Run(f" ({gettext('seat')} {t['first_dealer_seat']})")]
+    first = [
+        Run(f"{gettext('Variant')}: "),
+        Run(str(event["variant"]), "b"),
+        Run(" · "),
+        *target,
+        Run(f" · {gettext('First dealer')}: "),
+        Run(t["first_dealer"], "b"),
+        Run(f" ({gettext('seat')} {t['first_dealer_seat']})"),
+    ]
     players: list[Any] = []
     for p in t["players"]:
         if players:
@@ -426,10 +576,17 @@ def _blank_sheet(context: dict[str, Any], t: dict[str, Any], g: dict[str, Any] |
         for i, c in enumerate(t["columns"]):
             heads.append((c["name"], g["names"][i]))
             opponents += list(zip(c["others"], g["opponents"][i], strict=True))
-    return {"title": f"{event['name']} — {round_label}, "
-                     + gettext("table %(n)s") % {"n": t["number"]},
-            "meta": [first, players], "heads": heads, "opponents": opponents,
-            "qr": qr_png(t["link"]), "qr_label": gettext("Enter this table's protocol"),
-            "link": t["link"], "signatures": signatures,
-            "footer": (f"{event['name']} — {round_label}",
-                       f"{gettext('Page')} {page} / {len(context['tables'])}")}
+    return {
+        "title": f"{event['name']} — {round_label}, " + gettext("table %(n)s") % {"n": t["number"]},
+        "meta": [first, players],
+        "heads": heads,
+        "opponents": opponents,
+        "qr": qr_png(t["link"]),
+        "qr_label": gettext("Enter this table's protocol"),
+        "link": t["link"],
+        "signatures": signatures,
+        "footer": (
+            f"{event['name']} — {round_label}",
+            f"{gettext('Page')} {page} / {len(context['tables'])}",
+        ),
+    }

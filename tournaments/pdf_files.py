@@ -21,12 +21,22 @@ from tournaments import pdf
 from tournaments.errors import UserFacingError
 from tournaments.models import Event, GeneratedFile, Round, Table
 
-__all__ = ["generated_file_request", "generated_file_render", "generated_file_mark_failed",
-           "document_context"]
+__all__ = [
+    "generated_file_request",
+    "generated_file_render",
+    "generated_file_mark_failed",
+    "document_context",
+]
 
 
-def document_context(*, kind: str, event: Event, round_: Round | None = None,
-                     table: Table | None = None, base_url: str = "") -> dict[str, Any]:
+def document_context(
+    *,
+    kind: str,
+    event: Event,
+    round_: Round | None = None,
+    table: Table | None = None,
+    base_url: str = "",
+) -> dict[str, Any]:
     """The context of a document of ``kind``.
 
     :raises UserFacingError: for a kind that needs a round or a table and got none.
@@ -49,9 +59,16 @@ def document_context(*, kind: str, event: Event, round_: Round | None = None,
 
 
 @transaction.atomic
-def generated_file_request(*, event: Event, kind: str, round_: Round | None = None,
-                           table: Table | None = None, paper: str = "A4", language: str = "en",
-                           base_url: str = "") -> GeneratedFile:
+def generated_file_request(
+    *,
+    event: Event,
+    kind: str,
+    round_: Round | None = None,
+    table: Table | None = None,
+    paper: str = "A4",
+    language: str = "en",
+    base_url: str = "",
+) -> GeneratedFile:
     """The stored document if its data has not changed, else a pending one being rendered.
 
     :raises UserFacingError: bad kind, paper or scope (naming the field).
@@ -68,18 +85,31 @@ def generated_file_request(*, event: Event, kind: str, round_: Round | None = No
         base_url = getattr(settings, "PULKA_BASE_URL", "") or base_url or "http://localhost:8000"
     else:
         base_url = ""
-    context = document_context(kind=kind, event=event, round_=round_, table=table,
-                               base_url=base_url)
+    context = document_context(
+        kind=kind, event=event, round_=round_, table=table, base_url=base_url
+    )
     digest = pdf.context_hash(kind, context, paper=paper, language=language)
-    scope = {"event": event, "kind": kind, "round": round_, "table": table, "paper": paper,
-             "language": language}
+    scope = {
+        "event": event,
+        "kind": kind,
+        "round": round_,
+        "table": table,
+        "paper": paper,
+        "language": language,
+    }
     # serialise requests for one document: lock the event's existing rows of this scope
-    existing = (GeneratedFile.objects.select_for_update().filter(**scope, inputs_hash=digest)
-                .exclude(status=GeneratedFile.Status.FAILED).order_by("-created_at").first())
+    existing = (
+        GeneratedFile.objects.select_for_update()
+        .filter(**scope, inputs_hash=digest)
+        .exclude(status=GeneratedFile.Status.FAILED)
+        .order_by("-created_at")
+        .first()
+    )
     if existing is not None:
         return existing
-    created = GeneratedFile.objects.create(**scope, inputs_hash=digest, base_url=base_url,
-                                           status=GeneratedFile.Status.PENDING)
+    created = GeneratedFile.objects.create(
+        **scope, inputs_hash=digest, base_url=base_url, status=GeneratedFile.Status.PENDING
+    )
 
     def enqueue() -> None:
         from tournaments.services.standings import jobs_queue
@@ -94,16 +124,28 @@ def generated_file_request(*, event: Event, kind: str, round_: Round | None = No
 def generated_file_render(*, file_id: int) -> GeneratedFile:
     """Render the file (the job's body; idempotent: a file already rendered is returned)."""
     with transaction.atomic():
-        f = (GeneratedFile.objects.select_for_update(of=("self",)).select_related("event", "round", "table")
-             .get(pk=file_id))
+        f = (
+            GeneratedFile.objects.select_for_update(of=("self",))
+            .select_related("event", "round", "table")
+            .get(pk=file_id)
+        )
         if f.status == GeneratedFile.Status.OK and f.file:
             return f
-        context = document_context(kind=f.kind, event=f.event, round_=f.round, table=f.table,
-                                   base_url=f.base_url)
+        context = document_context(
+            kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url
+        )
         rendered = pdf.render(f.kind, context, paper=f.paper, language=f.language)
-        old = [o for o in GeneratedFile.objects.filter(
-            event=f.event, kind=f.kind, round=f.round, table=f.table, paper=f.paper,
-            language=f.language).exclude(pk=f.pk)]
+        old = [
+            o
+            for o in GeneratedFile.objects.filter(
+                event=f.event,
+                kind=f.kind,
+                round=f.round,
+                table=f.table,
+                paper=f.paper,
+                language=f.language,
+            ).exclude(pk=f.pk)
+        ]
         f.file.save(rendered.filename, ContentFile(rendered.data), save=False)
         f.filename = rendered.filename
         f.content_type = rendered.content_type
@@ -121,5 +163,6 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
 
 
 def generated_file_mark_failed(*, file_id: int, error: str) -> None:
-    GeneratedFile.objects.filter(pk=file_id).update(status=GeneratedFile.Status.FAILED,
-                                                    error=error[:4000])
+    GeneratedFile.objects.filter(pk=file_id).update(
+        status=GeneratedFile.Status.FAILED, error=error[:4000]
+    )

@@ -55,8 +55,14 @@ def sheet_geometry(size: int, col_mm: list[float]) -> dict[str, Any]:
     def box(a: int, b: int, y: float) -> dict[str, float]:
         return {"left": xs[a], "top": y, "width": xs[b] - xs[a]}
 
-    static: dict[str, Any] = {"no": box(0, 1, top), "dealer": box(1, 2, top),
-                              "contract": box(2, 3, top), "pulya": [], "gora": [], "whists": []}
+    static: dict[str, Any] = {
+        "no": box(0, 1, top),
+        "dealer": box(1, 2, top),
+        "contract": box(2, 3, top),
+        "pulya": [],
+        "gora": [],
+        "whists": [],
+    }
     names, opponents = [], []
     for k in range(size):
         c = 3 + k * (size + 1)
@@ -65,8 +71,13 @@ def sheet_geometry(size: int, col_mm: list[float]) -> dict[str, Any]:
         static["gora"].append(box(c + 1, c + 2, top + h1))
         static["whists"].append(box(c + 2, c + size + 1, top + h1))
         opponents.append([box(c + 2 + j, c + 3 + j, top + h1 + h2) for j in range(size - 1)])
-    return {"static": static, "names": names, "opponents": opponents,
-            "grid_top": top + sum(HEADER_ROWS_MM), "width": xs[-1]}
+    return {
+        "static": static,
+        "names": names,
+        "opponents": opponents,
+        "grid_top": top + sum(HEADER_ROWS_MM),
+        "width": xs[-1],
+    }
 
 
 def header_svg(size: int, col_mm: list[float]) -> str:
@@ -78,8 +89,11 @@ def header_svg(size: int, col_mm: list[float]) -> str:
     width = xs[-1]
     lines: list[tuple[float, float, float, float, float, str]] = []
     thin, thick = 0.15, 0.42
-    lines += [(0, 0, width, 0, thin, "#444"), (0, height, width, height, thin, "#444"),
-              (xs[3], h1, width, h1, thin, "#444")]
+    lines += [
+        (0, 0, width, 0, thin, "#444"),
+        (0, height, width, height, thin, "#444"),
+        (xs[3], h1, width, h1, thin, "#444"),
+    ]
     for x in xs[:4]:
         lines.append((x, 0, x, height, thin, "#444"))
     lines.append((width, 0, width, height, thick, "#444"))
@@ -91,12 +105,17 @@ def header_svg(size: int, col_mm: list[float]) -> str:
         for j in range(1, size - 1):
             lines.append((xs[c + 2 + j], h1 + h2, xs[c + 2 + j], height, thin, "#444"))
         lines.append((xs[c], 0, xs[c], height, thick, "#000"))
-    body = "".join(f'<line x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}" '
-                   f'stroke-width="{w}" stroke="{s}"/>' for a, b, c, d, w, s in lines)
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.2f}mm" '
-           f'height="{height:.2f}mm" viewBox="0 0 {width:.2f} {height:.2f}">'
-           f'<rect x="0" y="0" width="{width:.2f}" height="{height:.2f}" fill="#eee"/>'
-           f'{body}</svg>')
+    body = "".join(
+        f'<line x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}" '
+        f'stroke-width="{w}" stroke="{s}"/>'
+        for a, b, c, d, w, s in lines
+    )
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.2f}mm" '
+        f'height="{height:.2f}mm" viewBox="0 0 {width:.2f} {height:.2f}">'
+        f'<rect x="0" y="0" width="{width:.2f}" height="{height:.2f}" fill="#eee"/>'
+        f"{body}</svg>"
+    )
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
@@ -122,13 +141,16 @@ def merge(overlay: bytes, backgrounds: dict[int, bytes], sizes: list[int]) -> by
         form = DecodedStreamObject()
         contents = page.get_contents()  # a stream: "if contents" would test its dictionary
         form.set_data(contents.get_data() if contents is not None else b"")
-        form.update({
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): ArrayObject([NumberObject(0), NumberObject(0),
-                                              *page.mediabox[2:]]),
-            NameObject("/Resources"): page["/Resources"].clone(writer),
-        })
+        form.update(
+            {
+                NameObject("/Type"): NameObject("/XObject"),
+                NameObject("/Subtype"): NameObject("/Form"),
+                NameObject("/BBox"): ArrayObject(
+                    [NumberObject(0), NumberObject(0), *page.mediabox[2:]]
+                ),
+                NameObject("/Resources"): page["/Resources"].clone(writer),
+            }
+        )
         forms[size] = writer._add_object(form)
     for page, size in zip(writer.pages, sizes, strict=True):
         if size not in forms:
@@ -159,8 +181,10 @@ BODY_SIDE_PT = 6.0
 #: DejaVu Sans ascent and ascent + descent (hhea), in em: where WeasyPrint puts the baseline
 ASCENT, LINE = 1901 / 2048, (1901 + 483) / 2048
 PAD_MM = 0.3
-FONTS = {"r": ("PulkaDejaVuSans", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
-         "b": ("PulkaDejaVuSans-Bold", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")}
+FONTS = {
+    "r": ("PulkaDejaVuSans", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    "b": ("PulkaDejaVuSans-Bold", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+}
 BLACK, GREY = (0.0, 0.0, 0.0), (0x55 / 255,) * 3
 
 
@@ -197,8 +221,11 @@ def wrap(runs: list[Run], size: float, width: float) -> list[list[tuple[float, R
     lines: list[list[tuple[float, Run]]] = [[]]
     x = 0.0
     for run in runs:
-        tokens = [run] if run.gap else [Run(t, run.weight, run.color)
-                                        for t in re.findall(r"\S+|\s+", run.text)]
+        tokens = (
+            [run]
+            if run.gap
+            else [Run(t, run.weight, run.color) for t in re.findall(r"\S+|\s+", run.text)]
+        )
         for tok in tokens:
             blank = bool(tok.gap) or tok.text.isspace()
             w = tok.gap or stringWidth(tok.text, FONTS[tok.weight][0], size)
@@ -234,8 +261,15 @@ def _link_lines(link: str, size: float, width: float) -> list[str]:
     return lines
 
 
-def draw_overlay(sheets: list[dict[str, Any]], *, page: tuple[float, float], width_mm: float,
-                 signatures_top_mm: float, footer_top_mm: float, title: str) -> bytes:
+def draw_overlay(
+    sheets: list[dict[str, Any]],
+    *,
+    page: tuple[float, float],
+    width_mm: float,
+    signatures_top_mm: float,
+    footer_top_mm: float,
+    title: str,
+) -> bytes:
     """One page per sheet: the per-table text over the static sheet (positions as the HTML
     overlay had them: sheet_geometry boxes, 0.3 mm padding, line heights of DejaVu Sans).
 
@@ -254,8 +288,15 @@ def draw_overlay(sheets: list[dict[str, Any]], *, page: tuple[float, float], wid
     x0, top0 = MARGINS_MM[3] * mm + BODY_SIDE_PT, page[1] - MARGINS_MM[0] * mm
     qr_left = (width_mm - 30.0) * mm
 
-    def text(x: float, top: float, s: str, weight: str, size: float,
-             color: tuple[float, float, float] = BLACK, half_leading: float = 0.0) -> None:
+    def text(
+        x: float,
+        top: float,
+        s: str,
+        weight: str,
+        size: float,
+        color: tuple[float, float, float] = BLACK,
+        half_leading: float = 0.0,
+    ) -> None:
         """``s`` with its line box's top ``top`` pt below the sheet's top."""
         canvas.setFillColorRGB(*color)
         canvas.setFont(FONTS[weight][0], size)
@@ -275,8 +316,13 @@ def draw_overlay(sheets: list[dict[str, Any]], *, page: tuple[float, float], wid
         for meta in sheet["meta"]:
             top = lines(meta, 9, qr_left, top)
         # QR code (25 mm, centred in a 30 mm column) and its caption (6 pt, centred)
-        canvas.drawImage(ImageReader(io.BytesIO(sheet["qr"])), x0 + qr_left + 2.5 * mm,
-                         top0 - 25 * mm, 25 * mm, 25 * mm)
+        canvas.drawImage(
+            ImageReader(io.BytesIO(sheet["qr"])),
+            x0 + qr_left + 2.5 * mm,
+            top0 - 25 * mm,
+            25 * mm,
+            25 * mm,
+        )
         top = 25 * mm + (LINE - ASCENT) * 6  # the image sits on the baseline of its line
         centre = x0 + qr_left + 15 * mm
         canvas.setFillColorRGB(*BLACK)
@@ -289,15 +335,20 @@ def draw_overlay(sheets: list[dict[str, Any]], *, page: tuple[float, float], wid
             half = (1.15 - LINE) * size / 2  # line-height 1.15
             for name, box in heads:
                 s = _clip(name, FONTS[weight][0], size, (box["width"] + PAD_MM) * mm)
-                text((box["left"] + PAD_MM) * mm, (box["top"] + PAD_MM) * mm, s, weight, size,
-                     half_leading=half)
+                text(
+                    (box["left"] + PAD_MM) * mm,
+                    (box["top"] + PAD_MM) * mm,
+                    s,
+                    weight,
+                    size,
+                    half_leading=half,
+                )
         lines(sheet["signatures"], 9, width_mm * mm, signatures_top_mm * mm)
         # the page footer in the bottom margin (7 pt grey), at the content box's sides
         left, right = sheet["footer"]
         foot = footer_top_mm * mm
         text(-BODY_SIDE_PT, foot, left, "r", 7, GREY)  # sets the font and colour of both
-        canvas.drawRightString(x0 - BODY_SIDE_PT + width_mm * mm,
-                               top0 - foot - ASCENT * 7, right)
+        canvas.drawRightString(x0 - BODY_SIDE_PT + width_mm * mm, top0 - foot - ASCENT * 7, right)
         canvas.showPage()
     canvas.save()
     return out.getvalue()

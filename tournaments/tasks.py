@@ -22,12 +22,19 @@ def system_ping() -> dict[str, object]:
         "vendor": connection.vendor,
         "users": get_user_model().objects.count(),
     }
+
+
 from tournaments import tasks_standings  # noqa: E402,F401  (standings and PDF jobs, issue 6)
 
 
 @shared_task(name="tournaments.round_draw", bind=True, acks_late=True)
-def round_draw(self, round_id: int, user_id: int | None = None, method: str | None = None,
-               seed: str | None = None) -> dict[str, object]:
+def round_draw(
+    self,
+    round_id: int,
+    user_id: int | None = None,
+    method: str | None = None,
+    seed: str | None = None,
+) -> dict[str, object]:
     """Draw a round in the background (large events); progress is reported to the caller."""
     from django.contrib.auth import get_user_model
 
@@ -39,5 +46,8 @@ def round_draw(self, round_id: int, user_id: int | None = None, method: str | No
     round_ = Round.objects.select_related("event").get(pk=round_id)
     kwargs = {k: v for k, v in (("method", method), ("seed", seed)) if v}
     round_ = round_draw_service(round_=round_, by=user, **kwargs)
-    return {"round": round_.number, "tables": round_.tables.count(),
-            "summary": (round_.draw_report or {}).get("summary", {})}
+    return {
+        "round": round_.number,
+        "tables": round_.tables.count(),
+        "summary": (round_.draw_report or {}).get("summary", {}),
+    }

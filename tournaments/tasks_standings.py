@@ -17,8 +17,13 @@ __all__ = ["standings_recompute", "generated_file_render"]
 MAX_RETRIES = 3
 
 
-@shared_task(name="tournaments.standings_recompute", bind=True, acks_late=True,
-             max_retries=MAX_RETRIES, throws=(UserFacingError,))
+@shared_task(
+    name="tournaments.standings_recompute",
+    bind=True,
+    acks_late=True,
+    max_retries=MAX_RETRIES,
+    throws=(UserFacingError,),
+)
 def standings_recompute(self, event_id: int) -> dict[str, object]:
     from tournaments.services import standings as service
 
@@ -27,17 +32,28 @@ def standings_recompute(self, event_id: int) -> dict[str, object]:
     except Exception as exc:
         final = self.request.retries >= MAX_RETRIES or self.request.is_eager
         service.standings_mark_failed(
-            event_id=event_id, error=f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc()}",
-            final=final)
+            event_id=event_id,
+            error=f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc()}",
+            final=final,
+        )
         if final:
             raise
-        raise self.retry(exc=exc, countdown=2 ** self.request.retries) from exc
-    return {"event": event_id, "status": snapshot.status, "computed": snapshot.computed,
-            "hash": snapshot.inputs_hash}
+        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+    return {
+        "event": event_id,
+        "status": snapshot.status,
+        "computed": snapshot.computed,
+        "hash": snapshot.inputs_hash,
+    }
 
 
-@shared_task(name="tournaments.generated_file_render", bind=True, acks_late=True,
-             max_retries=2, throws=(UserFacingError,))
+@shared_task(
+    name="tournaments.generated_file_render",
+    bind=True,
+    acks_late=True,
+    max_retries=2,
+    throws=(UserFacingError,),
+)
 def generated_file_render(self, file_id: int) -> int:
     from tournaments.pdf_files import generated_file_render as render
 

@@ -38,10 +38,20 @@ def test_embedded_default_runs_tasks_eagerly_without_services(tmp_path):
         "print(json.dumps({'eager': settings.CELERY_TASK_ALWAYS_EAGER,\n"
         "  'broker': settings.CELERY_BROKER_URL, 'vendor': r['vendor'], 'pid': r['pid']}))\n"
     )
-    env = {"PATH": os.environ["PATH"], "PULKA_VAR_DIR": str(tmp_path), "PYTHONPATH": str(ROOT),
-           "DJANGO_SETTINGS_MODULE": "tournaments.settings.base"}
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=120)
+    env = {
+        "PATH": os.environ["PATH"],
+        "PULKA_VAR_DIR": str(tmp_path),
+        "PYTHONPATH": str(ROOT),
+        "DJANGO_SETTINGS_MODULE": "tournaments.settings.base",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["eager"] is True

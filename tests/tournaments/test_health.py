@@ -41,11 +41,22 @@ def test_healthz_fails_when_the_database_is_unreachable(tmp_path):
         "r = Client().get('/healthz')\n"
         "print(json.dumps({'status': r.status_code, 'body': r.json()}))\n"
     )
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "PULKA_VAR_DIR": str(tmp_path),
-           "DJANGO_SETTINGS_MODULE": "tournaments.settings.base",
-           "DATABASE_URL": "postgres://postgres@127.0.0.1:1/nowhere", "ALLOWED_HOSTS": "testserver"}
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=60)
+    env = {
+        "PATH": os.environ["PATH"],
+        "PYTHONPATH": str(ROOT),
+        "PULKA_VAR_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "tournaments.settings.base",
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:1/nowhere",
+        "ALLOWED_HOSTS": "testserver",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["status"] == 503
@@ -65,13 +76,25 @@ def test_settings_come_from_the_environment(tmp_path):
         "  'eager': s.CELERY_TASK_ALWAYS_EAGER, 'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS,\n"
         "  'key': s.SECRET_KEY}))\n"
     )
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "PULKA_VAR_DIR": str(tmp_path),
-           "DJANGO_SETTINGS_MODULE": "tournaments.settings.base",
-           "DATABASE_URL": "postgres://u:p@db.example:5433/pulkadb",
-           "REDIS_URL": "redis://cache.example:6379/2", "SECRET_KEY": "from-env",
-           "DEBUG": "false", "ALLOWED_HOSTS": "pulka.example,localhost"}
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=60)
+    env = {
+        "PATH": os.environ["PATH"],
+        "PYTHONPATH": str(ROOT),
+        "PULKA_VAR_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "tournaments.settings.base",
+        "DATABASE_URL": "postgres://u:p@db.example:5433/pulkadb",
+        "REDIS_URL": "redis://cache.example:6379/2",
+        "SECRET_KEY": "from-env",
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "pulka.example,localhost",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     s = json.loads(out.stdout)
     assert s["engine"] == "django.db.backends.postgresql"
@@ -91,7 +114,13 @@ def test_every_environment_variable_the_settings_read_is_documented():
     settings_text = (ROOT / "tournaments" / "settings" / "base.py").read_text()
     readme = Path(ROOT / "README.md").read_text()
     names = set(re.findall(r'env\.(?:str|int|bool|list|db_url)\("([A-Z_]+)"', settings_text))
-    assert {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "SECRET_KEY", "DEBUG",
-            "ALLOWED_HOSTS"} <= names
+    assert {
+        "DATABASE_URL",
+        "REDIS_URL",
+        "CELERY_BROKER_URL",
+        "SECRET_KEY",
+        "DEBUG",
+        "ALLOWED_HOSTS",
+    } <= names
     undocumented = sorted(n for n in names if f"`{n}`" not in readme)
     assert not undocumented, f"add these to the README's Configuration: {undocumented}"

@@ -15,8 +15,9 @@ def exception_handler(exc, context):
     if isinstance(exc, UserFacingError):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ApplicationError):
-        return Response({"message": "internal error", "extra": {}},
-                        status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+        return Response(
+            {"message": "internal error", "extra": {}}, status=status.HTTP_500_INTERNAL_SERVER_ERROR
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

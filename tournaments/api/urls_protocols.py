@@ -9,7 +9,8 @@ P = "events/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/protocols"
 urlpatterns = [
     path(P, v.ProtocolSubmitApi.as_view(), name="protocol-submit"),
     path(P + "/versions", v.ProtocolVersionListApi.as_view(), name="protocol-versions"),
-    path(P + "/versions/<int:version>", v.ProtocolVersionDetailApi.as_view(),
-         name="protocol-version"),
+    path(
+        P + "/versions/<int:version>", v.ProtocolVersionDetailApi.as_view(), name="protocol-version"
+    ),
     path(P + "/findings", v.ProtocolFindingsApi.as_view(), name="protocol-findings"),
 ]

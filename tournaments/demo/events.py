@@ -57,11 +57,20 @@ def demo_event(*, organiser) -> Event:
     event = Event.objects.filter(slug=DEMO_SLUG).first()
     if event is not None:
         return event
-    event = event_create(slug=DEMO_SLUG, name="Pulka Demo Cup", starts_on=dt.date(2026, 12, 5),
-                         ends_on=dt.date(2026, 12, 6), venue="Club «Ферзь», Moscow",
-                         variant="sochi", pulka_target=20, rounds_planned=6, published=True,
-                         round_time_limit=180, tiebreaks=["raspasy_won", "remizes", "head_to_head"],
-                         by=organiser)
+    event = event_create(
+        slug=DEMO_SLUG,
+        name="Pulka Demo Cup",
+        starts_on=dt.date(2026, 12, 5),
+        ends_on=dt.date(2026, 12, 6),
+        venue="Club «Ферзь», Moscow",
+        variant="sochi",
+        pulka_target=20,
+        rounds_planned=6,
+        published=True,
+        round_time_limit=180,
+        tiebreaks=["raspasy_won", "remizes", "head_to_head"],
+        by=organiser,
+    )
     EventRole.objects.get_or_create(event=event, user=organiser, role=EventRole.Role.CHIEF_REFEREE)
     entries_import_csv(event=event, text=DEMO_PLAYERS, by=organiser)
     for number in (1, 2, 3):

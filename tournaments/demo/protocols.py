@@ -32,9 +32,19 @@ __all__ = ["demo_protocols"]
 
 
 def _referee(event: Event):
-    role = (EventRole.objects.filter(event=event, role__in=[
-        EventRole.Role.CHIEF_REFEREE, EventRole.Role.REFEREE, EventRole.Role.ORGANISER])
-        .select_related("user").order_by("role").first())
+    role = (
+        EventRole.objects.filter(
+            event=event,
+            role__in=[
+                EventRole.Role.CHIEF_REFEREE,
+                EventRole.Role.REFEREE,
+                EventRole.Role.ORGANISER,
+            ],
+        )
+        .select_related("user")
+        .order_by("role")
+        .first()
+    )
     if role is not None:
         return role.user
     user, _ = get_user_model().objects.get_or_create(username="demo-referee")
@@ -47,16 +57,26 @@ def _pulka(event: Event, table: Table, seed: int) -> ScoringProtocol:
     header = table_header(table)
     options = tuple(sorted((event.convention_options or {}).items()))
     for k in range(200):  # the first dealer is drawn by lot (001 §3.2.1): take a matching one
-        p = random_protocol(random.Random(seed * 1000 + k), convention=event.variant,
-                            players=header.size, target=event.pulka_target, options=options)
+        p = random_protocol(
+            random.Random(seed * 1000 + k),
+            convention=event.variant,
+            players=header.size,
+            target=event.pulka_target,
+            options=options,
+        )
         if p.first_dealer == table.first_dealer:
             return dataclasses.replace(p, players=header.players, convention=header.convention)
     raise AssertionError("no generated pulka with this first dealer")
 
 
 def _approved(table: Table, protocol: ScoringProtocol, by) -> Protocol:
-    version = protocol_save(table=table, protocol=protocol, based_on_version=None,
-                            source=Protocol.Source.TABLE_LINK, by=None)
+    version = protocol_save(
+        table=table,
+        protocol=protocol,
+        based_on_version=None,
+        source=Protocol.Source.TABLE_LINK,
+        by=None,
+    )
     for seat in table.seats.order_by("position"):
         protocol_confirm(protocol=version, seat=seat.position, entry=seat.entry)
     return protocol_approve(protocol=version, by=by)
@@ -73,28 +93,50 @@ def _in_play(event: Event, round_: Round, referee) -> None:
             k = next(j for j, d in enumerate(deals) if type(d) is Game and d.declarer_tricks)
             tricks = deals[k].declarer_tricks or 0
             deals[k] = dataclasses.replace(deals[k], defender_tricks=(10 - tricks, 1))
-            protocol_save(table=table, protocol=full.with_deals(tuple(deals)),
-                          based_on_version=None, source=Protocol.Source.TABLE_LINK)
+            protocol_save(
+                table=table,
+                protocol=full.with_deals(tuple(deals)),
+                based_on_version=None,
+                source=Protocol.Source.TABLE_LINK,
+            )
         elif i == 1:  # still being played: resumes where it was
-            protocol_save(table=table, protocol=dataclasses.replace(
-                full, deals=full.deals[: len(full.deals) // 2], ending=Ending.IN_PROGRESS),
-                based_on_version=None, source=Protocol.Source.TABLE_LINK)
+            protocol_save(
+                table=table,
+                protocol=dataclasses.replace(
+                    full, deals=full.deals[: len(full.deals) // 2], ending=Ending.IN_PROGRESS
+                ),
+                based_on_version=None,
+                source=Protocol.Source.TABLE_LINK,
+            )
         elif i == 2:  # confirmed by every player, waiting for the referee's approval
-            version = protocol_save(table=table, protocol=full, based_on_version=None,
-                                    source=Protocol.Source.TABLE_LINK)
+            version = protocol_save(
+                table=table, protocol=full, based_on_version=None, source=Protocol.Source.TABLE_LINK
+            )
             for seat in table.seats.order_by("position"):
                 protocol_confirm(protocol=version, seat=seat.position, entry=seat.entry)
         elif i == 3:  # approved, then a ruling (3.2.21) and an appeal against it
             _approved(table, full, referee)
             seat = table.seats.order_by("position")[1]
             incident = incident_record(
-                table=table, deal=4, seats=[seat.position], by=referee,
-                description=f"{seat.entry.player.name} looked at the talon before it was bought")
-            ruling = ruling_make(incident=incident, kind=Ruling.Kind.CATALOGUE, seat=seat.position,
-                                 penalty_code="TALON_PEEK", by=referee,
-                                 reason="Seen by the table referee")
-            appeal_file(ruling=ruling, entry=seat.entry,
-                        grounds="I only turned my own cards; the talon stayed closed.")
+                table=table,
+                deal=4,
+                seats=[seat.position],
+                by=referee,
+                description=f"{seat.entry.player.name} looked at the talon before it was bought",
+            )
+            ruling = ruling_make(
+                incident=incident,
+                kind=Ruling.Kind.CATALOGUE,
+                seat=seat.position,
+                penalty_code="TALON_PEEK",
+                by=referee,
+                reason="Seen by the table referee",
+            )
+            appeal_file(
+                ruling=ruling,
+                entry=seat.entry,
+                grounds="I only turned my own cards; the talon stayed closed.",
+            )
         elif i == 4:  # the whister's plan against the passer's: 3.8.5.1 Б
             header = table_header(table)
             dealer = table.first_dealer
@@ -105,13 +147,25 @@ def _in_play(event: Event, round_: Round, referee) -> None:
             _approved(table, protocol, referee)
             passer = whisting_order(declarer, header.size, dealer)[1]  # the one who passed
             incident = incident_record(
-                table=table, deal=0, seats=[passer], by=referee,
+                table=table,
+                deal=0,
+                seats=[passer],
+                by=referee,
                 description="The passer disagreed with the whister's plan; referee called "
-                            "before the first lead")
-            ruling_make(incident=incident, kind=Ruling.Kind.ADJUSTED, by=referee,
-                        reason="Compensating result for the passer; the declarer's by lot",
-                        params={"other_tricks": 5, "other_split": [4, 1], "passer": passer,
-                                "lot": "played"})
+                "before the first lead",
+            )
+            ruling_make(
+                incident=incident,
+                kind=Ruling.Kind.ADJUSTED,
+                by=referee,
+                reason="Compensating result for the passer; the declarer's by lot",
+                params={
+                    "other_tricks": 5,
+                    "other_split": [4, 1],
+                    "passer": passer,
+                    "lot": "played",
+                },
+            )
         else:
             break  # the other tables have not handed in their protocols yet
 
@@ -124,7 +178,8 @@ def demo_protocols(event: Event) -> None:
         if round_.state == Round.State.CLOSED:
             for table in round_.tables.order_by("number"):
                 if not table.protocols.exists():
-                    _approved(table, _pulka(event, table, 100 * round_.number + table.number),
-                              referee)
+                    _approved(
+                        table, _pulka(event, table, 100 * round_.number + table.number), referee
+                    )
         elif round_.state == Round.State.IN_PLAY:
             _in_play(event, round_, referee)

@@ -17,8 +17,14 @@ from tournaments.services.standings import standings_recompute
 __all__ = ["demo_standings", "DEMO_TIEBREAKS"]
 
 #: the Kodeks' own examples of further criteria (001 §4.1.3), then head-to-head
-DEMO_TIEBREAKS = ["raspasy_won", "raspasy_tricks", "remizes", "misere_tricks", "head_to_head",
-                  "best_round"]
+DEMO_TIEBREAKS = [
+    "raspasy_won",
+    "raspasy_tricks",
+    "remizes",
+    "misere_tricks",
+    "head_to_head",
+    "best_round",
+]
 
 
 def demo_standings(event: Event) -> None:
@@ -31,10 +37,15 @@ def demo_standings(event: Event) -> None:
     for round_ in Round.objects.filter(event=event).order_by("number"):
         if not round_.tables.exists():
             continue
-        requests += [{"kind": GeneratedFile.Kind.SEATING, "round_": round_},
-                     {"kind": GeneratedFile.Kind.BLANK_PROTOCOLS, "round_": round_}]
-    approved = (Protocol.objects.filter(table__round__event=event, approved=True)
-                .select_related("table__round").order_by("table__round__number", "table__number"))
+        requests += [
+            {"kind": GeneratedFile.Kind.SEATING, "round_": round_},
+            {"kind": GeneratedFile.Kind.BLANK_PROTOCOLS, "round_": round_},
+        ]
+    approved = (
+        Protocol.objects.filter(table__round__event=event, approved=True)
+        .select_related("table__round")
+        .order_by("table__round__number", "table__number")
+    )
     requests += [{"kind": GeneratedFile.Kind.FILLED_PROTOCOL, "table": p.table} for p in approved]
     for kw in requests:
         with transaction.atomic():

@@ -8,7 +8,17 @@ from .protocol import EntryKind, Protocol, ProtocolConfirmation
 from .round import Round, Seat, Table
 from .standings import GeneratedFile, StandingsSnapshot
 
-__all__ = ["AuditLogEntry", "Avoidance", "Entry", "Event", "EventRole", "Player", "Round", "Seat", "Table"]
+__all__ = [
+    "AuditLogEntry",
+    "Avoidance",
+    "Entry",
+    "Event",
+    "EventRole",
+    "Player",
+    "Round",
+    "Seat",
+    "Table",
+]
 __all__ += ["GeneratedFile", "StandingsSnapshot"]
 __all__ += ["Appeal", "EventPenalty", "Incident", "PenaltyDefinition", "PenaltyKind", "Ruling"]
 __all__ += ["EntryKind", "Protocol", "ProtocolConfirmation"]

@@ -7,10 +7,12 @@ from django.db import models
 
 
 class AuditLogEntry(models.Model):
-    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE,
-                              related_name="audit_log")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.SET_NULL)
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="audit_log"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
     action = models.CharField(max_length=60)  # e.g. "round.drawn", "seat.swapped"
     reason = models.TextField(blank=True)
     data = models.JSONField(default=dict, blank=True)

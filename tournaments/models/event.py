@@ -35,18 +35,23 @@ class Event(models.Model):
     variant = models.CharField(_("variant and convention"), max_length=40, default="sochi")
     convention_options = models.JSONField(_("convention options"), default=dict, blank=True)
     pulka_target = models.PositiveSmallIntegerField(
-        _("pulka length (pulya target per player)"), default=20,
+        _("pulka length (pulya target per player)"),
+        default=20,
         validators=[MinValueValidator(1), MaxValueValidator(500)],
     )
     deals_per_round = models.PositiveSmallIntegerField(
-        _("fixed number of deals per round"), null=True, blank=True,
+        _("fixed number of deals per round"),
+        null=True,
+        blank=True,
         help_text=_("Instead of a pulka length, play a fixed number of deals."),
     )
     round_time_limit = models.PositiveSmallIntegerField(
         _("time limit per round (minutes)"), null=True, blank=True
     )
     table_size_policy = models.CharField(
-        _("table sizes"), max_length=8, choices=TableSizePolicy.choices,
+        _("table sizes"),
+        max_length=8,
+        choices=TableSizePolicy.choices,
         default=TableSizePolicy.MIXED,
     )
     rounds_planned = models.PositiveSmallIntegerField(_("number of rounds"), default=6)
@@ -54,7 +59,8 @@ class Event(models.Model):
         _("draw method"), max_length=16, choices=DrawMethod.choices, default=DrawMethod.NO_REPEATS
     )
     separate_clubs = models.BooleanField(
-        _("keep players of one club apart"), default=False,
+        _("keep players of one club apart"),
+        default=False,
         help_text=_("The draw treats players of the same club as players who must not meet."),
     )
     tiebreaks = models.JSONField(_("tie-break chain"), default=list, blank=True)
@@ -87,8 +93,9 @@ class EventRole(models.Model):
         APPEALS = "appeals", _("Appeals committee")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="roles")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="event_roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles"
+    )
     role = models.CharField(max_length=16, choices=Role.choices)
 
     class Meta:

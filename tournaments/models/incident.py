@@ -32,8 +32,9 @@ class PenaltyKind(models.TextChoices):
 class PenaltyDefinition(models.Model):
     """A penalty of the event's own regulations, defined by the organiser."""
 
-    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE,
-                              related_name="penalty_definitions")
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="penalty_definitions"
+    )
     code = models.SlugField(max_length=40)
     name = models.CharField(_("name"), max_length=200)
     kind = models.CharField(max_length=16, choices=PenaltyKind.choices)
@@ -56,18 +57,21 @@ class PenaltyDefinition(models.Model):
 class Incident(models.Model):
     """Something a referee was called for at a table."""
 
-    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE,
-                              related_name="incidents")
-    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE,
-                              related_name="incidents")
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="incidents"
+    )
+    table = models.ForeignKey(
+        "tournaments.Table", on_delete=models.CASCADE, related_name="incidents"
+    )
     #: 0-based index of the deal in the table's protocol (None: not about one deal).
     deal = models.PositiveIntegerField(null=True, blank=True)
     occurred_at = models.DateTimeField()
     #: Seats (0-based) of the players involved.
     seats = models.JSONField(default=list, blank=True)
     description = models.TextField()
-    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="+")
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -90,8 +94,9 @@ class Ruling(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     #: rules.penalties code (catalogue) or PenaltyDefinition code (event).
     penalty_code = models.CharField(max_length=40, blank=True)
-    definition = models.ForeignKey(PenaltyDefinition, null=True, blank=True,
-                                   on_delete=models.PROTECT, related_name="rulings")
+    definition = models.ForeignKey(
+        PenaltyDefinition, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
+    )
     #: The offender's seat, when there is one.
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     rule = models.CharField(_("rule reference"), max_length=40, blank=True)
@@ -103,10 +108,12 @@ class Ruling(models.Model):
     reason = models.TextField()
     active = models.BooleanField(default=True)
     #: The ruling this one replaced (an appeal's decision), if any.
-    replaces = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="replaced_by")
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                           on_delete=models.SET_NULL, related_name="+")
+    replaces = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_by"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -126,20 +133,24 @@ class Appeal(models.Model):
         CHANGED = "changed", _("Ruling changed")
 
     ruling = models.ForeignKey(Ruling, on_delete=models.PROTECT, related_name="appeals")
-    filed_by_entry = models.ForeignKey("tournaments.Entry", null=True, blank=True,
-                                       on_delete=models.SET_NULL, related_name="+")
-    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                 on_delete=models.SET_NULL, related_name="+")
+    filed_by_entry = models.ForeignKey(
+        "tournaments.Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     grounds = models.TextField()
     filed_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     decision = models.TextField(blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     decided_at = models.DateTimeField(null=True, blank=True)
     #: The ruling that replaced the appealed one (status ``changed``).
-    new_ruling = models.ForeignKey(Ruling, null=True, blank=True, on_delete=models.PROTECT,
-                                   related_name="+")
+    new_ruling = models.ForeignKey(
+        Ruling, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["-filed_at", "-id"]
@@ -151,25 +162,31 @@ class Appeal(models.Model):
 class EventPenalty(models.Model):
     """A penalty against an entry in the standings (or a warning/card on its record)."""
 
-    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE,
-                              related_name="event_penalties")
-    entry = models.ForeignKey("tournaments.Entry", on_delete=models.CASCADE,
-                              related_name="penalties")
-    round = models.ForeignKey("tournaments.Round", null=True, blank=True,
-                              on_delete=models.SET_NULL, related_name="+")
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="event_penalties"
+    )
+    entry = models.ForeignKey(
+        "tournaments.Entry", on_delete=models.CASCADE, related_name="penalties"
+    )
+    round = models.ForeignKey(
+        "tournaments.Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     kind = models.CharField(max_length=16, choices=PenaltyKind.choices)
     #: Whists added to the entry's total: negative for a deduction (0 for warnings and cards).
     whists = models.IntegerField(default=0)
     rule = models.CharField(_("rule reference"), max_length=40, blank=True)
     reason = models.TextField()
-    definition = models.ForeignKey(PenaltyDefinition, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
-    ruling = models.ForeignKey(Ruling, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="event_penalties")
+    definition = models.ForeignKey(
+        PenaltyDefinition, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    ruling = models.ForeignKey(
+        Ruling, null=True, blank=True, on_delete=models.SET_NULL, related_name="event_penalties"
+    )
     #: False once reversed (an appeal) — kept for the record.
     active = models.BooleanField(default=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                           on_delete=models.SET_NULL, related_name="+")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -26,7 +26,8 @@ class Player(models.Model):
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(
-                fields=["federation_id"], condition=~models.Q(federation_id=""),
+                fields=["federation_id"],
+                condition=~models.Q(federation_id=""),
                 name="federation_id_unique_when_given",
             )
         ]
@@ -71,8 +72,9 @@ class Entry(models.Model):
 class Avoidance(models.Model):
     """Two entries the draw must keep apart (family, a request the organiser accepted)."""
 
-    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE,
-                              related_name="avoidances")
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="avoidances"
+    )
     first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     reason = models.CharField(_("reason"), max_length=200, blank=True)
@@ -80,8 +82,9 @@ class Avoidance(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["event", "first", "second"], name="avoid_pair_once"),
-            models.CheckConstraint(condition=~models.Q(first=models.F("second")),
-                                   name="avoid_two_different_entries"),
+            models.CheckConstraint(
+                condition=~models.Q(first=models.F("second")), name="avoid_two_different_entries"
+            ),
         ]
 
     def __str__(self) -> str:

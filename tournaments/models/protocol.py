@@ -50,10 +50,10 @@ class Protocol(models.Model):
         RULING = "ruling", _("By a ruling")
         RESOLUTION = "resolution", _("Double-entry resolution")
 
-    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE,
-                              related_name="protocols")
-    entry_kind = models.CharField(max_length=8, choices=EntryKind.choices,
-                                  default=EntryKind.TABLE)
+    table = models.ForeignKey(
+        "tournaments.Table", on_delete=models.CASCADE, related_name="protocols"
+    )
+    entry_kind = models.CharField(max_length=8, choices=EntryKind.choices, default=EntryKind.TABLE)
     version = models.PositiveIntegerField()
     #: The version this save was based on (optimistic concurrency); None for the first.
     based_on_version = models.PositiveIntegerField(null=True, blank=True)
@@ -76,29 +76,37 @@ class Protocol(models.Model):
     ruling_entries = models.JSONField(default=list, blank=True)
     is_current = models.BooleanField(default=True)
     approved = models.BooleanField(default=False)
-    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="+")
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     approved_at = models.DateTimeField(null=True, blank=True)
     source = models.CharField(max_length=12, choices=Source.choices, default=Source.REFEREE)
     #: Why this version was made (required for a change after approval).
     reason = models.TextField(blank=True)
     #: Double entry: how the two entries were reconciled ({"other": id, "choices": …}).
     resolution = models.JSONField(null=True, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
-    created_via_entry = models.ForeignKey("tournaments.Entry", null=True, blank=True,
-                                          on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_via_entry = models.ForeignKey(
+        "tournaments.Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["table", "entry_kind", "-version"]
         constraints = [
-            models.UniqueConstraint(fields=["table"], condition=Q(approved=True),
-                                    name="one_approved_protocol_per_table"),
-            models.UniqueConstraint(fields=["table", "entry_kind"], condition=Q(is_current=True),
-                                    name="one_current_protocol_per_entry"),
-            models.UniqueConstraint(fields=["table", "entry_kind", "version"],
-                                    name="one_protocol_version_number"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(approved=True), name="one_approved_protocol_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "entry_kind"],
+                condition=Q(is_current=True),
+                name="one_current_protocol_per_entry",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "entry_kind", "version"], name="one_protocol_version_number"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -120,8 +128,9 @@ class ProtocolConfirmation(models.Model):
     protocol = models.ForeignKey(Protocol, on_delete=models.CASCADE, related_name="confirmations")
     seat = models.PositiveSmallIntegerField()
     entry = models.ForeignKey("tournaments.Entry", on_delete=models.PROTECT, related_name="+")
-    by_referee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    by_referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     confirmed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -22,8 +22,9 @@ class Round(models.Model):
     event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("round"))
     state = models.CharField(max_length=12, choices=State.choices, default=State.DRAFT)
-    draw_method = models.CharField(max_length=16, choices=DrawMethod.choices,
-                                   default=DrawMethod.NO_REPEATS)
+    draw_method = models.CharField(
+        max_length=16, choices=DrawMethod.choices, default=DrawMethod.NO_REPEATS
+    )
     # The draw is verifiable: the seed's sha256 is published before the draw; the seed, the
     # parameters and the engine's report are kept so anyone can re-run it (manage.py redraw_check).
     draw_seed = models.CharField(max_length=64, blank=True)

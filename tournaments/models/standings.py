@@ -28,8 +28,9 @@ class StandingsSnapshot(models.Model):
         OK = "ok", _("Up to date")
         FAILED = "failed", _("Failed")
 
-    event = models.OneToOneField("tournaments.Event", on_delete=models.CASCADE,
-                                 related_name="standings_snapshot")
+    event = models.OneToOneField(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="standings_snapshot"
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     requested = models.PositiveIntegerField(default=0)
     computed = models.PositiveIntegerField(default=0)
@@ -58,7 +59,9 @@ class StandingsSnapshot(models.Model):
     def pending(self) -> bool:
         """A recomputation was asked for after the stored rows were computed."""
         return self.requested > self.computed or self.status in (
-            self.Status.PENDING, self.Status.RUNNING)
+            self.Status.PENDING,
+            self.Status.RUNNING,
+        )
 
 
 def generated_file_path(instance: GeneratedFile, filename: str) -> str:
@@ -84,12 +87,23 @@ class GeneratedFile(models.Model):
         FAILED = "failed", _("Failed")
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
-    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE,
-                              related_name="generated_files")
-    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, null=True, blank=True,
-                              related_name="generated_files")
-    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, null=True, blank=True,
-                              related_name="generated_files")
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="generated_files"
+    )
+    round = models.ForeignKey(
+        "tournaments.Round",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="generated_files",
+    )
+    table = models.ForeignKey(
+        "tournaments.Table",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="generated_files",
+    )
     paper = models.CharField(max_length=8, default="A4")  # A4 or letter
     # the site address the QR codes of blank protocols link to (PULKA_BASE_URL or the request's)
     base_url = models.CharField(max_length=200, blank=True)

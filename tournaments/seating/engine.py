@@ -382,7 +382,7 @@ def _plan(
         developed = developed_rounds(
             setup.unit_sizes, fixed_units(setup), rounds, rng, first_round=first_round
         )
-        if developed is not None:
+        if developed is not None and not _kept_apart_meet(fresh, developed[0]):
             again = solve(copy.deepcopy(fresh), rng, initial=developed[0], iterations=0)
             if _new_repeats(fresh, again) < left:  # 4-table duty only: no repeat comes back
                 return again, developed[1] + completing
@@ -393,6 +393,16 @@ def _plan(
         return groups, f"{how}, {left} repeated meeting(s) left; {exact.detail}"
     polished = solve(fresh, rng, initial=exact.tables, iterations=0)  # 4-table duty only
     return polished, f"{exact.detail} (OR-Tools {ortools_version()})"
+
+
+def _kept_apart_meet(problem: Problem, groups: Sequence[Sequence[Sequence[int]]]) -> bool:
+    """Whether ``groups`` seat two units that must not meet at one table."""
+    return any(
+        a * problem.n + b in problem.forbid
+        for tables in groups
+        for members in tables
+        for a, b in combinations(members, 2)
+    )
 
 
 def _new_repeats(problem: Problem, groups: Sequence[Sequence[Sequence[int]]]) -> int:

@@ -13,7 +13,8 @@ PUBLIC_STATES = (Round.State.PUBLISHED, Round.State.IN_PLAY, Round.State.CLOSED)
 
 def events_public():
     return Event.objects.filter(published=True).annotate(
-        players=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN)))
+        players=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN))
+    )
 
 
 def entries_for_event(*, event: Event):
@@ -29,8 +30,13 @@ def rounds_for_event(*, event: Event, public: bool):
 
 def tables_for_round(*, round_: Round) -> list[Table]:
     """The round's tables with their seats and players, in two queries."""
-    return list(round_.tables.order_by("number").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("entry__player").order_by("position"))))
+    return list(
+        round_.tables.order_by("number").prefetch_related(
+            Prefetch(
+                "seats", queryset=Seat.objects.select_related("entry__player").order_by("position")
+            )
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -44,19 +50,31 @@ class SeatingLine:
 
 def seating_alphabetical(*, tables: list[Table]) -> list[SeatingLine]:
     lines = [
-        SeatingLine(s.entry.player.name, s.entry.player.club, t.number, s.position + 1,
-                    s.position == t.first_dealer)
-        for t in tables for s in t.seats.all()
+        SeatingLine(
+            s.entry.player.name,
+            s.entry.player.club,
+            t.number,
+            s.position + 1,
+            s.position == t.first_dealer,
+        )
+        for t in tables
+        for s in t.seats.all()
     ]
     return sorted(lines, key=lambda line: (line.name.casefold(), line.table))
 
 
 def rounds_for_entry(*, entry: Entry):
     """Each published round the entry sat in: (round, table, position, the table's seats)."""
-    seats = list(Seat.objects.filter(entry=entry, round__state__in=PUBLIC_STATES)
-                 .select_related("round", "table").order_by("round__number"))
-    others = (Seat.objects.filter(table_id__in=[s.table_id for s in seats])
-              .select_related("entry__player").order_by("position"))
+    seats = list(
+        Seat.objects.filter(entry=entry, round__state__in=PUBLIC_STATES)
+        .select_related("round", "table")
+        .order_by("round__number")
+    )
+    others = (
+        Seat.objects.filter(table_id__in=[s.table_id for s in seats])
+        .select_related("entry__player")
+        .order_by("position")
+    )
     by_table: dict[int, list[Seat]] = {}
     for s in others:
         by_table.setdefault(s.table_id, []).append(s)

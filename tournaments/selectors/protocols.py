@@ -28,9 +28,20 @@ from tournaments.models import (
 from tournaments.services.protocols import deal_lines, effective_protocol, table_header
 
 __all__ = [
-    "DealRow", "FINDING_TITLES", "PulkaView", "appeals_for_event", "finding_title", "next_dealer", "protocol_audit_log",
-    "protocol_current", "protocol_versions", "pulka_view", "round_protocols",
-    "table_by_key", "table_in_event", "tables_of_entry",
+    "DealRow",
+    "FINDING_TITLES",
+    "PulkaView",
+    "appeals_for_event",
+    "finding_title",
+    "next_dealer",
+    "protocol_audit_log",
+    "protocol_current",
+    "protocol_versions",
+    "pulka_view",
+    "round_protocols",
+    "table_by_key",
+    "table_in_event",
+    "tables_of_entry",
 ]
 
 
@@ -76,8 +87,12 @@ def table_by_key(key: str) -> Table:
 
 
 def table_in_event(*, event: Event, round_number: int, table_number: int) -> Table:
-    return get_object_or_404(Table.objects.select_related("round__event"), round__event=event,
-                             round__number=round_number, number=table_number)
+    return get_object_or_404(
+        Table.objects.select_related("round__event"),
+        round__event=event,
+        round__number=round_number,
+        number=table_number,
+    )
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -85,13 +100,19 @@ def seats_of(table: Table) -> list[Seat]:
 
 
 def protocol_current(table: Table, entry_kind: str = EntryKind.TABLE) -> Protocol | None:
-    return (Protocol.objects.filter(table=table, entry_kind=entry_kind, is_current=True)
-            .prefetch_related("confirmations").first())
+    return (
+        Protocol.objects.filter(table=table, entry_kind=entry_kind, is_current=True)
+        .prefetch_related("confirmations")
+        .first()
+    )
 
 
 def protocol_versions(table: Table) -> list[Protocol]:
-    return list(Protocol.objects.filter(table=table).select_related("created_by", "approved_by")
-                .order_by("entry_kind", "-version"))
+    return list(
+        Protocol.objects.filter(table=table)
+        .select_related("created_by", "approved_by")
+        .order_by("entry_kind", "-version")
+    )
 
 
 @dataclass
@@ -154,13 +175,27 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         if scored is not None and i < len(scored.totals):
             delta, totals = scored.delta(i), scored.row(i)
             for p in range(n):
-                written.append({"pulya": delta[p].pulya, "gora": delta[p].gora,
-                                "whists": sum(delta[p].whists), "total_pulya": totals[p].pulya,
-                                "total_gora": totals[p].gora})
+                written.append(
+                    {
+                        "pulya": delta[p].pulya,
+                        "gora": delta[p].gora,
+                        "whists": sum(delta[p].whists),
+                        "total_pulya": totals[p].pulya,
+                        "total_gora": totals[p].gora,
+                    }
+                )
             d = scored.dealers[i]
             dealer = effective.players[d] if d is not None else ""
-        rows.append(DealRow(i + 1, origin[i], texts[i] if i < len(texts) else repr(deal),
-                            _kind(deal), dealer, written))
+        rows.append(
+            DealRow(
+                i + 1,
+                origin[i],
+                texts[i] if i < len(texts) else repr(deal),
+                _kind(deal),
+                dealer,
+                written,
+            )
+        )
     general = []
     findings = [dict(f, title=finding_title(f.get("code", ""))) for f in findings]
     for f in findings:
@@ -169,47 +204,82 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         else:
             general.append(f)
     final = list(version.result) if version is not None else []
-    return PulkaView(list(effective.players), rows, general, final,
-                     str(Ending(protocol.ending)), next_dealer(protocol), len(protocol.deals))
+    return PulkaView(
+        list(effective.players),
+        rows,
+        general,
+        final,
+        str(Ending(protocol.ending)),
+        next_dealer(protocol),
+        len(protocol.deals),
+    )
 
 
 def round_protocols(round_: Round) -> list[dict[str, Any]]:
     """Each table of the round with its current record's state, in three queries."""
-    tables = list(round_.tables.order_by("number").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("entry__player")
-                 .order_by("position")),
-        Prefetch("protocols", queryset=Protocol.objects.filter(is_current=True)
-                 .prefetch_related("confirmations"), to_attr="current_protocols")))
+    tables = list(
+        round_.tables.order_by("number").prefetch_related(
+            Prefetch(
+                "seats", queryset=Seat.objects.select_related("entry__player").order_by("position")
+            ),
+            Prefetch(
+                "protocols",
+                queryset=Protocol.objects.filter(is_current=True).prefetch_related("confirmations"),
+                to_attr="current_protocols",
+            ),
+        )
+    )
     out = []
     for t in tables:
         by_kind = {p.entry_kind: p for p in t.current_protocols}
-        out.append({"table": t, "players": [s.entry.player.name for s in t.seats.all()],
-                    "protocol": by_kind.get(EntryKind.TABLE),
-                    "second": by_kind.get(EntryKind.REFEREE)})
+        out.append(
+            {
+                "table": t,
+                "players": [s.entry.player.name for s in t.seats.all()],
+                "protocol": by_kind.get(EntryKind.TABLE),
+                "second": by_kind.get(EntryKind.REFEREE),
+            }
+        )
     return out
 
 
 def tables_of_entry(entry) -> list[dict[str, Any]]:
     """The tables an entry sat at, latest round first, with their current record."""
-    seats = (Seat.objects.filter(entry=entry).select_related("table__round__event")
-             .order_by("-round__number"))
+    seats = (
+        Seat.objects.filter(entry=entry)
+        .select_related("table__round__event")
+        .order_by("-round__number")
+    )
     out = []
     for seat in seats:
-        out.append({"seat": seat, "table": seat.table, "round": seat.table.round,
-                    "protocol": protocol_current(seat.table)})
+        out.append(
+            {
+                "seat": seat,
+                "table": seat.table,
+                "round": seat.table.round,
+                "protocol": protocol_current(seat.table),
+            }
+        )
     return out
 
 
 def incidents_for_table(table: Table) -> list[Incident]:
-    return list(table.incidents.prefetch_related(
-        Prefetch("rulings", queryset=Ruling.objects.prefetch_related("appeals")
-                 .order_by("created_at"))).order_by("-occurred_at"))
+    return list(
+        table.incidents.prefetch_related(
+            Prefetch(
+                "rulings",
+                queryset=Ruling.objects.prefetch_related("appeals").order_by("created_at"),
+            )
+        ).order_by("-occurred_at")
+    )
 
 
 def appeals_for_event(event: Event) -> list[Appeal]:
-    return list(Appeal.objects.filter(ruling__incident__event=event).select_related(
-        "ruling__incident__table__round", "filed_by_entry__player", "new_ruling")
-        .order_by("status", "-filed_at"))
+    return list(
+        Appeal.objects.filter(ruling__incident__event=event)
+        .select_related("ruling__incident__table__round", "filed_by_entry__player", "new_ruling")
+        .order_by("status", "-filed_at")
+    )
 
 
 def protocol_audit_log(event: Event) -> list[AuditLogEntry]:
@@ -218,5 +288,8 @@ def protocol_audit_log(event: Event) -> list[AuditLogEntry]:
     query = Q()
     for prefix in prefixes:
         query |= Q(action__startswith=prefix)
-    return list(AuditLogEntry.objects.filter(query, event=event).select_related("user")
-                .order_by("-created_at", "-id")[:500])
+    return list(
+        AuditLogEntry.objects.filter(query, event=event)
+        .select_related("user")
+        .order_by("-created_at", "-id")[:500]
+    )

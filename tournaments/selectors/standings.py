@@ -68,12 +68,15 @@ class StandingsSources:
         approval flags stand for their results."""
         return {
             "format": 2,  # the layout of the stored data: a new layout recomputes
-            "tiebreaks": self.event.tiebreaks, "entries": self.entries, "rounds": self.rounds,
+            "tiebreaks": self.event.tiebreaks,
+            "entries": self.entries,
+            "rounds": self.rounds,
             "seats": sorted((t, s, e) for t, d in self.seats.items() for s, e in d.items()),
             "tables": sorted(self.tables.values()),
             "protocols": sorted((t, p["id"], p["approved"]) for t, p in self.chosen.items()),
-            "adjustments": [(a.entry, str(a.whists), a.round, a.rule, a.reason)
-                            for a in self.adjustments],
+            "adjustments": [
+                (a.entry, str(a.whists), a.round, a.rule, a.reason) for a in self.adjustments
+            ],
         }
 
 
@@ -102,8 +105,10 @@ def protocol_stats(data: Any) -> dict[str, Any]:
         versus = pairwise_results(protocol)
     except Exception as error:  # a stored protocol the scorer cannot read: no statistics
         return {"error": f"{error.__class__.__name__}: {error}"[:300]}
-    return {"s": [[s[k] for k in STAT_KEYS] for s in stats],
-            "v": [[[x.numerator, x.denominator] for x in row] for row in versus]}
+    return {
+        "s": [[s[k] for k in STAT_KEYS] for s in stats],
+        "v": [[[x.numerator, x.denominator] for x in row] for row in versus],
+    }
 
 
 @lru_cache(maxsize=65536)
@@ -129,26 +134,37 @@ def standings_sources(*, event: Event) -> StandingsSources:
     :raises ValueError: when the event's tie-break chain is invalid (naming the key).
     """
     config = config_from_json(event.tiebreaks or [])
-    entries = list(Entry.objects.filter(event=event).order_by("id").values_list(
-        "id", "player__name", "player__club", "player__city", "status"))
+    entries = list(
+        Entry.objects.filter(event=event)
+        .order_by("id")
+        .values_list("id", "player__name", "player__club", "player__city", "status")
+    )
     rounds = dict(Round.objects.filter(event=event).values_list("number", "state"))
-    tables = {t[0]: t for t in Table.objects.filter(round__event=event).values_list(
-        "id", "round__number", "number")}
+    tables = {
+        t[0]: t
+        for t in Table.objects.filter(round__event=event).values_list(
+            "id", "round__number", "number"
+        )
+    }
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, position, entry_id in Seat.objects.filter(round__event=event).values_list(
-            "table_id", "position", "entry_id"):
+        "table_id", "position", "entry_id"
+    ):
         seats[table_id][position] = entry_id
     chosen: dict[int, dict[str, Any]] = {}
-    for p in (Protocol.objects.filter(table__round__event=event)
-              .filter(Q(approved=True) | Q(is_current=True, entry_kind=EntryKind.TABLE))
-              .values("id", "table_id", "approved", "version")
-              .order_by("table_id", "-approved")):
+    for p in (
+        Protocol.objects.filter(table__round__event=event)
+        .filter(Q(approved=True) | Q(is_current=True, entry_kind=EntryKind.TABLE))
+        .values("id", "table_id", "approved", "version")
+        .order_by("table_id", "-approved")
+    ):
         if p["table_id"] not in chosen:
             chosen[p["table_id"]] = p
     adjustments = [
         Adjustment(entry=e, whists=Fraction(w), round=rn, rule=rule, reason=reason)
         for e, w, rn, rule, reason in EventPenalty.objects.filter(event=event, active=True)
-        .exclude(whists=0).values_list("entry_id", "whists", "round__number", "rule", "reason")
+        .exclude(whists=0)
+        .values_list("entry_id", "whists", "round__number", "rule", "reason")
         .order_by("id")
     ]
     return StandingsSources(event, config, entries, rounds, tables, seats, chosen, adjustments)
@@ -170,17 +186,25 @@ def _results(*, ids: list[int]) -> dict[int, list[tuple[Any, Any, Any]]]:
                 "e->'whists') ORDER BY p.id, x.n), '[]'::jsonb)::text "
                 f"FROM {Protocol._meta.db_table} AS p CROSS JOIN LATERAL jsonb_array_elements("
                 "CASE WHEN jsonb_typeof(p.result) = 'array' THEN p.result ELSE '[]'::jsonb END)"
-                " WITH ORDINALITY AS x(e, n) WHERE p.id = ANY(%s)", [ids])
+                " WITH ORDINALITY AS x(e, n) WHERE p.id = ANY(%s)",
+                [ids],
+            )
             (text,) = cursor.fetchone()
         for pid, seat, entry, whists in json.loads(text):
             found[pid].append((seat, entry, whists))
         return found
-    return {pid: [(r.get("seat"), r.get("entry"), r.get("whists")) for r in value or []]
-            for pid, value in Protocol.objects.filter(id__in=ids).values_list("id", "result")}
+    return {
+        pid: [(r.get("seat"), r.get("entry"), r.get("whists")) for r in value or []]
+        for pid, value in Protocol.objects.filter(id__in=ids).values_list("id", "result")
+    }
 
 
-def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
-                     sources: StandingsSources | None = None) -> StandingsInputs:
+def standings_inputs(
+    *,
+    event: Event,
+    stats_cache: dict[str, Any] | None = None,
+    sources: StandingsSources | None = None,
+) -> StandingsInputs:
     """Everything the standings of ``event`` are computed from: the sources, one query for the
     chosen protocols' results, and one for the data of protocols whose statistics are not in
     ``stats_cache`` yet (a protocol version never changes, so its statistics are cached).
@@ -219,7 +243,9 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
         for seat in seated:
             entry = seat_entries.get(seat)
             if entry is None:
-                warnings.append(f"table {round_number}/{table_number}: seat {seat + 1} has no entry")
+                warnings.append(
+                    f"table {round_number}/{table_number}: seat {seat + 1} has no entry"
+                )
                 continue
             others = [q for q in present if q != seat]
             if pairwise is not None:
@@ -227,20 +253,36 @@ def standings_inputs(*, event: Event, stats_cache: dict[str, Any] | None = None,
             else:  # no readable pulka: the difference of the results, shared by the table
                 versus = {seat_entries[q]: (scores[seat] - scores[q]) / n for q in others}
             stats = dict(zip(STAT_KEYS, counters[seat], strict=True)) if counters else {}
-            rows.append(RoundResult(
-                entry=entry, round=round_number, table=table_id, score=scores[seat],
-                final=final, seat=seat, table_number=table_number, table_size=n,
-                opponents=tuple(seat_entries[q] for q in others), versus=versus, stats=stats))
+            rows.append(
+                RoundResult(
+                    entry=entry,
+                    round=round_number,
+                    table=table_id,
+                    score=scores[seat],
+                    final=final,
+                    seat=seat,
+                    table_number=table_number,
+                    table_size=n,
+                    opponents=tuple(seat_entries[q] for q in others),
+                    versus=versus,
+                    stats=stats,
+                )
+            )
     meta = {
-        "players": {str(e): {"name": name, "club": club, "city": city, "status": status}
-                    for e, name, club, city, status in src.entries},
+        "players": {
+            str(e): {"name": name, "club": club, "city": city, "status": status}
+            for e, name, club, city, status in src.entries
+        },
         "round_states": {str(k): v for k, v in src.rounds.items()},
-        "protocols": {str(t): {"id": p["id"], "approved": p["approved"], "version": p["version"]}
-                      for t, p in chosen.items()},
+        "protocols": {
+            str(t): {"id": p["id"], "approved": p["approved"], "version": p["version"]}
+            for t, p in chosen.items()
+        },
         "warnings": warnings,
     }
-    return StandingsInputs(rows, src.config, src.adjustments, [e[0] for e in src.entries], meta,
-                           stats_cache)
+    return StandingsInputs(
+        rows, src.config, src.adjustments, [e[0] for e in src.entries], meta, stats_cache
+    )
 
 
 # --- reads for the pages ------------------------------------------------------------------------
@@ -282,16 +324,28 @@ def standings_view(*, event: Event) -> dict[str, Any]:
     rows = []
     for row in data.get("rows", []):
         player = players.get(str(row["entry"]), {})
-        rows.append({**row, "name": player.get("name", "?"), "club": player.get("club", ""),
-                     "city": player.get("city", ""),
-                     "withdrawn": player.get("status") == Entry.Status.WITHDRAWN,
-                     "round_cells": [row["rounds"].get(str(n)) for n in data.get("rounds", [])],
-                     "metric_cells": [row["metrics"].get(c["key"])
-                                      for c in data.get("columns", [])[1:]]})
+        rows.append(
+            {
+                **row,
+                "name": player.get("name", "?"),
+                "club": player.get("club", ""),
+                "city": player.get("city", ""),
+                "withdrawn": player.get("status") == Entry.Status.WITHDRAWN,
+                "round_cells": [row["rounds"].get(str(n)) for n in data.get("rounds", [])],
+                "metric_cells": [row["metrics"].get(c["key"]) for c in data.get("columns", [])[1:]],
+            }
+        )
     columns = [{**c, **metric_label(c["key"])} for c in data.get("columns", [])]
-    return {"snapshot": snapshot, "data": data, "rows": rows, "rounds": data.get("rounds", []),
-            "columns": columns, "tiebreak_columns": columns[1:], "players": players,
-            "provisional": any(r["has_provisional"] for r in rows)}
+    return {
+        "snapshot": snapshot,
+        "data": data,
+        "rows": rows,
+        "rounds": data.get("rounds", []),
+        "columns": columns,
+        "tiebreak_columns": columns[1:],
+        "players": players,
+        "provisional": any(r["has_provisional"] for r in rows),
+    }
 
 
 def tables_of(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -299,12 +353,26 @@ def tables_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     tables: dict[int, dict[str, Any]] = {}
     for row in data.get("rows", []):
         for number, cell in row["rounds"].items():
-            t = tables.setdefault(cell["table"], {
-                "round": int(number), "table": cell["table"], "table_number": cell["table_number"],
-                "size": cell.get("size", 0), "final": cell["final"], "seats": []})
-            t["seats"].append({"entry": row["entry"], "seat": cell["seat"],
-                               "whists": cell["whists"], "score": cell["score"],
-                               "versus": cell.get("versus", {})})
+            t = tables.setdefault(
+                cell["table"],
+                {
+                    "round": int(number),
+                    "table": cell["table"],
+                    "table_number": cell["table_number"],
+                    "size": cell.get("size", 0),
+                    "final": cell["final"],
+                    "seats": [],
+                },
+            )
+            t["seats"].append(
+                {
+                    "entry": row["entry"],
+                    "seat": cell["seat"],
+                    "whists": cell["whists"],
+                    "score": cell["score"],
+                    "versus": cell.get("versus", {}),
+                }
+            )
     for t in tables.values():
         t["seats"].sort(key=lambda s: s["seat"])
     return sorted(tables.values(), key=lambda t: (t["round"], t["table_number"]))
@@ -318,8 +386,9 @@ def round_results(*, event: Event, number: int) -> dict[str, Any]:
     for t in tables_of(view["data"]):
         if t["round"] != number:
             continue
-        seats = [{**s, "name": players.get(str(s["entry"]), {}).get("name", "?")}
-                 for s in t["seats"]]
+        seats = [
+            {**s, "name": players.get(str(s["entry"]), {}).get("name", "?")} for s in t["seats"]
+        ]
         tables.append({**t, "seats": seats})
     tables.sort(key=lambda t: t["table_number"])
     return {**view, "round_tables": tables, "number": number}
@@ -345,10 +414,14 @@ def cross_table(*, event: Event) -> dict[str, Any]:
             elif not games:
                 cells.append(None)
             else:
-                cells.append({
-                    "rounds": [g[0] for g in games],
-                    "result": round(sum(g[1] for g in games), 2),
-                    "provisional": not all(g[2] for g in games), "self": False})
+                cells.append(
+                    {
+                        "rounds": [g[0] for g in games],
+                        "result": round(sum(g[1] for g in games), 2),
+                        "provisional": not all(g[2] for g in games),
+                        "self": False,
+                    }
+                )
         matrix.append({**row, "cells": cells})
     return {**view, "matrix": matrix, "order": order}
 
@@ -363,21 +436,48 @@ def player_standing(*, event: Event, entry: Entry) -> dict[str, Any]:
         if not any(s["entry"] == entry.pk for s in t["seats"]):
             continue
         mine = next(s for s in t["seats"] if s["entry"] == entry.pk)
-        opponents = [{**s, "name": players.get(str(s["entry"]), {}).get("name", "?"),
-                      "versus": mine["versus"].get(str(s["entry"]))}
-                     for s in t["seats"] if s["entry"] != entry.pk]
-        tables.append({**t, "mine": mine, "opponents": opponents,
-                       "protocol": view["data"].get("meta", {}).get("protocols", {}).get(
-                           str(t["table"]))})
+        opponents = [
+            {
+                **s,
+                "name": players.get(str(s["entry"]), {}).get("name", "?"),
+                "versus": mine["versus"].get(str(s["entry"])),
+            }
+            for s in t["seats"]
+            if s["entry"] != entry.pk
+        ]
+        tables.append(
+            {
+                **t,
+                "mine": mine,
+                "opponents": opponents,
+                "protocol": view["data"].get("meta", {}).get("protocols", {}).get(str(t["table"])),
+            }
+        )
     tables.sort(key=lambda t: t["round"])
-    seats = (Seat.objects.filter(entry=entry).select_related("table", "round")
-             .order_by("round__number"))
-    penalties = list(EventPenalty.objects.filter(entry=entry).select_related("round")
-                     .order_by("created_at"))
-    pairs = [(c["name"], value) for c, value in zip(view["tiebreak_columns"], row["metric_cells"],
-                                                    strict=True) if value is not None] if row else []
-    return {**view, "row": row, "tables": tables, "seats": list(seats), "penalties": penalties,
-            "entry": entry, "metric_pairs": pairs}
+    seats = (
+        Seat.objects.filter(entry=entry).select_related("table", "round").order_by("round__number")
+    )
+    penalties = list(
+        EventPenalty.objects.filter(entry=entry).select_related("round").order_by("created_at")
+    )
+    pairs = (
+        [
+            (c["name"], value)
+            for c, value in zip(view["tiebreak_columns"], row["metric_cells"], strict=True)
+            if value is not None
+        ]
+        if row
+        else []
+    )
+    return {
+        **view,
+        "row": row,
+        "tables": tables,
+        "seats": list(seats),
+        "penalties": penalties,
+        "entry": entry,
+        "metric_pairs": pairs,
+    }
 
 
 def generated_files(*, event: Event) -> list[GeneratedFile]:

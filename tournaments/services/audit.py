@@ -7,8 +7,10 @@ from typing import Any
 from tournaments.models import AuditLogEntry, Event
 
 
-def audit_log(*, event: Event, action: str, by=None, reason: str = "",
-              data: dict[str, Any] | None = None) -> AuditLogEntry:
+def audit_log(
+    *, event: Event, action: str, by=None, reason: str = "", data: dict[str, Any] | None = None
+) -> AuditLogEntry:
     user = by if getattr(by, "is_authenticated", False) else None
-    return AuditLogEntry.objects.create(event=event, user=user, action=action, reason=reason,
-                                        data=data or {})
+    return AuditLogEntry.objects.create(
+        event=event, user=user, action=action, reason=reason, data=data or {}
+    )

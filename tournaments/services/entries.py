@@ -15,8 +15,14 @@ from tournaments.models.player import new_url_key
 from tournaments.services.audit import audit_log
 
 __all__ = [
-    "CsvImportError", "CsvLineError", "entries_import_csv", "entry_check_in", "entry_reenter",
-    "entry_register", "entry_rotate_key", "entry_withdraw",
+    "CsvImportError",
+    "CsvLineError",
+    "entries_import_csv",
+    "entry_check_in",
+    "entry_reenter",
+    "entry_register",
+    "entry_rotate_key",
+    "entry_withdraw",
 ]
 
 #: Accepted CSV headers (English and Russian) for each field.
@@ -38,7 +44,10 @@ class CsvLineError:
 
     def __str__(self) -> str:
         return _("line %(line)d, %(field)s: %(message)s") % {
-            "line": self.line, "field": self.field, "message": self.message}
+            "line": self.line,
+            "field": self.field,
+            "message": self.message,
+        }
 
 
 class CsvImportError(UserFacingError):
@@ -58,17 +67,22 @@ def _clean_text(value: str, field_name: str, errors: list[CsvLineError], line: i
         errors.append(CsvLineError(line, field_name, _("contains a NUL character")))
         return ""
     if len(value) > _MAX[field_name]:
-        errors.append(CsvLineError(line, field_name,
-                                   _("longer than %(n)d characters") % {"n": _MAX[field_name]}))
+        errors.append(
+            CsvLineError(
+                line, field_name, _("longer than %(n)d characters") % {"n": _MAX[field_name]}
+            )
+        )
     return value
 
 
-def _find_or_create_player(*, name: str, club: str, city: str, rating: int | None,
-                           federation_id: str) -> Player:
+def _find_or_create_player(
+    *, name: str, club: str, city: str, rating: int | None, federation_id: str
+) -> Player:
     if federation_id:
         player, created = Player.objects.get_or_create(
             federation_id=federation_id,
-            defaults={"name": name, "club": club, "city": city, "rating": rating})
+            defaults={"name": name, "club": club, "city": city, "rating": rating},
+        )
         if not created:  # the federation's record is the reference; refresh what we were given
             changed = False
             for attr, value in (("club", club), ("city", city), ("rating", rating)):
@@ -82,9 +96,17 @@ def _find_or_create_player(*, name: str, club: str, city: str, rating: int | Non
 
 
 @transaction.atomic
-def entry_register(*, event: Event, name: str, club: str = "", city: str = "",
-                   rating: int | None = None, federation_id: str = "", joined_round: int | None = None,
-                   by=None) -> Entry:
+def entry_register(
+    *,
+    event: Event,
+    name: str,
+    club: str = "",
+    city: str = "",
+    rating: int | None = None,
+    federation_id: str = "",
+    joined_round: int | None = None,
+    by=None,
+) -> Entry:
     errors: list[CsvLineError] = []
     name = _clean_text(name, "name", errors, 0)
     club = _clean_text(club, "club", errors, 0)
@@ -94,17 +116,24 @@ def entry_register(*, event: Event, name: str, club: str = "", city: str = "",
         raise UserFacingError(errors[0].message, {"field": errors[0].field})
     if not name:
         raise UserFacingError(_("A player needs a name."), {"field": "name"})
-    player = _find_or_create_player(name=name, club=club, city=city, rating=rating,
-                                    federation_id=federation_id)
+    player = _find_or_create_player(
+        name=name, club=club, city=city, rating=rating, federation_id=federation_id
+    )
     if Entry.objects.filter(event=event, player=player).exists():
-        raise UserFacingError(_("%(name)s is already entered.") % {"name": player.name},
-                              {"field": "federation_id" if federation_id else "name"})
+        raise UserFacingError(
+            _("%(name)s is already entered.") % {"name": player.name},
+            {"field": "federation_id" if federation_id else "name"},
+        )
     if joined_round is None:
         played = event.rounds.exclude(state="draft").order_by("-number").first()
         joined_round = played.number + 1 if played else None
     entry = Entry.objects.create(event=event, player=player, joined_round=joined_round)
-    audit_log(event=event, action="entry.registered", by=by,
-              data={"entry": entry.pk, "name": player.name, "joined_round": joined_round})
+    audit_log(
+        event=event,
+        action="entry.registered",
+        by=by,
+        data={"entry": entry.pk, "name": player.name, "joined_round": joined_round},
+    )
     return entry
 
 
@@ -117,7 +146,9 @@ def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
     :raises CsvImportError: with ``errors``, one per problem.
     """
     if "\x00" in text:
-        raise CsvImportError([CsvLineError(1, "file", _("contains NUL characters; is it a CSV file?"))])
+        raise CsvImportError(
+            [CsvLineError(1, "file", _("contains NUL characters; is it a CSV file?"))]
+        )
     text = text.lstrip("\ufeff")
     try:
         dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
@@ -134,15 +165,26 @@ def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
             if h in names:
                 columns.setdefault(field_name, i)
     if "name" not in columns:
-        raise CsvImportError([CsvLineError(1, "name", _(
-            "no name column in the header (expected one of: %s)") % ", ".join(CSV_HEADERS["name"]))])
+        raise CsvImportError(
+            [
+                CsvLineError(
+                    1,
+                    "name",
+                    _("no name column in the header (expected one of: %s)")
+                    % ", ".join(CSV_HEADERS["name"]),
+                )
+            ]
+        )
 
     errors: list[CsvLineError] = []
     rows = []
     seen_ids: dict[str, int] = {}
     seen_names: dict[str, int] = {}
-    entered_ids = set(Entry.objects.filter(event=event).exclude(player__federation_id="")
-                      .values_list("player__federation_id", flat=True))
+    entered_ids = set(
+        Entry.objects.filter(event=event)
+        .exclude(player__federation_id="")
+        .values_list("player__federation_id", flat=True)
+    )
     for line_no, row in enumerate(reader, start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -161,24 +203,46 @@ def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
             try:
                 rating = int(raw)
             except ValueError:
-                errors.append(CsvLineError(line_no, "rating", _("%(value)r is not a whole number")
-                                           % {"value": raw}))
+                errors.append(
+                    CsvLineError(
+                        line_no, "rating", _("%(value)r is not a whole number") % {"value": raw}
+                    )
+                )
         if not name:
             errors.append(CsvLineError(line_no, "name", _("the name is empty")))
         if fid:
             if fid in seen_ids:
-                errors.append(CsvLineError(line_no, "federation_id", _(
-                    "federation id %(fid)s is also on line %(other)d") % {"fid": fid, "other": seen_ids[fid]}))
+                errors.append(
+                    CsvLineError(
+                        line_no,
+                        "federation_id",
+                        _("federation id %(fid)s is also on line %(other)d")
+                        % {"fid": fid, "other": seen_ids[fid]},
+                    )
+                )
             elif fid in entered_ids:
-                errors.append(CsvLineError(line_no, "federation_id", _(
-                    "the player with federation id %(fid)s is already entered") % {"fid": fid}))
+                errors.append(
+                    CsvLineError(
+                        line_no,
+                        "federation_id",
+                        _("the player with federation id %(fid)s is already entered")
+                        % {"fid": fid},
+                    )
+                )
             seen_ids.setdefault(fid, line_no)
         elif name:
             key = name.casefold()
             if key in seen_names:
-                errors.append(CsvLineError(line_no, "name", _(
-                    "%(name)s is also on line %(other)d (give federation ids to tell namesakes apart)")
-                    % {"name": name, "other": seen_names[key]}))
+                errors.append(
+                    CsvLineError(
+                        line_no,
+                        "name",
+                        _(
+                            "%(name)s is also on line %(other)d (give federation ids to tell namesakes apart)"
+                        )
+                        % {"name": name, "other": seen_names[key]},
+                    )
+                )
             seen_names.setdefault(key, line_no)
         if len(errors) == before:
             rows.append((line_no, name, club, city, rating, fid))
@@ -189,8 +253,9 @@ def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
     entries = []
     with transaction.atomic():
         for _line_no, name, club, city, rating, fid in rows:
-            player = _find_or_create_player(name=name, club=club, city=city, rating=rating,
-                                            federation_id=fid)
+            player = _find_or_create_player(
+                name=name, club=club, city=city, rating=rating, federation_id=fid
+            )
             entries.append(Entry.objects.create(event=event, player=player))
         audit_log(event=event, action="entries.imported", by=by, data={"count": len(entries)})
     return entries
@@ -199,8 +264,10 @@ def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
 @transaction.atomic
 def entry_check_in(*, entry: Entry, by=None) -> Entry:
     if entry.status == Entry.Status.WITHDRAWN:
-        raise UserFacingError(_("%(name)s has withdrawn; re-enter them first.")
-                              % {"name": entry.player.name}, {"field": "status"})
+        raise UserFacingError(
+            _("%(name)s has withdrawn; re-enter them first.") % {"name": entry.player.name},
+            {"field": "status"},
+        )
     entry.status = Entry.Status.CHECKED_IN
     entry.save(update_fields=["status"])
     audit_log(event=entry.event, action="entry.checked_in", by=by, data={"entry": entry.pk})
@@ -212,20 +279,23 @@ def entry_withdraw(*, entry: Entry, reason: str = "", by=None) -> Entry:
     """Withdraw between rounds: the entry is not drawn again; past rounds keep it."""
     entry.status = Entry.Status.WITHDRAWN
     entry.save(update_fields=["status"])
-    audit_log(event=entry.event, action="entry.withdrawn", by=by, reason=reason,
-              data={"entry": entry.pk})
+    audit_log(
+        event=entry.event, action="entry.withdrawn", by=by, reason=reason, data={"entry": entry.pk}
+    )
     return entry
 
 
 @transaction.atomic
 def entry_reenter(*, entry: Entry, reason: str = "", by=None) -> Entry:
     if entry.status != Entry.Status.WITHDRAWN:
-        raise UserFacingError(_("%(name)s has not withdrawn.") % {"name": entry.player.name},
-                              {"field": "status"})
+        raise UserFacingError(
+            _("%(name)s has not withdrawn.") % {"name": entry.player.name}, {"field": "status"}
+        )
     entry.status = Entry.Status.CHECKED_IN
     entry.save(update_fields=["status"])
-    audit_log(event=entry.event, action="entry.reentered", by=by, reason=reason,
-              data={"entry": entry.pk})
+    audit_log(
+        event=entry.event, action="entry.reentered", by=by, reason=reason, data={"entry": entry.pk}
+    )
     return entry
 
 

@@ -14,13 +14,30 @@ from tournaments.models import Event, EventRole
 from tournaments.services.audit import audit_log
 
 __all__ = [
-    "event_create", "event_role_grant", "event_update", "validate_tiebreaks", "validate_variant",
+    "event_create",
+    "event_role_grant",
+    "event_update",
+    "validate_tiebreaks",
+    "validate_variant",
 ]
 
 _EDITABLE = {
-    "name", "starts_on", "ends_on", "venue", "variant", "convention_options", "pulka_target",
-    "deals_per_round", "round_time_limit", "table_size_policy", "rounds_planned",
-    "default_draw_method", "separate_clubs", "tiebreaks", "double_entry", "published",
+    "name",
+    "starts_on",
+    "ends_on",
+    "venue",
+    "variant",
+    "convention_options",
+    "pulka_target",
+    "deals_per_round",
+    "round_time_limit",
+    "table_size_policy",
+    "rounds_planned",
+    "default_draw_method",
+    "separate_clubs",
+    "tiebreaks",
+    "double_entry",
+    "published",
 }
 
 
@@ -60,22 +77,33 @@ def validate_tiebreaks(tiebreaks: Any) -> list[Any]:
 
 
 @transaction.atomic
-def event_create(*, slug: str, name: str, starts_on: dt.date, ends_on: dt.date | None = None,
-                 by=None, **fields: Any) -> Event:
+def event_create(
+    *,
+    slug: str,
+    name: str,
+    starts_on: dt.date,
+    ends_on: dt.date | None = None,
+    by=None,
+    **fields: Any,
+) -> Event:
     unknown = set(fields) - _EDITABLE
     if unknown:
         raise UserFacingError(_("Unknown event fields: %s") % ", ".join(sorted(unknown)))
     if Event.objects.filter(slug=slug).exists():
-        raise UserFacingError(_("An event with the short name %(slug)s exists already.")
-                              % {"slug": slug}, {"field": "slug"})
+        raise UserFacingError(
+            _("An event with the short name %(slug)s exists already.") % {"slug": slug},
+            {"field": "slug"},
+        )
     ends_on = ends_on or starts_on
     if ends_on < starts_on:
         raise UserFacingError(_("The last day is before the first day."), {"field": "ends_on"})
     fields["variant"], fields["convention_options"] = validate_variant(
-        fields.get("variant", "sochi"), fields.get("convention_options"))
+        fields.get("variant", "sochi"), fields.get("convention_options")
+    )
     fields["tiebreaks"] = validate_tiebreaks(fields.get("tiebreaks"))
-    event = Event.objects.create(slug=slug, name=name, starts_on=starts_on, ends_on=ends_on,
-                                 **fields)
+    event = Event.objects.create(
+        slug=slug, name=name, starts_on=starts_on, ends_on=ends_on, **fields
+    )
     if by is not None and getattr(by, "is_authenticated", False):
         EventRole.objects.get_or_create(event=event, user=by, role=EventRole.Role.ORGANISER)
     audit_log(event=event, action="event.created", by=by, data={"slug": slug})
@@ -90,20 +118,23 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
     if "variant" in fields or "convention_options" in fields:
         fields["variant"], fields["convention_options"] = validate_variant(
             fields.get("variant", event.variant),
-            fields.get("convention_options", event.convention_options))
+            fields.get("convention_options", event.convention_options),
+        )
     if "tiebreaks" in fields:
         fields["tiebreaks"] = validate_tiebreaks(fields["tiebreaks"])
     for name, value in fields.items():
         setattr(event, name, value)
     event.full_clean(exclude=["slug"])
     event.save()
-    audit_log(event=event, action="event.updated", by=by,
-              data={k: str(v) for k, v in fields.items()})
+    audit_log(
+        event=event, action="event.updated", by=by, data={k: str(v) for k, v in fields.items()}
+    )
     return event
 
 
 def event_role_grant(*, event: Event, user, role: str, by=None) -> EventRole:
     obj, _created = EventRole.objects.get_or_create(event=event, user=user, role=role)
-    audit_log(event=event, action="role.granted", by=by,
-              data={"user": user.get_username(), "role": role})
+    audit_log(
+        event=event, action="role.granted", by=by, data={"user": user.get_username(), "role": role}
+    )
     return obj

@@ -34,7 +34,9 @@ def _database() -> ServiceHealth:
 def _broker(timeout: float) -> ServiceHealth:
     url = settings.CELERY_BROKER_URL
     if not url:
-        return ServiceHealth("broker", True, "none configured: tasks run eagerly in the web process")
+        return ServiceHealth(
+            "broker", True, "none configured: tasks run eagerly in the web process"
+        )
     from tournaments.celery import app
 
     try:

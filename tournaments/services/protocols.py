@@ -36,9 +36,21 @@ from tournaments.permissions import can_referee
 from tournaments.services.audit import audit_log
 
 __all__ = [
-    "StaleProtocolError", "deal_lines", "effective_protocol", "protocol_approve", "protocol_confirm",
-    "notation_read", "notation_text", "protocol_from_notation", "protocol_reopen", "protocol_rescore", "protocol_resolve",
-    "protocol_save", "protocols_compare", "schedule_standings", "table_header",
+    "StaleProtocolError",
+    "deal_lines",
+    "effective_protocol",
+    "protocol_approve",
+    "protocol_confirm",
+    "notation_read",
+    "notation_text",
+    "protocol_from_notation",
+    "protocol_reopen",
+    "protocol_rescore",
+    "protocol_resolve",
+    "protocol_save",
+    "protocols_compare",
+    "schedule_standings",
+    "table_header",
 ]
 
 
@@ -70,8 +82,9 @@ def table_header(table: Table) -> ScoringProtocol:
     )
 
 
-def effective_protocol(protocol: ScoringProtocol, applied: list[dict[str, Any]]
-                       ) -> tuple[ScoringProtocol, list[int | None]]:
+def effective_protocol(
+    protocol: ScoringProtocol, applied: list[dict[str, Any]]
+) -> tuple[ScoringProtocol, list[int | None]]:
     """The protocol with the rulings' penalty entries (``[{"after_deal", "entries"}]``, in the
     order the rulings were made) inserted after their deals, and for each deal of the result its
     index in ``protocol.deals`` (``None`` for a ruling's entry)."""
@@ -98,15 +111,25 @@ def effective_protocol(protocol: ScoringProtocol, applied: list[dict[str, Any]]
 
 
 def _penalty_from(data: dict[str, Any]) -> Penalty:
-    return Penalty(int(data["player"]), str(data.get("rule", "")), int(data.get("gora", 0)),
-                   int(data.get("pulya", 0)), tuple((int(s), int(w)) for s, w in
-                                                    data.get("whists", ())),
-                   str(data.get("note", "")))
+    return Penalty(
+        int(data["player"]),
+        str(data.get("rule", "")),
+        int(data.get("gora", 0)),
+        int(data.get("pulya", 0)),
+        tuple((int(s), int(w)) for s, w in data.get("whists", ())),
+        str(data.get("note", "")),
+    )
 
 
 def penalty_to_json(p: Penalty) -> dict[str, Any]:
-    return {"player": p.player, "rule": p.rule, "gora": p.gora, "pulya": p.pulya,
-            "whists": [[s, w] for s, w in p.whists], "note": p.note}
+    return {
+        "player": p.player,
+        "rule": p.rule,
+        "gora": p.gora,
+        "pulya": p.pulya,
+        "whists": [[s, w] for s, w in p.whists],
+        "note": p.note,
+    }
 
 
 def _plain(value: object) -> object:
@@ -137,8 +160,13 @@ def protocols_compare(a: ScoringProtocol, b: ScoringProtocol) -> list[dict[str, 
         da = a.deals[i] if i < len(a.deals) else None
         db = b.deals[i] if i < len(b.deals) else None
         if da != db:
-            out.append({"deal": i, "a": la[i] if da is not None else "",
-                        "b": lb[i] if db is not None else ""})
+            out.append(
+                {
+                    "deal": i,
+                    "a": la[i] if da is not None else "",
+                    "b": lb[i] if db is not None else "",
+                }
+            )
     if Ending(a.ending) != Ending(b.ending):
         out.append({"deal": None, "a": str(Ending(a.ending)), "b": str(Ending(b.ending))})
     return out
@@ -151,8 +179,9 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
     :raises UserFacingError: naming the line and column (field ``notation``).
     """
     header = table_header(table)
-    has_header = any(line.strip().lower().startswith(("players:", "игроки:"))
-                     for line in text.splitlines())
+    has_header = any(
+        line.strip().lower().startswith(("players:", "игроки:")) for line in text.splitlines()
+    )
     full = text
     head = ""
     if not has_header:
@@ -162,17 +191,24 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
         parsed, sheet = notation_module.parse_with_sheet(full)
     except notation_module.NotationError as exc:
         line = exc.line - (0 if has_header else len(head.splitlines()) + 1)
-        raise UserFacingError(_("Line %(line)d, column %(column)d: %(reason)s") % {
-            "line": line, "column": exc.column, "reason": exc.reason},
-            {"field": "notation", "line": line, "column": exc.column}) from exc
+        raise UserFacingError(
+            _("Line %(line)d, column %(column)d: %(reason)s")
+            % {"line": line, "column": exc.column, "reason": exc.reason},
+            {"field": "notation", "line": line, "column": exc.column},
+        ) from exc
     if parsed.players != header.players:
         raise UserFacingError(
-            _("The players in the text (%(text)s) are not this table's (%(table)s).") % {
-                "text": ", ".join(parsed.players), "table": ", ".join(header.players)},
-            {"field": "notation"})
-    protocol = dataclasses.replace(parsed, target=header.target, convention=header.convention,
-                                   options=header.options, first_dealer=parsed.first_dealer
-                                   if has_header else header.first_dealer)
+            _("The players in the text (%(text)s) are not this table's (%(table)s).")
+            % {"text": ", ".join(parsed.players), "table": ", ".join(header.players)},
+            {"field": "notation"},
+        )
+    protocol = dataclasses.replace(
+        parsed,
+        target=header.target,
+        convention=header.convention,
+        options=header.options,
+        first_dealer=parsed.first_dealer if has_header else header.first_dealer,
+    )
     return protocol, sheet
 
 
@@ -195,30 +231,44 @@ def notation_text(protocol: ScoringProtocol, sheet: Sheet | None) -> str:
 # --- saving -----------------------------------------------------------------------------------
 
 
-def _rulings_applied(table: Table, protocol: ScoringProtocol
-                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _rulings_applied(
+    table: Table, protocol: ScoringProtocol
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The active rulings' entries computed on ``protocol``, and warnings for rulings that no
     longer fit it (their entries as made are kept and the referee is told)."""
     from tournaments.services.rulings import ruling_entries
 
     applied: list[dict[str, Any]] = []
     warnings: list[dict[str, Any]] = []
-    rulings = (Ruling.objects.filter(incident__table=table, active=True)
-               .exclude(kind=Ruling.Kind.NONE).select_related("incident", "definition")
-               .order_by("created_at", "pk"))
+    rulings = (
+        Ruling.objects.filter(incident__table=table, active=True)
+        .exclude(kind=Ruling.Kind.NONE)
+        .select_related("incident", "definition")
+        .order_by("created_at", "pk")
+    )
     for ruling in rulings:
         try:
             entries = ruling_entries(ruling, protocol)
         except UserFacingError as exc:
             entries = ruling.entries
-            warnings.append({
-                "code": "RULING_NOT_RECOMPUTED", "severity": "warning", "rule": ruling.rule,
-                "message": f"ruling #{ruling.pk} kept as made: {exc.message}", "deal": None,
-                "data_deal": ruling.incident.deal, "player": ruling.seat, "column": None,
-                "written": None, "expected": None})
+            warnings.append(
+                {
+                    "code": "RULING_NOT_RECOMPUTED",
+                    "severity": "warning",
+                    "rule": ruling.rule,
+                    "message": f"ruling #{ruling.pk} kept as made: {exc.message}",
+                    "deal": None,
+                    "data_deal": ruling.incident.deal,
+                    "player": ruling.seat,
+                    "column": None,
+                    "written": None,
+                    "expected": None,
+                }
+            )
         if entries:
-            applied.append({"ruling": ruling.pk, "after_deal": ruling.incident.deal,
-                            "entries": entries})
+            applied.append(
+                {"ruling": ruling.pk, "after_deal": ruling.incident.deal, "entries": entries}
+            )
     return applied, warnings
 
 
@@ -233,22 +283,45 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
         raise UserFacingError(str(exc), {"field": "data"}) from exc
     findings = []
     for f in report.findings:
-        findings.append({
-            "code": f.code, "severity": str(f.severity), "message": f.message, "rule": f.rule,
-            "deal": f.deal, "data_deal": origin[f.deal] if f.deal is not None and
-            f.deal < len(origin) else None, "player": f.player, "column": f.column,
-            "written": _plain(f.written), "expected": _plain(f.expected)})
+        findings.append(
+            {
+                "code": f.code,
+                "severity": str(f.severity),
+                "message": f.message,
+                "rule": f.rule,
+                "deal": f.deal,
+                "data_deal": origin[f.deal]
+                if f.deal is not None and f.deal < len(origin)
+                else None,
+                "player": f.player,
+                "column": f.column,
+                "written": _plain(f.written),
+                "expected": _plain(f.expected),
+            }
+        )
     seats = {s.position: s for s in table.seats.select_related("entry__player")}
     final = scored.final_row()
-    result = [{
-        "seat": p, "entry": seats[p].entry_id if p in seats else None,
-        "name": protocol.players[p], "exact": str(scored.settlement.exact[p]),
-        "whists": str(scored.settlement.totals[p]), "pulya": final[p].pulya,
-        "gora": final[p].gora} for p in range(protocol.size)]
+    result = [
+        {
+            "seat": p,
+            "entry": seats[p].entry_id if p in seats else None,
+            "name": protocol.players[p],
+            "exact": str(scored.settlement.exact[p]),
+            "whists": str(scored.settlement.totals[p]),
+            "pulya": final[p].pulya,
+            "gora": final[p].gora,
+        }
+        for p in range(protocol.size)
+    ]
     findings.extend(warnings)
-    return {"findings": findings, "error_count": len(report.errors),
-            "warning_count": len(report.warnings) + len(warnings), "result": result,
-            "rulings_applied": [a["ruling"] for a in applied], "ruling_entries": applied}
+    return {
+        "findings": findings,
+        "error_count": len(report.errors),
+        "warning_count": len(report.warnings) + len(warnings),
+        "result": result,
+        "rulings_applied": [a["ruling"] for a in applied],
+        "ruling_entries": applied,
+    }
 
 
 def _lock_table(table: Table) -> Table:
@@ -264,10 +337,19 @@ def _approved(table: Table) -> Protocol | None:
 
 
 @transaction.atomic
-def protocol_save(*, table: Table, protocol: ScoringProtocol, based_on_version: int | None,
-                  sheet: Sheet | None = None, notation: str = "",
-                  entry_kind: str = EntryKind.TABLE, source: str = Protocol.Source.REFEREE,
-                  reason: str = "", by=None, via_entry=None) -> Protocol:
+def protocol_save(
+    *,
+    table: Table,
+    protocol: ScoringProtocol,
+    based_on_version: int | None,
+    sheet: Sheet | None = None,
+    notation: str = "",
+    entry_kind: str = EntryKind.TABLE,
+    source: str = Protocol.Source.REFEREE,
+    reason: str = "",
+    by=None,
+    via_entry=None,
+) -> Protocol:
     """Save a new version of the table's protocol (the ``entry_kind`` chain).
 
     :raises StaleProtocolError: when ``based_on_version`` is not the current version.
@@ -276,8 +358,11 @@ def protocol_save(*, table: Table, protocol: ScoringProtocol, based_on_version: 
     table = _lock_table(table)
     event = table.round.event
     if protocol.size != table.seats.count():
-        raise UserFacingError(_("The protocol has %(n)d players; the table seats %(m)d.") % {
-            "n": protocol.size, "m": table.seats.count()}, {"field": "players", "rule": "3.2.10"})
+        raise UserFacingError(
+            _("The protocol has %(n)d players; the table seats %(m)d.")
+            % {"n": protocol.size, "m": table.seats.count()},
+            {"field": "players", "rule": "3.2.10"},
+        )
     current = _current(table, entry_kind)
     current_version = current.version if current else None
     if based_on_version != current_version:
@@ -285,19 +370,27 @@ def protocol_save(*, table: Table, protocol: ScoringProtocol, based_on_version: 
         if current is not None:
             differences = protocols_compare(from_dict(current.data)[0], protocol)
         raise StaleProtocolError(
-            _("This protocol was changed by someone else (now version %(v)s) after you opened "
-              "it. Reload it and check the differences before saving again.")
-            % {"v": current_version}, {"field": "based_on_version",
-                                       "current_version": current_version,
-                                       "differences": differences})
+            _(
+                "This protocol was changed by someone else (now version %(v)s) after you opened "
+                "it. Reload it and check the differences before saving again."
+            )
+            % {"v": current_version},
+            {
+                "field": "based_on_version",
+                "current_version": current_version,
+                "differences": differences,
+            },
+        )
     approved = _approved(table)
     if approved is not None:
         if not can_referee(by, event):
-            raise UserFacingError(_("This protocol is approved: only a referee can change it."),
-                                  {"field": "protocol"})
+            raise UserFacingError(
+                _("This protocol is approved: only a referee can change it."), {"field": "protocol"}
+            )
         if not reason.strip():
-            raise UserFacingError(_("Give the reason for changing an approved protocol."),
-                                  {"field": "reason"})
+            raise UserFacingError(
+                _("Give the reason for changing an approved protocol."), {"field": "reason"}
+            )
     data = to_dict(protocol)
     try:  # the stored JSON must read back (the public format: scoring.jsonio, version 1)
         from_dict(data)
@@ -310,18 +403,42 @@ def protocol_save(*, table: Table, protocol: ScoringProtocol, based_on_version: 
         Protocol.objects.filter(pk=current.pk).update(is_current=False)
     if approved is not None:  # a change reopens the approval (issue 5)
         Protocol.objects.filter(pk=approved.pk).update(approved=False)
-        audit_log(event=event, action="protocol.reopened", by=by, reason=reason,
-                  data={"table": table.pk, "version": approved.version})
+        audit_log(
+            event=event,
+            action="protocol.reopened",
+            by=by,
+            reason=reason,
+            data={"table": table.pk, "version": approved.version},
+        )
         schedule_standings(event.pk)
     saved = Protocol.objects.create(
-        table=table, entry_kind=entry_kind, version=(current_version or 0) + 1,
-        based_on_version=based_on_version, data=data,
-        sheet=sheet_to_dict(sheet) if sheet is not None else None, notation=notation,
-        source=source, reason=reason, created_by=by if getattr(by, "is_authenticated", False)
-        else None, created_via_entry=via_entry, **fields)
-    audit_log(event=event, action="protocol.saved", by=by, reason=reason, data={
-        "table": table.pk, "round": table.round.number, "table_number": table.number,
-        "entry_kind": entry_kind, "version": saved.version, "errors": saved.error_count})
+        table=table,
+        entry_kind=entry_kind,
+        version=(current_version or 0) + 1,
+        based_on_version=based_on_version,
+        data=data,
+        sheet=sheet_to_dict(sheet) if sheet is not None else None,
+        notation=notation,
+        source=source,
+        reason=reason,
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+        created_via_entry=via_entry,
+        **fields,
+    )
+    audit_log(
+        event=event,
+        action="protocol.saved",
+        by=by,
+        reason=reason,
+        data={
+            "table": table.pk,
+            "round": table.round.number,
+            "table_number": table.number,
+            "entry_kind": entry_kind,
+            "version": saved.version,
+            "errors": saved.error_count,
+        },
+    )
     return saved
 
 
@@ -341,15 +458,29 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
     was_approved = current.approved
     Protocol.objects.filter(pk=current.pk).update(is_current=False, approved=False)
     saved = Protocol.objects.create(
-        table=table, entry_kind=EntryKind.TABLE, version=current.version + 1,
-        based_on_version=current.version, data=current.data, sheet=current.sheet,
-        notation=current.notation, source=Protocol.Source.RULING, reason=reason,
-        resolution=current.resolution, approved=was_approved,
+        table=table,
+        entry_kind=EntryKind.TABLE,
+        version=current.version + 1,
+        based_on_version=current.version,
+        data=current.data,
+        sheet=current.sheet,
+        notation=current.notation,
+        source=Protocol.Source.RULING,
+        reason=reason,
+        resolution=current.resolution,
+        approved=was_approved,
         approved_by=current.approved_by if was_approved else None,
         approved_at=timezone.now() if was_approved else None,
-        created_by=by if getattr(by, "is_authenticated", False) else None, **fields)
-    audit_log(event=event, action="protocol.rescored", by=by, reason=reason,
-              data={"table": table.pk, "version": saved.version, "approved": was_approved})
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+        **fields,
+    )
+    audit_log(
+        event=event,
+        action="protocol.rescored",
+        by=by,
+        reason=reason,
+        data={"table": table.pk, "version": saved.version, "approved": was_approved},
+    )
     if was_approved:
         schedule_standings(event.pk)
     return saved
@@ -360,8 +491,10 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
 
 def _require_current_table_version(protocol: Protocol) -> None:
     if not protocol.is_current or protocol.entry_kind != EntryKind.TABLE:
-        raise UserFacingError(_("This is not the current version of the table's protocol; "
-                                "reload it."), {"field": "protocol"})
+        raise UserFacingError(
+            _("This is not the current version of the table's protocol; reload it."),
+            {"field": "protocol"},
+        )
 
 
 @transaction.atomic
@@ -374,28 +507,44 @@ def protocol_confirm(*, protocol: Protocol, seat: int, entry=None, by=None) -> P
     _require_current_table_version(protocol)
     sitter = Seat.objects.filter(table=table, position=seat).first()
     if sitter is None:
-        raise UserFacingError(_("There is no seat %(n)d at this table.") % {"n": seat + 1},
-                              {"field": "seat"})
+        raise UserFacingError(
+            _("There is no seat %(n)d at this table.") % {"n": seat + 1}, {"field": "seat"}
+        )
     if entry is not None:
         if entry.pk != sitter.entry_id:
-            raise UserFacingError(_("Only the player in that seat can confirm it."),
-                                  {"field": "seat"})
+            raise UserFacingError(
+                _("Only the player in that seat can confirm it."), {"field": "seat"}
+            )
     elif not can_referee(by, event):
         raise UserFacingError(_("Only the player or a referee can confirm."), {"field": "seat"})
     if protocol.error_count:
-        raise UserFacingError(_("The protocol has %(n)d error(s); correct them before confirming.")
-                              % {"n": protocol.error_count}, {"field": "protocol"})
+        raise UserFacingError(
+            _("The protocol has %(n)d error(s); correct them before confirming.")
+            % {"n": protocol.error_count},
+            {"field": "protocol"},
+        )
     if Ending(protocol.data.get("ending", "closed")) is Ending.IN_PROGRESS:
-        raise UserFacingError(_("The pulka is still being played: mark how it ended first."),
-                              {"field": "ending", "rule": "4.2.3"})
+        raise UserFacingError(
+            _("The pulka is still being played: mark how it ended first."),
+            {"field": "ending", "rule": "4.2.3"},
+        )
     confirmation, created = ProtocolConfirmation.objects.get_or_create(
-        protocol=protocol, seat=seat, defaults={
-            "entry_id": sitter.entry_id,
-            "by_referee": None if entry is not None else by})
+        protocol=protocol,
+        seat=seat,
+        defaults={"entry_id": sitter.entry_id, "by_referee": None if entry is not None else by},
+    )
     if created:
-        audit_log(event=event, action="protocol.confirmed", by=by, data={
-            "table": table.pk, "version": protocol.version, "seat": seat,
-            "by": "player" if entry is not None else "referee"})
+        audit_log(
+            event=event,
+            action="protocol.confirmed",
+            by=by,
+            data={
+                "table": table.pk,
+                "version": protocol.version,
+                "seat": seat,
+                "by": "player" if entry is not None else "referee",
+            },
+        )
     return confirmation
 
 
@@ -407,8 +556,12 @@ def double_entry_status(table: Table) -> dict[str, Any]:
         return {"table": first, "referee": second, "differences": None, "resolved": False}
     differences = protocols_compare(from_dict(first.data)[0], from_dict(second.data)[0])
     resolved = bool(first.resolution and first.resolution.get("referee_protocol") == second.pk)
-    return {"table": first, "referee": second, "differences": differences,
-            "resolved": resolved or not differences}
+    return {
+        "table": first,
+        "referee": second,
+        "differences": differences,
+        "resolved": resolved or not differences,
+    }
 
 
 @transaction.atomic
@@ -424,11 +577,19 @@ def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -
     if protocol.approved:
         return protocol
     if protocol.error_count:
-        raise UserFacingError(_("The protocol has %(n)d error(s); it cannot be approved.")
-                              % {"n": protocol.error_count}, {"field": "protocol"})
+        raise UserFacingError(
+            _("The protocol has %(n)d error(s); it cannot be approved.")
+            % {"n": protocol.error_count},
+            {"field": "protocol"},
+        )
     if event.double_entry and not double_entry_status(table)["resolved"]:
-        raise UserFacingError(_("Double entry: the second entry is missing or differs; resolve "
-                                "the differences first."), {"field": "double_entry"})
+        raise UserFacingError(
+            _(
+                "Double entry: the second entry is missing or differs; resolve "
+                "the differences first."
+            ),
+            {"field": "double_entry"},
+        )
     seats = list(table.seats.values_list("position", flat=True))
     if confirm_missing:
         for seat in seats:
@@ -436,15 +597,21 @@ def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -
     confirmed = set(protocol.confirmations.values_list("seat", flat=True))
     missing = [s + 1 for s in seats if s not in confirmed]
     if missing:
-        raise UserFacingError(_("Not confirmed yet by seat(s) %(seats)s.") % {
-            "seats": ", ".join(map(str, missing))}, {"field": "confirmations"})
+        raise UserFacingError(
+            _("Not confirmed yet by seat(s) %(seats)s.") % {"seats": ", ".join(map(str, missing))},
+            {"field": "confirmations"},
+        )
     Protocol.objects.filter(table=table, approved=True).update(approved=False)
     protocol.approved = True
     protocol.approved_by = by
     protocol.approved_at = timezone.now()
     protocol.save(update_fields=["approved", "approved_by", "approved_at"])
-    audit_log(event=event, action="protocol.approved", by=by,
-              data={"table": table.pk, "version": protocol.version})
+    audit_log(
+        event=event,
+        action="protocol.approved",
+        by=by,
+        data={"table": table.pk, "version": protocol.version},
+    )
     schedule_standings(event.pk)
     return protocol
 
@@ -462,8 +629,13 @@ def protocol_reopen(*, protocol: Protocol, by, reason: str) -> Protocol:
     if protocol.approved:
         protocol.approved = False
         protocol.save(update_fields=["approved"])
-        audit_log(event=event, action="protocol.reopened", by=by, reason=reason,
-                  data={"table": table.pk, "version": protocol.version})
+        audit_log(
+            event=event,
+            action="protocol.reopened",
+            by=by,
+            reason=reason,
+            data={"table": table.pk, "version": protocol.version},
+        )
         schedule_standings(event.pk)
     return protocol
 
@@ -486,22 +658,38 @@ def protocol_resolve(*, table: Table, choices: dict[str, str], by, reason: str =
     for i in range(max(len(a.deals), len(b.deals))):
         side = choices.get(str(i), "a")
         if side not in ("a", "b"):
-            raise UserFacingError(_("Choose the table's or the second entry for deal %(n)d.")
-                                  % {"n": i + 1}, {"field": f"choices.{i}"})
+            raise UserFacingError(
+                _("Choose the table's or the second entry for deal %(n)d.") % {"n": i + 1},
+                {"field": f"choices.{i}"},
+            )
         source = a if side == "a" else b
         if i < len(source.deals):
             deals.append(source.deals[i])
     ending = (a if choices.get("ending", "a") == "a" else b).ending
     merged = dataclasses.replace(a, deals=tuple(deals), ending=ending)
-    resolution = {"table_version": first.version, "referee_version": second.version,
-                  "referee_protocol": second.pk, "choices": dict(choices),
-                  "differences": status["differences"]}
-    saved = protocol_save(table=table, protocol=merged, based_on_version=first.version,
-                          sheet=sheet_from_dict(first.sheet) if first.sheet else None,
-                          source=Protocol.Source.RESOLUTION,
-                          reason=reason or _("Double entry resolved"), by=by)
+    resolution = {
+        "table_version": first.version,
+        "referee_version": second.version,
+        "referee_protocol": second.pk,
+        "choices": dict(choices),
+        "differences": status["differences"],
+    }
+    saved = protocol_save(
+        table=table,
+        protocol=merged,
+        based_on_version=first.version,
+        sheet=sheet_from_dict(first.sheet) if first.sheet else None,
+        source=Protocol.Source.RESOLUTION,
+        reason=reason or _("Double entry resolved"),
+        by=by,
+    )
     saved.resolution = resolution
     saved.save(update_fields=["resolution"])
-    audit_log(event=event, action="protocol.double_entry_resolved", by=by, reason=reason,
-              data={"table": table.pk, "version": saved.version, "choices": dict(choices)})
+    audit_log(
+        event=event,
+        action="protocol.double_entry_resolved",
+        by=by,
+        reason=reason,
+        data={"table": table.pk, "version": saved.version, "choices": dict(choices)},
+    )
     return saved

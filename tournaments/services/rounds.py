@@ -24,8 +24,18 @@ from tournaments.models.event import TableSizePolicy
 from tournaments.services.audit import audit_log
 
 __all__ = [
-    "ASYNC_DRAW_THRESHOLD", "draw_in_background", "draw_input", "round_close", "round_commit_seed", "round_create",
-    "round_draw", "round_publish", "round_start", "seat_move", "seats_swap", "table_redraw",
+    "ASYNC_DRAW_THRESHOLD",
+    "draw_in_background",
+    "draw_input",
+    "round_close",
+    "round_commit_seed",
+    "round_create",
+    "round_draw",
+    "round_publish",
+    "round_start",
+    "seat_move",
+    "seats_swap",
+    "table_redraw",
 ]
 
 State = Round.State
@@ -68,8 +78,9 @@ def round_create(*, event: Event, by=None) -> Round:
     last = event.rounds.aggregate(n=Max("number"))["n"] or 0
     if last and event.rounds.get(number=last).state == State.DRAFT:
         raise UserFacingError(_("Round %(n)d is still a draft; draw it first.") % {"n": last})
-    round_ = Round.objects.create(event=event, number=last + 1,
-                                  draw_method=event.default_draw_method)
+    round_ = Round.objects.create(
+        event=event, number=last + 1, draw_method=event.default_draw_method
+    )
     audit_log(event=event, action="round.created", by=by, data={"round": round_.number})
     return round_
 
@@ -87,36 +98,55 @@ def round_commit_seed(*, round_: Round, by=None) -> Round:
     round_.draw_seed = secrets.token_hex(16)
     round_.draw_seed_hash = seed_hash(round_.draw_seed)
     round_.save(update_fields=["draw_seed", "draw_seed_hash"])
-    audit_log(event=round_.event, action="round.seed_committed", by=by,
-              data={"round": round_.number, "sha256": round_.draw_seed_hash})
+    audit_log(
+        event=round_.event,
+        action="round.seed_committed",
+        by=by,
+        data={"round": round_.number, "sha256": round_.draw_seed_hash},
+    )
     return round_
 
 
 def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
     """The engine's complete input for this round, as JSON-safe data (stored with the draw)."""
     event = round_.event
-    entries = (Entry.objects.filter(event=event).exclude(status=Entry.Status.WITHDRAWN)
-               .select_related("player").order_by("pk"))
+    entries = (
+        Entry.objects.filter(event=event)
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("player")
+        .order_by("pk")
+    )
     entries = [e for e in entries if e.joined_round is None or e.joined_round <= round_.number]
     history = []
-    for past in (event.rounds.filter(number__lt=round_.number).exclude(state=State.DRAFT)
-                 .prefetch_related("tables__seats").order_by("number")):
-        history.append([
-            {"seats": [s.entry_id for s in sorted(t.seats.all(), key=lambda s: s.position)],
-             "first_dealer": t.first_dealer}
-            for t in sorted(past.tables.all(), key=lambda t: t.number)
-        ])
+    for past in (
+        event.rounds.filter(number__lt=round_.number)
+        .exclude(state=State.DRAFT)
+        .prefetch_related("tables__seats")
+        .order_by("number")
+    ):
+        history.append(
+            [
+                {
+                    "seats": [s.entry_id for s in sorted(t.seats.all(), key=lambda s: s.position)],
+                    "first_dealer": t.first_dealer,
+                }
+                for t in sorted(past.tables.all(), key=lambda t: t.number)
+            ]
+        )
     avoid = [[a.first_id, a.second_id] for a in Avoidance.objects.filter(event=event)]
     if event.separate_clubs:
         by_club: dict[str, list[int]] = {}
         for e in entries:
             if e.player.club.strip():
                 by_club.setdefault(e.player.club.strip().casefold(), []).append(e.pk)
-        avoid += [[a, b] for ids in by_club.values() for i, a in enumerate(ids) for b in ids[i + 1:]]
+        avoid += [
+            [a, b] for ids in by_club.values() for i, a in enumerate(ids) for b in ids[i + 1 :]
+        ]
     standings = _standings_for_draw(event)
     return {
-        "entries": [{"id": e.pk, "rating": e.player.rating, "club": e.player.club}
-                    for e in entries],
+        "entries": [
+            {"id": e.pk, "rating": e.player.rating, "club": e.player.club} for e in entries
+        ],
         "history": history,
         "fixed_tables": {str(e.pk): e.fixed_table for e in entries if e.fixed_table},
         "avoid": avoid,
@@ -142,8 +172,9 @@ def _standings_for_draw(event: Event) -> dict[str, float]:
 
 
 @transaction.atomic
-def round_draw(*, round_: Round, method: str | None = None, seed: str | None = None,
-               by=None) -> Round:
+def round_draw(
+    *, round_: Round, method: str | None = None, seed: str | None = None, by=None
+) -> Round:
     """Draw the round's tables (or draw them again while the round is not published)."""
     round_ = _lock(round_)
     _require(round_, State.DRAFT, State.DRAWN)
@@ -151,8 +182,9 @@ def round_draw(*, round_: Round, method: str | None = None, seed: str | None = N
         seed = round_.draw_seed or secrets.token_hex(16)
     inputs = draw_input(round_, method=method)
     if len(inputs["entries"]) < 3:
-        raise UserFacingError(_("A draw needs at least three players present."),
-                              {"field": "entries"})
+        raise UserFacingError(
+            _("A draw needs at least three players present."), {"field": "entries"}
+        )
     try:
         draw = run_engine(inputs, seed=seed)
     except seating.SeatingError as exc:
@@ -162,16 +194,27 @@ def round_draw(*, round_: Round, method: str | None = None, seed: str | None = N
     round_.draw_method = inputs["method"]
     round_.draw_seed = seed
     round_.draw_seed_hash = round_.draw_seed_hash or seed_hash(seed)
-    round_.draw_params = {"input": inputs, "engine": draw.engine_version,
-                          "parameters": _json_safe(draw.parameters),
-                          "tables": tables_as_data(draw.tables)}
+    round_.draw_params = {
+        "input": inputs,
+        "engine": draw.engine_version,
+        "parameters": _json_safe(draw.parameters),
+        "tables": tables_as_data(draw.tables),
+    }
     round_.draw_report = report_as_data(draw)
     round_.state = State.DRAWN
     round_.drawn_at = timezone.now()
     round_.save()
-    audit_log(event=round_.event, action="round.drawn", by=by,
-              data={"round": round_.number, "method": inputs["method"], "seed": seed,
-                    "tables": len(draw.tables)})
+    audit_log(
+        event=round_.event,
+        action="round.drawn",
+        by=by,
+        data={
+            "round": round_.number,
+            "method": inputs["method"],
+            "seed": seed,
+            "tables": len(draw.tables),
+        },
+    )
     return round_
 
 
@@ -180,11 +223,14 @@ _POLICIES = {"3": "3", "4": "4", "mixed": "mixed", "mixed4": "mixed-4"}
 
 def run_engine(inputs: dict[str, Any], *, seed: str) -> seating.Draw:
     """Run the pure draw engine on the stored input (also used by ``manage.py draw_verify``)."""
-    entries = [seating.Entry(id=e["id"], rating=e.get("rating"), club=e.get("club") or None)
-               for e in inputs["entries"]]
+    entries = [
+        seating.Entry(id=e["id"], rating=e.get("rating"), club=e.get("club") or None)
+        for e in inputs["entries"]
+    ]
     history = [
-        seating.PastTable(round=number, seats=tuple(t["seats"]), first_dealer=t["first_dealer"],
-                          number=i)
+        seating.PastTable(
+            round=number, seats=tuple(t["seats"]), first_dealer=t["first_dealer"], number=i
+        )
         for number, tables in enumerate(inputs["history"], start=1)
         for i, t in enumerate(tables, start=1)
     ]
@@ -197,9 +243,14 @@ def run_engine(inputs: dict[str, Any], *, seed: str) -> seating.Draw:
     if method is seating.Method.SWISS and standings is None:
         standings = {e.id: 0.0 for e in entries}  # the first round: everyone level, by rating
     return seating.draw_round(
-        entries, history, method=method,
-        policy=seating.TablePolicy(_POLICIES[inputs["policy"]]), constraints=constraints,
-        seed=seed, standings=standings, round_number=inputs["round"],
+        entries,
+        history,
+        method=method,
+        policy=seating.TablePolicy(_POLICIES[inputs["policy"]]),
+        constraints=constraints,
+        seed=seed,
+        standings=standings,
+        round_number=inputs["round"],
         rounds_total=max(inputs["rounds_planned"], inputs["round"]),
     )
 
@@ -224,23 +275,32 @@ def report_as_data(draw: seating.Draw) -> dict[str, Any]:
     report = draw.report
     players = []
     for p in report.players.values():
-        players.append({
-            "id": p.entry,
-            "table": p.table,
-            "seat": p.seat,
-            "met_before": [[o, list(rounds)] for o, rounds in sorted(p.met_before.items(),
-                                                                      key=lambda kv: str(kv[0]))],
-            "repeats": [r.opponent for r in p.repeats],
-            "why": "; ".join(f"{r.reason}" for r in p.repeats) or "; ".join(p.constraints),
-            "seat_counts": [p.seats_so_far.get(i, 0) for i in range(4 if p.four_table_count else 3)],
-            "first_dealer_count": p.first_dealer_count,
-            "four_table_count": p.four_table_count,
-            "left_neighbours": list(p.left_neighbours),
-        })
+        players.append(
+            {
+                "id": p.entry,
+                "table": p.table,
+                "seat": p.seat,
+                "met_before": [
+                    [o, list(rounds)]
+                    for o, rounds in sorted(p.met_before.items(), key=lambda kv: str(kv[0]))
+                ],
+                "repeats": [r.opponent for r in p.repeats],
+                "why": "; ".join(f"{r.reason}" for r in p.repeats) or "; ".join(p.constraints),
+                "seat_counts": [
+                    p.seats_so_far.get(i, 0) for i in range(4 if p.four_table_count else 3)
+                ],
+                "first_dealer_count": p.first_dealer_count,
+                "four_table_count": p.four_table_count,
+                "left_neighbours": list(p.left_neighbours),
+            }
+        )
     return {
-        "summary": {"repeated meetings": report.repeated_meetings,
-                    "repeated left neighbours": report.repeated_left_neighbours,
-                    "method": str(draw.method), "engine": draw.engine_version},
+        "summary": {
+            "repeated meetings": report.repeated_meetings,
+            "repeated left neighbours": report.repeated_left_neighbours,
+            "method": str(draw.method),
+            "engine": draw.engine_version,
+        },
         "notes": list(report.notes),
         "players": players,
     }
@@ -267,7 +327,9 @@ def _transition(round_: Round, frm: tuple[str, ...], to: str, stamp: str, action
 
 @transaction.atomic
 def round_publish(*, round_: Round, by=None) -> Round:
-    return _transition(round_, (State.DRAWN,), State.PUBLISHED, "published_at", "round.published", by)
+    return _transition(
+        round_, (State.DRAWN,), State.PUBLISHED, "published_at", "round.published", by
+    )
 
 
 @transaction.atomic
@@ -294,11 +356,15 @@ def _need_reason(reason: str) -> str:
 
 def _seat_of(round_: Round, entry_id: int) -> Seat:
     try:
-        return Seat.objects.select_for_update().select_related("table", "entry__player").get(
-            round=round_, entry_id=entry_id)
+        return (
+            Seat.objects.select_for_update()
+            .select_related("table", "entry__player")
+            .get(round=round_, entry_id=entry_id)
+        )
     except Seat.DoesNotExist:
-        raise UserFacingError(_("That player has no seat in round %(n)d.") % {"n": round_.number},
-                              {"field": "entry"}) from None
+        raise UserFacingError(
+            _("That player has no seat in round %(n)d.") % {"n": round_.number}, {"field": "entry"}
+        ) from None
 
 
 @transaction.atomic
@@ -311,9 +377,18 @@ def seats_swap(*, round_: Round, first: int, second: int, reason: str, by=None) 
         raise UserFacingError(_("Choose two different players."), {"field": "second"})
     a, b = _seat_of(round_, first), _seat_of(round_, second)
     _reseat([(a, second), (b, first)])
-    audit_log(event=round_.event, action="seats.swapped", by=by, reason=reason,
-              data={"round": round_.number, "first": first, "second": second,
-                    "tables": [a.table.number, b.table.number]})
+    audit_log(
+        event=round_.event,
+        action="seats.swapped",
+        by=by,
+        reason=reason,
+        data={
+            "round": round_.number,
+            "first": first,
+            "second": second,
+            "tables": [a.table.number, b.table.number],
+        },
+    )
 
 
 @transaction.atomic
@@ -326,30 +401,43 @@ def seat_move(*, round_: Round, entry: int, table: int, reason: str, by=None) ->
     try:
         target = Table.objects.select_for_update().get(round=round_, number=table)
     except Table.DoesNotExist:
-        raise UserFacingError(_("There is no table %(t)d.") % {"t": table}, {"field": "table"}) from None
+        raise UserFacingError(
+            _("There is no table %(t)d.") % {"t": table}, {"field": "table"}
+        ) from None
     source = seat.table
     if target.pk == source.pk:
-        raise UserFacingError(_("The player already sits at table %(t)d.") % {"t": table},
-                              {"field": "table"})
+        raise UserFacingError(
+            _("The player already sits at table %(t)d.") % {"t": table}, {"field": "table"}
+        )
     source_size, target_size = source.seats.count(), target.seats.count()
     if source_size - 1 < 3 or target_size + 1 > 4:
         raise UserFacingError(
-            _("Tables must keep 3 or 4 players: table %(a)d would have %(x)d, table %(b)d %(y)d "
-              "(001 §3.2.10). Swap players instead.")
+            _(
+                "Tables must keep 3 or 4 players: table %(a)d would have %(x)d, table %(b)d %(y)d "
+                "(001 §3.2.10). Swap players instead."
+            )
             % {"a": source.number, "x": source_size - 1, "b": target.number, "y": target_size + 1},
-            {"field": "table", "rule": "3.2.10"})
+            {"field": "table", "rule": "3.2.10"},
+        )
     seat.delete()
     _renumber(source)
     Seat.objects.create(round=round_, table=target, position=target_size, entry_id=entry)
-    audit_log(event=round_.event, action="seat.moved", by=by, reason=reason,
-              data={"round": round_.number, "entry": entry, "from": source.number, "to": table})
+    audit_log(
+        event=round_.event,
+        action="seat.moved",
+        by=by,
+        reason=reason,
+        data={"round": round_.number, "entry": entry, "from": source.number, "to": table},
+    )
 
 
 def _reseat(changes: list[tuple[Seat, int]]) -> None:
     """Give seats new entries: delete and recreate the rows, so that the one-seat-per-round
     constraint never sees a half-done swap (on any database)."""
-    rows = [Seat(round_id=s.round_id, table_id=s.table_id, position=s.position, entry_id=e)
-            for s, e in changes]
+    rows = [
+        Seat(round_id=s.round_id, table_id=s.table_id, position=s.position, entry_id=e)
+        for s, e in changes
+    ]
     Seat.objects.filter(pk__in=[s.pk for s, _e in changes]).delete()
     Seat.objects.bulk_create(rows)
 
@@ -373,7 +461,9 @@ def table_redraw(*, round_: Round, table: int, reason: str, by=None) -> Table:
     try:
         t = Table.objects.select_for_update().get(round=round_, number=table)
     except Table.DoesNotExist:
-        raise UserFacingError(_("There is no table %(t)d.") % {"t": table}, {"field": "table"}) from None
+        raise UserFacingError(
+            _("There is no table %(t)d.") % {"t": table}, {"field": "table"}
+        ) from None
     seats = list(t.seats.order_by("position"))
     redraws = round_.draw_params.get("redraws", 0) + 1
     seed = f"{round_.draw_seed}/table-{table}/redraw-{redraws}"
@@ -386,7 +476,17 @@ def table_redraw(*, round_: Round, table: int, reason: str, by=None) -> Table:
     t.save(update_fields=["first_dealer"])
     round_.draw_params = {**round_.draw_params, "redraws": redraws}
     round_.save(update_fields=["draw_params"])
-    audit_log(event=round_.event, action="table.redrawn", by=by, reason=reason,
-              data={"round": round_.number, "table": table, "seed": seed, "seats": order,
-                    "first_dealer": first_dealer})
+    audit_log(
+        event=round_.event,
+        action="table.redrawn",
+        by=by,
+        reason=reason,
+        data={
+            "round": round_.number,
+            "table": table,
+            "seed": seed,
+            "seats": order,
+            "first_dealer": first_dealer,
+        },
+    )
     return t

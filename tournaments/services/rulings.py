@@ -44,8 +44,12 @@ from tournaments.services.protocols import (
 )
 
 __all__ = [
-    "appeal_decide", "appeal_file", "incident_record", "penalty_definition_create",
-    "ruling_entries", "ruling_make",
+    "appeal_decide",
+    "appeal_file",
+    "incident_record",
+    "penalty_definition_create",
+    "ruling_entries",
+    "ruling_make",
 ]
 
 
@@ -55,28 +59,50 @@ def _require_referee(by, event: Event) -> None:
 
 
 @transaction.atomic
-def penalty_definition_create(*, event: Event, code: str, name: str, kind: str, whists: int = 0,
-                              gora: int = 0, rule: str = "", by) -> PenaltyDefinition:
+def penalty_definition_create(
+    *,
+    event: Event,
+    code: str,
+    name: str,
+    kind: str,
+    whists: int = 0,
+    gora: int = 0,
+    rule: str = "",
+    by,
+) -> PenaltyDefinition:
     """The organiser defines one of the event's own penalties (warning, yellow card, …)."""
     if not can_organise(by, event):
-        raise UserFacingError(_("Only an organiser can define the event's penalties."),
-                              {"field": "by"})
+        raise UserFacingError(
+            _("Only an organiser can define the event's penalties."), {"field": "by"}
+        )
     if kind not in PenaltyKind.values:
         raise UserFacingError(_("Unknown kind of penalty: %s") % kind, {"field": "kind"})
     if PenaltyDefinition.objects.filter(event=event, code=code).exists():
-        raise UserFacingError(_("A penalty with the code %s exists already.") % code,
-                              {"field": "code"})
-    definition = PenaltyDefinition.objects.create(event=event, code=code, name=name, kind=kind,
-                                                  whists=whists, gora=gora, rule=rule)
-    audit_log(event=event, action="penalty.defined", by=by,
-              data={"code": code, "kind": kind, "whists": whists, "gora": gora})
+        raise UserFacingError(
+            _("A penalty with the code %s exists already.") % code, {"field": "code"}
+        )
+    definition = PenaltyDefinition.objects.create(
+        event=event, code=code, name=name, kind=kind, whists=whists, gora=gora, rule=rule
+    )
+    audit_log(
+        event=event,
+        action="penalty.defined",
+        by=by,
+        data={"code": code, "kind": kind, "whists": whists, "gora": gora},
+    )
     return definition
 
 
 @transaction.atomic
-def incident_record(*, table: Table, description: str, by, deal: int | None = None,
-                    seats: list[int] | None = None, occurred_at: dt.datetime | None = None
-                    ) -> Incident:
+def incident_record(
+    *,
+    table: Table,
+    description: str,
+    by,
+    deal: int | None = None,
+    seats: list[int] | None = None,
+    occurred_at: dt.datetime | None = None,
+) -> Incident:
     """A referee records what happened at a table (time, deal, players)."""
     event = table.round.event
     _require_referee(by, event)
@@ -85,25 +111,45 @@ def incident_record(*, table: Table, description: str, by, deal: int | None = No
     positions = set(table.seats.values_list("position", flat=True))
     for s in seats or []:
         if s not in positions:
-            raise UserFacingError(_("There is no seat %(n)d at this table.") % {"n": s + 1},
-                                  {"field": "seats"})
+            raise UserFacingError(
+                _("There is no seat %(n)d at this table.") % {"n": s + 1}, {"field": "seats"}
+            )
     incident = Incident.objects.create(
-        event=event, table=table, deal=deal, seats=list(seats or []), description=description,
-        occurred_at=occurred_at or timezone.now(), reported_by=by)
-    audit_log(event=event, action="incident.recorded", by=by, reason=description, data={
-        "incident": incident.pk, "table": table.pk, "deal": deal, "seats": incident.seats})
+        event=event,
+        table=table,
+        deal=deal,
+        seats=list(seats or []),
+        description=description,
+        occurred_at=occurred_at or timezone.now(),
+        reported_by=by,
+    )
+    audit_log(
+        event=event,
+        action="incident.recorded",
+        by=by,
+        reason=description,
+        data={"incident": incident.pk, "table": table.pk, "deal": deal, "seats": incident.seats},
+    )
     return incident
 
 
 def _table_protocol(table: Table):
-    current = Protocol.objects.filter(table=table, entry_kind=EntryKind.TABLE,
-                                      is_current=True).first()
+    current = Protocol.objects.filter(
+        table=table, entry_kind=EntryKind.TABLE, is_current=True
+    ).first()
     return from_dict(current.data)[0] if current is not None else table_header(table)
 
 
-def _compute(*, protocol, deal: int | None, kind: str, penalty_code: str, seat: int | None,
-             params: dict[str, Any], definition: PenaltyDefinition | None
-             ) -> tuple[list[dict[str, Any]], str, dict[str, Any]]:
+def _compute(
+    *,
+    protocol,
+    deal: int | None,
+    kind: str,
+    penalty_code: str,
+    seat: int | None,
+    params: dict[str, Any],
+    definition: PenaltyDefinition | None,
+) -> tuple[list[dict[str, Any]], str, dict[str, Any]]:
     """The entries a ruling writes into ``protocol`` (a scoring protocol), its rule reference and
     its (completed) parameters; the same inputs always give the same entries."""
     try:
@@ -121,25 +167,40 @@ def _compute(*, protocol, deal: int | None, kind: str, penalty_code: str, seat: 
                 raise PenaltyError(_("The deal is not a game."))
             split = params.get("other_split")
             other = dataclasses.replace(
-                played, declarer_tricks=int(params["other_tricks"]),
-                defender_tricks=tuple(int(x) for x in split) if split else None)
+                played,
+                declarer_tricks=int(params["other_tricks"]),
+                defender_tricks=tuple(int(x) for x in split) if split else None,
+            )
             params = dict(params)
             params.setdefault("lot", secrets.choice(["played", "other"]))  # drawn by lot
-            entries = adjusted_result_entries(protocol, deal, other=other,
-                                              passer=int(params["passer"]), lot=params["lot"])
+            entries = adjusted_result_entries(
+                protocol, deal, other=other, passer=int(params["passer"]), lot=params["lot"]
+            )
             return [penalty_to_json(e) for e in entries], "3.8.5.1", params
     except (PenaltyError, KeyError, ValueError, TypeError) as exc:
         raise UserFacingError(str(exc), {"field": "params", "rule": penalty_code}) from exc
     if kind == Ruling.Kind.EVENT:
         if definition is None:
-            raise UserFacingError(_("Choose one of the event's penalties."),
-                                  {"field": "definition"})
+            raise UserFacingError(
+                _("Choose one of the event's penalties."), {"field": "definition"}
+            )
         if seat is None:
             raise UserFacingError(_("Choose the offender."), {"field": "seat"})
         if definition.kind == PenaltyKind.FIXED_GORA:
-            return [{"player": seat, "rule": definition.rule or definition.code,
-                     "gora": definition.gora, "pulya": 0, "whists": [],
-                     "note": definition.code}], definition.rule, params
+            return (
+                [
+                    {
+                        "player": seat,
+                        "rule": definition.rule or definition.code,
+                        "gora": definition.gora,
+                        "pulya": 0,
+                        "whists": [],
+                        "note": definition.code,
+                    }
+                ],
+                definition.rule,
+                params,
+            )
         return [], definition.rule, params
     return [], "", params
 
@@ -151,17 +212,31 @@ def ruling_entries(ruling: Ruling, protocol) -> list[dict[str, Any]]:
     :raises UserFacingError: when the ruling no longer applies (e.g. the deal was deleted).
     """
     entries, _rule, _params = _compute(
-        protocol=protocol, deal=ruling.incident.deal, kind=ruling.kind,
-        penalty_code=ruling.penalty_code, seat=ruling.seat, params=dict(ruling.params),
-        definition=ruling.definition)
+        protocol=protocol,
+        deal=ruling.incident.deal,
+        kind=ruling.kind,
+        penalty_code=ruling.penalty_code,
+        seat=ruling.seat,
+        params=dict(ruling.params),
+        definition=ruling.definition,
+    )
     return entries
 
 
 @transaction.atomic
-def ruling_make(*, incident: Incident, kind: str, reason: str, by, penalty_code: str = "",
-                seat: int | None = None, params: dict[str, Any] | None = None,
-                definition: PenaltyDefinition | None = None, replaces: Ruling | None = None,
-                check_role: bool = True) -> Ruling:
+def ruling_make(
+    *,
+    incident: Incident,
+    kind: str,
+    reason: str,
+    by,
+    penalty_code: str = "",
+    seat: int | None = None,
+    params: dict[str, Any] | None = None,
+    definition: PenaltyDefinition | None = None,
+    replaces: Ruling | None = None,
+    check_role: bool = True,
+) -> Ruling:
     """A ruling on an incident; the pulka and the standings follow it."""
     table = incident.table
     event = incident.event
@@ -172,31 +247,75 @@ def ruling_make(*, incident: Incident, kind: str, reason: str, by, penalty_code:
     if not reason.strip():
         raise UserFacingError(_("Give the reason for the ruling."), {"field": "reason"})
     if seat is not None and seat not in set(table.seats.values_list("position", flat=True)):
-        raise UserFacingError(_("There is no seat %(n)d at this table.") % {"n": seat + 1},
-                              {"field": "seat"})
+        raise UserFacingError(
+            _("There is no seat %(n)d at this table.") % {"n": seat + 1}, {"field": "seat"}
+        )
     entries, rule, params = _compute(
-        protocol=_table_protocol(table), deal=incident.deal, kind=kind, penalty_code=penalty_code,
-        seat=seat, params=dict(params or {}), definition=definition)
+        protocol=_table_protocol(table),
+        deal=incident.deal,
+        kind=kind,
+        penalty_code=penalty_code,
+        seat=seat,
+        params=dict(params or {}),
+        definition=definition,
+    )
     ruling = Ruling.objects.create(
-        incident=incident, kind=kind, penalty_code=penalty_code or (
-            definition.code if definition else ""), definition=definition, seat=seat, rule=rule,
-        params=params, entries=entries, after_deal=incident.deal, reason=reason,
-        replaces=replaces, by=by if getattr(by, "is_authenticated", False) else None)
-    if kind == Ruling.Kind.EVENT and definition is not None and seat is not None and (
-            definition.kind != PenaltyKind.FIXED_GORA):
+        incident=incident,
+        kind=kind,
+        penalty_code=penalty_code or (definition.code if definition else ""),
+        definition=definition,
+        seat=seat,
+        rule=rule,
+        params=params,
+        entries=entries,
+        after_deal=incident.deal,
+        reason=reason,
+        replaces=replaces,
+        by=by if getattr(by, "is_authenticated", False) else None,
+    )
+    if (
+        kind == Ruling.Kind.EVENT
+        and definition is not None
+        and seat is not None
+        and (definition.kind != PenaltyKind.FIXED_GORA)
+    ):
         sitter = Seat.objects.get(table=table, position=seat)
         EventPenalty.objects.create(
-            event=event, entry=sitter.entry, round=table.round, kind=definition.kind,
+            event=event,
+            entry=sitter.entry,
+            round=table.round,
+            kind=definition.kind,
             whists=-definition.whists if definition.kind == PenaltyKind.FIXED_WHISTS else 0,
-            rule=definition.rule, reason=reason, definition=definition, ruling=ruling,
-            by=ruling.by)
-    audit_log(event=event, action="ruling.made", by=by, reason=reason, data={
-        "ruling": ruling.pk, "incident": incident.pk, "kind": kind, "code": ruling.penalty_code,
-        "rule": rule, "seat": seat, "params": {k: str(v) for k, v in params.items()},
-        "entries": entries, "replaces": replaces.pk if replaces else None})
+            rule=definition.rule,
+            reason=reason,
+            definition=definition,
+            ruling=ruling,
+            by=ruling.by,
+        )
+    audit_log(
+        event=event,
+        action="ruling.made",
+        by=by,
+        reason=reason,
+        data={
+            "ruling": ruling.pk,
+            "incident": incident.pk,
+            "kind": kind,
+            "code": ruling.penalty_code,
+            "rule": rule,
+            "seat": seat,
+            "params": {k: str(v) for k, v in params.items()},
+            "entries": entries,
+            "replaces": replaces.pk if replaces else None,
+        },
+    )
     if entries:
-        protocol_rescore(table=table, by=by, reason=_("Ruling #%(id)d (%(rule)s): %(reason)s") % {
-            "id": ruling.pk, "rule": rule, "reason": reason})
+        protocol_rescore(
+            table=table,
+            by=by,
+            reason=_("Ruling #%(id)d (%(rule)s): %(reason)s")
+            % {"id": ruling.pk, "rule": rule, "reason": reason},
+        )
     schedule_standings(event.pk)
     return ruling
 
@@ -211,30 +330,48 @@ def appeal_file(*, ruling: Ruling, grounds: str, entry=None, by=None) -> Appeal:
     """A player (or a referee on his behalf) appeals against a ruling (001 §4.2.16)."""
     event = ruling.incident.event
     if entry is None and not can_referee(by, event):
-        raise UserFacingError(_("Only a player at the table or a referee can file an appeal."),
-                              {"field": "entry"})
+        raise UserFacingError(
+            _("Only a player at the table or a referee can file an appeal."), {"field": "entry"}
+        )
     if entry is not None and not ruling.incident.table.seats.filter(entry=entry).exists():
-        raise UserFacingError(_("Only a player at the table can appeal against this ruling."),
-                              {"field": "entry"})
+        raise UserFacingError(
+            _("Only a player at the table can appeal against this ruling."), {"field": "entry"}
+        )
     if not ruling.active:
         raise UserFacingError(_("This ruling is no longer in force."), {"field": "ruling"})
     if not grounds.strip():
         raise UserFacingError(_("Give the grounds of the appeal."), {"field": "grounds"})
-    appeal = Appeal.objects.create(ruling=ruling, grounds=grounds, filed_by_entry=entry,
-                                   filed_by=by if getattr(by, "is_authenticated", False) else None)
-    audit_log(event=event, action="appeal.filed", by=by, reason=grounds,
-              data={"appeal": appeal.pk, "ruling": ruling.pk,
-                    "entry": entry.pk if entry is not None else None})
+    appeal = Appeal.objects.create(
+        ruling=ruling,
+        grounds=grounds,
+        filed_by_entry=entry,
+        filed_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+    audit_log(
+        event=event,
+        action="appeal.filed",
+        by=by,
+        reason=grounds,
+        data={
+            "appeal": appeal.pk,
+            "ruling": ruling.pk,
+            "entry": entry.pk if entry is not None else None,
+        },
+    )
     return appeal
 
 
 @transaction.atomic
-def appeal_decide(*, appeal: Appeal, status: str, decision: str, by,
-                  new_ruling: dict[str, Any] | None = None) -> Appeal:
+def appeal_decide(
+    *, appeal: Appeal, status: str, decision: str, by, new_ruling: dict[str, Any] | None = None
+) -> Appeal:
     """The appeals committee decides: uphold, reverse, or change the ruling (``new_ruling``:
     the keyword arguments of :func:`ruling_make` for the replacement)."""
-    appeal = Appeal.objects.select_for_update().select_related("ruling__incident__table").get(
-        pk=appeal.pk)
+    appeal = (
+        Appeal.objects.select_for_update()
+        .select_related("ruling__incident__table")
+        .get(pk=appeal.pk)
+    )
     ruling = appeal.ruling
     incident = ruling.incident
     event = incident.event
@@ -252,21 +389,41 @@ def appeal_decide(*, appeal: Appeal, status: str, decision: str, by,
     if status == Appeal.Status.CHANGED:
         if not new_ruling:
             raise UserFacingError(_("Give the ruling that replaces it."), {"field": "new_ruling"})
-        replacement = ruling_make(incident=incident, by=by, replaces=ruling, check_role=False,
-                                  **{"reason": decision, **new_ruling})
-    if ruling.entries and (replacement is None or not replacement.entries) and (
-            status != Appeal.Status.UPHELD):
-        protocol_rescore(table=incident.table, by=by, reason=_(
-            "Appeal #%(id)d: ruling #%(ruling)d reversed") % {"id": appeal.pk,
-                                                              "ruling": ruling.pk})
+        replacement = ruling_make(
+            incident=incident,
+            by=by,
+            replaces=ruling,
+            check_role=False,
+            **{"reason": decision, **new_ruling},
+        )
+    if (
+        ruling.entries
+        and (replacement is None or not replacement.entries)
+        and (status != Appeal.Status.UPHELD)
+    ):
+        protocol_rescore(
+            table=incident.table,
+            by=by,
+            reason=_("Appeal #%(id)d: ruling #%(ruling)d reversed")
+            % {"id": appeal.pk, "ruling": ruling.pk},
+        )
     appeal.status = status
     appeal.decision = decision
     appeal.decided_by = by
     appeal.decided_at = timezone.now()
     appeal.new_ruling = replacement
     appeal.save()
-    audit_log(event=event, action="appeal.decided", by=by, reason=decision, data={
-        "appeal": appeal.pk, "ruling": ruling.pk, "status": status,
-        "new_ruling": replacement.pk if replacement else None})
+    audit_log(
+        event=event,
+        action="appeal.decided",
+        by=by,
+        reason=decision,
+        data={
+            "appeal": appeal.pk,
+            "ruling": ruling.pk,
+            "status": status,
+            "new_ruling": replacement.pk if replacement else None,
+        },
+    )
     schedule_standings(event.pk)
     return appeal

@@ -46,8 +46,7 @@ def jobs_queue() -> str | None:
 def snapshot_for(*, event_id: int) -> StandingsSnapshot:
     """The event's snapshot row, created on first use (no lock; other fields load on access:
     ``data`` and ``protocol_stats`` are large)."""
-    snapshot, _ = StandingsSnapshot.objects.only("id", "event_id").get_or_create(
-        event_id=event_id)
+    snapshot, _ = StandingsSnapshot.objects.only("id", "event_id").get_or_create(event_id=event_id)
     return snapshot
 
 
@@ -60,7 +59,8 @@ def standings_schedule(*, event_id: int) -> None:
     """
     snapshot = snapshot_for(event_id=event_id)
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
-        requested=F("requested") + 1, requested_at=timezone.now())
+        requested=F("requested") + 1, requested_at=timezone.now()
+    )
 
     def enqueue() -> None:
         from tournaments.tasks_standings import standings_recompute as task
@@ -125,12 +125,16 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     snapshot_for(event_id=event_id)
     # visible to the pages at once (autocommit)
     StandingsSnapshot.objects.filter(event_id=event_id).update(
-        status=StandingsSnapshot.Status.RUNNING, started_at=timezone.now())
+        status=StandingsSnapshot.Status.RUNNING, started_at=timezone.now()
+    )
     with transaction.atomic():
         _lock_event(event_id)
         started = timezone.now()
-        seen, old_hash = StandingsSnapshot.objects.filter(event_id=event_id).values_list(
-            "requested", "inputs_hash").get()
+        seen, old_hash = (
+            StandingsSnapshot.objects.filter(event_id=event_id)
+            .values_list("requested", "inputs_hash")
+            .get()
+        )
         event = Event.objects.get(pk=event_id)
         sources = standings_sources(event=event)
         digest = _inputs_hash(sources.fingerprint())
@@ -138,35 +142,52 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
         changes: dict[str, Any] = {}
         if digest != old_hash:
             with _no_cyclic_gc():
-                cache = StandingsSnapshot.objects.filter(event_id=event_id).values_list(
-                    "protocol_stats", flat=True).get()
+                cache = (
+                    StandingsSnapshot.objects.filter(event_id=event_id)
+                    .values_list("protocol_stats", flat=True)
+                    .get()
+                )
                 inputs = standings_inputs(event=event, stats_cache=cache, sources=sources)
-                standings = compute_standings(inputs.rows, inputs.config, inputs.adjustments,
-                                              inputs.entries)
-                changes = {"data": {**standings.as_json(), "meta": inputs.meta},
-                           "inputs_hash": digest}
+                standings = compute_standings(
+                    inputs.rows, inputs.config, inputs.adjustments, inputs.entries
+                )
+                changes = {
+                    "data": {**standings.as_json(), "meta": inputs.meta},
+                    "inputs_hash": digest,
+                }
             if inputs.stats_cache.keys() != cache.keys():
                 changes["protocol_stats"] = inputs.stats_cache
             outcome = "computed"
         else:
             outcome = "unchanged"
-        snapshot = (StandingsSnapshot.objects.select_for_update()
-                    .only("id", "event_id", "requested", "computed", "runs")
-                    .get(event_id=event_id))
+        snapshot = (
+            StandingsSnapshot.objects.select_for_update()
+            .only("id", "event_id", "requested", "computed", "runs")
+            .get(event_id=event_id)
+        )
         for name, value in changes.items():
             setattr(snapshot, name, value)
             fields.append(name)
         finished = timezone.now()
-        snapshot.status = (StandingsSnapshot.Status.OK if snapshot.requested <= seen
-                           else StandingsSnapshot.Status.PENDING)
+        snapshot.status = (
+            StandingsSnapshot.Status.OK
+            if snapshot.requested <= seen
+            else StandingsSnapshot.Status.PENDING
+        )
         snapshot.computed = max(snapshot.computed, seen)
         snapshot.computed_at = finished
         snapshot.started_at = started
         snapshot.error = ""
         snapshot.attempts = 0
-        snapshot.runs = _append_run(snapshot.runs, {
-            "started": started.isoformat(), "finished": finished.isoformat(),
-            "pid": os.getpid(), "outcome": outcome})
+        snapshot.runs = _append_run(
+            snapshot.runs,
+            {
+                "started": started.isoformat(),
+                "finished": finished.isoformat(),
+                "pid": os.getpid(),
+                "outcome": outcome,
+            },
+        )
         snapshot.save(update_fields=fields)
     return snapshot
 
@@ -179,12 +200,18 @@ def standings_mark_failed(*, event_id: int, error: str, final: bool) -> None:
         locked = StandingsSnapshot.objects.select_for_update().get(pk=snapshot.pk)
         locked.attempts += 1
         locked.error = error[:4000]
-        locked.status = (StandingsSnapshot.Status.FAILED if final
-                         else StandingsSnapshot.Status.PENDING)
-        locked.runs = _append_run(locked.runs, {
-            "started": (locked.started_at or now).isoformat(), "finished": now.isoformat(),
-            "pid": os.getpid(), "outcome": "failed: " + error.splitlines()[0][:200]
-            if error else "failed"})
+        locked.status = (
+            StandingsSnapshot.Status.FAILED if final else StandingsSnapshot.Status.PENDING
+        )
+        locked.runs = _append_run(
+            locked.runs,
+            {
+                "started": (locked.started_at or now).isoformat(),
+                "finished": now.isoformat(),
+                "pid": os.getpid(),
+                "outcome": "failed: " + error.splitlines()[0][:200] if error else "failed",
+            },
+        )
         locked.save()
 
 
@@ -203,13 +230,19 @@ def standings_configure(*, event: Event, tiebreaks: list[Any], by=None) -> Event
     try:
         config_from_json(tiebreaks)
     except ValueError as error:
-        raise UserFacingError(_("Invalid tie-break chain: %(error)s") % {"error": error},
-                              {"field": "tiebreaks", "rule": "001 §4.1.3"}) from error
+        raise UserFacingError(
+            _("Invalid tie-break chain: %(error)s") % {"error": error},
+            {"field": "tiebreaks", "rule": "001 §4.1.3"},
+        ) from error
     event = Event.objects.select_for_update().get(pk=event.pk)
     before = event.tiebreaks
     event.tiebreaks = list(tiebreaks)
     event.save(update_fields=["tiebreaks"])
-    audit_log(event=event, action="standings.tiebreaks", by=by,
-              data={"before": before, "after": event.tiebreaks})
+    audit_log(
+        event=event,
+        action="standings.tiebreaks",
+        by=by,
+        data={"before": before, "after": event.tiebreaks},
+    )
     standings_schedule(event_id=event.pk)
     return event

@@ -125,7 +125,9 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or env.str("REDIS_U
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or CELERY_BROKER_URL or None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_TASK_ACKS_LATE = True  # a task is acknowledged after it ran: a crashed worker's job is redone
+CELERY_TASK_ACKS_LATE = (
+    True  # a task is acknowledged after it ran: a crashed worker's job is redone
+)
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # with acks_late, take one job at a time
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)

@@ -13,8 +13,23 @@ from .stats import STAT_KEYS, deal_stats, pairwise_results
 from .table import Standings, StandingsConfig, compute_standings, config_from_json, num
 
 __all__ = [
-    "Adjustment", "METRICS", "Metric", "PlayerRecord", "ROUND_SCORES", "Ranked", "RoundResult",
-    "STAT_KEYS", "Standings", "StandingsConfig", "TIEBREAK_KEYS", "compute_standings",
-    "config_from_json", "deal_stats", "find_metric", "num", "pairwise_results", "rank",
+    "Adjustment",
+    "METRICS",
+    "Metric",
+    "PlayerRecord",
+    "ROUND_SCORES",
+    "Ranked",
+    "RoundResult",
+    "STAT_KEYS",
+    "Standings",
+    "StandingsConfig",
+    "TIEBREAK_KEYS",
+    "compute_standings",
+    "config_from_json",
+    "deal_stats",
+    "find_metric",
+    "num",
+    "pairwise_results",
+    "rank",
     "round_score",
 ]

@@ -108,7 +108,12 @@ class RaspasyWon(StatMetric):
 
 class RaspasyTricks(StatMetric):
     key, name, abbr, stat, ascending = (
-        "raspasy_tricks", "Tricks on raspasy", "RT", "raspasy_tricks", True)
+        "raspasy_tricks",
+        "Tricks on raspasy",
+        "RT",
+        "raspasy_tricks",
+        True,
+    )
 
 
 class Remizes(StatMetric):
@@ -117,7 +122,12 @@ class Remizes(StatMetric):
 
 class MisereTricks(StatMetric):
     key, name, abbr, stat, ascending = (
-        "misere_tricks", "Tricks on misères", "MT", "misere_tricks", True)
+        "misere_tricks",
+        "Tricks on misères",
+        "MT",
+        "misere_tricks",
+        True,
+    )
 
 
 class GamesMade(StatMetric):
@@ -167,17 +177,41 @@ class HeadToHead(Metric):
 
 
 METRICS: Mapping[str, Metric] = {
-    m.key: m for m in (
-        Total(), Whists(), RoundsPlayed(), Average(), RaspasyWon(), RaspasyTricks(), Remizes(),
-        MisereTricks(), GamesMade(), Penalties(), BestRound(), WorstRound(), TableWins(),
+    m.key: m
+    for m in (
+        Total(),
+        Whists(),
+        RoundsPlayed(),
+        Average(),
+        RaspasyWon(),
+        RaspasyTricks(),
+        Remizes(),
+        MisereTricks(),
+        GamesMade(),
+        Penalties(),
+        BestRound(),
+        WorstRound(),
+        TableWins(),
         HeadToHead(),
     )
 }
 
 #: the metrics an organiser can put in the tie-break chain, in the order the form offers them
-TIEBREAK_KEYS = ("raspasy_won", "raspasy_tricks", "remizes", "misere_tricks", "head_to_head",
-                 "best_round", "worst_round", "table_wins", "games_made", "penalties", "whists",
-                 "average", "rounds_played")
+TIEBREAK_KEYS = (
+    "raspasy_won",
+    "raspasy_tricks",
+    "remizes",
+    "misere_tricks",
+    "head_to_head",
+    "best_round",
+    "worst_round",
+    "table_wins",
+    "games_made",
+    "penalties",
+    "whists",
+    "average",
+    "rounds_played",
+)
 
 
 def find_metric(key: str) -> Metric:

@@ -76,8 +76,16 @@ def rank(records: Sequence[PlayerRecord], metrics: Sequence[Metric]) -> list[Ran
     order = [e for group in groups for e in group]
     decided: dict[int, str | None] = {}
     for above, e in zip(order, order[1:], strict=False):
-        decided[e] = next((m.key for m in metrics if m.key in values[e] and m.key in values[above]
-                           and values[e][m.key] != values[above][m.key]), None)
+        decided[e] = next(
+            (
+                m.key
+                for m in metrics
+                if m.key in values[e]
+                and m.key in values[above]
+                and values[e][m.key] != values[above][m.key]
+            ),
+            None,
+        )
     ranked: list[Ranked] = []
     place = 1
     for group in groups:

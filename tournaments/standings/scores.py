@@ -30,8 +30,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["ROUND_SCORES", "RoundScore", "capped", "scaled", "normalised", "place_points",
-           "whists", "round_score"]
+__all__ = [
+    "ROUND_SCORES",
+    "RoundScore",
+    "capped",
+    "scaled",
+    "normalised",
+    "place_points",
+    "whists",
+    "round_score",
+]
 
 
 def whists(results: Sequence[Fraction]) -> tuple[Fraction, ...]:
@@ -47,7 +55,9 @@ def capped(results: Sequence[Fraction], *, cap: Fraction | int = 200) -> tuple[F
     return tuple(max(-c, min(c, r)) for r in results)
 
 
-def scaled(results: Sequence[Fraction], *, factor: Fraction | int | str = 1) -> tuple[Fraction, ...]:
+def scaled(
+    results: Sequence[Fraction], *, factor: Fraction | int | str = 1
+) -> tuple[Fraction, ...]:
     """Each result × factor (factor given as a number or a fraction text such as "1/10")."""
     f = Fraction(factor)
     if f <= 0:
@@ -61,9 +71,13 @@ def normalised(results: Sequence[Fraction]) -> tuple[Fraction, ...]:
     return tuple(r * Fraction(2, n - 1) for r in results)
 
 
-def place_points(results: Sequence[Fraction], *, points_3: Sequence[Any] = (2, 1, 0),
-                 points_4: Sequence[Any] = (3, 2, 1, 0), four: str = "table"
-                 ) -> tuple[Fraction, ...]:
+def place_points(
+    results: Sequence[Fraction],
+    *,
+    points_3: Sequence[Any] = (2, 1, 0),
+    points_4: Sequence[Any] = (3, 2, 1, 0),
+    four: str = "table",
+) -> tuple[Fraction, ...]:
     """Points by place at the table; shared places share their points equally."""
     n = len(results)
     if n == 3:
@@ -83,7 +97,7 @@ def place_points(results: Sequence[Fraction], *, points_3: Sequence[Any] = (2, 1
         j = i
         while j + 1 < n and results[order[j + 1]] == results[order[i]]:
             j += 1
-        share = sum(table[i:j + 1], Fraction(0)) / (j - i + 1)
+        share = sum(table[i : j + 1], Fraction(0)) / (j - i + 1)
         for k in range(i, j + 1):
             points[order[k]] = share
         i = j + 1

@@ -37,8 +37,17 @@ from scoring.protocol import Game, Penalty, Protocol, Raspasy
 
 __all__ = ["STAT_KEYS", "deal_stats", "pairwise_results"]
 
-STAT_KEYS = ("raspasy", "raspasy_won", "raspasy_tricks", "games", "games_made", "remizes",
-             "miseres", "misere_tricks", "penalties")
+STAT_KEYS = (
+    "raspasy",
+    "raspasy_won",
+    "raspasy_tricks",
+    "games",
+    "games_made",
+    "remizes",
+    "miseres",
+    "misere_tricks",
+    "penalties",
+)
 
 
 def deal_stats(protocol: Protocol) -> tuple[dict[str, int], ...]:
@@ -53,7 +62,8 @@ def deal_stats(protocol: Protocol) -> tuple[dict[str, int], ...]:
             continue
         if isinstance(deal, Raspasy):
             counted = [
-                (seat, count) for seat, count in enumerate(deal.tricks)
+                (seat, count)
+                for seat, count in enumerate(deal.tricks)
                 if count is not None and not (n == 4 and seat == dealer)
             ]
             if counted:
@@ -100,8 +110,10 @@ def pairwise_results(protocol: Protocol) -> tuple[tuple[Fraction, ...], ...]:
     n = len(row)
     return tuple(
         tuple(
-            Fraction(0) if p == q else Fraction(
-                row[p].whists[q] - row[q].whists[p]) + Fraction(10 * (row[q].gora - row[p].gora), n)
+            Fraction(0)
+            if p == q
+            else Fraction(row[p].whists[q] - row[q].whists[p])
+            + Fraction(10 * (row[q].gora - row[p].gora), n)
             for q in range(n)
         )
         for p in range(n)

@@ -113,32 +113,58 @@ class Standings:
                 if not r.final:
                     provisional_total += s
                 cells[str(r.round)] = {
-                    "score": num(s), "whists": num(r.score), "table": r.table,
-                    "table_number": r.table_number, "seat": r.seat, "size": r.table_size,
-                    "final": r.final, "place": record.places.get(r.round) if r.final else None,
+                    "score": num(s),
+                    "whists": num(r.score),
+                    "table": r.table,
+                    "table_number": r.table_number,
+                    "seat": r.seat,
+                    "size": r.table_size,
+                    "final": r.final,
+                    "place": record.places.get(r.round) if r.final else None,
                     "versus": {label.get(k) or str(k): num(v) for k, v in r.versus.items()},
                 }
             total = ranked.values["total"]
-            rows.append({
-                "entry": ranked.entry, "place": ranked.place, "place_label": ranked.place_label,
-                "shared": ranked.shared, "decided_by": ranked.decided_by,
-                "rounds_played": len(record.rounds), "rounds": cells,
-                "total": num(total), "provisional_total": num(total + provisional_total),
-                "has_provisional": any(not r.final for r in by_entry[ranked.entry]),
-                "adjustment": num(record.adjustment),
-                "metrics": {k: num(v) for k, v in ranked.values.items()},
-            })
+            rows.append(
+                {
+                    "entry": ranked.entry,
+                    "place": ranked.place,
+                    "place_label": ranked.place_label,
+                    "shared": ranked.shared,
+                    "decided_by": ranked.decided_by,
+                    "rounds_played": len(record.rounds),
+                    "rounds": cells,
+                    "total": num(total),
+                    "provisional_total": num(total + provisional_total),
+                    "has_provisional": any(not r.final for r in by_entry[ranked.entry]),
+                    "adjustment": num(record.adjustment),
+                    "metrics": {k: num(v) for k, v in ranked.values.items()},
+                }
+            )
         return {
             "version": 2,
-            "round_score": {"key": self.config.score.key, "name": self.config.score.name,
-                            "params": {k: str(v) if isinstance(v, Fraction) else v
-                                       for k, v in self.config.score.params}},
-            "columns": [{"key": m.key, "name": m.name, "abbr": m.abbr, "ascending": m.ascending}
-                        for m in metrics],
+            "round_score": {
+                "key": self.config.score.key,
+                "name": self.config.score.name,
+                "params": {
+                    k: str(v) if isinstance(v, Fraction) else v for k, v in self.config.score.params
+                },
+            },
+            "columns": [
+                {"key": m.key, "name": m.name, "abbr": m.abbr, "ascending": m.ascending}
+                for m in metrics
+            ],
             "rounds": rounds,
             "rows": rows,
-            "adjustments": [{"entry": a.entry, "whists": num(a.whists), "round": a.round,
-                             "rule": a.rule, "reason": a.reason} for a in self.adjustments],
+            "adjustments": [
+                {
+                    "entry": a.entry,
+                    "whists": num(a.whists),
+                    "round": a.round,
+                    "rule": a.rule,
+                    "reason": a.reason,
+                }
+                for a in self.adjustments
+            ],
         }
 
 
@@ -156,9 +182,12 @@ def _places(scores: Sequence[Fraction]) -> list[int]:
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
-def compute_standings(results: Iterable[RoundResult], config: StandingsConfig | None = None,
-                      adjustments: Iterable[Adjustment] = (),
-                      entries: Iterable[int] = ()) -> Standings:
+def compute_standings(
+    results: Iterable[RoundResult],
+    config: StandingsConfig | None = None,
+    adjustments: Iterable[Adjustment] = (),
+    entries: Iterable[int] = (),
+) -> Standings:
     """Rank the players; ``entries`` lists players to include even without a result yet.
 
     :raises ValueError: when a player has two results in one round.
@@ -192,9 +221,13 @@ def compute_standings(results: Iterable[RoundResult], config: StandingsConfig | 
     adjust_total = config.score.key in WHIST_SCORES
     records = {
         e: PlayerRecord(
-            entry=e, rounds=tuple(sorted(final[e], key=lambda r: r.round)),
+            entry=e,
+            rounds=tuple(sorted(final[e], key=lambda r: r.round)),
             scores={r.round: round_scores[(e, r.round)] for r in final[e]},
-            places=places[e], adjustment=extra[e], adjust_total=adjust_total)
+            places=places[e],
+            adjustment=extra[e],
+            adjust_total=adjust_total,
+        )
         for e in all_entries
     }
     ranked = tuple(rank(list(records.values()), config.metrics))

@@ -10,11 +10,17 @@ urlpatterns = [
     path("e/<slug:slug>/manage/settings/", v.event_settings, name="manage-settings"),
     path("e/<slug:slug>/manage/entries/", v.entries, name="manage-entries"),
     path("e/<slug:slug>/manage/entries/import/", v.entries_import, name="manage-entries-import"),
-    path("e/<slug:slug>/manage/entries/<int:entry_id>/<str:action>/", v.entry_action,
-         name="manage-entry-action"),
+    path(
+        "e/<slug:slug>/manage/entries/<int:entry_id>/<str:action>/",
+        v.entry_action,
+        name="manage-entry-action",
+    ),
     path("e/<slug:slug>/manage/rounds/new/", v.round_new, name="manage-round-new"),
     path("e/<slug:slug>/manage/rounds/<int:number>/", v.round_detail, name="manage-round"),
-    path("e/<slug:slug>/manage/rounds/<int:number>/<str:action>/", v.round_action,
-         name="manage-round-action"),
+    path(
+        "e/<slug:slug>/manage/rounds/<int:number>/<str:action>/",
+        v.round_action,
+        name="manage-round-action",
+    ),
     path("e/<slug:slug>/manage/log/", v.audit, name="manage-log"),
 ]

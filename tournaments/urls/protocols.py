@@ -14,8 +14,11 @@ urlpatterns = [
     path(_TABLE + "protocol/versions", v.protocol_versions, name="protocol-versions"),
     path(_TABLE + "protocol/<str:action>", v.protocol_action, name="protocol-action"),
     path(_TABLE + "incidents", v.incidents, name="protocol-incidents"),
-    path("e/<slug:slug>/manage/rounds/<int:number>/protocols", v.round_protocols,
-         name="protocol-round"),
+    path(
+        "e/<slug:slug>/manage/rounds/<int:number>/protocols",
+        v.round_protocols,
+        name="protocol-round",
+    ),
     path("e/<slug:slug>/manage/appeals/", v.appeals, name="protocol-appeals"),
     path("e/<slug:slug>/manage/penalties/", v.penalties, name="protocol-penalties"),
     path("e/<slug:slug>/manage/protocol-log/", v.protocol_log, name="protocol-log"),

@@ -7,8 +7,7 @@ from tournaments.views import standings as v
 
 urlpatterns = [
     path("e/<slug:slug>/standings/", v.standings, name="standings"),
-    path("e/<slug:slug>/standings/rounds/<int:number>/", v.round_results,
-         name="standings-round"),
+    path("e/<slug:slug>/standings/rounds/<int:number>/", v.round_results, name="standings-round"),
     path("e/<slug:slug>/standings/cross/", v.cross_table, name="standings-cross"),
     path("e/<slug:slug>/standings/players/<int:entry_id>/", v.player, name="standings-player"),
     path("e/<slug:slug>/documents/", v.documents, name="documents"),

@@ -50,12 +50,16 @@ def event_new(request):
 
 @event_view(roles=REFEREE)
 def dashboard(request, event):
-    return render(request, "tournaments/organiser/dashboard.html", {
-        "event": event,
-        "rounds": rounds_for_event(event=event, public=False),
-        "entry_counts": {s.label: event.entries.filter(status=s).count() for s in Entry.Status},
-        "can_organise": permissions.can_organise(request.user, event),
-    })
+    return render(
+        request,
+        "tournaments/organiser/dashboard.html",
+        {
+            "event": event,
+            "rounds": rounds_for_event(event=event, public=False),
+            "entry_counts": {s.label: event.entries.filter(status=s).count() for s in Entry.Status},
+            "can_organise": permissions.can_organise(request.user, event),
+        },
+    )
 
 
 @event_view(roles=ORGANISE)
@@ -65,8 +69,14 @@ def event_settings(request, event):
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "slug"}
         event.refresh_from_db()  # the form wrote into the instance; the service decides
-        _ok, error = run_service(request, event_services.event_update, event=event,
-                                 by=request.user, success=_("Settings saved."), **data)
+        _ok, error = run_service(
+            request,
+            event_services.event_update,
+            event=event,
+            by=request.user,
+            success=_("Settings saved."),
+            **data,
+        )
         if not error:
             return redirect("manage", slug=event.slug)
     return render(request, "tournaments/organiser/event_form.html", {"form": form, "event": event})
@@ -80,15 +90,26 @@ def entries(request, event):
             raise PermissionDenied
         if form.is_valid():
             entry, error = run_service(
-                request, entry_services.entry_register, event=event, by=request.user,
-                success=_("Player added."), **{k: v or ("" if k != "rating" else None)
-                                               for k, v in form.cleaned_data.items()})
+                request,
+                entry_services.entry_register,
+                event=event,
+                by=request.user,
+                success=_("Player added."),
+                **{k: v or ("" if k != "rating" else None) for k, v in form.cleaned_data.items()},
+            )
             if entry:
                 return redirect("manage-entries", slug=event.slug)
-    return render(request, "tournaments/organiser/entries.html", {
-        "event": event, "entries": entries_for_event(event=event), "form": form,
-        "import_form": CsvImportForm(), "can_organise": permissions.can_organise(request.user, event),
-    })
+    return render(
+        request,
+        "tournaments/organiser/entries.html",
+        {
+            "event": event,
+            "entries": entries_for_event(event=event),
+            "form": form,
+            "import_form": CsvImportForm(),
+            "can_organise": permissions.can_organise(request.user, event),
+        },
+    )
 
 
 @event_view(roles=ORGANISE)
@@ -102,14 +123,18 @@ def entries_import(request, event):
             messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
             text = None
         if text is not None:
-            created, error = run_service(request, entry_services.entries_import_csv,
-                                         event=event, text=text, by=request.user)
+            created, error = run_service(
+                request, entry_services.entries_import_csv, event=event, text=text, by=request.user
+            )
             if created is not None:
                 messages.success(request, _("%(n)d players imported.") % {"n": len(created)})
                 return redirect("manage-entries", slug=event.slug)
             line_errors = getattr(error, "errors", [])
-    return render(request, "tournaments/organiser/entries_import.html", {
-        "event": event, "form": form, "line_errors": line_errors})
+    return render(
+        request,
+        "tournaments/organiser/entries_import.html",
+        {"event": event, "form": form, "line_errors": line_errors},
+    )
 
 
 _ENTRY_ACTIONS = {
@@ -142,8 +167,11 @@ def round_new(request, event):
 
 
 def _choices(tables):
-    return [(s.entry_id, f"{s.entry.player.name} ({_('table')} {t.number})")
-            for t in tables for s in t.seats.all()]
+    return [
+        (s.entry_id, f"{s.entry.player.name} ({_('table')} {t.number})")
+        for t in tables
+        for s in t.seats.all()
+    ]
 
 
 @event_view(roles=REFEREE)
@@ -158,31 +186,42 @@ def round_detail(request, event, number: int, forms=None):
     move.fields["entry"].widget.choices = choices
     report = round_.draw_report or {}
     names = {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
-    return render(request, "tournaments/organiser/round.html", {
-        "event": event, "round": round_, "tables": tables,
-        "alphabetical": seating_alphabetical(tables=tables),
-        "report_rows": _report_rows(report, names),
-        "report_summary": report.get("summary", {}),
-        "swap_form": swap, "move_form": move,
-        "redraw_form": forms.get("redraw") or RedrawTableForm(),
-        "can_organise": permissions.can_organise(request.user, event),
-        "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
-    })
+    return render(
+        request,
+        "tournaments/organiser/round.html",
+        {
+            "event": event,
+            "round": round_,
+            "tables": tables,
+            "alphabetical": seating_alphabetical(tables=tables),
+            "report_rows": _report_rows(report, names),
+            "report_summary": report.get("summary", {}),
+            "swap_form": swap,
+            "move_form": move,
+            "redraw_form": forms.get("redraw") or RedrawTableForm(),
+            "can_organise": permissions.can_organise(request.user, event),
+            "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
+        },
+    )
 
 
 def _report_rows(report: dict, names: dict[int, str]) -> list[dict]:
     rows = []
     for player in report.get("players", []):
         pid = player.get("id")
-        rows.append({
-            "name": names.get(pid, f"#{pid}"),
-            "table": player.get("table"),
-            "met_before": [f"{names.get(o, f'#{o}')} ({', '.join(str(r) for r in rounds)})"
-                           for o, rounds in player.get("met_before", [])],
-            "repeats": [names.get(o, f"#{o}") for o in player.get("repeats", [])],
-            "why": player.get("why", ""),
-            "seats": player.get("seat_counts", []),
-        })
+        rows.append(
+            {
+                "name": names.get(pid, f"#{pid}"),
+                "table": player.get("table"),
+                "met_before": [
+                    f"{names.get(o, f'#{o}')} ({', '.join(str(r) for r in rounds)})"
+                    for o, rounds in player.get("met_before", [])
+                ],
+                "repeats": [names.get(o, f"#{o}") for o in player.get("repeats", [])],
+                "why": player.get("why", ""),
+                "seats": player.get("seat_counts", []),
+            }
+        )
     return sorted(rows, key=lambda r: (r["table"] or 0, r["name"]))
 
 
@@ -193,9 +232,11 @@ _ROUND_ACTIONS = {
     "start": (round_services.round_start, _("The round has started.")),
     "close": (round_services.round_close, _("The round is closed.")),
 }
-_CORRECTIONS = {"swap": (SwapForm, round_services.seats_swap),
-                "move": (MoveForm, round_services.seat_move),
-                "redraw": (RedrawTableForm, round_services.table_redraw)}
+_CORRECTIONS = {
+    "swap": (SwapForm, round_services.seats_swap),
+    "move": (MoveForm, round_services.seat_move),
+    "redraw": (RedrawTableForm, round_services.table_redraw),
+}
 
 
 @require_POST
@@ -224,8 +265,14 @@ def round_action(request, event, number: int, action: str):
             if field in form.fields:
                 form.fields[field].widget.choices = _choices(tables)
         if form.is_valid():
-            _ok, error = run_service(request, fn, round_=round_, by=request.user,
-                                     success=_("Correction saved."), **form.cleaned_data)
+            _ok, error = run_service(
+                request,
+                fn,
+                round_=round_,
+                by=request.user,
+                success=_("Correction saved."),
+                **form.cleaned_data,
+            )
             if not error:
                 return redirect("manage-round", slug=event.slug, number=number)
         return round_detail.__wrapped__(request, event, number, forms={action: form})
@@ -234,7 +281,8 @@ def round_action(request, event, number: int, action: str):
 
 @event_view(roles=permissions.CHIEF_REFEREE)
 def audit(request, event):
-    return render(request, "tournaments/organiser/log.html", {
-        "event": event, "log": event.audit_log.select_related("user")[:500]})
-
-
+    return render(
+        request,
+        "tournaments/organiser/log.html",
+        {"event": event, "log": event.audit_log.select_related("user")[:500]},
+    )

@@ -8,5 +8,8 @@ from tournaments.selectors.events import rounds_for_entry
 
 def player_home(request, key: str):
     entry = get_object_or_404(Entry.objects.select_related("event", "player"), url_key=key)
-    return render(request, "tournaments/private/player.html", {
-        "entry": entry, "event": entry.event, "rounds": rounds_for_entry(entry=entry)})
+    return render(
+        request,
+        "tournaments/private/player.html",
+        {"entry": entry, "event": entry.event, "rounds": rounds_for_entry(entry=entry)},
+    )

@@ -28,9 +28,13 @@ from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 
-CALLS = [("", "—"), (Call.WHIST.value, gettext_lazy("whist")),
-         (Call.PASS.value, gettext_lazy("pass")), (Call.HALF.value, gettext_lazy("half-whist")),
-         (Call.HALF_RETURNED.value, gettext_lazy("half, returned"))]
+CALLS = [
+    ("", "—"),
+    (Call.WHIST.value, gettext_lazy("whist")),
+    (Call.PASS.value, gettext_lazy("pass")),
+    (Call.HALF.value, gettext_lazy("half-whist")),
+    (Call.HALF_RETURNED.value, gettext_lazy("half, returned")),
+]
 
 
 def staff_view(roles: frozenset[str]):
@@ -45,7 +49,9 @@ def staff_view(roles: frozenset[str]):
             if not permissions.has_event_role(request.user, event, roles):
                 raise PermissionDenied
             return view(request, event, *args, **kwargs)
+
         return wrapper
+
     return decorator
 
 
@@ -88,13 +94,20 @@ def deal_from_post(post, protocol, dealer: int) -> Deal:
     declarer_tricks = tricks[declarer]
     if played and declarer_tricks is None and None not in split:
         declarer_tricks = 10 - sum(split)  # type: ignore[arg-type]
-    return Game(declarer, contract, calls, declarer_tricks if played else None,
-                split if played and None not in split else None, open=bool(post.get("open")))
+    return Game(
+        declarer,
+        contract,
+        calls,
+        declarer_tricks if played else None,
+        split if played and None not in split else None,
+        open=bool(post.get("open")),
+    )
 
 
 def _rebuild(protocol, deals, ending=None):
-    return dataclasses.replace(protocol, deals=tuple(deals),
-                               ending=Ending(ending) if ending else protocol.ending)
+    return dataclasses.replace(
+        protocol, deals=tuple(deals), ending=Ending(ending) if ending else protocol.ending
+    )
 
 
 def table_entry(request, key: str):
@@ -124,12 +137,15 @@ def table_entry(request, key: str):
                     dealer = sel.next_dealer(protocol.with_deals(tuple(deals[:index])))
                     deals[index] = deal_from_post(request.POST, protocol, dealer)
                 else:
-                    deals.append(deal_from_post(request.POST, protocol,
-                                                sel.next_dealer(protocol)))
-            svc.protocol_save(table=table, protocol=_rebuild(protocol, deals, ending),
-                              sheet=sheet_from_dict(version.sheet) if version and version.sheet
-                              else None, based_on_version=based_on,
-                              source=Protocol.Source.TABLE_LINK, by=request.user)
+                    deals.append(deal_from_post(request.POST, protocol, sel.next_dealer(protocol)))
+            svc.protocol_save(
+                table=table,
+                protocol=_rebuild(protocol, deals, ending),
+                sheet=sheet_from_dict(version.sheet) if version and version.sheet else None,
+                based_on_version=based_on,
+                source=Protocol.Source.TABLE_LINK,
+                by=request.user,
+            )
             return HttpResponseRedirect(reverse("protocol-table", args=[key]) + "#last")
         except svc.StaleProtocolError as exc:
             stale = exc
@@ -138,21 +154,38 @@ def table_entry(request, key: str):
     view = sel.pulka_view(table, version)
     seats = sel.seats_of(table)
     edited = protocol.deals[edit] if edit is not None and edit < len(protocol.deals) else None
-    return render(request, "tournaments/protocols/table_entry.html", {
-        "table": table, "event": table.round.event, "version": version, "view": view,
-        "seats": seats, "contracts": [str(c) for c in LADDER], "calls": CALLS,
-        "error": error, "stale": stale, "edit": edit, "edited": edited,
-        "endings": [(e.value, e.value) for e in Ending], "post": request.POST,
-        "approved": version is not None and version.approved,
-    }, status=409 if stale else 400 if error else 200)
+    return render(
+        request,
+        "tournaments/protocols/table_entry.html",
+        {
+            "table": table,
+            "event": table.round.event,
+            "version": version,
+            "view": view,
+            "seats": seats,
+            "contracts": [str(c) for c in LADDER],
+            "calls": CALLS,
+            "error": error,
+            "stale": stale,
+            "edit": edit,
+            "edited": edited,
+            "endings": [(e.value, e.value) for e in Ending],
+            "post": request.POST,
+            "approved": version is not None and version.approved,
+        },
+        status=409 if stale else 400 if error else 200,
+    )
 
 
 @staff_view(permissions.REFEREE)
 def referee_entry(request, event, number: int, table_number: int):
     """The referee's desk: the notation in one box, confirmation, approval, double entry."""
     table = sel.table_in_event(event=event, round_number=number, table_number=table_number)
-    kind = request.POST.get("entry_kind") or request.GET.get("kind") or (
-        EntryKind.REFEREE if event.double_entry else EntryKind.TABLE)
+    kind = (
+        request.POST.get("entry_kind")
+        or request.GET.get("kind")
+        or (EntryKind.REFEREE if event.double_entry else EntryKind.TABLE)
+    )
     if kind not in EntryKind.values:
         kind = EntryKind.TABLE
     version, protocol = _current_protocol(table, kind)
@@ -166,29 +199,51 @@ def referee_entry(request, event, number: int, table_number: int):
         try:
             parsed, sheet = svc.notation_read(table, text)
             if ending in Ending._value2member_map_ and not any(
-                    line.strip().lower().startswith("ending:") for line in text.splitlines()):
+                line.strip().lower().startswith("ending:") for line in text.splitlines()
+            ):
                 parsed = dataclasses.replace(parsed, ending=Ending(ending))
-            svc.protocol_save(table=table, protocol=parsed, sheet=sheet, notation=text,
-                              entry_kind=kind,
-                              based_on_version=_int(request.POST.get("based_on_version")),
-                              reason=request.POST.get("reason", ""), by=request.user,
-                              source=Protocol.Source.REFEREE)
+            svc.protocol_save(
+                table=table,
+                protocol=parsed,
+                sheet=sheet,
+                notation=text,
+                entry_kind=kind,
+                based_on_version=_int(request.POST.get("based_on_version")),
+                reason=request.POST.get("reason", ""),
+                by=request.user,
+                source=Protocol.Source.REFEREE,
+            )
             return HttpResponseRedirect(request.path + f"?kind={kind}&saved=1")
         except svc.StaleProtocolError as exc:
             stale = exc
         except UserFacingError as exc:
             error = exc
     table_version = sel.protocol_current(table, EntryKind.TABLE)
-    return render(request, "tournaments/protocols/referee_entry.html", {
-        "event": event, "table": table, "kind": kind, "version": version, "text": text,
-        "ending": ending, "endings": [e.value for e in Ending], "error": error, "stale": stale,
-        "view": sel.pulka_view(table, version), "seats": sel.seats_of(table),
-        "table_version": table_version,
-        "confirmed": set(table_version.confirmations.values_list("seat", flat=True))
-        if table_version else set(),
-        "double": svc.double_entry_status(table) if event.double_entry else None,
-        "saved": request.GET.get("saved"), "reason": request.POST.get("reason", ""),
-    }, status=409 if stale else 400 if error else 200)
+    return render(
+        request,
+        "tournaments/protocols/referee_entry.html",
+        {
+            "event": event,
+            "table": table,
+            "kind": kind,
+            "version": version,
+            "text": text,
+            "ending": ending,
+            "endings": [e.value for e in Ending],
+            "error": error,
+            "stale": stale,
+            "view": sel.pulka_view(table, version),
+            "seats": sel.seats_of(table),
+            "table_version": table_version,
+            "confirmed": set(table_version.confirmations.values_list("seat", flat=True))
+            if table_version
+            else set(),
+            "double": svc.double_entry_status(table) if event.double_entry else None,
+            "saved": request.GET.get("saved"),
+            "reason": request.POST.get("reason", ""),
+        },
+        status=409 if stale else 400 if error else 200,
+    )
 
 
 def _back(request, fallback: str, error: UserFacingError | None = None):
@@ -209,21 +264,28 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
     current = sel.protocol_current(table)
     try:
         if action == "resolve":
-            choices = {k[len("choice_"):]: v for k, v in request.POST.items()
-                       if k.startswith("choice_")}
-            svc.protocol_resolve(table=table, choices=choices, by=request.user,
-                                 reason=request.POST.get("reason", ""))
+            choices = {
+                k[len("choice_") :]: v for k, v in request.POST.items() if k.startswith("choice_")
+            }
+            svc.protocol_resolve(
+                table=table, choices=choices, by=request.user, reason=request.POST.get("reason", "")
+            )
         elif current is None:
             raise UserFacingError(_("The table has no protocol yet."))
         elif action == "confirm":
-            svc.protocol_confirm(protocol=current, seat=_int(request.POST.get("seat")) or 0,
-                                 by=request.user)
+            svc.protocol_confirm(
+                protocol=current, seat=_int(request.POST.get("seat")) or 0, by=request.user
+            )
         elif action == "approve":
-            svc.protocol_approve(protocol=current, by=request.user,
-                                 confirm_missing=bool(request.POST.get("confirm_missing")))
+            svc.protocol_approve(
+                protocol=current,
+                by=request.user,
+                confirm_missing=bool(request.POST.get("confirm_missing")),
+            )
         elif action == "reopen":
-            svc.protocol_reopen(protocol=current, by=request.user,
-                                reason=request.POST.get("reason", ""))
+            svc.protocol_reopen(
+                protocol=current, by=request.user, reason=request.POST.get("reason", "")
+            )
         else:
             raise PermissionDenied
     except UserFacingError as exc:
@@ -238,16 +300,27 @@ def protocol_versions(request, event, number: int, table_number: int):
     shown = None
     if request.GET.get("id", "").isdigit():
         shown = get_object_or_404(Protocol, table=table, pk=int(request.GET["id"]))
-    return render(request, "tournaments/protocols/versions.html", {
-        "event": event, "table": table, "versions": versions, "shown": shown,
-        "view": sel.pulka_view(table, shown) if shown else None})
+    return render(
+        request,
+        "tournaments/protocols/versions.html",
+        {
+            "event": event,
+            "table": table,
+            "versions": versions,
+            "shown": shown,
+            "view": sel.pulka_view(table, shown) if shown else None,
+        },
+    )
 
 
 @staff_view(permissions.REFEREE)
 def round_protocols(request, event, number: int):
     round_ = get_object_or_404(event.rounds, number=number)
-    return render(request, "tournaments/protocols/round.html", {
-        "event": event, "round": round_, "rows": sel.round_protocols(round_)})
+    return render(
+        request,
+        "tournaments/protocols/round.html",
+        {"event": event, "round": round_, "rows": sel.round_protocols(round_)},
+    )
 
 
 def _params(text: str) -> dict[str, object]:
@@ -273,27 +346,47 @@ def incidents(request, event, number: int, table_number: int):
                 definition = None
                 if kind == "event":
                     definition = PenaltyDefinition.objects.filter(
-                        event=event, code=request.POST.get("penalty_code", "")).first()
-                rsvc.ruling_make(incident=incident, kind=kind, by=request.user,
-                                 penalty_code=request.POST.get("penalty_code", "")
-                                 if kind == "catalogue" else "",
-                                 seat=_int(request.POST.get("seat")),
-                                 params=_params(request.POST.get("params", "")),
-                                 definition=definition, reason=request.POST.get("reason", ""))
+                        event=event, code=request.POST.get("penalty_code", "")
+                    ).first()
+                rsvc.ruling_make(
+                    incident=incident,
+                    kind=kind,
+                    by=request.user,
+                    penalty_code=request.POST.get("penalty_code", "")
+                    if kind == "catalogue"
+                    else "",
+                    seat=_int(request.POST.get("seat")),
+                    params=_params(request.POST.get("params", "")),
+                    definition=definition,
+                    reason=request.POST.get("reason", ""),
+                )
             else:
                 deal = _int(request.POST.get("deal"))
                 rsvc.incident_record(
-                    table=table, by=request.user, description=request.POST.get("description", ""),
+                    table=table,
+                    by=request.user,
+                    description=request.POST.get("description", ""),
                     deal=deal - 1 if deal else None,
-                    seats=[int(s) for s in request.POST.getlist("seats")])
+                    seats=[int(s) for s in request.POST.getlist("seats")],
+                )
             return HttpResponseRedirect(request.path)
         except UserFacingError as exc:
             error = exc
-    return render(request, "tournaments/protocols/incidents.html", {
-        "event": event, "table": table, "seats": sel.seats_of(table), "error": error,
-        "incidents": sel.incidents_for_table(table), "catalogue": CATALOGUE,
-        "definitions": PenaltyDefinition.objects.filter(event=event), "post": request.POST,
-    }, status=400 if error else 200)
+    return render(
+        request,
+        "tournaments/protocols/incidents.html",
+        {
+            "event": event,
+            "table": table,
+            "seats": sel.seats_of(table),
+            "error": error,
+            "incidents": sel.incidents_for_table(table),
+            "catalogue": CATALOGUE,
+            "definitions": PenaltyDefinition.objects.filter(event=event),
+            "post": request.POST,
+        },
+        status=400 if error else 200,
+    )
 
 
 @staff_view(permissions.REFEREE | permissions.APPEALS)
@@ -301,31 +394,49 @@ def appeals(request, event):
     """The appeals committee decides; referees see the list."""
     error = None
     if request.method == "POST":
-        appeal = get_object_or_404(Appeal, pk=_int(request.POST.get("appeal")),
-                                   ruling__incident__event=event)
+        appeal = get_object_or_404(
+            Appeal, pk=_int(request.POST.get("appeal")), ruling__incident__event=event
+        )
         new_ruling = None
         if request.POST.get("status") == "changed":
-            new_ruling = {"kind": request.POST.get("kind", "catalogue"),
-                          "penalty_code": request.POST.get("penalty_code", ""),
-                          "seat": _int(request.POST.get("seat")),
-                          "params": _params(request.POST.get("params", ""))}
+            new_ruling = {
+                "kind": request.POST.get("kind", "catalogue"),
+                "penalty_code": request.POST.get("penalty_code", ""),
+                "seat": _int(request.POST.get("seat")),
+                "params": _params(request.POST.get("params", "")),
+            }
         try:
-            rsvc.appeal_decide(appeal=appeal, status=request.POST.get("status", ""),
-                               decision=request.POST.get("decision", ""), by=request.user,
-                               new_ruling=new_ruling)
+            rsvc.appeal_decide(
+                appeal=appeal,
+                status=request.POST.get("status", ""),
+                decision=request.POST.get("decision", ""),
+                by=request.user,
+                new_ruling=new_ruling,
+            )
             return HttpResponseRedirect(request.path)
         except UserFacingError as exc:
             error = exc
-    return render(request, "tournaments/protocols/appeals.html", {
-        "event": event, "appeals": sel.appeals_for_event(event), "error": error,
-        "can_decide": permissions.has_event_role(request.user, event, permissions.APPEALS),
-        "catalogue": CATALOGUE}, status=400 if error else 200)
+    return render(
+        request,
+        "tournaments/protocols/appeals.html",
+        {
+            "event": event,
+            "appeals": sel.appeals_for_event(event),
+            "error": error,
+            "can_decide": permissions.has_event_role(request.user, event, permissions.APPEALS),
+            "catalogue": CATALOGUE,
+        },
+        status=400 if error else 200,
+    )
 
 
 @staff_view(permissions.CHIEF_REFEREE)
 def protocol_log(request, event):
-    return render(request, "tournaments/protocols/log.html", {
-        "event": event, "entries": sel.protocol_audit_log(event)})
+    return render(
+        request,
+        "tournaments/protocols/log.html",
+        {"event": event, "entries": sel.protocol_audit_log(event)},
+    )
 
 
 @staff_view(permissions.REFEREE)
@@ -335,21 +446,33 @@ def penalties(request, event):
     if request.method == "POST":
         try:
             rsvc.penalty_definition_create(
-                event=event, code=request.POST.get("code", "").strip(),
-                name=request.POST.get("name", "").strip(), kind=request.POST.get("kind", ""),
+                event=event,
+                code=request.POST.get("code", "").strip(),
+                name=request.POST.get("name", "").strip(),
+                kind=request.POST.get("kind", ""),
                 whists=_int(request.POST.get("whists")) or 0,
                 gora=_int(request.POST.get("gora")) or 0,
-                rule=request.POST.get("rule", "").strip(), by=request.user)
+                rule=request.POST.get("rule", "").strip(),
+                by=request.user,
+            )
             return HttpResponseRedirect(request.path)
         except UserFacingError as exc:
             error = exc
     from tournaments.models import PenaltyKind
 
-    return render(request, "tournaments/protocols/penalties.html", {
-        "event": event, "catalogue": CATALOGUE, "error": error, "kinds": PenaltyKind.choices,
-        "definitions": PenaltyDefinition.objects.filter(event=event),
-        "can_organise": permissions.can_organise(request.user, event)},
-        status=400 if error else 200)
+    return render(
+        request,
+        "tournaments/protocols/penalties.html",
+        {
+            "event": event,
+            "catalogue": CATALOGUE,
+            "error": error,
+            "kinds": PenaltyKind.choices,
+            "definitions": PenaltyDefinition.objects.filter(event=event),
+            "can_organise": permissions.can_organise(request.user, event),
+        },
+        status=400 if error else 200,
+    )
 
 
 def player_protocols(request, key: str):
@@ -361,13 +484,16 @@ def player_protocols(request, key: str):
             if request.POST.get("action") == "appeal":
                 from tournaments.models import Ruling
 
-                ruling = get_object_or_404(Ruling, pk=_int(request.POST.get("ruling")),
-                                           incident__event=entry.event)
-                rsvc.appeal_file(ruling=ruling, grounds=request.POST.get("grounds", ""),
-                                 entry=entry)
+                ruling = get_object_or_404(
+                    Ruling, pk=_int(request.POST.get("ruling")), incident__event=entry.event
+                )
+                rsvc.appeal_file(
+                    ruling=ruling, grounds=request.POST.get("grounds", ""), entry=entry
+                )
             else:
-                protocol = get_object_or_404(Protocol, pk=_int(request.POST.get("protocol")),
-                                             table__seats__entry=entry)
+                protocol = get_object_or_404(
+                    Protocol, pk=_int(request.POST.get("protocol")), table__seats__entry=entry
+                )
                 seat = protocol.table.seats.get(entry=entry).position
                 svc.protocol_confirm(protocol=protocol, seat=seat, entry=entry)
             return HttpResponseRedirect(request.path)
@@ -376,9 +502,14 @@ def player_protocols(request, key: str):
     rows = sel.tables_of_entry(entry)
     for row in rows:
         row["view"] = sel.pulka_view(row["table"], row["protocol"])
-        row["confirmed"] = bool(row["protocol"] and row["protocol"].confirmations.filter(
-            seat=row["seat"].position).exists())
+        row["confirmed"] = bool(
+            row["protocol"]
+            and row["protocol"].confirmations.filter(seat=row["seat"].position).exists()
+        )
         row["incidents"] = sel.incidents_for_table(row["table"])
-    return render(request, "tournaments/protocols/player.html", {
-        "entry": entry, "event": entry.event, "rows": rows, "error": error},
-        status=400 if error else 200)
+    return render(
+        request,
+        "tournaments/protocols/player.html",
+        {"entry": entry, "event": entry.event, "rows": rows, "error": error},
+        status=400 if error else 200,
+    )

@@ -19,8 +19,11 @@ def home(request):
 
 @event_view()
 def event_detail(request, event):
-    return render(request, "tournaments/public/event.html", {
-        "event": event, "rounds": rounds_for_event(event=event, public=True)})
+    return render(
+        request,
+        "tournaments/public/event.html",
+        {"event": event, "rounds": rounds_for_event(event=event, public=True)},
+    )
 
 
 @event_view()
@@ -29,6 +32,13 @@ def round_seating(request, event, number: int):
     if round_.state not in PUBLIC_STATES:
         raise Http404
     tables = tables_for_round(round_=round_)
-    return render(request, "tournaments/public/round.html", {
-        "event": event, "round": round_, "tables": tables,
-        "alphabetical": seating_alphabetical(tables=tables)})
+    return render(
+        request,
+        "tournaments/public/round.html",
+        {
+            "event": event,
+            "round": round_,
+            "tables": tables,
+            "alphabetical": seating_alphabetical(tables=tables),
+        },
+    )

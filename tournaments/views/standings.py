@@ -29,8 +29,11 @@ from tournaments.standings import TIEBREAK_KEYS, round_score
 
 #: documents anyone may download from a published event (blank protocols carry the tables'
 #: private links in their QR codes: staff only)
-PUBLIC_KINDS = {GeneratedFile.Kind.SEATING, GeneratedFile.Kind.STANDINGS,
-                GeneratedFile.Kind.FILLED_PROTOCOL}
+PUBLIC_KINDS = {
+    GeneratedFile.Kind.SEATING,
+    GeneratedFile.Kind.STANDINGS,
+    GeneratedFile.Kind.FILLED_PROTOCOL,
+}
 
 
 def _public_event(request, slug: str) -> Event:
@@ -52,37 +55,58 @@ def _staff_event(request, slug: str) -> Event | None:
 
 def standings(request, slug: str):
     event = _public_event(request, slug)
-    return render(request, "tournaments/standings/standings.html",
-                  {"event": event, **sel.standings_view(event=event),
-                   "staff": can_referee(request.user, event)})
+    return render(
+        request,
+        "tournaments/standings/standings.html",
+        {
+            "event": event,
+            **sel.standings_view(event=event),
+            "staff": can_referee(request.user, event),
+        },
+    )
 
 
 def round_results(request, slug: str, number: int):
     event = _public_event(request, slug)
     get_object_or_404(Round, event=event, number=number)
-    return render(request, "tournaments/standings/round.html",
-                  {"event": event, **sel.round_results(event=event, number=number)})
+    return render(
+        request,
+        "tournaments/standings/round.html",
+        {"event": event, **sel.round_results(event=event, number=number)},
+    )
 
 
 def cross_table(request, slug: str):
     event = _public_event(request, slug)
-    return render(request, "tournaments/standings/cross.html",
-                  {"event": event, **sel.cross_table(event=event)})
+    return render(
+        request,
+        "tournaments/standings/cross.html",
+        {"event": event, **sel.cross_table(event=event)},
+    )
 
 
 def player(request, slug: str, entry_id: int):
     event = _public_event(request, slug)
     entry = get_object_or_404(Entry.objects.select_related("player"), event=event, pk=entry_id)
-    return render(request, "tournaments/standings/player.html",
-                  {"event": event, **sel.player_standing(event=event, entry=entry)})
+    return render(
+        request,
+        "tournaments/standings/player.html",
+        {"event": event, **sel.player_standing(event=event, entry=entry)},
+    )
 
 
 def documents(request, slug: str):
     event = _public_event(request, slug)
-    files = [f for f in sel.generated_files(event=event)
-             if f.kind in PUBLIC_KINDS and f.status == GeneratedFile.Status.OK]
-    return render(request, "tournaments/standings/documents.html",
-                  {"event": event, "files": files, "staff": can_referee(request.user, event)})
+    files = [
+        f
+        for f in sel.generated_files(event=event)
+        if f.kind in PUBLIC_KINDS and f.status == GeneratedFile.Status.OK
+    ]
+    return render(
+        request,
+        "tournaments/standings/documents.html",
+        {"event": event, "files": files, "staff": can_referee(request.user, event)},
+    )
 
 
 def document_download(request, slug: str, file_id: int):
@@ -92,8 +116,9 @@ def document_download(request, slug: str, file_id: int):
         raise Http404
     if f.status != GeneratedFile.Status.OK or not f.file:
         raise Http404
-    return FileResponse(f.file.open("rb"), as_attachment=False, filename=f.filename,
-                        content_type=f.content_type)
+    return FileResponse(
+        f.file.open("rb"), as_attachment=False, filename=f.filename, content_type=f.content_type
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -126,16 +151,27 @@ def manage_standings(request, slug: str):
         return redirect("standings-manage", slug=event.slug)
     view = sel.standings_view(event=event)
     current = [k for k in event.tiebreaks if isinstance(k, str)]
-    score = next((k for k in event.tiebreaks if isinstance(k, dict) and "round_score" in k),
-                 {"round_score": "whists"})
-    return render(request, "tournaments/standings/manage.html", {
-        "event": event, **view, "current_chain": current, "current_score": score,
-        "chain_slots": [current[i] if i < len(current) else "" for i in range(6)],
-        "choices": [sel.metric_label(k) for k in TIEBREAK_KEYS],
-        "round_scores": [(k, round_score(k).name) for k in
-                         ("whists", "capped", "scaled", "normalised", "place_points")],
-        "can_organise": can_organise(request.user, event),
-    })
+    score = next(
+        (k for k in event.tiebreaks if isinstance(k, dict) and "round_score" in k),
+        {"round_score": "whists"},
+    )
+    return render(
+        request,
+        "tournaments/standings/manage.html",
+        {
+            "event": event,
+            **view,
+            "current_chain": current,
+            "current_score": score,
+            "chain_slots": [current[i] if i < len(current) else "" for i in range(6)],
+            "choices": [sel.metric_label(k) for k in TIEBREAK_KEYS],
+            "round_scores": [
+                (k, round_score(k).name)
+                for k in ("whists", "capped", "scaled", "normalised", "place_points")
+            ],
+            "can_organise": can_organise(request.user, event),
+        },
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -152,19 +188,33 @@ def manage_documents(request, slug: str):
         if request.POST.get("table"):
             table = get_object_or_404(Table, round__event=event, pk=request.POST["table"])
         try:
-            f = generated_file_request(event=event, kind=kind, round_=round_, table=table,
-                                       paper=paper, language=get_language() or "en",
-                                       base_url=request.build_absolute_uri("/"))
+            f = generated_file_request(
+                event=event,
+                kind=kind,
+                round_=round_,
+                table=table,
+                paper=paper,
+                language=get_language() or "en",
+                base_url=request.build_absolute_uri("/"),
+            )
             if f.status == GeneratedFile.Status.OK:
-                messages.success(request, _("The document is ready: %(name)s") % {
-                    "name": f.filename})
+                messages.success(
+                    request, _("The document is ready: %(name)s") % {"name": f.filename}
+                )
             else:
                 messages.success(request, _("The document is being rendered."))
         except UserFacingError as error:
             messages.error(request, error.message)
         return redirect("documents-manage", slug=event.slug)
     rounds = list(Round.objects.filter(event=event).prefetch_related("tables").order_by("number"))
-    return render(request, "tournaments/standings/manage_documents.html", {
-        "event": event, "files": sel.generated_files(event=event), "round_list": rounds,
-        "rounds": [r.number for r in rounds],
-        "papers": list(PAPERS)})
+    return render(
+        request,
+        "tournaments/standings/manage_documents.html",
+        {
+            "event": event,
+            "files": sel.generated_files(event=event),
+            "round_list": rounds,
+            "rounds": [r.number for r in rounds],
+            "papers": list(PAPERS),
+        },
+    )

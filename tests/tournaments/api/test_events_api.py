@@ -47,26 +47,37 @@ def test_writes_need_the_organiser(api, event):
     assert set(r.json()) == {"message", "extra"}
     other = UserFactory()
     api.force_authenticate(other)
-    assert api.post(f"/api/v1/events/{event.slug}/entries/register",
-                    {"name": "Zed"}).status_code == 403
+    assert (
+        api.post(f"/api/v1/events/{event.slug}/entries/register", {"name": "Zed"}).status_code
+        == 403
+    )
 
 
 def test_register_and_import_errors_name_the_field(organiser_api, event):
-    ok = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register",
-                            {"name": "Zed", "club": "Z"}, format="json")
+    ok = organiser_api.post(
+        f"/api/v1/events/{event.slug}/entries/register", {"name": "Zed", "club": "Z"}, format="json"
+    )
     assert ok.status_code == 201 and ok.json()["name"] == "Zed"
-    dup = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register",
-                             {"name": "Zed", "federation_id": "X1"}, format="json")
+    dup = organiser_api.post(
+        f"/api/v1/events/{event.slug}/entries/register",
+        {"name": "Zed", "federation_id": "X1"},
+        format="json",
+    )
     assert dup.status_code == 201
-    again = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register",
-                               {"name": "Zed", "federation_id": "X1"}, format="json")
+    again = organiser_api.post(
+        f"/api/v1/events/{event.slug}/entries/register",
+        {"name": "Zed", "federation_id": "X1"},
+        format="json",
+    )
     assert again.status_code == 400 and again.json()["extra"]["field"] == "federation_id"
-    bad = organiser_api.post(f"/api/v1/events/{event.slug}/entries/import",
-                             {"csv": "name,rating\nA,x\n,1\n"}, format="json")
+    bad = organiser_api.post(
+        f"/api/v1/events/{event.slug}/entries/import",
+        {"csv": "name,rating\nA,x\n,1\n"},
+        format="json",
+    )
     assert bad.status_code == 400
     assert [line["line"] for line in bad.json()["extra"]["lines"]] == [2, 3]
-    invalid = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register", {},
-                                 format="json")
+    invalid = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register", {}, format="json")
     assert invalid.status_code == 400 and "name" in invalid.json()["extra"]["fields"]
 
 
@@ -74,8 +85,11 @@ def test_draw_inline_then_publish(organiser_api, api, event):
     from tournaments.services.rounds import round_create
 
     round_create(event=event)
-    drawn = organiser_api.post(f"/api/v1/events/{event.slug}/rounds/1/draw",
-                               {"method": "random", "background": False}, format="json")
+    drawn = organiser_api.post(
+        f"/api/v1/events/{event.slug}/rounds/1/draw",
+        {"method": "random", "background": False},
+        format="json",
+    )
     assert drawn.status_code == 200, drawn.json()
     body = drawn.json()
     assert body["state"] == "drawn" and len(body["tables"]) == 4
@@ -98,8 +112,9 @@ def test_large_draw_runs_as_a_job_on_a_real_worker(celery_worker_process):
     client.force_authenticate(user)
     round_create(event=event)
     with eager_off(queue=celery_worker_process):
-        started = client.post(f"/api/v1/events/{event.slug}/rounds/1/draw",
-                              {"background": True}, format="json")
+        started = client.post(
+            f"/api/v1/events/{event.slug}/rounds/1/draw", {"background": True}, format="json"
+        )
         assert started.status_code == 202
         status_url = started.json()["status_url"]
         import time

@@ -24,8 +24,9 @@ class TableSetup:
     appeals: object
 
 
-def make_table(*, double_entry: bool = False, target: int = 10, slug: str | None = None,
-               names=NAMES) -> TableSetup:
+def make_table(
+    *, double_entry: bool = False, target: int = 10, slug: str | None = None, names=NAMES
+) -> TableSetup:
     kwargs = {"slug": slug} if slug else {}
     event = EventFactory(pulka_target=target, double_entry=double_entry, **kwargs)
     round_ = Round.objects.create(event=event, number=1, state=Round.State.IN_PLAY)

@@ -11,8 +11,9 @@ from tournaments.models import Appeal, EventRole, Protocol, Round, Ruling, Seat,
 
 def demo_like_event(db):
     event = EventFactory(slug="demo-like", pulka_target=20)
-    EventRole.objects.create(event=event, user=UserFactory(username="cr"),
-                             role=EventRole.Role.CHIEF_REFEREE)
+    EventRole.objects.create(
+        event=event, user=UserFactory(username="cr"), role=EventRole.Role.CHIEF_REFEREE
+    )
     entries = [EntryFactory(event=event, player=PlayerFactory(name=f"P{i:02d}")) for i in range(19)]
     for number, state in ((1, Round.State.CLOSED), (2, Round.State.IN_PLAY)):
         round_ = Round.objects.create(event=event, number=number, state=state)
@@ -35,8 +36,12 @@ def test_demo_protocols_in_every_state_and_idempotent(db, client):
     for p in closed:
         assert sum(Fraction(r["whists"]) for r in p.result) == 0
         assert len(p.data["deals"]) > 10  # a real pulka to 20, not a stub
-    current = {p.table.number: p for p in Protocol.objects.filter(
-        table__round__number=2, is_current=True).select_related("table")}
+    current = {
+        p.table.number: p
+        for p in Protocol.objects.filter(table__round__number=2, is_current=True).select_related(
+            "table"
+        )
+    }
     assert current[1].state == "findings" and current[1].error_count >= 1
     assert current[2].data["ending"] == "in-progress"
     assert current[3].state == "confirmed" and not current[3].approved

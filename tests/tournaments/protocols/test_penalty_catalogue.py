@@ -25,7 +25,7 @@ def proto(*deals, players=("Anna", "Boris", "Vera")) -> Protocol:
 
 
 def with_entries(p: Protocol, after: int, entries) -> Protocol:
-    deals = p.deals[: after + 1] + tuple(entries) + p.deals[after + 1:]
+    deals = p.deals[: after + 1] + tuple(entries) + p.deals[after + 1 :]
     return p.with_deals(deals)
 
 
@@ -35,8 +35,17 @@ def final(p: Protocol, seat: int):
 
 def test_catalogue_covers_the_issues_rules_with_both_languages():
     rules = {p.rule for p in CATALOGUE}
-    assert {"3.2.17", "3.2.21", "3.4.6", "3.4.9", "3.9.11.2", "3.9.16", "3.9.18", "4.2.7",
-            "4.2.8"} <= rules
+    assert {
+        "3.2.17",
+        "3.2.21",
+        "3.4.6",
+        "3.4.9",
+        "3.9.11.2",
+        "3.9.16",
+        "3.9.18",
+        "4.2.7",
+        "4.2.8",
+    } <= rules
     for p in CATALOGUE:
         assert p.name_en and p.name_ru and p.writes_en and p.writes_ru
     assert len({p.code for p in CATALOGUE}) == len(CATALOGUE)
@@ -128,11 +137,13 @@ def test_revoke_gives_a_trick_to_the_opponents():  # 001 §3.9.16.2
 
 def test_recording_error_equal_to_the_excess():  # 001 §4.2.7 examples а) and б)
     p = proto()
-    (a,) = penalty_entries("RECORDING_ERROR", p, deal=None, seat=0,
-                           params={"column": "whists", "on": 1, "amount": 12})
+    (a,) = penalty_entries(
+        "RECORDING_ERROR", p, deal=None, seat=0, params={"column": "whists", "on": 1, "amount": 12}
+    )
     assert a == Penalty(0, "4.2.7", whists=((1, 12),), note="RECORDING_ERROR")
-    (b,) = penalty_entries("RECORDING_ERROR", p, deal=None, seat=0,
-                           params={"column": "pulya", "amount": 4})
+    (b,) = penalty_entries(
+        "RECORDING_ERROR", p, deal=None, seat=0, params={"column": "pulya", "amount": 4}
+    )
     assert b.gora == 4
     assert penalty_entries("RECORDING_PENCIL", p, deal=None, seat=0) == ()  # 4.2.8
 

@@ -29,8 +29,11 @@ def test_submit_by_table_key_versions_findings_and_conflict(setup):
     bad = dict(document, target="ten")
     r = api.post(url(setup), {"protocol": bad, "based_on_version": 1}, format="json")
     assert r.status_code == 400 and "$.target" in r.json()["message"]
-    r = api.post(url(setup), {"notation": "Anna 6♠ = w/p\nBoris 6♠ = w/w\n", "based_on_version": 1},
-                 format="json")
+    r = api.post(
+        url(setup),
+        {"notation": "Anna 6♠ = w/p\nBoris 6♠ = w/w\n", "based_on_version": 1},
+        format="json",
+    )
     assert r.status_code == 201 and r.json()["error_count"] >= 1  # saved with its findings
     findings = api.get(url(setup, "/findings")).json()
     assert findings["version"] == 2 and any(f["rule"] for f in findings["findings"])

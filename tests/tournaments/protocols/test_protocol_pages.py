@@ -23,31 +23,78 @@ def test_table_link_adds_deals_shows_findings_and_resumes(client, setup):
     url = reverse("protocol-table", args=[setup.table.url_key])
     page = client.get(url)
     assert page.status_code == 200 and "Anna" in page.content.decode()
-    r = client.post(url, {"based_on_version": "", "action": "add", "kind": "game",
-                          "declarer": "0", "contract": "6♠", "call_1": "whist", "call_2": "pass",
-                          "tricks_0": "6"})
+    r = client.post(
+        url,
+        {
+            "based_on_version": "",
+            "action": "add",
+            "kind": "game",
+            "declarer": "0",
+            "contract": "6♠",
+            "call_1": "whist",
+            "call_2": "pass",
+            "tricks_0": "6",
+        },
+    )
     assert r.status_code == 302
-    r = client.post(url, {"based_on_version": "1", "action": "add", "kind": "raspasy",
-                          "tricks_0": "4", "tricks_1": "3", "tricks_2": "2"})  # sums to 9
+    r = client.post(
+        url,
+        {
+            "based_on_version": "1",
+            "action": "add",
+            "kind": "raspasy",
+            "tricks_0": "4",
+            "tricks_1": "3",
+            "tricks_2": "2",
+        },
+    )  # sums to 9
     assert r.status_code == 302
     page = client.get(url).content.decode()
     assert "3.7.6.1" in page and "TRICKS_SUM" in page  # the finding next to deal 2
     v = current(setup)
     assert v.version == 2 and v.error_count == 1
     # correct deal 2 (index 1)
-    r = client.post(url + "?edit=1", {"based_on_version": "2", "action": "replace", "index": "1",
-                                      "kind": "raspasy", "tricks_0": "4", "tricks_1": "3",
-                                      "tricks_2": "3"})
+    r = client.post(
+        url + "?edit=1",
+        {
+            "based_on_version": "2",
+            "action": "replace",
+            "index": "1",
+            "kind": "raspasy",
+            "tricks_0": "4",
+            "tricks_1": "3",
+            "tricks_2": "3",
+        },
+    )
     assert r.status_code == 302 and current(setup).error_count == 0
     # 11 tricks is not a trick count: refused with the field, nothing saved, the form kept
-    r = client.post(url, {"based_on_version": "3", "action": "add", "kind": "game",
-                          "declarer": "1", "contract": "7♥", "call_0": "whist", "call_2": "pass",
-                          "tricks_1": "11"})
+    r = client.post(
+        url,
+        {
+            "based_on_version": "3",
+            "action": "add",
+            "kind": "game",
+            "declarer": "1",
+            "contract": "7♥",
+            "call_0": "whist",
+            "call_2": "pass",
+            "tricks_1": "11",
+        },
+    )
     assert r.status_code == 400 and "declarer_tricks" in r.content.decode()
     assert current(setup).version == 3
     # a stale form (based on version 1) is refused with the differences, nothing lost
-    r = client.post(url, {"based_on_version": "1", "action": "add", "kind": "raspasy",
-                          "tricks_0": "4", "tricks_1": "3", "tricks_2": "3"})
+    r = client.post(
+        url,
+        {
+            "based_on_version": "1",
+            "action": "add",
+            "kind": "raspasy",
+            "tricks_0": "4",
+            "tricks_1": "3",
+            "tricks_2": "3",
+        },
+    )
     assert r.status_code == 409 and "Reload" in r.content.decode()
     assert current(setup).version == 3
 
@@ -57,14 +104,28 @@ def test_referee_desk_needs_a_referee_and_saves_the_notation(client, setup):
     assert client.get(url).status_code == 302  # to the login
     client.force_login(setup.chief)
     page = client.get(url)
-    assert page.status_code == 200 and 'autofocus' in page.content.decode()
-    r = client.post(url, {"notation": "Anna 6♠ = w/p\nBoris 6♣ -1 p/w\n", "ending": "in-progress",
-                          "based_on_version": "", "entry_kind": "table"})
+    assert page.status_code == 200 and "autofocus" in page.content.decode()
+    r = client.post(
+        url,
+        {
+            "notation": "Anna 6♠ = w/p\nBoris 6♣ -1 p/w\n",
+            "ending": "in-progress",
+            "based_on_version": "",
+            "entry_kind": "table",
+        },
+    )
     assert r.status_code == 302
     v = current(setup)
     assert len(from_dict(v.data)[0].deals) == 2 and v.notation.startswith("Anna")
-    bad = client.post(url, {"notation": "Anna 6♠ = w/p\nAnna 6Z = w/p\n", "ending": "closed",
-                            "based_on_version": "1", "entry_kind": "table"})
+    bad = client.post(
+        url,
+        {
+            "notation": "Anna 6♠ = w/p\nAnna 6Z = w/p\n",
+            "ending": "closed",
+            "based_on_version": "1",
+            "entry_kind": "table",
+        },
+    )
     body = bad.content.decode()
     assert bad.status_code == 400 and "Line 2" in body and "6Z" in body  # the text is kept
 
@@ -83,10 +144,17 @@ def test_player_confirms_through_his_link_and_appeals(client, setup):
     client.force_login(setup.referee)
     r = client.post(reverse("protocol-action", args=[setup.event.slug, 1, 1, "approve"]))
     assert r.status_code == 302 and current(setup).approved
-    incident = incident_record(table=setup.table, deal=0, seats=[0], by=setup.referee,
-                               description="peeked")
-    ruling = ruling_make(incident=incident, kind=Ruling.Kind.CATALOGUE, seat=0,
-                         penalty_code="TALON_PEEK", reason="seen", by=setup.referee)
+    incident = incident_record(
+        table=setup.table, deal=0, seats=[0], by=setup.referee, description="peeked"
+    )
+    ruling = ruling_make(
+        incident=incident,
+        kind=Ruling.Kind.CATALOGUE,
+        seat=0,
+        penalty_code="TALON_PEEK",
+        reason="seen",
+        by=setup.referee,
+    )
     url = reverse("protocol-player", args=[setup.entries[0].url_key])
     client.logout()
     assert "3.2.21" in client.get(url).content.decode()
@@ -100,24 +168,45 @@ def test_incidents_rulings_and_appeals_pages(client, setup):
     save(setup, closed_protocol(setup), None)
     client.force_login(setup.referee)
     url = reverse("protocol-incidents", args=[setup.event.slug, 1, 1])
-    r = client.post(url, {"action": "incident", "deal": "3", "seats": ["1"],
-                          "description": "Boris looked at the talon"})
+    r = client.post(
+        url,
+        {
+            "action": "incident",
+            "deal": "3",
+            "seats": ["1"],
+            "description": "Boris looked at the talon",
+        },
+    )
     assert r.status_code == 302
     incident = setup.table.incidents.get()
     assert incident.deal == 2
-    r = client.post(url, {"action": "ruling", "incident": str(incident.pk), "kind": "catalogue",
-                          "penalty_code": "TALON_PEEK", "seat": "1", "reason": "seen"})
+    r = client.post(
+        url,
+        {
+            "action": "ruling",
+            "incident": str(incident.pk),
+            "kind": "catalogue",
+            "penalty_code": "TALON_PEEK",
+            "seat": "1",
+            "reason": "seen",
+        },
+    )
     assert r.status_code == 302
     ruling = incident.rulings.get()
     assert "3.2.21" in client.get(url).content.decode()
     assert current(setup).rulings_applied == [ruling.pk]
     appeal = Appeal.objects.create(ruling=ruling, grounds="disputed")
     appeals_url = reverse("protocol-appeals", args=[setup.event.slug])
-    assert client.post(appeals_url, {"appeal": appeal.pk, "status": "reversed",
-                                     "decision": "x"}).status_code == 400  # referee ≠ committee
+    assert (
+        client.post(
+            appeals_url, {"appeal": appeal.pk, "status": "reversed", "decision": "x"}
+        ).status_code
+        == 400
+    )  # referee ≠ committee
     client.force_login(setup.appeals)
-    r = client.post(appeals_url, {"appeal": appeal.pk, "status": "reversed",
-                                  "decision": "no evidence"})
+    r = client.post(
+        appeals_url, {"appeal": appeal.pk, "status": "reversed", "decision": "no evidence"}
+    )
     assert r.status_code == 302
     ruling.refresh_from_db()
     assert not ruling.active and current(setup).rulings_applied == []
@@ -146,14 +235,30 @@ def test_double_entry_desk_shows_the_difference_and_resolves(client):
     setup = make_table(double_entry=True, slug="double-desk")
     client.force_login(setup.referee)
     url = desk(setup)
-    client.post(url, {"notation": "Anna 6♠ = w/p\n", "ending": "in-progress", "entry_kind": "table",
-                      "based_on_version": ""})
-    client.post(url, {"notation": "Anna 6♠ -1 w/p\n", "ending": "in-progress",
-                      "entry_kind": "referee", "based_on_version": ""})
+    client.post(
+        url,
+        {
+            "notation": "Anna 6♠ = w/p\n",
+            "ending": "in-progress",
+            "entry_kind": "table",
+            "based_on_version": "",
+        },
+    )
+    client.post(
+        url,
+        {
+            "notation": "Anna 6♠ -1 w/p\n",
+            "ending": "in-progress",
+            "entry_kind": "referee",
+            "based_on_version": "",
+        },
+    )
     page = client.get(url).content.decode()
     assert "choice_0" in page
-    r = client.post(reverse("protocol-action", args=[setup.event.slug, 1, 1, "resolve"]),
-                    {"choice_0": "b", "reason": "paper sheet"})
+    r = client.post(
+        reverse("protocol-action", args=[setup.event.slug, 1, 1, "resolve"]),
+        {"choice_0": "b", "reason": "paper sheet"},
+    )
     assert r.status_code == 302
     merged = current(setup)
     assert merged.resolution["choices"] == {"0": "b"}
@@ -164,10 +269,11 @@ def test_referee_types_what_the_players_wrote_and_sees_the_recording_error(clien
     """The sheet lines are checked cell by cell: Boris wrote 8 whists on Anna's 6♠ made with
     4 defence tricks where the pulka says 8 … and Vera 2 where she wrote nothing (001 §4.2.7)."""
     client.force_login(setup.referee)
-    text = ("Anna 6♠ = w/p\n"
-            "sheet 1: Anna 2 0 0 0; Boris 0 0 8 0; Vera 0 0 2 0\n")
-    r = client.post(desk(setup), {"notation": text, "ending": "in-progress",
-                                  "based_on_version": "", "entry_kind": "table"})
+    text = "Anna 6♠ = w/p\nsheet 1: Anna 2 0 0 0; Boris 0 0 8 0; Vera 0 0 2 0\n"
+    r = client.post(
+        desk(setup),
+        {"notation": text, "ending": "in-progress", "based_on_version": "", "entry_kind": "table"},
+    )
     assert r.status_code == 302
     v = current(setup)
     mismatches = [f for f in v.findings if f["code"] == "SHEET_MISMATCH"]

@@ -92,8 +92,14 @@ def test_change_after_approval_needs_a_referee_and_a_reason_and_reopens(setup):
         save(setup, good, 1, by=None)
     with pytest.raises(UserFacingError, match="reason"):
         save(setup, good, 1, by=setup.referee)
-    v2 = save(setup, good, 1, by=setup.referee, reason="tricks of deal 2 misread",
-              source=Protocol.Source.REFEREE)
+    v2 = save(
+        setup,
+        good,
+        1,
+        by=setup.referee,
+        reason="tricks of deal 2 misread",
+        source=Protocol.Source.REFEREE,
+    )
     v1.refresh_from_db()
     assert not v1.approved and not v2.approved
     assert AuditLogEntry.objects.filter(action="protocol.reopened").count() == 1
@@ -151,8 +157,9 @@ def test_two_approved_protocols_for_one_table_fail_in_the_database(setup):
     v1 = save(setup, good, None)
     Protocol.objects.filter(pk=v1.pk).update(approved=True)
     v1.refresh_from_db()
-    clone = Protocol(table=setup.table, entry_kind=EntryKind.REFEREE, version=1, data=v1.data,
-                     approved=True)
+    clone = Protocol(
+        table=setup.table, entry_kind=EntryKind.REFEREE, version=1, data=v1.data, approved=True
+    )
     with pytest.raises(IntegrityError), transaction.atomic():
         clone.save()  # bypasses every service: the partial unique index refuses it
 
@@ -160,8 +167,9 @@ def test_two_approved_protocols_for_one_table_fail_in_the_database(setup):
 def test_referee_entry_from_the_notation(setup):
     text = "Anna 6♠ / ровно w/p\nBoris 7♦ / без одной p/w\nраспасы 4-3-3\n"
     protocol = protocol_from_notation(setup.table, text)
-    v = protocol_save(table=setup.table, protocol=protocol, based_on_version=None,
-                      notation=text, by=setup.referee)
+    v = protocol_save(
+        table=setup.table, protocol=protocol, based_on_version=None, notation=text, by=setup.referee
+    )
     data = from_dict(v.data)[0]
     assert [type(d).__name__ for d in data.deals] == ["Game", "Game", "Raspasy"]
     assert data.deals[1].declarer_tricks == 6 and data.players == ("Anna", "Boris", "Vera")
@@ -177,19 +185,34 @@ def test_double_entry_difference_resolved_deal_by_deal():
     good = closed_protocol(setup)
     table_v = save(setup, good, None)
     wrong = list(good.deals)
-    k = next(i for i, d in enumerate(wrong) if type(d) is Game and d.declarer_tricks
-             and list(d.calls).count(Call.WHIST) == 1 and not d.contract.is_misere)
-    wrong[k] = dataclasses.replace(wrong[k], declarer_tricks=wrong[k].declarer_tricks - 1,
-                                   defender_tricks=None)  # the referee misread the tricks
-    referee_v = protocol_save(table=setup.table, protocol=good.with_deals(tuple(wrong)),
-                              based_on_version=None, entry_kind=EntryKind.REFEREE,
-                              by=setup.referee)
+    k = next(
+        i
+        for i, d in enumerate(wrong)
+        if type(d) is Game
+        and d.declarer_tricks
+        and list(d.calls).count(Call.WHIST) == 1
+        and not d.contract.is_misere
+    )
+    wrong[k] = dataclasses.replace(
+        wrong[k], declarer_tricks=wrong[k].declarer_tricks - 1, defender_tricks=None
+    )  # the referee misread the tricks
+    referee_v = protocol_save(
+        table=setup.table,
+        protocol=good.with_deals(tuple(wrong)),
+        based_on_version=None,
+        entry_kind=EntryKind.REFEREE,
+        by=setup.referee,
+    )
     status = double_entry_status(setup.table)
     assert [d["deal"] for d in status["differences"]] == [k] and not status["resolved"]
     with pytest.raises(UserFacingError, match="Double entry"):
         protocol_approve(protocol=table_v, by=setup.referee, confirm_missing=True)
-    merged = protocol_resolve(table=setup.table, choices={str(k): "a"}, by=setup.referee,
-                              reason="the players' sheet shows the table's tricks")
+    merged = protocol_resolve(
+        table=setup.table,
+        choices={str(k): "a"},
+        by=setup.referee,
+        reason="the players' sheet shows the table's tricks",
+    )
     assert merged.resolution["referee_protocol"] == referee_v.pk
     assert merged.resolution["choices"] == {str(k): "a"}
     assert double_entry_status(setup.table)["resolved"]
@@ -202,10 +225,21 @@ def test_catalogue_penalty_changes_the_pulka_and_an_appeal_reverses_it(setup):
     v1 = save(setup, good, None)
     protocol_approve(protocol=v1, by=setup.referee, confirm_missing=True)
     before = whists(v1)
-    incident = incident_record(table=setup.table, deal=2, seats=[1], by=setup.referee,
-                               description="Boris looked at the talon before it was bought")
-    ruling = ruling_make(incident=incident, kind=Ruling.Kind.CATALOGUE, penalty_code="TALON_PEEK",
-                         seat=1, reason="seen by the referee", by=setup.referee)
+    incident = incident_record(
+        table=setup.table,
+        deal=2,
+        seats=[1],
+        by=setup.referee,
+        description="Boris looked at the talon before it was bought",
+    )
+    ruling = ruling_make(
+        incident=incident,
+        kind=Ruling.Kind.CATALOGUE,
+        penalty_code="TALON_PEEK",
+        seat=1,
+        reason="seen by the referee",
+        by=setup.referee,
+    )
     assert ruling.rule == "3.2.21" and ruling.entries[0]["gora"] == 5
     v2 = Protocol.objects.get(table=setup.table, is_current=True, entry_kind=EntryKind.TABLE)
     assert v2.version == 2 and v2.approved and v2.rulings_applied == [ruling.pk]
@@ -218,37 +252,61 @@ def test_catalogue_penalty_changes_the_pulka_and_an_appeal_reverses_it(setup):
     appeal = appeal_file(ruling=ruling, grounds="I did not look", entry=setup.entries[1])
     with pytest.raises(UserFacingError, match="appeals committee"):
         appeal_decide(appeal=appeal, status="reversed", decision="x", by=setup.referee)
-    appeal_decide(appeal=appeal, status="reversed", decision="the witness was mistaken",
-                  by=setup.appeals)
+    appeal_decide(
+        appeal=appeal, status="reversed", decision="the witness was mistaken", by=setup.appeals
+    )
     ruling.refresh_from_db()
     assert not ruling.active
     v3 = Protocol.objects.get(table=setup.table, is_current=True, entry_kind=EntryKind.TABLE)
     assert v3.version == 3 and v3.rulings_applied == [] and whists(v3) == before
     assert v3.approved
     log = list(AuditLogEntry.objects.filter(event=setup.event).values_list("action", flat=True))
-    for action in ("incident.recorded", "ruling.made", "appeal.filed", "appeal.decided",
-                   "protocol.rescored"):
+    for action in (
+        "incident.recorded",
+        "ruling.made",
+        "appeal.filed",
+        "appeal.decided",
+        "protocol.rescored",
+    ):
         assert action in log
 
 
 def test_adjusted_result_and_appeal_changing_the_ruling(setup):
     deals = (Game(0, SIX, (Call.WHIST, Call.PASS), 6, (3, 1), dealer=0),)
     v1 = save(setup, table_header(setup.table).with_deals(deals), None)
-    incident = incident_record(table=setup.table, deal=0, seats=[1, 2], by=setup.referee,
-                               description="whister and passer disagree on the plan")
-    ruling = ruling_make(incident=incident, kind=Ruling.Kind.ADJUSTED, by=setup.referee,
-                         reason="3.8.5.1 Б", params={"other_tricks": 5, "other_split": [4, 1],
-                                                     "passer": 2, "lot": "played"})
+    incident = incident_record(
+        table=setup.table,
+        deal=0,
+        seats=[1, 2],
+        by=setup.referee,
+        description="whister and passer disagree on the plan",
+    )
+    ruling = ruling_make(
+        incident=incident,
+        kind=Ruling.Kind.ADJUSTED,
+        by=setup.referee,
+        reason="3.8.5.1 Б",
+        params={"other_tricks": 5, "other_split": [4, 1], "passer": 2, "lot": "played"},
+    )
     assert ruling.rule == "3.8.5.1" and ruling.entries
     v2 = Protocol.objects.get(table=setup.table, is_current=True)
     # the declarer keeps the played result by lot; the passer gets the other plan's consolation
-    assert (v2.result[0]["pulya"], v2.result[0]["gora"]) == (v1.result[0]["pulya"],
-                                                             v1.result[0]["gora"])
+    assert (v2.result[0]["pulya"], v2.result[0]["gora"]) == (
+        v1.result[0]["pulya"],
+        v1.result[0]["gora"],
+    )
     assert sum(whists(v2)) == 0 and whists(v2)[2] > whists(v1)[2]
     appeal = appeal_file(ruling=ruling, grounds="the lot was not drawn", by=setup.referee)
-    appeal_decide(appeal=appeal, status="changed", decision="lot redrawn", by=setup.appeals,
-                  new_ruling={"kind": Ruling.Kind.ADJUSTED, "params": {
-                      "other_tricks": 5, "other_split": [4, 1], "passer": 2, "lot": "other"}})
+    appeal_decide(
+        appeal=appeal,
+        status="changed",
+        decision="lot redrawn",
+        by=setup.appeals,
+        new_ruling={
+            "kind": Ruling.Kind.ADJUSTED,
+            "params": {"other_tricks": 5, "other_split": [4, 1], "passer": 2, "lot": "other"},
+        },
+    )
     appeal.refresh_from_db()
     assert appeal.new_ruling.replaces == ruling and appeal.new_ruling.params["lot"] == "other"
     v3 = Protocol.objects.get(table=setup.table, is_current=True)
@@ -262,16 +320,30 @@ def test_event_penalty_definition_and_fixed_whists(setup):
 
     organiser = setup.chief
     EventRole.objects.create(event=setup.event, user=organiser, role=EventRole.Role.ORGANISER)
-    definition = penalty_definition_create(event=setup.event, code="late", name="Late start",
-                                           kind="fixed_whists", whists=30, rule="reg. 5",
-                                           by=organiser)
+    definition = penalty_definition_create(
+        event=setup.event,
+        code="late",
+        name="Late start",
+        kind="fixed_whists",
+        whists=30,
+        rule="reg. 5",
+        by=organiser,
+    )
     with pytest.raises(UserFacingError):
-        penalty_definition_create(event=setup.event, code="x", name="x", kind="warning",
-                                  by=setup.referee)
-    incident = incident_record(table=setup.table, by=setup.referee, seats=[0],
-                               description="came 10 minutes late")
-    ruling = ruling_make(incident=incident, kind=Ruling.Kind.EVENT, definition=definition,
-                         seat=0, reason="regulations 5", by=setup.referee)
+        penalty_definition_create(
+            event=setup.event, code="x", name="x", kind="warning", by=setup.referee
+        )
+    incident = incident_record(
+        table=setup.table, by=setup.referee, seats=[0], description="came 10 minutes late"
+    )
+    ruling = ruling_make(
+        incident=incident,
+        kind=Ruling.Kind.EVENT,
+        definition=definition,
+        seat=0,
+        reason="regulations 5",
+        by=setup.referee,
+    )
     penalty = EventPenalty.objects.get(ruling=ruling)
     assert (penalty.whists, penalty.entry, penalty.active) == (-30, setup.entries[0], True)
     appeal = appeal_file(ruling=ruling, grounds="the clock was wrong", entry=setup.entries[0])
@@ -281,8 +353,7 @@ def test_event_penalty_definition_and_fixed_whists(setup):
 
 
 def test_in_progress_protocol_cannot_be_confirmed(setup):
-    p = table_header(setup.table).with_deals(
-        (Game(0, SIX, (Call.WHIST, Call.PASS), 6, dealer=0),))
+    p = table_header(setup.table).with_deals((Game(0, SIX, (Call.WHIST, Call.PASS), 6, dealer=0),))
     assert p.ending == Ending.IN_PROGRESS
     v = save(setup, p, None)
     with pytest.raises(UserFacingError, match="still being played"):
@@ -295,10 +366,21 @@ def test_a_ruling_is_recomputed_when_the_deal_is_corrected(setup):
     header = table_header(setup.table)
     exact = Game(0, SIX, (Call.WHIST, Call.PASS), 6)
     v1 = save(setup, header.with_deals((exact,)), None)
-    incident = incident_record(table=setup.table, deal=0, seats=[0], by=setup.referee,
-                               description="Anna looked at her discard after the first lead")
-    ruling_make(incident=incident, kind=Ruling.Kind.CATALOGUE, penalty_code="DISCARD_PEEK",
-                seat=0, reason="seen", by=setup.referee)
+    incident = incident_record(
+        table=setup.table,
+        deal=0,
+        seats=[0],
+        by=setup.referee,
+        description="Anna looked at her discard after the first lead",
+    )
+    ruling_make(
+        incident=incident,
+        kind=Ruling.Kind.CATALOGUE,
+        penalty_code="DISCARD_PEEK",
+        seat=0,
+        reason="seen",
+        by=setup.referee,
+    )
     v2 = Protocol.objects.get(table=setup.table, is_current=True)
     assert v2.ruling_entries[0]["entries"][0]["gora"] == 2  # without one on a 6: P = 2
     assert v2.result[0]["pulya"] == v1.result[0]["pulya"] - 2

@@ -5,12 +5,14 @@ from collections import Counter
 import pytest
 
 from tournaments.seating import (
+    Constraints,
     Entry,
     Method,
     PastTable,
     TablePolicy,
     draw_round,
     draw_schedule,
+    engine,
     kirkman_schedule,
 )
 from tournaments.seating.designs import (
@@ -201,24 +203,47 @@ def test_random_first_round_still_completes_a_kirkman_schedule():
     assert "Kirkman" in draws[1].report.notes[-1]
 
 
-def test_cp_sat_finds_what_the_tabu_search_misses():
+def test_a_developed_base_round_finds_what_the_tabu_search_misses():
     """14 players (3-3-4-4) over 4 rounds: a schedule without repeats exists; the
-    tabu search alone left one repeat, CP-SAT (seating.exact) finds it."""
+    tabu search and its restarts left one repeat, a base round over Z_4 × 3 and
+    two points ∞ (symmetric.developed_schedule) has none."""
     entries = [Entry(i) for i in range(14)]
     draws = list(draw_schedule(entries, 4, seed="x", policy=TablePolicy.MIXED))
     assert repeats(draws) == 0
-    assert "CP-SAT found a schedule without repeats" in draws[0].parameters["construction"]
+    assert draws[0].parameters["construction"] == "cyclic schedule (Z_4 × 3 and 2 ∞)"
     again = draw_schedule(entries, 4, seed="x", policy=TablePolicy.MIXED)
     assert [d.tables for d in again] == [d.tables for d in draws]  # the seed re-runs the draw
 
 
-def test_cp_sat_finds_it_round_by_round_with_rounds_total():
+def test_cp_sat_finds_it_when_no_developed_base_round_does(monkeypatch):
+    """The last step: CP-SAT over the whole schedule (seating.exact) finds it too."""
+    monkeypatch.setattr(engine, "developed_rounds", lambda *args, **kwargs: None)
+    engine._PLANS.clear()
+    entries = [Entry(i) for i in range(14)]
+    draws = list(draw_schedule(entries, 4, seed="x", policy=TablePolicy.MIXED))
+    assert repeats(draws) == 0
+    assert "CP-SAT found a schedule without repeats" in draws[0].parameters["construction"]
+    engine._PLANS.clear()
+
+
+def test_round_by_round_with_rounds_total_the_plan_has_no_repeat():
     entries = [Entry(f"p{i}") for i in range(14)]
     draws = []
     for _ in range(4):
         draws.append(draw_round(entries, as_history(draws), seed="club", rounds_total=4))
     assert repeats(draws) == 0
-    assert "CP-SAT" in draws[0].report.notes[-1]
+    assert "cyclic schedule" in draws[0].report.notes[-1]
+
+
+def test_a_developed_base_round_never_seats_players_who_must_not_meet():
+    """Players kept apart (family, same club): a base round that seats them together is
+    not used; the plan still keeps them apart."""
+    entries = [Entry(i) for i in range(14)]
+    apart = Constraints(must_not_meet=frozenset(frozenset((a, a + 1)) for a in range(0, 14, 2)))
+    draws = list(draw_schedule(entries, 4, seed="x", policy=TablePolicy.MIXED, constraints=apart))
+    for d in draws:
+        for t in d.tables:
+            assert not any(frozenset((a, a + 1)) <= set(t.seats) for a in range(0, 14, 2))
 
 
 def test_report_says_when_no_schedule_without_repeats_exists():

@@ -44,20 +44,26 @@ def test_import_reports_every_bad_line_and_imports_nothing():
     text = (
         "name,club,rating,federation_id\n"
         "Anna,A,1500,F1\n"
-        ",B,1500,F2\n"           # 3: no name
-        "Boris,B,strong,F3\n"    # 4: rating not a number
-        "Vera,V,1400,F1\n"       # 5: federation id repeated
-        "Oleg,O,,F9\n"           # 6: already entered
-        "Anna,A,,\n"             # 7: a namesake without ids is fine? no: Anna has F1 here
+        ",B,1500,F2\n"  # 3: no name
+        "Boris,B,strong,F3\n"  # 4: rating not a number
+        "Vera,V,1400,F1\n"  # 5: federation id repeated
+        "Oleg,O,,F9\n"  # 6: already entered
+        "Anna,A,,\n"  # 7: a namesake without ids is fine? no: Anna has F1 here
         "Ivan,I,,\n"
-        "Ivan,I,,\n"             # 9: duplicate name without ids
-        f"{'x' * 200},,,\n"      # 10: too long
+        "Ivan,I,,\n"  # 9: duplicate name without ids
+        f"{'x' * 200},,,\n"  # 10: too long
     )
     with pytest.raises(CsvImportError) as info:
         entries_import_csv(event=event, text=text)
     found = {(e.line, e.field) for e in info.value.errors}
-    assert found == {(3, "name"), (4, "rating"), (5, "federation_id"), (6, "federation_id"),
-                     (9, "name"), (10, "name")}
+    assert found == {
+        (3, "name"),
+        (4, "rating"),
+        (5, "federation_id"),
+        (6, "federation_id"),
+        (9, "name"),
+        (10, "name"),
+    }
     assert "nothing was imported" in info.value.message
     assert [line["line"] for line in info.value.extra["lines"]] == [3, 4, 5, 6, 9, 10]
     assert Entry.objects.filter(event=event).count() == 1  # only the one entered before

@@ -12,8 +12,14 @@ pytestmark = pytest.mark.django_db
 
 def test_event_create_validates_the_variant_against_rules_and_makes_the_creator_organiser():
     user = UserFactory()
-    event = event_create(slug="cup", name="Cup", starts_on=dt.date(2026, 12, 5), by=user,
-                         variant="Питер", convention_options={"whist_style": "greedy"})
+    event = event_create(
+        slug="cup",
+        name="Cup",
+        starts_on=dt.date(2026, 12, 5),
+        by=user,
+        variant="Питер",
+        convention_options={"whist_style": "greedy"},
+    )
     assert event.variant == "leningrad"  # the alias is stored as the convention's key
     assert event.ends_on == event.starts_on
     assert EventRole.objects.get(event=event, user=user).role == "organiser"
@@ -41,8 +47,9 @@ def test_event_dates_and_duplicate_slug_are_refused():
         event_create(slug="cup", name="Cup 2", starts_on=dt.date(2026, 12, 5))
     assert info.value.extra["field"] == "slug"
     with pytest.raises(UserFacingError) as info:
-        event_create(slug="cup2", name="Cup 2", starts_on=dt.date(2026, 12, 5),
-                     ends_on=dt.date(2026, 12, 4))
+        event_create(
+            slug="cup2", name="Cup 2", starts_on=dt.date(2026, 12, 5), ends_on=dt.date(2026, 12, 4)
+        )
     assert info.value.extra["field"] == "ends_on"
 
 
@@ -58,8 +65,9 @@ def test_event_update_keeps_the_old_settings_when_the_new_ones_are_bad():
 
 
 def test_the_tie_break_chain_is_checked_against_the_standings_metrics():
-    event = event_create(slug="cup", name="Cup", starts_on=dt.date(2026, 12, 5),
-                         tiebreaks=["raspasy_won", "remizes"])
+    event = event_create(
+        slug="cup", name="Cup", starts_on=dt.date(2026, 12, 5), tiebreaks=["raspasy_won", "remizes"]
+    )
     assert event.tiebreaks == ["raspasy_won", "remizes"]
     with pytest.raises(UserFacingError) as info:
         event_update(event=event, tiebreaks=["fewest_remizes"])

@@ -45,7 +45,9 @@ def play_round(event, **draw):
 
 
 def tables_of(round_: Round) -> list[list[int]]:
-    return [[s.entry_id for s in t.seats.order_by("position")] for t in round_.tables.order_by("number")]
+    return [
+        [s.entry_id for s in t.seats.order_by("position")] for t in round_.tables.order_by("number")
+    ]
 
 
 def meetings(event) -> Counter:
@@ -179,8 +181,9 @@ def test_draw_report_explains_each_players_table():
     round_draw(round_=r)
     r.refresh_from_db()
     report = r.draw_report
-    assert {p["id"] for p in report["players"]} == set(Entry.objects.filter(event=event)
-                                                       .values_list("pk", flat=True))
+    assert {p["id"] for p in report["players"]} == set(
+        Entry.objects.filter(event=event).values_list("pk", flat=True)
+    )
     assert "summary" in report
 
 
@@ -216,7 +219,9 @@ def test_move_keeps_tables_of_three_or_four():
     after = tables_of(r)
     assert len(after[four]) == 3 and len(after[three]) == 4
     assert t[four][2] == after[three][3]
-    assert sorted(s.position for s in Seat.objects.filter(table__round=r, table__number=four + 1)) == [0, 1, 2]
+    assert sorted(
+        s.position for s in Seat.objects.filter(table__round=r, table__number=four + 1)
+    ) == [0, 1, 2]
 
 
 def test_redraw_one_table_touches_only_that_table():

@@ -22,26 +22,48 @@ def result_of(protocol: ScoringProtocol, entries: list[int]) -> list[dict[str, A
     """``Protocol.result`` as the protocol service writes it."""
     scored = score(protocol)
     final = scored.final_row()
-    return [{"seat": p, "entry": entries[p], "name": protocol.players[p],
-             "exact": str(scored.settlement.exact[p]), "whists": str(scored.settlement.totals[p]),
-             "pulya": final[p].pulya, "gora": final[p].gora} for p in range(protocol.size)]
+    return [
+        {
+            "seat": p,
+            "entry": entries[p],
+            "name": protocol.players[p],
+            "exact": str(scored.settlement.exact[p]),
+            "whists": str(scored.settlement.totals[p]),
+            "pulya": final[p].pulya,
+            "gora": final[p].gora,
+        }
+        for p in range(protocol.size)
+    ]
 
 
 def make_event(*, players: int = 9, slug: str = "cup", **fields: Any) -> tuple[Event, list[Entry]]:
-    event = Event.objects.create(slug=slug, name=fields.pop("name", "Winter Cup"),
-                                 starts_on=dt.date(2026, 12, 5), ends_on=dt.date(2026, 12, 6),
-                                 published=True, **fields)
+    event = Event.objects.create(
+        slug=slug,
+        name=fields.pop("name", "Winter Cup"),
+        starts_on=dt.date(2026, 12, 5),
+        ends_on=dt.date(2026, 12, 6),
+        published=True,
+        **fields,
+    )
     made = Player.objects.bulk_create(
-        [Player(name=f"Игрок {i:04d}", club=f"Club {i % 7}", city="Sochi")
-         for i in range(players)])
+        [Player(name=f"Игрок {i:04d}", club=f"Club {i % 7}", city="Sochi") for i in range(players)]
+    )
     entries = Entry.objects.bulk_create(
-        [Entry(event=event, player=p, status=Entry.Status.CHECKED_IN) for p in made])
+        [Entry(event=event, player=p, status=Entry.Status.CHECKED_IN) for p in made]
+    )
     return event, entries
 
 
-def play_round(event: Event, entries: list[Entry], number: int, *, rng: random.Random,
-               approve: bool | float = True, target: int = 10,
-               protocols: bool = True) -> tuple[Round, list[Table]]:
+def play_round(
+    event: Event,
+    entries: list[Entry],
+    number: int,
+    *,
+    rng: random.Random,
+    approve: bool | float = True,
+    target: int = 10,
+    protocols: bool = True,
+) -> tuple[Round, list[Table]]:
     """Draw ``entries`` at random to tables of three (and of four where the count requires) and
     store a random protocol per table; ``approve``: True, False, or the share approved."""
     rnd = Round.objects.create(event=event, number=number, state=Round.State.CLOSED)
@@ -52,22 +74,32 @@ def play_round(event: Event, entries: list[Entry], number: int, *, rng: random.R
         sizes[i] += 1
     generated = [random_protocol(rng, players=n, target=target) for n in sizes]
     tables = Table.objects.bulk_create(
-        [Table(round=rnd, number=i + 1, first_dealer=g.first_dealer)
-         for i, g in enumerate(generated)])
+        [
+            Table(round=rnd, number=i + 1, first_dealer=g.first_dealer)
+            for i, g in enumerate(generated)
+        ]
+    )
     seats: list[Seat] = []
     rows: list[Protocol] = []
     start = 0
     for table, n, g in zip(tables, sizes, generated, strict=True):
-        at = order[start:start + n]
+        at = order[start : start + n]
         start += n
         seats.extend(Seat(round=rnd, table=table, position=p, entry=e) for p, e in enumerate(at))
         if not protocols:
             continue
         g = dataclasses.replace(g, players=tuple(e.player.name for e in at))
         approved = approve if isinstance(approve, bool) else rng.random() < approve
-        rows.append(Protocol(table=table, version=1, data=to_dict(g),
-                             result=result_of(g, [e.pk for e in at]),
-                             is_current=True, approved=approved))
+        rows.append(
+            Protocol(
+                table=table,
+                version=1,
+                data=to_dict(g),
+                result=result_of(g, [e.pk for e in at]),
+                is_current=True,
+                approved=approved,
+            )
+        )
     Seat.objects.bulk_create(seats)
     Protocol.objects.bulk_create(rows)
     return rnd, tables

@@ -24,13 +24,17 @@ def test_demo_standings_is_idempotent(settings, tmp_path):
     assert event.tiebreaks == DEMO_TIEBREAKS
     snapshot = StandingsSnapshot.objects.get(event=event)
     assert snapshot.status == "ok" and len(snapshot.data["rows"]) == 6
-    files = {(f.kind, f.round_id, f.table_id): (f.pk, f.rendered_at)
-             for f in GeneratedFile.objects.filter(event=event)}
+    files = {
+        (f.kind, f.round_id, f.table_id): (f.pk, f.rendered_at)
+        for f in GeneratedFile.objects.filter(event=event)
+    }
     assert {k[0] for k in files} == {"standings", "seating", "blank", "filled"}
     assert all(f.status == "ok" and f.file for f in GeneratedFile.objects.filter(event=event))
     assert sum(1 for k in files if k[0] == "filled") == 2  # the approved tables of round 1
     demo_standings(event)
-    again = {(f.kind, f.round_id, f.table_id): (f.pk, f.rendered_at)
-             for f in GeneratedFile.objects.filter(event=event)}
+    again = {
+        (f.kind, f.round_id, f.table_id): (f.pk, f.rendered_at)
+        for f in GeneratedFile.objects.filter(event=event)
+    }
     assert again == files  # nothing rendered twice
     assert StandingsSnapshot.objects.get(event=event).data == snapshot.data

@@ -36,17 +36,34 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def rr(entry, rnd, table, score_, final=True, stats=None, versus=None, size=3, opponents=()):
-    return RoundResult(entry=entry, round=rnd, table=table, score=F(score_), final=final,
-                       table_size=size, stats=stats or {}, versus=versus or {},
-                       opponents=tuple(opponents))
+    return RoundResult(
+        entry=entry,
+        round=rnd,
+        table=table,
+        score=F(score_),
+        final=final,
+        table_size=size,
+        stats=stats or {},
+        versus=versus or {},
+        opponents=tuple(opponents),
+    )
 
 
 def table3(rnd, table, a, b, c, final=True, stats=({}, {}, {})):
     """Three players a, b, c = (entry, score) at one table, versus = (s_p - s_q)/3."""
     people = (a, b, c)
     return [
-        rr(e, rnd, table, s, final, stats[i],
-           {q: F(s - t, 3) for q, t in people if q != e}, 3, [q for q, _ in people if q != e])
+        rr(
+            e,
+            rnd,
+            table,
+            s,
+            final,
+            stats[i],
+            {q: F(s - t, 3) for q, t in people if q != e},
+            3,
+            [q for q, _ in people if q != e],
+        )
         for i, (e, s) in enumerate(people)
     ]
 
@@ -66,15 +83,21 @@ def test_the_package_imports_no_django():
             else:
                 continue
             assert not any(n.split(".")[0] in ("django", "rest_framework") for n in names), path
-            assert not any(n.startswith("tournaments.") and not n.startswith(
-                "tournaments.standings") for n in names), path
+            assert not any(
+                n.startswith("tournaments.") and not n.startswith("tournaments.standings")
+                for n in names
+            ), path
 
 
 # --- 001 §4.1.3: the sum of whists over approved protocols --------------------------------------
 
+
 def test_total_is_the_sum_of_whists_over_final_rounds_only():
-    rows = table3(1, 10, (1, 40), (2, -10), (3, -30)) + table3(
-        2, 20, (1, -5), (2, 25), (3, -20)) + table3(3, 30, (1, 100), (2, -50), (3, -50), final=False)
+    rows = (
+        table3(1, 10, (1, 40), (2, -10), (3, -30))
+        + table3(2, 20, (1, -5), (2, 25), (3, -20))
+        + table3(3, 30, (1, 100), (2, -50), (3, -50), final=False)
+    )
     s = compute_standings(rows)
     data = s.as_json()
     by = {r["entry"]: r for r in data["rows"]}
@@ -111,14 +134,18 @@ def test_two_results_in_one_round_are_refused():
 
 # --- tie-breaks ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("key,better,worse", [
-    ("raspasy_won", {"raspasy_won": 4}, {"raspasy_won": 2}),
-    ("raspasy_tricks", {"raspasy_tricks": 3}, {"raspasy_tricks": 7}),
-    ("remizes", {"remizes": 0}, {"remizes": 1}),
-    ("misere_tricks", {"misere_tricks": 1}, {"misere_tricks": 2}),
-    ("games_made", {"games_made": 5}, {"games_made": 4}),
-    ("penalties", {"penalties": 0}, {"penalties": 1}),
-])
+
+@pytest.mark.parametrize(
+    "key,better,worse",
+    [
+        ("raspasy_won", {"raspasy_won": 4}, {"raspasy_won": 2}),
+        ("raspasy_tricks", {"raspasy_tricks": 3}, {"raspasy_tricks": 7}),
+        ("remizes", {"remizes": 0}, {"remizes": 1}),
+        ("misere_tricks", {"misere_tricks": 1}, {"misere_tricks": 2}),
+        ("games_made", {"games_made": 5}, {"games_made": 4}),
+        ("penalties", {"penalties": 0}, {"penalties": 1}),
+    ],
+)
 def test_each_counter_tiebreak_orders_the_tied_players(key, better, worse):
     rows = table3(1, 10, (1, 20), (2, 20), (3, -40), stats=(worse, better, {}))
     assert places(compute_standings(rows)) == {1: "1–2", 2: "1–2", 3: "3"}
@@ -128,8 +155,11 @@ def test_each_counter_tiebreak_orders_the_tied_players(key, better, worse):
 
 
 def test_chain_goes_on_to_the_next_tiebreak_only_while_tied():
-    stats = ({"raspasy_won": 3, "remizes": 2}, {"raspasy_won": 3, "remizes": 0},
-             {"raspasy_won": 5, "remizes": 9})
+    stats = (
+        {"raspasy_won": 3, "remizes": 2},
+        {"raspasy_won": 3, "remizes": 0},
+        {"raspasy_won": 5, "remizes": 9},
+    )
     rows = table3(1, 10, (1, 0), (2, 0), (3, 0), stats=stats)
     s = compute_standings(rows, config_from_json(["raspasy_won", "remizes"]))
     assert [r.entry for r in s.ranked] == [3, 2, 1]
@@ -138,9 +168,12 @@ def test_chain_goes_on_to_the_next_tiebreak_only_while_tied():
 
 def test_head_to_head_counts_only_the_tied_players():
     # round 1: 1 and 2 meet, 1 beats 2; round 2: 2 makes up the difference elsewhere
-    rows = table3(1, 10, (1, 30), (2, 0), (3, -30)) + table3(
-        1, 11, (4, 0), (5, 0), (6, 0)) + table3(2, 20, (1, 0), (4, 0), (5, 0)) + table3(
-        2, 21, (2, 30), (3, 0), (6, -30))
+    rows = (
+        table3(1, 10, (1, 30), (2, 0), (3, -30))
+        + table3(1, 11, (4, 0), (5, 0), (6, 0))
+        + table3(2, 20, (1, 0), (4, 0), (5, 0))
+        + table3(2, 21, (2, 30), (3, 0), (6, -30))
+    )
     s = compute_standings(rows, StandingsConfig(tiebreaks=("head_to_head",)))
     assert places(s)[1] == "1" and places(s)[2] == "2"
     h2h = {r.entry: r.values.get("head_to_head") for r in s.ranked}
@@ -150,15 +183,16 @@ def test_head_to_head_counts_only_the_tied_players():
 
 
 def test_best_and_worst_single_round_and_table_wins():
-    rows = table3(1, 10, (1, 50), (2, 10), (3, -60)) + table3(
-        2, 20, (1, -20), (2, 20), (3, 0))
+    rows = table3(1, 10, (1, 50), (2, 10), (3, -60)) + table3(2, 20, (1, -20), (2, 20), (3, 0))
     s = compute_standings(rows, StandingsConfig(tiebreaks=("best_round",)))
     assert places(s) == {1: "1", 2: "2", 3: "3"}  # totals 30 and 30: best round 50 > 20
     s = compute_standings(rows, StandingsConfig(tiebreaks=("worst_round",)))
     assert places(s)[2] == "1"  # worst round 10 > −20
     tw = find_metric("table_wins")
-    assert {r.entry: r.values["table_wins"] for r in compute_standings(
-        rows, StandingsConfig(tiebreaks=("table_wins",))).ranked} == {1: 1, 2: 1, 3: 0}
+    assert {
+        r.entry: r.values["table_wins"]
+        for r in compute_standings(rows, StandingsConfig(tiebreaks=("table_wins",))).ranked
+    } == {1: 1, 2: 1, 3: 0}
     assert tw.ascending is False
 
 
@@ -174,6 +208,7 @@ def test_config_errors_name_the_key():
 
 
 # --- round scores --------------------------------------------------------------------------------
+
 
 def test_capped_scaled_normalised():
     assert capped([F(300), F(-100), F(-200)], cap=150) == (150, -100, -150)
@@ -197,7 +232,8 @@ def test_place_points_share_tied_places_and_fit_tables_of_four():
 
 def test_place_points_as_the_round_score_rank_the_event():
     rows = table3(1, 10, (1, 300), (2, -100), (3, -200)) + table3(
-        2, 20, (1, -150), (2, 100), (3, 50))
+        2, 20, (1, -150), (2, 100), (3, 50)
+    )
     cfg = config_from_json([{"round_score": "place_points"}, "whists"])
     s = compute_standings(rows, cfg)
     # place points: 1 → 2 + 0, 2 → 1 + 2, 3 → 0 + 1 — whists alone would put 1 first
@@ -207,8 +243,11 @@ def test_place_points_as_the_round_score_rank_the_event():
 
 def test_capped_round_score_with_event_penalty_keeps_penalty_in_total():
     rows = table3(1, 10, (1, 500), (2, -250), (3, -250))
-    s = compute_standings(rows, config_from_json([{"round_score": "capped", "cap": 100}]),
-                          adjustments=[Adjustment(1, F(-10))])
+    s = compute_standings(
+        rows,
+        config_from_json([{"round_score": "capped", "cap": 100}]),
+        adjustments=[Adjustment(1, F(-10))],
+    )
     assert {r.entry: r.values["total"] for r in s.ranked}[1] == 90
 
 
@@ -218,14 +257,18 @@ SIX = Contract.from_str("6♠")
 
 
 def test_deal_stats_count_raspasy_remizes_miseres():
-    p = Protocol(players=("A", "B", "C"), target=10, deals=(
-        Raspasy((0, 4, 6)),
-        Raspasy((2, 2, 6)),  # two share the fewest: each wins it
-        Game(0, SIX, (Call.WHIST, Call.PASS), 4),  # remiz
-        Game(1, SIX, (Call.PASS, Call.PASS)),  # not played: made
-        Game(2, MISERE, (), 1),
-        Penalty(1, "3.2.21", gora=5),
-    ))
+    p = Protocol(
+        players=("A", "B", "C"),
+        target=10,
+        deals=(
+            Raspasy((0, 4, 6)),
+            Raspasy((2, 2, 6)),  # two share the fewest: each wins it
+            Game(0, SIX, (Call.WHIST, Call.PASS), 4),  # remiz
+            Game(1, SIX, (Call.PASS, Call.PASS)),  # not played: made
+            Game(2, MISERE, (), 1),
+            Penalty(1, "3.2.21", gora=5),
+        ),
+    )
     a, b, c = deal_stats(p)
     assert (a["raspasy"], a["raspasy_won"], a["raspasy_tricks"]) == (2, 2, 2)
     assert (b["raspasy_won"], b["raspasy_tricks"], c["raspasy_won"]) == (1, 6, 0)
@@ -236,8 +279,9 @@ def test_deal_stats_count_raspasy_remizes_miseres():
 
 def test_four_players_the_sitting_out_dealer_is_not_counted_on_raspasy():
     # 001 §3.2.10, §3.7.6.1: dealer seat 0 sits out the first deal; his talon trick is not play
-    p = Protocol(players=("A", "B", "C", "D"), target=10, first_dealer=0,
-                 deals=(Raspasy((0, 2, 3, 5)),))
+    p = Protocol(
+        players=("A", "B", "C", "D"), target=10, first_dealer=0, deals=(Raspasy((0, 2, 3, 5)),)
+    )
     stats = deal_stats(p)
     assert stats[0]["raspasy"] == 0 and stats[0]["raspasy_won"] == 0
     assert stats[1]["raspasy_won"] == 1 and stats[1]["raspasy_tricks"] == 2
@@ -256,6 +300,7 @@ def test_pairwise_results_are_antisymmetric_and_sum_to_the_exact_settlement(seed
 
 
 # --- ranking invariants --------------------------------------------------------------------------
+
 
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.integers(-300, 300), min_size=3, max_size=30), st.randoms())

@@ -24,8 +24,14 @@ def event(settings, tmp_path):
     rng = random.Random(3)
     play_round(event, entries, 1, rng=rng)
     play_round(event, entries, 2, rng=rng, approve=False)
-    EventPenalty.objects.create(event=event, entry=entries[0], kind="fixed_whists", whists=-30,
-                                rule="3.2.21", reason="looked at the talon")
+    EventPenalty.objects.create(
+        event=event,
+        entry=entries[0],
+        kind="fixed_whists",
+        whists=-30,
+        rule="3.2.21",
+        reason="looked at the talon",
+    )
     standings_recompute(event_id=event.pk)
     event.entries_list = entries
     return event
@@ -90,7 +96,8 @@ def test_manage_page_needs_a_referee_and_shows_a_failure(client, event):
     assert client.get(url).status_code == 403
     client.force_login(user_with(event, "referee"))
     StandingsSnapshot.objects.filter(event=event).update(
-        status="failed", error="ValueError: tie-break 'x'", attempts=4)
+        status="failed", error="ValueError: tie-break 'x'", attempts=4
+    )
     html = client.get(url).content.decode()
     assert "The last recomputation failed" in html and "tie-break" in html
     assert "Tie-break chain" not in html  # only organisers change it
@@ -100,8 +107,15 @@ def test_organiser_sets_the_tiebreak_chain(client, event, django_capture_on_comm
     client.force_login(user_with(event, "organiser"))
     url = reverse("standings-manage", args=[event.slug])
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(url, {"action": "tiebreaks", "tiebreak": ["remizes", "", "best_round"],
-                                     "round_score": "capped", "cap": "150"})
+        response = client.post(
+            url,
+            {
+                "action": "tiebreaks",
+                "tiebreak": ["remizes", "", "best_round"],
+                "round_score": "capped",
+                "cap": "150",
+            },
+        )
     assert response.status_code == 302
     event.refresh_from_db()
     assert event.tiebreaks == [{"round_score": "capped", "cap": 150}, "remizes", "best_round"]
@@ -111,7 +125,8 @@ def test_organiser_sets_the_tiebreak_chain(client, event, django_capture_on_comm
 
 
 def test_documents_rendered_by_staff_and_offered_to_the_public(
-        client, event, django_capture_on_commit_callbacks):
+    client, event, django_capture_on_commit_callbacks
+):
     client.force_login(user_with(event, "referee"))
     url = reverse("documents-manage", args=[event.slug])
     html = client.get(url).content.decode()
@@ -133,6 +148,7 @@ def test_documents_rendered_by_staff_and_offered_to_the_public(
 
 
 # --- API ----------------------------------------------------------------------------------------
+
 
 def test_api_standings_list(client, event):
     data = client.get(f"/api/v1/events/{event.slug}/standings").json()
@@ -156,24 +172,34 @@ def test_api_recompute_and_documents(client, event, django_capture_on_commit_cal
     assert response.status_code == 202
     assert client.get(response.json()["status_url"]).json()["status"] == "ok"
     # documents: 202 and the status URL, then the file; asked again, 200 at once
-    response = client.post(f"/api/v1/events/{event.slug}/documents",
-                           {"kind": "standings"}, content_type="application/json")
+    response = client.post(
+        f"/api/v1/events/{event.slug}/documents",
+        {"kind": "standings"},
+        content_type="application/json",
+    )
     assert response.status_code == 202
     url = response.json()["url"]
     assert client.get(url).status_code == 409  # not rendered yet (job runs after commit)
     GeneratedFile.objects.all().delete()
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/api/v1/events/{event.slug}/documents",
-                               {"kind": "filled", "round": 1, "table": 1},
-                               content_type="application/json")
+        response = client.post(
+            f"/api/v1/events/{event.slug}/documents",
+            {"kind": "filled", "round": 1, "table": 1},
+            content_type="application/json",
+        )
     got = client.get(response.json()["url"])
     assert got.status_code == 200 and got["Content-Type"] == "application/pdf"
-    again = client.post(f"/api/v1/events/{event.slug}/documents",
-                        {"kind": "filled", "round": 1, "table": 1},
-                        content_type="application/json")
+    again = client.post(
+        f"/api/v1/events/{event.slug}/documents",
+        {"kind": "filled", "round": 1, "table": 1},
+        content_type="application/json",
+    )
     assert again.status_code == 200 and again.json()["id"] == response.json()["id"]
-    bad = client.post(f"/api/v1/events/{event.slug}/documents", {"kind": "seating"},
-                      content_type="application/json")
+    bad = client.post(
+        f"/api/v1/events/{event.slug}/documents",
+        {"kind": "seating"},
+        content_type="application/json",
+    )
     assert bad.status_code == 400 and bad.json()["extra"]["field"] == "round"
     f = GeneratedFile.objects.get(pk=response.json()["id"])
     f.status = "failed"

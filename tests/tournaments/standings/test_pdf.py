@@ -22,8 +22,9 @@ pytestmark = pytest.mark.django_db
 def text_of(data: bytes, tmp_path: Path) -> str:
     path = tmp_path / "doc.pdf"
     path.write_bytes(data)
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    )
     return out.stdout
 
 
@@ -31,8 +32,10 @@ def draw(data: bytes, tmp_path: Path) -> Image.Image:
     """First page as a PNG through pdftoppm; asserts something is drawn on it."""
     path = tmp_path / "draw.pdf"
     path.write_bytes(data)
-    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", str(path),
-                    str(tmp_path / "page")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", str(path), str(tmp_path / "page")],
+        check=True,
+    )
     png = next(tmp_path.glob("page*.png"))
     image = Image.open(png).convert("L")
     dark = sum(image.histogram()[:128])
@@ -60,7 +63,8 @@ def request(django_capture_on_commit_callbacks, **kw) -> GeneratedFile:
 
 
 def test_blank_protocols_one_sheet_per_table_with_qr_link(
-        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event_played, tmp_path, django_capture_on_commit_callbacks
+):
     event, entries, round1, _ = event_played
     f = request(django_capture_on_commit_callbacks, event=event, kind="blank", round_=round1)
     assert f.status == "ok", f.error
@@ -79,17 +83,18 @@ def test_blank_protocols_one_sheet_per_table_with_qr_link(
 
 
 def test_blank_protocols_on_letter_every_sheet_has_its_grid_header_and_page_number(
-        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event_played, tmp_path, django_capture_on_commit_callbacks
+):
     """The static sheet of each table size is drawn under every page of its size (issue 6)."""
     event, entries, round1, _ = event_played
-    f = request(django_capture_on_commit_callbacks, event=event, kind="blank", round_=round1,
-                paper="letter")
+    f = request(
+        django_capture_on_commit_callbacks, event=event, kind="blank", round_=round1, paper="letter"
+    )
     assert f.status == "ok", f.error
     data = f.file.read()
     path = tmp_path / "letter.pdf"
     path.write_bytes(data)
-    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True,
-                          check=True).stdout
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
     assert "792 x 612 pts (letter)" in info  # Letter, landscape
     tables = list(Table.objects.filter(round=round1).order_by("number"))
     assert sorted(t.seats.count() for t in tables) == [3, 4]  # both sheet sizes
@@ -112,14 +117,21 @@ def test_blank_protocol_qr_encodes_the_tables_private_link():
 
 
 def test_filled_protocol_shows_every_deal_totals_settlement_and_penalties(
-        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event_played, tmp_path, django_capture_on_commit_callbacks
+):
     event, entries, round1, _ = event_played
     table = Table.objects.filter(round=round1).order_by("number").first()
     protocol = Protocol.objects.get(table=table)
     seat0 = table.seats.get(position=0)
-    EventPenalty.objects.create(event=event, entry=seat0.entry, round=round1,
-                                kind="fixed_whists", whists=-20, rule="4.2.7",
-                                reason="false entry in the pulya")
+    EventPenalty.objects.create(
+        event=event,
+        entry=seat0.entry,
+        round=round1,
+        kind="fixed_whists",
+        whists=-20,
+        rule="4.2.7",
+        reason="false entry in the pulya",
+    )
     f = request(django_capture_on_commit_callbacks, event=event, kind="filled", table=table)
     assert f.status == "ok", f.error
     data = f.file.read()
@@ -142,34 +154,44 @@ def test_filled_protocol_shows_every_deal_totals_settlement_and_penalties(
 
 
 def test_filled_protocol_of_an_unapproved_table_is_marked_provisional(
-        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event_played, tmp_path, django_capture_on_commit_callbacks
+):
     event, entries, _, round2 = event_played
     table = Table.objects.filter(round=round2).first()
-    f = request(django_capture_on_commit_callbacks, event=event, kind="filled", table=table,
-                paper="letter")
+    f = request(
+        django_capture_on_commit_callbacks, event=event, kind="filled", table=table, paper="letter"
+    )
     text = text_of(f.file.read(), tmp_path)
     assert "PROVISIONAL" in text and "APPROVED" not in text
     assert f.filename.endswith("-letter.pdf")
 
 
 def test_seating_lists_by_table_and_alphabetically(
-        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event_played, tmp_path, django_capture_on_commit_callbacks
+):
     event, entries, round1, _ = event_played
-    f = request(django_capture_on_commit_callbacks, event=event, kind="seating", round_=round1,
-                language="ru")
+    f = request(
+        django_capture_on_commit_callbacks,
+        event=event,
+        kind="seating",
+        round_=round1,
+        language="ru",
+    )
     text = text_of(f.file.read(), tmp_path)
     names = sorted(e.player.name for e in entries)
-    alpha = text[text.index("alphabetical") if "alphabetical" in text else text.index(
-        "алфавит"):]
-    positions = [alpha.index(Player.objects.get(pk=e.player_id).name) for e in sorted(
-        entries, key=lambda e: Player.objects.get(pk=e.player_id).name.casefold())]
+    alpha = text[text.index("alphabetical") if "alphabetical" in text else text.index("алфавит") :]
+    positions = [
+        alpha.index(Player.objects.get(pk=e.player_id).name)
+        for e in sorted(entries, key=lambda e: Player.objects.get(pk=e.player_id).name.casefold())
+    ]
     assert positions == sorted(positions)  # alphabetical order
     assert len(names) == 7
     draw(f.file.open().read(), tmp_path)
 
 
 def test_standings_pdf_marks_provisional_results(
-        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event_played, tmp_path, django_capture_on_commit_callbacks
+):
     event, entries, _, _ = event_played
     snapshot = standings_recompute(event_id=event.pk)
     f = request(django_capture_on_commit_callbacks, event=event, kind="standings")
@@ -184,20 +206,25 @@ def test_standings_pdf_marks_provisional_results(
 
 
 def test_a_document_is_rendered_again_only_when_its_data_changes(
-        event_played, django_capture_on_commit_callbacks):
+    event_played, django_capture_on_commit_callbacks
+):
     event, entries, round1, _ = event_played
-    first = request(django_capture_on_commit_callbacks, event=event, kind="seating",
-                    round_=round1)
-    again = request(django_capture_on_commit_callbacks, event=event, kind="seating",
-                    round_=round1)
+    first = request(django_capture_on_commit_callbacks, event=event, kind="seating", round_=round1)
+    again = request(django_capture_on_commit_callbacks, event=event, kind="seating", round_=round1)
     assert again.pk == first.pk and again.rendered_at == first.rendered_at
     Player.objects.filter(pk=entries[3].player_id).update(name="Борис Новый")
-    changed = request(django_capture_on_commit_callbacks, event=event, kind="seating",
-                      round_=round1)
+    changed = request(
+        django_capture_on_commit_callbacks, event=event, kind="seating", round_=round1
+    )
     assert changed.pk != first.pk and changed.status == "ok"
     assert not GeneratedFile.objects.filter(pk=first.pk).exists()  # superseded, removed
-    letter = request(django_capture_on_commit_callbacks, event=event, kind="seating",
-                     round_=round1, paper="letter")
+    letter = request(
+        django_capture_on_commit_callbacks,
+        event=event,
+        kind="seating",
+        round_=round1,
+        paper="letter",
+    )
     assert letter.pk != changed.pk
 
 
@@ -214,22 +241,41 @@ def test_bad_requests_name_the_field(event_played):
 
 
 def test_filled_protocol_shows_a_rulings_entry_with_its_reference(
-        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event_played, tmp_path, django_capture_on_commit_callbacks
+):
     from django.utils import timezone
 
     from tournaments.models import Incident, Ruling
 
     event, entries, round1, _ = event_played
     table = Table.objects.filter(round=round1).order_by("number").first()
-    incident = Incident.objects.create(event=event, table=table, deal=0, seats=[1],
-                                       occurred_at=timezone.now(), description="talon seen")
-    ruling = Ruling.objects.create(incident=incident, kind="catalogue", penalty_code="talon",
-                                   seat=1, rule="3.2.21", reason="looked at the talon",
-                                   entries=[{"player": 1, "rule": "3.2.21", "gora": 5}],
-                                   after_deal=0)
-    Protocol.objects.filter(table=table).update(ruling_entries=[
-        {"ruling": ruling.pk, "after_deal": 0,
-         "entries": [{"player": 1, "rule": "3.2.21", "gora": 5}]}])
+    incident = Incident.objects.create(
+        event=event,
+        table=table,
+        deal=0,
+        seats=[1],
+        occurred_at=timezone.now(),
+        description="talon seen",
+    )
+    ruling = Ruling.objects.create(
+        incident=incident,
+        kind="catalogue",
+        penalty_code="talon",
+        seat=1,
+        rule="3.2.21",
+        reason="looked at the talon",
+        entries=[{"player": 1, "rule": "3.2.21", "gora": 5}],
+        after_deal=0,
+    )
+    Protocol.objects.filter(table=table).update(
+        ruling_entries=[
+            {
+                "ruling": ruling.pk,
+                "after_deal": 0,
+                "entries": [{"player": 1, "rule": "3.2.21", "gora": 5}],
+            }
+        ]
+    )
     f = request(django_capture_on_commit_callbacks, event=event, kind="filled", table=table)
     flat = " ".join(text_of(f.file.read(), tmp_path).split())
     assert "(ruling)" in flat and "§3.2.21" in flat  # the entry in the pulka, after deal 1
@@ -237,7 +283,8 @@ def test_filled_protocol_shows_a_rulings_entry_with_its_reference(
 
 
 def test_blank_protocol_cuts_long_names_to_their_column_and_wraps_long_lines(
-        event_played, tmp_path, django_capture_on_commit_callbacks):
+    event_played, tmp_path, django_capture_on_commit_callbacks
+):
     """The reportlab overlay (issue 6): a name wider than its column head is cut at the
     column's edge, and the signature line of long names wraps instead of leaving the page."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -253,8 +300,9 @@ def test_blank_protocol_cuts_long_names_to_their_column_and_wraps_long_lines(
     data = Path(f.file.path).read_bytes()
     path = tmp_path / "long.pdf"
     path.write_bytes(data)
-    bbox = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True,
-                          text=True, check=True).stdout
+    bbox = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     right = [float(x) for x in __import__("re").findall(r'xMax="([\d.]+)"', bbox)]
     assert right and max(right) < 841.89  # A4 landscape: nothing drawn past the page
     text = text_of(data, tmp_path)
@@ -267,5 +315,5 @@ def test_blank_protocol_cuts_long_names_to_their_column_and_wraps_long_lines(
     font = pdf_sheets.FONTS["r"][0]
     cut = pdf_sheets._clip(long, font, 6, width)
     assert long.startswith(cut) and 0 < len(cut) < len(long)
-    assert stringWidth(cut, font, 6) <= width < stringWidth(long[:len(cut) + 1], font, 6)
+    assert stringWidth(cut, font, 6) <= width < stringWidth(long[: len(cut) + 1], font, 6)
     assert cut in text.split("Whists on", 1)[1]  # drawn in the column

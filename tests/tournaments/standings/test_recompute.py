@@ -38,7 +38,8 @@ def played():
 
 
 def test_schedule_runs_the_job_after_commit_and_totals_sum_approved_whists(
-        played, django_capture_on_commit_callbacks):
+    played, django_capture_on_commit_callbacks
+):
     event, entries = played
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with transaction.atomic():
@@ -68,7 +69,8 @@ def test_recompute_is_idempotent(played):
 
 
 def test_approving_a_protocol_moves_it_from_provisional_to_final(
-        played, django_capture_on_commit_callbacks):
+    played, django_capture_on_commit_callbacks
+):
     event, _ = played
     standings_recompute(event_id=event.pk)
     Protocol.objects.filter(table__round__number=3).update(approved=True)
@@ -82,10 +84,22 @@ def test_approving_a_protocol_moves_it_from_provisional_to_final(
 
 def test_event_penalties_are_deducted(played):
     event, entries = played
-    EventPenalty.objects.create(event=event, entry=entries[0], kind="fixed_whists", whists=-40,
-                                rule="4.2.7", reason="false entry")
-    EventPenalty.objects.create(event=event, entry=entries[0], kind="fixed_whists", whists=-99,
-                                reason="reversed on appeal", active=False)
+    EventPenalty.objects.create(
+        event=event,
+        entry=entries[0],
+        kind="fixed_whists",
+        whists=-40,
+        rule="4.2.7",
+        reason="false entry",
+    )
+    EventPenalty.objects.create(
+        event=event,
+        entry=entries[0],
+        kind="fixed_whists",
+        whists=-99,
+        reason="reversed on appeal",
+        active=False,
+    )
     snapshot = standings_recompute(event_id=event.pk)
     row = next(r for r in snapshot.data["rows"] if r["entry"] == entries[0].pk)
     assert Fraction(str(row["total"])) == expected_totals(event)[entries[0].pk] - 40
@@ -98,7 +112,11 @@ def test_tiebreak_columns_and_deal_statistics_come_from_the_protocols(played):
     event.save()
     snapshot = standings_recompute(event_id=event.pk)
     assert [c["key"] for c in snapshot.data["columns"]] == [
-        "total", "raspasy_won", "remizes", "head_to_head"]
+        "total",
+        "raspasy_won",
+        "remizes",
+        "head_to_head",
+    ]
     # the counters equal those of the stored pulkas of the approved rounds
     from scoring.jsonio import from_dict
     from tournaments.standings import deal_stats
@@ -108,9 +126,11 @@ def test_tiebreak_columns_and_deal_statistics_come_from_the_protocols(played):
         for r, s in zip(p.result, deal_stats(from_dict(p.data)[0]), strict=True):
             won[r["entry"]] += s["raspasy_won"]
     assert {r["entry"]: r["metrics"]["raspasy_won"] for r in snapshot.data["rows"]} == {
-        e.pk: won[e.pk] for e in entries}
-    assert len(snapshot.protocol_stats) == Protocol.objects.filter(
-        table__round__event=event).count()
+        e.pk: won[e.pk] for e in entries
+    }
+    assert (
+        len(snapshot.protocol_stats) == Protocol.objects.filter(table__round__event=event).count()
+    )
 
 
 def test_a_bad_tiebreak_chain_fails_visibly_and_keeps_the_last_good_standings(played):

@@ -90,7 +90,8 @@ def test_a_recomputation_waits_for_the_lock_of_another_and_scheduling_does_not(o
         released = timezone.now()
     runs = wait_for(lambda: (s := snapshot(event)).status == "ok" and s.computed == 1 and s.runs)
     assert dt.datetime.fromisoformat(runs[0]["started"]) >= released, (
-        "the worker computed while another run held the lock")
+        "the worker computed while another run held the lock"
+    )
     assert runs[0]["pid"] != os.getpid()
 
 

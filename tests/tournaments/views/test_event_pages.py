@@ -85,16 +85,19 @@ def test_organiser_draws_corrects_and_publishes_a_round(client, event, organiser
     r = event.rounds.get(number=1)
     assert r.state == "drawn"
     seats = list(r.seats.order_by("table__number", "position"))
-    page = client.post(reverse("manage-round-action", args=[event.slug, 1, "swap"]),
-                       {"first": seats[0].entry_id, "second": seats[3].entry_id, "reason": ""})
+    page = client.post(
+        reverse("manage-round-action", args=[event.slug, 1, "swap"]),
+        {"first": seats[0].entry_id, "second": seats[3].entry_id, "reason": ""},
+    )
     assert page.status_code == 200 and "This field is required" in page.content.decode()
-    page = client.post(reverse("manage-round-action", args=[event.slug, 1, "swap"]),
-                       {"first": seats[0].entry_id, "second": seats[3].entry_id,
-                        "reason": "wrong table"}, follow=True)
+    page = client.post(
+        reverse("manage-round-action", args=[event.slug, 1, "swap"]),
+        {"first": seats[0].entry_id, "second": seats[3].entry_id, "reason": "wrong table"},
+        follow=True,
+    )
     assert "Correction saved" in page.content.decode()
     client.post(reverse("manage-round-action", args=[event.slug, 1, "publish"]))
     r.refresh_from_db()
     assert r.state == "published"
     page = client.get(reverse("manage-round", args=[event.slug, 1])).content.decode()
     assert "Draw report" in page
-

@@ -33,5 +33,7 @@ def test_the_russian_catalogue_is_complete_and_compiled(tmp_path):
     msgfmt = shutil.which("msgfmt")
     assert msgfmt, "gettext is missing: the test command installs it (apt gettext)"
     out = tmp_path / "django.mo"
-    subprocess.run([msgfmt, "--check-format", "-o", str(out), str(folder / "django.po")], check=True)
+    subprocess.run(
+        [msgfmt, "--check-format", "-o", str(out), str(folder / "django.po")], check=True
+    )
     assert out.read_bytes() == (folder / "django.mo").read_bytes()

@@ -16,20 +16,32 @@ pytestmark = pytest.mark.django_db
 def test_organiser_runs_an_event_from_registration_to_six_published_rounds(client):
     staff = UserFactory(is_staff=True)
     client.force_login(staff)
-    page = client.post(reverse("event-new"), {
-        "slug": "spring-open", "name": "Spring Open", "starts_on": "2027-03-06",
-        "ends_on": "2027-03-07", "venue": "Club", "variant": "leningrad", "pulka_target": 20,
-        "table_size_policy": "mixed", "rounds_planned": 6, "default_draw_method": "no_repeats",
-        "published": "on",
-    })
+    page = client.post(
+        reverse("event-new"),
+        {
+            "slug": "spring-open",
+            "name": "Spring Open",
+            "starts_on": "2027-03-06",
+            "ends_on": "2027-03-07",
+            "venue": "Club",
+            "variant": "leningrad",
+            "pulka_target": 20,
+            "table_size_policy": "mixed",
+            "rounds_planned": 6,
+            "default_draw_method": "no_repeats",
+            "published": "on",
+        },
+    )
     assert page.status_code == 302, page.content.decode()[:2000]
     event = Event.objects.get(slug="spring-open")
     csv = "name,club,city,rating,federation_id\n" + "\n".join(
-        f"Player {i:02d},Club {i % 6},City,{1500 + i},F{i:03d}" for i in range(61))
-    page = client.post(reverse("manage-entries-import", args=[event.slug]), {"text": csv},
-                       follow=True)
+        f"Player {i:02d},Club {i % 6},City,{1500 + i},F{i:03d}" for i in range(61)
+    )
+    page = client.post(
+        reverse("manage-entries-import", args=[event.slug]), {"text": csv}, follow=True
+    )
     body = page.content.decode()
-    assert "61 players imported" in body, body[body.find("<main>"):body.find("<main>") + 1500]
+    assert "61 players imported" in body, body[body.find("<main>") : body.find("<main>") + 1500]
 
     for number in range(1, 7):
         client.post(reverse("manage-round-new", args=[event.slug]))
@@ -37,8 +49,10 @@ def test_organiser_runs_an_event_from_registration_to_six_published_rounds(clien
         client.post(reverse("manage-round-action", args=[event.slug, number, "draw"]))
         if number == 3:  # a mistake found before publication: two players swap seats
             a, b = Seat.objects.filter(round__event=event, round__number=3).order_by("pk")[:2:1]
-            client.post(reverse("manage-round-action", args=[event.slug, 3, "swap"]),
-                        {"first": a.entry_id, "second": b.entry_id, "reason": "wrong seats"})
+            client.post(
+                reverse("manage-round-action", args=[event.slug, 3, "swap"]),
+                {"first": a.entry_id, "second": b.entry_id, "reason": "wrong seats"},
+            )
         client.post(reverse("manage-round-action", args=[event.slug, number, "publish"]))
         round_ = event.rounds.get(number=number)
         assert round_.state == "published"
@@ -50,7 +64,9 @@ def test_organiser_runs_an_event_from_registration_to_six_published_rounds(clien
     pairs = Counter()
     for round_ in event.rounds.all():
         for t in round_.tables.all():
-            pairs.update(frozenset(p) for p in combinations(t.seats.values_list("entry_id", flat=True), 2))
+            pairs.update(
+                frozenset(p) for p in combinations(t.seats.values_list("entry_id", flat=True), 2)
+            )
     assert max(pairs.values()) <= 2
     assert AuditLogEntry.objects.filter(event=event, action="seats.swapped").count() == 1
     public = client.get(reverse("round-seating", args=[event.slug, 6])).content.decode()

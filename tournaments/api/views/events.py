@@ -76,14 +76,16 @@ class EntryRegisterApi(APIView):
         club = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
         city = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
         rating = serializers.IntegerField(required=False, allow_null=True, default=None)
-        federation_id = serializers.CharField(max_length=40, required=False, default="",
-                                              allow_blank=True)
+        federation_id = serializers.CharField(
+            max_length=40, required=False, default="", allow_blank=True
+        )
 
     def post(self, request, slug):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entry = entry_services.entry_register(event=event_from(self), by=request.user,
-                                              **data.validated_data)
+        entry = entry_services.entry_register(
+            event=event_from(self), by=request.user, **data.validated_data
+        )
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -96,8 +98,9 @@ class EntryImportApi(APIView):
         text = request.data.get("csv") if hasattr(request.data, "get") else None
         if text is None:
             text = request.body.decode("utf-8-sig", errors="replace")
-        created = entry_services.entries_import_csv(event=event_from(self), text=text,
-                                                    by=request.user)
+        created = entry_services.entries_import_csv(
+            event=event_from(self), text=text, by=request.user
+        )
         return Response({"imported": len(created)}, status=status.HTTP_201_CREATED)
 
 
@@ -155,8 +158,9 @@ class RoundDrawApi(APIView):
     permission_classes = [EventOrganiser]
 
     class InputSerializer(serializers.Serializer):
-        method = serializers.ChoiceField(choices=["random", "no_repeats", "swiss", "schedule"],
-                                         required=False)
+        method = serializers.ChoiceField(
+            choices=["random", "no_repeats", "swiss", "schedule"], required=False
+        )
         seed = serializers.CharField(max_length=64, required=False)
         background = serializers.BooleanField(required=False, allow_null=True, default=None)
 
@@ -172,11 +176,15 @@ class RoundDrawApi(APIView):
         if background:
             from tournaments.tasks import round_draw as round_draw_task
 
-            job = round_draw_task.delay(round_.pk, request.user.pk, args.get("method"),
-                                        args.get("seed"))
+            job = round_draw_task.delay(
+                round_.pk, request.user.pk, args.get("method"), args.get("seed")
+            )
             url = reverse("api:job-status", args=[job.id])
-            return Response({"job": job.id, "status_url": url}, status=status.HTTP_202_ACCEPTED,
-                            headers={"Location": url})
+            return Response(
+                {"job": job.id, "status_url": url},
+                status=status.HTTP_202_ACCEPTED,
+                headers={"Location": url},
+            )
         round_ = round_services.round_draw(round_=round_, by=request.user, **args)
         out = RoundOutput(round_).data
         out["tables"] = TableOutput(tables_for_round(round_=round_), many=True).data
@@ -202,8 +210,12 @@ class JobStatusApi(APIView):
         if result.successful():
             return Response({"state": "done", "result": result.result})
         if result.failed():
-            return Response({"message": str(result.result), "extra": {"state": "failed"}},
-                            status=status.HTTP_410_GONE)
+            return Response(
+                {"message": str(result.result), "extra": {"state": "failed"}},
+                status=status.HTTP_410_GONE,
+            )
         meta = result.info if isinstance(result.info, dict) else {}
-        return Response({"message": "running", "extra": {"state": result.state, **meta}},
-                        status=status.HTTP_409_CONFLICT)
+        return Response(
+            {"message": "running", "extra": {"state": result.state, **meta}},
+            status=status.HTTP_409_CONFLICT,
+        )

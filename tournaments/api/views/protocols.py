@@ -21,8 +21,12 @@ from tournaments.permissions import can_referee
 from tournaments.selectors.protocols import protocol_current, table_in_event
 from tournaments.services import protocols as svc
 
-__all__ = ["ProtocolFindingsApi", "ProtocolSubmitApi", "ProtocolVersionDetailApi",
-           "ProtocolVersionListApi"]
+__all__ = [
+    "ProtocolFindingsApi",
+    "ProtocolSubmitApi",
+    "ProtocolVersionDetailApi",
+    "ProtocolVersionListApi",
+]
 
 
 class ProtocolOutputSerializer(serializers.ModelSerializer):
@@ -30,11 +34,29 @@ class ProtocolOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Protocol
-        fields = ["id", "entry_kind", "version", "based_on_version", "data", "sheet", "notation",
-                  "findings", "error_count", "warning_count", "result", "rulings_applied",
-                  "ruling_entries",
-                  "is_current", "approved", "approved_at", "source", "reason", "resolution",
-                  "created_at", "confirmations"]
+        fields = [
+            "id",
+            "entry_kind",
+            "version",
+            "based_on_version",
+            "data",
+            "sheet",
+            "notation",
+            "findings",
+            "error_count",
+            "warning_count",
+            "result",
+            "rulings_applied",
+            "ruling_entries",
+            "is_current",
+            "approved",
+            "approved_at",
+            "source",
+            "reason",
+            "resolution",
+            "created_at",
+            "confirmations",
+        ]
 
     def get_confirmations(self, obj: Protocol) -> list[int]:
         return sorted(c.seat for c in obj.confirmations.all())
@@ -43,8 +65,17 @@ class ProtocolOutputSerializer(serializers.ModelSerializer):
 class VersionSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Protocol
-        fields = ["id", "entry_kind", "version", "error_count", "is_current", "approved",
-                  "source", "reason", "created_at"]
+        fields = [
+            "id",
+            "entry_kind",
+            "version",
+            "error_count",
+            "is_current",
+            "approved",
+            "source",
+            "reason",
+            "created_at",
+        ]
 
 
 def _error(exc: UserFacingError, code: int = status.HTTP_400_BAD_REQUEST) -> Response:
@@ -64,8 +95,13 @@ class _TableApi(APIView):
         return event, table, referee, by_key
 
     def forbidden(self) -> Response:
-        return Response({"message": "A referee's login or the table's key (X-Table-Key) is "
-                                    "needed.", "extra": {}}, status=status.HTTP_403_FORBIDDEN)
+        return Response(
+            {
+                "message": "A referee's login or the table's key (X-Table-Key) is needed.",
+                "extra": {},
+            },
+            status=status.HTTP_403_FORBIDDEN,
+        )
 
 
 class ProtocolSubmitApi(_TableApi):
@@ -100,8 +136,10 @@ class ProtocolSubmitApi(_TableApi):
             return self.forbidden()
         serializer = self.InputSerializer(data=request.data)
         if not serializer.is_valid():
-            return Response({"message": "Invalid input.", "extra": serializer.errors},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {"message": "Invalid input.", "extra": serializer.errors},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         data = serializer.validated_data
         if data["entry_kind"] != EntryKind.TABLE and not referee:
             return self.forbidden()
@@ -114,10 +152,16 @@ class ProtocolSubmitApi(_TableApi):
                 except JsonFormatError as exc:
                     raise UserFacingError(str(exc), {"field": "protocol"}) from exc
             saved = svc.protocol_save(
-                table=table, protocol=protocol, sheet=sheet, notation=data.get("notation", ""),
-                based_on_version=data.get("based_on_version"), entry_kind=data["entry_kind"],
-                reason=data["reason"], by=request.user,
-                source=Protocol.Source.API)
+                table=table,
+                protocol=protocol,
+                sheet=sheet,
+                notation=data.get("notation", ""),
+                based_on_version=data.get("based_on_version"),
+                entry_kind=data["entry_kind"],
+                reason=data["reason"],
+                by=request.user,
+                source=Protocol.Source.API,
+            )
         except svc.StaleProtocolError as exc:
             return _error(exc, status.HTTP_409_CONFLICT)
         except UserFacingError as exc:
@@ -140,8 +184,12 @@ class ProtocolVersionDetailApi(_TableApi):
         if not (referee or by_key):
             return self.forbidden()
         kind = request.query_params.get("kind", EntryKind.TABLE)
-        protocol = get_object_or_404(Protocol.objects.prefetch_related("confirmations"),
-                                     table=table, entry_kind=kind, version=version)
+        protocol = get_object_or_404(
+            Protocol.objects.prefetch_related("confirmations"),
+            table=table,
+            entry_kind=kind,
+            version=version,
+        )
         return Response(ProtocolOutputSerializer(protocol).data)
 
 
@@ -153,7 +201,14 @@ class ProtocolFindingsApi(_TableApi):
         kind = request.query_params.get("kind", EntryKind.TABLE)
         current = protocol_current(table, kind)
         if current is None:
-            return Response({"message": "No protocol yet.", "extra": {}},
-                            status=status.HTTP_404_NOT_FOUND)
-        return Response({"version": current.version, "error_count": current.error_count,
-                         "warning_count": current.warning_count, "findings": current.findings})
+            return Response(
+                {"message": "No protocol yet.", "extra": {}}, status=status.HTTP_404_NOT_FOUND
+            )
+        return Response(
+            {
+                "version": current.version,
+                "error_count": current.error_count,
+                "warning_count": current.warning_count,
+                "findings": current.findings,
+            }
+        )

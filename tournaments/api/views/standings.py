@@ -28,18 +28,30 @@ from tournaments.pdf_files import generated_file_request
 from tournaments.selectors.standings import standings_snapshot, standings_view
 from tournaments.services.standings import standings_schedule
 
-__all__ = ["DocumentCreateApi", "DocumentDetailApi", "StandingsListApi",
-           "StandingsRecomputeApi", "StandingsStatusApi"]
+__all__ = [
+    "DocumentCreateApi",
+    "DocumentDetailApi",
+    "StandingsListApi",
+    "StandingsRecomputeApi",
+    "StandingsStatusApi",
+]
 
-PUBLIC_KINDS = {GeneratedFile.Kind.SEATING, GeneratedFile.Kind.STANDINGS,
-                GeneratedFile.Kind.FILLED_PROTOCOL}
+PUBLIC_KINDS = {
+    GeneratedFile.Kind.SEATING,
+    GeneratedFile.Kind.STANDINGS,
+    GeneratedFile.Kind.FILLED_PROTOCOL,
+}
 
 
 def _status(snapshot, *, staff: bool) -> dict:
     if snapshot is None:
         return {"status": "pending", "pending": True, "computed_at": None}
-    out = {"status": snapshot.status, "pending": snapshot.pending,
-           "computed_at": snapshot.computed_at, "requested_at": snapshot.requested_at}
+    out = {
+        "status": snapshot.status,
+        "pending": snapshot.pending,
+        "computed_at": snapshot.computed_at,
+        "requested_at": snapshot.requested_at,
+    }
     if staff:
         out.update({"error": snapshot.error, "attempts": snapshot.attempts})
     return out
@@ -70,16 +82,19 @@ class StandingsListApi(APIView):
         event = event_from(self)
         view = standings_view(event=event)
         staff = permissions.can_referee(request.user, event)
-        return Response({
-            "event": event.slug,
-            **_status(view["snapshot"], staff=staff),
-            "criterion": "whists (001 §4.1.3)",
-            "round_score": view["data"].get("round_score"),
-            "columns": [{k: c[k] for k in ("key", "name", "abbr", "ascending")}
-                        for c in view["columns"]],
-            "rounds": view["rounds"],
-            "rows": self.OutputSerializer(view["rows"], many=True).data,
-        })
+        return Response(
+            {
+                "event": event.slug,
+                **_status(view["snapshot"], staff=staff),
+                "criterion": "whists (001 §4.1.3)",
+                "round_score": view["data"].get("round_score"),
+                "columns": [
+                    {k: c[k] for k in ("key", "name", "abbr", "ascending")} for c in view["columns"]
+                ],
+                "rounds": view["rounds"],
+                "rows": self.OutputSerializer(view["rows"], many=True).data,
+            }
+        )
 
 
 class StandingsStatusApi(APIView):
@@ -87,8 +102,11 @@ class StandingsStatusApi(APIView):
 
     def get(self, request, slug: str):
         event = event_from(self)
-        return Response(_status(standings_snapshot(event=event),
-                                staff=permissions.can_referee(request.user, event)))
+        return Response(
+            _status(
+                standings_snapshot(event=event), staff=permissions.can_referee(request.user, event)
+            )
+        )
 
 
 class StandingsRecomputeApi(APIView):
@@ -98,8 +116,9 @@ class StandingsRecomputeApi(APIView):
         event = event_from(self)
         standings_schedule(event_id=event.pk)
         url = reverse("api:standings-status", kwargs={"slug": event.slug})
-        return Response({"status_url": url}, status=status.HTTP_202_ACCEPTED,
-                        headers={"Location": url})
+        return Response(
+            {"status_url": url}, status=status.HTTP_202_ACCEPTED, headers={"Location": url}
+        )
 
 
 class DocumentCreateApi(APIView):
@@ -117,19 +136,34 @@ class DocumentCreateApi(APIView):
         data.is_valid(raise_exception=True)
         d = data.validated_data
         round_ = get_object_or_404(Round, event=event, number=d["round"]) if "round" in d else None
-        table = (get_object_or_404(Table, round=round_, number=d["table"])
-                 if "table" in d and round_ is not None else None)
+        table = (
+            get_object_or_404(Table, round=round_, number=d["table"])
+            if "table" in d and round_ is not None
+            else None
+        )
         try:
-            f = generated_file_request(event=event, kind=d["kind"], round_=round_, table=table,
-                                       paper=d["paper"], language=get_language() or "en",
-                                       base_url=request.build_absolute_uri("/"))
+            f = generated_file_request(
+                event=event,
+                kind=d["kind"],
+                round_=round_,
+                table=table,
+                paper=d["paper"],
+                language=get_language() or "en",
+                base_url=request.build_absolute_uri("/"),
+            )
         except UserFacingError as error:
             return Response(error.as_dict(), status=status.HTTP_400_BAD_REQUEST)
         url = reverse("api:document", kwargs={"slug": event.slug, "file_id": f.pk})
-        code = status.HTTP_200_OK if f.status == GeneratedFile.Status.OK else (
-            status.HTTP_202_ACCEPTED)
-        return Response({"id": f.pk, "status": f.status, "url": url, "filename": f.filename},
-                        status=code, headers={"Location": url})
+        code = (
+            status.HTTP_200_OK
+            if f.status == GeneratedFile.Status.OK
+            else (status.HTTP_202_ACCEPTED)
+        )
+        return Response(
+            {"id": f.pk, "status": f.status, "url": url, "filename": f.filename},
+            status=code,
+            headers={"Location": url},
+        )
 
 
 class DocumentDetailApi(APIView):
@@ -141,9 +175,13 @@ class DocumentDetailApi(APIView):
         if f.kind not in PUBLIC_KINDS and not permissions.can_referee(request.user, event):
             return Response({"message": "not found", "extra": {}}, status=404)
         if f.status == GeneratedFile.Status.FAILED:
-            return Response({"message": "rendering failed", "extra": {"error": f.error}},
-                            status=status.HTTP_410_GONE)
+            return Response(
+                {"message": "rendering failed", "extra": {"error": f.error}},
+                status=status.HTTP_410_GONE,
+            )
         if f.status != GeneratedFile.Status.OK or not f.file:
-            return Response({"message": "being rendered", "extra": {"status": f.status}},
-                            status=status.HTTP_409_CONFLICT)
+            return Response(
+                {"message": "being rendered", "extra": {"status": f.status}},
+                status=status.HTTP_409_CONFLICT,
+            )
         return FileResponse(f.file.open("rb"), filename=f.filename, content_type=f.content_type)

@@ -27,8 +27,10 @@ class Command(BaseCommand):
             user.save()
         self.stdout.write(f"demo superuser: {'created' if created else 'present'}")
         event = demo_event(organiser=user)
-        self.stdout.write(f"demo event: {event.name} ({event.entries.count()} players, "
-                          f"{event.rounds.count()} rounds) at /e/{event.slug}/")
+        self.stdout.write(
+            f"demo event: {event.name} ({event.entries.count()} players, "
+            f"{event.rounds.count()} rounds) at /e/{event.slug}/"
+        )
         for module_name, function in DEMO_STEPS:
             try:
                 module = importlib.import_module(module_name)

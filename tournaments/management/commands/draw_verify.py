@@ -37,8 +37,11 @@ class Command(BaseCommand):
         recorded = params.get("tables", [])
         again = tables_as_data(rerun.tables)
         if recorded == again:
-            self.stdout.write(self.style.SUCCESS(
-                f"the engine gives the same {len(again)} tables from the recorded input and seed"))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"the engine gives the same {len(again)} tables from the recorded input and seed"
+                )
+            )
         else:
             ok = False
             self.stdout.write(self.style.ERROR("the re-run gives different tables:"))
@@ -49,7 +52,8 @@ class Command(BaseCommand):
             action__in=["seats.swapped", "seat.moved", "table.redrawn"], data__round=round_.number
         ).order_by("created_at")
         for c in corrections:
-            self.stdout.write(f"correction {c.created_at:%Y-%m-%d %H:%M} {c.action}: "
-                              f"{c.reason} {c.data}")
+            self.stdout.write(
+                f"correction {c.created_at:%Y-%m-%d %H:%M} {c.action}: {c.reason} {c.data}"
+            )
         if not ok:
             raise CommandError("verification failed")

@@ -85,17 +85,24 @@ class Command(BaseCommand):
     help = "makemessages for Russian, fill from tournaments/locale_src fragments, compile."
 
     def add_arguments(self, parser):
-        parser.add_argument("--strict", action="store_true",
-                            help="fail when a string is left untranslated")
+        parser.add_argument(
+            "--strict", action="store_true", help="fail when a string is left untranslated"
+        )
 
     def handle(self, *args, strict=False, **options):
-        call_command("makemessages", locale=["ru"], ignore_patterns=[".venv", "tests", "var", "docker"],
-                     verbosity=0, no_obsolete=True)
+        call_command(
+            "makemessages",
+            locale=["ru"],
+            ignore_patterns=[".venv", "tests", "var", "docker"],
+            verbosity=0,
+            no_obsolete=True,
+        )
         po = LOCALE_DIR / "ru" / "LC_MESSAGES" / "django.po"
         text, missing = fill(po.read_text(encoding="utf-8"), read_fragments(FRAGMENTS))
         po.write_text(text, encoding="utf-8")
-        call_command("compilemessages", locale=["ru"], verbosity=0,
-                     ignore_patterns=[".venv", "var"])
+        call_command(
+            "compilemessages", locale=["ru"], verbosity=0, ignore_patterns=[".venv", "var"]
+        )
         for msgid in missing:
             self.stdout.write(f"untranslated: {msgid!r}")
         self.stdout.write(f"{len(missing)} untranslated")
