@@ -249,6 +249,9 @@ def _check(schedule: Schedule, n: int) -> None:
 
 # --- Developed schedules: one base round, its translates are the other rounds ---------------
 
+DEVELOPED_UP_TO = 64  #: players; the model has a clause per pair and table (n³ / 4 at fours)
+DEVELOPED_TOTAL = 36.0  #: deterministic time over all shapes tried for one schedule
+
 
 def developed_schedule(
     sizes: Sequence[int], rounds: int, *, budget: float = 6.0, seed: int = 0
@@ -267,7 +270,10 @@ def developed_schedule(
     9 rounds: ``Z_9 × 2`` and four ∞; 25 over 10 and 11).
 
     Shapes are tried smallest ``g`` first, then fewest ∞, each with
-    ``budget`` deterministic time units; the first base round found wins.
+    ``budget`` deterministic time units and all of them with
+    :data:`DEVELOPED_TOTAL`; the first base round found wins. Not tried over
+    :data:`DEVELOPED_UP_TO` players (where the search settles the rounds
+    events play).
     Returns the rounds (players ``0 … n-1``: level points ``x + g · level``,
     then ∞) and a name for the draw report, or ``None``.
 
@@ -280,8 +286,14 @@ def developed_schedule(
     """
     sizes = tuple(sorted(sizes))
     n = sum(sizes)
+    if n > DEVELOPED_UP_TO:
+        return None
+    spent = 0.0
     for g, levels, fixed in _developed_shapes(n, len(sizes), rounds):
-        found = _developed(sizes, g, levels, fixed, budget, seed)
+        if spent >= DEVELOPED_TOTAL:
+            break
+        found, took = _developed(sizes, g, levels, fixed, budget, seed)
+        spent += took
         if found is not None:
             name = f"cyclic schedule (Z_{g} × {levels}" + (f" and {fixed} ∞)" if fixed else ")")
             return [list(r) for r in found[:rounds]], name
@@ -300,7 +312,8 @@ def _developed_shapes(n: int, tables: int, rounds: int) -> list[tuple[int, int, 
 @lru_cache(maxsize=16)
 def _developed(
     sizes: tuple[int, ...], g: int, levels: int, fixed: int, budget: float, seed: int
-) -> Schedule | None:
+) -> tuple[Schedule | None, float]:
+    """The developed schedule of one shape (or ``None``) and the deterministic time it took."""
     from ortools.sat.python import cp_model
 
     n = sum(sizes)
@@ -339,7 +352,7 @@ def _developed(
     solver.parameters.max_deterministic_time = budget
     solver.parameters.max_time_in_seconds = 60 * budget  # a safety net only
     if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
+        return None, solver.deterministic_time
     base = [[p for p in range(n) if solver.boolean_value(y[p, t])] for t in tables]
 
     def shifted(p: int, h: int) -> int:
@@ -348,7 +361,7 @@ def _developed(
 
     schedule = [sorted(tuple(sorted(shifted(p, h) for p in t)) for t in base) for h in range(g)]
     _check(schedule, n)
-    return schedule
+    return schedule, solver.deterministic_time
 
 
 def _difference(p: tuple[int, int], q: tuple[int, int], g: int) -> tuple[int, int, int] | None:

@@ -111,3 +111,9 @@ def test_tables_of_a_mixed_round_are_numbered_by_size_and_must_sit():
     assert _number(tables, (3, 3, 4), {}) == [[7, 8, 9], [4, 5, 6], [0, 1, 2, 3]]
     assert _number(tables, (3, 3, 4), {5: 0}) == [[4, 5, 6], [7, 8, 9], [0, 1, 2, 3]]
     assert _number(tables, (3, 3, 4), {5: 2}) is None  # a table of three cannot be table 3
+
+
+def test_developed_schedules_are_not_sought_for_large_events():
+    """Over DEVELOPED_UP_TO players the model would be too big; the search handles them."""
+    assert symmetric.DEVELOPED_UP_TO < 70
+    assert developed_schedule((3,) * 22 + (4,), 30) is None
