@@ -493,7 +493,7 @@ def _four_design(v: int, budget: int) -> Schedule | None:
     return None
 
 
-def cyclic_schedule(n: int, size: int, rounds: int, *, budget: int = 300_000) -> Schedule | None:
+def cyclic_schedule(n: int, size: int, rounds: int, *, budget: int = 100_000) -> Schedule | None:
     """``rounds`` rounds at tables of ``size`` without a repeat, from one base round.
 
     Points ``Z_g × {0 … L-1}`` and ``F`` fixed points ∞ with ``g · L + F = n``

@@ -371,13 +371,12 @@ def test_cyclic_schedule_with_fixed_points():
     )
 
 
-@pytest.mark.parametrize(
-    "n, rounds, policy",
-    [(22, 9, TablePolicy.MIXED), (25, 11, TablePolicy.MIXED), (36, 11, TablePolicy.FOURS)],
-)
+@pytest.mark.parametrize("n, rounds, policy", [(22, 9, TablePolicy.MIXED)])
 def test_developed_base_rounds_where_the_search_leaves_repeats(n, rounds, policy):
-    """At the bound: the tabu search and its restarts left repeats (22 × 9: 2, 25 × 11: 8,
-    36 × 11: 29); a base round developed over Z_g with points ∞ has none."""
+    """At the bound: the tabu search and its restarts left 2 repeats; a base round
+    developed over Z_9 × 2 with four points ∞ has none. (25 × 11 with mixed tables and
+    36 × 11 at fours go the same way, 18 and 37 s: test_symmetric checks their base
+    rounds directly.)"""
     draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="d", policy=policy)
     assert repeats(draws) == 0
     assert draws[0].parameters["construction"].startswith("cyclic schedule (Z_")
