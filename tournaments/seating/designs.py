@@ -45,6 +45,7 @@ import random
 from collections.abc import Callable
 from functools import lru_cache
 
+from .exact import deterministic_solver
 from .symmetric import symmetric_design
 
 __all__ = [
@@ -535,8 +536,7 @@ def _cyclic(n: int, size: int, rounds: int, budget: int) -> Schedule | None:
         points = {(x, lv) for x in range(g) for lv in range(levels)} | {
             (i, -1) for i in range(fixed)
         }
-        leave = {(lv, lv, g // 2) for lv in range(levels)} if g % 2 == 0 else set()
-        leave |= {(-1, a, b) for a in range(fixed) for b in range(fixed)}  # ∞ with ∞
+        leave = never_developed(g, levels, fixed)
         spent = 0
         while spent < budget // 2:
             found, steps = _base_rounds(
@@ -546,6 +546,16 @@ def _cyclic(n: int, size: int, rounds: int, budget: int) -> Schedule | None:
             if found is not None:
                 return _develop(found, g, levels)[:rounds]
     return None
+
+
+def never_developed(g: int, levels: int, fixed: int) -> set[Key]:
+    """Differences a developed base round must not use (keys of :func:`_key_function`).
+
+    ``g / 2`` within a level: its pairs come back after ``g / 2`` shifts; ∞
+    with ∞: the development never moves them, so they would meet every round.
+    """
+    leave = {(lv, lv, g // 2) for lv in range(levels)} if g % 2 == 0 else set()
+    return leave | {(-1, a, b) for a in range(fixed) for b in range(fixed)}
 
 
 def _projective_packing() -> Schedule | None:
@@ -595,10 +605,7 @@ def _projective_packing() -> Schedule | None:
             model.add_exactly_one(x[i, s] for i in through[p])
     for s, i in enumerate(through[0]):  # the 13 lines through point 0 open the 13 spreads
         model.add(x[i, s] == 1)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 40
-    solver.parameters.max_deterministic_time = 30.0
+    solver = deterministic_solver(40, 30.0)
     if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return [

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from .search import Problem
 
-__all__ = ["ExactResult", "zero_repeat_schedule", "ortools_version"]
+__all__ = ["ExactResult", "deterministic_solver", "zero_repeat_schedule", "ortools_version"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,25 @@ def ortools_version() -> str:
     import ortools
 
     return ortools.__version__
+
+
+def deterministic_solver(seed: int, budget: float):
+    """A CP-SAT solver whose answer depends only on the model, ``seed`` and the OR-Tools version.
+
+    One worker, the seed, and ``budget`` in deterministic time units (roughly
+    seconds of one core), never wall seconds; a wall-clock limit of sixty
+    times the budget is only a safety net for a pathologically slow machine.
+    Every CP-SAT model of the seating engine runs on one, so a draw re-runs
+    from its seed (``manage.py draw_verify``).
+    """
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed % 2**31
+    solver.parameters.max_deterministic_time = budget
+    solver.parameters.max_time_in_seconds = 60 * budget  # a safety net only
+    return solver
 
 
 def zero_repeat_schedule(
@@ -117,13 +136,7 @@ def zero_repeat_schedule(
     if _symmetry:
         _break_symmetry(m, x, n, sizes, rounds, fixed, paired)
 
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed % 2**31
-    solver.parameters.max_deterministic_time = budget
-    solver.parameters.max_time_in_seconds = (
-        60 * budget
-    )  # a safety net only: results follow the deterministic budget
+    solver = deterministic_solver(seed, budget)
     status = solver.solve(m)
 
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

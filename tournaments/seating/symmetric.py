@@ -57,6 +57,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
+from .exact import deterministic_solver
+
 __all__ = ["SHAPES", "Shape", "developed_schedule", "symmetric_design", "symmetric_schedule"]
 
 Schedule = list[list[tuple[int, ...]]]
@@ -167,11 +169,7 @@ def symmetric_schedule(
     for r in range(first, rounds - 1):
         model.add(keys[r] < keys[r + 1])
 
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    solver.parameters.max_deterministic_time = budget
-    solver.parameters.max_time_in_seconds = 60 * budget  # a safety net only
+    solver = deterministic_solver(seed, budget)
     if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     schedule = [
@@ -327,10 +325,14 @@ def _developed(
         model.add_exactly_one(y[p, t] for t in tables)
     for t in tables:
         model.add(sum(y[p, t] for p in range(n)) == sizes[t])
+    from .designs import _key_function, never_developed  # designs imports this module
+
+    difference_of = _key_function(g)
+    never = never_developed(g, levels, fixed)
     by_difference: dict[tuple[int, int, int], list] = {}
     for a, b in combinations(range(n), 2):
-        difference = _difference(points[a], points[b], g)
-        if difference is None:  # never at one table
+        difference = difference_of(points[a], points[b])
+        if difference in never:  # never at one table
             for t in tables:
                 model.add_bool_or([~y[a, t], ~y[b, t]])
             continue
@@ -346,11 +348,7 @@ def _developed(
             for p in range(n):
                 model.add_bool_or([~y[p, u]] + [y[q, t] for q in range(p)])
 
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    solver.parameters.max_deterministic_time = budget
-    solver.parameters.max_time_in_seconds = 60 * budget  # a safety net only
+    solver = deterministic_solver(seed, budget)
     if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, solver.deterministic_time
     base = [[p for p in range(n) if solver.boolean_value(y[p, t])] for t in tables]
@@ -362,14 +360,3 @@ def _developed(
     schedule = [sorted(tuple(sorted(shifted(p, h) for p in t)) for t in base) for h in range(g)]
     _check(schedule, n)
     return schedule, solver.deterministic_time
-
-
-def _difference(p: tuple[int, int], q: tuple[int, int], g: int) -> tuple[int, int, int] | None:
-    """The class of a pair under ``x ↦ x + 1``; ``None`` for pairs that may never share a table."""
-    (xa, la), (xb, lb) = sorted((p, q), key=lambda point: (point[1], point[0]))
-    if la < 0:
-        return None if lb < 0 else (-1 - xa, lb, 0)  # ∞ with ∞: every round; ∞_xa with level lb
-    if la == lb:
-        d = (xb - xa) % g
-        return None if 2 * d == g else (la, la, min(d, g - d))
-    return (la, lb, (xb - xa) % g)
