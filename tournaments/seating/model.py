@@ -35,7 +35,8 @@ __all__ = [
 ]
 
 #: 1.1: more designs, tabu restarts and CP-SAT; later rounds follow plans made from the history
-ENGINE_VERSION = "pulka-seating 1.1"
+#: 1.2: symmetric and developed schedules, mixed first rounds, schedules found offline
+ENGINE_VERSION = "pulka-seating 1.2"
 
 EntryId = int | str
 

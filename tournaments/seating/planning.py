@@ -1,15 +1,16 @@
 """Rounds taken from a resolvable design, relabelled by the seed.
 
-A Kirkman or nearly Kirkman triple system, or a resolvable design of fours
-(see :mod:`.designs`), is relabelled by a seeded
+A Kirkman or nearly Kirkman triple system, a resolvable design of fours
+(see :mod:`.designs`) or a schedule found offline (:mod:`.catalogue`) is
+relabelled by a seeded
 permutation of the players and a seeded choice of its rounds, so different
 seeds give different (but equally good) schedules. Table numbers are chosen
 per round so that every *must-sit* player is at their table; if two such
 players share a triple of the design at different tables, the design is not
 used and the search takes over.
 
-Any round of threes (fours) can be the first round of the design (all rounds are
-alike up to relabelling), so a first round drawn at the venue, by hand or by
+Any round with the tables of a round can be the first round of the design
+(relabelling maps it there, table by table of the same size), so a first round drawn at the venue, by hand or by
 the random method, still leads to a schedule without repeats.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from .catalogue import catalogued_schedule
 from .designs import design_for
 from .symmetric import developed_schedule
 
@@ -35,7 +37,9 @@ def design_rounds(
 ) -> tuple[list[list[list[int]]], str] | None:
     """``rounds`` rounds of tables (players ``0 … n-1``) without a repeat and the design's name.
 
-    :param sizes: table sizes of one round; only all-threes or all-fours qualify.
+    :param sizes: table sizes of one round: all threes or all fours for a
+        design; any mix the catalogue of schedules found offline holds
+        (:mod:`.catalogue`: 20 × 7, 29 × 11 at mixed tables).
     :param fixed: player → table index (must-sit).
     :param first_round: an already played round of triples covering every
         player; the rounds returned follow it without repeating a meeting.
@@ -48,6 +52,12 @@ def design_rounds(
     """
     n = sum(sizes)
     played = 1 if first_round is not None else 0
+    catalogued = catalogued_schedule(sizes, rounds + played)
+    if catalogued is not None:
+        schedule, how = catalogued
+        return _relabelled(
+            schedule, f"schedule found offline ({how})", sizes, fixed, rounds, rng, first_round
+        )
     size = sizes[0] if sizes else 0
     if set(sizes) != {size} or size not in (3, 4) or rounds + played > (n - 1) // (size - 1):
         return None

@@ -161,7 +161,9 @@ def test_the_draw_is_recorded_and_reproducible_from_its_seed(capsys):
     assert r.draw_seed_hash == committed  # the hash published before the draw
     assert r.draw_params["input"]["history"]  # round 1 is part of the input
     call_command("draw_verify", event.slug, "2")
-    assert "same 7 tables" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "same 7 tables" in out
+    assert "engine version" not in out  # drawn and re-run by the same version
     # the same seed on the same input gives the same tables; another seed (almost surely) not
     before = tables_of(r)
     round_draw(round_=r, seed=r.draw_seed)
@@ -172,6 +174,12 @@ def test_the_draw_is_recorded_and_reproducible_from_its_seed(capsys):
     Round.objects.filter(pk=r.pk).update(draw_params=params)
     with pytest.raises(CommandError):
         call_command("draw_verify", event.slug, "2")
+    # a draw recorded by another engine version: the command says so
+    params["engine"] = "pulka-seating 1.0"
+    Round.objects.filter(pk=r.pk).update(draw_params=params)
+    with pytest.raises(CommandError):
+        call_command("draw_verify", event.slug, "2")
+    assert "drawn by pulka-seating 1.0, re-run by pulka-seating" in capsys.readouterr().out
 
 
 def test_draw_report_explains_each_players_table():

@@ -4,11 +4,16 @@ Anyone with the published seed can check that the tables are what the engine mak
 recorded input: the seed matches the hash published before the draw, and the engine, re-run
 on the same input and seed, gives the same tables. Corrections made after the draw (swaps,
 moves, re-drawn tables) are listed from the log.
+
+The engine's version is recorded with the draw. A later version may seat some sizes
+differently (it learns schedules without repeats it did not know), so a draw is checked with
+the version that made it; the command says when the versions differ.
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Round
+from tournaments.seating import ENGINE_VERSION
 from tournaments.services.rounds import run_engine, seed_hash, tables_as_data
 
 
@@ -33,6 +38,14 @@ class Command(BaseCommand):
             self.stdout.write(self.style.ERROR("the seed does not match the published hash"))
         else:
             self.stdout.write(f"seed {round_.draw_seed} matches sha256 {round_.draw_seed_hash}")
+        recorded_engine = params.get("engine", "unknown")
+        if recorded_engine != ENGINE_VERSION:
+            self.stdout.write(
+                self.style.WARNING(
+                    f"drawn by {recorded_engine}, re-run by {ENGINE_VERSION}: a different engine "
+                    f"version may seat the same input differently; check with {recorded_engine}"
+                )
+            )
         rerun = run_engine(params["input"], seed=round_.draw_seed)
         recorded = params.get("tables", [])
         again = tables_as_data(rerun.tables)

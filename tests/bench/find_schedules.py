@@ -1,0 +1,98 @@
+"""Search offline for schedules without a repeat, for tournaments/seating/catalogue.py.
+
+    python tests/bench/find_schedules.py 20x7 29x11 [--policy mixed] [--seeds 1-8]
+        [--steps 20000000] [--seconds 600]
+
+Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
+over whole schedules, in C) with the system's ``cc``, runs it for each size
+and seed in turn until one gives a schedule without a repeat, checks that
+schedule here, and prints it as a catalogue entry with the seed and the
+number of steps: the same seed and ``--steps`` at least that many give the
+same schedule again. ``--seconds`` only stops a search early.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tournaments.seating.model import TablePolicy  # noqa: E402
+from tournaments.seating.sizes import table_sizes  # noqa: E402
+
+SOURCE = Path(__file__).with_name("find_schedule.c")
+
+
+def compiled(workdir: Path) -> Path:
+    binary = workdir / "find_schedule"
+    subprocess.run(["cc", "-O2", "-o", str(binary), str(SOURCE)], check=True)
+    return binary
+
+
+def check(rounds: list[list[tuple[int, ...]]], sizes: tuple[int, ...]) -> None:
+    n = sum(sizes)
+    met: set[tuple[int, int]] = set()
+    for tables in rounds:
+        if sorted(p for t in tables for p in t) != list(range(n)):
+            raise AssertionError("a round does not seat every player once")
+        if sorted(map(len, tables)) != sorted(sizes):
+            raise AssertionError("a round has other table sizes")
+        for t in tables:
+            for pair in combinations(sorted(t), 2):
+                if pair in met:
+                    raise AssertionError(f"{pair} meet twice")
+                met.add(pair)
+
+
+def search(binary: Path, sizes: tuple[int, ...], rounds: int, seed: int, steps: int, seconds: int):
+    arguments = [str(sum(sizes)), str(rounds), ",".join(map(str, sizes)), str(seed), str(steps)]
+    done = subprocess.run(
+        [str(binary), *arguments, "10", str(seconds)], capture_output=True, text=True
+    )
+    head, *lines = done.stdout.strip().splitlines()
+    cost, taken = map(int, re.fullmatch(r"cost (\d+) steps (\d+)", head).groups())
+    tables = [
+        [tuple(map(int, t.split(","))) for t in re.findall(r"\(([\d,]+)\)", line)] for line in lines
+    ]
+    return cost, taken, tables
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("cells", nargs="+", help="PLAYERSxROUNDS, e.g. 20x7")
+    parser.add_argument("--policy", default="mixed", choices=[p.value for p in TablePolicy])
+    parser.add_argument("--seeds", default="1-8", help="a range FIRST-LAST")
+    parser.add_argument("--steps", type=int, default=20_000_000)
+    parser.add_argument("--seconds", type=int, default=600, help="per seed")
+    options = parser.parse_args()
+    first, last = map(int, options.seeds.split("-"))
+    with tempfile.TemporaryDirectory() as workdir:
+        binary = compiled(Path(workdir))
+        for cell in options.cells:
+            n, rounds = map(int, cell.split("x"))
+            sizes = tuple(sorted(table_sizes(n, TablePolicy(options.policy))))
+            for seed in range(first, last + 1):
+                cost, taken, tables = search(
+                    binary, sizes, rounds, seed, options.steps, options.seconds
+                )
+                print(
+                    f"# {n} x {rounds} {sizes}: seed {seed}, {taken} steps, cost {cost}", flush=True
+                )
+                if cost == 0:
+                    check(tables, sizes)
+                    print(f'    {sizes}: (\n        "tabu search, seed {seed}, {taken} steps",')
+                    print('        """')
+                    for line in tables:
+                        print("        " + " ".join(",".join(map(str, t)) for t in line))
+                    print('        """,\n    ),', flush=True)
+                    break
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Schedules found offline (seating.catalogue): checked here, used by every draw method."""
+
+import re
+from itertools import combinations
+
+import pytest
+
+from tournaments.seating import Entry, Method, TablePolicy, draw_round, draw_schedule
+from tournaments.seating.catalogue import CATALOGUE, catalogued_schedule
+from tournaments.seating.sizes import table_sizes
+
+from .helpers import as_history, repeats
+
+
+@pytest.mark.parametrize("sizes", sorted(CATALOGUE))
+def test_every_catalogued_schedule_seats_everyone_once_and_repeats_no_meeting(sizes):
+    schedule, how = catalogued_schedule(sizes, 1)
+    n = sum(sizes)
+    met = set()
+    for tables in schedule:
+        assert sorted(p for t in tables for p in t) == list(range(n))
+        assert sorted(map(len, tables)) == list(sizes)
+        for t in tables:
+            for pair in combinations(sorted(t), 2):
+                assert pair not in met
+                met.add(pair)
+    # the record names what found it: tests/bench/find_schedules.py with this seed re-finds it
+    assert re.fullmatch(r"tabu search, seed \d+, [\d,]+ steps", how)
+
+
+def test_a_catalogued_schedule_serves_fewer_rounds_but_not_more():
+    sizes = table_sizes(20, TablePolicy.MIXED)
+    assert len(catalogued_schedule(sizes, 5)[0]) == 7
+    assert catalogued_schedule(sizes, 8) is None  # the bound is 8: not found yet
+    assert catalogued_schedule((3, 3, 3, 3, 3, 4), 1) is None  # no entry for 19 players
+
+
+@pytest.mark.parametrize("n, rounds", [(20, 7), (29, 11)])
+def test_sizes_only_the_offline_search_reached_draw_without_a_repeat(n, rounds):
+    """20 × 7 and 29 × 11 at mixed tables: the draw's tabu search, the developed base
+    rounds and CP-SAT within their budgets all left repeats."""
+    entries = [Entry(f"p{i}") for i in range(n)]
+    draws = draw_schedule(entries, rounds, seed="club", policy=TablePolicy.MIXED)
+    assert repeats(list(draws)) == 0
+    assert draws[0].parameters["construction"].startswith("schedule found offline (tabu search")
+    other = draw_schedule(entries, rounds, seed="other", policy=TablePolicy.MIXED)
+    assert [d.tables for d in other] != [d.tables for d in draws]  # relabelled by the seed
+    assert [d.tables for d in draw_schedule(entries, rounds, seed="club")] == [
+        d.tables for d in draws
+    ]
+
+
+def test_a_fresh_seed_every_round_follows_a_catalogued_schedule():
+    entries = [Entry(i) for i in range(20)]
+    draws = []
+    for k in range(7):
+        draws.append(draw_round(entries, as_history(draws), seed=f"r{k}", rounds_total=7))
+    assert repeats(draws) == 0
+    assert "schedule found offline" in draws[-1].report.notes[-1]
+
+
+def test_a_first_round_drawn_at_the_venue_is_completed_from_the_catalogue():
+    """Round 1 random (the Kodeks note 8 draw); rounds 2-7 follow the catalogued schedule,
+    one of its rounds mapped onto round 1 table by table."""
+    entries = [Entry(i) for i in range(20)]
+    draws = [draw_round(entries, seed="hall", method=Method.RANDOM)]
+    for k in range(6):
+        draws.append(draw_round(entries, as_history(draws), seed=f"r{k}", rounds_total=7))
+    assert repeats(draws) == 0
+    assert "completing the first round" in draws[1].report.notes[-1]
