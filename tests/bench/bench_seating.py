@@ -108,6 +108,8 @@ def how(construction: str) -> str:
         return "Y"
     if construction.startswith("symmetric"):
         return "S"
+    if construction.startswith("schedule found offline"):
+        return "O"
     if construction.startswith("CP-SAT found"):
         return "C"
     if "CP-SAT proved" in construction:
@@ -116,7 +118,7 @@ def how(construction: str) -> str:
 
 
 def grid(lo: int, hi: int, policy: TablePolicy, seed: str) -> None:
-    print(f"policy {policy}: rounds → repeats + how (K NK R Y S T C P ?), seconds where over 1 s")
+    print(f"policy {policy}: rounds → repeats + how (K NK R Y S O T C P ?), seconds where over 1 s")
     print("| players | tables 3/4 | rounds: result |")
     print("|---:|---|---|")
     for n in range(lo, hi + 1):

@@ -2,6 +2,7 @@
 
     python tests/bench/find_schedules.py 20x7 29x11 [--policy mixed] [--seeds 1-8]
         [--steps 20000000] [--seconds 600]
+    python tests/bench/find_schedules.py 38x16 --developed 16,2,6 [--budget 200]
 
 Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
 over whole schedules, in C) with the system's ``cc``, runs it for each size
@@ -9,6 +10,11 @@ and seed in turn until one gives a schedule without a repeat, checks that
 schedule here, and prints it as a catalogue entry with the seed and the
 number of steps: the same seed and ``--steps`` at least that many give the
 same schedule again. ``--seconds`` only stops a search early.
+
+``--developed G,L,F`` instead asks CP-SAT for a base round over ``Z_G × L`` and
+``F`` points ∞ (:func:`tournaments.seating.symmetric.developed_schedule`'s model,
+seed 0) with a budget of deterministic time units far over what a draw may
+spend; the entry records the units it took.
 """
 
 from __future__ import annotations
@@ -63,6 +69,33 @@ def search(binary: Path, sizes: tuple[int, ...], rounds: int, seed: int, steps: 
     return cost, taken, tables
 
 
+def developed(sizes: tuple[int, ...], rounds: int, shape: str, budget: float) -> None:
+    from ortools import __version__ as ortools
+
+    from tournaments.seating.symmetric import _developed
+
+    g, levels, fixed = map(int, shape.split(","))
+    found, took = _developed(sizes, g, levels, fixed, budget, 0)
+    print(f"# {sum(sizes)} x {rounds} {sizes}: Z_{g} x {levels} + {fixed}: {took:.1f} units")
+    if found is not None:
+        found = found[:rounds]
+        check(found, sizes)
+        ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
+        entry(
+            sizes,
+            f"cyclic schedule ({ring}), OR-Tools {ortools.rsplit('.', 1)[0]} CP-SAT, seed 0, {took:.1f} units",
+            found,
+        )
+
+
+def entry(sizes: tuple[int, ...], how: str, tables) -> None:
+    print(f'    {sizes}: (\n        "{how}",')
+    print('        """')
+    for line in tables:
+        print("        " + " ".join(",".join(map(str, t)) for t in line))
+    print('        """,\n    ),', flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("cells", nargs="+", help="PLAYERSxROUNDS, e.g. 20x7")
@@ -70,7 +103,15 @@ def main() -> None:
     parser.add_argument("--seeds", default="1-8", help="a range FIRST-LAST")
     parser.add_argument("--steps", type=int, default=20_000_000)
     parser.add_argument("--seconds", type=int, default=600, help="per seed")
+    parser.add_argument("--developed", metavar="G,L,F", help="a developed base round instead")
+    parser.add_argument("--budget", type=float, default=200.0, help="CP-SAT units (--developed)")
     options = parser.parse_args()
+    if options.developed:
+        for cell in options.cells:
+            n, rounds = map(int, cell.split("x"))
+            sizes = tuple(sorted(table_sizes(n, TablePolicy(options.policy))))
+            developed(sizes, rounds, options.developed, options.budget)
+        return
     first, last = map(int, options.seeds.split("-"))
     with tempfile.TemporaryDirectory() as workdir:
         binary = compiled(Path(workdir))
@@ -86,11 +127,7 @@ def main() -> None:
                 )
                 if cost == 0:
                     check(tables, sizes)
-                    print(f'    {sizes}: (\n        "tabu search, seed {seed}, {taken} steps",')
-                    print('        """')
-                    for line in tables:
-                        print("        " + " ".join(",".join(map(str, t)) for t in line))
-                    print('        """,\n    ),', flush=True)
+                    entry(sizes, f"tabu search, seed {seed}, {taken:,} steps", tables)
                     break
 
 

@@ -39,7 +39,7 @@ def design_rounds(
 
     :param sizes: table sizes of one round: all threes or all fours for a
         design; any mix the catalogue of schedules found offline holds
-        (:mod:`.catalogue`: 20 × 7, 29 × 11 at mixed tables).
+        (:mod:`.catalogue`: 20 × 7, 29 × 11, 38 × 16, 40 × 18 at mixed tables).
     :param fixed: player → table index (must-sit).
     :param first_round: an already played round of triples covering every
         player; the rounds returned follow it without repeating a meeting.
