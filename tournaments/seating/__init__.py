@@ -26,8 +26,9 @@ Methods (:class:`Method`)
   left neighbours, then even seat positions and first deals, then a fair share
   of 4-table duty. With ``rounds_total`` it plans the remaining rounds together:
   round 1 is the first round of a whole schedule; later rounds follow the plan
-  made after round 1 from the history alone (a design completing round 1 where
-  the size has one, else a tabu search), so each round's own seed does not
+  made after round 1 from the history alone (a design, or a schedule found
+  offline (:mod:`.catalogue`), completing round 1 where the size has one, else a
+  tabu search), so each round's own seed does not
   break it; after a correction the plan is made again from the rounds as
   played. Where a plan leaves a repeat, more tabu starts and, on small
   problems (players × rounds ≤ 400), CP-SAT look for a schedule without one,
