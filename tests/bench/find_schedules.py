@@ -3,6 +3,7 @@
     python tests/bench/find_schedules.py 20x7 29x11 [--policy mixed] [--seeds 1-8]
         [--steps 20000000] [--seconds 600]
     python tests/bench/find_schedules.py 38x16 --developed 16,2,6 [--budget 200]
+    python tests/bench/find_schedules.py 26x10 --developed 5,5,1 --bases 2
 
 Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
 over whole schedules, in C) with the system's ``cc``, runs it for each size
@@ -14,7 +15,8 @@ same schedule again. ``--seconds`` only stops a search early.
 ``--developed G,L,F`` instead asks CP-SAT for a base round over ``Z_G × L`` and
 ``F`` points ∞ (:func:`tournaments.seating.symmetric.developed_schedule`'s model,
 seed 0) with a budget of deterministic time units far over what a draw may
-spend; the entry records the units it took.
+spend; the entry records the units it took. ``--bases B`` develops B base
+rounds together (round ``h · B + i`` is base round ``i`` shifted by ``h``).
 """
 
 from __future__ import annotations
@@ -69,18 +71,25 @@ def search(binary: Path, sizes: tuple[int, ...], rounds: int, seed: int, steps: 
     return cost, taken, tables
 
 
-def developed(sizes: tuple[int, ...], rounds: int, shape: str, budget: float) -> None:
+def developed(
+    sizes: tuple[int, ...], rounds: int, shape: str, budget: float, bases: int = 1
+) -> None:
     from ortools import __version__ as ortools
 
     from tournaments.seating.symmetric import _developed
 
     g, levels, fixed = map(int, shape.split(","))
-    found, took = _developed(sizes, g, levels, fixed, budget, 0)
-    print(f"# {sum(sizes)} x {rounds} {sizes}: Z_{g} x {levels} + {fixed}: {took:.1f} units")
+    found, took = _developed(sizes, g, levels, fixed, budget, 0, bases)
+    print(
+        f"# {sum(sizes)} x {rounds} {sizes}: {bases} base(s), Z_{g} x {levels} + {fixed}: "
+        f"{took:.1f} units"
+    )
     if found is not None:
         found = found[:rounds]
         check(found, sizes)
         ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
+        if bases > 1:
+            ring = f"{bases} base rounds over {ring}"
         entry(
             sizes,
             f"cyclic schedule ({ring}), OR-Tools {ortools.rsplit('.', 1)[0]} CP-SAT, seed 0, {took:.1f} units",
@@ -105,12 +114,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=600, help="per seed")
     parser.add_argument("--developed", metavar="G,L,F", help="a developed base round instead")
     parser.add_argument("--budget", type=float, default=200.0, help="CP-SAT units (--developed)")
+    parser.add_argument("--bases", type=int, default=1, help="base rounds (--developed)")
     options = parser.parse_args()
     if options.developed:
         for cell in options.cells:
             n, rounds = map(int, cell.split("x"))
             sizes = tuple(sorted(table_sizes(n, TablePolicy(options.policy))))
-            developed(sizes, rounds, options.developed, options.budget)
+            developed(sizes, rounds, options.developed, options.budget, options.bases)
         return
     first, last = map(int, options.seeds.split("-"))
     with tempfile.TemporaryDirectory() as workdir:

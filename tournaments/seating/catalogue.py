@@ -14,7 +14,9 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
 * a base round developed over ``Z_g × L`` with points ∞ (the model of
   :func:`.symmetric.developed_schedule`) with a CP-SAT budget a draw cannot
   spend: 38 × 16 and 40 × 18, at the counting bound, took 8 and 13 units
-  where a draw gives a shape 6. A schedule's first rounds serve
+  where a draw gives a shape 6;
+* two base rounds developed together, each difference once over both (the
+  same model): 26 × 10 over ``Z_5 × 5`` and one ∞, at the bound, 2.2 units. A schedule's first rounds serve
 any shorter event, and the planner relabels the players by the draw's seed
 (:mod:`.planning`), so the stored numbering is never what players see.
 """
@@ -100,6 +102,21 @@ CATALOGUE: dict[tuple[int, ...], tuple[str, str]] = {
         0,4,19 1,27,36 2,15,31,33 3,9,26 5,8,32 6,16,17 7,29,38 10,30,37 11,25,39 12,14,24 13,20,34 18,21,28 22,23,35
         0,7,17 1,5,20 2,28,36 3,16,32,34 4,10,27 6,9,33 8,30,38 11,31,37 12,26,39 13,15,25 14,21,35 18,23,24 19,22,29
         0,1,8 2,6,21 3,29,36 4,17,33,35 5,11,28 7,10,34 9,31,38 12,32,37 13,27,39 14,16,26 15,18,22 19,24,25 20,23,30
+        """,
+    ),
+    (3, 3, 3, 3, 3, 3, 4, 4): (
+        "cyclic schedule (2 base rounds over Z_5 × 5 and 1 ∞), OR-Tools 9.15 CP-SAT, seed 0, 2.2 units",
+        """
+        0,8,17,25 1,12,14 2,3,9 4,20,22 5,13,23,24 6,7,19 10,11,15 16,18,21
+        0,5,10,16 1,15,19 2,4,11,24 3,18,22 6,8,23 7,14,17 9,13,20 12,21,25
+        0,21,23 1,9,18,25 2,10,13 3,4,5 6,14,20,24 7,8,15 11,12,16 17,19,22
+        0,3,12,20 1,6,11,17 2,15,16 4,19,23 5,14,21 7,9,24 8,10,18 13,22,25
+        0,4,6 1,22,24 2,5,19,25 3,11,14 7,10,20,21 8,9,16 12,13,17 15,18,23
+        0,15,24 1,4,13,21 2,7,12,18 3,16,17 5,8,20 6,10,22 9,11,19 14,23,25
+        0,1,7 2,20,23 3,6,15,25 4,10,12 5,9,17 8,11,21,22 13,14,18 16,19,24
+        0,2,14,22 1,16,20 3,8,13,19 4,17,18 5,12,15 6,9,21 7,11,23 10,24,25
+        0,11,13 1,2,8 3,21,24 4,7,16,25 5,6,18 9,12,22,23 10,14,19 15,17,20
+        0,18,19 1,3,10,23 2,17,21 4,9,14,15 5,7,22 6,13,16 8,12,24 11,20,25
         """,
     ),
 }

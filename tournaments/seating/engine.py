@@ -28,7 +28,7 @@ from .planning import design_rounds, developed_rounds
 from .report import build_report
 from .search import Problem, fill_tables, solve
 from .seats import seat_table
-from .setup import Setup, build_problem, check_apart, fixed_units, prepare
+from .setup import Setup, apart_units, build_problem, check_apart, fixed_units, prepare
 
 __all__ = ["draw_round", "draw_schedule", "seed_commitment"]
 
@@ -319,7 +319,12 @@ def _anchored_plan(
             ):
                 first_round = first
                 design = design_rounds(
-                    setup.unit_sizes, fixed_units(setup), remaining, rng, first_round=first_round
+                    setup.unit_sizes,
+                    fixed_units(setup),
+                    remaining,
+                    rng,
+                    first_round=first_round,
+                    apart=apart_units(setup),
                 )
         groups, how = _plan(setup, summarise(anchor), remaining, rng, design, first_round)
         _remember(key, groups, how)
@@ -360,7 +365,13 @@ def _plan(
     left = _new_repeats(fresh, groups)
     if left and design is None and (not stats.rounds or first_round):  # the quick search missed
         design = design_rounds(
-            setup.unit_sizes, fixed_units(setup), rounds, rng, first_round=first_round, patient=True
+            setup.unit_sizes,
+            fixed_units(setup),
+            rounds,
+            rng,
+            first_round=first_round,
+            patient=True,
+            apart=apart_units(setup),
         )
         if design is not None:
             initial, how = design
@@ -380,7 +391,12 @@ def _plan(
                 break
     if left and design is None and (not stats.rounds or first_round):
         developed = developed_rounds(
-            setup.unit_sizes, fixed_units(setup), rounds, rng, first_round=first_round
+            setup.unit_sizes,
+            fixed_units(setup),
+            rounds,
+            rng,
+            first_round=first_round,
+            apart=apart_units(setup),
         )
         if developed is not None and not _kept_apart_meet(fresh, developed[0]):
             again = solve(copy.deepcopy(fresh), rng, initial=developed[0], iterations=0)
@@ -442,7 +458,11 @@ def draw_schedule(
     first = max(stats.rounds, default=0) + 1
     rng = random.Random(f"{seed}|schedule {rounds}|{policy}")
     design = (
-        None if stats.rounds else design_rounds(setup.unit_sizes, fixed_units(setup), rounds, rng)
+        None
+        if stats.rounds
+        else design_rounds(
+            setup.unit_sizes, fixed_units(setup), rounds, rng, apart=apart_units(setup)
+        )
     )
     groups, how = _plan(setup, stats, rounds, rng, design)
     if design is None and how.startswith("tabu search"):

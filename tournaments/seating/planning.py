@@ -5,9 +5,10 @@ A Kirkman or nearly Kirkman triple system, a resolvable design of fours
 relabelled by a seeded
 permutation of the players and a seeded choice of its rounds, so different
 seeds give different (but equally good) schedules. Table numbers are chosen
-per round so that every *must-sit* player is at their table; if two such
-players share a triple of the design at different tables, the design is not
-used and the search takes over.
+per round so that every *must-sit* player is at their table, and players
+who must not meet are kept apart; where a relabelling cannot do that (two
+must-sit players at one table of the design but different tables of the
+venue), others are tried, and if none does, the search takes over.
 
 Any round with the tables of a round can be the first round of the design
 (relabelling maps it there, table by table of the same size), so a first round drawn at the venue, by hand or by
@@ -17,7 +18,7 @@ the random method, still leads to a schedule without repeats.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from .catalogue import catalogued_schedule
 from .designs import design_for
@@ -34,16 +35,19 @@ def design_rounds(
     *,
     first_round: Sequence[Sequence[int]] | None = None,
     patient: bool = False,
+    apart: Collection[frozenset[int]] = (),
 ) -> tuple[list[list[list[int]]], str] | None:
     """``rounds`` rounds of tables (players ``0 … n-1``) without a repeat and the design's name.
 
     :param sizes: table sizes of one round: all threes or all fours for a
         design; any mix the catalogue of schedules found offline holds
-        (:mod:`.catalogue`: 20 × 7, 29 × 11, 38 × 16, 40 × 18 at mixed tables).
+        (:mod:`.catalogue`: 20 × 7, 26 × 10, 29 × 11, 38 × 16, 40 × 18 at mixed tables).
     :param fixed: player → table index (must-sit).
     :param first_round: an already played round of triples covering every
         player; the rounds returned follow it without repeating a meeting.
     :param patient: give the construction a longer budget (see ``designs.triple_design``).
+    :param apart: pairs of players who must not meet: the players are relabelled
+        until no table of the rounds taken seats such a pair (see :func:`_relabelled`).
 
     >>> rounds, name = design_rounds([3] * 5, {}, 6, random.Random(1), first_round=[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11], [12, 13, 14]])
     >>> pairs = [frozenset((a, b)) for r in rounds for t in r for a in t for b in t if a < b]
@@ -56,7 +60,14 @@ def design_rounds(
     if catalogued is not None:
         schedule, how = catalogued
         return _relabelled(
-            schedule, f"schedule found offline ({how})", sizes, fixed, rounds, rng, first_round
+            schedule,
+            f"schedule found offline ({how})",
+            sizes,
+            fixed,
+            rounds,
+            rng,
+            first_round,
+            apart,
         )
     size = sizes[0] if sizes else 0
     if set(sizes) != {size} or size not in (3, 4) or rounds + played > (n - 1) // (size - 1):
@@ -65,7 +76,7 @@ def design_rounds(
     if found is None:
         return None
     kts, name = found
-    return _relabelled(kts, name, sizes, fixed, rounds, rng, first_round)
+    return _relabelled(kts, name, sizes, fixed, rounds, rng, first_round, apart)
 
 
 def developed_rounds(
@@ -75,6 +86,7 @@ def developed_rounds(
     rng: random.Random,
     *,
     first_round: Sequence[Sequence[int]] | None = None,
+    apart: Collection[frozenset[int]] = (),
 ) -> tuple[list[list[list[int]]], str] | None:
     """Like :func:`design_rounds`, from a developed base round (:func:`.symmetric.developed_schedule`).
 
@@ -86,7 +98,10 @@ def developed_rounds(
     if found is None:
         return None
     schedule, name = found
-    return _relabelled(schedule, name, sizes, fixed, rounds, rng, first_round)
+    return _relabelled(schedule, name, sizes, fixed, rounds, rng, first_round, apart)
+
+
+RELABEL_ATTEMPTS = 64  #: relabellings tried for must-sit and kept-apart players
 
 
 def _relabelled(
@@ -97,12 +112,52 @@ def _relabelled(
     rounds: int,
     rng: random.Random,
     first_round: Sequence[Sequence[int]] | None,
+    apart: Collection[frozenset[int]] = (),
 ) -> tuple[list[list[list[int]]], str] | None:
     """``rounds`` of ``schedule``'s rounds with the players relabelled, tables numbered.
 
     With ``first_round``, one round of the schedule is mapped onto it table by
     table (tables of the same size in any order) and the rounds after it follow.
+    A relabelling that seats a kept-apart pair at one table, or a must-sit
+    player where no table of their number's size can go, is drawn again (up
+    to :data:`RELABEL_ATTEMPTS` times, from a generator seeded by ``rng``'s
+    state, so ``rng`` goes on as after the first attempt): a schedule that
+    does not meet every pair has room to keep a pair apart. If none keeps
+    them apart, the first relabelling (the search then parts them); ``None``
+    if the must-sit players fit none (the search takes over).
     """
+    first = _relabelled_once(schedule, sizes, fixed, rounds, rng, first_round, shuffle_first=False)
+    if first is not None and not _seats_apart(first, apart):
+        return first, name
+    if not apart and not fixed:
+        return None  # nothing another relabelling could change
+    after = rng.getstate()[1][:4]
+    for attempt in range(1, RELABEL_ATTEMPTS):
+        again = random.Random(f"relabel {after} {attempt}")
+        out = _relabelled_once(schedule, sizes, fixed, rounds, again, first_round, apart=apart)
+        if out is not None and not _seats_apart(out, apart):
+            return out, name
+    return None if first is None else (first, name)
+
+
+def _seats_apart(groups: list[list[list[int]]], apart: Collection[frozenset[int]]) -> bool:
+    """Whether a table of ``groups`` seats a pair of ``apart``."""
+    return any(pair <= set(t) for tables in groups for t in tables for pair in apart)
+
+
+def _relabelled_once(
+    schedule: list[list[tuple[int, ...]]],
+    sizes: Sequence[int],
+    fixed: Mapping[int, int],
+    rounds: int,
+    rng: random.Random,
+    first_round: Sequence[Sequence[int]] | None,
+    *,
+    shuffle_first: bool = True,
+    apart: Collection[frozenset[int]] | None = None,
+) -> list[list[list[int]]] | None:
+    """One relabelling; with ``apart`` (not ``None``) and no first round, the
+    constrained players are placed by :func:`_fitted_labels`."""
     n = sum(sizes)
     played = 1 if first_round is not None else 0
     order = list(range(len(schedule)))
@@ -110,9 +165,17 @@ def _relabelled(
     label = list(range(n))
     if first_round is None:
         rng.shuffle(label)
+        if apart is not None:
+            fitted = _fitted_labels(schedule, order[:rounds], sizes, fixed, apart, rng)
+            if fitted is None:
+                return None
+            label = fitted
     else:
         ours = sorted(schedule[order[0]], key=len)
         theirs = sorted(first_round, key=len)
+        if shuffle_first:  # another matching of tables of one size, and of seats within them
+            theirs = sorted(rng.sample(theirs, len(theirs)), key=len)
+            theirs = [rng.sample(list(t), len(t)) for t in theirs]
         if [len(t) for t in ours] != [len(t) for t in theirs]:
             return None
         for design_table, table in zip(ours, theirs, strict=True):
@@ -126,7 +189,94 @@ def _relabelled(
         if numbered is None:
             return None
         out.append(numbered)
-    return out, name
+    return out
+
+
+FIT_STEPS = 20_000  #: backtracking steps of one :func:`_fitted_labels`
+
+
+def _fitted_labels(
+    schedule: list[list[tuple[int, ...]]],
+    used: Sequence[int],
+    sizes: Sequence[int],
+    fixed: Mapping[int, int],
+    apart: Collection[frozenset[int]],
+    rng: random.Random,
+) -> list[int] | None:
+    """``label[point] = player`` placing must-sit and kept-apart players where they fit.
+
+    A kept-apart pair goes to two points that never share a table in the
+    rounds ``used``; a must-sit player to a point at a table of their table's
+    size in every one of them, never with a must-sit player of another table
+    and always with those of their own. The others are placed at random.
+    A schedule near the counting bound leaves few pairs apart, so a random
+    relabelling would almost never fit (38 × 16: 31 of 703 pairs).
+    """
+    n = sum(sizes)
+    table_of = [{p: i for i, t in enumerate(schedule[r]) for p in t} for r in used]
+    size_at = [{p: len(t) for t in schedule[r] for p in t} for r in used]
+
+    def together(p: int, q: int) -> int:
+        return sum(where[p] == where[q] for where in table_of)
+
+    partners: dict[int, list[int]] = {}
+    for pair in apart:
+        a, b = sorted(pair)
+        partners.setdefault(a, []).append(b)
+        partners.setdefault(b, []).append(a)
+    players = sorted(
+        set(fixed) | set(partners), key=lambda x: (x not in fixed, -len(partners.get(x, ())), x)
+    )
+    if len(players) > n:
+        return None
+    point_of: dict[int, int] = {}
+    taken: set[int] = set()
+    steps = 0
+
+    def fits(x: int, p: int) -> bool:
+        if x in fixed and any(size[p] != sizes[fixed[x]] for size in size_at):
+            return False
+        for y, q in point_of.items():
+            if y in partners.get(x, ()) and together(p, q):
+                return False
+            if x in fixed and y in fixed:
+                same = fixed[x] == fixed[y]
+                if together(p, q) != (len(used) if same else 0):
+                    return False
+        return True
+
+    def place(k: int) -> bool:
+        nonlocal steps
+        if k == len(players):
+            return True
+        x = players[k]
+        candidates = [p for p in range(n) if p not in taken]
+        rng.shuffle(candidates)
+        for p in candidates:
+            steps += 1
+            if steps > FIT_STEPS:
+                return False
+            if fits(x, p):
+                point_of[x] = p
+                taken.add(p)
+                if place(k + 1):
+                    return True
+                del point_of[x]
+                taken.discard(p)
+        return False
+
+    if not place(0):
+        return None
+    others = [x for x in range(n) if x not in point_of]
+    rng.shuffle(others)
+    free = iter(others)
+    label = [0] * n
+    for x, p in point_of.items():
+        label[p] = x
+    for p in range(n):
+        if p not in taken:
+            label[p] = next(free)
+    return label
 
 
 def _number(

@@ -157,6 +157,12 @@ def check_apart(tables: Sequence[Table], constraints: Constraints, rnd: int) -> 
                 )
 
 
+def apart_units(setup: Setup) -> frozenset[frozenset[int]]:
+    """must_not_meet as pairs of unit indices."""
+    index = setup.unit_of()
+    return frozenset(frozenset(index[x] for x in pair) for pair in setup.constraints.must_not_meet)
+
+
 def fixed_units(setup: Setup) -> dict[int, int]:
     """must_sit as unit index → table index."""
     return {

@@ -309,9 +309,19 @@ def _developed_shapes(n: int, tables: int, rounds: int) -> list[tuple[int, int, 
 
 @lru_cache(maxsize=16)
 def _developed(
-    sizes: tuple[int, ...], g: int, levels: int, fixed: int, budget: float, seed: int
+    sizes: tuple[int, ...],
+    g: int,
+    levels: int,
+    fixed: int,
+    budget: float,
+    seed: int,
+    bases: int = 1,
 ) -> tuple[Schedule | None, float]:
-    """The developed schedule of one shape (or ``None``) and the deterministic time it took."""
+    """The developed schedule of one shape (or ``None``) and the deterministic time it took.
+
+    ``bases`` base rounds (round ``h · bases + i`` is base round ``i`` shifted
+    by ``h``), no difference twice over all of them: ``bases · g`` rounds.
+    """
     from ortools.sat.python import cp_model
 
     n = sum(sizes)
@@ -320,43 +330,52 @@ def _developed(
     ]
     tables = range(len(sizes))
     model = cp_model.CpModel()
-    y = {(p, t): model.new_bool_var(f"y{p}_{t}") for p in range(n) for t in tables}
-    for p in range(n):
-        model.add_exactly_one(y[p, t] for t in tables)
-    for t in tables:
-        model.add(sum(y[p, t] for p in range(n)) == sizes[t])
     from .designs import _key_function, never_developed  # designs imports this module
 
     difference_of = _key_function(g)
     never = never_developed(g, levels, fixed)
     by_difference: dict[tuple[int, int, int], list] = {}
-    for a, b in combinations(range(n), 2):
-        difference = difference_of(points[a], points[b])
-        if difference in never:  # never at one table
-            for t in tables:
-                model.add_bool_or([~y[a, t], ~y[b, t]])
-            continue
-        together = model.new_bool_var(f"s{a}_{b}")
+    ys = []
+    for base in range(bases):
+        at = "" if base == 0 else f"b{base}_"
+        y = {(p, t): model.new_bool_var(f"{at}y{p}_{t}") for p in range(n) for t in tables}
+        ys.append(y)
+        for p in range(n):
+            model.add_exactly_one(y[p, t] for t in tables)
         for t in tables:
-            model.add_bool_or([~y[a, t], ~y[b, t], together])
-        by_difference.setdefault(difference, []).append(together)
+            model.add(sum(y[p, t] for p in range(n)) == sizes[t])
+        for a, b in combinations(range(n), 2):
+            difference = difference_of(points[a], points[b])
+            if difference in never:  # never at one table
+                for t in tables:
+                    model.add_bool_or([~y[a, t], ~y[b, t]])
+                continue
+            together = model.new_bool_var(f"{at}s{a}_{b}")
+            for t in tables:
+                model.add_bool_or([~y[a, t], ~y[b, t], together])
+            by_difference.setdefault(difference, []).append(together)
     for pairs in by_difference.values():
         model.add_at_most_one(pairs)
     # tables of one size are interchangeable: their smallest members increase
-    for t, u in zip(tables, tables[1:], strict=False):
-        if sizes[t] == sizes[u]:
-            for p in range(n):
-                model.add_bool_or([~y[p, u]] + [y[q, t] for q in range(p)])
+    for y in ys:
+        for t, u in zip(tables, tables[1:], strict=False):
+            if sizes[t] == sizes[u]:
+                for p in range(n):
+                    model.add_bool_or([~y[p, u]] + [y[q, t] for q in range(p)])
 
     solver = deterministic_solver(seed, budget)
     if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, solver.deterministic_time
-    base = [[p for p in range(n) if solver.boolean_value(y[p, t])] for t in tables]
+    found = [[[p for p in range(n) if solver.boolean_value(y[p, t])] for t in tables] for y in ys]
 
     def shifted(p: int, h: int) -> int:
         x, level = points[p]
         return g * levels + x if level < 0 else (x + h) % g + g * level
 
-    schedule = [sorted(tuple(sorted(shifted(p, h) for p in t)) for t in base) for h in range(g)]
+    schedule = [
+        sorted(tuple(sorted(shifted(p, h) for p in t)) for t in base)
+        for h in range(g)
+        for base in found
+    ]
     _check(schedule, n)
     return schedule, solver.deterministic_time

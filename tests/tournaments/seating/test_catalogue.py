@@ -5,7 +5,7 @@ from itertools import combinations
 
 import pytest
 
-from tournaments.seating import Entry, Method, TablePolicy, draw_round, draw_schedule
+from tournaments.seating import Constraints, Entry, Method, TablePolicy, draw_round, draw_schedule
 from tournaments.seating.catalogue import CATALOGUE, catalogued_schedule
 from tournaments.seating.sizes import table_sizes
 
@@ -27,7 +27,7 @@ def test_every_catalogued_schedule_seats_everyone_once_and_repeats_no_meeting(si
     # the record names what found it: tests/bench/find_schedules.py with this seed re-finds it
     assert re.fullmatch(
         r"tabu search, seed \d+, [\d,]+ steps"
-        r"|cyclic schedule \(Z_\d+ × \d+( and \d+ ∞)?\), OR-Tools [\d.]+ CP-SAT, seed 0, [\d.]+ units",
+        r"|cyclic schedule \((\d base rounds over )?Z_\d+ × \d+( and \d+ ∞)?\), OR-Tools [\d.]+ CP-SAT, seed 0, [\d.]+ units",
         how,
     )
 
@@ -39,7 +39,7 @@ def test_a_catalogued_schedule_serves_fewer_rounds_but_not_more():
     assert catalogued_schedule((3, 3, 3, 3, 3, 4), 1) is None  # no entry for 19 players
 
 
-@pytest.mark.parametrize("n, rounds", [(20, 7), (29, 11), (38, 16), (40, 18)])
+@pytest.mark.parametrize("n, rounds", [(20, 7), (26, 10), (29, 11), (38, 16), (40, 18)])
 def test_sizes_only_the_offline_search_reached_draw_without_a_repeat(n, rounds):
     """Mixed tables: the draw's tabu search, the developed base rounds and CP-SAT within
     their budgets all left repeats (2 to 16 at these sizes)."""
@@ -72,3 +72,20 @@ def test_a_first_round_drawn_at_the_venue_is_completed_from_the_catalogue():
         draws.append(draw_round(entries, as_history(draws), seed=f"r{k}", rounds_total=7))
     assert repeats(draws) == 0
     assert "completing the first round" in draws[1].report.notes[-1]
+
+
+@pytest.mark.parametrize("n, rounds, must_sit", [(20, 7, {}), (38, 16, {5: 1})])
+def test_catalogued_plans_keep_players_apart_and_at_their_tables(n, rounds, must_sit):
+    """Kept-apart pairs never meet and a must-sit player keeps their table: the
+    catalogued schedule is relabelled until it fits (a player always at a table of
+    three needs one who never sits at a four: 38 × 16 has six, 20 × 7 none)."""
+    entries = [Entry(i) for i in range(n)]
+    kept_apart = frozenset({frozenset((0, 1)), frozenset((2, 3))})
+    constraints = Constraints(must_not_meet=kept_apart, must_sit=must_sit)
+    draws = draw_schedule(entries, rounds, seed="x", constraints=constraints)
+    for d in draws:
+        for t in d.tables:
+            assert not {0, 1} <= set(t.seats) and not {2, 3} <= set(t.seats)
+        assert all(x in d.tables[number - 1].seats for x, number in must_sit.items())
+    assert repeats(list(draws)) == 0
+    assert draws[0].parameters["construction"].startswith("schedule found offline")
