@@ -97,6 +97,19 @@ def test_developed_base_round_at_fours():
     assert all(len({33, 34, 35} & set(t)) <= 1 for r in schedule for t in r)
 
 
+def test_two_base_rounds_developed_together():
+    """26 players (six threes, two fours) over 10 rounds, the bound: two base rounds over
+    Z_5 × 5 and one ∞, each difference once over both, developed 5 times each (how the
+    catalogue's 26 × 10 was found); round 2h + i is base round i shifted by h."""
+    sizes = tuple(sorted(table_sizes(26, TablePolicy.MIXED)))
+    schedule, _ = symmetric._developed(sizes, 5, 5, 1, 30.0, 0, 2)
+    assert len(schedule) == 10
+    assert set(design_pairs(schedule, 26).values()) == {1}
+    shift = {p: p - p % 5 + (p % 5 + 1) % 5 for p in range(25)} | {25: 25}
+    for r in range(8):  # round r + 2 is round r shifted by one
+        assert sorted(tuple(sorted(shift[p] for p in t)) for t in schedule[r]) == schedule[r + 2]
+
+
 def test_no_developed_schedule_where_every_shape_is_ruled_out():
     """20 players over 6 rounds of fours has no schedule without a repeat at all (the social
     golfer problem 5-4-6); CP-SAT rules out every developed shape in about a second."""
