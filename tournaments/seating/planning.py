@@ -6,13 +6,15 @@ relabelled by a seeded
 permutation of the players and a seeded choice of its rounds, so different
 seeds give different (but equally good) schedules. Table numbers are chosen
 per round so that every *must-sit* player is at their table, and players
-who must not meet are kept apart; where a relabelling cannot do that (two
-must-sit players at one table of the design but different tables of the
-venue), others are tried, and if none does, the search takes over.
+who must not meet are kept apart: where the first relabelling does not do
+that, those players are placed on points of the design that fit
+(:func:`_fitted_labels`) and the rest at random; if no placement fits, the
+search takes over.
 
 Any round with the tables of a round can be the first round of the design
-(relabelling maps it there, table by table of the same size), so a first round drawn at the venue, by hand or by
-the random method, still leads to a schedule without repeats.
+(relabelling maps it there, table by table of the same size), so a first
+round drawn at the venue, by hand or by the random method, still leads to a
+schedule without repeats.
 """
 
 from __future__ import annotations
@@ -119,12 +121,14 @@ def _relabelled(
     With ``first_round``, one round of the schedule is mapped onto it table by
     table (tables of the same size in any order) and the rounds after it follow.
     A relabelling that seats a kept-apart pair at one table, or a must-sit
-    player where no table of their number's size can go, is drawn again (up
+    player where no table of their number's size can go, is made again (up
     to :data:`RELABEL_ATTEMPTS` times, from a generator seeded by ``rng``'s
-    state, so ``rng`` goes on as after the first attempt): a schedule that
-    does not meet every pair has room to keep a pair apart. If none keeps
-    them apart, the first relabelling (the search then parts them); ``None``
-    if the must-sit players fit none (the search takes over).
+    state, so ``rng`` goes on as after the first attempt): without a first
+    round the constrained players are placed where they fit
+    (:func:`_fitted_labels`), with one another matching of its tables is
+    tried. If none keeps them apart, the first relabelling (the search then
+    parts them); ``None`` if the must-sit players fit none (the search takes
+    over).
     """
     first = _relabelled_once(schedule, sizes, fixed, rounds, rng, first_round, shuffle_first=False)
     if first is not None and not _seats_apart(first, apart):
