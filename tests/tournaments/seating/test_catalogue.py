@@ -89,3 +89,31 @@ def test_catalogued_plans_keep_players_apart_and_at_their_tables(n, rounds, must
         assert all(x in d.tables[number - 1].seats for x, number in must_sit.items())
     assert repeats(list(draws)) == 0
     assert draws[0].parameters["construction"].startswith("schedule found offline")
+
+
+def test_fitted_labels_place_constrained_players_or_say_none_fit():
+    """The placement behind those relabellings (planning._fitted_labels)."""
+    import random
+
+    from tournaments.seating.planning import _fitted_labels
+
+    sizes = tuple(sorted(table_sizes(38, TablePolicy.MIXED)))
+    schedule, _ = catalogued_schedule(sizes, 16)
+    used = list(range(16))
+    kept_apart = [frozenset((0, 1)), frozenset((1, 2))]
+    label = _fitted_labels(schedule, used, sizes, {5: 0, 7: 1}, kept_apart, random.Random(1))
+    assert sorted(label) == list(range(38))
+    point = {x: p for p, x in enumerate(label)}
+    tables = [{p: i for i, t in enumerate(r) for p in t} for r in schedule]
+    for a, b in [(0, 1), (1, 2)]:
+        assert all(where[point[a]] != where[point[b]] for where in tables)
+    for r in schedule:  # 5 and 7 at tables of three every round, never the same
+        (t,) = [t for t in r if point[5] in t]
+        (u,) = [u for u in r if point[7] in u]
+        assert len(t) == len(u) == 3 and t != u
+    # two players who must sit at one table would meet every round: no placement
+    assert _fitted_labels(schedule, used, sizes, {5: 0, 7: 0}, [], random.Random(1)) is None
+    # every player of 20 × 7 sits at a table of four some round: none can always sit at a three
+    sizes = tuple(sorted(table_sizes(20, TablePolicy.MIXED)))
+    schedule, _ = catalogued_schedule(sizes, 7)
+    assert _fitted_labels(schedule, range(7), sizes, {5: 0}, [], random.Random(1)) is None
