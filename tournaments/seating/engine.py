@@ -356,6 +356,7 @@ def _plan(
     either way the report says so.
     """
     problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
+    fixed, apart = fixed_units(setup), apart_units(setup)
     fresh = copy.deepcopy(problem)  # solve() counts its meetings into problem
     completing = " completing the first round" if first_round else ""
     initial, how = design if design is not None else (None, "tabu search")
@@ -365,13 +366,7 @@ def _plan(
     left = _new_repeats(fresh, groups)
     if left and design is None and (not stats.rounds or first_round):  # the quick search missed
         design = design_rounds(
-            setup.unit_sizes,
-            fixed_units(setup),
-            rounds,
-            rng,
-            first_round=first_round,
-            patient=True,
-            apart=apart_units(setup),
+            setup.unit_sizes, fixed, rounds, rng, first_round=first_round, patient=True, apart=apart
         )
         if design is not None:
             initial, how = design
@@ -391,12 +386,7 @@ def _plan(
                 break
     if left and design is None and (not stats.rounds or first_round):
         developed = developed_rounds(
-            setup.unit_sizes,
-            fixed_units(setup),
-            rounds,
-            rng,
-            first_round=first_round,
-            apart=apart_units(setup),
+            setup.unit_sizes, fixed, rounds, rng, first_round=first_round, apart=apart
         )
         if developed is not None and not _kept_apart_meet(fresh, developed[0]):
             again = solve(copy.deepcopy(fresh), rng, initial=developed[0], iterations=0)
