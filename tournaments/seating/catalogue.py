@@ -16,9 +16,11 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
   spend: 38 × 16 and 40 × 18, at the counting bound, took 8 and 13 units
   where a draw gives a shape 6;
 * two base rounds developed together, each difference once over both (the
-  same model): 26 × 10 over ``Z_5 × 5`` and one ∞, at the bound, 2.2 units. A schedule's first rounds serve
-any shorter event, and the planner relabels the players by the draw's seed
-(:mod:`.planning`), so the stored numbering is never what players see.
+  same model): 26 × 10 over ``Z_5 × 5`` and one ∞, at the bound, 2.2 units.
+
+A schedule's first rounds serve any shorter event, and the planner relabels
+the players by the draw's seed (:mod:`.planning`), so the stored numbering is
+never what players see.
 """
 
 from __future__ import annotations
