@@ -26,13 +26,13 @@ import re
 import subprocess
 import sys
 import tempfile
-from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tournaments.seating.model import TablePolicy  # noqa: E402
 from tournaments.seating.sizes import table_sizes  # noqa: E402
+from tournaments.seating.symmetric import _check  # noqa: E402
 
 SOURCE = Path(__file__).with_name("find_schedule.c")
 
@@ -44,18 +44,10 @@ def compiled(workdir: Path) -> Path:
 
 
 def check(rounds: list[list[tuple[int, ...]]], sizes: tuple[int, ...]) -> None:
-    n = sum(sizes)
-    met: set[tuple[int, int]] = set()
-    for tables in rounds:
-        if sorted(p for t in tables for p in t) != list(range(n)):
-            raise AssertionError("a round does not seat every player once")
-        if sorted(map(len, tables)) != sorted(sizes):
-            raise AssertionError("a round has other table sizes")
-        for t in tables:
-            for pair in combinations(sorted(t), 2):
-                if pair in met:
-                    raise AssertionError(f"{pair} meet twice")
-                met.add(pair)
+    """Every round seats each player once at tables of ``sizes``; no pair meets twice."""
+    if any(sorted(map(len, tables)) != sorted(sizes) for tables in rounds):
+        raise AssertionError("a round has other table sizes")
+    _check(rounds, sum(sizes))
 
 
 def search(binary: Path, sizes: tuple[int, ...], rounds: int, seed: int, steps: int, seconds: int):
