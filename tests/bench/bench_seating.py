@@ -20,8 +20,9 @@ least two new opponents a round), the repeats of ``draw_schedule`` and how
 the engine settled it: ``K``/``NK`` (nearly) Kirkman triple system, ``R``
 resolvable design of fours, ``Y`` cyclic schedule, ``S`` symmetric
 schedule (:mod:`tournaments.seating.symmetric`), ``T``
-tabu search, ``C`` CP-SAT found it, ``P`` CP-SAT proved that repeats cannot
-be avoided, ``?`` neither (repeats may or may not be avoidable).
+tabu search, ``C`` CP-SAT found it, ``P`` proved that repeats cannot be
+avoided (by CP-SAT in the draw, or offline: ``catalogue.NONE_EXISTS``),
+``?`` neither (repeats may or may not be avoidable).
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def how(construction: str) -> str:
         return "O"
     if construction.startswith("CP-SAT found"):
         return "C"
-    if "CP-SAT proved" in construction:
+    if "CP-SAT proved" in construction or "proved offline" in construction:
         return "P"
     return "?" if "CP-SAT" in construction else "T"
 

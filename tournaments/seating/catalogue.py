@@ -21,13 +21,18 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
 A schedule's first rounds serve any shorter event, and the planner relabels
 the players by the draw's seed (:mod:`.planning`), so the stored numbering is
 never what players see.
+
+The other answer is kept too: :data:`NONE_EXISTS` lists sizes proved offline
+(``tests/bench/prove_schedules.py``) to have no schedule without a repeat.
+A draw of such a size does not spend its time looking for one: it minimises
+the repeats and its report says that none could be avoided, and why we know.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-__all__ = ["CATALOGUE", "catalogued_schedule"]
+__all__ = ["CATALOGUE", "NONE_EXISTS", "catalogued_schedule", "proved_none"]
 
 Schedule = list[list[tuple[int, ...]]]
 
@@ -122,6 +127,30 @@ CATALOGUE: dict[tuple[int, ...], tuple[str, str]] = {
         """,
     ),
 }
+
+
+#: table sizes of a round (sorted) → (the fewest rounds proved to need a repeat, how).
+#: Each proof splits the question by the second round's class (up to relabelling)
+#: and has a SAT solver refute every class; the README gives the command and times.
+NONE_EXISTS: dict[tuple[int, ...], tuple[int, str]] = {
+    (3, 3, 3, 4, 4): (6, "SAT: 8 classes of round 1 refuted by CaDiCaL 1.5.3, 133 s"),
+    (4, 4, 4, 4, 4): (6, "SAT: 1 class of round 1 refuted by CaDiCaL 1.5.3, 0.3 s"),
+}
+
+
+def proved_none(sizes: tuple[int, ...] | list[int], rounds: int) -> str | None:
+    """How it was proved that ``rounds`` rounds of tables of ``sizes`` need a repeat, or ``None``.
+
+    A proof for ``r`` rounds covers any number over ``r``: their first ``r``
+    rounds would be a schedule without a repeat.
+
+    >>> proved_none([4, 3, 3, 4, 3], 7)
+    'SAT: 8 classes of round 1 refuted by CaDiCaL 1.5.3, 133 s'
+    >>> proved_none([4, 3, 3, 4, 3], 5) is None
+    True
+    """
+    fewest, how = NONE_EXISTS.get(tuple(sorted(sizes)), (None, ""))
+    return how if fewest is not None and rounds >= fewest else None
 
 
 def catalogued_schedule(

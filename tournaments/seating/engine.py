@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from .catalogue import proved_none
 from .exact import ortools_version, zero_repeat_schedule
 from .history import HistoryStats, summarise
 from .model import (
@@ -353,18 +354,24 @@ def _plan(
     fours), and for small enough problems CP-SAT over the whole schedule
     (:mod:`.exact`), which finds such a schedule (14 players at 3-3-4-4 over
     4 rounds) or proves there is none (12 players, 5 rounds of threes);
-    either way the report says so.
+    either way the report says so. Where a proof made offline says every
+    schedule has a repeat (:data:`.catalogue.NONE_EXISTS`: 17 × 6), only the
+    tabu starts run, and the report cites the proof.
     """
     problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
     fixed, apart = fixed_units(setup), apart_units(setup)
     fresh = copy.deepcopy(problem)  # solve() counts its meetings into problem
     completing = " completing the first round" if first_round else ""
+    whole = not stats.rounds or first_round  # these rounds (and the first) are the whole event
+    total = rounds + (1 if first_round else 0)
+    # Sizes proved to need a repeat: only the tabu search, to keep the repeats few.
+    proof = proved_none(setup.unit_sizes, total) if whole else None
     initial, how = design if design is not None else (None, "tabu search")
     if design is not None:
         how += completing
     groups = solve(problem, rng, initial=initial, iterations=SCHEDULE_ITERATIONS)
     left = _new_repeats(fresh, groups)
-    if left and design is None and (not stats.rounds or first_round):  # the quick search missed
+    if left and design is None and whole and not proof:  # the quick search missed
         design = design_rounds(
             setup.unit_sizes, fixed, rounds, rng, first_round=first_round, patient=True, apart=apart
         )
@@ -384,7 +391,12 @@ def _plan(
                 groups, left, how = again, fewer, f"tabu search, start {restart + 1}"
             if not left:
                 break
-    if left and design is None and (not stats.rounds or first_round):
+    if left and proof:
+        return groups, (
+            f"{how}, {left} repeated meeting(s) left; no schedule without a repeat exists"
+            f" for {fresh.n} players over {total} rounds (proved offline — {proof})"
+        )
+    if left and design is None and whole:
         developed = developed_rounds(
             setup.unit_sizes, fixed, rounds, rng, first_round=first_round, apart=apart
         )

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from tournaments.seating import Constraints, Entry, Method, TablePolicy, draw_round, draw_schedule
-from tournaments.seating.catalogue import CATALOGUE, catalogued_schedule
+from tournaments.seating.catalogue import CATALOGUE, NONE_EXISTS, catalogued_schedule, proved_none
 from tournaments.seating.sizes import table_sizes
 
 from .helpers import as_history, design_pairs, repeats
@@ -109,3 +109,42 @@ def test_fitted_labels_place_constrained_players_or_say_none_fit():
     sizes = tuple(sorted(table_sizes(20, TablePolicy.MIXED)))
     schedule, _ = catalogued_schedule(sizes, 7)
     assert _fitted_labels(schedule, range(7), sizes, {5: 0}, [], random.Random(1)) is None
+
+
+def test_proofs_cover_their_rounds_and_more_but_not_fewer():
+    sizes = table_sizes(17, TablePolicy.MIXED)
+    assert sorted(sizes) == [3, 3, 3, 4, 4]
+    how = proved_none(sizes, 6)
+    for _, proof in NONE_EXISTS.values():  # the record names what proved it
+        assert re.fullmatch(
+            r"SAT: \d+ class(es)? of round 1 refuted by CaDiCaL [\d.]+, [\d.]+ s", proof
+        )
+    assert proved_none(sizes, 9) == how  # its first 6 rounds would be a schedule
+    assert proved_none(sizes, 5) is None  # 17 × 5 has one (the tabu search finds it)
+    assert proved_none(table_sizes(19, TablePolicy.MIXED), 8) is None
+    # a size is never both catalogued and proved impossible for the same rounds
+    for key, (fewest, _) in NONE_EXISTS.items():
+        assert key not in CATALOGUE or len(catalogued_schedule(key, 1)[0]) < fewest
+
+
+def test_a_size_proved_to_need_a_repeat_says_so_and_skips_the_searches_that_cannot_succeed():
+    """17 × 6 (tests/bench/prove_schedules.py): only the tabu starts run, and the report
+    cites the proof instead of 'CP-SAT: no answer within its budget'."""
+    entries = [Entry(f"p{i}") for i in range(17)]
+    draws = draw_schedule(entries, 6, seed="club", policy=TablePolicy.MIXED)
+    how = draws[0].parameters["construction"]
+    assert repeats(list(draws)) > 0
+    assert f"{repeats(list(draws))} repeated meeting(s) left" in how
+    assert "no schedule without a repeat exists for 17 players over 6 rounds" in how
+    assert "proved offline — SAT: 8 classes of round 1 refuted" in how
+    assert "CP-SAT" not in how and "cyclic" not in how
+    assert how in draws[-1].report.notes[-1]
+
+
+def test_a_first_round_drawn_at_the_venue_counts_towards_the_proved_rounds():
+    entries = [Entry(i) for i in range(17)]
+    draws = [draw_round(entries, seed="hall", method=Method.RANDOM)]
+    draws.append(draw_round(entries, as_history(draws), seed="r2", rounds_total=6))
+    assert "over 6 rounds (proved offline" in draws[1].report.notes[-1]
+    five = [draws[0], draw_round(entries, as_history(draws[:1]), seed="r2", rounds_total=5)]
+    assert "proved offline" not in five[1].report.notes[-1]
