@@ -18,28 +18,32 @@ import subprocess
 import sys
 import time
 from itertools import combinations
+from pathlib import Path
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Cadical153
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-def setup(n_, R_):
-    global n, R, t3, slack
-    n, R = n_, R_
-    t3 = (n - 4) // 3
-    assert 3 * t3 + 4 == n
-    slack = n - 1 - 2 * R
-    assert slack == 2
+from find_schedules import check  # noqa: E402
 
 
-def graphs(e):
-    out = subprocess.run(
-        ["nauty-geng", "-q", "-D4", str(R), f"{e}:{e}"],
+def triples(n: int, rounds: int) -> int:
+    """Tables of three a round; the split holds only where a player is at most twice at a four."""
+    if (n - 4) % 3 or n - 1 - 2 * rounds != 2:
+        raise ValueError(f"{n} x {rounds}: not one four a round with n - 1 - 2R = 2")
+    return (n - 4) // 3
+
+
+def graphs(rounds: int, e: int) -> list[str]:
+    """Every graph on ``rounds`` vertices with ``e`` edges and degrees at most 4 (graph6)."""
+    return subprocess.run(
+        ["nauty-geng", "-q", "-D4", str(rounds), f"{e}:{e}"],
         capture_output=True,
         text=True,
+        check=True,
     ).stdout.split()
-    return out
 
 
 def decode_g6(s):
@@ -59,8 +63,14 @@ def decode_g6(s):
     return nv, edges
 
 
-def solve(edges, known=None):
-    # points: one per edge (shared), then private points per block, then free points
+def solve(n, R, edges, known=None):
+    """The rounds whose fours are the graph ``edges`` (or ``None``) and the solver's seconds.
+
+    Points: one per edge (at two fours), then each four's own, then those never at a four.
+    ``known``: a schedule with that graph of fours, fixed as assumptions (a check of the
+    encoding).
+    """
+    t3 = triples(n, R)
     blocks = [[] for _ in range(R)]
     p = 0
     for i, j in edges:
@@ -73,9 +83,9 @@ def solve(edges, known=None):
             blocks[b].append(p)
             private.append(p)
             p += 1
+    if p > n:
+        return None, 0.0
     free_pts = list(range(p, n))
-    if len(free_pts) != n - p or n - p < 0:
-        return None, 0
     f = [0] * n
     for b in blocks:
         for q in b:
@@ -175,20 +185,22 @@ def solve(edges, known=None):
 
 
 def main():
-    setup(int(sys.argv[1]), int(sys.argv[2]))
+    n, R = int(sys.argv[1]), int(sys.argv[2])
+    triples(n, R)
     total = 0
     cnt = 0
     for e in range(int(sys.argv[3]) if len(sys.argv) > 3 else 0, 4 * R // 2 + 1):
         if 4 * R - e > n:
             continue
-        gs = graphs(e)
+        gs = graphs(R, e)
         print("edges", e, "graphs", len(gs), flush=True)
         for g in gs:
             nv, edges = decode_g6(g)
-            sol, dt = solve(edges)
+            sol, dt = solve(n, R, edges)
             total += dt
             cnt += 1
             if sol:
+                check([[tuple(t) for t in r] for r in sol], (4,) + (3,) * triples(n, R))
                 print("FOUND", edges, sol, flush=True)
                 return
         print("  done e", e, "cum", round(total, 1), cnt, flush=True)
