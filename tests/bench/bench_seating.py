@@ -16,7 +16,7 @@ largest gap between a player's most and least used seat of 0–2;
 
 ``--grid LO HI`` instead prints, for every count of players from LO to HI and
 every number of rounds from 2 up to the counting bound (a player meets at
-least two new opponents a round), the repeats of ``draw_schedule`` and how
+least two new opponents a round; ``--max-rounds M`` stops at M), the repeats of ``draw_schedule`` and how
 the engine settled it: ``K``/``NK`` (nearly) Kirkman triple system, ``R``
 resolvable design of fours, ``Y`` cyclic schedule, ``S`` symmetric
 schedule (:mod:`tournaments.seating.symmetric`), ``T``
@@ -118,7 +118,7 @@ def how(construction: str) -> str:
     return "?" if "CP-SAT" in construction else "T"
 
 
-def grid(lo: int, hi: int, policy: TablePolicy, seed: str) -> None:
+def grid(lo: int, hi: int, policy: TablePolicy, seed: str, most: int | None = None) -> None:
     print(f"policy {policy}: rounds → repeats + how (K NK R Y S O T C P ?), seconds where over 1 s")
     print("| players | tables 3/4 | rounds: result |")
     print("|---:|---|---|")
@@ -129,7 +129,7 @@ def grid(lo: int, hi: int, policy: TablePolicy, seed: str) -> None:
             continue
         bound = min((n - 1) // 2, n * (n - 1) // 2 // sum(k * (k - 1) // 2 for k in sizes))
         cells = []
-        for rounds in range(2, bound + 1):
+        for rounds in range(2, min(bound, most or bound) + 1):
             start = time.perf_counter()
             draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed=seed, policy=policy)
             took = time.perf_counter() - start
@@ -147,9 +147,12 @@ def main() -> None:
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--grid", nargs=2, type=int, metavar=("LO", "HI"))
     parser.add_argument("--policy", default="mixed", help="table policy for --grid")
+    parser.add_argument(
+        "--max-rounds", type=int, help="for --grid: stop at this many rounds, below the bound"
+    )
     args = parser.parse_args()
     if args.grid:
-        grid(*args.grid, TablePolicy(args.policy), args.seed)
+        grid(*args.grid, TablePolicy(args.policy), args.seed, args.max_rounds)
         return
     print(
         "| players × rounds | method | repeats | left rep. | seat spread | dealer spread | max s/round | total s |"

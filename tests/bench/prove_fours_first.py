@@ -1,19 +1,37 @@
-"""Experimental (not yet a proof Pulka relies on): one table of four a round, fours first.
+"""Fours-first prover: one table of four a round, at the counting bound.
 
-    python tests/bench/prove_fours_first.py 19 8      # needs nauty-geng (Debian: nauty)
+    python tests/bench/prove_fours_first.py 19 8                   # CaDiCaL, numbered triples
+    python tests/bench/prove_fours_first.py 19 8 --check glucose4  # the second check
 
-For sizes with one four a round at the counting bound, where a player can sit at a
-four at most twice (n - 1 - 2R = 2: 19 × 8, 31 × 14): two fours share at most one
-player, so the fours form a graph H on the rounds (an edge is a player at two
-fours), with at most 4 edges at a vertex. nauty-geng lists every H up to
-isomorphism; for each, CaDiCaL seats the triples: a pair with a player twice at a
-four meets exactly once, the others leave at most 2 - f pairs never met.
-19 × 8: 486 graphs, all unsatisfiable (about 1,200 s of one core, 2026-11-22).
-The tests check the encoding against 13 × 5 (refuted) and the known 25 × 11
-cyclic schedule (its own H, the schedule fixed: satisfiable). Before this goes
-into catalogue.NONE_EXISTS it needs review and a second check.
+Needs nauty-geng (Debian: nauty). It applies where each round has one four and
+n - 1 - 2R = 2 (19 × 8, 31 × 14). The argument, step by step:
+
+1. Without a repeat a player meets 2 new players a round at a triple and 3 at the
+   four, so 2R + f <= n - 1 where f is how often they sit at a four: f <= 2, and a
+   player with f = 2 meets every other player exactly once; one with f < 2 leaves
+   exactly 2 - f players unmet.
+2. Two fours share at most one player (two shared players would meet twice), and a
+   player is at most at two fours. So the players at two fours are the edges of a
+   simple graph H on the rounds, at most 4 edges at a round (its four's seats).
+   With 4R seats at fours and n players, H has 4R - n to 2R edges.
+3. Which rounds hold which four does not matter, nor which player is which: every
+   schedule is, after renaming rounds and players, one with H among the graphs
+   nauty-geng lists up to isomorphism, its players numbered as :func:`layout` does.
+4. For each H a SAT solver seats the remaining players at triples under step 1.
+   Every clause is a consequence of steps 1-2, so "unsatisfiable" for every H
+   means no schedule without a repeat exists.
+
+Two encodings, so that neither a modelling slip nor a solver bug can decide alone:
+:func:`solve` (numbered triples, their order fixed by their smallest player;
+CaDiCaL 1.5.3) and :func:`solve_meetings` (a variable per round and pair, no
+numbering; Glucose 4 by default). The tests check both against 13 × 5 (refuted
+for every graph), the known 25 × 11 cyclic schedule (fixed on its own graph:
+satisfiable) and that schedule with two players swapped (unsatisfiable).
+19 × 8, 486 graphs, all unsatisfiable under both (2026-11-22): CaDiCaL on the
+triples about 1,200 s of one core; Glucose on the meetings see the README.
 """
 
+import argparse
 import subprocess
 import sys
 import time
@@ -22,7 +40,7 @@ from pathlib import Path
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
-from pysat.solvers import Cadical153
+from pysat.solvers import Cadical153, Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -63,14 +81,12 @@ def decode_g6(s):
     return nv, edges
 
 
-def solve(n, R, edges, known=None):
-    """The rounds whose fours are the graph ``edges`` (or ``None``) and the solver's seconds.
+def layout(n, R, edges):
+    """The fours of graph ``edges``: blocks per round, times at a four, pairs met at a four.
 
     Points: one per edge (at two fours), then each four's own, then those never at a four.
-    ``known``: a schedule with that graph of fours, fixed as assumptions (a check of the
-    encoding).
+    ``None`` where the graph needs more than ``n`` players.
     """
-    t3 = triples(n, R)
     blocks = [[] for _ in range(R)]
     p = 0
     for i, j in edges:
@@ -84,8 +100,7 @@ def solve(n, R, edges, known=None):
             private.append(p)
             p += 1
     if p > n:
-        return None, 0.0
-    free_pts = list(range(p, n))
+        return None
     f = [0] * n
     for b in blocks:
         for q in b:
@@ -94,6 +109,42 @@ def solve(n, R, edges, known=None):
     for b in blocks:
         for a, c in combinations(sorted(b), 2):
             inblock.add((a, c))
+    return blocks, f, inblock, private, list(range(p, n))
+
+
+def relabel(known, edges, blocks, private, free_pts):
+    """Player -> point of :func:`layout`, for a schedule ``known`` whose fours have graph ``edges``."""
+    n, R = sum(len(t) for t in known[0]), len(known)
+    fours = [set(next(t for t in r if len(t) == 4)) for r in known]
+    label = {}
+    for k, (i, j) in enumerate(edges):
+        (pt,) = fours[i] & fours[j]
+        label[pt] = k
+    for b in range(R):
+        mine = sorted(q for q in fours[b] if q not in label)
+        privs = [q for q in blocks[b] if q in private]
+        for q, lab in zip(mine, privs, strict=True):
+            label[q] = lab
+    rest = [q for q in range(n) if q not in label]
+    for q, lab in zip(rest, free_pts, strict=True):
+        label[q] = lab
+    assert sorted(label.values()) == list(range(n))
+    for r in range(R):
+        assert sorted(label[q] for q in fours[r]) == sorted(blocks[r])
+    return label
+
+
+def solve(n, R, edges, known=None):
+    """The rounds whose fours are the graph ``edges`` (or ``None``) and the solver's seconds.
+
+    Seats players at numbered triples (CaDiCaL). ``known``: a schedule with that graph of
+    fours, fixed as assumptions (a check of the encoding).
+    """
+    t3 = triples(n, R)
+    fours = layout(n, R, edges)
+    if fours is None:
+        return None, 0.0
+    blocks, f, inblock, private, free_pts = fours
     pool = IDPool()
     cl = []
 
@@ -150,22 +201,8 @@ def solve(n, R, edges, known=None):
     s = Cadical153(bootstrap_with=cl)
     assume = []
     if known is not None:
-        fours = [set([t for t in r if len(t) == 4][0]) for r in known]
-        label = {}
-        for k, (i, j) in enumerate(edges):
-            (pt,) = fours[i] & fours[j]
-            label[pt] = k
-        for b in range(R):
-            mine = sorted(q for q in fours[b] if q not in label)
-            privs = [q for q in blocks[b] if q in private]
-            for q, lab in zip(mine, privs, strict=True):
-                label[q] = lab
-        rest = [q for q in range(n) if q not in label]
-        for q, lab in zip(rest, free_pts, strict=True):
-            label[q] = lab
-        assert sorted(label.values()) == list(range(n))
+        label = relabel(known, edges, blocks, private, free_pts)
         for r in range(R):
-            assert sorted(label[q] for q in fours[r]) == sorted(blocks[r])
             tri = sorted(sorted(label[q] for q in t) for t in known[r] if len(t) == 3)
             for t, members in enumerate(tri):
                 for q in members:
@@ -184,23 +221,109 @@ def solve(n, R, edges, known=None):
     return sol, dt
 
 
+def solve_meetings(n, R, edges, solver="glucose4", known=None):
+    """The second check: the same question, encoded independently of :func:`solve`.
+
+    No numbered tables: a variable per round and pair says the two share a triple. Each
+    player off the four has exactly two table-mates, and two of them are table-mates of
+    each other, so the round is cut into triples. Over the rounds a pair meets at most
+    once; a player twice at a four meets everyone (16 + 2 = n - 1); the others leave at
+    most 2 - f players unmet. Returns (satisfiable, solver seconds); ``solver`` is any
+    python-sat name (Glucose 4 by default, not CaDiCaL, so a solver bug cannot repeat).
+    """
+    triples(n, R)
+    fours = layout(n, R, edges)
+    if fours is None:
+        return False, 0.0
+    blocks, f, inblock, private, free_pts = fours
+    pool = IDPool()
+    cl = []
+
+    def meet(r, a, c):
+        return pool.id(("meet", r, min(a, c), max(a, c)))
+
+    met = {}
+    for r in range(R):
+        seated = [q for q in range(n) if q not in blocks[r]]
+        for a in seated:
+            mates = [meet(r, a, c) for c in seated if c != a]
+            cl += CardEnc.equals(mates, 2, vpool=pool, encoding=EncType.seqcounter).clauses
+        for a, b, c in combinations(seated, 3):
+            cl += [
+                [-meet(r, a, b), -meet(r, a, c), meet(r, b, c)],
+                [-meet(r, a, b), -meet(r, b, c), meet(r, a, c)],
+                [-meet(r, a, c), -meet(r, b, c), meet(r, a, b)],
+            ]
+        for a, c in combinations(seated, 2):
+            if (a, c) in inblock:
+                cl.append([-meet(r, a, c)])  # met at their four already
+            else:
+                met.setdefault((a, c), []).append(meet(r, a, c))
+    unmet = {}
+    for a, c in combinations(range(n), 2):
+        if (a, c) in inblock:
+            continue
+        rounds = met.get((a, c), [])
+        cl += CardEnc.atmost(rounds, 1, vpool=pool, encoding=EncType.pairwise).clauses
+        if f[a] == 2 or f[c] == 2:
+            if not rounds:  # never both off a four, yet they must meet
+                return False, 0.0
+            cl.append(rounds)
+        else:
+            unmet[a, c] = pool.id(("unmet", a, c))
+            cl.append([unmet[a, c]] + rounds)
+    for a in range(n):
+        if f[a] < 2:
+            lits = [unmet[p] for p in unmet if a in p]
+            cl += CardEnc.atmost(lits, 2 - f[a], vpool=pool).clauses
+    assume = []
+    if known is not None:  # a check of the encoding: fix that schedule's triples
+        label = relabel(known, edges, blocks, private, free_pts)
+        for r in range(R):
+            for t in known[r]:
+                if len(t) == 3:
+                    a, b, c = sorted(label[q] for q in t)
+                    assume += [meet(r, a, b), meet(r, a, c), meet(r, b, c)]
+    with Solver(name=solver, bootstrap_with=cl) as s:
+        t = time.process_time()
+        ok = s.solve(assumptions=assume)
+        return ok, time.process_time() - t
+
+
 def main():
-    n, R = int(sys.argv[1]), int(sys.argv[2])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("players", type=int)
+    parser.add_argument("rounds", type=int)
+    parser.add_argument("--from-edges", type=int, default=0, help="skip graphs with fewer edges")
+    parser.add_argument(
+        "--check",
+        metavar="SOLVER",
+        help="the second check: the meeting encoding on this python-sat solver (glucose4)",
+    )
+    args = parser.parse_args()
+    n, R = args.players, args.rounds
     triples(n, R)
     total = 0
     cnt = 0
-    for e in range(int(sys.argv[3]) if len(sys.argv) > 3 else 0, 4 * R // 2 + 1):
+    for e in range(args.from_edges, 4 * R // 2 + 1):
         if 4 * R - e > n:
             continue
         gs = graphs(R, e)
         print("edges", e, "graphs", len(gs), flush=True)
         for g in gs:
             nv, edges = decode_g6(g)
-            sol, dt = solve(n, R, edges)
+            if args.check:
+                ok, dt = solve_meetings(n, R, edges, args.check)
+                sol = "satisfiable" if ok else None
+            else:
+                sol, dt = solve(n, R, edges)
+                if sol:
+                    check([[tuple(t) for t in r] for r in sol], (4,) + (3,) * triples(n, R))
             total += dt
             cnt += 1
+            if cnt % 25 == 0:
+                print(f"  {cnt} graphs, {total:.0f} s", flush=True)
             if sol:
-                check([[tuple(t) for t in r] for r in sol], (4,) + (3,) * triples(n, R))
                 print("FOUND", edges, sol, flush=True)
                 return
         print("  done e", e, "cum", round(total, 1), cnt, flush=True)
