@@ -22,7 +22,7 @@ resolvable design of fours, ``Y`` cyclic schedule, ``S`` symmetric
 schedule (:mod:`tournaments.seating.symmetric`), ``T``
 tabu search, ``C`` CP-SAT found it, ``P`` proved that repeats cannot be
 avoided (by CP-SAT in the draw, or offline: ``catalogue.NONE_EXISTS``),
-``?`` neither (repeats may or may not be avoidable).
+``?`` neither: repeats are left and we do not know whether they are avoidable.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def run(n: int, rounds: int, method: str, seed: str) -> dict[str, float]:
     }
 
 
-def how(construction: str) -> str:
+def how(construction: str, repeats: int = 0) -> str:
     if construction.startswith("nearly Kirkman"):
         return "NK"
     if construction.startswith("Kirkman"):
@@ -115,7 +115,7 @@ def how(construction: str) -> str:
         return "C"
     if "CP-SAT proved" in construction or "proved offline" in construction:
         return "P"
-    return "?" if "CP-SAT" in construction else "T"
+    return "?" if repeats or "CP-SAT" in construction else "T"
 
 
 def grid(lo: int, hi: int, policy: TablePolicy, seed: str, most: int | None = None) -> None:
@@ -136,7 +136,8 @@ def grid(lo: int, hi: int, policy: TablePolicy, seed: str, most: int | None = No
             pairs = Counter(
                 frozenset(p) for d in draws for t in d.tables for p in combinations(t.seats, 2)
             )
-            cell = f"{rounds}: {sum(c - 1 for c in pairs.values())} {how(draws[0].parameters['construction'])}"
+            left = sum(c - 1 for c in pairs.values())
+            cell = f"{rounds}: {left} {how(draws[0].parameters['construction'], left)}"
             cells.append(cell + (f" ({took:.0f} s)" if took >= 1 else ""))
         print(f"| {n} | {sizes.count(3)}/{sizes.count(4)} | {' · '.join(cells)} |", flush=True)
 

@@ -45,6 +45,7 @@ from pysat.solvers import Cadical153, Solver
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from find_schedules import check  # noqa: E402
+from sat_rounds import at_most_once, by_pair, seat_round  # noqa: E402
 
 
 def triples(n: int, rounds: int) -> int:
@@ -146,58 +147,34 @@ def solve(n, R, edges, known=None):
         return None, 0.0
     blocks, f, inblock, private, free_pts = fours
     pool = IDPool()
-    cl = []
+    cl, meets = [], []
+    for r in range(R):
+        others = [q for q in range(n) if q not in blocks[r]]
+        seating, round_meets = seat_round(pool, r, others, (3,) * t3, apart=inblock)
+        cl += seating
+        meets.append(round_meets)
+    rounds_met = by_pair(meets)
+    for a, c in combinations(range(n), 2):
+        if (a, c) in inblock:
+            continue
+        ms = rounds_met.get((a, c), [])
+        cl += at_most_once(ms)
+        if f[a] == 2 or f[c] == 2:  # they meet everyone: no pair left unmet
+            cl.append(ms)
+        else:
+            cl.append([pool.id(("u", a, c))] + ms)
+    for a in range(n):  # a player f times at a four leaves 2 - f players unmet
+        if f[a] < 2:
+            unmet = [
+                pool.id(("u", min(a, c), max(a, c)))
+                for c in range(n)
+                if c != a and f[c] < 2 and (min(a, c), max(a, c)) not in inblock
+            ]
+            cl += CardEnc.atmost(unmet, 2 - f[a], vpool=pool).clauses
 
     def X(r, q, t):
         return pool.id(("x", r, q, t))
 
-    def M(r, a, c):
-        return pool.id(("m", r, a, c))
-
-    for r in range(R):
-        others = [q for q in range(n) if q not in blocks[r]]
-        for q in others:
-            cl += CardEnc.equals([X(r, q, t) for t in range(t3)], 1, vpool=pool).clauses
-        for t in range(t3):
-            cl += CardEnc.equals(
-                [X(r, q, t) for q in others], 3, vpool=pool, encoding=EncType.seqcounter
-            ).clauses
-            if t + 1 < t3:
-                for i, q in enumerate(others):
-                    cl.append([-X(r, q, t + 1)] + [X(r, q2, t) for q2 in others[:i]])
-    for a, c in combinations(range(n), 2):
-        rounds_ok = [r for r in range(R) if a not in blocks[r] and c not in blocks[r]]
-        if (a, c) in inblock:
-            for r in rounds_ok:
-                for t in range(t3):
-                    cl.append([-X(r, a, t), -X(r, c, t)])
-            continue
-        ms = []
-        for r in rounds_ok:
-            ss = []
-            for t in range(t3):
-                s = pool.id(("s", r, a, c, t))
-                ss.append(s)
-                cl += [[-X(r, a, t), -X(r, c, t), M(r, a, c)], [-s, X(r, a, t)], [-s, X(r, c, t)]]
-            cl.append([-M(r, a, c)] + ss)
-            ms.append(M(r, a, c))
-        for u, v in combinations(ms, 2):
-            cl.append([-u, -v])
-        if f[a] == 2 or f[c] == 2:  # degree 0 in the leave: must meet
-            cl.append(ms)
-        else:
-            never = pool.id(("u", a, c))
-            cl.append([never] + ms)
-    # leave degree of each point = 2 - f
-    for a in range(n):
-        if f[a] == 2:
-            continue
-        lits = [
-            pool.id(("u", min(a, c), max(a, c)))
-            for c in range(n)
-            if c != a and f[c] < 2 and (min(a, c), max(a, c)) not in inblock
-        ]
-        cl += CardEnc.atmost(lits, 2 - f[a], vpool=pool).clauses
     s = Cadical153(bootstrap_with=cl)
     assume = []
     if known is not None:

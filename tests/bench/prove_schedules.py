@@ -47,6 +47,7 @@ from tournaments.seating.sizes import table_sizes  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from find_schedules import check, entry  # noqa: E402
+from sat_rounds import at_most_once, by_pair, seat_round  # noqa: E402
 
 Round = list[list[int]]
 
@@ -138,53 +139,24 @@ def rest_of_schedule(sizes: Sequence[int], rounds: int, given: Sequence[Round]):
     at most one per pair and none for a pair that met in ``given``.
     Returns ``(rounds or None, seconds)``.
     """
-    from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
     from pysat.solvers import Cadical153
 
     n, count = sum(sizes), len(sizes)
     met = {pair for tables in given for t in tables for pair in combinations(sorted(t), 2)}
     free = range(len(given), rounds)
-    pool, clauses = IDPool(), []
-
-    def x(r, p, t):
-        return pool.id(("x", r, p, t))
-
-    def m(r, a, b):
-        return pool.id(("m", r, a, b))
-
+    pool, clauses, meets = IDPool(), [], []
     for r in free:
-        for p in range(n):
-            one = CardEnc.equals([x(r, p, t) for t in range(count)], 1, vpool=pool)
-            clauses += one.clauses
-        for t in range(count):
-            seated = [x(r, p, t) for p in range(n)]
-            clauses += CardEnc.equals(
-                seated, sizes[t], vpool=pool, encoding=EncType.seqcounter
-            ).clauses
-            if t + 1 < count and sizes[t + 1] == sizes[t]:  # smallest players increase
-                for p in range(n):
-                    clauses.append([-x(r, p, t + 1)] + [x(r, q, t) for q in range(p)])
-        for a, b in combinations(range(n), 2):
-            if (a, b) in met:
-                clauses += [[-x(r, a, t), -x(r, b, t)] for t in range(count)]
-                continue
-            at = [pool.id(("s", r, a, b, t)) for t in range(count)]
-            for t, s in enumerate(at):
-                clauses += [
-                    [-x(r, a, t), -x(r, b, t), m(r, a, b)],
-                    [-s, x(r, a, t)],
-                    [-s, x(r, b, t)],
-                ]
-            clauses.append([-m(r, a, b)] + at)
-    for a, b in combinations(range(n), 2):
-        if (a, b) not in met:
-            clauses += [[-m(r, a, b), -m(q, a, b)] for r, q in combinations(free, 2)]
+        seating, round_meets = seat_round(pool, r, range(n), sizes, apart=met)
+        clauses += seating
+        meets.append(round_meets)
+    for rounds_met in by_pair(meets).values():
+        clauses += at_most_once(rounds_met)
     for r in list(free)[:-1]:  # player 0's smallest table-mate increases with the round
         for q in range(1, n):
             if (0, q) not in met:
-                smaller = [m(r, 0, k) for k in range(1, q) if (0, k) not in met]
-                clauses.append([-m(r + 1, 0, q)] + smaller)
+                smaller = [meets[r - free[0]][0, k] for k in range(1, q) if (0, k) not in met]
+                clauses.append([-meets[r + 1 - free[0]][0, q]] + smaller)
 
     started = time.process_time()
     with Cadical153(bootstrap_with=clauses) as solver:
@@ -193,7 +165,10 @@ def rest_of_schedule(sizes: Sequence[int], rounds: int, given: Sequence[Round]):
     took = time.process_time() - started
     if not satisfiable:
         return None, took
-    found = [[[p for p in range(n) if x(r, p, t) in model] for t in range(count)] for r in free]
+    found = [
+        [[p for p in range(n) if pool.id(("x", r, p, t)) in model] for t in range(count)]
+        for r in free
+    ]
     return found, took
 
 
