@@ -37,7 +37,8 @@ __all__ = [
 #: 1.1: more designs, tabu restarts and CP-SAT; later rounds follow plans made from the history
 #: 1.2: symmetric and developed schedules, mixed first rounds, schedules found offline
 #: 1.3: sizes proved offline to need a repeat skip the searches that cannot succeed
-ENGINE_VERSION = "pulka-seating 1.3"
+#: 1.4: 19 players over 8 rounds or more (mixed tables) are among them
+ENGINE_VERSION = "pulka-seating 1.4"
 
 EntryId = int | str
 
