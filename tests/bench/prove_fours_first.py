@@ -71,6 +71,7 @@ def graphs(rounds: int, e: int) -> list[str]:
 
 
 def decode_g6(s):
+    """(vertices, edges) of a graph6 line of nauty (its upper triangle, column by column)."""
     data = [ord(c) - 63 for c in s]
     nv = data[0]
     bits = []
@@ -181,27 +182,22 @@ def solve(n, R, edges, known=None, solver="cadical153"):
     def X(r, q, t):
         return pool.id(("x", r, q, t))
 
-    s = Solver(name=solver, bootstrap_with=cl)
     assume = []
     if known is not None:
         label = relabel(known, edges, blocks, private, free_pts)
         for r in range(R):
             tri = sorted(sorted(label[q] for q in t) for t in known[r] if len(t) == 3)
             for t, members in enumerate(tri):
-                for q in members:
-                    assume.append(X(r, q, t))
-    t = time.process_time()
-    ok = s.solve(assumptions=assume)
-    dt = time.process_time() - t
-    sol = None
-    if ok:
-        mod = set(v for v in s.get_model() if v > 0)
-        sol = [
-            [blocks[r]] + [[q for q in range(n) if X(r, q, t) in mod] for t in range(t3)]
-            for r in range(R)
-        ]
-    s.delete()
-    return sol, dt
+                assume += [X(r, q, t) for q in members]
+    with Solver(name=solver, bootstrap_with=cl) as s:
+        t = time.process_time()
+        ok = s.solve(assumptions=assume)
+        dt = time.process_time() - t
+        model = set(s.get_model() or ()) if ok else set()
+    if not ok:
+        return None, dt
+    rounds = [[[q for q in range(n) if X(r, q, t) in model] for t in range(t3)] for r in range(R)]
+    return [[blocks[r]] + rounds[r] for r in range(R)], dt
 
 
 def solve_meetings(n, R, edges, solver="glucose4", known=None):
@@ -210,7 +206,7 @@ def solve_meetings(n, R, edges, solver="glucose4", known=None):
     No numbered tables: a variable per round and pair says the two share a triple. Each
     player off the four has exactly two table-mates, and two of them are table-mates of
     each other, so the round is cut into triples. Over the rounds a pair meets at most
-    once; a player twice at a four meets everyone (16 + 2 = n - 1); the others leave at
+    once; a player twice at a four meets everyone (2R + 2 = n - 1); the others leave at
     most 2 - f players unmet. Returns (satisfiable, solver seconds); ``solver`` is any
     python-sat name (Glucose 4 by default, not CaDiCaL, so a solver bug cannot repeat).
     """

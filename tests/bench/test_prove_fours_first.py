@@ -31,6 +31,7 @@ def test_the_known_25_by_11_schedule_satisfies_both_encodings_of_its_own_graph()
     found, edges = _known_25_by_11()
     solution, _ = ff.solve(25, 11, edges, known=found)
     assert solution is not None
+    ff.check([[tuple(t) for t in r] for r in solution], (4,) + (3,) * 7)  # read back whole
     assert ff.solve_meetings(25, 11, edges, known=found)[0] is True
 
 
