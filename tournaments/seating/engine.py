@@ -355,7 +355,7 @@ def _plan(
     (:mod:`.exact`), which finds such a schedule (14 players at 3-3-4-4 over
     4 rounds) or proves there is none (12 players, 5 rounds of threes);
     either way the report says so. Where a proof made offline says every
-    schedule has a repeat (:data:`.catalogue.NONE_EXISTS`: 17 × 6), only the
+    schedule has a repeat (:data:`.catalogue.NONE_EXISTS`: 17 × 6, 19 × 8), only the
     tabu starts run, and the report cites the proof.
     """
     problem = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
