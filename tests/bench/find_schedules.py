@@ -4,6 +4,7 @@
         [--steps 20000000] [--seconds 600]
     python tests/bench/find_schedules.py 38x16 --developed 16,2,6 [--budget 200]
     python tests/bench/find_schedules.py 26x10 --developed 5,5,1 --bases 2
+    python tests/bench/find_schedules.py 23x9 --developed 3,6,5 --bases 3 --sat
 
 Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
 over whole schedules, in C) with the system's ``cc``, runs it for each size
@@ -17,6 +18,9 @@ same schedule again. ``--seconds`` only stops a search early.
 seed 0) with a budget of deterministic time units far over what a draw may
 spend; the entry records the units it took. ``--bases B`` develops B base
 rounds together (round ``h · B + i`` is base round ``i`` shifted by ``h``).
+``--sat`` decides the shape with CaDiCaL instead (``sat_developed.py``: the
+same model plus what the count of pairs forces), with no budget: it prints
+the schedule, or that the shape has none.
 """
 
 from __future__ import annotations
@@ -64,17 +68,25 @@ def search(binary: Path, sizes: tuple[int, ...], rounds: int, seed: int, steps: 
 
 
 def developed(
-    sizes: tuple[int, ...], rounds: int, shape: str, budget: float, bases: int = 1
+    sizes: tuple[int, ...], rounds: int, shape: str, budget: float, bases: int = 1, sat=False
 ) -> None:
-    from ortools import __version__ as ortools
-
-    from tournaments.seating.symmetric import _developed
-
     g, levels, fixed = map(int, shape.split(","))
-    found, took = _developed(sizes, g, levels, fixed, budget, 0, bases)
+    if sat:
+        from sat_developed import decide
+
+        found, took = decide(sizes, g, levels, fixed, bases)
+        how = f"CaDiCaL 1.9.5, {took:.0f} s"
+        verdict = "none exists" if found is None else "found"
+    else:
+        from ortools import __version__ as ortools
+
+        from tournaments.seating.symmetric import _developed
+
+        found, took = _developed(sizes, g, levels, fixed, budget, 0, bases)
+        how = f"OR-Tools {ortools.rsplit('.', 1)[0]} CP-SAT, seed 0, {took:.1f} units"
+        verdict = "found" if found is not None else "none found within the budget"
     print(
-        f"# {sum(sizes)} x {rounds} {sizes}: {bases} base(s), Z_{g} x {levels} + {fixed}: "
-        f"{took:.1f} units"
+        f"# {sum(sizes)} x {rounds} {sizes}: {bases} base(s), Z_{g} x {levels} + {fixed}: {how}, {verdict}"
     )
     if found is not None:
         found = found[:rounds]
@@ -82,11 +94,7 @@ def developed(
         ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
         if bases > 1:
             ring = f"{bases} base rounds over {ring}"
-        entry(
-            sizes,
-            f"cyclic schedule ({ring}), OR-Tools {ortools.rsplit('.', 1)[0]} CP-SAT, seed 0, {took:.1f} units",
-            found,
-        )
+        entry(sizes, f"cyclic schedule ({ring}), {how}", found)
 
 
 def entry(sizes: tuple[int, ...], how: str, tables) -> None:
@@ -107,12 +115,13 @@ def main() -> None:
     parser.add_argument("--developed", metavar="G,L,F", help="a developed base round instead")
     parser.add_argument("--budget", type=float, default=200.0, help="CP-SAT units (--developed)")
     parser.add_argument("--bases", type=int, default=1, help="base rounds (--developed)")
+    parser.add_argument("--sat", action="store_true", help="decide the shape by SAT (--developed)")
     options = parser.parse_args()
     if options.developed:
         for cell in options.cells:
             n, rounds = map(int, cell.split("x"))
             sizes = tuple(sorted(table_sizes(n, TablePolicy(options.policy))))
-            developed(sizes, rounds, options.developed, options.budget, options.bases)
+            developed(sizes, rounds, options.developed, options.budget, options.bases, options.sat)
         return
     first, last = map(int, options.seeds.split("-"))
     with tempfile.TemporaryDirectory() as workdir:

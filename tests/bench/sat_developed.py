@@ -1,0 +1,166 @@
+"""Developed schedules decided by a SAT solver: a schedule of the shape, or a proof there is none.
+
+The shape is that of :func:`tournaments.seating.symmetric._developed`: the
+players are ``Z_g × {0 … L-1}`` and ``F`` points ∞, and ``B`` base rounds are
+each shifted ``g`` times (round ``h · B + i`` is base round ``i`` shifted by
+``h``; ∞ stays put). No pair meets twice exactly when no *difference* (the
+orbit of a pair under the shift, :func:`tournaments.seating.designs._key_function`)
+comes twice over all base rounds, and none comes that the shift brings back
+onto itself (``g / 2`` within a level, ∞ with ∞: :func:`~tournaments.seating.designs.never_developed`).
+
+CP-SAT, with the budget a draw or ``find_schedules.py --developed`` gives
+it, ran out of time on the shapes of the sizes at the counting bound left
+open (23 × 9, 29 × 12, 31 × 14). This model adds what the count of pairs
+forces, which a clause learner does not find by itself:
+
+* every difference other than those never allowed is the orbit of ``g``
+  pairs, and the rounds cover a fixed number of pairs, so **exactly**
+  ``(C(n, 2) − rounds · pairs a round − pairs never allowed) / g``
+  differences are left uncovered (none at the bound of 23 × 9 over
+  ``Z_3 × 6`` and 5 ∞: each remaining difference exactly once). If that
+  is negative or not whole, the shape has no schedule and no solver runs;
+* shifting one level alone maps a developed schedule to another, and ∞_0
+  meets each level at most once (twice would cover a difference twice), so
+  the level points ∞_0 sits with may all be taken at ``x = 0``;
+* tables of one size are in the order of their smallest member.
+
+Each of these holds for every schedule of the shape up to those symmetries,
+so *unsatisfiable* means the shape has none. CaDiCaL 1.9.5 (python-sat, the
+``test`` extra) decides the shapes here in seconds to minutes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from itertools import combinations, pairwise
+from math import comb
+
+from tournaments.seating.designs import _key_function, never_developed
+
+Schedule = list[list[tuple[int, ...]]]
+
+
+def uncovered_differences(sizes: Sequence[int], g: int, levels: int, fixed: int, rounds: int):
+    """How many differences the schedule leaves uncovered, or ``None`` if the count rules it out."""
+    n = sum(sizes)
+    never = comb(fixed, 2) + (levels * (g // 2) if g % 2 == 0 else 0)  # pairs never met
+    spare = comb(n, 2) - rounds * sum(comb(s, 2) for s in sizes) - never
+    if spare < 0 or spare % g:
+        return None
+    return spare // g
+
+
+def clauses(sizes: Sequence[int], g: int, levels: int, fixed: int, bases: int, pool):
+    """The clauses, and ``y[base, player, table]`` (players: ``x + g · level``, then ∞)."""
+    from pysat.card import CardEnc, EncType
+
+    n = sum(sizes)
+    if levels * g + fixed != n:
+        raise ValueError(f"Z_{g} × {levels} and {fixed} ∞ seat {levels * g + fixed}, not {n}")
+    uncovered = uncovered_differences(sizes, g, levels, fixed, bases * g)
+    if uncovered is None:
+        return None, {}
+    points = [(x, level) for level in range(levels) for x in range(g)]
+    points += [(i, -1) for i in range(fixed)]
+    tables = range(len(sizes))
+    difference = _key_function(g)
+    never = never_developed(g, levels, fixed)
+    y = {(b, p, t): pool.id(("y", b, p, t)) for b in range(bases) for p in range(n) for t in tables}
+    out: list[list[int]] = []
+    together: dict[tuple, list[int]] = {}  # difference → "this pair sits at this table"
+    for b in range(bases):
+        for p in range(n):  # one table each
+            out.append([y[b, p, t] for t in tables])
+            out += [[-y[b, p, t], -y[b, p, u]] for t, u in combinations(tables, 2)]
+        for t in tables:  # every table full
+            seated = [y[b, p, t] for p in range(n)]
+            out += CardEnc.equals(seated, sizes[t], vpool=pool, encoding=EncType.seqcounter).clauses
+        for a, c in combinations(range(n), 2):
+            d = difference(points[a], points[c])
+            for t in tables:
+                if d in never:
+                    out.append([-y[b, a, t], -y[b, c, t]])
+                    continue
+                z = pool.id(("z", b, a, c, t))
+                out += [[-z, y[b, a, t]], [-z, y[b, c, t]], [z, -y[b, a, t], -y[b, c, t]]]
+                together.setdefault(d, []).append(z)
+        for t, u in pairwise(tables):  # tables of one size: smallest members increase
+            if sizes[t] == sizes[u]:
+                out += [[-y[b, p, u]] + [y[b, q, t] for q in range(p)] for p in range(n)]
+    covered = []
+    for d, zs in sorted(together.items()):  # each difference at most once ...
+        out += CardEnc.atmost(zs, 1, vpool=pool, encoding=EncType.seqcounter).clauses
+        c = pool.id(("covered", d))
+        out += [[-c, *zs]] + [[c, -z] for z in zs]
+        covered.append(c)
+    # ... and all but `uncovered` of them once (the count of pairs)
+    if uncovered == 0:
+        out += [[c] for c in covered]
+    else:
+        least = len(covered) - uncovered
+        out += CardEnc.atleast(covered, least, vpool=pool, encoding=EncType.seqcounter).clauses
+    if fixed:  # shift each level alone: ∞_0 sits with level points at x = 0
+        infinity = levels * g
+        for b in range(bases):
+            for t in tables:
+                out += [[-y[b, infinity, t], -y[b, p, t]] for p in range(n - fixed) if p % g]
+    return out, y
+
+
+def decide(
+    sizes: Sequence[int],
+    g: int,
+    levels: int,
+    fixed: int,
+    bases: int = 1,
+    solver: str = "cadical195",
+) -> tuple[Schedule | None, float]:
+    """The developed schedule (``bases · g`` rounds, checked) or ``None`` if the shape has none.
+
+    Returns it with the CPU seconds it took (the model and the solver).
+    """
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    started = time.process_time()
+    pool = IDPool()
+    model, y = clauses(sizes, g, levels, fixed, bases, pool)
+    if model is None:
+        return None, time.process_time() - started
+    with Solver(name=solver, bootstrap_with=model) as sat:
+        if not sat.solve():
+            return None, time.process_time() - started
+        true = {v for v in sat.get_model() if v > 0}
+    took = time.process_time() - started
+    n = sum(sizes)
+    bases_found = [
+        [[p for p in range(n) if y[b, p, t] in true] for t in range(len(sizes))]
+        for b in range(bases)
+    ]
+
+    def shifted(p: int, h: int) -> int:
+        return p if p >= n - fixed else (p % g + h) % g + g * (p // g)
+
+    schedule = [
+        sorted(tuple(sorted(shifted(p, h) for p in table)) for table in base)
+        for h in range(g)
+        for base in bases_found
+    ]
+    _check(schedule, sizes)
+    return schedule, took
+
+
+def _check(schedule: Schedule, sizes: Sequence[int]) -> None:
+    n = sum(sizes)
+    met: set[tuple[int, int]] = set()
+    for tables in schedule:
+        if sorted(map(len, tables)) != sorted(sizes):
+            raise AssertionError("a developed round has other table sizes")
+        if sorted(p for t in tables for p in t) != list(range(n)):
+            raise AssertionError("a developed round does not seat everyone once")
+        for t in tables:
+            for pair in combinations(sorted(t), 2):
+                if pair in met:
+                    raise AssertionError(f"{pair} meet twice")
+                met.add(pair)

@@ -1,0 +1,82 @@
+"""Developed schedules decided by SAT (tests/bench/sat_developed.py): found, refuted, sound."""
+
+import pytest
+from sat_developed import clauses, decide, uncovered_differences
+
+from tournaments.seating.catalogue import catalogued_schedule
+
+
+def test_it_finds_the_developed_schedules_at_the_bound_that_cp_sat_finds():
+    for sizes, g, fixed, rounds in [((3,) * 6 + (4,), 9, 4, 9), ((3,) * 7 + (4,), 11, 3, 11)]:
+        found, _ = decide(sizes, g, 2, fixed)  # checked inside: no pair twice
+        assert len(found) == rounds
+        assert all(sorted(map(len, r)) == list(sizes) for r in found)
+
+
+def test_shapes_the_count_rules_out_have_no_schedule_and_need_no_solver():
+    # 19 x 8: Z_8 leaves difference 4 unmet in each level (8 pairs), the bound only 3
+    assert uncovered_differences((3,) * 5 + (4,), 8, 2, 3, 8) is None
+    assert decide((3,) * 5 + (4,), 8, 2, 3) == (None, pytest.approx(0, abs=1))
+    # 25 x 11 over Z_11 x 2 and 3 ∞: every pair but the ∞'s exactly once
+    assert uncovered_differences((3,) * 7 + (4,), 11, 2, 3, 11) == 0
+    # 22 x 9 over Z_9 x 2 and 4 ∞: of 231 pairs 216 meet and 6 are ∞'s; 9 left, one difference
+    assert uncovered_differences((3,) * 6 + (4,), 9, 2, 4, 9) == 1
+
+
+def test_it_refutes_shapes_known_to_have_no_schedule():
+    # 13 x 5 has no schedule without a repeat at all (prove_schedules.py), so none of this shape
+    assert decide((3, 3, 3, 4), 5, 2, 3)[0] is None
+    # 23 x 9 over Z_9 x 2 and 5 ∞: each ∞ sits at triples with one point of each level, which
+    # leaves the fours 4 points of each level for 4 pure differences of each and 4 mixed; a
+    # four of 3 + 1 points gives 3 pure, of 2 + 2 one, of 4 six: no split of 8 points does it
+    assert decide((3,) * 5 + (4, 4), 9, 2, 5)[0] is None
+
+
+def _normalised(schedule, sizes, g, levels, bases):
+    """The base rounds of a developed schedule, each level shifted so that ∞_0's mates sit at 0."""
+    n = sum(sizes)
+    infinity = levels * g
+    shift = [0] * levels
+    for base in schedule[:bases]:
+        for p in next(t for t in base if infinity in t):
+            if p < infinity:
+                shift[p // g] = p % g
+    out = []
+    for base in schedule[:bases]:
+        tables = [
+            sorted(p if p >= infinity else (p % g - shift[p // g]) % g + g * (p // g) for p in t)
+            for t in base
+        ]
+        out.append(sorted(tables, key=lambda t: (len(t), t[0])))
+    assert all(sorted(p for t in base for p in t) == list(range(n)) for base in out)
+    return out
+
+
+def _satisfiable_with(sizes, g, levels, fixed, bases, base_rounds):
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    pool = IDPool()
+    model, y = clauses(sizes, g, levels, fixed, bases, pool)
+    seated = [
+        y[b, p, t]
+        for b, base in enumerate(base_rounds)
+        for t, table in enumerate(base)
+        for p in table
+    ]
+    with Solver(name="cadical195", bootstrap_with=model) as sat:
+        return sat.solve(assumptions=seated)
+
+
+def test_the_symmetry_it_breaks_keeps_a_schedule_found_without_it():
+    # 26 x 10, found by CP-SAT over two base rounds of Z_5 x 5 and 1 ∞ (no ∞ normalisation)
+    sizes = (3,) * 6 + (4, 4)
+    schedule, how = catalogued_schedule(sizes, 10)
+    assert "2 base rounds over Z_5 × 5 and 1 ∞" in how
+    bases = _normalised(schedule, sizes, 5, 5, 2)
+    assert _satisfiable_with(sizes, 5, 5, 1, 2, bases)
+    spoiled = [[list(t) for t in base] for base in bases]
+    a, b = spoiled[1][0][0], spoiled[1][1][0]  # two players of base round 1 change tables
+    spoiled[1][0][0], spoiled[1][1][0] = b, a
+    spoiled[1] = sorted((sorted(t) for t in spoiled[1]), key=lambda t: (len(t), t[0]))
+    assert not _satisfiable_with(sizes, 5, 5, 1, 2, spoiled)
