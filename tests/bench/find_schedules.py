@@ -75,7 +75,7 @@ def developed(
         from sat_developed import decide
 
         found, took = decide(sizes, g, levels, fixed, bases)
-        how = f"CaDiCaL 1.9.5, {took:.0f} s"
+        how = f"CaDiCaL 1.9.5, {took:.1f} s of CPU"
         verdict = "none exists" if found is None else "found"
     else:
         from ortools import __version__ as ortools
@@ -94,11 +94,14 @@ def developed(
         ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
         if bases > 1:
             ring = f"{bases} base rounds over {ring}"
-        entry(sizes, f"cyclic schedule ({ring}), {how}", found)
+        entry(sizes, f"cyclic schedule ({ring}), {how}", found[:bases], (g, levels, fixed))
 
 
-def entry(sizes: tuple[int, ...], how: str, tables) -> None:
+def entry(sizes: tuple[int, ...], how: str, tables, shape=None) -> None:
+    """An entry of ``catalogue.CATALOGUE``, or with ``shape`` (its base rounds) of ``DEVELOPED``."""
     print(f'    {sizes}: (\n        "{how}",')
+    if shape is not None:
+        print(f"        {shape},")
     print('        """')
     for line in tables:
         print("        " + " ".join(",".join(map(str, t)) for t in line))

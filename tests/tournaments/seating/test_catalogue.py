@@ -5,22 +5,33 @@ import re
 import pytest
 
 from tournaments.seating import Constraints, Entry, Method, TablePolicy, draw_round, draw_schedule
-from tournaments.seating.catalogue import CATALOGUE, NONE_EXISTS, catalogued_schedule, proved_none
+from tournaments.seating.catalogue import (
+    CATALOGUE,
+    DEVELOPED,
+    NONE_EXISTS,
+    catalogued_schedule,
+    proved_none,
+)
 from tournaments.seating.sizes import table_sizes
 
 from .helpers import as_history, design_pairs, repeats
 
 
-@pytest.mark.parametrize("sizes", sorted(CATALOGUE))
+@pytest.mark.parametrize("sizes", sorted(CATALOGUE) + sorted(DEVELOPED))
 def test_every_catalogued_schedule_seats_everyone_once_and_repeats_no_meeting(sizes):
     schedule, how = catalogued_schedule(sizes, 1)
+    if sizes in DEVELOPED:  # kept as base rounds: g shifts of each
+        _, (g, levels, fixed), text = DEVELOPED[sizes]
+        assert g * levels + fixed == sum(sizes)
+        assert len(schedule) == g * len(text.strip().splitlines())
+        assert f"Z_{g} × {levels}" in how and (f"and {fixed} ∞" in how) == (fixed > 0)
     assert all(sorted(map(len, tables)) == list(sizes) for tables in schedule)
     assert set(design_pairs(schedule, sum(sizes)).values()) == {1}  # each round seats all once
     # the record names what found it: tests/bench/find_schedules.py with this seed re-finds it
     assert re.fullmatch(
         r"tabu search, seed \d+, [\d,]+ steps"
         r"|cyclic schedule \((\d base rounds over )?Z_\d+ × \d+( and \d+ ∞)?\), "
-        r"(OR-Tools [\d.]+ CP-SAT, seed 0, [\d.]+ units|CaDiCaL [\d.]+, \d+ s)",
+        r"(OR-Tools [\d.]+ CP-SAT, seed 0, [\d.]+ units|CaDiCaL [\d.]+, [\d.]+ s of CPU)",
         how,
     )
 
@@ -33,11 +44,12 @@ def test_a_catalogued_schedule_serves_fewer_rounds_but_not_more():
 
 
 @pytest.mark.parametrize(
-    "n, rounds", [(20, 7), (23, 9), (26, 10), (29, 11), (31, 14), (38, 16), (40, 18)]
+    "n, rounds",
+    [(20, 7), (23, 9), (26, 10), (29, 11), (31, 14), (38, 16), (40, 18), (47, 20), (49, 23)],
 )
 def test_sizes_only_the_offline_search_reached_draw_without_a_repeat(n, rounds):
     """Mixed tables: the draw's tabu search, the developed base rounds and CP-SAT within
-    their budgets all left repeats (2 to 17 at these sizes)."""
+    their budgets all left repeats (2 to 36 at these sizes)."""
     entries = [Entry(f"p{i}") for i in range(n)]
     draws = draw_schedule(entries, rounds, seed="club", policy=TablePolicy.MIXED)
     assert repeats(list(draws)) == 0
@@ -131,7 +143,9 @@ def test_proofs_cover_their_rounds_and_more_but_not_fewer():
     assert proved_none(nineteen, 7) is None  # 19 × 7 has one (the tabu search finds it)
     # a size is never both catalogued and proved impossible for the same rounds
     for key, (fewest, _) in NONE_EXISTS.items():
-        assert key not in CATALOGUE or len(catalogued_schedule(key, 1)[0]) < fewest
+        found = catalogued_schedule(key, 1)
+        assert found is None or len(found[0]) < fewest
+    assert not set(CATALOGUE) & set(DEVELOPED)  # one entry a size
 
 
 def test_a_size_proved_to_need_a_repeat_says_so_and_skips_the_searches_that_cannot_succeed():
