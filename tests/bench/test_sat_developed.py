@@ -32,21 +32,32 @@ def test_it_refutes_shapes_known_to_have_no_schedule():
     assert decide((3,) * 5 + (4, 4), 9, 2, 5)[0] is None
 
 
-def _normalised(schedule, sizes, g, levels, bases):
-    """The base rounds of a developed schedule, each level shifted so that ∞_0's mates sit at 0."""
+def _normalised(schedule, sizes, g, levels, bases, renumber=False):
+    """The base rounds of a developed schedule brought to the form the model assumes.
+
+    Each level shifted so that ∞_0's mates sit at 0; with ``renumber`` (∞ never at a four)
+    the levels ∞_0 meets in base round b renumbered 2b and 2b + 1.
+    """
     n = sum(sizes)
     infinity = levels * g
     shift = [0] * levels
+    order = []
     for base in schedule[:bases]:
-        for p in next(t for t in base if infinity in t):
+        for p in sorted(next(t for t in base if infinity in t)):
             if p < infinity:
                 shift[p // g] = p % g
+                order.append(p // g)
+    order += [level for level in range(levels) if level not in order]
+    number = {level: order.index(level) if renumber else level for level in range(levels)}
+
+    def moved(p):
+        if p >= infinity:
+            return p
+        return (p % g - shift[p // g]) % g + g * number[p // g]
+
     out = []
     for base in schedule[:bases]:
-        tables = [
-            sorted(p if p >= infinity else (p % g - shift[p // g]) % g + g * (p // g) for p in t)
-            for t in base
-        ]
+        tables = [sorted(moved(p) for p in t) for t in base]
         out.append(sorted(tables, key=lambda t: (len(t), t[0])))
     assert all(sorted(p for t in base for p in t) == list(range(n)) for base in out)
     return out
@@ -80,3 +91,15 @@ def test_the_symmetry_it_breaks_keeps_a_schedule_found_without_it():
     spoiled[1][0][0], spoiled[1][1][0] = b, a
     spoiled[1] = sorted((sorted(t) for t in spoiled[1]), key=lambda t: (len(t), t[0]))
     assert not _satisfiable_with(sizes, 5, 5, 1, 2, spoiled)
+
+
+def test_the_levels_it_renumbers_keep_the_catalogued_23_by_9():
+    # ∞ meets the 18 level points at most once, and 9 rounds at threes already meet 18: it
+    # never sits at a four, so the levels follow ∞_0's tables as well
+    sizes = (3,) * 5 + (4, 4)
+    schedule, how = catalogued_schedule(sizes, 9)
+    assert "3 base rounds over Z_3 × 6 and 5 ∞" in how
+    assert _satisfiable_with(sizes, 3, 6, 5, 3, _normalised(schedule, sizes, 3, 6, 3, True))
+    shifted_only = _normalised(schedule, sizes, 3, 6, 3)
+    assert shifted_only != _normalised(schedule, sizes, 3, 6, 3, True)  # a real renumbering
+    assert not _satisfiable_with(sizes, 3, 6, 5, 3, shifted_only)
