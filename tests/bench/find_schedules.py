@@ -5,6 +5,7 @@
     python tests/bench/find_schedules.py 38x16 --developed 16,2,6 [--budget 200]
     python tests/bench/find_schedules.py 26x10 --developed 5,5,1 --bases 2
     python tests/bench/find_schedules.py 23x9 --developed 3,6,5 --bases 3 --sat
+    python tests/bench/find_schedules.py --near-bound 41-100 --seconds 300
 
 Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
 over whole schedules, in C) with the system's ``cc``, runs it for each size
@@ -20,7 +21,9 @@ spend; the entry records the units it took. ``--bases B`` develops B base
 rounds together (round ``h · B + i`` is base round ``i`` shifted by ``h``).
 ``--sat`` decides the shape with CaDiCaL instead (``sat_developed.py``: the
 same model plus what the count of pairs forces), with no budget: it prints
-the schedule, or that the shape has none.
+the schedule, or that the shape has none. ``--near-bound FIRST-LAST`` does
+that for each count of players with a table of four, at the counting bound
+(or one round under it), shape after shape for ``--seconds`` each.
 """
 
 from __future__ import annotations
@@ -97,6 +100,66 @@ def developed(
         entry(sizes, f"cyclic schedule ({ring}), {how}", found[:bases], (g, levels, fixed))
 
 
+def _decided(queue, sizes, g, levels, fixed, bases) -> None:
+    from sat_developed import decide
+
+    found, took = decide(sizes, g, levels, fixed, bases)
+    queue.put((None if found is None else found[:bases], took))
+
+
+def near_bound(first: int, last: int, seconds: int, policy: TablePolicy) -> None:
+    """For each count with a table of four: a developed schedule at the counting bound by SAT.
+
+    The shapes whose count of pairs fits (``g · B`` rounds, ``B ≤ 6``), fewest base rounds
+    and fewest differences left over first, each for at most ``seconds`` (wall time, in a
+    child process); one round under the bound if none answers. Prints each attempt and the catalogue entry of the first found.
+    """
+    import multiprocessing
+
+    from sat_developed import uncovered_differences
+
+    for n in range(first, last + 1):
+        sizes = tuple(sorted(table_sizes(n, policy)))
+        if 4 not in sizes:
+            continue
+        pairs = sum(k * (k - 1) // 2 for k in sizes)
+        bound = min((n - 1) // 2, n * (n - 1) // 2 // pairs)
+        for rounds in (bound, bound - 1):
+            shapes = sorted(
+                (rounds // g, left, fixed, g, (n - fixed) // g)
+                for g in range(2, rounds + 1)
+                if rounds % g == 0 and rounds // g <= 6
+                for fixed in range(len(sizes) + 1)
+                if (n - fixed) % g == 0 and n > fixed
+                for left in [uncovered_differences(sizes, g, (n - fixed) // g, fixed, rounds)]
+                if left is not None
+            )
+            found = None
+            for bases, _, fixed, g, levels in shapes:
+                queue = multiprocessing.Queue()
+                child = multiprocessing.Process(
+                    target=_decided, args=(queue, sizes, g, levels, fixed, bases)
+                )
+                child.start()
+                child.join(seconds)
+                shape = f"{n} x {rounds}: {bases} base(s), Z_{g} x {levels} + {fixed}"
+                if child.is_alive():
+                    child.terminate()
+                    print(f"# {shape}: no answer in {seconds} s", flush=True)
+                    continue
+                found, took = queue.get()
+                print(f"# {shape}: {'found' if found else 'none exists'}, {took:.1f} s", flush=True)
+                if found:
+                    ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
+                    if bases > 1:
+                        ring = f"{bases} base rounds over {ring}"
+                    how = f"cyclic schedule ({ring}), CaDiCaL 1.9.5, {took:.1f} s of CPU"
+                    entry(sizes, how, found, (g, levels, fixed))
+                    break
+            if found:
+                break
+
+
 def entry(sizes: tuple[int, ...], how: str, tables, shape=None) -> None:
     """An entry of ``catalogue.CATALOGUE``, or with ``shape`` (its base rounds) of ``DEVELOPED``."""
     print(f'    {sizes}: (\n        "{how}",')
@@ -110,7 +173,7 @@ def entry(sizes: tuple[int, ...], how: str, tables, shape=None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("cells", nargs="+", help="PLAYERSxROUNDS, e.g. 20x7")
+    parser.add_argument("cells", nargs="*", help="PLAYERSxROUNDS, e.g. 20x7")
     parser.add_argument("--policy", default="mixed", choices=[p.value for p in TablePolicy])
     parser.add_argument("--seeds", default="1-8", help="a range FIRST-LAST")
     parser.add_argument("--steps", type=int, default=20_000_000)
@@ -119,7 +182,14 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=200.0, help="CP-SAT units (--developed)")
     parser.add_argument("--bases", type=int, default=1, help="base rounds (--developed)")
     parser.add_argument("--sat", action="store_true", help="decide the shape by SAT (--developed)")
+    parser.add_argument(
+        "--near-bound", metavar="FIRST-LAST", help="developed schedules at the bound, by SAT"
+    )
     options = parser.parse_args()
+    if options.near_bound:
+        first, last = map(int, options.near_bound.split("-"))
+        near_bound(first, last, options.seconds, TablePolicy(options.policy))
+        return
     if options.developed:
         for cell in options.cells:
             n, rounds = map(int, cell.split("x"))

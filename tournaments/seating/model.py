@@ -38,7 +38,7 @@ __all__ = [
 #: 1.2: symmetric and developed schedules, mixed first rounds, schedules found offline
 #: 1.3: sizes proved offline to need a repeat skip the searches that cannot succeed
 #: 1.4: 19 players over 8 rounds or more (mixed tables) are among them
-#: 1.5: 23 × 9 and 31 × 14 (mixed tables) from schedules found offline, without a repeat
+#: 1.5: schedules found offline for 23 × 9, 31 × 14 and 41–91 players (mixed tables)
 ENGINE_VERSION = "pulka-seating 1.5"
 
 EntryId = int | str
