@@ -88,9 +88,8 @@ def developed(
         found, took = _developed(sizes, g, levels, fixed, budget, 0, bases)
         how = f"OR-Tools {ortools.rsplit('.', 1)[0]} CP-SAT, seed 0, {took:.1f} units"
         verdict = "found" if found is not None else "none found within the budget"
-    print(
-        f"# {sum(sizes)} x {rounds} {sizes}: {bases} base(s), Z_{g} x {levels} + {fixed}: {how}, {verdict}"
-    )
+    shape = f"{bases} base(s), Z_{g} x {levels} + {fixed}"
+    print(f"# {sum(sizes)} x {rounds} {sizes}: {shape}: {how}, {verdict}")
     if found is not None:
         found = found[:rounds]
         check(found, sizes)
@@ -112,7 +111,8 @@ def near_bound(first: int, last: int, seconds: int, policy: TablePolicy) -> None
 
     The shapes whose count of pairs fits (``g · B`` rounds, ``B ≤ 6``), fewest base rounds
     and fewest differences left over first, each for at most ``seconds`` (wall time, in a
-    child process); one round under the bound if none answers. Prints each attempt and the catalogue entry of the first found.
+    child process); one round under the bound if none answers. Prints each attempt and the
+    catalogue entry of the first found.
     """
     import multiprocessing
 

@@ -6,7 +6,8 @@ each shifted ``g`` times (round ``h · B + i`` is base round ``i`` shifted by
 ``h``; ∞ stays put). No pair meets twice exactly when no *difference* (the
 orbit of a pair under the shift, :func:`tournaments.seating.designs._key_function`)
 comes twice over all base rounds, and none comes that the shift brings back
-onto itself (``g / 2`` within a level, ∞ with ∞: :func:`~tournaments.seating.designs.never_developed`).
+onto itself (``g / 2`` within a level, ∞ with ∞:
+:func:`~tournaments.seating.designs.never_developed`).
 
 CP-SAT, with the budget a draw or ``find_schedules.py --developed`` gives
 it, ran out of time on the shapes of the sizes at the counting bound left
