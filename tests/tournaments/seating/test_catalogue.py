@@ -45,7 +45,18 @@ def test_a_catalogued_schedule_serves_fewer_rounds_but_not_more():
 
 @pytest.mark.parametrize(
     "n, rounds",
-    [(20, 7), (23, 9), (26, 10), (29, 11), (31, 14), (38, 16), (40, 18), (47, 20), (49, 23)],
+    [
+        (20, 7),
+        (23, 9),
+        (26, 10),
+        (29, 11),
+        (31, 14),
+        (38, 16),
+        (40, 18),
+        (43, 20),
+        (47, 20),
+        (49, 23),
+    ],
 )
 def test_sizes_only_the_offline_search_reached_draw_without_a_repeat(n, rounds):
     """Mixed tables: the draw's tabu search, the developed base rounds and CP-SAT within
