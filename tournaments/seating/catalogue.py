@@ -25,9 +25,10 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     ``Z_7 × 4`` and 3 ∞, every pair but the ∞'s meeting exactly once; and
     for every count of 41 to 91 players with a table of four, the first
     shape that answered within 300 s (``--near-bound``): at the counting
-    bound, or one round under it for 77, 79 and 91; mostly one base round
-    over ``Z_R × 2``. 43 × 20 (one four a round, the kind of 19 × 8 and
-    31 × 14) took four base rounds over ``Z_5 × 8`` and 3 ∞, 363 s. Before,
+    bound, or one round under it for 77 and 91; mostly one base round
+    over ``Z_R × 2``. 43 × 20 and 79 × 38 (one four a round, the kind of
+    19 × 8 and 31 × 14) took four base rounds over ``Z_5 × 8`` and 3 ∞,
+    363 s, and two over ``Z_19 × 4`` and 3 ∞, 623 s. Before,
     the draw left 13–36 repeats at or next to the bound of 41–50.
 
 A schedule's first rounds serve any shorter event, and the planner relabels
@@ -309,10 +310,11 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, int, int], str]] = {
         """,
     ),
     (3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4): (
-        "cyclic schedule (Z_37 × 2 and 5 ∞), CaDiCaL 1.9.5, 163.7 s of CPU",
-        (37, 2, 5),
+        "cyclic schedule (2 base rounds over Z_19 × 4 and 3 ∞), CaDiCaL 1.9.5, 622.7 s of CPU",
+        (19, 4, 3),
         """
-        0,37,74 1,6,59,61 2,9,53 3,12,39 4,7,47 5,20,70 8,22,28 10,29,41 11,35,36 13,65,77 14,25,49 15,19,48 16,32,64 17,62,73 18,44,52 21,23,31 24,46,63 26,51,56 27,68,69 30,40,76 33,50,75 34,72,78 38,45,54 42,60,66 43,55,58 57,67,71
+        0,19,76 1,10,72 2,9,24 3,5,43,46 4,29,77 6,20,37 7,28,67 8,52,56 11,14,60 12,30,73 13,23,41 15,48,69 16,36,51 17,33,54 18,22,66 21,50,61 25,26,34 27,32,40 31,45,62 35,44,78 38,39,47 42,70,71 49,64,75 53,57,59 55,58,63 65,68,74
+        0,4,36 1,43,56 2,28,47 3,16,17 5,33,55 6,45,65 7,15,62 8,40,72 9,20,67 10,66,78 11,19,64 12,39,46 13,63,70 14,44,58 18,23,69 21,41,59 22,34,71,75 24,49,54 25,48,60 26,30,42 27,51,53 29,32,61 31,37,73 35,52,68 38,57,76 50,74,77
         """,
     ),
     (3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4): (
