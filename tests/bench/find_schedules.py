@@ -93,10 +93,15 @@ def developed(
     if found is not None:
         found = found[:rounds]
         check(found, sizes)
-        ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
-        if bases > 1:
-            ring = f"{bases} base rounds over {ring}"
-        entry(sizes, f"cyclic schedule ({ring}), {how}", found[:bases], (g, levels, fixed))
+        entry(sizes, cyclic(g, levels, fixed, bases, how), found[:bases], (g, levels, fixed))
+
+
+def cyclic(g: int, levels: int, fixed: int, bases: int, how: str) -> str:
+    """The record of a developed schedule: its shape and how it was found."""
+    ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
+    if bases > 1:
+        ring = f"{bases} base rounds over {ring}"
+    return f"cyclic schedule ({ring}), {how}"
 
 
 def _decided(queue, sizes, g, levels, fixed, bases) -> None:
@@ -150,10 +155,7 @@ def near_bound(first: int, last: int, seconds: int, policy: TablePolicy) -> None
                 found, took = queue.get()
                 print(f"# {shape}: {'found' if found else 'none exists'}, {took:.1f} s", flush=True)
                 if found:
-                    ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
-                    if bases > 1:
-                        ring = f"{bases} base rounds over {ring}"
-                    how = f"cyclic schedule ({ring}), CaDiCaL 1.9.5, {took:.1f} s of CPU"
+                    how = cyclic(g, levels, fixed, bases, f"CaDiCaL 1.9.5, {took:.1f} s of CPU")
                     entry(sizes, how, found, (g, levels, fixed))
                     break
             if found:

@@ -48,7 +48,9 @@ from collections.abc import Sequence
 from itertools import combinations, pairwise
 from math import comb
 
+from tournaments.seating.catalogue import developed
 from tournaments.seating.designs import _key_function, never_developed
+from tournaments.seating.symmetric import _check as check_schedule
 
 Schedule = list[list[tuple[int, ...]]]
 
@@ -183,28 +185,13 @@ def decide(
         for b in range(bases)
     ]
 
-    def shifted(p: int, h: int) -> int:
-        return p if p >= n - fixed else (p % g + h) % g + g * (p // g)
-
-    schedule = [
-        sorted(tuple(sorted(shifted(p, h) for p in table)) for table in base)
-        for h in range(g)
-        for base in bases_found
-    ]
+    schedule = [list(r) for r in developed(bases_found, g, levels)]
     _check(schedule, sizes)
     return schedule, took
 
 
 def _check(schedule: Schedule, sizes: Sequence[int]) -> None:
-    n = sum(sizes)
-    met: set[tuple[int, int]] = set()
-    for tables in schedule:
-        if sorted(map(len, tables)) != sorted(sizes):
-            raise AssertionError("a developed round has other table sizes")
-        if sorted(p for t in tables for p in t) != list(range(n)):
-            raise AssertionError("a developed round does not seat everyone once")
-        for t in tables:
-            for pair in combinations(sorted(t), 2):
-                if pair in met:
-                    raise AssertionError(f"{pair} meet twice")
-                met.add(pair)
+    """Every round has tables of ``sizes`` and seats everyone once; no pair meets twice."""
+    if any(sorted(map(len, tables)) != sorted(sizes) for tables in schedule):
+        raise AssertionError("a developed round has other table sizes")
+    check_schedule(schedule, sum(sizes))
