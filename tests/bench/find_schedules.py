@@ -71,13 +71,19 @@ def search(binary: Path, sizes: tuple[int, ...], rounds: int, seed: int, steps: 
 
 
 def developed(
-    sizes: tuple[int, ...], rounds: int, shape: str, budget: float, bases: int = 1, sat=False
+    sizes: tuple[int, ...],
+    rounds: int,
+    shape: str,
+    budget: float,
+    bases: int = 1,
+    sat=False,
+    invariant: int = 0,
 ) -> None:
     g, levels, fixed = map(int, shape.split(","))
     if sat:
         from sat_developed import decide
 
-        found, took = decide(sizes, g, levels, fixed, bases)
+        found, took = decide(sizes, g, levels, fixed, bases, invariant=invariant)
         how = f"CaDiCaL 1.9.5, {took:.1f} s of CPU"
         verdict = "none exists" if found is None else "found"
     else:
@@ -185,6 +191,9 @@ def main() -> None:
     parser.add_argument("--bases", type=int, default=1, help="base rounds (--developed)")
     parser.add_argument("--sat", action="store_true", help="decide the shape by SAT (--developed)")
     parser.add_argument(
+        "--invariant", type=int, default=0, help="rounds more that the shift keeps (--sat, Z_3)"
+    )
+    parser.add_argument(
         "--near-bound", metavar="FIRST-LAST", help="developed schedules at the bound, by SAT"
     )
     options = parser.parse_args()
@@ -196,7 +205,15 @@ def main() -> None:
         for cell in options.cells:
             n, rounds = map(int, cell.split("x"))
             sizes = tuple(sorted(table_sizes(n, TablePolicy(options.policy))))
-            developed(sizes, rounds, options.developed, options.budget, options.bases, options.sat)
+            developed(
+                sizes,
+                rounds,
+                options.developed,
+                options.budget,
+                options.bases,
+                options.sat,
+                options.invariant,
+            )
         return
     first, last = map(int, options.seeds.split("-"))
     with tempfile.TemporaryDirectory() as workdir:

@@ -35,6 +35,14 @@ which a clause learner does not find by itself:
   levels may be renumbered so that base round ``b``'s are ``2b`` and ``2b + 1``;
 * tables of one size are in the order of their smallest member.
 
+The schedule may also hold rounds the shift maps onto themselves (``invariant``,
+``--invariant`` of ``find_schedules.py``; over Z_3 only). A table such a round
+keeps is whole orbits: a level alone (a three, its pure difference) or a level
+with one ∞ (a four); the other tables go in orbits of three. Each ∞ then
+meets a new level there, so the renumbering continues with those rounds.
+It is the shape left to try for 29 × 12 over Z_3 × 9 and 2 ∞: the 9 pure
+differences fill the three rounds that the shift keeps, and 3 base rounds make the other 9.
+
 Each of these holds for every schedule of the shape up to those symmetries,
 so *unsatisfiable* means the shape has none. With the counts CaDiCaL 1.9.5
 (python-sat, the ``test`` extra) finds 31 × 14 in 0.4 s of CPU and 23 × 9 in
@@ -65,14 +73,25 @@ def uncovered_differences(sizes: Sequence[int], g: int, levels: int, fixed: int,
     return spare // g
 
 
-def clauses(sizes: Sequence[int], g: int, levels: int, fixed: int, bases: int, pool):
-    """The clauses, and ``y[base, player, table]`` (players: ``x + g · level``, then ∞)."""
+def clauses(
+    sizes: Sequence[int], g: int, levels: int, fixed: int, bases: int, pool, invariant: int = 0
+):
+    """The clauses, and ``y[round, player, table]`` (players: ``x + g · level``, then ∞).
+
+    Rounds ``0 … bases - 1`` are the base rounds. With ``invariant``, rounds
+    ``bases …`` are that many more which the shift maps onto themselves,
+    each seated whole: Z_3 only, where such a round is ∞ with a level at
+    each four, one level at a three and the rest in orbits of three tables.
+    """
     from pysat.card import CardEnc, EncType
 
     n = sum(sizes)
     if levels * g + fixed != n:
         raise ValueError(f"Z_{g} × {levels} and {fixed} ∞ seat {levels * g + fixed}, not {n}")
-    uncovered = uncovered_differences(sizes, g, levels, fixed, bases * g)
+    if invariant and g != 3:
+        raise ValueError("rounds the shift keeps are modelled for Z_3 only")
+    rounds = bases * g + invariant
+    uncovered = uncovered_differences(sizes, g, levels, fixed, rounds)
     if uncovered is None:
         return None, {}
     points = [(x, level) for level in range(levels) for x in range(g)]
@@ -80,28 +99,42 @@ def clauses(sizes: Sequence[int], g: int, levels: int, fixed: int, bases: int, p
     tables = range(len(sizes))
     difference = _key_function(g)
     never = never_developed(g, levels, fixed)
-    y = {(b, p, t): pool.id(("y", b, p, t)) for b in range(bases) for p in range(n) for t in tables}
+    everyone = range(bases + invariant)
+    y = {(b, p, t): pool.id(("y", b, p, t)) for b in everyone for p in range(n) for t in tables}
     out: list[list[int]] = []
     together: dict[tuple, list[int]] = {}  # difference → "this pair sits at this table"
-    for b in range(bases):
+    for b in everyone:
         for p in range(n):  # one table each
             out.append([y[b, p, t] for t in tables])
             out += [[-y[b, p, t], -y[b, p, u]] for t, u in combinations(tables, 2)]
         for t in tables:  # every table full
             seated = [y[b, p, t] for p in range(n)]
             out += CardEnc.equals(seated, sizes[t], vpool=pool, encoding=EncType.seqcounter).clauses
-        for a, c in combinations(range(n), 2):
-            d = difference(points[a], points[c])
-            for t in tables:
-                if d in never:
-                    out.append([-y[b, a, t], -y[b, c, t]])
-                    continue
-                z = pool.id(("z", b, a, c, t))
-                out += [[-z, y[b, a, t]], [-z, y[b, c, t]], [z, -y[b, a, t], -y[b, c, t]]]
-                together.setdefault(d, []).append(z)
         for t, u in pairwise(tables):  # tables of one size: smallest members increase
             if sizes[t] == sizes[u]:
                 out += [[-y[b, p, u]] + [y[b, q, t] for q in range(p)] for p in range(n)]
+        met, orbits = {}, set()  # pair → "it sits together", in a round the shift keeps
+        for a, c in combinations(range(n), 2):
+            d = difference(points[a], points[c])
+            if d in never:
+                out += [[-y[b, a, t], -y[b, c, t]] for t in tables]
+                continue
+            zs = []
+            for t in tables:
+                z = pool.id(("z", b, a, c, t))
+                out += [[-z, y[b, a, t]], [-z, y[b, c, t]], [z, -y[b, a, t], -y[b, c, t]]]
+                zs.append(z)
+            if b < bases:
+                together.setdefault(d, []).extend(zs)
+                continue
+            m = met[a, c] = pool.id(("met", b, a, c))
+            out += [[-m, *zs]] + [[m, -z] for z in zs]
+            if d not in orbits:  # the pair's orbit sits together with it: count it once
+                orbits.add(d)
+                together.setdefault(d, []).append(m)
+        for (a, c), m in met.items():  # the shift keeps the round: a pair's image meets too
+            image = tuple(sorted((_shifted(a, g, levels), _shifted(c, g, levels))))
+            out += [[-m, met[image]], [m, -met[image]]]
     covered = []
     for d, zs in sorted(together.items()):  # each difference at most once ...
         out += CardEnc.atmost(zs, 1, vpool=pool, encoding=EncType.seqcounter).clauses
@@ -117,29 +150,46 @@ def clauses(sizes: Sequence[int], g: int, levels: int, fixed: int, bases: int, p
     never_at_four = False
     if set(sizes) <= {3, 4}:
         fours = [t for t in tables if sizes[t] == 4]
-        rounds = bases * g
         # a player meets 2 a round at a three and 3 at a four: 2 · rounds + (its fours) ≤ mates
         level_mates = n - 1 - (1 if g % 2 == 0 else 0)  # never (x, x + g / 2)
         for level in range(levels):
             seated = [y[b, x + g * level, t] for b in range(bases) for x in range(g) for t in fours]
+            seated += [y[b, g * level, t] for b in range(bases, bases + invariant) for t in fours]
             out += _count(seated, level_mates - 2 * rounds, uncovered == 0, pool)
         # ∞ at a four in a base sits at one in all g of its rounds; it meets each level once
-        # at most, 2 or 3 of them a base: 2 · bases + (its fours) ≤ levels
-        most = min((n - fixed - 2 * rounds) // g, levels - 2 * bases)
+        # at most, 2 or 3 of them a base and one a round the shift keeps (at a four):
+        # 2 · bases + (its fours) + invariant ≤ levels
+        most = min((n - fixed - 2 * rounds - invariant) // g, levels - 2 * bases - invariant)
         for i in range(n - fixed, n):
             seated = [y[b, i, t] for b in range(bases) for t in fours]
-            out += _count(seated, most, uncovered == 0, pool)
+            out += _count(seated, most, uncovered == 0 and not invariant, pool)
         never_at_four = most <= 0
     if fixed:  # shift each level alone: ∞_0 sits with level points at x = 0
         infinity = levels * g
         for b in range(bases):
             for t in tables:
                 out += [[-y[b, infinity, t], -y[b, p, t]] for p in range(n - fixed) if p % g]
-            if never_at_four and 2 * bases <= levels:
-                # ∞_0 meets two new levels a base: renumber the levels so base b's are 2b, 2b + 1
-                for level in (2 * b, 2 * b + 1):
+        if never_at_four and 2 * bases + invariant <= levels:
+            # ∞_0 meets two new levels a base and one a round the shift keeps: renumber the
+            # levels so that base b's are 2b and 2b + 1, and kept round i's 2 · bases + i
+            met_in = [(b, (2 * b, 2 * b + 1)) for b in range(bases)]
+            met_in += [(bases + i, (2 * bases + i,)) for i in range(invariant)]
+            for b, met_levels in met_in:
+                for level in met_levels:
                     out += [[-y[b, infinity, t], y[b, g * level, t]] for t in tables]
+            if fixed > 1:  # the levels ∞_0 meets in no base may be shifted too: ∞_1's mates
+                for b in range(bases):
+                    for t in tables:
+                        out += [
+                            [-y[b, infinity + 1, t], -y[b, p, t]]
+                            for p in range(2 * bases * g, n - fixed)
+                            if p % g
+                        ]
     return out, y
+
+
+def _shifted(p: int, g: int, levels: int) -> int:
+    return p if p >= g * levels else (p % g + 1) % g + g * (p // g)
 
 
 def _count(literals: list[int], bound: int, exact: bool, pool) -> list[list[int]]:
@@ -161,8 +211,11 @@ def decide(
     fixed: int,
     bases: int = 1,
     solver: str = "cadical195",
+    invariant: int = 0,
 ) -> tuple[Schedule | None, float]:
     """The developed schedule (``bases · g`` rounds, checked) or ``None`` if the shape has none.
+
+    With ``invariant``, that many rounds the shift keeps follow (:func:`clauses`).
 
     Returns it with the CPU seconds it took (the model and the solver).
     """
@@ -171,7 +224,7 @@ def decide(
 
     started = time.process_time()
     pool = IDPool()
-    model, y = clauses(sizes, g, levels, fixed, bases, pool)
+    model, y = clauses(sizes, g, levels, fixed, bases, pool, invariant)
     if model is None:
         return None, time.process_time() - started
     with Solver(name=solver, bootstrap_with=model) as sat:
@@ -180,12 +233,11 @@ def decide(
         true = {v for v in sat.get_model() if v > 0}
     took = time.process_time() - started
     n = sum(sizes)
-    bases_found = [
-        [[p for p in range(n) if y[b, p, t] in true] for t in range(len(sizes))]
-        for b in range(bases)
+    found = [
+        [tuple(p for p in range(n) if y[b, p, t] in true) for t in range(len(sizes))]
+        for b in range(bases + invariant)
     ]
-
-    schedule = [list(r) for r in developed(bases_found, g, levels)]
+    schedule = [list(r) for r in developed(found[:bases], g, levels)] + found[bases:]
     _check(schedule, sizes)
     return schedule, took
 

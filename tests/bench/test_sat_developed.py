@@ -112,3 +112,29 @@ def test_the_levels_it_renumbers_keep_the_catalogued_23_by_9():
     shifted_only = _normalised(other, sizes, 3, 6, 3)
     assert shifted_only != _normalised(other, sizes, 3, 6, 3, True)  # a real renumbering
     assert not _satisfiable_with(sizes, 3, 6, 5, 3, shifted_only)
+
+
+def test_rounds_the_shift_keeps_seat_a_level_with_each_infinity_and_are_checked():
+    # 17 x 5 over Z_3 x 5 and 2 ∞: one base round shifted 3 times and 2 rounds the shift keeps
+    sizes = (3, 3, 3, 4, 4)
+    found, _ = decide(sizes, 3, 5, 2, 1, invariant=2)  # checked inside: no pair twice
+    assert len(found) == 5
+    for kept in found[3:]:
+        shifted = sorted(
+            tuple(sorted(p if p >= 15 else p // 3 * 3 + (p + 1) % 3 for p in t)) for t in kept
+        )
+        assert shifted == sorted(map(tuple, kept))
+        for t in kept:
+            if 15 in t or 16 in t:  # ∞ with a whole level
+                assert len(t) == 4 and len({p // 3 for p in t if p < 15}) == 1
+    # 26 x 9 over Z_3 x 8 and 2 ∞: two base rounds and 3 kept rounds
+    found, _ = decide((3,) * 6 + (4, 4), 3, 8, 2, 2, invariant=3)
+    assert len(found) == 9
+
+
+def test_kept_rounds_need_a_level_at_each_table_of_infinity():
+    # 20 x 6 over Z_3 x 6 and 2 ∞ with 3 kept rounds: each uses 3 levels' pure differences
+    # (∞ with a level at each four, one level at a three), 9 of the 6 there are
+    assert decide((3, 3, 3, 3, 4, 4), 3, 6, 2, 1, invariant=3)[0] is None
+    with pytest.raises(ValueError, match="Z_3 only"):
+        decide((3, 3, 3, 3, 4, 4), 5, 3, 5, 1, invariant=1)
