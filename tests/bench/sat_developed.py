@@ -164,6 +164,16 @@ def clauses(
             seated = [y[b, i, t] for b in range(bases) for t in fours]
             out += _count(seated, most, uncovered == 0 and not invariant, pool)
         never_at_four = most <= 0
+        # what that leaves no room for, said outright: it helps the solver propagate
+        must = set()
+        if n - fixed - 2 * rounds - invariant == 0:  # ∞ meets every level point
+            must |= {(-2 - i, level, 0) for i in range(fixed) for level in range(levels)}
+        threes = sizes.count(3)
+        if invariant and len(fours) == fixed and invariant * (fixed + threes % 3) == levels:
+            # each round the shift keeps has a level with each ∞ and at least threes mod 3
+            # levels alone: every level's pure difference is there
+            must |= {(level, level, 1) for level in range(levels)}
+        out += [[pool.id(("covered", d))] for d in sorted(must) if d in together]
     if fixed:  # shift each level alone: ∞_0 sits with level points at x = 0
         infinity = levels * g
         for b in range(bases):
