@@ -95,18 +95,26 @@ def developed(
         how = f"OR-Tools {ortools.rsplit('.', 1)[0]} CP-SAT, seed 0, {took:.1f} units"
         verdict = "found" if found is not None else "none found within the budget"
     shape = f"{bases} base(s), Z_{g} x {levels} + {fixed}"
+    if invariant:
+        shape += f", {invariant} kept by {g // 3} shifts"
     print(f"# {sum(sizes)} x {rounds} {sizes}: {shape}: {how}, {verdict}")
     if found is not None:
+        # the base rounds, then each kept round (its first of g / 3 shifts)
+        lines = found[:bases] + found[bases * g :: g // 3 or 1][:invariant]
         found = found[:rounds]
         check(found, sizes)
-        entry(sizes, cyclic(g, levels, fixed, bases, how), found[:bases], (g, levels, fixed))
+        record = cyclic(g, levels, fixed, bases, how, invariant)
+        entry(sizes, record, lines, (g, levels, fixed) + ((invariant,) if invariant else ()))
 
 
-def cyclic(g: int, levels: int, fixed: int, bases: int, how: str) -> str:
+def cyclic(g: int, levels: int, fixed: int, bases: int, how: str, invariant: int = 0) -> str:
     """The record of a developed schedule: its shape and how it was found."""
     ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
-    if bases > 1:
-        ring = f"{bases} base rounds over {ring}"
+    if bases == 1 and invariant == 1:
+        ring = f"a base round and one that {g // 3} shifts keep, over {ring}"
+    elif bases > 1 or invariant:
+        kept = f" and {invariant} that {g // 3} shifts keep" if invariant else ""
+        ring = f"{bases} base rounds{kept} over {ring}"
     return f"cyclic schedule ({ring}), {how}"
 
 

@@ -35,13 +35,15 @@ which a clause learner does not find by itself:
   levels may be renumbered so that base round ``b``'s are ``2b`` and ``2b + 1``;
 * tables of one size are in the order of their smallest member.
 
-The schedule may also hold rounds the shift maps onto themselves (``invariant``,
-``--invariant`` of ``find_schedules.py``; over Z_3 only). A table such a round
-keeps is whole orbits: a level alone (a three, its pure difference) or a level
-with one ∞ (a four); the other tables go in orbits of three. Each ∞ then
-meets a new level there, so the renumbering continues with those rounds.
-It is the shape left to try for 29 × 12 over Z_3 × 9 and 2 ∞: the 9 pure
-differences fill the three rounds that the shift keeps, and 3 base rounds make the other 9.
+The schedule may also hold rounds that ``g / 3`` shifts map onto themselves
+(``invariant``, ``--invariant`` of ``find_schedules.py``; ``g`` odd, a
+multiple of 3), each shifted ``g / 3`` times. A table such a round keeps is
+whole orbits of that shift: a third of a level alone (a three, its pairs at
+difference ``g / 3``) or with one ∞ (a four); the other tables go in orbits
+of three. Each ∞ then meets a new level in each, so the renumbering goes on
+with those rounds. 29 × 12 has no schedule of base rounds alone that any
+run found; over ``Z_9 × 3`` and 2 ∞, one base round and one kept round
+give it in 2 s.
 
 Each of these holds for every schedule of the shape up to those symmetries,
 so *unsatisfiable* means the shape has none. With the counts CaDiCaL 1.9.5
@@ -79,18 +81,20 @@ def clauses(
     """The clauses, and ``y[round, player, table]`` (players: ``x + g · level``, then ∞).
 
     Rounds ``0 … bases - 1`` are the base rounds. With ``invariant``, rounds
-    ``bases …`` are that many more which the shift maps onto themselves,
-    each seated whole: Z_3 only, where such a round is ∞ with a level at
-    each four, one level at a three and the rest in orbits of three tables.
+    ``bases …`` are that many more base rounds which ``g / 3`` shifts map onto
+    themselves (``g`` odd), each seated whole and shifted ``g / 3`` times: a
+    table such a round keeps is ∞ with a third of a level (a four) or a third
+    of a level alone (a three); the other tables go in orbits of three.
     """
     from pysat.card import CardEnc, EncType
 
     n = sum(sizes)
     if levels * g + fixed != n:
         raise ValueError(f"Z_{g} × {levels} and {fixed} ∞ seat {levels * g + fixed}, not {n}")
-    if invariant and g != 3:
-        raise ValueError("rounds the shift keeps are modelled for Z_3 only")
-    rounds = bases * g + invariant
+    if invariant and (g % 3 or g % 2 == 0):
+        raise ValueError("rounds that g / 3 shifts keep are modelled for odd g, a multiple of 3")
+    third = g // 3  # a kept round is shifted `third` times; the shift by `third` keeps it
+    rounds = bases * g + invariant * third
     uncovered = uncovered_differences(sizes, g, levels, fixed, rounds)
     if uncovered is None:
         return None, {}
@@ -113,7 +117,7 @@ def clauses(
         for t, u in pairwise(tables):  # tables of one size: smallest members increase
             if sizes[t] == sizes[u]:
                 out += [[-y[b, p, u]] + [y[b, q, t] for q in range(p)] for p in range(n)]
-        met, orbits = {}, set()  # pair → "it sits together", in a round the shift keeps
+        met, orbits = {}, set()  # pair → "it sits together", in a kept round
         for a, c in combinations(range(n), 2):
             d = difference(points[a], points[c])
             if d in never:
@@ -129,11 +133,12 @@ def clauses(
                 continue
             m = met[a, c] = pool.id(("met", b, a, c))
             out += [[-m, *zs]] + [[m, -z] for z in zs]
-            if d not in orbits:  # the pair's orbit sits together with it: count it once
-                orbits.add(d)
+            orbit = min(_moved((a, c), third * k, g, levels) for k in range(3))
+            if orbit not in orbits:  # the pairs its shifts keep sit with it: count them once
+                orbits.add(orbit)
                 together.setdefault(d, []).append(m)
-        for (a, c), m in met.items():  # the shift keeps the round: a pair's image meets too
-            image = tuple(sorted((_shifted(a, g, levels), _shifted(c, g, levels))))
+        for pair, m in met.items():  # shifted by `third` the round is the same
+            image = _moved(pair, third, g, levels)
             out += [[-m, met[image]], [m, -met[image]]]
     covered = []
     for d, zs in sorted(together.items()):  # each difference at most once ...
@@ -154,25 +159,31 @@ def clauses(
         level_mates = n - 1 - (1 if g % 2 == 0 else 0)  # never (x, x + g / 2)
         for level in range(levels):
             seated = [y[b, x + g * level, t] for b in range(bases) for x in range(g) for t in fours]
-            seated += [y[b, g * level, t] for b in range(bases, bases + invariant) for t in fours]
+            seated += [  # a kept round: its `third` shifts seat level x at x's third
+                y[b, x + g * level, t]
+                for b in range(bases, bases + invariant)
+                for x in range(third)
+                for t in fours
+            ]
             out += _count(seated, level_mates - 2 * rounds, uncovered == 0, pool)
         # ∞ at a four in a base sits at one in all g of its rounds; it meets each level once
-        # at most, 2 or 3 of them a base and one a round the shift keeps (at a four):
+        # at most, 2 or 3 of them a base and one a kept round (at a four, its `third` shifts):
         # 2 · bases + (its fours) + invariant ≤ levels
-        most = min((n - fixed - 2 * rounds - invariant) // g, levels - 2 * bases - invariant)
+        spare = n - fixed - 2 * rounds - invariant * third
+        most = min(spare // g, levels - 2 * bases - invariant)
         for i in range(n - fixed, n):
             seated = [y[b, i, t] for b in range(bases) for t in fours]
             out += _count(seated, most, uncovered == 0 and not invariant, pool)
         never_at_four = most <= 0
         # what that leaves no room for, said outright: it helps the solver propagate
         must = set()
-        if n - fixed - 2 * rounds - invariant == 0:  # ∞ meets every level point
+        if spare == 0:  # ∞ meets every level point
             must |= {(-2 - i, level, 0) for i in range(fixed) for level in range(levels)}
         threes = sizes.count(3)
         if invariant and len(fours) == fixed and invariant * (fixed + threes % 3) == levels:
-            # each round the shift keeps has a level with each ∞ and at least threes mod 3
-            # levels alone: every level's pure difference is there
-            must |= {(level, level, 1) for level in range(levels)}
+            # each kept round has a level's third with each ∞ and at least threes mod 3
+            # alone: every level's difference g / 3 is there
+            must |= {(level, level, third) for level in range(levels)}
         out += [[pool.id(("covered", d))] for d in sorted(must) if d in together]
     if fixed:  # shift each level alone: ∞_0 sits with level points at x = 0
         infinity = levels * g
@@ -180,13 +191,17 @@ def clauses(
             for t in tables:
                 out += [[-y[b, infinity, t], -y[b, p, t]] for p in range(n - fixed) if p % g]
         if never_at_four and 2 * bases + invariant <= levels:
-            # ∞_0 meets two new levels a base and one a round the shift keeps: renumber the
-            # levels so that base b's are 2b and 2b + 1, and kept round i's 2 · bases + i
-            met_in = [(b, (2 * b, 2 * b + 1)) for b in range(bases)]
-            met_in += [(bases + i, (2 * bases + i,)) for i in range(invariant)]
-            for b, met_levels in met_in:
-                for level in met_levels:
+            # ∞_0 meets two new levels a base and one a kept round: renumber the levels
+            # so that base b's are 2b and 2b + 1, and kept round i's 2 · bases + i
+            for b in range(bases):
+                for level in (2 * b, 2 * b + 1):
                     out += [[-y[b, infinity, t], y[b, g * level, t]] for t in tables]
+            for i in range(invariant):  # (a third of it: x < third, whichever)
+                level, b = 2 * bases + i, bases + i
+                out += [
+                    [-y[b, infinity, t]] + [y[b, x + g * level, t] for x in range(third)]
+                    for t in tables
+                ]
             if fixed > 1:  # the levels ∞_0 meets in no base may be shifted too: ∞_1's mates
                 for b in range(bases):
                     for t in tables:
@@ -198,8 +213,14 @@ def clauses(
     return out, y
 
 
-def _shifted(p: int, g: int, levels: int) -> int:
-    return p if p >= g * levels else (p % g + 1) % g + g * (p // g)
+def _moved(pair: tuple[int, int], h: int, g: int, levels: int) -> tuple[int, int]:
+    """A pair of players shifted ``h`` times (∞ stay)."""
+
+    def shifted(p: int) -> int:
+        return p if p >= g * levels else (p % g + h) % g + g * (p // g)
+
+    a, c = map(shifted, pair)
+    return (a, c) if a < c else (c, a)
 
 
 def _count(literals: list[int], bound: int, exact: bool, pool) -> list[list[int]]:
@@ -225,7 +246,7 @@ def decide(
 ) -> tuple[Schedule | None, float]:
     """The developed schedule (``bases · g`` rounds, checked) or ``None`` if the shape has none.
 
-    With ``invariant``, that many rounds the shift keeps follow (:func:`clauses`).
+    With ``invariant``, that many kept rounds follow, each shifted ``g / 3`` times (:func:`clauses`).
 
     Returns it with the CPU seconds it took (the model and the solver).
     """
@@ -247,7 +268,9 @@ def decide(
         [tuple(p for p in range(n) if y[b, p, t] in true) for t in range(len(sizes))]
         for b in range(bases + invariant)
     ]
-    schedule = [list(r) for r in developed(found[:bases], g, levels)] + found[bases:]
+    schedule = [list(r) for r in developed(found[:bases], g, levels)]
+    for kept in found[bases:]:
+        schedule += [list(r) for r in developed([kept], g, levels)[: g // 3]]
     _check(schedule, sizes)
     return schedule, took
 

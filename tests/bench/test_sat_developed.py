@@ -136,5 +136,19 @@ def test_kept_rounds_need_a_level_at_each_table_of_infinity():
     # 20 x 6 over Z_3 x 6 and 2 ∞ with 3 kept rounds: each uses 3 levels' pure differences
     # (∞ with a level at each four, one level at a three), 9 of the 6 there are
     assert decide((3, 3, 3, 3, 4, 4), 3, 6, 2, 1, invariant=3)[0] is None
-    with pytest.raises(ValueError, match="Z_3 only"):
+    with pytest.raises(ValueError, match="odd g, a multiple of 3"):
         decide((3, 3, 3, 3, 4, 4), 5, 3, 5, 1, invariant=1)
+
+
+def test_29_by_12_comes_from_a_base_round_and_a_round_three_shifts_keep():
+    # over Z_9 × 3 and 2 ∞: each ∞ at a four with a third of a level {x, x + 3, x + 6}
+    sizes = (3,) * 7 + (4, 4)
+    found, _ = decide(sizes, 9, 3, 2, 1, invariant=1)  # checked inside: no pair twice
+    assert len(found) == 12
+    kept = found[9:]
+    for r in kept:
+        fours = [t for t in r if len(t) == 4]
+        assert all({p % 3 for p in t if p < 27} == {t[0] % 3} for t in fours)
+        assert all(len({p // 9 for p in t if p < 27}) == 1 for t in fours)
+    stored, _ = catalogued_schedule(sizes, 12)  # the catalogue holds what the solver gives
+    assert sorted(map(sorted, found)) == sorted(map(sorted, stored))

@@ -10,8 +10,8 @@ tests (every round seats everyone once, no pair meets twice).
 Each entry was found by ``tests/bench/find_schedules.py`` and records how:
 
 * a compiled tabu search over whole schedules (the neighbourhood of
-  :mod:`.search`), its seed and number of steps (20 × 7, 29 × 11), kept
-  round by round in :data:`CATALOGUE`;
+  :mod:`.search`), its seed and number of steps (20 × 7), kept round by
+  round in :data:`CATALOGUE`;
 * base rounds developed over ``Z_g × L`` with points ∞ (the shape of
   :func:`.symmetric.developed_schedule`), kept as their base rounds in
   :data:`DEVELOPED` and shifted here into the whole schedule:
@@ -29,7 +29,12 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     over ``Z_R × 2``. 43 × 20 and 79 × 38 (one four a round, the kind of
     19 × 8 and 31 × 14) took four base rounds over ``Z_5 × 8`` and 3 ∞,
     363 s, and two over ``Z_19 × 4`` and 3 ∞, 623 s. Before,
-    the draw left 13–36 repeats at or next to the bound of 41–50.
+    the draw left 13–36 repeats at or next to the bound of 41–50;
+  - 29 × 12, at the counting bound, over ``Z_9 × 3`` and 2 ∞: one base round
+    shifted 9 times and one round that 3 shifts keep (∞ at a four with a
+    third of a level), shifted 3 times (``--invariant``, 2.1 s). No shape
+    with base rounds alone had answered in hours; the tabu search stopped
+    at 11 repeats (its 29 × 11 entry is gone: these rounds serve 11 too).
 
 A schedule's first rounds serve any shorter event, and the planner relabels
 the players by the draw's seed (:mod:`.planning`), so the stored numbering is
@@ -67,28 +72,23 @@ CATALOGUE: dict[tuple[int, ...], tuple[str, str]] = {
         18,11,4 6,8,17 16,14,1 3,13,9 0,5,15,12 7,19,10,2
         """,
     ),
-    (3, 3, 3, 3, 3, 3, 3, 4, 4): (
-        "tabu search, seed 1, 4,806,142 steps",
-        """
-        4,0,5 16,28,2 18,13,22 10,11,8 7,1,14 6,20,17 23,25,27 12,24,26,3 19,9,15,21
-        8,15,12 11,0,28 17,25,26 18,20,19 23,1,3 14,4,2 7,9,6 22,27,5,24 16,13,10,21
-        26,1,20 11,16,27 17,8,5 14,6,12 22,7,10 9,18,24 15,28,3 23,21,2,0 4,19,25,13
-        21,27,7 4,22,11 5,13,9 14,20,3 19,2,17 16,24,1 18,12,0 28,8,23,26 15,10,6,25
-        16,9,12 27,10,1 15,22,23 26,13,11 2,6,18 14,25,5 21,24,17 19,8,3,0 4,28,7,20
-        25,9,8 12,13,28 17,0,27 2,20,10 1,4,15 16,23,7 22,6,26 18,21,3,5 14,19,11,24
-        1,21,22 4,17,12 11,7,3 18,28,10 8,13,24 14,9,23 6,19,27 0,25,16,20 2,5,26,15
-        1,25,28 9,11,2 0,15,13 6,8,21 7,19,5 20,22,12 16,3,17 27,18,26,14 24,23,4,10
-        0,7,26 13,27,2 22,25,3 24,15,20 10,17,9 21,28,14 12,23,19 1,6,11,5 16,4,8,18
-        9,0,1 10,12,5 8,27,20 16,14,15 13,3,6 19,28,22 4,26,21 24,2,7,25 11,23,18,17
-        28,24,6 13,17,1 0,14,10 2,22,8 5,20,23 15,7,18 16,26,19 4,9,3,27 25,12,11,21
-        """,
-    ),
 }
 
 #: table sizes of a round (sorted) → (how it was found, (g, L, F), one line per base round):
 #: the players are ``x + g · level`` for ``x`` in Z_g and ``level < L``, then ``F`` points ∞;
 #: round ``h · B + i`` (``B`` base rounds) is base round ``i`` with every ``x`` shifted by ``h``.
-DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, int, int], str]] = {
+#: A shape ``(g, L, F, K)`` ends with ``K`` lines of rounds that ``g / 3`` shifts keep: each
+#: comes after the others, shifted ``0 … g / 3 - 1`` times.
+DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
+    (3, 3, 3, 3, 3, 3, 3, 4, 4): (
+        "cyclic schedule (a base round and one that 3 shifts keep, over Z_9 × 3 and 2 ∞), "
+        "CaDiCaL 1.9.5, 2.1 s of CPU",
+        (9, 3, 2, 1),
+        """
+        0,9,27 1,6,14,20 2,12,17,24 3,4,19 5,22,23 7,18,28 8,10,11 13,15,26 16,21,25
+        0,3,6 1,8,15 2,4,9 5,7,12 10,13,16,28 11,19,21 14,22,24 17,18,25 20,23,26,27
+        """,
+    ),
     (3, 3, 3, 3, 3, 4, 4): (
         "cyclic schedule (3 base rounds over Z_3 × 6 and 5 ∞), CaDiCaL 1.9.5, 4.1 s of CPU",
         (3, 6, 5),
@@ -431,8 +431,10 @@ def catalogued_schedule(
 def _parsed(key: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
     if key in CATALOGUE:
         return _rounds(CATALOGUE[key][1])
-    _, (g, levels, _fixed), text = DEVELOPED[key]
-    return developed(_rounds(text), g, levels)
+    _, (g, levels, _fixed, *kept), text = DEVELOPED[key]
+    rounds = _rounds(text)
+    cut = len(rounds) - sum(kept)
+    return developed(rounds[:cut], g, levels, rounds[cut:])
 
 
 def _rounds(text: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -440,11 +442,13 @@ def _rounds(text: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tuple(tuple(int(x) for x in t.split(",")) for t in line) for line in lines)
 
 
-def developed(bases, g: int, levels: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+def developed(bases, g: int, levels: int, kept=()) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """The ``g · len(bases)`` rounds of base rounds over ``Z_g × levels`` (∞ numbered last).
 
     Round ``h · B + i`` is base round ``i`` with player ``x + g · level``
     moved to ``(x + h) mod g + g · level``; the ∞ stay. Tables sorted.
+    Then each round of ``kept``, which ``g / 3`` shifts map onto itself, shifted
+    ``h < g / 3`` times (shifting it more would repeat its rounds).
 
     >>> for r in developed([[(0, 3, 6), (1, 2, 4, 5)]], 3, 2):  # Z_3 × 2 and one ∞ (6)
     ...     print(r)
@@ -456,8 +460,9 @@ def developed(bases, g: int, levels: int) -> tuple[tuple[tuple[int, ...], ...], 
     def shifted(p: int, h: int) -> int:
         return p if p >= g * levels else (p % g + h) % g + g * (p // g)
 
-    return tuple(
-        tuple(sorted(tuple(sorted(shifted(p, h) for p in t)) for t in base))
-        for h in range(g)
-        for base in bases
+    def moved(base, h: int) -> tuple[tuple[int, ...], ...]:
+        return tuple(sorted(tuple(sorted(shifted(p, h) for p in t)) for t in base))
+
+    return tuple(moved(base, h) for h in range(g) for base in bases) + tuple(
+        moved(round_, h) for round_ in kept for h in range(g // 3)
     )

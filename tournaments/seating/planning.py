@@ -43,7 +43,7 @@ def design_rounds(
 
     :param sizes: table sizes of one round: all threes or all fours for a
         design; any mix the catalogue of schedules found offline holds
-        (:mod:`.catalogue`: 20 × 7, 23 × 9, 26 × 10, 29 × 11, 31 × 14, 38 × 16, 40 × 18
+        (:mod:`.catalogue`: 20 × 7, 23 × 9, 26 × 10, 29 × 12, 31 × 14, 38 × 16, 40 × 18
         and 41 to 91 players up to or near the counting bound, at mixed tables).
     :param fixed: player → table index (must-sit).
     :param first_round: an already played round of triples covering every
