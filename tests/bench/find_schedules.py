@@ -5,6 +5,7 @@
     python tests/bench/find_schedules.py 38x16 --developed 16,2,6 [--budget 200]
     python tests/bench/find_schedules.py 26x10 --developed 5,5,1 --bases 2
     python tests/bench/find_schedules.py 23x9 --developed 3,6,5 --bases 3 --sat
+    python tests/bench/find_schedules.py 29x12 --developed 9,3,2 --bases 1 --invariant 1 --sat
     python tests/bench/find_schedules.py --near-bound 41-100 --seconds 300
 
 Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
@@ -24,6 +25,9 @@ same model plus what the count of pairs forces), with no budget: it prints
 the schedule, or that the shape has none. ``--near-bound FIRST-LAST`` does
 that for each count of players with a table of four, at the counting bound
 (or one round under it), shape after shape for ``--seconds`` each.
+``--invariant K`` (with ``--sat``) adds K rounds that ``G / 3`` shifts keep,
+each shifted ``G / 3`` times (``G`` odd, a multiple of 3): 29 × 12 over
+``Z_9 × 3`` and 2 ∞ has one base round and one such round.
 """
 
 from __future__ import annotations
