@@ -26,10 +26,11 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     for every count of 41 to 91 players with a table of four, the first
     shape that answered within 300 s (``--near-bound``): at the counting
     bound, or one round under it for 77 and 91; mostly one base round
-    over ``Z_R × 2``; past 91, one round under the bound, 94 × 44, 95 × 44 and
-    98 × 45 (one base round over ``Z_R × 2``, 62–306 s). 43 × 20 and 79 × 38 (one four a round, the kind of
-    19 × 8 and 31 × 14) took four base rounds over ``Z_5 × 8`` and 3 ∞,
-    363 s, and two over ``Z_19 × 4`` and 3 ∞, 623 s. Before,
+    over ``Z_R × 2``; past 91, one round under the bound, 94 × 44, 95 × 44
+    and 98 × 45 (one base round over ``Z_R × 2``, 62–306 s). 43 × 20 and
+    79 × 38 (one four a round, the kind of 19 × 8 and 31 × 14) took four
+    base rounds over ``Z_5 × 8`` and 3 ∞, 363 s, and two over ``Z_19 × 4``
+    and 3 ∞, 623 s. Before,
     the draw left 13–36 repeats at or next to the bound of 41–50;
   - 29 × 12, at the counting bound, over ``Z_9 × 3`` and 2 ∞: one base round
     shifted 9 times and one round that 3 shifts keep (∞ at a four with a
