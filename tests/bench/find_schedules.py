@@ -122,20 +122,23 @@ def cyclic(g: int, levels: int, fixed: int, bases: int, how: str, invariant: int
     return f"cyclic schedule ({ring}), {how}"
 
 
-def _decided(queue, sizes, g, levels, fixed, bases) -> None:
+def _decided(queue, sizes, g, levels, fixed, bases, kept) -> None:
     from sat_developed import decide
 
-    found, took = decide(sizes, g, levels, fixed, bases)
-    queue.put((None if found is None else found[:bases], took))
+    found, took = decide(sizes, g, levels, fixed, bases, invariant=kept)
+    if found is not None:  # the base rounds, then each kept round's first shift
+        found = found[:bases] + found[bases * g :: g // 3 or 1][:kept]
+    queue.put((found, took))
 
 
 def near_bound(first: int, last: int, seconds: int, policy: TablePolicy) -> None:
     """For each count with a table of four: a developed schedule at the counting bound by SAT.
 
-    The shapes whose count of pairs fits (``g · B`` rounds, ``B ≤ 6``), fewest base rounds
-    and fewest differences left over first, each for at most ``seconds`` (wall time, in a
-    child process); one round under the bound if none answers. Prints each attempt and the
-    catalogue entry of the first found.
+    The shapes whose count of pairs fits (``g · B`` rounds, ``B ≤ 6``; or ``g · B + K · g / 3``
+    with ``K`` rounds that ``g / 3`` shifts keep, ``g`` odd, a multiple of 3, an ∞ a four),
+    fewest base rounds and fewest differences left over first, each for at most ``seconds``
+    (wall time, in a child process); one round under the bound if none answers. Prints each
+    attempt and the catalogue entry of the first found.
     """
     import multiprocessing
 
@@ -149,23 +152,27 @@ def near_bound(first: int, last: int, seconds: int, policy: TablePolicy) -> None
         bound = min((n - 1) // 2, n * (n - 1) // 2 // pairs)
         for rounds in (bound, bound - 1):
             shapes = sorted(
-                (rounds // g, left, fixed, g, (n - fixed) // g)
+                (bases + kept, left, fixed, g, (n - fixed) // g, bases, kept)
                 for g in range(2, rounds + 1)
-                if rounds % g == 0 and rounds // g <= 6
-                for fixed in range(len(sizes) + 1)
+                for kept in range(7 if g % 6 == 3 else 1)
+                for bases in [(rounds - kept * (g // 3)) // g]
+                if bases * g + kept * (g // 3) == rounds and bases + kept <= 6
+                for fixed in ([sizes.count(4)] if kept else range(len(sizes) + 1))
                 if (n - fixed) % g == 0 and n > fixed
                 for left in [uncovered_differences(sizes, g, (n - fixed) // g, fixed, rounds)]
                 if left is not None
             )
             found = None
-            for bases, _, fixed, g, levels in shapes:
+            for _, _, fixed, g, levels, bases, kept in shapes:
                 queue = multiprocessing.Queue()
                 child = multiprocessing.Process(
-                    target=_decided, args=(queue, sizes, g, levels, fixed, bases)
+                    target=_decided, args=(queue, sizes, g, levels, fixed, bases, kept)
                 )
                 child.start()
                 child.join(seconds)
                 shape = f"{n} x {rounds}: {bases} base(s), Z_{g} x {levels} + {fixed}"
+                if kept:
+                    shape += f", {kept} kept by {g // 3} shifts"
                 if child.is_alive():
                     child.terminate()
                     print(f"# {shape}: no answer in {seconds} s", flush=True)
@@ -173,8 +180,9 @@ def near_bound(first: int, last: int, seconds: int, policy: TablePolicy) -> None
                 found, took = queue.get()
                 print(f"# {shape}: {'found' if found else 'none exists'}, {took:.1f} s", flush=True)
                 if found:
-                    how = cyclic(g, levels, fixed, bases, f"CaDiCaL 1.9.5, {took:.1f} s of CPU")
-                    entry(sizes, how, found, (g, levels, fixed))
+                    how = f"CaDiCaL 1.9.5, {took:.1f} s of CPU"
+                    how = cyclic(g, levels, fixed, bases, how, kept)
+                    entry(sizes, how, found, (g, levels, fixed) + ((kept,) if kept else ()))
                     break
             if found:
                 break
