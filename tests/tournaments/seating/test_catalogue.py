@@ -182,3 +182,14 @@ def test_a_first_round_drawn_at_the_venue_counts_towards_the_proved_rounds():
     assert "over 6 rounds (proved offline" in draws[1].report.notes[-1]
     five = [draws[0], draw_round(entries, as_history(draws[:1]), seed="r2", rounds_total=5)]
     assert "proved offline" not in five[1].report.notes[-1]
+
+
+def test_no_entry_is_written_twice():
+    """A dict literal keeps the last of two equal keys without a word: count the records."""
+    from pathlib import Path
+
+    from tournaments.seating import catalogue
+
+    source = Path(catalogue.__file__).read_text()
+    records = source.count('\n        "cyclic schedule') + source.count('\n        "tabu search')
+    assert records == len(CATALOGUE) + len(DEVELOPED)
