@@ -37,7 +37,12 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     shifted 9 times and one round that 3 shifts keep (∞ at a four with a
     third of a level), shifted 3 times (``--invariant``, 2.1 s). No shape
     with base rounds alone had answered in hours; the tabu search stopped
-    at 11 repeats (its 29 × 11 entry is gone: these rounds serve 11 too).
+    at 11 repeats (its 29 × 11 entry is gone: these rounds serve 11 too);
+  - threes only, where :func:`.designs.triple_design` runs out of budget
+    though a Kirkman (≡ 3 mod 6) or nearly Kirkman (≡ 0 mod 6) schedule
+    exists: one base round over ``Z_R × 2`` with 1 ∞ (KTS) or 2 (NKTS),
+    two over ``Z_17 × 4`` for KTS(69). A draw of 75 × 37 left 69 repeats
+    in 132 s before.
 
 A schedule's first rounds serve any shorter event, and the planner relabels
 the players by the draw's seed (:mod:`.planning`), so the stored numbering is
