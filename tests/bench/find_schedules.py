@@ -98,17 +98,27 @@ def developed(
         found, took = _developed(sizes, g, levels, fixed, budget, 0, bases)
         how = f"OR-Tools {ortools.rsplit('.', 1)[0]} CP-SAT, seed 0, {took:.1f} units"
         verdict = "found" if found is not None else "none found within the budget"
-    shape = f"{bases} base(s), Z_{g} x {levels} + {fixed}"
-    if invariant:
-        shape += f", {invariant} kept by {g // 3} shifts"
+    shape = label(g, levels, fixed, bases, invariant)
     print(f"# {sum(sizes)} x {rounds} {sizes}: {shape}: {how}, {verdict}")
     if found is not None:
         # the base rounds, then each kept round (its first of g / 3 shifts)
-        lines = found[:bases] + found[bases * g :: g // 3 or 1][:invariant]
+        lines = stored_lines(found, g, bases, invariant)
         found = found[:rounds]
         check(found, sizes)
         record = cyclic(g, levels, fixed, bases, how, invariant)
         entry(sizes, record, lines, (g, levels, fixed) + ((invariant,) if invariant else ()))
+
+
+def label(g: int, levels: int, fixed: int, bases: int, kept: int) -> str:
+    """A developed shape, for the lines printed as the search goes."""
+    shape = f"{bases} base(s), Z_{g} x {levels} + {fixed}"
+    return shape + (f", {kept} kept by {g // 3} shifts" if kept else "")
+
+
+def stored_lines(schedule, g: int, bases: int, kept: int):
+    """What the catalogue stores of a developed schedule: its base rounds, then each kept
+    round as first seated (the rounds ``sat_developed.decide`` puts after the ``g · bases``)."""
+    return schedule[:bases] + schedule[bases * g :: g // 3 or 1][:kept]
 
 
 def cyclic(g: int, levels: int, fixed: int, bases: int, how: str, invariant: int = 0) -> str:
@@ -127,7 +137,7 @@ def _decided(queue, sizes, g, levels, fixed, bases, kept) -> None:
 
     found, took = decide(sizes, g, levels, fixed, bases, invariant=kept)
     if found is not None:  # the base rounds, then each kept round's first shift
-        found = found[:bases] + found[bases * g :: g // 3 or 1][:kept]
+        found = stored_lines(found, g, bases, kept)
     queue.put((found, took))
 
 
@@ -170,9 +180,7 @@ def near_bound(first: int, last: int, seconds: int, policy: TablePolicy) -> None
                 )
                 child.start()
                 child.join(seconds)
-                shape = f"{n} x {rounds}: {bases} base(s), Z_{g} x {levels} + {fixed}"
-                if kept:
-                    shape += f", {kept} kept by {g // 3} shifts"
+                shape = f"{n} x {rounds}: {label(g, levels, fixed, bases, kept)}"
                 if child.is_alive():
                     child.terminate()
                     print(f"# {shape}: no answer in {seconds} s", flush=True)

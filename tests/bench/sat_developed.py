@@ -114,9 +114,6 @@ def clauses(
         for t in tables:  # every table full
             seated = [y[b, p, t] for p in range(n)]
             out += CardEnc.equals(seated, sizes[t], vpool=pool, encoding=EncType.seqcounter).clauses
-        for t, u in pairwise(tables):  # tables of one size: smallest members increase
-            if sizes[t] == sizes[u]:
-                out += [[-y[b, p, u]] + [y[b, q, t] for q in range(p)] for p in range(n)]
         met, orbits = {}, set()  # pair → "it sits together", in a kept round
         for a, c in combinations(range(n), 2):
             d = difference(points[a], points[c])
@@ -137,6 +134,9 @@ def clauses(
             if orbit not in orbits:  # the pairs its shifts keep sit with it: count them once
                 orbits.add(orbit)
                 together.setdefault(d, []).append(m)
+        for t, u in pairwise(tables):  # tables of one size: smallest members increase
+            if sizes[t] == sizes[u]:
+                out += [[-y[b, p, u]] + [y[b, q, t] for q in range(p)] for p in range(n)]
         for pair, m in met.items():  # shifted by `third` the round is the same
             image = _moved(pair, third, g, levels)
             out += [[-m, met[image]], [m, -met[image]]]
@@ -175,9 +175,11 @@ def clauses(
             seated = [y[b, i, t] for b in range(bases) for t in fours]
             out += _count(seated, most, uncovered == 0 and not invariant, pool)
         never_at_four = most <= 0
-        # what that leaves no room for, said outright: it helps the solver propagate
+        # what that leaves no room for, said outright: it helps the solver propagate (only
+        # with kept rounds, so that the base-round models behind the catalogue's earlier
+        # records stay as they were and find the same schedules again)
         must = set()
-        if spare == 0:  # ∞ meets every level point
+        if invariant and spare == 0:  # ∞ meets every level point
             must |= {(-2 - i, level, 0) for i in range(fixed) for level in range(levels)}
         threes = sizes.count(3)
         if invariant and len(fours) == fixed and invariant * (fixed + threes % 3) == levels:
@@ -187,15 +189,16 @@ def clauses(
         out += [[pool.id(("covered", d))] for d in sorted(must) if d in together]
     if fixed:  # shift each level alone: ∞_0 sits with level points at x = 0
         infinity = levels * g
+        # ∞_0 meets two new levels a base and one a kept round: renumber the levels so that
+        # base b's are 2b and 2b + 1, and kept round i's 2 · bases + i
+        renumber = never_at_four and 2 * bases + invariant <= levels
         for b in range(bases):
             for t in tables:
                 out += [[-y[b, infinity, t], -y[b, p, t]] for p in range(n - fixed) if p % g]
-        if never_at_four and 2 * bases + invariant <= levels:
-            # ∞_0 meets two new levels a base and one a kept round: renumber the levels
-            # so that base b's are 2b and 2b + 1, and kept round i's 2 · bases + i
-            for b in range(bases):
+            if renumber:  # (in this order: the clauses' order decides what CaDiCaL finds)
                 for level in (2 * b, 2 * b + 1):
                     out += [[-y[b, infinity, t], y[b, g * level, t]] for t in tables]
+        if renumber:
             for i in range(invariant):  # (a third of it: x < third, whichever)
                 level, b = 2 * bases + i, bases + i
                 out += [

@@ -35,7 +35,7 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     the draw left 13–36 repeats at or next to the bound of 41–50;
   - 29 × 12, at the counting bound, over ``Z_9 × 3`` and 2 ∞: one base round
     shifted 9 times and one round that 3 shifts keep (∞ at a four with a
-    third of a level), shifted 3 times (``--invariant``, 2.1 s). No shape
+    third of a level), shifted 3 times (``--invariant``, 1–2 s). No shape
     with base rounds alone had answered in hours; the tabu search stopped
     at 11 repeats (its 29 × 11 entry is gone: these rounds serve 11 too);
   - threes only, where :func:`.designs.triple_design` runs out of budget
@@ -91,11 +91,11 @@ CATALOGUE: dict[tuple[int, ...], tuple[str, str]] = {
 DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
     (3, 3, 3, 3, 3, 3, 3, 4, 4): (
         "cyclic schedule (a base round and one that 3 shifts keep, over Z_9 × 3 and 2 ∞), "
-        "CaDiCaL 1.9.5, 2.1 s of CPU",
+        "CaDiCaL 1.9.5, 1.1 s of CPU",
         (9, 3, 2, 1),
         """
-        0,9,27 1,6,14,20 2,12,17,24 3,4,19 5,22,23 7,18,28 8,10,11 13,15,26 16,21,25
-        0,3,6 1,8,15 2,4,9 5,7,12 10,13,16,28 11,19,21 14,22,24 17,18,25 20,23,26,27
+        0,9,27 1,13,14,22 2,4,10,20 3,8,23 5,18,28 6,7,17 11,24,25 12,16,19 15,21,26
+        0,3,6 1,18,20 2,9,16 4,21,23 5,10,12 7,24,26 8,13,15 11,14,17,28 19,22,25,27
         """,
     ),
     (3, 3, 3, 3, 3, 4, 4): (

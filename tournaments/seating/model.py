@@ -39,7 +39,8 @@ __all__ = [
 #: 1.3: sizes proved offline to need a repeat skip the searches that cannot succeed
 #: 1.4: 19 players over 8 rounds or more (mixed tables) are among them
 #: 1.5: schedules found offline for 23 × 9, 31 × 14 and 41–91 players (mixed tables)
-#: 1.6: schedules found offline for 29 × 12, 92–100 players (mixed) and threes only at 69–90
+#: 1.6: schedules found offline for 29 × 12, 92–100 players (mixed), threes only at 69–90
+#:      and 52 × 16 at fours
 ENGINE_VERSION = "pulka-seating 1.6"
 
 EntryId = int | str
