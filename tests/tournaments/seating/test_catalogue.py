@@ -33,7 +33,8 @@ def test_every_catalogued_schedule_seats_everyone_once_and_repeats_no_meeting(si
         r"tabu search, seed \d+, [\d,]+ steps"
         r"|cyclic schedule \((\d base rounds over |a base round and one that \d+ shifts keep, over )?"
         r"Z_\d+ × \d+( and \d+ ∞)?\), "
-        r"(OR-Tools [\d.]+ CP-SAT, seed 0, [\d.]+ units|CaDiCaL [\d.]+, [\d.]+ s of CPU)",
+        r"(OR-Tools [\d.]+ CP-SAT, seed 0, [\d.]+ units|CaDiCaL [\d.]+, [\d.]+ s of CPU"
+        r"(; sat_developed.py of [0-9a-f]{7})?)",  # the model's commit, where it changed since
         how,
     )
 
