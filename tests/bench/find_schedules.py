@@ -7,6 +7,7 @@
     python tests/bench/find_schedules.py 23x9 --developed 3,6,5 --bases 3 --sat
     python tests/bench/find_schedules.py 29x12 --developed 9,3,2 --bases 1 --invariant 1 --sat
     python tests/bench/find_schedules.py --near-bound 41-100 --seconds 300
+    python tests/bench/find_schedules.py 76x25 --policy 4 --turned [--seeds 1-8] [--steps 20000000]
 
 Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
 over whole schedules, in C) with the system's ``cc``, runs it for each size
@@ -28,6 +29,13 @@ that for each count of players with a table of four, at the counting bound
 ``--invariant K`` (with ``--sat``) adds K rounds that ``G / 3`` shifts keep,
 each shifted ``G / 3`` times (``G`` odd, a multiple of 3): 29 × 12 over
 ``Z_9 × 3`` and 2 ∞ has one base round and one such round.
+
+``--turned`` (fours only, v ≡ 4 mod 12) runs the construction of
+:func:`tournaments.seating.designs.turned_fours` (a base round over ``Z_g × 3``
+and ∞ that turning the levels keeps) from ``random.Random(seed)`` with
+``--steps`` steps, seed after seed, where the budget of a draw is too small:
+the entry records the seed and the steps it took, and that seed with at
+least as many steps gives the same round again.
 """
 
 from __future__ import annotations
@@ -107,6 +115,35 @@ def developed(
         check(found, sizes)
         record = cyclic(g, levels, fixed, bases, how, invariant)
         entry(sizes, record, lines, (g, levels, fixed) + ((invariant,) if invariant else ()))
+
+
+def turned(sizes: tuple[int, ...], seeds: range, steps: int) -> None:
+    """A resolvable design of fours from :func:`.designs.turned_fours`, as a catalogue entry."""
+    import random
+    import time
+
+    from tournaments.seating.designs import _develop, turned_fours
+
+    v = sum(sizes)
+    g = (v - 1) // 3
+    if set(sizes) != {4} or v % 12 != 4:
+        raise SystemExit(f"{v} players: --turned needs tables of four and v ≡ 4 mod 12")
+    for seed in seeds:
+        start = time.process_time()
+        base, spent = turned_fours(g, random.Random(seed), steps)
+        took = time.process_time() - start
+        print(f"# {v} x {g} {sizes}: seed {seed}, {spent:,} steps, {took:.1f} s of CPU", flush=True)
+        if base is not None:
+            rounds = _develop([base], g, 3)
+            check(rounds, sizes)
+            line = [tuple(sorted(x + g * lv if lv >= 0 else 3 * g for x, lv in t)) for t in base]
+            how = (
+                f"resolvable design of fours (a base round that turning the levels keeps, over "
+                f"Z_{g} × 3 and 1 ∞), designs.turned_fours, seed {seed}, {spent:,} steps, "
+                f"{took:.0f} s of CPU"
+            )
+            entry(sizes, how, [line], (g, 3, 1))
+            return
 
 
 def label(g: int, levels: int, fixed: int, bases: int, kept: int) -> str:
@@ -224,10 +261,20 @@ def main() -> None:
     parser.add_argument(
         "--near-bound", metavar="FIRST-LAST", help="developed schedules at the bound, by SAT"
     )
+    parser.add_argument(
+        "--turned", action="store_true", help="designs.turned_fours (fours, v ≡ 4 mod 12)"
+    )
     options = parser.parse_args()
     if options.near_bound:
         first, last = map(int, options.near_bound.split("-"))
         near_bound(first, last, options.seconds, TablePolicy(options.policy))
+        return
+    if options.turned:
+        first, last = map(int, options.seeds.split("-"))
+        for cell in options.cells:
+            n = int(cell.split("x")[0])
+            sizes = tuple(sorted(table_sizes(n, TablePolicy(options.policy))))
+            turned(sizes, range(first, last + 1), options.steps)
         return
     if options.developed:
         for cell in options.cells:

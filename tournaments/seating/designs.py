@@ -63,6 +63,8 @@ Schedule = list[list[tuple[int, ...]]]
 Point = tuple[int, int]  # (x in Z_m, level)
 Key = tuple[int, int, int]
 QUICK_DESIGNS_UP_TO = 40  #: largest count tried before the tabu search (see design_for)
+QUICK_FOURS_UP_TO = 64  #: the same at tables of four: 52 and 64 take 1–2 s (see turned_fours)
+FOURS_BUDGET = 200_000  #: steps of a design of fours: 52 needs 62,000, 64 needs 96,000
 _ATTEMPT = 300  # steps per restart: the search is heavy-tailed, restarts pay
 
 
@@ -99,9 +101,10 @@ def design_for(
 ) -> tuple[Schedule, str] | None:
     """A schedule of at least ``rounds`` rounds without a repeat, and its name.
 
-    Without ``patient`` sizes over ``QUICK_DESIGNS_UP_TO`` are not tried: the
-    tabu search seats them without a repeat for the rounds events play, and a
-    failed construction would cost seconds.
+    Without ``patient`` sizes over ``QUICK_DESIGNS_UP_TO`` (at fours
+    ``QUICK_FOURS_UP_TO``) are not tried: the tabu search seats them without
+    a repeat for the rounds events play, and a failed construction would
+    cost seconds.
 
     :func:`triple_design` for tables of three, :func:`four_design` for
     tables of four; with ``patient``, where those have none that long, a
@@ -110,12 +113,12 @@ def design_for(
     ``rounds`` rounds.
     """
     full = None
-    if not patient and n > QUICK_DESIGNS_UP_TO:
+    if not patient and n > (QUICK_FOURS_UP_TO if size == 4 else QUICK_DESIGNS_UP_TO):
         pass  # the tabu search seats these for the rounds events play
     elif size == 3:
         full = triple_design(n, patient=patient)
     elif size == 4:
-        full = four_design(n, budget=200_000 if patient else 60_000)
+        full = four_design(n, budget=FOURS_BUDGET)
     if full is not None and len(full) >= rounds:
         return full, design_name(n, size)
     if not patient:
@@ -456,15 +459,16 @@ def _develop(found: list[list[tuple[Point, ...]]], g: int, levels: int) -> Sched
     ]
 
 
-def four_design(v: int, *, budget: int = 60_000) -> Schedule | None:
+def four_design(v: int, *, budget: int = FOURS_BUDGET) -> Schedule | None:
     """All ``(v - 1) / 3`` rounds at tables of four in which every two players meet once.
 
     A resolvable (v, 4, 1) design (v ≡ 4 mod 12) for fours-only events (Priffe
     without fixed partners, 001 §3.2.10 tables), 1-rotational like the
     triples: points ``Z_g × {0, 1, 2}`` and ∞ with ``g = (v - 1) / 3``, one
-    base round developed ``g`` times. Found at once for 16 and 28; 52 needs
-    another shape and falls back to the search. 40 is the projective space
-    PG(3, 3): its 130 lines split into 13 spreads (see :func:`_projective_packing`).
+    base round developed ``g`` times. Found at once for 16 and 28; from 52 on
+    the base round is also kept by turning the levels (see
+    :func:`turned_fours`). 40 is the projective space PG(3, 3): its 130 lines
+    split into 13 spreads (see :func:`_projective_packing`).
 
     >>> rounds = four_design(28)
     >>> len(rounds), {len(t) for r in rounds for t in r}
@@ -481,8 +485,11 @@ def _four_design(v: int, budget: int) -> Schedule | None:
     if v < 16 or v % 12 != 4:
         return None
     g = (v - 1) // 3
-    points = {(x, lv) for x in range(g) for lv in range(3)} | {(0, -1)}
     rng = random.Random(v)
+    if v > 40:
+        base, _ = turned_fours(g, rng, budget)
+        return None if base is None else _develop([base], g, 3)
+    points = {(x, lv) for x in range(g) for lv in range(3)} | {(0, -1)}
     spent = 0
     while spent < budget:
         found, steps = _base_rounds(
@@ -492,6 +499,129 @@ def _four_design(v: int, budget: int) -> Schedule | None:
         if found is not None:
             return _develop(found, g, 3)
     return None
+
+
+TURNED_ATTEMPT = 20_000  #: steps per restart of :func:`turned_fours`
+
+
+def turned_fours(
+    g: int, rng: random.Random, budget: int
+) -> tuple[list[tuple[Point, ...]] | None, int]:
+    """A base round of fours over ``Z_g × {0, 1, 2}`` and ∞ that turning the levels keeps.
+
+    The round holds {∞, (0, 0), (0, 1), (0, 2)} and, for each of
+    ``(g - 1) / 4`` *base blocks* ``B``, the blocks ``B``, ``B + 1 level``
+    and ``B + 2 levels`` (level ``i`` to ``i + 1 mod 3``). Every ``x ≠ 0``
+    lies in exactly one base block (at a level of its own). Developed over
+    ``Z_g`` the round covers every pair once when the base blocks cover
+    every difference once up to the turn:
+
+    * a pure difference ``±d`` (two points of one level), at any level;
+    * a mixed difference ``d`` from a level to the next one (``(x, i)`` and
+      ``(y, i + 1)`` give ``y - x``; ``(x, i)`` and ``(y, i + 2)`` give ``x - y``).
+
+    ``(g - 1) / 2`` pure and ``g - 1`` mixed differences are ``6 (g - 1) / 4``
+    pairs, six a base block. A depth-first search (the point with the fewest
+    partners left opens the next block) with seeded restarts of
+    :data:`TURNED_ATTEMPT` steps finds 52 (g = 17) in 62,000 steps and 64 in
+    96,000 (1 and 2 s), within a draw's :data:`FOURS_BUDGET`; 76, 88 and 100
+    take minutes, so :mod:`.catalogue` keeps what it found for them
+    (``tests/bench/find_schedules.py --turned``). 28 has no such round: two
+    base blocks cannot cover its differences (the search without a limit
+    tries every way, 2,806 steps). Returns the
+    round (``None`` if ``budget`` steps found none) and the steps spent: the
+    same ``rng`` state and any budget at least that gives the same round.
+    """
+    if g % 4 != 1:
+        return None, 0
+    spent = 0
+    while spent < budget:
+        blocks, steps = _turned_attempt(g, rng, min(TURNED_ATTEMPT, budget - spent))
+        spent += steps
+        if blocks is None:
+            spent += 1  # a restart costs a step, even one that gives up at once
+            continue
+        infinity: tuple[Point, ...] = ((0, -1), (0, 0), (0, 1), (0, 2))
+        turned = [tuple((x, (lv + t) % 3) for x, lv in b) for b in blocks for t in range(3)]
+        return [infinity, *turned], spent
+    return None, spent
+
+
+def _turned_attempt(
+    g: int, rng: random.Random, limit: int
+) -> tuple[list[tuple[Point, ...]] | None, int]:
+    """One restart of :func:`turned_fours`: the base blocks (``None`` past ``limit`` steps)."""
+
+    def key(p: Point, q: Point) -> tuple[int, int]:
+        (x, i), (y, j) = p, q
+        if i == j:  # pure, up to sign
+            d = (y - x) % g
+            return (0, min(d, g - d))
+        return (1, (y - x) % g if (j - i) % 3 == 1 else (x - y) % g)  # mixed, to the next level
+
+    used: set[tuple[int, int]] = set()
+    free = set(range(1, g))
+    blocks: list[tuple[Point, ...]] = []
+    steps = 0
+
+    def keys_with(block: list[Point], p: Point) -> list[tuple[int, int]] | None:
+        keys: list[tuple[int, int]] = []
+        for q in block:
+            k = key(q, p)
+            if k in used or k in keys:
+                return None
+            keys.append(k)
+        return keys
+
+    def open_block() -> bool:
+        if not free:
+            return True
+        # the point with the fewest partners left opens the block, at level 0 (levels turn)
+        first, partners = 0, []
+        for x in sorted(free):
+            can = [
+                (y, lv)
+                for y in sorted(free - {x})
+                for lv in range(3)
+                if key((x, 0), (y, lv)) not in used
+            ]
+            if not first or len(can) < len(partners):
+                first, partners = x, can
+        if len(partners) < 3:
+            return False
+        rng.shuffle(partners)
+        free.discard(first)
+        if grow([(first, 0)], partners):
+            return True
+        free.add(first)
+        return False
+
+    def grow(block: list[Point], partners: list[Point]) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            return False
+        if len(block) == 4:
+            blocks.append(tuple(block))
+            if open_block():
+                return True
+            blocks.pop()
+            return False
+        for n, p in enumerate(partners):
+            keys = keys_with(block, p) if p[0] in free else None
+            if keys is None:
+                continue
+            used.update(keys)
+            free.discard(p[0])
+            block.append(p)
+            if grow(block, partners[n + 1 :]):
+                return True
+            block.pop()
+            free.add(p[0])
+            used.difference_update(keys)
+        return False
+
+    return (blocks if open_block() else None), steps
 
 
 def cyclic_schedule(n: int, size: int, rounds: int, *, budget: int = 100_000) -> Schedule | None:

@@ -41,7 +41,9 @@ __all__ = [
 #: 1.5: schedules found offline for 23 × 9, 31 × 14 and 41–91 players (mixed tables)
 #: 1.6: schedules found offline for 29 × 12, 92–100 players (mixed), threes only at 69–90
 #:      and 52 × 16 at fours
-ENGINE_VERSION = "pulka-seating 1.6"
+#: 1.7: resolvable designs of fours for 52, 64, 76, 88 and 100 players, all (v - 1) / 3 rounds
+#:      (built at the draw up to 64, found offline above); the 52 × 16 entry is gone
+ENGINE_VERSION = "pulka-seating 1.7"
 
 EntryId = int | str
 

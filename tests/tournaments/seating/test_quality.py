@@ -1,5 +1,6 @@
 """Draw quality: zero repeats where a zero-repeat schedule exists, balance of seats."""
 
+import random
 from collections import Counter
 
 import pytest
@@ -16,10 +17,13 @@ from tournaments.seating import (
     kirkman_schedule,
 )
 from tournaments.seating.designs import (
+    FOURS_BUDGET,
+    _turned_attempt,
     cyclic_schedule,
     four_design,
     near_kirkman_schedule,
     triple_design,
+    turned_fours,
 )
 
 from .helpers import as_history, design_pairs, pair_counts, repeats, seated
@@ -256,23 +260,43 @@ def test_report_says_when_no_schedule_without_repeats_exists():
     )
 
 
-@pytest.mark.parametrize("v", [16, 28, 40])
+@pytest.mark.parametrize("v", [16, 28, 40, 52, 64])
 def test_resolvable_design_of_fours_meets_every_pair_once(v):
-    """16 and 28 one-rotational; 40 the lines of PG(3, 3) split into spreads."""
+    """16 and 28 one-rotational; 40 the lines of PG(3, 3) split into spreads; 52 and 64
+    one-rotational with a base round that turning the levels keeps."""
     rounds = four_design(v)
     assert rounds is not None and len(rounds) == (v - 1) // 3
     pairs = design_pairs(rounds, v)
     assert len(pairs) == v * (v - 1) // 2 and set(pairs.values()) == {1}
 
 
-def test_fours_only_event_of_28_plays_9_rounds_without_a_repeat():
-    """Tables of four (001 §3.2.10): the tabu search alone left 2 repeats at 7 rounds, 28 at 9."""
-    entries = [Entry(i) for i in range(28)]
+def test_turned_base_round_of_fours():
+    """The base round of 52 holds {∞, 0, 17, 34} and each base block turned over the 3 levels;
+    28 has no such round: two base blocks over Z_9 cannot cover its 12 differences (the search
+    without a step limit tries every way and finds none)."""
+    base, spent = turned_fours(17, random.Random(52), FOURS_BUDGET)
+    assert base is not None and spent <= FOURS_BUDGET
+    assert base[0] == ((0, -1), (0, 0), (0, 1), (0, 2))
+    blocks = {frozenset(t) for t in base[1:]}
+    assert all(frozenset((x, (lv + 1) % 3) for x, lv in t) in blocks for t in blocks)
+    assert sorted(x for t in base[1:] for x, lv in t if lv == 0) == list(range(1, 17))
+    assert turned_fours(17, random.Random(52), spent) == (base, spent)  # what a record says
+    assert turned_fours(17, random.Random(52), spent - 1)[0] is None
+    blocks, steps = _turned_attempt(9, random.Random(0), 10**9)
+    assert blocks is None and steps < 10**9
+
+
+@pytest.mark.parametrize("v", [28, 52])
+def test_fours_only_event_plays_every_round_without_a_repeat(v):
+    """Tables of four (001 §3.2.10): the tabu search alone left 2 repeats at 28 × 7, 28 at 28 × 9
+    and 92 at 52 × 17."""
+    entries = [Entry(i) for i in range(v)]
+    rounds = (v - 1) // 3
     draws = [draw_round(entries, seed="4", method=Method.RANDOM, policy=TablePolicy.FOURS)]
-    for _ in range(8):
+    for _ in range(rounds - 1):
         draws.append(
             draw_round(
-                entries, as_history(draws), seed="4", policy=TablePolicy.FOURS, rounds_total=9
+                entries, as_history(draws), seed="4", policy=TablePolicy.FOURS, rounds_total=rounds
             )
         )
     assert repeats(draws) == 0
