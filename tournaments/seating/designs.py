@@ -16,6 +16,9 @@ method: a search for a design with a cyclic automorphism.
   ``Z_2m`` and ∞; a base round fixed by the half turn ``x ↦ x + m`` holds
   {∞, 0, m} and triples in pairs ``T``, ``T + m``, and is developed ``m``
   times (see :func:`_half_turn`); it builds 33 at once.
+* ``v = 3m`` with ``m ≡ 1 mod 6`` and a cube root of unity in ``Z_m`` (21,
+  39, 57, 93, …): the first shape with every part also kept by turning the
+  levels (see :func:`_turned_triples`); it builds 93, where the others give up.
 
 Each round's triples must cover every *difference* (pure: within one level,
 up to sign; mixed: between two levels) exactly once, which a depth-first
@@ -42,7 +45,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import lru_cache
 
 from .exact import deterministic_solver
@@ -160,6 +163,8 @@ def _kirkman(v: int, budget: int) -> Schedule | None:
     order: list[Callable[[int, int], Schedule | None]] = [_one_rotational, _three_orbits]
     if m % 2 == 0:
         order = [_half_turn, _three_orbits] if m % 12 == 4 else [_three_orbits]
+    if v % 18 == 3:  # v = 3m, m ≡ 1 (mod 6): in milliseconds where ω exists (93: the others give up)
+        order.insert(0, _turned_triples)
     for build in order:
         found = build(v, budget // 2)
         if found is not None:
@@ -291,6 +296,58 @@ def _three_orbits(v: int, budget: int) -> Schedule | None:
                 for a, b in fixed
             ]
             return rounds
+    return None
+
+
+def _turned_triples(v: int, budget: int) -> Schedule | None:
+    """KTS(3m) for m ≡ 1 (mod 6) with a cube root of unity ω ≠ 1 in Z_m (93 = 3 · 31).
+
+    Like :func:`_three_orbits` (a base round over ``Z_m × {0, 1, 2}``
+    developed ``m`` times, and ``(m - 1) / 2`` rounds the development keeps),
+    with every part kept by turning the levels ``i ↦ i + 1``, as in
+    :func:`turned_fours`:
+
+    * the kept rounds are ``{(x, 0), (x + a, 1), (x + a + aω, 2)}`` for ``a``
+      in half the classes ``{s, sω, sω²}`` of ``Z_m*``; such a round covers
+      the mixed difference ``a`` from level 0 to 1, ``aω`` from 1 to 2 and
+      ``aω²`` from 2 to 0 (``1 + ω + ω² = 0``), so all the classes chosen
+      cover the same differences between every two levels;
+    * the base round holds ``{(0, 0), (0, 1), (0, 2)}`` and ``(m - 1) / 3``
+      base triples turned over the levels, covering every pure difference
+      and the mixed differences of the other classes (:func:`_turned_attempt`).
+
+    A quarter of the differences of :func:`_three_orbits` to place: KTS(93)
+    in under 1,000 steps, where that search gives up after 3,000,000.
+    """
+    m = v // 3
+    if v % 3 or m % 6 != 1:
+        return None
+    omega = next((w for w in range(2, m) if pow(w, 3, m) == 1), None)
+    if omega is None:
+        return None
+    turn = (1, omega, omega * omega % m)
+    classes = {frozenset(s * t % m for t in turn) for s in range(1, m)}
+    if any(len(c) < 3 for c in classes):
+        return None  # some s(ω - 1) ≡ 0: m is not prime
+    order = sorted(min(c) for c in classes)
+    rng = random.Random(v)
+    spent = 0
+    while spent < budget:
+        kept = [s * t % m for s in rng.sample(order, len(order) // 2) for t in turn]
+        used = {(1, 0)} | {(1, a) for a in kept}
+        blocks, steps = _turned_attempt(m, rng, min(TURNED_ATTEMPT, budget - spent), 3, used)
+        spent += steps + 1
+        if blocks is None:
+            continue
+        turned = [tuple((x, (lv + t) % 3) for x, lv in b) for b in blocks for t in range(3)]
+        rounds = _develop([[((0, 0), (0, 1), (0, 2)), *turned]], m, 3)
+        return rounds + [
+            sorted(
+                tuple(sorted((x, (x + a) % m + m, (x + a + a * omega) % m + 2 * m)))
+                for x in range(m)
+            )
+            for a in kept
+        ]
     return None
 
 
@@ -548,9 +605,11 @@ def turned_fours(
 
 
 def _turned_attempt(
-    g: int, rng: random.Random, limit: int
+    g: int, rng: random.Random, limit: int, size: int = 4, used: Collection[tuple[int, int]] = ()
 ) -> tuple[list[tuple[Point, ...]] | None, int]:
-    """One restart of :func:`turned_fours`: the base blocks (``None`` past ``limit`` steps)."""
+    """One restart of :func:`turned_fours` (or :func:`_turned_triples`, ``size`` 3, where
+    the fixed rounds have ``used`` some differences): the base blocks (``None`` past
+    ``limit`` steps)."""
 
     def key(p: Point, q: Point) -> tuple[int, int]:
         (x, i), (y, j) = p, q
@@ -559,7 +618,7 @@ def _turned_attempt(
             return (0, min(d, g - d))
         return (1, (y - x) % g if (j - i) % 3 == 1 else (x - y) % g)  # mixed, to the next level
 
-    used: set[tuple[int, int]] = set()
+    used = set(used)
     free = set(range(1, g))
     blocks: list[tuple[Point, ...]] = []
     steps = 0
@@ -587,7 +646,7 @@ def _turned_attempt(
             ]
             if not first or len(can) < len(partners):
                 first, partners = x, can
-        if len(partners) < 3:
+        if len(partners) < size - 1:
             return False
         rng.shuffle(partners)
         free.discard(first)
@@ -601,7 +660,7 @@ def _turned_attempt(
         steps += 1
         if steps > limit:
             return False
-        if len(block) == 4:
+        if len(block) == size:
             blocks.append(tuple(block))
             if open_block():
                 return True

@@ -19,6 +19,7 @@ from tournaments.seating import (
 from tournaments.seating.designs import (
     FOURS_BUDGET,
     _turned_attempt,
+    _turned_triples,
     cyclic_schedule,
     four_design,
     near_kirkman_schedule,
@@ -29,12 +30,30 @@ from tournaments.seating.designs import (
 from .helpers import as_history, design_pairs, pair_counts, repeats, seated
 
 
-@pytest.mark.parametrize("v", [9, 15, 21, 27, 33, 57])
+@pytest.mark.parametrize("v", [9, 15, 21, 27, 33, 57, 93])
 def test_kirkman_construction_meets_every_pair_once(v):
     rounds = kirkman_schedule(v)
     assert rounds is not None and len(rounds) == (v - 1) // 2
     pairs = design_pairs(rounds, v)
     assert len(pairs) == v * (v - 1) // 2 and set(pairs.values()) == {1}
+
+
+def test_turned_kirkman_triple_system_of_93():
+    """KTS(93) over Z_31 × 3, ω = 5: the three-orbit search gives up after 3,000,000 steps.
+    Each kept round {(x, 0), (x + a, 1), (x + a + 5a, 2)} is turned into another kept round
+    (a ↦ 5a moves every table a level on), and the base round (round 0) into itself."""
+    rounds = _turned_triples(93, 60_000)
+    assert rounds is not None and len(rounds) == 46
+    pairs = design_pairs(rounds, 93)
+    assert len(pairs) == 93 * 92 // 2 and set(pairs.values()) == {1}
+
+    def turned(round_):
+        return sorted(tuple(sorted((p + 31) % 93 for p in t)) for t in round_)
+
+    assert turned(rounds[0]) == rounds[0]
+    kept = [sorted(r) for r in rounds[31:]]
+    assert all(turned(r) in kept for r in kept)
+    assert _turned_triples(75, 60_000) is None  # no cube root of unity in Z_25
 
 
 @pytest.mark.parametrize("v", [18, 24, 30])
