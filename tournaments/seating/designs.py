@@ -16,6 +16,10 @@ method: a search for a design with a cyclic automorphism.
   ``Z_2m`` and ∞; a base round fixed by the half turn ``x ↦ x + m`` holds
   {∞, 0, m} and triples in pairs ``T``, ``T + m``, and is developed ``m``
   times (see :func:`_half_turn`); it builds 33 at once.
+* ``v = 2m + 1``, ``m`` odd, with ``μ ≠ 1``, ``μ³ = 1`` moving every ``x ≠ 0``
+  of ``Z_m`` (15, 27, 39, 63, 75, 87, 99, …): the 1-rotational shape whose
+  base round multiplying by μ keeps (see :func:`_multiplied_one_rotational`);
+  it builds 75, 87 and 99 in under a second.
 * ``v = 3m`` with ``m ≡ 1 mod 6`` and a cube root of unity in ``Z_m`` (21,
   39, 57, 93, …): the first shape with every part also kept by turning the
   levels (see :func:`_turned_triples`); it builds 93, where the others give up.
@@ -44,6 +48,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Collection
 from functools import lru_cache
@@ -107,7 +112,11 @@ def design_for(
     Without ``patient`` sizes over ``QUICK_DESIGNS_UP_TO`` (at fours
     ``QUICK_FOURS_UP_TO``) are not tried: the tabu search seats them without
     a repeat for the rounds events play, and a failed construction would
-    cost seconds.
+    cost seconds. The Kirkman shapes with a multiplier or a turn of the
+    levels (:func:`_multiplied_one_rotational`, :func:`_turned_triples`)
+    answer in under a second where they apply (75, 87, 93, 99), so they are
+    tried up to ``SYMMETRIC_KIRKMAN_UP_TO`` players (a miss costs under a
+    second there; 183 takes 16 s to give up).
 
     :func:`triple_design` for tables of three, :func:`four_design` for
     tables of four; with ``patient``, where those have none that long, a
@@ -117,7 +126,8 @@ def design_for(
     """
     full = None
     if not patient and n > (QUICK_FOURS_UP_TO if size == 4 else QUICK_DESIGNS_UP_TO):
-        pass  # the tabu search seats these for the rounds events play
+        if size == 3 and n <= SYMMETRIC_KIRKMAN_UP_TO:  # the tabu search seats the others
+            full = _symmetric_kirkman(n)
     elif size == 3:
         full = triple_design(n, patient=patient)
     elif size == 4:
@@ -131,6 +141,20 @@ def design_for(
         return symmetric, "symmetric schedule"
     cyclic = cyclic_schedule(n, size, rounds)
     return None if cyclic is None else (cyclic, "cyclic schedule")
+
+
+SYMMETRIC_KIRKMAN_UP_TO = 150  #: players: 99 in 0.7 s, 147 in 2.2 s, 111 and 129 miss in 0.6–0.9 s
+SYMMETRIC_KIRKMAN_BUDGET = 10_000  #: steps: KTS(99) takes 1,100; a miss costs under a second
+
+
+@lru_cache(maxsize=16)
+def _symmetric_kirkman(v: int) -> Schedule | None:
+    """A KTS(v) of the two shapes with more symmetry, or ``None`` (at once where neither applies)."""
+    for build in (_multiplied_one_rotational, _turned_triples):
+        found = build(v, SYMMETRIC_KIRKMAN_BUDGET)
+        if found is not None:
+            return found
+    return None
 
 
 def design_name(n: int, size: int = 3) -> str:
@@ -160,10 +184,16 @@ def _kirkman(v: int, budget: int) -> Schedule | None:
     if v == 3:
         return [[(0, 1, 2)]]
     m = (v - 1) // 2
-    order: list[Callable[[int, int], Schedule | None]] = [_one_rotational, _three_orbits]
+    order: list[Callable[[int, int], Schedule | None]] = [
+        _multiplied_one_rotational,  # in milliseconds where μ exists (75, 87, 99: the others give up)
+        _one_rotational,
+        _three_orbits,
+    ]
     if m % 2 == 0:
         order = [_half_turn, _three_orbits] if m % 12 == 4 else [_three_orbits]
-    if v % 18 == 3:  # v = 3m, m ≡ 1 (mod 6): in milliseconds where ω exists (93: the others give up)
+    if (
+        v % 18 == 3
+    ):  # v = 3m, m ≡ 1 (mod 6): in milliseconds where ω exists (93: the others give up)
         order.insert(0, _turned_triples)
     for build in order:
         found = build(v, budget // 2)
@@ -443,6 +473,117 @@ def _one_rotational(v: int, budget: int) -> Schedule | None:
                 rounds.append(sorted(tables))
             return rounds
     return None
+
+
+def _multiplied_one_rotational(v: int, budget: int) -> Schedule | None:
+    """KTS(2g + 1), 1-rotational, whose base round ``x ↦ μx`` also keeps (μ³ = 1 in Z_g).
+
+    The shape of :func:`_one_rotational` (points ``Z_g × {0, 1}`` and ∞,
+    ``g`` odd), where some ``μ ≠ 1`` of ``Z_g`` has ``μ³ = 1`` and moves
+    every ``x ≠ 0`` (``μ - 1`` a unit): 15, 27, 39, 63, 75, 87, 99, 123, ….
+    Multiplying by μ maps differences to differences, so the base round is
+    {∞, (0, 0), (0, 1)} and triples whose images under μ are in it too: a
+    triple ``{x, μx, μ²x}`` on one level, kept as it is (it covers the
+    differences ``±(μ - 1)x · {1, μ, μ²}`` once each, since
+    ``μ² - 1 = -μ²(μ - 1)``), or a triple with its two images. A third of
+    the points and differences to place: KTS(99) in about 1,100 steps,
+    KTS(75) and KTS(87) in under 100, where the plain shape (and CaDiCaL
+    over Z_37 × 2 or Z_49 × 2 for minutes) took far longer or gave up.
+    """
+    g = (v - 1) // 2
+    if v % 6 != 3 or g % 2 == 0:
+        return None
+    mu = next((u for u in range(2, g) if pow(u, 3, g) == 1 and math.gcd(u - 1, g) == 1), None)
+    if mu is None:
+        return None
+    rng = random.Random(v)
+    spent = 0
+    while spent < budget:
+        base, steps = _multiplied_attempt(g, mu, rng, min(TURNED_ATTEMPT, budget - spent))
+        spent += steps
+        if base is None:
+            spent += 1
+            continue
+        infinity: tuple[Point, ...] = ((0, -1), (0, 0), (0, 1))
+        return _develop([[infinity, *base]], g, 2)
+    return None
+
+
+def _multiplied_attempt(
+    g: int, mu: int, rng: random.Random, limit: int
+) -> tuple[list[tuple[Point, ...]] | None, int]:
+    """One restart of :func:`_multiplied_one_rotational`: the base round's triples but ∞'s."""
+    times = (1, mu, mu * mu % g)
+
+    def pure(d: int, level: int) -> Key:  # the orbit of ±d under μ, on one level
+        return (level, level, min(min(d * t % g, -d * t % g) for t in times))
+
+    def mixed(d: int) -> Key:  # the orbit of d from level 0 to level 1
+        return (0, 1, min(d * t % g for t in times))
+
+    used: set[Key] = set()
+    free = {(min(x * t % g for t in times), lv) for x in range(1, g) for lv in (0, 1)}
+    base: list[tuple[Point, ...]] = []
+    steps = 0
+
+    def keys_of(points: list[Point]) -> list[Key] | None:
+        keys: list[Key] = []
+        for i, (x, a) in enumerate(points):
+            for y, b in points[i + 1 :]:
+                if a == b:
+                    k = pure(y - x, a)
+                elif (y - x) % g == 0:
+                    return None  # the ∞ triple's difference
+                else:
+                    k = mixed(y - x if a == 0 else x - y)
+                if k in used or k in keys:
+                    return None
+                keys.append(k)
+        return keys
+
+    def place() -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            return False
+        if not free:
+            return True
+        first = min(free)
+        free.discard(first)
+        x, lv = first
+        options: list[tuple[list[Point], list[Point], list[Key]]] = []
+        kept = pure(x * (mu - 1), lv)  # {x, μx, μ²x}: its three differences are one orbit
+        if kept not in used:
+            options.append(([], [(x * t % g, lv) for t in times], [kept]))
+        rest = sorted(free)
+        for i, c in enumerate(rest):
+            for d in rest[i + 1 :]:
+                for s in times:
+                    for t in times:
+                        triple = [(x, lv), (c[0] * s % g, c[1]), (d[0] * t % g, d[1])]
+                        keys = keys_of(triple)
+                        if keys is not None:
+                            options.append(([c, d], triple, keys))
+        rng.shuffle(options)
+        for taken, triple, keys in options:
+            free.difference_update(taken)
+            used.update(keys)
+            images = [tuple(triple)] if not taken else _times(triple, times, g)
+            base.extend(images)
+            if place():
+                return True
+            del base[-len(images) :]
+            used.difference_update(keys)
+            free.update(taken)
+        free.add(first)
+        return False
+
+    return (base if place() else None), steps
+
+
+def _times(triple: list[Point], times: tuple[int, ...], g: int) -> list[tuple[Point, ...]]:
+    """``triple`` and its images under the multipliers ``times``."""
+    return [tuple((x * t % g, lv) for x, lv in triple) for t in times]
 
 
 def near_kirkman_schedule(v: int, *, budget: int = 300_000) -> Schedule | None:

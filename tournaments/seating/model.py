@@ -42,7 +42,8 @@ __all__ = [
 #: 1.6: schedules found offline for 29 × 12, 92–100 players (mixed), threes only at 69–90
 #:      and 52 × 16 at fours
 #: 1.7: resolvable designs of fours for 52, 64, 76, 88 and 100 players, all (v - 1) / 3 rounds
-#:      (built at the draw up to 64, found offline above); the 52 × 16 entry is gone
+#:      (built at the draw up to 64, found offline above); the 52 × 16 entry is gone; Kirkman
+#:      triple systems with a multiplier or a turn of the levels (75, 87, 93, 99) before the search
 ENGINE_VERSION = "pulka-seating 1.7"
 
 EntryId = int | str

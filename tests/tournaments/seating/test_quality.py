@@ -18,6 +18,7 @@ from tournaments.seating import (
 )
 from tournaments.seating.designs import (
     FOURS_BUDGET,
+    _multiplied_one_rotational,
     _turned_attempt,
     _turned_triples,
     cyclic_schedule,
@@ -30,12 +31,38 @@ from tournaments.seating.designs import (
 from .helpers import as_history, design_pairs, pair_counts, repeats, seated
 
 
-@pytest.mark.parametrize("v", [9, 15, 21, 27, 33, 57, 93])
+@pytest.mark.parametrize("v", [9, 15, 21, 27, 33, 57, 75, 87, 93, 99])
 def test_kirkman_construction_meets_every_pair_once(v):
     rounds = kirkman_schedule(v)
     assert rounds is not None and len(rounds) == (v - 1) // 2
     pairs = design_pairs(rounds, v)
     assert len(pairs) == v * (v - 1) // 2 and set(pairs.values()) == {1}
+
+
+def test_multiplied_kirkman_triple_system_of_99():
+    """KTS(99), 1-rotational over Z_49 × 2 and ∞ (CaDiCaL had no answer in 600 s): multiplying
+    by μ = 18 (18³ = 5832 = 119 · 49 + 1) maps the base round (round 0) onto itself."""
+    rounds = _multiplied_one_rotational(99, 60_000)
+    assert rounds is not None and len(rounds) == 49
+    pairs = design_pairs(rounds, 99)
+    assert len(pairs) == 99 * 98 // 2 and set(pairs.values()) == {1}
+
+    def times(p, mu=18):
+        return p if p == 98 else (p % 49) * mu % 49 + 49 * (p // 49)
+
+    assert sorted(tuple(sorted(map(times, t))) for t in rounds[0]) == rounds[0]
+    kept_whole = [t for t in rounds[0] if tuple(sorted(map(times, t))) == t and 98 not in t]
+    assert all(len({p // 49 for p in t}) == 1 for t in kept_whole)  # {x, μx, μ²x} on one level
+    assert _multiplied_one_rotational(21, 60_000) is None  # Z_10 is even: not 1-rotational
+    assert _multiplied_one_rotational(51, 60_000) is None  # no such μ in Z_25
+
+
+def test_kirkman_sizes_over_forty_with_symmetry_are_drawn_at_once():
+    """75 × 37 at threes left 69 repeats in 132 s before the catalogue held KTS(75); now the
+    multiplied shape seats all 37 rounds before the tabu search would start."""
+    draws = draw_schedule([Entry(i) for i in range(75)], 37, seed="k", policy=TablePolicy.THREES)
+    assert repeats(draws) == 0
+    assert "Kirkman triple system" in draws[1].report.notes[-1]
 
 
 def test_turned_kirkman_triple_system_of_93():
