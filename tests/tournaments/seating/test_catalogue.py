@@ -34,9 +34,30 @@ def test_every_catalogued_schedule_seats_everyone_once_and_repeats_no_meeting(si
         r"|cyclic schedule \((\d base rounds over |a base round and one that \d+ shifts keep, over )?"
         r"Z_\d+ × \d+( and \d+ ∞)?\), "
         r"(OR-Tools [\d.]+ CP-SAT, seed 0, [\d.]+ units|CaDiCaL [\d.]+, [\d.]+ s of CPU"
-        r"(; sat_developed.py of [0-9a-f]{7})?)",  # the model's commit, where it changed since
+        r"(; sat_developed.py of [0-9a-f]{7})?)"  # the model's commit, where it changed since
+        r"|resolvable design of fours \(a base round that turning the levels keeps, over "
+        r"Z_\d+ × 3 and 1 ∞\), designs.turned_fours, seed \d+, [\d,]+ steps, \d+ s of CPU",
         how,
     )
+
+
+@pytest.mark.parametrize("v", [76, 88, 100])
+def test_catalogued_designs_of_fours_are_turned_base_rounds(v):
+    """The base round is {∞, 0, g, 2g} and base blocks turned over the three levels
+    (designs.turned_fours); the draw takes all (v - 1) / 3 rounds from the catalogue."""
+    g = (v - 1) // 3
+    _, shape, text = DEVELOPED[(4,) * (v // 4)]
+    assert shape == (g, 3, 1)
+    (base,) = [
+        {frozenset(map(int, t.split(","))) for t in line.split()}
+        for line in text.split("\n")
+        if line.strip()
+    ]
+    assert frozenset((0, g, 2 * g, 3 * g)) in base
+    assert all(frozenset((p + g) % (3 * g) for p in t) in base for t in base if 3 * g not in t)
+    draws = draw_schedule([Entry(i) for i in range(v)], g, seed="f", policy=TablePolicy.FOURS)
+    assert repeats(list(draws)) == 0 and len(draws) == g
+    assert draws[0].parameters["construction"].startswith("schedule found offline (resolvable")
 
 
 def test_a_catalogued_schedule_serves_fewer_rounds_but_not_more():
@@ -192,5 +213,8 @@ def test_no_entry_is_written_twice():
     from tournaments.seating import catalogue
 
     source = Path(catalogue.__file__).read_text()
-    records = source.count('\n        "cyclic schedule') + source.count('\n        "tabu search')
+    records = sum(
+        source.count(f'\n        "{kind}')
+        for kind in ("cyclic schedule", "tabu search", "resolvable design of fours")
+    )
     assert records == len(CATALOGUE) + len(DEVELOPED)
