@@ -76,6 +76,18 @@ FOURS_BUDGET = 200_000  #: steps of a design of fours: 52 needs 62,000, 64 needs
 _ATTEMPT = 300  # steps per restart: the search is heavy-tailed, restarts pay
 
 
+class _Steps:
+    """The steps a depth-first search has taken, up to ``limit``: its budget per restart."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.taken = limit, 0
+
+    def take(self) -> bool:
+        """Count a step; ``False`` once the search is past its limit (it backs out)."""
+        self.taken += 1
+        return self.taken <= self.limit
+
+
 def max_rounds_without_repeat(n: int, table_size: int = 3) -> int:
     """Upper bound on rounds in which no two of ``n`` players meet twice.
 
@@ -233,16 +245,14 @@ def _base_rounds(
     key = _key_function(m)
     free = [set(points) for _ in range(count)]
     base: list[list[tuple[Point, ...]]] = [[] for _ in range(count)]
-    steps = 0
+    steps = _Steps(limit)
     if constrained_first is None:
         # Half the restarts take the most constrained point first (finds KTS(45),
         # NKTS(42), NKTS(48) at once), half the smallest point (the older order).
         constrained_first = rng.random() < 0.5
 
     def search(r: int) -> bool:
-        nonlocal steps
-        steps += 1
-        if steps > limit:
+        if not steps.take():
             return False
         while r < count and not free[r]:
             r += 1
@@ -290,7 +300,7 @@ def _base_rounds(
                 used.difference_update(keys)
         return False
 
-    return (base if search(0) else None), steps
+    return (base if search(0) else None), steps.taken
 
 
 def _three_orbits(v: int, budget: int) -> Schedule | None:
@@ -413,16 +423,14 @@ def _half_turn_representatives(
     free = set(range(size)) - {0, m}
     used: set[int] = {m}
     reps: list[tuple[int, ...]] = []
-    steps = 0
+    steps = _Steps(limit)
 
     def cls(d: int) -> int:
         d %= size
         return min(d, size - d)
 
     def search() -> bool:
-        nonlocal steps
-        steps += 1
-        if steps > limit:
+        if not steps.take():
             return False
         if not free:
             return True
@@ -449,7 +457,7 @@ def _half_turn_representatives(
                 used.difference_update((k1, k2, k3))
         return False
 
-    return (reps if search() else None), steps
+    return (reps if search() else None), steps.taken
 
 
 def _one_rotational(v: int, budget: int) -> Schedule | None:
@@ -524,7 +532,7 @@ def _multiplied_attempt(
     used: set[Key] = set()
     free = {(min(x * t % g for t in times), lv) for x in range(1, g) for lv in (0, 1)}
     base: list[tuple[Point, ...]] = []
-    steps = 0
+    steps = _Steps(limit)
 
     def keys_of(points: list[Point]) -> list[Key] | None:
         keys: list[Key] = []
@@ -542,9 +550,7 @@ def _multiplied_attempt(
         return keys
 
     def place() -> bool:
-        nonlocal steps
-        steps += 1
-        if steps > limit:
+        if not steps.take():
             return False
         if not free:
             return True
@@ -578,7 +584,7 @@ def _multiplied_attempt(
         free.add(first)
         return False
 
-    return (base if place() else None), steps
+    return (base if place() else None), steps.taken
 
 
 def _times(triple: list[Point], times: tuple[int, ...], g: int) -> list[tuple[Point, ...]]:
@@ -762,7 +768,7 @@ def _turned_attempt(
     used = set(used)
     free = set(range(1, g))
     blocks: list[tuple[Point, ...]] = []
-    steps = 0
+    steps = _Steps(limit)
 
     def keys_with(block: list[Point], p: Point) -> list[tuple[int, int]] | None:
         keys: list[tuple[int, int]] = []
@@ -797,9 +803,7 @@ def _turned_attempt(
         return False
 
     def grow(block: list[Point], partners: list[Point]) -> bool:
-        nonlocal steps
-        steps += 1
-        if steps > limit:
+        if not steps.take():
             return False
         if len(block) == size:
             blocks.append(tuple(block))
@@ -821,7 +825,7 @@ def _turned_attempt(
             used.difference_update(keys)
         return False
 
-    return (blocks if open_block() else None), steps
+    return (blocks if open_block() else None), steps.taken
 
 
 def cyclic_schedule(n: int, size: int, rounds: int, *, budget: int = 100_000) -> Schedule | None:
