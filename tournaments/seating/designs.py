@@ -203,9 +203,8 @@ def _kirkman(v: int, budget: int) -> Schedule | None:
     ]
     if m % 2 == 0:
         order = [_half_turn, _three_orbits] if m % 12 == 4 else [_three_orbits]
-    if (
-        v % 18 == 3
-    ):  # v = 3m, m ≡ 1 (mod 6): in milliseconds where ω exists (93: the others give up)
+    # v = 3m, m ≡ 1 (mod 6): in milliseconds where ω exists (93: the others give up)
+    if v % 18 == 3:
         order.insert(0, _turned_triples)
     for build in order:
         found = build(v, budget // 2)
@@ -357,7 +356,7 @@ def _turned_triples(v: int, budget: int) -> Schedule | None:
       and the mixed differences of the other classes (:func:`_turned_attempt`).
 
     A quarter of the differences of :func:`_three_orbits` to place: KTS(93)
-    in under 1,000 steps, where that search gives up after 3,000,000.
+    in under 1,000 steps, where a patient draw's search (3,000,000) gave up.
     """
     m = v // 3
     if v % 3 or m % 6 != 1:
@@ -368,7 +367,7 @@ def _turned_triples(v: int, budget: int) -> Schedule | None:
     turn = (1, omega, omega * omega % m)
     classes = {frozenset(s * t % m for t in turn) for s in range(1, m)}
     if any(len(c) < 3 for c in classes):
-        return None  # some s(ω - 1) ≡ 0: m is not prime
+        return None  # some s(ω - 1) ≡ 0: ω - 1 is not a unit of Z_m
     order = sorted(min(c) for c in classes)
     rng = random.Random(v)
     spent = 0
