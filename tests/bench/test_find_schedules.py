@@ -1,0 +1,36 @@
+"""The offline search behind the catalogue's designs of fours (find_schedules.py --turned)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from find_schedules import turned
+
+from tournaments.seating.catalogue import _rounds, developed
+from tournaments.seating.designs import four_design
+
+
+def test_turned_prints_the_entry_the_draw_would_build(capsys):
+    """Seed 52 is the draw's own: the entry printed for 52 players is four_design(52)."""
+    turned((4,) * 13, range(52, 53), 100_000)
+    out = capsys.readouterr().out
+    how = re.search(r'"(resolvable design of fours[^"]+)"', out)[1]
+    assert "over Z_17 × 3 and 1 ∞" in how and "seed 52, 61,792 steps" in how
+    assert "(17, 3, 1)," in out
+    (base,) = _rounds(out.split('"""')[1])
+    assert [list(r) for r in developed([base], 17, 3)] == four_design(52)
+
+
+def test_turned_says_which_seeds_ran_out_of_steps(capsys):
+    turned((4,) * 13, range(52, 54), 1_000)
+    out = capsys.readouterr().out
+    runs = re.findall(r"seed (\d+), ([\d,]+) steps", out)
+    assert [seed for seed, _ in runs] == ["52", "53"]
+    assert all(int(steps.replace(",", "")) > 1_000 for _, steps in runs)  # backing out counts too
+    assert '"""' not in out
+
+
+def test_turned_needs_tables_of_four_and_a_count_of_4_mod_12():
+    with pytest.raises(SystemExit, match="48 players"):
+        turned((4,) * 12, range(1, 2), 1_000)
