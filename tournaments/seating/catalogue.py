@@ -26,8 +26,8 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     for every count of 41 to 91 players with a table of four, the first
     shape that answered within 300 s (``--near-bound``): at the counting
     bound, or one round under it for 77 and 91; mostly one base round
-    over ``Z_R × 2``; past 91 (one base round over ``Z_R × 2``, 13–375 s, run
-    one by one), one round under the bound 94 × 44, 95 × 44, 98 × 45 and
+    over ``Z_R × 2``; past 91 (one base round over ``Z_R × 2``, run one
+    by one; each record gives its CPU time), one round under the bound 94 × 44, 95 × 44, 98 × 45 and
     100 × 47, two under it 92 × 41 and 97 × 45. 43 × 20 and
     79 × 38 (one four a round, the kind of 19 × 8 and 31 × 14) took four
     base rounds over ``Z_5 × 8`` and 3 ∞, 363 s, and two over ``Z_19 × 4``
