@@ -378,8 +378,7 @@ def _turned_triples(v: int, budget: int) -> Schedule | None:
         spent += steps + 1
         if blocks is None:
             continue
-        turned = [tuple((x, (lv + t) % 3) for x, lv in b) for b in blocks for t in range(3)]
-        rounds = _develop([[((0, 0), (0, 1), (0, 2)), *turned]], m, 3)
+        rounds = _develop([[((0, 0), (0, 1), (0, 2)), *_turned(blocks)]], m, 3)
         return rounds + [
             sorted(
                 tuple(sorted((x, (x + a) % m + m, (x + a + a * omega) % m + 2 * m)))
@@ -745,9 +744,13 @@ def turned_fours(
             spent += 1  # a restart costs a step, even one that gives up at once
             continue
         infinity: tuple[Point, ...] = ((0, -1), (0, 0), (0, 1), (0, 2))
-        turned = [tuple((x, (lv + t) % 3) for x, lv in b) for b in blocks for t in range(3)]
-        return [infinity, *turned], spent
+        return [infinity, *_turned(blocks)], spent
     return None, spent
+
+
+def _turned(blocks: list[tuple[Point, ...]]) -> list[tuple[Point, ...]]:
+    """Each base block at its levels, then moved up one level and two (level ``i`` to ``i + 1 mod 3``)."""
+    return [tuple((x, (lv + t) % 3) for x, lv in b) for b in blocks for t in range(3)]
 
 
 def _turned_attempt(
