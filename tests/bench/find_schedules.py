@@ -30,9 +30,9 @@ that for each count of players with a table of four, at the counting bound
 each shifted ``G / 3`` times (``G`` odd, a multiple of 3): 29 × 12 over
 ``Z_9 × 3`` and 2 ∞ has one base round and one such round.
 
-``--turned`` (fours only, v ≡ 4 mod 12) runs the construction of
+``--turned`` (fours only, v ≡ 0 mod 4) runs the construction of
 :func:`tournaments.seating.designs.turned_fours` (a base round over ``Z_g × 3``
-and ∞ that turning the levels keeps) from ``random.Random(seed)`` with
+and one, two or three ∞ that turning the levels keeps) from ``random.Random(seed)`` with
 ``--steps`` steps, seed after seed, where the budget of a draw is too small:
 the entry records the seed and the steps it took, and that seed with at
 least as many steps gives the same round again.
@@ -118,31 +118,34 @@ def developed(
 
 
 def turned(sizes: tuple[int, ...], seeds: range, steps: int) -> None:
-    """A resolvable design of fours from :func:`.designs.turned_fours`, as a catalogue entry."""
+    """A design of fours from :func:`.designs.turned_fours`, as a catalogue entry."""
     import random
     import time
 
-    from tournaments.seating.designs import _develop, turned_fours
+    from tournaments.seating.designs import _develop, design_name, turned_fours
 
     v = sum(sizes)
     g = (v - 1) // 3
-    if set(sizes) != {4} or v % 12 != 4:
-        raise SystemExit(f"{v} players: --turned needs tables of four and v ≡ 4 mod 12")
+    infinities = v - 3 * g
+    if set(sizes) != {4} or v < 16:
+        raise SystemExit(f"{v} players: --turned needs tables of four only")
     for seed in seeds:
         start = time.process_time()
-        base, spent = turned_fours(g, random.Random(seed), steps)
+        base, spent = turned_fours(v, random.Random(seed), steps)
         took = time.process_time() - start
         print(f"# {v} x {g} {sizes}: seed {seed}, {spent:,} steps, {took:.1f} s of CPU", flush=True)
         if base is not None:
             rounds = _develop([base], g, 3)
             check(rounds, sizes)
-            line = [tuple(sorted(x + g * lv if lv >= 0 else 3 * g for x, lv in t)) for t in base]
+            line = [
+                tuple(sorted(x + g * lv if lv >= 0 else 3 * g + x for x, lv in t)) for t in base
+            ]
             how = (
-                f"resolvable design of fours (a base round that turning the levels keeps, over "
-                f"Z_{g} × 3 and 1 ∞), designs.turned_fours, seed {seed}, {spent:,} steps, "
+                f"{design_name(v, 4)} (a base round that turning the levels keeps, over "
+                f"Z_{g} × 3 and {infinities} ∞), designs.turned_fours, seed {seed}, {spent:,} steps, "
                 f"{took:.0f} s of CPU"
             )
-            entry(sizes, how, [line], (g, 3, 1))
+            entry(sizes, how, [line], (g, 3, infinities))
             return
 
 
@@ -262,7 +265,7 @@ def main() -> None:
         "--near-bound", metavar="FIRST-LAST", help="developed schedules at the bound, by SAT"
     )
     parser.add_argument(
-        "--turned", action="store_true", help="designs.turned_fours (fours, v ≡ 4 mod 12)"
+        "--turned", action="store_true", help="designs.turned_fours (fours, v ≡ 0 mod 4)"
     )
     options = parser.parse_args()
     if options.near_bound:

@@ -31,6 +31,17 @@ def test_turned_says_which_seeds_ran_out_of_steps(capsys):
     assert '"""' not in out
 
 
-def test_turned_needs_tables_of_four_and_a_count_of_4_mod_12():
-    with pytest.raises(SystemExit, match="48 players"):
-        turned((4,) * 12, range(1, 2), 1_000)
+def test_turned_prints_the_entry_of_48_the_draw_would_build(capsys):
+    """Three ∞ (v ≡ 0 mod 12): the record says so, and every player misses two others."""
+    turned((4,) * 12, range(48, 49), 100_000)
+    out = capsys.readouterr().out
+    how = re.search(r'"(resolvable design of fours[^"]+)"', out)[1]
+    assert how.startswith("resolvable design of fours, every player missing two others (")
+    assert "over Z_15 × 3 and 3 ∞" in how and "seed 48, 44,140 steps" in how
+    (base,) = _rounds(out.split('"""')[1])
+    assert [list(r) for r in developed([base], 15, 3)] == four_design(48)
+
+
+def test_turned_needs_tables_of_four():
+    with pytest.raises(SystemExit, match="41 players"):
+        turned((3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4), range(1, 2), 1_000)

@@ -172,7 +172,12 @@ def _symmetric_kirkman(v: int) -> Schedule | None:
 def design_name(n: int, size: int = 3) -> str:
     """What :func:`design_for` builds in full, for draw reports."""
     if size == 4:
-        return "resolvable design of fours"
+        missing = {
+            4: "",
+            0: ", every player missing two others",
+            8: ", every player missing one other",
+        }
+        return "resolvable design of fours" + missing[n % 12]
     return "Kirkman triple system" if n % 6 == 3 else "nearly Kirkman triple system"
 
 
@@ -361,7 +366,7 @@ def _turned_triples(v: int, budget: int) -> Schedule | None:
     m = v // 3
     if v % 3 or m % 6 != 1:
         return None
-    omega = next((w for w in range(2, m) if pow(w, 3, m) == 1), None)
+    omega = _cube_root_of_unity(m)
     if omega is None:
         return None
     turn = (1, omega, omega * omega % m)
@@ -378,7 +383,7 @@ def _turned_triples(v: int, budget: int) -> Schedule | None:
         spent += steps + 1
         if blocks is None:
             continue
-        rounds = _develop([[((0, 0), (0, 1), (0, 2)), *_turned(blocks)]], m, 3)
+        rounds = _develop([[((0, 0), (0, 1), (0, 2)), *_turned(blocks, m)]], m, 3)
         return rounds + [
             sorted(
                 tuple(sorted((x, (x + a) % m + m, (x + a + a * omega) % m + 2 * m)))
@@ -662,15 +667,18 @@ def _develop(found: list[list[tuple[Point, ...]]], g: int, levels: int) -> Sched
 
 
 def four_design(v: int, *, budget: int = FOURS_BUDGET) -> Schedule | None:
-    """All ``(v - 1) / 3`` rounds at tables of four in which every two players meet once.
+    """All ``(v - 1) // 3`` rounds at tables of four in which no two players meet twice.
 
-    A resolvable (v, 4, 1) design (v ≡ 4 mod 12) for fours-only events (Priffe
-    without fixed partners, 001 §3.2.10 tables), 1-rotational like the
-    triples: points ``Z_g × {0, 1, 2}`` and ∞ with ``g = (v - 1) / 3``, one
-    base round developed ``g`` times. Found at once for 16 and 28; from 52 on
-    the base round is also kept by turning the levels (see
-    :func:`turned_fours`). 40 is the projective space PG(3, 3): its 130 lines
-    split into 13 spreads (see :func:`_projective_packing`).
+    For fours-only events (Priffe without fixed partners, 001 §3.2.10
+    tables). For v ≡ 4 (mod 12) a resolvable (v, 4, 1) design, every two
+    players meeting once, 1-rotational like the triples: points
+    ``Z_g × {0, 1, 2}`` and ∞ with ``g = (v - 1) / 3``, one base round
+    developed ``g`` times. Found at once for 16 and 28; from 52 on the base
+    round is also kept by turning the levels (see :func:`turned_fours`),
+    which past 40 also serves v ≡ 0 and 8 (mod 12): every player misses two
+    others, or one, at the counting bound (48 and 64 within the budget).
+    40 is the projective space PG(3, 3): its 130 lines split into 13
+    spreads (see :func:`_projective_packing`).
 
     >>> rounds = four_design(28)
     >>> len(rounds), {len(t) for r in rounds for t in r}
@@ -684,13 +692,15 @@ def four_design(v: int, *, budget: int = FOURS_BUDGET) -> Schedule | None:
 def _four_design(v: int, budget: int) -> Schedule | None:
     if v == 40:
         return _projective_packing()
-    if v < 16 or v % 12 != 4:
+    if v < 16 or v % 4:
         return None
     g = (v - 1) // 3
     rng = random.Random(v)
     if v > 40:
-        base, _ = turned_fours(g, rng, budget)
+        base, _ = turned_fours(v, rng, budget)
         return None if base is None else _develop([base], g, 3)
+    if v % 12 != 4:
+        return None  # 24, 32 and 36: the symmetric and cyclic schedules (design_for)
     points = {(x, lv) for x in range(g) for lv in range(3)} | {(0, -1)}
     spent = 0
     while spent < budget:
@@ -704,71 +714,143 @@ def _four_design(v: int, budget: int) -> Schedule | None:
 
 
 TURNED_ATTEMPT = 20_000  #: steps per restart of :func:`turned_fours`
+#: counts without a round for :func:`turned_fours`: its search without a step limit tries every
+#: way (28: 2,806 steps; 44: each of the 84 choices of the blocks of ∞, 1,580,001 steps, 16 s)
+NO_TURNED_ROUND = frozenset({28, 44})
 
 
 def turned_fours(
-    g: int, rng: random.Random, budget: int
+    v: int, rng: random.Random, budget: int
 ) -> tuple[list[tuple[Point, ...]] | None, int]:
     """A base round of fours over ``Z_g × {0, 1, 2}`` and ∞ that turning the levels keeps.
 
-    The round holds {∞, (0, 0), (0, 1), (0, 2)} and, for each of
-    ``(g - 1) / 4`` *base blocks* ``B``, the blocks ``B``, ``B + 1 level``
-    and ``B + 2 levels`` (level ``i`` to ``i + 1 mod 3``). Every ``x ≠ 0``
-    lies in exactly one base block (at a level of its own). Developed over
-    ``Z_g`` the round covers every pair once when the base blocks cover
-    every difference once up to the turn:
+    Developed over ``Z_g``, ``g = (v - 1) // 3`` (the counting bound), it
+    seats ``v`` players (``v`` ≡ 0 mod 4) at tables of four for ``g``
+    rounds without a repeat. ``v - 3g`` points ∞ stay put:
+
+    * ``v ≡ 4 (mod 12)``, one ∞ (a resolvable (v, 4, 1) design, every pair
+      once): the round holds {∞, (0, 0), (0, 1), (0, 2)} and, for each of
+      ``(g - 1) / 4`` *base blocks* ``B``, the blocks ``B``, ``B`` turned
+      once and twice (level ``i`` to ``i + 1 mod 3``);
+    * ``v ≡ 0 (mod 12)``, three ∞ that the turn moves round (a resolvable
+      group divisible design of type 3^(v/3)): {∞₀, (0, 0), (b, 1), (c, 2)}
+      turned, and ``(g - 3) / 4`` base blocks turned; the players
+      ``(x, 0), (x, 1), (x, 2)``, and the three ∞, never meet;
+    * ``v ≡ 8 (mod 12)``, two ∞ (type 2^(v/2)): the turn is
+      ``(x, i) ↦ (μx, i + 1)`` with ``μ³ ≡ 1 ≢ μ (mod g)``, so it keeps
+      the blocks {∞ⱼ, (a, 0), (μa, 1), (μ²a, 2)} of both ∞ (a pure turn
+      would make them cover one difference twice), and ``(g - 2) / 4`` base
+      blocks turned; the two ∞ never meet, nor ``x`` and ``x + g/2`` of a level.
+
+    Every orbit of the turn outside the blocks of ∞ lies in exactly one base
+    block. Developed over ``Z_g`` the round covers every pair once (but the
+    pairs that never meet) when the blocks cover every difference once up
+    to the turn:
 
     * a pure difference ``±d`` (two points of one level), at any level;
     * a mixed difference ``d`` from a level to the next one (``(x, i)`` and
       ``(y, i + 1)`` give ``y - x``; ``(x, i)`` and ``(y, i + 2)`` give ``x - y``).
 
-    ``(g - 1) / 2`` pure and ``g - 1`` mixed differences are ``6 (g - 1) / 4``
-    pairs, six a base block. A depth-first search (the point with the fewest
-    partners left opens the next block) with seeded restarts of
-    :data:`TURNED_ATTEMPT` steps finds 52 (g = 17) in 62,000 steps and 64 in
-    96,000 (1 and 2 s), within a draw's :data:`FOURS_BUDGET`; 76, 88 and 100
-    take minutes, so :mod:`.catalogue` keeps what it found for them
+    A depth-first search (the point with the fewest partners left opens the
+    next block) with seeded restarts of :data:`TURNED_ATTEMPT` steps (each
+    choosing the blocks of ∞ afresh) finds 52 (g = 17) in 62,000 steps and
+    64 in 96,000 (1 and 2 s), 48 in 0.4 s, within a draw's
+    :data:`FOURS_BUDGET`; 56 and past 64 take seconds to minutes, so
+    :mod:`.catalogue` keeps what it found for them
     (``tests/bench/find_schedules.py --turned``). 28 has no such round: two
-    base blocks cannot cover its differences (the search without a limit
-    tries every way, 2,806 steps). Returns the
-    round (``None`` if ``budget`` steps found none) and the steps spent: the
-    same ``rng`` state and any budget at least that gives the same round.
+    base blocks cannot cover its differences, nor has 44 (μ = 9) one
+    (:data:`NO_TURNED_ROUND`). Returns the round (``None`` if ``budget``
+    steps found none) and the steps spent: the same ``rng`` state and any
+    budget at least that gives the same round.
     """
-    if g % 4 != 1:
+    g = (v - 1) // 3
+    infinities = v - 3 * g
+    mu = _cube_root_of_unity(g) if infinities == 2 else 1
+    if v % 4 or v < 16 or mu is None or v in NO_TURNED_ROUND:
         return None, 0
     spent = 0
     while spent < budget:
-        blocks, steps = _turned_attempt(g, rng, min(TURNED_ATTEMPT, budget - spent))
+        if infinities == 1:
+            placed, used = [0], set()
+            infinity: list[tuple[Point, ...]] = [((0, -1), (0, 0), (0, 1), (0, 2))]
+        elif infinities == 3:
+            placed = [0, rng.randrange(1, g), rng.randrange(1, g)]
+            a, b, c = placed  # {∞₀, (a, 0), (b, 1), (c, 2)}: mixed differences b - a, c - b, a - c
+            used = {(1, 0), (1, (b - a) % g), (1, (c - b) % g), (1, (a - c) % g)}
+            if len(set(placed)) < 3 or len(used) < 4:
+                spent += 1
+                continue
+            infinity = [
+                ((j, -1), *((x, (lv + j) % 3) for lv, x in enumerate(placed))) for j in range(3)
+            ]
+        else:
+            placed = rng.sample(range(g), 2)  # {∞ⱼ, (a, 0), (μa, 1), (μ²a, 2)}: μa - a
+            used = {(0, g // 2), *((1, (mu - 1) * a % g) for a in placed)}
+            if len(used) < 3:
+                spent += 1
+                continue
+            infinity = [
+                ((j, -1), *((a * pow(mu, lv, g) % g, lv) for lv in range(3)))
+                for j, a in enumerate(placed)
+            ]
+        limit = min(TURNED_ATTEMPT, budget - spent)
+        blocks, steps = _turned_attempt(g, rng, limit, 4, used, placed, mu)
         spent += steps
         if blocks is None:
             spent += 1  # a restart costs a step, even one that gives up at once
             continue
-        infinity: tuple[Point, ...] = ((0, -1), (0, 0), (0, 1), (0, 2))
-        return [infinity, *_turned(blocks)], spent
+        return [*infinity, *_turned(blocks, g, mu)], spent
     return None, spent
 
 
-def _turned(blocks: list[tuple[Point, ...]]) -> list[tuple[Point, ...]]:
-    """Each base block at its levels, then moved up one level and two (level ``i`` to ``i + 1 mod 3``)."""
-    return [tuple((x, (lv + t) % 3) for x, lv in b) for b in blocks for t in range(3)]
+def _cube_root_of_unity(g: int) -> int | None:
+    """The least ``μ ≠ 1`` with ``μ³ ≡ 1 (mod g)``, or ``None`` (14: 9; 18: 7; 22: none)."""
+    return next((m for m in range(2, g) if pow(m, 3, g) == 1), None)
+
+
+def _turned(blocks: list[tuple[Point, ...]], g: int, mu: int = 1) -> list[tuple[Point, ...]]:
+    """Each base block at its levels, then turned once and twice: ``(x, i) ↦ (μx, i + 1 mod 3)``."""
+    return [
+        tuple((x * pow(mu, t, g) % g, (lv + t) % 3) for x, lv in b)
+        for b in blocks
+        for t in range(3)
+    ]
 
 
 def _turned_attempt(
-    g: int, rng: random.Random, limit: int, size: int = 4, used: Collection[tuple[int, int]] = ()
+    g: int,
+    rng: random.Random,
+    limit: int,
+    size: int = 4,
+    used: Collection[tuple[int, int]] = (),
+    placed: Collection[int] = (0,),
+    mu: int = 1,
 ) -> tuple[list[tuple[Point, ...]] | None, int]:
     """One restart of :func:`turned_fours` (or :func:`_turned_triples`, ``size`` 3, where
-    the fixed rounds have ``used`` some differences): the base blocks (``None`` past
-    ``limit`` steps)."""
+    the fixed rounds have ``used`` some differences; or :func:`turned_fours_with_leave`,
+    where ``placed`` orbits are in the blocks of ∞ and the turn multiplies by ``mu``):
+    the base blocks (``None`` past ``limit`` steps).
+
+    A point ``(x, i)`` stands for its orbit under the turn ``(x, i) ↦ (μx, i + 1)``,
+    named by the point at level 0, ``μ⁻ⁱx``; a difference is named as the turn
+    carries it to level 0 (pure) or to "from level 0 to 1" (mixed).
+    """
+    back = [pow(mu, -t, g) for t in range(3)]  # μ⁰, μ⁻¹, μ⁻² mod g
 
     def key(p: Point, q: Point) -> tuple[int, int]:
         (x, i), (y, j) = p, q
         if i == j:  # pure, up to sign
-            d = (y - x) % g
+            d = (y - x) * back[i] % g
             return (0, min(d, g - d))
-        return (1, (y - x) % g if (j - i) % 3 == 1 else (x - y) % g)  # mixed, to the next level
+        if (j - i) % 3 == 1:  # mixed, to the next level
+            return (1, (y - x) * back[i] % g)
+        return (1, (x - y) * back[j] % g)
+
+    def orbit(p: Point) -> int:
+        return p[0] * back[p[1]] % g
 
     used = set(used)
-    free = set(range(1, g))
+    free = set(range(g)) - set(placed)
     blocks: list[tuple[Point, ...]] = []
     steps = _Steps(limit)
 
@@ -788,7 +870,7 @@ def _turned_attempt(
         first, partners = 0, []
         for x in sorted(free):
             can = [
-                (y, lv)
+                (y * pow(mu, lv, g) % g, lv)
                 for y in sorted(free - {x})
                 for lv in range(3)
                 if key((x, 0), (y, lv)) not in used
@@ -814,16 +896,16 @@ def _turned_attempt(
             blocks.pop()
             return False
         for n, p in enumerate(partners):
-            keys = keys_with(block, p) if p[0] in free else None
+            keys = keys_with(block, p) if orbit(p) in free else None
             if keys is None:
                 continue
             used.update(keys)
-            free.discard(p[0])
+            free.discard(orbit(p))
             block.append(p)
             if grow(block, partners[n + 1 :]):
                 return True
             block.pop()
-            free.add(p[0])
+            free.add(orbit(p))
             used.difference_update(keys)
         return False
 

@@ -12,6 +12,7 @@ from tournaments.seating.catalogue import (
     catalogued_schedule,
     proved_none,
 )
+from tournaments.seating.designs import _cube_root_of_unity
 from tournaments.seating.sizes import table_sizes
 
 from .helpers import as_history, design_pairs, repeats
@@ -35,26 +36,37 @@ def test_every_catalogued_schedule_seats_everyone_once_and_repeats_no_meeting(si
         r"Z_\d+ × \d+( and \d+ ∞)?\), "
         r"(OR-Tools [\d.]+ CP-SAT, seed 0, [\d.]+ units|CaDiCaL [\d.]+, [\d.]+ s of CPU"
         r"(; sat_developed.py of [0-9a-f]{7})?)"  # the model's commit, where it changed since
-        r"|resolvable design of fours \(a base round that turning the levels keeps, over "
-        r"Z_\d+ × 3 and 1 ∞\), designs.turned_fours, seed \d+, [\d,]+ steps, \d+ s of CPU",
+        r"|resolvable design of fours(, every player missing (one other|two others))? "
+        r"\(a base round that turning the levels keeps, over "
+        r"Z_\d+ × 3 and [123] ∞\), designs.turned_fours, seed \d+, [\d,]+ steps, \d+ s of CPU",
         how,
     )
 
 
-@pytest.mark.parametrize("v", [76, 88, 100])
+@pytest.mark.parametrize("v", [56, 60, 72, 76, 84, 88, 100])
 def test_catalogued_designs_of_fours_are_turned_base_rounds(v):
-    """The base round is {∞, 0, g, 2g} and base blocks turned over the three levels
-    (designs.turned_fours); the draw takes all (v - 1) / 3 rounds from the catalogue."""
+    """Fours only at the counting bound, g = (v - 1) / 3 rounds (designs.turned_fours): the
+    base round over Z_g × 3 is kept by its turn, level i to i + 1 (times μ = 7 for 56 over
+    Z_18 × 3 and 2 ∞), the three ∞ of 60, 72 and 84 going round, one or two ∞ staying put;
+    the draw takes all g rounds from the catalogue."""
     g = (v - 1) // 3
+    fixed = v - 3 * g
     _, shape, text = DEVELOPED[(4,) * (v // 4)]
-    assert shape == (g, 3, 1)
+    assert shape == (g, 3, fixed)
     (base,) = [
         {frozenset(map(int, t.split(","))) for t in line.split()}
         for line in text.split("\n")
         if line.strip()
     ]
-    assert frozenset((0, g, 2 * g, 3 * g)) in base
-    assert all(frozenset((p + g) % (3 * g) for p in t) in base for t in base if 3 * g not in t)
+    mu = _cube_root_of_unity(g) if fixed == 2 else 1
+
+    def turn(p: int) -> int:
+        if p >= 3 * g:  # ∞
+            return 3 * g + (p - 3 * g + 1) % 3 if fixed == 3 else p
+        return p % g * mu % g + g * ((p // g + 1) % 3)
+
+    assert {frozenset(map(turn, t)) for t in base} == base
+    assert fixed != 1 or frozenset((0, g, 2 * g, 3 * g)) in base
     draws = draw_schedule([Entry(i) for i in range(v)], g, seed="f", policy=TablePolicy.FOURS)
     assert repeats(list(draws)) == 0 and len(draws) == g
     assert draws[0].parameters["construction"].startswith("schedule found offline (resolvable")

@@ -18,6 +18,7 @@ from tournaments.seating import (
 )
 from tournaments.seating.designs import (
     FOURS_BUDGET,
+    NO_TURNED_ROUND,
     _multiplied_one_rotational,
     _turned_attempt,
     _turned_triples,
@@ -320,22 +321,70 @@ def test_turned_base_round_of_fours():
     """The base round of 52 holds {∞, 0, 17, 34} and each base block turned over the 3 levels;
     28 has no such round: two base blocks over Z_9 cannot cover its 12 differences (the search
     without a step limit tries every way and finds none)."""
-    base, spent = turned_fours(17, random.Random(52), FOURS_BUDGET)
+    base, spent = turned_fours(52, random.Random(52), FOURS_BUDGET)
     assert base is not None and spent <= FOURS_BUDGET
     assert base[0] == ((0, -1), (0, 0), (0, 1), (0, 2))
     blocks = {frozenset(t) for t in base[1:]}
     assert all(frozenset((x, (lv + 1) % 3) for x, lv in t) in blocks for t in blocks)
     assert sorted(x for t in base[1:] for x, lv in t if lv == 0) == list(range(1, 17))
-    assert turned_fours(17, random.Random(52), spent) == (base, spent)  # what a record says
-    assert turned_fours(17, random.Random(52), spent - 1)[0] is None
+    assert turned_fours(52, random.Random(52), spent) == (base, spent)  # what a record says
+    assert turned_fours(52, random.Random(52), spent - 1)[0] is None
     blocks, steps = _turned_attempt(9, random.Random(0), 10**9)
     assert blocks is None and steps < 10**9
 
 
-@pytest.mark.parametrize("v", [28, 52])
+def test_design_of_fours_at_the_bound_for_48():
+    """48 players, 15 rounds of fours (the tabu search left 10–57 repeats at 48 × 13–15): every
+    player meets all but two others, and those three (x, x + 15, x + 30; the three ∞) never
+    meet: a resolvable group divisible design of type 3^16. The base round over Z_15 × 3 holds
+    {∞₀, (0, 0), (b, 1), (c, 2)} and what turning the levels makes of it, ∞₀ to ∞₁ to ∞₂.
+    (72 and 84 come from the catalogue: test_catalogue.py.)"""
+    v, g = 48, 15
+    rounds = four_design(v)
+    assert rounds is not None and len(rounds) == g
+    pairs = design_pairs(rounds, v)
+    assert set(pairs.values()) == {1}
+    missed = {frozenset((a, b)) for a in range(v) for b in range(a + 1, v)} - set(pairs)
+    groups = {frozenset((x, x + g, x + 2 * g)) for x in range(g)} | {
+        frozenset((3 * g, 3 * g + 1, 3 * g + 2))
+    }
+    assert missed == {frozenset((a, b)) for t in groups for a in t for b in t if a != b}
+    base, spent = turned_fours(48, random.Random(48), FOURS_BUDGET)
+    assert spent == 44_140  # 0.4 s: a fours-only draw of 48 tries it (QUICK_FOURS_UP_TO)
+    infinity = [t for t in base if t[0][1] < 0]
+    assert [t[0] for t in infinity] == [(0, -1), (1, -1), (2, -1)]
+    for j, t in enumerate(infinity):
+        assert t[1:] == tuple((x, (lv + j) % 3) for x, lv in infinity[0][1:])
+    blocks = {frozenset(t) for t in base if t[0][1] >= 0}
+    assert all(frozenset((x, (lv + 1) % 3) for x, lv in t) in blocks for t in blocks)
+
+
+def test_no_turned_round_of_fours_for_44():
+    """44 = Z_14 × 3 and 2 ∞: the blocks of the two ∞ are {∞, (a, 0), (9a, 1), (81a, 2)}
+    (kept by the turn (x, i) ↦ (9x, i + 1)); for none of the 84 choices of a and b does the
+    search without a step limit complete the round, so the draw does not try (NO_TURNED_ROUND)."""
+    g, mu = 14, 9
+    choices = [
+        (a, b)
+        for a in range(g)
+        for b in range(a + 1, g)
+        if (mu - 1) * a % g != (mu - 1) * b % g  # the two ∞ blocks cover different differences
+    ]
+    assert len(choices) == 84
+    total = 0
+    for a, b in choices:
+        used = {(0, g // 2), (1, (mu - 1) * a % g), (1, (mu - 1) * b % g)}
+        blocks, steps = _turned_attempt(g, random.Random(0), 10**9, 4, used, (a, b), mu)
+        assert blocks is None
+        total += steps
+    assert total == 1_580_001  # as NO_TURNED_ROUND records (any order of the partners)
+    assert 44 in NO_TURNED_ROUND and turned_fours(44, random.Random(44), FOURS_BUDGET) == (None, 0)
+
+
+@pytest.mark.parametrize("v", [28, 48, 52])
 def test_fours_only_event_plays_every_round_without_a_repeat(v):
-    """Tables of four (001 §3.2.10): the tabu search alone left 2 repeats at 28 × 7, 28 at 28 × 9
-    and 92 at 52 × 17."""
+    """Tables of four (001 §3.2.10): the tabu search alone left 2 repeats at 28 × 7, 28 at 28 × 9,
+    10–57 at 48 × 13–15 and 92 at 52 × 17."""
     entries = [Entry(i) for i in range(v)]
     rounds = (v - 1) // 3
     draws = [draw_round(entries, seed="4", method=Method.RANDOM, policy=TablePolicy.FOURS)]
