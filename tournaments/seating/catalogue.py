@@ -46,9 +46,10 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     and 99, in under a second (a draw of 75 × 37 had left 69 repeats in
     132 s before either);
   - fours only, where :func:`.designs.turned_fours` needs more steps than a
-    draw's budget: the resolvable designs of 76, 88 and 100 players (a base
-    round over ``Z_g × 3`` and ∞ that turning the levels keeps), found by
-    the same search from another seed (``find_schedules.py --turned``).
+    draw's budget: the designs of fours at the counting bound of 56, 60, 72,
+    76, 84, 88, 96 and 100 players (a base round over ``Z_g × 3`` and one,
+    two or three ∞ that turning the levels keeps), found by the same search
+    from another seed (``find_schedules.py --turned``).
     The entry for 52 × 16 found by CaDiCaL is gone: 52 is built at the
     draw, all 17 rounds.
 
