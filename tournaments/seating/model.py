@@ -44,7 +44,9 @@ __all__ = [
 #: 1.7: resolvable designs of fours for 52, 64, 76, 88 and 100 players, all (v - 1) / 3 rounds
 #:      (built at the draw up to 64, found offline above); the 52 × 16 entry is gone; Kirkman
 #:      triple systems with a multiplier or a turn of the levels (75, 87, 93, 99) before the search
-ENGINE_VERSION = "pulka-seating 1.7"
+#: 1.8: designs of fours at the counting bound for v ≡ 0 and 8 (mod 12): 48 built at the draw,
+#:      56, 60, 72, 84 and 96 found offline
+ENGINE_VERSION = "pulka-seating 1.8"
 
 EntryId = int | str
 
