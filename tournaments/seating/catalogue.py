@@ -49,7 +49,9 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     draw's budget: the designs of fours at the counting bound of 56, 60, 72,
     76, 84, 88, 96 and 100 players (a base round over ``Z_g × 3`` and one,
     two or three ∞ that turning the levels keeps), found by the same search
-    from another seed (``find_schedules.py --turned``).
+    from another seed (``find_schedules.py --turned``); and 44 × 13, a round
+    under the bound (44 has no such design), one base round over
+    ``Z_13 × 3`` and 5 ∞ from CaDiCaL (``--developed 13,3,5 --sat``).
     The entry for 52 × 16 found by CaDiCaL is gone: 52 is built at the
     draw, all 17 rounds.
 
@@ -464,6 +466,13 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
         (44, 2, 2),
         """
         0,44,88 1,2,58 3,18,78 4,6,17 5,12,24 7,15,35 8,11,51 9,26,76 10,14,49 13,19,68 16,21,79 20,38,67 22,43,64 23,47,82 25,53,63 27,41,61 28,55,69 29,77,83 30,39,75 31,48,56 32,42,50 33,65,89 34,60,80 36,66,87 37,46,74 40,62,73 45,52,71 54,59,86 57,70,72 81,84,85
+        """,
+    ),
+    (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (
+        "cyclic schedule (Z_13 × 3 and 5 ∞), CaDiCaL 1.9.5, 31.6 s of CPU",
+        (13, 3, 5),
+        """
+        0,13,26,39 1,22,29,42 2,4,10,20 3,17,18,34 5,16,24,35 6,15,27,43 7,14,32,41 8,11,12,31 9,21,36,40 19,23,25,33 28,30,37,38
         """,
     ),
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (

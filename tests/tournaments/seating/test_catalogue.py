@@ -108,6 +108,15 @@ def test_sizes_only_the_offline_search_reached_draw_without_a_repeat(n, rounds):
     ]
 
 
+@pytest.mark.parametrize("rounds", [12, 13])
+def test_fours_only_44_over_12_and_13_rounds_draw_without_a_repeat(rounds):
+    """The tabu search left repeats at 44 × 12–13 (fours only, 001 §3.2.10); one base round
+    over Z_13 × 3 and 5 ∞ (CaDiCaL) has none, and its first 12 rounds serve 12."""
+    draws = draw_schedule([Entry(i) for i in range(44)], rounds, seed="p", policy=TablePolicy.FOURS)
+    assert repeats(list(draws)) == 0 and len(draws) == rounds
+    assert draws[0].parameters["construction"].startswith("schedule found offline (cyclic")
+
+
 def test_a_fresh_seed_every_round_follows_a_catalogued_schedule():
     entries = [Entry(i) for i in range(20)]
     draws = []
