@@ -827,9 +827,9 @@ def _turned_attempt(
     mu: int = 1,
 ) -> tuple[list[tuple[Point, ...]] | None, int]:
     """One restart of :func:`turned_fours` (or :func:`_turned_triples`, ``size`` 3, where
-    the fixed rounds have ``used`` some differences; or :func:`turned_fours_with_leave`,
-    where ``placed`` orbits are in the blocks of ∞ and the turn multiplies by ``mu``):
-    the base blocks (``None`` past ``limit`` steps).
+    the fixed rounds have ``used`` some differences; with two or three ∞ the ``placed``
+    orbits are in their blocks, and with two the turn multiplies by ``mu``): the base
+    blocks (``None`` past ``limit`` steps).
 
     A point ``(x, i)`` stands for its orbit under the turn ``(x, i) ↦ (μx, i + 1)``,
     named by the point at level 0, ``μ⁻ⁱx``; a difference is named as the turn
