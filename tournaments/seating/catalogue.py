@@ -49,9 +49,10 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     draw's budget: the designs of fours at the counting bound of 56, 60, 72,
     76, 84, 88, 96 and 100 players (a base round over ``Z_g × 3`` and one,
     two or three ∞ that turning the levels keeps), found by the same search
-    from another seed (``find_schedules.py --turned``); and 44 × 13, a round
-    under the bound (44 has no such design), one base round over
-    ``Z_13 × 3`` and 5 ∞ from CaDiCaL (``--developed 13,3,5 --sat``).
+    from another seed (``find_schedules.py --turned``); and, a round under
+    the bound where that search finds none, one base round over ``Z_g × 3``
+    and 5 ∞ from CaDiCaL (``--developed g,3,5 --sat``): 44 × 13 (44 has no
+    such design) and 68 × 21 (no μ in Z_22).
     The entry for 52 × 16 found by CaDiCaL is gone: 52 is built at the
     draw, all 17 rounds.
 
@@ -487,6 +488,13 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
         (19, 3, 3),
         """
         0,22,51,57 13,19,41,58 3,32,38,59 1,5,12,53 15,20,24,31 34,39,43,50 11,14,16,29 30,33,35,48 10,49,52,54 2,28,42,55 4,17,21,47 9,23,36,40 8,18,44,45 6,7,27,37 25,26,46,56
+        """,
+    ),
+    (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (
+        "cyclic schedule (Z_21 × 3 and 5 ∞), CaDiCaL 1.9.5, 420.1 s of CPU",
+        (21, 3, 5),
+        """
+        0,21,42,63 1,18,52,59 2,3,14,31 4,10,17,49 5,7,39,61 6,9,25,33 8,26,60,64 11,23,47,67 12,35,55,58 13,38,57,66 15,37,53,62 16,43,45,56 19,24,28,34 20,40,48,65 22,27,36,54 29,30,32,44 41,46,50,51
         """,
     ),
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (

@@ -108,11 +108,12 @@ def test_sizes_only_the_offline_search_reached_draw_without_a_repeat(n, rounds):
     ]
 
 
-@pytest.mark.parametrize("rounds", [12, 13])
-def test_fours_only_44_over_12_and_13_rounds_draw_without_a_repeat(rounds):
-    """The tabu search left repeats at 44 × 12–13 (fours only, 001 §3.2.10); one base round
-    over Z_13 × 3 and 5 ∞ (CaDiCaL) has none, and its first 12 rounds serve 12."""
-    draws = draw_schedule([Entry(i) for i in range(44)], rounds, seed="p", policy=TablePolicy.FOURS)
+@pytest.mark.parametrize("n, rounds", [(44, 12), (44, 13), (68, 18), (68, 21)])
+def test_fours_only_a_round_under_the_bound_draw_without_a_repeat(n, rounds):
+    """The tabu search left repeats at 44 × 12–13 and 68 × 18–21 (fours only, 001 §3.2.10);
+    one base round over Z_13 × 3 (Z_21 × 3) and 5 ∞ (CaDiCaL) has none, and its first
+    rounds serve the shorter events."""
+    draws = draw_schedule([Entry(i) for i in range(n)], rounds, seed="p", policy=TablePolicy.FOURS)
     assert repeats(list(draws)) == 0 and len(draws) == rounds
     assert draws[0].parameters["construction"].startswith("schedule found offline (cyclic")
 
