@@ -71,8 +71,8 @@ Schedule = list[list[tuple[int, ...]]]
 Point = tuple[int, int]  # (x in Z_m, level)
 Key = tuple[int, int, int]
 QUICK_DESIGNS_UP_TO = 40  #: largest count tried before the tabu search (see design_for)
-QUICK_FOURS_UP_TO = 64  #: the same at tables of four: 52 and 64 take 1–2 s (see turned_fours)
-FOURS_BUDGET = 200_000  #: steps of a design of fours: 52 needs 62,000, 64 needs 96,000
+QUICK_FOURS_UP_TO = 64  #: the same at tables of four: 48, 52 and 64 take 0.4–2 s (see turned_fours)
+FOURS_BUDGET = 200_000  #: steps of a design of fours: 48 needs 44,140, 52 62,000, 64 96,000
 _ATTEMPT = 300  # steps per restart: the search is heavy-tailed, restarts pay
 
 
