@@ -46,7 +46,9 @@ __all__ = [
 #:      triple systems with a multiplier or a turn of the levels (75, 87, 93, 99) before the search
 #: 1.8: designs of fours at the counting bound for v ≡ 0 and 8 (mod 12): 48 built at the draw,
 #:      56, 60, 72, 84 and 96 found offline
-ENGINE_VERSION = "pulka-seating 1.8"
+#: 1.9: nearly Kirkman triple systems of 72 and 96 (and 120, 168, …) from four groups: a 3-RGDD
+#:      of type 6^4 inflated, an NKTS in each group; tried before the tabu search up to 96
+ENGINE_VERSION = "pulka-seating 1.9"
 
 EntryId = int | str
 
