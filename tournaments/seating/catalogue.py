@@ -47,14 +47,13 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     132 s before either);
   - fours only, where :func:`.designs.turned_fours` needs more steps than a
     draw's budget: the designs of fours at the counting bound of 56, 60, 72,
-    76, 84, 88, 96 and 100 players (a base round over ``Z_g × 3`` and one,
+    76, 80, 84, 88, 96 and 100 players (a base round over ``Z_g × 3`` and one,
     two or three ∞ that turning the levels keeps), found by the same search
     from another seed (``find_schedules.py --turned``); and, a round under
-    the bound where that search finds none, one base round over ``Z_g × 3``
-    and 5 ∞ from CaDiCaL (``--developed g,3,5 --sat``): 44 × 13 (44 has no
-    such design) and 68 × 21 (no μ in Z_22).
-    The entry for 52 × 16 found by CaDiCaL is gone: 52 is built at the
-    draw, all 17 rounds.
+    the bound where that search has none, one base round over ``Z_g × 3``
+    and 5 ∞ from CaDiCaL (``--developed g,3,5 --sat``): 68 × 21 (no μ in Z_22).
+    The entries for 52 × 16 and 44 × 13 found by CaDiCaL are gone: 52 and
+    44 are built at the draw, all 17 and 14 rounds.
 
 An entry whose record ends "sat_developed.py of <commit>" was found by the SAT
 model as it was at that commit (its clause order, which decides what CaDiCaL
@@ -469,18 +468,11 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
         0,44,88 1,2,58 3,18,78 4,6,17 5,12,24 7,15,35 8,11,51 9,26,76 10,14,49 13,19,68 16,21,79 20,38,67 22,43,64 23,47,82 25,53,63 27,41,61 28,55,69 29,77,83 30,39,75 31,48,56 32,42,50 33,65,89 34,60,80 36,66,87 37,46,74 40,62,73 45,52,71 54,59,86 57,70,72 81,84,85
         """,
     ),
-    (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (
-        "cyclic schedule (Z_13 × 3 and 5 ∞), CaDiCaL 1.9.5, 31.6 s of CPU",
-        (13, 3, 5),
-        """
-        0,13,26,39 1,22,29,42 2,4,10,20 3,17,18,34 5,16,24,35 6,15,27,43 7,14,32,41 8,11,12,31 9,21,36,40 19,23,25,33 28,30,37,38
-        """,
-    ),
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (
-        "resolvable design of fours, every player missing one other (a base round that turning the levels keeps, over Z_18 × 3 and 2 ∞), designs.turned_fours, seed 2, 829,312 steps, 10 s of CPU",
+        "resolvable design of fours, every player missing one other (a base round that turning the levels keeps, over Z_18 × 3 and 2 ∞), designs.turned_fours, seed 1, 14,392 steps, 0 s of CPU",
         (18, 3, 2),
         """
-        12,30,48,54 16,22,46,55 1,9,40,47 5,10,25,27 34,35,45,49 11,17,24,44 2,23,29,42 6,32,41,53 13,15,38,39 3,14,19,33 21,26,43,51 4,7,8,18 20,28,31,36 0,37,50,52
+        4,28,52,54 2,32,44,55 3,18,30,50 8,21,36,48 0,12,20,39 7,10,14,45 9,26,31,34 27,37,38,40 6,11,43,47 5,13,23,24 19,35,42,53 1,17,22,33 25,29,46,51 15,16,41,49
         """,
     ),
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (
@@ -509,6 +501,13 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
         (25, 3, 1),
         """
         0,25,50,75 1,27,28,36 26,52,53,61 2,3,11,51 6,39,45,49 31,64,70,74 14,20,24,56 8,29,40,60 10,33,54,65 4,15,35,58 21,23,34,68 18,46,48,59 9,43,71,73 5,12,17,63 13,30,37,42 38,55,62,67 7,44,47,66 16,32,69,72 19,22,41,57
+        """,
+    ),
+    (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (
+        "resolvable design of fours, every player missing one other (a base round that turning the levels keeps, over Z_26 × 3 and 2 ∞), designs.turned_fours, seed 1, 2,110,028 steps, 35 s of CPU",
+        (26, 3, 2),
+        """
+        1,29,61,78 23,43,77,79 2,14,40,55 9,32,42,68 22,27,70,74 5,12,46,62 4,36,41,60 24,38,56,71 0,8,10,25 26,30,49,50 52,64,69,72 3,6,33,48 35,44,66,73 11,16,53,54 7,13,31,58 18,39,47,67 19,28,63,65 15,37,51,76 20,45,59,75 17,21,34,57
         """,
     ),
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (

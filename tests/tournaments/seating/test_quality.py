@@ -405,32 +405,35 @@ def test_design_of_fours_at_the_bound_for_48():
     assert all(frozenset((x, (lv + 1) % 3) for x, lv in t) in blocks for t in blocks)
 
 
-def test_no_turned_round_of_fours_for_44():
-    """44 = Z_14 × 3 and 2 ∞: the blocks of the two ∞ are {∞, (a, 0), (9a, 1), (81a, 2)}
-    (kept by the turn (x, i) ↦ (9x, i + 1)); for none of the 84 choices of a and b does the
-    search without a step limit complete the round, so the draw does not try (NO_TURNED_ROUND)."""
-    g, mu = 14, 9
-    choices = [
-        (a, b)
-        for a in range(g)
-        for b in range(a + 1, g)
-        if (mu - 1) * a % g != (mu - 1) * b % g  # the two ∞ blocks cover different differences
-    ]
-    assert len(choices) == 84
-    total = 0
-    for a, b in choices:
-        used = {(0, g // 2), (1, (mu - 1) * a % g), (1, (mu - 1) * b % g)}
-        blocks, steps = _turned_attempt(g, random.Random(0), 10**9, 4, used, (a, b), mu)
-        assert blocks is None
-        total += steps
-    assert total == 1_580_001  # as NO_TURNED_ROUND records (any order of the partners)
-    assert 44 in NO_TURNED_ROUND and turned_fours(44, random.Random(44), FOURS_BUDGET) == (None, 0)
+def test_design_of_fours_at_the_bound_for_44():
+    """44 = Z_14 × 3 and 2 ∞, the turn (x, i) ↦ (9x, i + 1) (9³ = 729 ≡ 1 mod 14): 14 rounds,
+    every player missing one other, x and x + 7 of a level and the two ∞ (type 2^22). An
+    earlier search filtered the opener's partners by the difference to (y, i) where it seats
+    (9^i · y, i); it missed every such round, and the tabu search left 56 repeats at 44 × 14."""
+    v, g, mu = 44, 14, 9
+    base, spent = turned_fours(v, random.Random(v), FOURS_BUDGET)
+    assert spent == 37_517  # 0.4 s: a fours-only draw of 44 builds it
+    blocks = {frozenset(t) for t in base}
+    assert all(frozenset((x * mu % g, (lv + 1) % 3) if lv >= 0 else (x, lv) for x, lv in t)
+               in blocks for t in blocks)  # fmt: skip
+    rounds = four_design(v)
+    assert rounds is not None and len(rounds) == g
+    pairs = design_pairs(rounds, v)
+    assert set(pairs.values()) == {1} and len(pairs) == v * (v - 1) // 2 - v // 2
+    missed = {frozenset((a, b)) for a in range(v) for b in range(a + 1, v)} - set(pairs)
+    assert missed == {frozenset((x + g * lv, (x + 7) % g + g * lv)) for x in range(g)
+                      for lv in range(3)} | {frozenset((42, 43))}  # fmt: skip
+    # the round the old filter lost: ∞ blocks at a = 0 and 11, three base blocks
+    used = {(0, g // 2), (1, 0), (1, (mu - 1) * 11 % g)}
+    blocks, steps = _turned_attempt(g, random.Random(1), 10**6, 4, used, (0, 11), mu)
+    assert blocks is not None and steps == 2_437
+    assert NO_TURNED_ROUND == {28}
 
 
-@pytest.mark.parametrize("v", [28, 48, 52])
+@pytest.mark.parametrize("v", [28, 44, 48, 52])
 def test_fours_only_event_plays_every_round_without_a_repeat(v):
     """Tables of four (001 §3.2.10): the tabu search alone left 2 repeats at 28 × 7, 28 at 28 × 9,
-    10–57 at 48 × 13–15 and 92 at 52 × 17."""
+    56 at 44 × 14, 10–57 at 48 × 13–15 and 92 at 52 × 17."""
     entries = [Entry(i) for i in range(v)]
     rounds = (v - 1) // 3
     draws = [draw_round(entries, seed="4", method=Method.RANDOM, policy=TablePolicy.FOURS)]
