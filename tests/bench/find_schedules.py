@@ -8,6 +8,7 @@
     python tests/bench/find_schedules.py 29x12 --developed 9,3,2 --bases 1 --invariant 1 --sat
     python tests/bench/find_schedules.py --near-bound 41-100 --seconds 300
     python tests/bench/find_schedules.py 76x25 --policy 4 --turned [--seeds 1-8] [--steps 20000000]
+    python tests/bench/find_schedules.py 92x28 --policy 4 --turned --sat
 
 Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
 over whole schedules, in C) with the system's ``cc``, runs it for each size
@@ -29,6 +30,10 @@ that for each count of players with a table of four, at the counting bound
 ``--invariant K`` (with ``--sat``) adds K rounds that ``G / 3`` shifts keep,
 each shifted ``G / 3`` times (``G`` odd, a multiple of 3): 29 × 12 over
 ``Z_9 × 3`` and 2 ∞ has one base round and one such round.
+
+``--turned --sat`` (fours only) decides the same shape with CaDiCaL for
+``NxR``, over ``Z_R × 3`` with the ∞ left over (``sat_turned.py``): short of the
+bound, some ∞ fixed and the rest moved round by the turn.
 
 ``--turned`` (fours only, v ≡ 0 mod 4) runs the construction of
 :func:`tournaments.seating.designs.turned_fours` (a base round over ``Z_g × 3``
@@ -149,6 +154,30 @@ def turned(sizes: tuple[int, ...], seeds: range, steps: int) -> None:
             return
 
 
+def turned_sat(sizes: tuple[int, ...], rounds: int) -> None:
+    """A turned base round over ``Z_rounds × 3`` and the ∞ left over, by CaDiCaL (``sat_turned.py``)."""
+    from sat_turned import decide, shape
+
+    v = sum(sizes)
+    g = rounds
+    found = shape(v, g)
+    if set(sizes) != {4} or found is None:
+        raise SystemExit(f"{v} x {rounds}: no turned shape of fours over Z_{g} × 3")
+    mu, fixed, moved = found
+    base, took = decide(v, g)
+    print(
+        f"# {v} x {g} {sizes}: μ = {mu}, {fixed} ∞ fixed, {moved} moved round: CaDiCaL 1.9.5, "
+        f"{took:.1f} s of CPU, {'none exists' if base is None else 'found'}",
+        flush=True,
+    )
+    if base is not None:
+        how = (
+            f"cyclic schedule (a base round that turning the levels keeps, over Z_{g} × 3 and "
+            f"{v - 3 * g} ∞), CaDiCaL 1.9.5, {took:.1f} s of CPU"
+        )
+        entry(sizes, how, [base], (g, 3, v - 3 * g))
+
+
 def label(g: int, levels: int, fixed: int, bases: int, kept: int) -> str:
     """A developed shape, for the lines printed as the search goes."""
     shape = f"{bases} base(s), Z_{g} x {levels} + {fixed}"
@@ -257,7 +286,9 @@ def main() -> None:
     parser.add_argument("--developed", metavar="G,L,F", help="a developed base round instead")
     parser.add_argument("--budget", type=float, default=200.0, help="CP-SAT units (--developed)")
     parser.add_argument("--bases", type=int, default=1, help="base rounds (--developed)")
-    parser.add_argument("--sat", action="store_true", help="decide the shape by SAT (--developed)")
+    parser.add_argument(
+        "--sat", action="store_true", help="decide the shape by SAT (--developed, --turned)"
+    )
     parser.add_argument(
         "--invariant", type=int, default=0, help="rounds more that the shift keeps (--sat, Z_3)"
     )
@@ -271,6 +302,11 @@ def main() -> None:
     if options.near_bound:
         first, last = map(int, options.near_bound.split("-"))
         near_bound(first, last, options.seconds, TablePolicy(options.policy))
+        return
+    if options.turned and options.sat:
+        for cell in options.cells:
+            n, rounds = map(int, cell.split("x"))
+            turned_sat(tuple(sorted(table_sizes(n, TablePolicy(options.policy)))), rounds)
         return
     if options.turned:
         first, last = map(int, options.seeds.split("-"))

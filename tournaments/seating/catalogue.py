@@ -51,7 +51,10 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     two or three ∞ that turning the levels keeps), found by the same search
     from another seed (``find_schedules.py --turned``); and, a round under
     the bound where that search has none, one base round over ``Z_g × 3``
-    and 5 ∞ from CaDiCaL (``--developed g,3,5 --sat``): 68 × 21 (no μ in Z_22).
+    and 5 ∞ from CaDiCaL (``--developed g,3,5 --sat``): 68 × 21 (no μ in Z_22);
+    92 × 28 (Z_30 has no μ either) over ``Z_28 × 3`` and 8 ∞, a base round
+    that the turn by μ = 9 keeps, two ∞ fixed and six moved round in threes
+    (``--turned --sat``, ``tests/bench/sat_turned.py``).
     The entries for 52 × 16 and 44 × 13 found by CaDiCaL are gone: 52 and
     44 are built at the draw, all 17 and 14 rounds.
 
@@ -522,6 +525,13 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
         (29, 3, 1),
         """
         0,29,58,87 1,23,27,54 30,52,56,83 25,59,81,85 9,32,49,79 21,38,61,78 3,20,50,67 17,39,71,84 13,26,46,68 10,42,55,75 11,19,63,64 5,6,40,48 34,35,69,77 4,15,41,43 33,44,70,72 12,14,62,73 24,31,36,45 53,60,65,74 2,7,16,82 22,28,37,47 51,57,66,76 8,18,80,86
+        """,
+    ),
+    (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (
+        "cyclic schedule (a base round that turning the levels keeps, over Z_28 × 3 and 8 ∞), CaDiCaL 1.9.5, 30.7 s of CPU",
+        (28, 3, 8),
+        """
+        0,28,56,84 20,40,80,85 23,44,67,86 15,39,60,87 8,51,71,88 9,38,64,89 16,53,62,90 26,32,57,91 4,37,45,54 36,66,69,81 1,5,6,72 12,21,27,63 7,47,49,52 35,59,76,77 13,24,43,78 2,33,48,79 11,46,68,73 18,34,41,70 14,50,61,82 10,17,42,58 22,25,75,83 3,19,29,30 31,55,65,74
         """,
     ),
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (

@@ -32,7 +32,8 @@ def test_every_catalogued_schedule_seats_everyone_once_and_repeats_no_meeting(si
     # the record names what found it: tests/bench/find_schedules.py with this seed re-finds it
     assert re.fullmatch(
         r"tabu search, seed \d+, [\d,]+ steps"
-        r"|cyclic schedule \((\d base rounds over |a base round and one that \d+ shifts keep, over )?"
+        r"|cyclic schedule \((\d base rounds over |a base round and one that \d+ shifts keep, over "
+        r"|a base round that turning the levels keeps, over )?"
         r"Z_\d+ × \d+( and \d+ ∞)?\), "
         r"(OR-Tools [\d.]+ CP-SAT, seed 0, [\d.]+ units|CaDiCaL [\d.]+, [\d.]+ s of CPU"
         r"(; sat_developed.py of [0-9a-f]{7})?)"  # the model's commit, where it changed since
@@ -106,6 +107,28 @@ def test_sizes_only_the_offline_search_reached_draw_without_a_repeat(n, rounds):
     assert [d.tables for d in draw_schedule(entries, rounds, seed="club")] == [
         d.tables for d in draws
     ]
+
+
+@pytest.mark.parametrize("rounds", [24, 28])
+def test_fours_only_92_short_of_the_bound_from_a_turned_base_round(rounds):
+    """92 × 24–30 at fours left 6–252 repeats (the tabu search); over Z_28 × 3 and 8 ∞ a base
+    round that (x, i) ↦ (9x, i + 1) keeps, ∞₀ and ∞₁ staying, ∞₂ → ∞₃ → ∞₄ and ∞₅ → ∞₆ → ∞₇
+    (CaDiCaL, sat_turned.py), gives 28 rounds."""
+    g = 28
+    _, shape, text = DEVELOPED[(4,) * 23]
+    assert shape == (g, 3, 8)
+    base = {frozenset(map(int, t.split(","))) for t in text.split()}
+
+    def turn(p: int) -> int:
+        if p < 3 * g:
+            return p % g * 9 % g + g * ((p // g + 1) % 3)
+        j = p - 3 * g
+        return p if j < 2 else 3 * g + 2 + 3 * ((j - 2) // 3) + (j - 2 + 1) % 3
+
+    assert {frozenset(map(turn, t)) for t in base} == base
+    draws = draw_schedule([Entry(i) for i in range(92)], rounds, seed="t", policy=TablePolicy.FOURS)
+    assert repeats(list(draws)) == 0 and len(draws) == rounds
+    assert "turning the levels keeps, over Z_28 × 3 and 8 ∞" in draws[0].parameters["construction"]
 
 
 @pytest.mark.parametrize("n, rounds", [(68, 18), (68, 21)])
