@@ -72,9 +72,8 @@ Point = tuple[int, int]  # (x in Z_m, level)
 Key = tuple[int, int, int]
 QUICK_DESIGNS_UP_TO = 40  #: largest count tried before the tabu search (see design_for)
 QUICK_FOURS_UP_TO = 64  #: the same at tables of four: 48, 52 and 64 take 0.4–2 s (see turned_fours)
-FOURS_BUDGET = (
-    200_000  #: steps of a design of fours: 44 needs 37,517, 48 44,140, 52 62,000, 64 96,000
-)
+#: steps of a design of fours: 44 needs 37,517, 48 44,140, 52 62,000, 64 96,000
+FOURS_BUDGET = 200_000
 _ATTEMPT = 300  # steps per restart: the search is heavy-tailed, restarts pay
 
 
@@ -680,7 +679,7 @@ _RGDD_6_4: tuple[tuple[tuple[Point, Point, Point], ...], ...] = (
 
 
 def _groups_of_six_four() -> Schedule:
-    """The 3-RGDD of type 6^4 (:data:`_RGDD_6_4`) on players ``0 … 23``, group ``j`` being ``6j … 6j + 5``.
+    """The 3-RGDD of type 6^4 (:data:`_RGDD_6_4`) on ``0 … 23``, group ``j`` being ``6j … 6j + 5``.
 
     >>> rounds = _groups_of_six_four()
     >>> len(rounds), {len(r) for r in rounds}
@@ -861,9 +860,9 @@ def turned_fours(
     :mod:`.catalogue` keeps what it found for them
     (``tests/bench/find_schedules.py --turned``). 28 has no such round: two
     base blocks cannot cover its differences (:data:`NO_TURNED_ROUND`).
-    Returns the round (``None`` if ``budget``
-    steps found none) and the steps spent: the same ``rng`` state and any
-    budget at least that gives the same round.
+    Returns the round (``None`` if ``budget`` steps found none) and the
+    steps spent: the same ``rng`` state and any budget at least that gives
+    the same round.
     """
     g = (v - 1) // 3
     infinities = v - 3 * g
