@@ -130,7 +130,7 @@ def design_for(
     answer in under a second where they apply (75, 87, 93, 99), so they are
     tried up to ``SYMMETRIC_KIRKMAN_UP_TO`` players (a miss costs under a
     second there; 183 takes 16 s to give up), and so is the NKTS of
-    :func:`_four_groups` up to ``QUICK_FOUR_GROUPS_UP_TO`` (72 and 96).
+    :func:`_filled_groups` up to ``QUICK_FILLED_GROUPS_UP_TO`` (72, 90, 96).
 
     :func:`triple_design` for tables of three, :func:`four_design` for
     tables of four; with ``patient``, where those have none that long, a
@@ -142,8 +142,8 @@ def design_for(
     if not patient and n > (QUICK_FOURS_UP_TO if size == 4 else QUICK_DESIGNS_UP_TO):
         if size == 3 and n <= SYMMETRIC_KIRKMAN_UP_TO:  # the tabu search seats the others
             full = _symmetric_kirkman(n)
-        if size == 3 and n <= QUICK_FOUR_GROUPS_UP_TO:
-            full = full or _four_groups(n)
+        if size == 3 and n <= QUICK_FILLED_GROUPS_UP_TO:
+            full = full or _filled_groups(n)
     elif size == 3:
         full = triple_design(n, patient=patient)
     elif size == 4:
@@ -160,7 +160,8 @@ def design_for(
 
 
 SYMMETRIC_KIRKMAN_UP_TO = 150  #: players: 99 in 0.7 s, 147 in 2.2 s, 111 and 129 miss in 0.6–0.9 s
-QUICK_FOUR_GROUPS_UP_TO = 96  #: :func:`_four_groups`: 72 in 0.3 s, 96 in 0.1 s (120: 7 s, NKTS(30))
+#: :func:`_filled_groups`: 72 and 90 in 0.3 s, 96 in 0.1 s (120: 7 s, NKTS(30) taking them)
+QUICK_FILLED_GROUPS_UP_TO = 96
 SYMMETRIC_KIRKMAN_BUDGET = 10_000  #: steps: KTS(99) takes 1,100; a miss costs under a second
 
 
@@ -634,7 +635,7 @@ def _near_kirkman(v: int, budget: int) -> Schedule | None:
     """
     if v < 18 or v % 6:
         return None
-    filled = _four_groups(v)
+    filled = _filled_groups(v)
     if filled is not None:
         return filled
     m = (v - 2) // 2
@@ -664,7 +665,7 @@ def _near_kirkman(v: int, budget: int) -> Schedule | None:
 #: different groups meet exactly once and two of one group never. Three base rounds over
 #: Z_3 × {0 … 7} (group j: the levels 2j and 2j + 1), each shifted by 0, 1 and 2 like those of
 #: :func:`_base_rounds`, whose search misses it in 100,000 steps: CaDiCaL found it (95 s), and
-#: tests check it. Its only use is as the master of :func:`_four_groups`.
+#: tests check it. A master of :func:`_filled_groups`.
 _RGDD_6_4: tuple[tuple[tuple[Point, Point, Point], ...], ...] = (
     (((0, 0), (1, 5), (0, 6)), ((1, 0), (2, 2), (1, 7)), ((2, 0), (0, 3), (1, 4)),
      ((0, 1), (0, 2), (2, 5)), ((1, 1), (1, 3), (2, 6)), ((2, 1), (2, 4), (0, 7)),
@@ -677,15 +678,41 @@ _RGDD_6_4: tuple[tuple[tuple[Point, Point, Point], ...], ...] = (
      ((1, 2), (2, 4), (0, 6)), ((0, 3), (2, 5), (1, 7))),
 )  # fmt: skip
 
+#: A 3-RGDD of type 6^5, 12 rounds: players (g, y), group g in Z_5, y < 6, and g ↦ g + 1
+#: moving group to group. Two base rounds, each moved 0 … 4 times, and two rounds of two
+#: triples, each triple moved 0 … 4 times (the round that moving keeps). CaDiCaL found it
+#: (47 s; over Z_3 × 10 it had no answer in 15 minutes); tests check it.
+_RGDD_6_5_BASES: tuple[tuple[tuple[Point, Point, Point], ...], ...] = (
+    (((0, 0), (2, 0), (1, 4)), ((1, 0), (0, 2), (4, 4)), ((3, 0), (1, 2), (4, 2)),
+     ((4, 0), (3, 1), (0, 5)), ((0, 1), (2, 3), (3, 5)), ((1, 1), (2, 1), (3, 2)),
+     ((4, 1), (0, 4), (3, 4)), ((2, 2), (1, 3), (3, 3)), ((0, 3), (2, 4), (4, 5)),
+     ((4, 3), (1, 5), (2, 5))),
+    (((0, 0), (2, 1), (1, 3)), ((1, 0), (4, 1), (3, 2)), ((2, 0), (3, 0), (0, 3)),
+     ((4, 0), (1, 5), (3, 5)), ((0, 1), (3, 1), (4, 5)), ((1, 1), (3, 4), (4, 4)),
+     ((0, 2), (4, 2), (2, 5)), ((1, 2), (2, 4), (0, 5)), ((2, 2), (4, 3), (0, 4)),
+     ((2, 3), (3, 3), (1, 4))),
+)  # fmt: skip
+_RGDD_6_5_KEPT: tuple[tuple[tuple[Point, Point, Point], ...], ...] = (
+    (((0, 0), (1, 1), (4, 3)), ((0, 2), (2, 4), (1, 5))),
+    (((0, 0), (2, 4), (3, 5)), ((0, 1), (3, 2), (1, 3))),
+)  # fmt: skip
 
-def _groups_of_six_four() -> Schedule:
-    """The 3-RGDD of type 6^4 (:data:`_RGDD_6_4`) on ``0 … 23``, group ``j`` being ``6j … 6j + 5``.
 
-    >>> rounds = _groups_of_six_four()
-    >>> len(rounds), {len(r) for r in rounds}
-    (9, {8})
+def _groups_of_six(groups: int) -> Schedule:
+    """A 3-RGDD of type 6^4 or 6^5 on ``0 … 6·groups − 1``, group ``j`` being ``6j … 6j + 5``.
+
+    >>> [(len(r), {len(t) for t in r[0]}) for r in (_groups_of_six(4), _groups_of_six(5))]
+    [(9, {3}), (12, {3})]
     """
-    return _develop([list(base) for base in _RGDD_6_4], 3, 8)
+    if groups == 4:
+        return _develop([list(base) for base in _RGDD_6_4], 3, 8)
+
+    def moved(t: tuple[Point, ...], h: int) -> tuple[int, ...]:
+        return tuple(sorted(6 * ((g + h) % 5) + y for g, y in t))
+
+    rounds = [[moved(t, h) for t in base] for base in _RGDD_6_5_BASES for h in range(5)]
+    rounds += [[moved(t, h) for t in kept for h in range(5)] for kept in _RGDD_6_5_KEPT]
+    return [sorted(r) for r in rounds]
 
 
 def _resolvable_latin(w: int) -> list[list[tuple[int, int, int]]] | None:
@@ -716,41 +743,41 @@ def _resolvable_latin(w: int) -> list[list[tuple[int, int, int]]] | None:
 
 
 @lru_cache(maxsize=8)
-def _four_groups(v: int) -> Schedule | None:
-    """An NKTS(v) for ``v = 24w`` (w odd from 3, 4 or 8: 72, 96, 120, 168, 192, …), or ``None``.
+def _filled_groups(v: int) -> Schedule | None:
+    """An NKTS(v) for ``v = 6wu``, ``u`` = 4 or 5 groups (w odd from 3, 4 or 8), or ``None``.
 
-    The 3-RGDD of type 6^4 with every player made ``w`` (each triple
+    72, 90, 96, 120, 150, 168, 192, …: the 3-RGDD of type 6^u
+    (:func:`_groups_of_six`) with every player made ``w`` (each triple
     ``{a, b, c}`` becoming the triples ``{(a, i), (b, j), (c, k)}`` of a
     resolvable TD(3, w), class by class: :func:`_resolvable_latin`) is a
-    3-RGDD of type (6w)^4, ``9w`` rounds in which each player meets everyone
-    outside its group once. An NKTS(6w) played in all four groups at once
-    adds ``3w − 1`` rounds: ``12w − 1 = (v − 2) / 2`` in all, each player
-    missing only its partner in its group's NKTS. The difference method of
+    3-RGDD of type (6w)^u, ``3w(u − 1)`` rounds in which each player meets
+    everyone outside its group once. An NKTS(6w) played in all the groups at
+    once adds ``3w − 1`` rounds: ``(v − 2) / 2`` in all, each player missing
+    only its partner in its group's NKTS. The difference method of
     :func:`_near_kirkman` finds no NKTS(96) (Z_47 × 2 and 2 ∞ has no
     multiplier); this takes milliseconds.
     """
-    w, h = v // 24, v // 4
-    classes = _resolvable_latin(w) if v % 24 == 0 and w >= 3 else None
-    inner = _near_kirkman(h, 300_000) if classes is not None else None
-    if classes is None or inner is None:
-        return None
-
-    def player(p: int, copy: int) -> int:  # group p // 6 of the master: players h · (p // 6) …
-        return p * w + copy
-
-    rounds = [
-        sorted(
-            tuple(sorted((player(a, i), player(b, j), player(c, k))))
-            for a, b, c in master
-            for i, j, k in cls
-        )
-        for master in _groups_of_six_four()
-        for cls in classes
-    ]
-    rounds += [
-        sorted(tuple(h * group + p for p in t) for group in range(4) for t in r) for r in inner
-    ]
-    return rounds
+    for groups in (4, 5):
+        w, h = v // (6 * groups), v // groups
+        classes = _resolvable_latin(w) if v % (6 * groups) == 0 and w >= 3 else None
+        inner = _near_kirkman(h, 300_000) if classes is not None else None
+        if classes is None or inner is None:
+            continue
+        rounds = [
+            sorted(
+                tuple(sorted((a * w + i, b * w + j, c * w + k)))  # player p made p·w … p·w + w − 1
+                for a, b, c in master
+                for i, j, k in cls
+            )
+            for master in _groups_of_six(groups)
+            for cls in classes
+        ]
+        rounds += [
+            sorted(tuple(h * group + p for p in t) for group in range(groups) for t in r)
+            for r in inner
+        ]
+        return rounds
+    return None
 
 
 def _develop(found: list[list[tuple[Point, ...]]], g: int, levels: int) -> Schedule:

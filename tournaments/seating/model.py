@@ -46,8 +46,9 @@ __all__ = [
 #:      triple systems with a multiplier or a turn of the levels (75, 87, 93, 99) before the search
 #: 1.8: designs of fours at the counting bound for v ≡ 0 and 8 (mod 12): 48 built at the draw,
 #:      56, 60, 72, 84 and 96 found offline
-#: 1.9: nearly Kirkman triple systems of 72 and 96 (and 120, 168, …) from four groups: a 3-RGDD
-#:      of type 6^4 inflated, an NKTS in each group; tried before the tabu search up to 96;
+#: 1.9: nearly Kirkman triple systems of 72, 90 and 96 (and 120, 150, …) from four or five
+#:      groups: a 3-RGDD of type 6^4 or 6^5 inflated, an NKTS in each group (the NKTS(90) entry
+#:      is gone); tried before the tabu search up to 96;
 #:      the turned search of designs of fours with μ ≠ 1 mended (44 built at the draw, 80 found
 #:      offline, 56 found again; the 44 × 13 entry is gone)
 ENGINE_VERSION = "pulka-seating 1.9"

@@ -19,8 +19,8 @@ from tournaments.seating import (
 from tournaments.seating.designs import (
     FOURS_BUDGET,
     NO_TURNED_ROUND,
-    _four_groups,
-    _groups_of_six_four,
+    _filled_groups,
+    _groups_of_six,
     _multiplied_one_rotational,
     _resolvable_latin,
     _turned_attempt,
@@ -103,12 +103,16 @@ def test_near_kirkman_construction_misses_one_partner_each(v):
     assert sorted(x for p in never for x in p) == list(range(v))  # the leave is a 1-factor
 
 
-def test_groups_of_six_four_meet_across_groups_once():
-    """The master of the four-groups NKTS: a 3-RGDD of type 6^4, 9 rounds of 8 triples."""
-    rounds = _groups_of_six_four()
-    assert all(sorted(p for t in r for p in t) == list(range(24)) for r in rounds)
-    pairs = design_pairs(rounds, 24)
-    assert set(pairs.values()) == {1} and len(pairs) == 24 * 18 // 2
+@pytest.mark.parametrize("groups", [4, 5])
+def test_groups_of_six_meet_across_groups_once(groups):
+    """The masters of the filled-groups NKTS: 3-RGDDs of type 6^4 (9 rounds of 8 triples) and
+    6^5 (12 rounds of 10)."""
+    v = 6 * groups
+    rounds = _groups_of_six(groups)
+    assert len(rounds) == 3 * (groups - 1)
+    assert all(sorted(p for t in r for p in t) == list(range(v)) for r in rounds)
+    pairs = design_pairs(rounds, v)
+    assert set(pairs.values()) == {1} and len(pairs) == v * (v - 6) // 2
     assert all(a // 6 != b // 6 for a, b in map(sorted, pairs))
 
 
@@ -124,25 +128,31 @@ def test_resolvable_latin_is_a_resolvable_transversal_design(w):
     assert _resolvable_latin(2) is None and _resolvable_latin(6) is None
 
 
-@pytest.mark.parametrize("v", [72, 96])
-def test_four_groups_near_kirkman(v):
+@pytest.mark.parametrize("v", [72, 90, 96])
+def test_filled_groups_near_kirkman(v):
     """NKTS(96), which the difference method does not find (Z_47 × 2 and 2 ∞; CaDiCaL had no
     answer in 600 s): the 3-RGDD of type 6^4 inflated by 4 over GF(4), then NKTS(24) in each
-    group of 24. The leave is a 1-factor inside the groups."""
-    rounds = _four_groups(v)
+    group of 24; NKTS(90) from 6^5 inflated by 3 and NKTS(18) in each group of 18. The leave
+    is a 1-factor inside the groups."""
+    rounds = _filled_groups(v)
     assert rounds is not None and len(rounds) == (v - 2) // 2
     assert all(sorted(p for t in r for p in t) == list(range(v)) for r in rounds)
     pairs = design_pairs(rounds, v)
     assert set(pairs.values()) == {1} and len(pairs) == v * (v - 1) // 2 - v // 2
     assert near_kirkman_schedule(v) == rounds
-    assert _four_groups(48) is None and _four_groups(144) is None  # w = 2, w = 6
+    assert _filled_groups(48) is None and _filled_groups(180) is None  # w = 2; w = 6 (5 groups)
 
 
-def test_near_kirkman_of_96_is_drawn():
-    """96 × 47 at threes, the longest event without a repeat: the draw builds NKTS(96)."""
-    draws = draw_schedule([Entry(i) for i in range(96)], 47, seed="n96", policy=TablePolicy.THREES)
+@pytest.mark.parametrize("v", [90, 96])
+def test_near_kirkman_of_90_and_96_is_drawn(v):
+    """96 × 47 and 90 × 44 at threes, the longest events without a repeat: the draw builds the
+    NKTS (90 came from a catalogue entry of an older SAT model before)."""
+    rounds = (v - 2) // 2
+    draws = draw_schedule(
+        [Entry(i) for i in range(v)], rounds, seed="nk", policy=TablePolicy.THREES
+    )
     assert repeats(draws) == 0
-    assert len(pair_counts(draws)) == 96 * 95 // 2 - 48
+    assert len(pair_counts(draws)) == v * (v - 1) // 2 - v // 2
     assert "nearly Kirkman triple system" in draws[0].report.notes[-1]
 
 
