@@ -71,8 +71,8 @@ Schedule = list[list[tuple[int, ...]]]
 Point = tuple[int, int]  # (x in Z_m, level)
 Key = tuple[int, int, int]
 QUICK_DESIGNS_UP_TO = 40  #: largest count tried before the tabu search (see design_for)
-QUICK_FOURS_UP_TO = 64  #: the same at tables of four: 48, 52 and 64 take 0.4–2 s (see turned_fours)
-#: steps of a design of fours: 44 needs 37,517, 48 44,140, 52 62,000, 64 96,000
+QUICK_FOURS_UP_TO = 64  #: the same at tables of four: 44–64 take 0.4–2 s (see turned_fours)
+#: steps of a design of fours: 44 needs 79,592, 48 44,140, 52 62,000, 56 123,397, 64 96,000
 FOURS_BUDGET = 200_000
 _ATTEMPT = 300  # steps per restart: the search is heavy-tailed, restarts pay
 
@@ -804,7 +804,7 @@ def four_design(v: int, *, budget: int = FOURS_BUDGET) -> Schedule | None:
     developed ``g`` times. Found at once for 16 and 28; from 52 on the base
     round is also kept by turning the levels (see :func:`turned_fours`),
     which past 40 also serves v ≡ 0 and 8 (mod 12): every player misses two
-    others, or one, at the counting bound (44, 48 and 64 within the budget).
+    others, or one, at the counting bound (44 to 64 within the budget).
     40 is the projective space PG(3, 3): its 130 lines split into 13
     spreads (see :func:`_projective_packing`).
 
@@ -882,8 +882,9 @@ def turned_fours(
     A depth-first search (the point with the fewest partners left opens the
     next block) with seeded restarts of :data:`TURNED_ATTEMPT` steps (each
     choosing the blocks of ∞ afresh) finds 52 (g = 17) in 62,000 steps and
-    64 in 96,000 (1 and 2 s), 48 and 44 (μ = 9) in 0.4 s, within a draw's
-    :data:`FOURS_BUDGET`; 56 and past 64 take seconds to minutes, so
+    64 in 96,000 (1 and 2 s), 48 in 0.4 s, 44 and 56 (μ = 9 and 7) in 0.9
+    and 1.4 s, within a draw's :data:`FOURS_BUDGET`; past 64 they take
+    seconds to minutes, so
     :mod:`.catalogue` keeps what it found for them
     (``tests/bench/find_schedules.py --turned``). 28 has no such round: two
     base blocks cannot cover its differences (:data:`NO_TURNED_ROUND`).
@@ -995,11 +996,11 @@ def _turned_attempt(
         if not free:
             return True
         # the point with the fewest partners left opens the block, at level 0 (levels turn)
-        first, partners = 0, []
+        first, partners = None, []
         for x in sorted(free):
             turned = [(y * pow(mu, lv, g) % g, lv) for y in sorted(free - {x}) for lv in range(3)]
             can = [p for p in turned if key((x, 0), p) not in used]
-            if not first or len(can) < len(partners):
+            if first is None or len(can) < len(partners):
                 first, partners = x, can
         if len(partners) < size - 1:
             return False

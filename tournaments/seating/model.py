@@ -49,8 +49,8 @@ __all__ = [
 #: 1.9: nearly Kirkman triple systems of 72, 90 and 96 (and 120, 150, …) from four or five
 #:      groups: a 3-RGDD of type 6^4 or 6^5 inflated, an NKTS in each group (the NKTS(90) entry
 #:      is gone); tried before the tabu search up to 96;
-#:      the turned search of designs of fours with μ ≠ 1 mended (44 built at the draw, 80 found
-#:      offline, 56 found again; the 44 × 13 entry is gone)
+#:      the turned search of designs of fours with μ ≠ 1 mended (44 and 56 built at the draw,
+#:      80 found offline; the 44 × 13 and 56 entries are gone)
 ENGINE_VERSION = "pulka-seating 1.9"
 
 EntryId = int | str
