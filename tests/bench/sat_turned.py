@@ -35,7 +35,7 @@ import time
 from itertools import combinations
 
 from tournaments.seating.catalogue import developed
-from tournaments.seating.designs import _key_function
+from tournaments.seating.designs import _cube_root_of_unity, _key_function
 from tournaments.seating.symmetric import _check as check_schedule
 
 Point = tuple[int, int]
@@ -56,7 +56,7 @@ def shape(v: int, g: int) -> tuple[int, int, int] | None:
     fixed = infinities % 3
     if fixed < 2:
         return 1, fixed, infinities - fixed
-    mu = next((m for m in range(2, g) if pow(m, 3, g) == 1), None)
+    mu = _cube_root_of_unity(g)
     return None if mu is None else (mu, fixed, infinities - fixed)
 
 

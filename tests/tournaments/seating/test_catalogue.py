@@ -111,7 +111,7 @@ def test_sizes_only_the_offline_search_reached_draw_without_a_repeat(n, rounds):
 
 @pytest.mark.parametrize("rounds", [24, 28])
 def test_fours_only_92_short_of_the_bound_from_a_turned_base_round(rounds):
-    """92 × 24–30 at fours left 6–252 repeats (the tabu search); over Z_28 × 3 and 8 ∞ a base
+    """92 × 24–30 at fours (001 §3.2.10) left 6–252 repeats (the tabu search); over Z_28 × 3 and 8 ∞ a base
     round that (x, i) ↦ (9x, i + 1) keeps, ∞₀ and ∞₁ staying, ∞₂ → ∞₃ → ∞₄ and ∞₅ → ∞₆ → ∞₇
     (CaDiCaL, sat_turned.py), gives 28 rounds."""
     g = 28
