@@ -9,6 +9,7 @@
     python tests/bench/find_schedules.py --near-bound 41-100 --seconds 300
     python tests/bench/find_schedules.py 76x25 --policy 4 --turned [--seeds 1-8] [--steps 20000000]
     python tests/bench/find_schedules.py 92x28 --policy 4 --turned --sat
+    python tests/bench/find_schedules.py 92x29 --policy 4 --turned --sat --extra 1
 
 Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
 over whole schedules, in C) with the system's ``cc``, runs it for each size
@@ -33,7 +34,9 @@ each shifted ``G / 3`` times (``G`` odd, a multiple of 3): 29 × 12 over
 
 ``--turned --sat`` (fours only) decides the same shape with CaDiCaL for
 ``NxR``, over ``Z_R × 3`` with the ∞ left over (``sat_turned.py``): short of the
-bound, some ∞ fixed and the rest moved round by the turn.
+bound, some ∞ fixed and the rest moved round by the turn. ``--extra K`` takes
+the base round over ``Z_(R-K) × 3`` and adds K rounds, each seated once, of
+pairs the shifts of the base round leave (92 × 29: 28 shifts and one round).
 
 ``--turned`` (fours only, v ≡ 0 mod 4) runs the construction of
 :func:`tournaments.seating.designs.turned_fours` (a base round over ``Z_g × 3``
@@ -95,12 +98,15 @@ def developed(
     bases: int = 1,
     sat=False,
     invariant: int = 0,
+    extra: int = 0,
 ) -> None:
     g, levels, fixed = map(int, shape.split(","))
+    if extra and not sat:
+        raise SystemExit("--extra needs --sat")
     if sat:
         from sat_developed import decide
 
-        found, took = decide(sizes, g, levels, fixed, bases, invariant=invariant)
+        found, took = decide(sizes, g, levels, fixed, bases, invariant=invariant, extra=extra)
         how = f"CaDiCaL 1.9.5, {took:.1f} s of CPU"
         verdict = "none exists" if found is None else "found"
     else:
@@ -111,15 +117,18 @@ def developed(
         found, took = _developed(sizes, g, levels, fixed, budget, 0, bases)
         how = f"OR-Tools {ortools.rsplit('.', 1)[0]} CP-SAT, seed 0, {took:.1f} units"
         verdict = "found" if found is not None else "none found within the budget"
-    shape = label(g, levels, fixed, bases, invariant)
+    shape = label(g, levels, fixed, bases, invariant) + (
+        f", {extra} round(s) more" if extra else ""
+    )
     print(f"# {sum(sizes)} x {rounds} {sizes}: {shape}: {how}, {verdict}")
     if found is not None:
-        # the base rounds, then each kept round (its first of g / 3 shifts)
-        lines = stored_lines(found, g, bases, invariant)
+        # the base rounds, then each kept round (its first of g / 3 shifts), then the extra ones
+        lines = stored_lines(found, g, bases, invariant) + found[len(found) - extra :]
         found = found[:rounds]
         check(found, sizes)
-        record = cyclic(g, levels, fixed, bases, how, invariant)
-        entry(sizes, record, lines, (g, levels, fixed) + ((invariant,) if invariant else ()))
+        record = cyclic(g, levels, fixed, bases, how, invariant, extra)
+        more = (invariant, extra) if extra else (invariant,) if invariant else ()
+        entry(sizes, record, lines, (g, levels, fixed) + more)
 
 
 def turned(sizes: tuple[int, ...], seeds: range, steps: int) -> None:
@@ -154,28 +163,32 @@ def turned(sizes: tuple[int, ...], seeds: range, steps: int) -> None:
             return
 
 
-def turned_sat(sizes: tuple[int, ...], rounds: int) -> None:
-    """A turned base round over ``Z_rounds × 3`` and the ∞ left over, by CaDiCaL (``sat_turned.py``)."""
+def turned_sat(sizes: tuple[int, ...], rounds: int, extra: int = 0) -> None:
+    """A turned base round over ``Z_g × 3`` (``g = rounds - extra``) and the ∞ left over, and
+    ``extra`` rounds more of the pairs it leaves, by CaDiCaL (``sat_turned.py``)."""
     from sat_turned import decide, shape
 
     v = sum(sizes)
-    g = rounds
+    g = rounds - extra
     found = shape(v, g)
     if set(sizes) != {4} or found is None:
         raise SystemExit(f"{v} x {rounds}: no turned shape of fours over Z_{g} × 3")
     mu, fixed, moved = found
-    base, took = decide(v, g)
+    stored, took = decide(v, g, extra=extra)
     print(
-        f"# {v} x {g} {sizes}: μ = {mu}, {fixed} ∞ fixed, {moved} moved round: CaDiCaL 1.9.5, "
-        f"{took:.1f} s of CPU, {'none exists' if base is None else 'found'}",
+        f"# {v} x {rounds} {sizes}: Z_{g} × 3, μ = {mu}, {fixed} ∞ fixed, {moved} moved round, "
+        f"{extra} round(s) more: CaDiCaL 1.9.5, {took:.1f} s of CPU, "
+        f"{'none exists' if stored is None else 'found'}",
         flush=True,
     )
-    if base is not None:
+    if stored is not None:
+        more = f", and {extra} round{'s' * (extra > 1)} of the pairs its shifts leave"
+        more = more if extra else ""
         how = (
             f"cyclic schedule (a base round that turning the levels keeps, over Z_{g} × 3 and "
-            f"{v - 3 * g} ∞), CaDiCaL 1.9.5, {took:.1f} s of CPU"
+            f"{v - 3 * g} ∞{more}), CaDiCaL 1.9.5, {took:.1f} s of CPU"
         )
-        entry(sizes, how, [base], (g, 3, v - 3 * g))
+        entry(sizes, how, stored, (g, 3, v - 3 * g) + ((0, extra) if extra else ()))
 
 
 def label(g: int, levels: int, fixed: int, bases: int, kept: int) -> str:
@@ -190,9 +203,13 @@ def stored_lines(schedule, g: int, bases: int, kept: int):
     return schedule[:bases] + schedule[bases * g :: g // 3 or 1][:kept]
 
 
-def cyclic(g: int, levels: int, fixed: int, bases: int, how: str, invariant: int = 0) -> str:
+def cyclic(
+    g: int, levels: int, fixed: int, bases: int, how: str, invariant: int = 0, extra: int = 0
+) -> str:
     """The record of a developed schedule: its shape and how it was found."""
     ring = f"Z_{g} × {levels}" + (f" and {fixed} ∞" if fixed else "")
+    if extra:
+        ring += f", and {extra} round{'s' * (extra > 1)} of the pairs its shifts leave"
     if bases == 1 and invariant == 1:
         ring = f"a base round and one that {g // 3} shifts keep, over {ring}"
     elif bases > 1 or invariant:
@@ -293,6 +310,9 @@ def main() -> None:
         "--invariant", type=int, default=0, help="rounds more that the shift keeps (--sat, Z_3)"
     )
     parser.add_argument(
+        "--extra", type=int, default=0, help="rounds more, seated once each (--sat)"
+    )
+    parser.add_argument(
         "--near-bound", metavar="FIRST-LAST", help="developed schedules at the bound, by SAT"
     )
     parser.add_argument(
@@ -306,7 +326,8 @@ def main() -> None:
     if options.turned and options.sat:
         for cell in options.cells:
             n, rounds = map(int, cell.split("x"))
-            turned_sat(tuple(sorted(table_sizes(n, TablePolicy(options.policy)))), rounds)
+            sizes = tuple(sorted(table_sizes(n, TablePolicy(options.policy))))
+            turned_sat(sizes, rounds, options.extra)
         return
     if options.turned:
         first, last = map(int, options.seeds.split("-"))
@@ -327,6 +348,7 @@ def main() -> None:
                 options.bases,
                 options.sat,
                 options.invariant,
+                options.extra,
             )
         return
     first, last = map(int, options.seeds.split("-"))

@@ -216,6 +216,48 @@ def clauses(
     return out, y
 
 
+def extra_rounds(
+    sizes: Sequence[int], rounds: int, pairs, pool
+) -> tuple[list[list[int]], dict[tuple[int, int, int], int]]:
+    """``rounds`` more rounds, taken as they are, seated only at pairs the developed rounds leave.
+
+    ``pairs`` maps each pair of players ``(a, c)`` to the literal "the base
+    rounds cover its difference" (``None`` where they never can: the ∞ with
+    each other, ``g / 2`` within a level). Such a round is no orbit: ``g``
+    shifts of it would repeat its pairs, so it is seated once, and a pair
+    sits together in one of these rounds at most.
+
+    Returns the clauses and ``w[round, player, table]``.
+    """
+    from pysat.card import CardEnc, EncType
+
+    n, tables = sum(sizes), range(len(sizes))
+    w = {
+        (e, p, t): pool.id(("w", e, p, t)) for e in range(rounds) for p in range(n) for t in tables
+    }
+    out: list[list[int]] = []
+    for e in range(rounds):
+        for p in range(n):  # one table each
+            out.append([w[e, p, t] for t in tables])
+            out += [[-w[e, p, t], -w[e, p, u]] for t, u in combinations(tables, 2)]
+        for t in tables:  # every table full
+            seated = [w[e, p, t] for p in range(n)]
+            out += CardEnc.equals(seated, sizes[t], vpool=pool, encoding=EncType.seqcounter).clauses
+        for t, u in pairwise(tables):  # tables of one size: smallest members increase
+            if sizes[t] == sizes[u]:
+                out += [[-w[e, p, u]] + [w[e, q, t] for q in range(p)] for p in range(n)]
+    for (a, c), covered in pairs.items():
+        for e in range(rounds):  # not at a difference the base rounds cover ...
+            if covered is not None:
+                out += [[-w[e, a, t], -w[e, c, t], -covered] for t in tables]
+        for e, f in combinations(range(rounds), 2):  # ... nor twice in these rounds
+            met = [pool.id(("met extra", k, a, c)) for k in (e, f)]
+            for k, m in zip((e, f), met, strict=True):
+                out += [[-w[k, a, t], -w[k, c, t], m] for t in tables]
+            out.append([-met[0], -met[1]])
+    return out, w
+
+
 def _moved(pair: tuple[int, int], h: int, g: int, levels: int) -> tuple[int, int]:
     """A pair of players shifted ``h`` times (∞ stay)."""
 
@@ -246,10 +288,12 @@ def decide(
     bases: int = 1,
     solver: str = "cadical195",
     invariant: int = 0,
+    extra: int = 0,
 ) -> tuple[Schedule | None, float]:
     """The developed schedule (``bases · g`` rounds, checked) or ``None`` if the shape has none.
 
-    With ``invariant``, that many kept rounds follow, each shifted ``g / 3`` times (:func:`clauses`).
+    With ``invariant``, that many kept rounds follow, each shifted ``g / 3`` times (:func:`clauses`);
+    then ``extra`` rounds, each seated once at pairs the others leave (:func:`extra_rounds`).
 
     Returns it with the CPU seconds it took (the model and the solver).
     """
@@ -261,12 +305,21 @@ def decide(
     model, y = clauses(sizes, g, levels, fixed, bases, pool, invariant)
     if model is None:
         return None, time.process_time() - started
+    n = sum(sizes)
+    pairs = {}  # each pair → "the developed rounds cover its difference" (None: they never can)
+    difference = _key_function(g)
+    points = [(x, level) for level in range(levels) for x in range(g)] + [
+        (i, -1) for i in range(fixed)
+    ]
+    for a, c in combinations(range(n), 2) if extra else ():
+        pairs[a, c] = pool.obj2id.get(("covered", difference(points[a], points[c])))
+    more, w = extra_rounds(sizes, extra, pairs, pool)
+    model += more
     with Solver(name=solver, bootstrap_with=model) as sat:
         if not sat.solve():
             return None, time.process_time() - started
         true = {v for v in sat.get_model() if v > 0}
     took = time.process_time() - started
-    n = sum(sizes)
     found = [
         [tuple(p for p in range(n) if y[b, p, t] in true) for t in range(len(sizes))]
         for b in range(bases + invariant)
@@ -274,6 +327,9 @@ def decide(
     schedule = [list(r) for r in developed(found[:bases], g, levels)]
     for kept in found[bases:]:
         schedule += [list(r) for r in developed([kept], g, levels)[: g // 3]]
+    tables = range(len(sizes))
+    for e in range(extra):
+        schedule.append([tuple(p for p in range(n) if w[e, p, t] in true) for t in tables])
     _check(schedule, sizes)
     return schedule, took
 

@@ -34,6 +34,8 @@ from __future__ import annotations
 import time
 from itertools import combinations
 
+from sat_developed import extra_rounds
+
 from tournaments.seating.catalogue import developed
 from tournaments.seating.designs import _cube_root_of_unity, _key_function
 from tournaments.seating.symmetric import _check as check_schedule
@@ -60,8 +62,12 @@ def shape(v: int, g: int) -> tuple[int, int, int] | None:
     return None if mu is None else (mu, fixed, infinities - fixed)
 
 
-def clauses(v: int, g: int, mu: int, fixed: int, pool):
-    """The clauses, the points and ``y[point, table]``; the points are ``Z_g × 3`` then ∞ ``(j, -1)``."""
+def clauses(v: int, g: int, mu: int, fixed: int, pool, extra: int = 0):
+    """The clauses, the points, ``y[point, table]`` and ``w[round, point, table]``.
+
+    The points are ``Z_g × 3`` then ∞ ``(j, -1)``; ``w`` seats the ``extra``
+    rounds taken as they are (:func:`sat_developed.extra_rounds`).
+    """
     from pysat.card import CardEnc, EncType
 
     infinities = v - 3 * g
@@ -118,18 +124,29 @@ def clauses(v: int, g: int, mu: int, fixed: int, pool):
             together.setdefault(d, []).append(z)
     for zs in together.values():  # each difference at most once
         out += CardEnc.atmost(zs, 1, vpool=pool, encoding=EncType.seqcounter).clauses
+    covered = {}  # difference → "the base round covers it" (only for extra rounds: the
+    for d, zs in together.items() if extra else ():  # clauses' order decides what CaDiCaL finds)
+        c = covered[d] = pool.id(("covered", d))
+        out += [[-c, *zs]] + [[c, -z] for z in zs]
     first = infinities  # tables of ∞ first
     for k in range(1, (len(tables) - first) // 3):
         t, u = first + 3 * (k - 1), first + 3 * k
         out += [[-y[p, u]] + [y[q, t] for q in range(p)] for p in range(n)]
-    return out, points, y
+    pairs = {}  # each pair → "the base round covers its difference" (None: it never can)
+    for a, c in combinations(range(n), 2) if extra else ():
+        pairs[a, c] = covered.get(difference(points[a], points[c]))
+    more, w = extra_rounds([4] * len(tables), extra, pairs, pool)
+    return out + more, points, y, w
 
 
-def decide(v: int, g: int, solver: str = "cadical195"):
-    """The base round (labels ``x + g · level``, ∞ ``3g + j``) or ``None``, and the CPU seconds.
+def decide(v: int, g: int, solver: str = "cadical195", extra: int = 0):
+    """The base round and ``extra`` rounds more, or ``None``; and the CPU seconds.
 
-    ``None`` with no time where :func:`shape` has no shape; ``None`` after a
-    solve means this shape has no such round.
+    The rounds are lists of tables (labels ``x + g · level``, ∞ ``3g + j``):
+    the base round, shifted ``g`` times, then the ``extra`` rounds, seated
+    once each at pairs the ``g`` rounds leave. ``None`` with no time where
+    :func:`shape` has no shape; ``None`` after a solve means this shape has
+    no such rounds.
     """
     from pysat.formula import IDPool
     from pysat.solvers import Solver
@@ -140,21 +157,17 @@ def decide(v: int, g: int, solver: str = "cadical195"):
         return None, 0.0
     mu, fixed, _ = found
     pool = IDPool()
-    model, points, y = clauses(v, g, mu, fixed, pool)
+    model, points, y, w = clauses(v, g, mu, fixed, pool, extra)
     with Solver(name=solver, bootstrap_with=model) as sat:
         if not sat.solve():
             return None, time.process_time() - started
         true = {literal for literal in sat.get_model() if literal > 0}
     took = time.process_time() - started
-
-    def label(p: Point) -> int:
-        x, level = p
-        return 3 * g + x if level < 0 else x + g * level
-
-    base = [
-        tuple(sorted(label(points[p]) for p in range(len(points)) if y[p, t] in true))
-        for t in range(v // 4)
+    tables = range(v // 4)  # the points are numbered as their labels
+    base = [tuple(p for p in range(v) if y[p, t] in true) for t in tables]
+    more = [
+        [tuple(p for p in range(v) if w[e, p, t] in true) for t in tables] for e in range(extra)
     ]
-    schedule = [list(r) for r in developed([base], g, 3)]
+    schedule = [list(r) for r in developed([base], g, 3)] + more
     check_schedule(schedule, v)
-    return base, took
+    return [base, *more], took

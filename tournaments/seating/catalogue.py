@@ -52,9 +52,10 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     from another seed (``find_schedules.py --turned``); and, a round under
     the bound where that search has none, one base round over ``Z_g × 3``
     and 5 ∞ from CaDiCaL (``--developed g,3,5 --sat``): 68 × 21 (no μ in Z_22);
-    92 × 28 (Z_30 has no μ either) over ``Z_28 × 3`` and 8 ∞, a base round
-    that the turn by μ = 9 keeps, two ∞ fixed and six moved round in threes
-    (``--turned --sat``, ``tests/bench/sat_turned.py``).
+    92 × 29 (Z_29 and Z_30 have no μ either) over ``Z_28 × 3`` and 8 ∞, a base
+    round that the turn by μ = 9 keeps, two ∞ fixed and six moved round in
+    threes, and one round more, seated once, of pairs its 28 shifts leave
+    (``--turned --sat --extra 1``, ``tests/bench/sat_turned.py``).
     The entries for 52 × 16 and 44 × 13 found by CaDiCaL, and 56's, are gone:
     44, 52 and 56 are built at the draw, all 14, 17 and 18 rounds.
 
@@ -104,7 +105,8 @@ CATALOGUE: dict[tuple[int, ...], tuple[str, str]] = {
 #: the players are ``x + g · level`` for ``x`` in Z_g and ``level < L``, then ``F`` points ∞;
 #: round ``h · B + i`` (``B`` base rounds) is base round ``i`` with every ``x`` shifted by ``h``.
 #: A shape ``(g, L, F, K)`` ends with ``K`` lines of rounds that ``g / 3`` shifts keep: each
-#: comes after the others, shifted ``0 … g / 3 - 1`` times.
+#: comes after the others, shifted ``0 … g / 3 - 1`` times. A shape ``(g, L, F, K, E)`` ends
+#: with ``E`` lines more, rounds taken as they are (seated once, after all the others).
 DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
     (3, 3, 3, 3, 3, 3, 3, 4, 4): (
         "cyclic schedule (a base round and one that 3 shifts keep, over Z_9 × 3 and 2 ∞), "
@@ -514,10 +516,12 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
         """,
     ),
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (
-        "cyclic schedule (a base round that turning the levels keeps, over Z_28 × 3 and 8 ∞), CaDiCaL 1.9.5, 30.7 s of CPU",
-        (28, 3, 8),
+        "cyclic schedule (a base round that turning the levels keeps, over Z_28 × 3 and 8 ∞, "
+        "and 1 round of the pairs its shifts leave), CaDiCaL 1.9.5, 44.8 s of CPU",
+        (28, 3, 8, 0, 1),
         """
-        0,28,56,84 20,40,80,85 23,44,67,86 15,39,60,87 8,51,71,88 9,38,64,89 16,53,62,90 26,32,57,91 4,37,45,54 36,66,69,81 1,5,6,72 12,21,27,63 7,47,49,52 35,59,76,77 13,24,43,78 2,33,48,79 11,46,68,73 18,34,41,70 14,50,61,82 10,17,42,58 22,25,75,83 3,19,29,30 31,55,65,74
+        0,28,56,84 25,29,65,85 22,39,72,86 4,30,71,87 23,36,74,88 1,47,70,89 14,37,59,90 27,42,81,91 6,18,48,82 10,50,54,68 24,34,58,66 8,57,61,67 9,15,17,44 41,51,53,60 11,20,21,45 40,43,49,69 5,77,79,80 12,31,32,75 3,52,64,83 16,19,55,76 33,38,46,63 7,62,73,78 2,13,26,35
+        0,7,14,21 1,8,15,22 2,9,16,23 3,10,17,24 4,11,18,25 5,12,19,26 6,13,20,27 28,35,42,49 29,36,43,50 30,37,44,51 31,38,45,52 32,39,46,53 33,40,47,54 34,41,48,55 56,63,70,77 57,64,71,78 58,65,72,79 59,66,73,80 60,67,74,81 61,68,75,82 62,69,76,83 84,86,87,88 85,89,90,91
         """,
     ),
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4): (
@@ -591,10 +595,13 @@ def catalogued_schedule(
 def _parsed(key: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
     if key in CATALOGUE:
         return _rounds(CATALOGUE[key][1])
-    _, (g, levels, _fixed, *kept), text = DEVELOPED[key]
+    _, (g, levels, _fixed, *more), text = DEVELOPED[key]
+    kept, extra = (*more, 0, 0)[:2]
     rounds = _rounds(text)
-    cut = len(rounds) - sum(kept)
-    return developed(rounds[:cut], g, levels, rounds[cut:])
+    cut = len(rounds) - kept - extra
+    bases, kept_rounds, extra_rounds = rounds[:cut], rounds[cut : cut + kept], rounds[cut + kept :]
+    extra_rounds = tuple(tuple(sorted(tuple(sorted(t)) for t in r)) for r in extra_rounds)
+    return developed(bases, g, levels, kept_rounds) + extra_rounds
 
 
 def _rounds(text: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
