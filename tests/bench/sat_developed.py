@@ -98,8 +98,7 @@ def clauses(
     uncovered = uncovered_differences(sizes, g, levels, fixed, rounds)
     if uncovered is None:
         return None, {}
-    points = [(x, level) for level in range(levels) for x in range(g)]
-    points += [(i, -1) for i in range(fixed)]
+    points = _points(g, levels, fixed)
     tables = range(len(sizes))
     difference = _key_function(g)
     never = never_developed(g, levels, fixed)
@@ -258,6 +257,13 @@ def extra_rounds(
     return out, w
 
 
+def _points(g: int, levels: int, fixed: int) -> list[tuple[int, int]]:
+    """The players as points: ``(x, level)``, player ``x + g · level``; then ∞ ``(i, -1)``."""
+    return [(x, level) for level in range(levels) for x in range(g)] + [
+        (i, -1) for i in range(fixed)
+    ]
+
+
 def _moved(pair: tuple[int, int], h: int, g: int, levels: int) -> tuple[int, int]:
     """A pair of players shifted ``h`` times (∞ stay)."""
 
@@ -308,9 +314,7 @@ def decide(
     n = sum(sizes)
     pairs = {}  # each pair → "the developed rounds cover its difference" (None: they never can)
     difference = _key_function(g)
-    points = [(x, level) for level in range(levels) for x in range(g)] + [
-        (i, -1) for i in range(fixed)
-    ]
+    points = _points(g, levels, fixed)
     for a, c in combinations(range(n), 2) if extra else ():
         pairs[a, c] = pool.obj2id.get(("covered", difference(points[a], points[c])))
     more, w = extra_rounds(sizes, extra, pairs, pool)

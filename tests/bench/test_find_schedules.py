@@ -1,11 +1,12 @@
-"""The offline search behind the catalogue's designs of fours (find_schedules.py --turned)."""
+"""The offline search behind the catalogue's designs of fours (find_schedules.py --turned, --extra)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from find_schedules import turned
+from find_schedules import developed as developed_entry
+from find_schedules import turned, turned_sat
 
 from tournaments.seating.catalogue import _rounds, developed
 from tournaments.seating.designs import four_design
@@ -45,3 +46,21 @@ def test_turned_prints_the_entry_of_48_the_draw_would_build(capsys):
 def test_turned_needs_tables_of_four():
     with pytest.raises(SystemExit, match="41 players"):
         turned((3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4), range(1, 2), 1_000)
+
+
+def test_extra_rounds_are_stored_after_the_base_round_and_read_back(capsys):
+    """28 × 9 at fours: the entry holds the base round and the round more, shape (8, 3, 4, 0, 1);
+    the catalogue reads it back as 8 shifts and that round (sat_developed and sat_turned)."""
+    for find in (
+        lambda: developed_entry((4,) * 7, 9, "8,3,4", 0, sat=True, extra=1),
+        lambda: turned_sat((4,) * 7, 9, extra=1),
+    ):
+        find()
+        out = capsys.readouterr().out
+        assert "(8, 3, 4, 0, 1)," in out and "and 1 round of the pairs its shifts leave)" in out
+        base, more = _rounds(out.split('"""')[1])
+        schedule = [*developed([base], 8, 3), more]
+        assert len(schedule) == 9
+        assert all(sorted(p for t in r for p in t) == list(range(28)) for r in schedule)
+        pairs = [(a, b) for r in schedule for t in r for i, a in enumerate(t) for b in t[i + 1 :]]
+        assert len(pairs) == len(set(pairs)) == 28 * 27 // 2  # every pair exactly once

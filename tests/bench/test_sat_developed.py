@@ -3,7 +3,7 @@
 import pytest
 from sat_developed import _check, clauses, decide, uncovered_differences
 
-from tournaments.seating.catalogue import catalogued_schedule
+from tournaments.seating.catalogue import catalogued_schedule, developed
 
 
 def test_it_finds_the_developed_schedules_at_the_bound_that_cp_sat_finds():
@@ -152,3 +152,11 @@ def test_29_by_12_comes_from_a_base_round_and_a_round_three_shifts_keep():
         assert all(len({p // 9 for p in t if p < 27}) == 1 for t in fours)
     stored, _ = catalogued_schedule(sizes, 12)  # the catalogue holds what the solver gives
     assert sorted(map(sorted, found)) == sorted(map(sorted, stored))
+
+
+def test_a_round_more_at_pairs_the_shifts_leave():
+    """28 × 9 at fours over Z_8 × 3 and 4 ∞: eight shifts of a base round and one round more,
+    every pair once; CaDiCaL refutes 22 × 9 over Z_8 × 2 and 6 ∞ and a round more."""
+    found, _ = decide((4,) * 7, 8, 3, 4, extra=1)  # checked inside: no pair twice
+    assert len(found) == 9 and found[:8] == [list(r) for r in developed([found[0]], 8, 3)]
+    assert decide((3,) * 6 + (4,), 8, 2, 6, extra=1)[0] is None
