@@ -107,12 +107,7 @@ def clauses(
     out: list[list[int]] = []
     together: dict[tuple, list[int]] = {}  # difference → "this pair sits at this table"
     for b in everyone:
-        for p in range(n):  # one table each
-            out.append([y[b, p, t] for t in tables])
-            out += [[-y[b, p, t], -y[b, p, u]] for t, u in combinations(tables, 2)]
-        for t in tables:  # every table full
-            seated = [y[b, p, t] for p in range(n)]
-            out += CardEnc.equals(seated, sizes[t], vpool=pool, encoding=EncType.seqcounter).clauses
+        out += _a_round(lambda p, t, b=b: y[b, p, t], sizes, pool)
         met, orbits = {}, set()  # pair → "it sits together", in a kept round
         for a, c in combinations(range(n), 2):
             d = difference(points[a], points[c])
@@ -228,7 +223,6 @@ def extra_rounds(
 
     Returns the clauses and ``w[round, player, table]``.
     """
-    from pysat.card import CardEnc, EncType
 
     n, tables = sum(sizes), range(len(sizes))
     w = {
@@ -236,12 +230,7 @@ def extra_rounds(
     }
     out: list[list[int]] = []
     for e in range(rounds):
-        for p in range(n):  # one table each
-            out.append([w[e, p, t] for t in tables])
-            out += [[-w[e, p, t], -w[e, p, u]] for t, u in combinations(tables, 2)]
-        for t in tables:  # every table full
-            seated = [w[e, p, t] for p in range(n)]
-            out += CardEnc.equals(seated, sizes[t], vpool=pool, encoding=EncType.seqcounter).clauses
+        out += _a_round(lambda p, t, e=e: w[e, p, t], sizes, pool)
         for t, u in pairwise(tables):  # tables of one size: smallest members increase
             if sizes[t] == sizes[u]:
                 out += [[-w[e, p, u]] + [w[e, q, t] for q in range(p)] for p in range(n)]
@@ -255,6 +244,21 @@ def extra_rounds(
                 out += [[-w[k, a, t], -w[k, c, t], m] for t in tables]
             out.append([-met[0], -met[1]])
     return out, w
+
+
+def _a_round(seat, sizes: Sequence[int], pool) -> list[list[int]]:
+    """Every player at one table, every table full: ``seat(p, t)`` is "player p at table t"."""
+    from pysat.card import CardEnc, EncType
+
+    tables = range(len(sizes))
+    out: list[list[int]] = []
+    for p in range(sum(sizes)):  # one table each
+        out.append([seat(p, t) for t in tables])
+        out += [[-seat(p, t), -seat(p, u)] for t, u in combinations(tables, 2)]
+    for t in tables:  # every table full
+        seated = [seat(p, t) for p in range(sum(sizes))]
+        out += CardEnc.equals(seated, sizes[t], vpool=pool, encoding=EncType.seqcounter).clauses
+    return out
 
 
 def _points(g: int, levels: int, fixed: int) -> list[tuple[int, int]]:
