@@ -52,7 +52,7 @@ __all__ = [
 #:      the turned search of designs of fours with μ ≠ 1 mended (44 and 56 built at the draw,
 #:      80 found offline; the 44 × 13 and 56 entries are gone)
 #: 1.10: 92 at fours up to 29 rounds: a turned base round and one round more of the pairs its
-#:      shifts leave (the 92 × 28 entry is gone)
+#:      shifts leave (the 92 × 28 entry is gone); 97 × 46 (mixed) the same way
 ENGINE_VERSION = "pulka-seating 1.10"
 
 EntryId = int | str
