@@ -36,7 +36,7 @@ from __future__ import annotations
 import time
 from itertools import combinations
 
-from sat_developed import extra_rounds
+from sat_developed import _a_round, extra_rounds
 
 from tournaments.seating.catalogue import developed
 from tournaments.seating.designs import _cube_root_of_unity, _key_function
@@ -99,12 +99,7 @@ def clauses(v: int, g: int, mu: int, fixed: int, pool, extra: int = 0):
     n = len(points)
     y = {(p, t): pool.id(("y", p, t)) for p in range(n) for t in tables}
     out: list[list[int]] = []
-    for p in range(n):  # one table each
-        out.append([y[p, t] for t in tables])
-        out += [[-y[p, t], -y[p, u]] for t, u in combinations(tables, 2)]
-    for t in tables:  # every table full
-        seated = [y[p, t] for p in range(n)]
-        out += CardEnc.equals(seated, 4, vpool=pool, encoding=EncType.seqcounter).clauses
+    out += _a_round(lambda p, t: y[p, t], [4] * len(tables), pool)
     for p in range(n):  # the turn keeps the round
         for t in tables:
             a, b = y[p, t], y[index[turn(points[p])], turn_table(t)]
