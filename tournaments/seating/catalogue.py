@@ -28,9 +28,9 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     bound, or one round under it for 77 and 91; mostly one base round
     over ``Z_R × 2``; past 91 (one base round over ``Z_R × 2``, run one
     by one; each record gives its CPU time), 94 × 45 at the bound (311 s,
-    where 300 s had not been enough), one round under it 95 × 44, 98 × 45 and
-    100 × 47, and 97 × 46 with one round more (``--extra 1``), two under it
-    92 × 41. 43 × 20 and
+    where 300 s had not been enough) and 98 × 46 (378 s), one round under it
+    95 × 44 and 100 × 47, and 97 × 46 with one round more (``--extra 1``),
+    two under it 92 × 41. 43 × 20 and
     79 × 38 (one four a round, the kind of 19 × 8 and 31 × 14) took four
     base rounds over ``Z_5 × 8`` and 3 ∞, 363 s, and two over ``Z_19 × 4``
     and 3 ∞, 623 s. Before,
@@ -419,10 +419,10 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
         """,
     ),
     (3,) * 30 + (4, 4): (
-        "cyclic schedule (Z_45 × 2 and 8 ∞), CaDiCaL 1.9.5, 306.1 s of CPU; sat_developed.py of f850ffc",
-        (45, 2, 8),
+        "cyclic schedule (Z_46 × 2 and 6 ∞), CaDiCaL 1.9.5, 378.1 s of CPU",
+        (46, 2, 6),
         """
-        0,45,90 1,4,12 2,8,32 3,5,22 6,7,88 9,14,18 10,28,61 11,27,77,81 13,25,89 15,37,49 16,23,75,83 17,31,55 19,67,93 20,33,50 21,41,84 24,63,70 26,46,92 29,56,95 30,53,58 34,44,60 35,64,94 36,71,85 38,79,96 39,52,86 40,80,82 42,74,97 43,54,91 47,65,66 48,57,69 51,73,76 59,72,87 62,68,78
+        0,46,92 1,3,27,85 2,6,31 4,7,18 5,11,91 8,13,26 9,24,25 10,19,29 12,68,75,78 14,21,82 15,23,50 16,28,67 17,69,71 20,73,77 22,55,87 30,60,79 32,76,95 33,61,81 34,59,84 35,51,66 36,49,96 37,58,74 38,64,97 39,63,80 40,54,72 41,70,83 42,65,89 43,52,86 44,62,93 45,90,94 47,53,88 48,56,57
         """,
     ),
     (3,) * 32 + (4,): (
