@@ -28,8 +28,9 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     bound, or one round under it for 77 and 91; mostly one base round
     over ``Z_R × 2``; past 91 (one base round over ``Z_R × 2``, run one
     by one; each record gives its CPU time), 94 × 45 at the bound (311 s,
-    where 300 s had not been enough), 95 × 45 (175 s), 97 × 47 (1184 s),
-    98 × 46 (378 s) and 100 × 48 (786 s); two under it 92 × 41. 43 × 20 and
+    where 300 s had not been enough), 92 × 43 (2123 s), 95 × 45 (175 s),
+    97 × 47 (1184 s), 98 × 46 (378 s) and 100 × 48 (786 s): every count past
+    91 at the bound. 43 × 20 and
     79 × 38 (one four a round, the kind of 19 × 8 and 31 × 14) took four
     base rounds over ``Z_5 × 8`` and 3 ∞, 363 s, and two over ``Z_19 × 4``
     and 3 ∞, 623 s. Before,
@@ -439,10 +440,10 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
         """,
     ),
     (3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4): (
-        "cyclic schedule (Z_41 × 2 and 10 ∞), CaDiCaL 1.9.5, 40.5 s of CPU",
-        (41, 2, 10),
+        "cyclic schedule (Z_43 × 2 and 6 ∞), CaDiCaL 1.9.5, 2122.9 s of CPU",
+        (43, 2, 6),
         """
-        0,41,82 1,6,9,15 2,3,14 4,43,61 5,7,31,77 8,42,88 10,47,60 11,21,76 12,16,32 13,26,58 17,40,68 18,53,85 19,57,84 20,39,46 22,62,90 23,30,48 24,44,71 25,69,79 27,63,86 28,70,87 29,51,72 33,52,83 34,45,67 35,56,65 36,59,91 37,49,64 38,55,89 50,54,66 73,74,81 75,78,80
+        0,43,86 1,20,65 2,15,69 3,14,23 4,7,83 5,54,64,70 6,24,72 8,10,79 9,16,53 11,17,33 12,29,47,85 13,18,71 19,27,58 21,55,76 22,36,37 25,63,75 26,66,73 28,40,48 30,49,62 31,45,90 32,84,88 34,51,89 35,77,91 38,42,67 39,80,87 41,44,68 46,50,78 52,61,81 56,74,82 57,59,60
         """,
     ),
     (3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3): (
