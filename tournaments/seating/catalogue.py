@@ -26,11 +26,10 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     for every count of 41 to 91 players with a table of four, the first
     shape that answered within 300 s (``--near-bound``): at the counting
     bound, or one round under it for 77 and 91; mostly one base round
-    over ``Z_R × 2``; past 91 (one base round over ``Z_R × 2``, run one
-    by one; each record gives its CPU time), 94 × 45 at the bound (311 s,
-    where 300 s had not been enough), 92 × 43 (2123 s), 95 × 45 (175 s),
-    97 × 47 (1184 s), 98 × 46 (378 s) and 100 × 48 (786 s): every count past
-    91 at the bound. 43 × 20 and
+    over ``Z_R × 2``; past 91, the same shape run one count at a time for
+    longer than the sweep's 300 s gives every count at the bound (92 × 43 in
+    2123 s, 94 × 45 in 311 s, 95 × 45 in 175 s, 97 × 47 in 1184 s, 98 × 46
+    in 378 s, 100 × 48 in 786 s). 43 × 20 and
     79 × 38 (one four a round, the kind of 19 × 8 and 31 × 14) took four
     base rounds over ``Z_5 × 8`` and 3 ∞, 363 s, and two over ``Z_19 × 4``
     and 3 ∞, 623 s. Before,
