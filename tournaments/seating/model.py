@@ -53,7 +53,9 @@ __all__ = [
 #:      80 found offline; the 44 × 13 and 56 entries are gone)
 #: 1.10: 92 at fours up to 29 rounds: a turned base round and one round more of the pairs its
 #:      shifts leave (the 92 × 28 entry is gone); 97 × 46 (mixed) the same way
-ENGINE_VERSION = "pulka-seating 1.10"
+#: 1.11: 92, 94, 95, 97, 98 and 100 players (mixed) at the counting bound: one base round over
+#:      Z_R × 2 each, replacing the entries one or two rounds under it (the 97 × 46 one too)
+ENGINE_VERSION = "pulka-seating 1.11"
 
 EntryId = int | str
 
