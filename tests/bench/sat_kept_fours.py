@@ -31,6 +31,10 @@ import sys
 import time
 from itertools import combinations
 
+from tournaments.seating.catalogue import developed
+from tournaments.seating.designs import _key_function
+from tournaments.seating.symmetric import _check as check_schedule
+
 # name → (multiplier, level permutation), as a function of g; and the levels that never meet
 SYMMETRIES = {
     "none": (None, ((0, 1), (2, 3))),
@@ -48,17 +52,6 @@ def kept_rounds(g: int) -> int:
     if g % 2 == 0 or (g - 2) % 3:
         raise ValueError(f"g = {g}: the shape needs g odd and g ≡ 2 (mod 3)")
     return (g - 2) // 3
-
-
-def _key(a: int, c: int, g: int) -> tuple:
-    """The difference of players ``a`` and ``c`` (``x + g · level``): its orbit under the shift."""
-    (i, x), (j, y) = divmod(a, g), divmod(c, g)
-    if i == j:
-        d = (y - x) % g
-        return ("pure", i, min(d, g - d))
-    if i > j:
-        x, i, y, j = y, j, x, i
-    return ("mixed", i, j, (y - x) % g)
 
 
 def decide(g: int, symmetry: str = "none", solver: str = "cadical195"):
@@ -103,9 +96,14 @@ def decide(g: int, symmetry: str = "none", solver: str = "cadical195"):
     for b in range(n):
         for a, c in combinations([q for q in range(n) if q != b], 2):
             model.append([-s(a, b), -s(b, c), s(a, c)])
+    difference = _key_function(g)  # keys (i, j, d): levels i ≤ j, d as designs has it
+
+    def key(a, c):
+        return difference((a % g, a // g), (c % g, c // g))
+
     cover: dict[tuple, list[int]] = {}
     for a, c in combinations(range(n), 2):
-        cover.setdefault(_key(a, c, g), []).append(s(a, c))
+        cover.setdefault(key(a, c), []).append(s(a, c))
     # kept four k: (0, 0), (v1, 1), (v2, 2), (v3, 3); w: the difference it has between levels i, j
     v = {
         (k, i, x): pool.id(("v", k, i, x))
@@ -117,7 +115,7 @@ def decide(g: int, symmetry: str = "none", solver: str = "cadical195"):
         for i in (1, 2, 3):
             model += exactly([v[k, i, x] for x in range(g)], 1)
             for x in range(g):
-                cover.setdefault(("mixed", 0, i, x), []).append(v[k, i, x])
+                cover.setdefault(key(0, x + g * i), []).append(v[k, i, x])
         for i, j in ((1, 2), (1, 3), (2, 3)):
             w = [pool.id(("w", k, i, j, d)) for d in range(g)]
             model += exactly(w, 1)
@@ -125,10 +123,10 @@ def decide(g: int, symmetry: str = "none", solver: str = "cadical195"):
                 [-v[k, i, x], -v[k, j, (x + d) % g], w[d]] for x in range(g) for d in range(g)
             ]
             for d in range(g):
-                cover.setdefault(("mixed", i, j, d), []).append(w[d])
+                cover.setdefault(key(g * i, d + g * j), []).append(w[d])
     for k in range(k_rounds - 1):  # kept fours in the order of their level-1 player
         model += [[-v[k, 1, x], -v[k + 1, 1, y]] for x in range(g) for y in range(x + 1)]
-    never = {("mixed", i, j, 0) for i, j in matching}
+    never = {key(g * i, g * j) for i, j in matching}
     for key, literals in cover.items():
         model += [[-lit] for lit in literals] if key in never else exactly(literals, 1)
     with Solver(name=solver, bootstrap_with=model) as sat:
@@ -145,28 +143,17 @@ def decide(g: int, symmetry: str = "none", solver: str = "cadical195"):
         for k in range(k_rounds)
     ]
 
-    def shifted(table, h):
-        return tuple((p % g + h) % g + g * (p // g) for p in table)
-
-    schedule = [[shifted(t, h) for t in base] for h in range(g)]
-    schedule += [[shifted(four, h) for h in range(g)] for four in kept]
+    schedule = [list(r) for r in developed([base], g, 4)]
+    schedule += [[r[0] for r in developed([[four]], g, 4)] for four in kept]  # its g shifts
     _check(schedule, n)
     return schedule, took
 
 
 def _check(schedule: list[Round], n: int) -> None:
     """Every round seats everyone once at fours; no pair meets twice."""
-    met = set()
-    for tables in schedule:
-        if sorted(p for t in tables for p in t) != list(range(n)) or {len(t) for t in tables} != {
-            4
-        }:
-            raise AssertionError("a round does not seat everyone once at fours")
-        for t in tables:
-            for pair in combinations(sorted(t), 2):
-                if pair in met:
-                    raise AssertionError(f"{pair} meet twice")
-                met.add(pair)
+    if any({len(t) for t in tables} != {4} for tables in schedule):
+        raise AssertionError("a round has a table other than a four")
+    check_schedule(schedule, n)
 
 
 if __name__ == "__main__":
