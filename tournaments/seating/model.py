@@ -159,7 +159,7 @@ class Repeat:
 
     opponent: EntryId
     earlier_rounds: tuple[int, ...]
-    reason: str  #: "unavoidable", "no alternative found", "constraint", "method"
+    reason: str  #: one of the reasons in :mod:`.report` ("unavoidable: …", "not avoided: …", …)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,19 @@ from .model import (
 
 __all__ = ["build_report"]
 
+# Why a repeated meeting was accepted, as the report stores it (the pages translate these).
+RANDOM = "random draw: the referees' draw does not avoid repeats (001 note 8)"
+BOTH_MUST_SIT = "constraint: both must sit at this table"
+PARTNERS = "constraint: fixed partners"
+UNAVOIDABLE = "unavoidable: only {unmet} players present not yet met"
+SWISS = "standings: Swiss tables group players of similar score"
+# Not a claim that no seating avoids it: the notes say whether that was proved or only searched.
+NOT_AVOIDED = "not avoided: the draw found no seating without it (see how the tables were made)"
+# The constraints applied to a player, by entry id (the pages put the names in).
+MUST_SIT = "must sit at table {table}"
+MUST_NOT_MEET = "must not meet {entry}"
+PARTNERS_WITH = "partners with {entry}"
+
 
 def build_report(
     tables: Sequence[Table],
@@ -68,11 +81,11 @@ def build_report(
             seats[i] += 1
             applied = []
             if a in constraints.must_sit:
-                applied.append(f"must sit at table {constraints.must_sit[a]}")
-            applied += [f"must not meet {other}" for other in apart.get(a, ())]
+                applied.append(MUST_SIT.format(table=constraints.must_sit[a]))
+            applied += [MUST_NOT_MEET.format(entry=other) for other in apart.get(a, ())]
             for x, y in constraints.partners:
                 if a in (x, y):
-                    applied.append(f"partners with {y if a == x else x}")
+                    applied.append(PARTNERS_WITH.format(entry=y if a == x else x))
             players[a] = PlayerReport(
                 entry=a,
                 table=table.number,
@@ -104,13 +117,13 @@ def _reason(
     k: int,
 ) -> str:
     if method is Method.RANDOM:
-        return "random draw: the referees' draw does not avoid repeats (001 note 8)"
+        return RANDOM
     if constraints.must_sit.get(a) == constraints.must_sit.get(b) == table.number:
-        return "constraint: both must sit at this table"
+        return BOTH_MUST_SIT
     if frozenset((a, b)) in {frozenset(p) for p in constraints.partners}:
-        return "constraint: fixed partners"
+        return PARTNERS
     if unmet < k - 1:
-        return f"unavoidable: only {unmet} players present not yet met"
+        return UNAVOIDABLE.format(unmet=unmet)
     if method is Method.SWISS:
-        return "standings: Swiss tables group players of similar score"
-    return "no alternative found: every other grouping repeats at least as much"
+        return SWISS
+    return NOT_AVOIDED

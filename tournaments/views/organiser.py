@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import permissions
@@ -20,6 +21,8 @@ from tournaments.forms import (
     SwapForm,
 )
 from tournaments.models import Entry
+from tournaments.models.event import DrawMethod
+from tournaments.seating import report as seating_report
 from tournaments.selectors.events import (
     entries_for_event,
     rounds_for_event,
@@ -195,7 +198,8 @@ def round_detail(request, event, number: int, forms=None):
             "tables": tables,
             "alphabetical": seating_alphabetical(tables=tables),
             "report_rows": _report_rows(report, names),
-            "report_summary": report.get("summary", {}),
+            "report_summary": _report_summary(report.get("summary", {})),
+            "report_notes": report.get("notes", []),
             "swap_form": swap,
             "move_form": move,
             "redraw_form": forms.get("redraw") or RedrawTableForm(),
@@ -203,6 +207,56 @@ def round_detail(request, event, number: int, forms=None):
             "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
         },
     )
+
+
+def _report_summary(summary: dict) -> list[tuple[str, object]]:
+    """The stored summary (its keys are part of the API's draw report) with translated labels."""
+    labels = {
+        "repeated meetings": _("repeated meetings"),
+        "repeated left neighbours": _("repeated left neighbours"),
+        "method": _("method"),
+        "engine": _("engine"),
+    }
+    methods = dict(DrawMethod.choices)
+    return [
+        (labels.get(key, key), methods.get(value, value) if key == "method" else value)
+        for key, value in summary.items()
+    ]
+
+
+def _why(reason: str, names: dict[int, str]) -> str:
+    """A reason the draw report stores (:mod:`tournaments.seating.report`), in the page's
+    language and with players' names for entry ids; a reason it does not know stays as it is."""
+    fixed = {
+        seating_report.RANDOM: _(
+            "random draw: the referees' draw does not avoid repeats (001 note 8)"
+        ),
+        seating_report.BOTH_MUST_SIT: _("constraint: both must sit at this table"),
+        seating_report.PARTNERS: _("constraint: fixed partners"),
+        seating_report.SWISS: _("standings: Swiss tables group players of similar score"),
+        seating_report.NOT_AVOIDED: _(
+            "not avoided: the draw found no seating without it (see how the tables were made)"
+        ),
+    }
+    if reason in fixed:
+        return fixed[reason]
+    templates = (
+        (
+            seating_report.UNAVOIDABLE,
+            "unmet",
+            _("unavoidable: only %(unmet)s players present not yet met"),
+        ),
+        (seating_report.MUST_SIT, "table", _("must sit at table %(table)s")),
+        (seating_report.MUST_NOT_MEET, "entry", _("must not meet %(entry)s")),
+        (seating_report.PARTNERS_WITH, "entry", _("partners with %(entry)s")),
+    )
+    for english, field, translated in templates:
+        head, tail = english.split("{" + field + "}")
+        value = reason[len(head) : len(reason) - len(tail)]
+        if reason.startswith(head) and reason.endswith(tail) and value.isdigit():
+            shown = names.get(int(value), f"#{value}") if field == "entry" else value
+            return translated % {field: shown}
+    return reason
 
 
 def _report_rows(report: dict, names: dict[int, str]) -> list[dict]:
@@ -218,19 +272,23 @@ def _report_rows(report: dict, names: dict[int, str]) -> list[dict]:
                     for o, rounds in player.get("met_before", [])
                 ],
                 "repeats": [names.get(o, f"#{o}") for o in player.get("repeats", [])],
-                "why": player.get("why", ""),
+                "why": "; ".join(_why(part, names) for part in player.get("why", "").split("; ")),
                 "seats": player.get("seat_counts", []),
             }
         )
     return sorted(rows, key=lambda r: (r["table"] or 0, r["name"]))
 
 
+# Lazy: these messages are translated when shown, in the language of the request.
 _ROUND_ACTIONS = {
-    "commit-seed": (round_services.round_commit_seed, _("The seed's hash is published.")),
-    "draw": (round_services.round_draw, _("The round is drawn.")),
-    "publish": (round_services.round_publish, _("The round is published.")),
-    "start": (round_services.round_start, _("The round has started.")),
-    "close": (round_services.round_close, _("The round is closed.")),
+    "commit-seed": (
+        round_services.round_commit_seed,
+        gettext_lazy("The seed's hash is published."),
+    ),
+    "draw": (round_services.round_draw, gettext_lazy("The round is drawn.")),
+    "publish": (round_services.round_publish, gettext_lazy("The round is published.")),
+    "start": (round_services.round_start, gettext_lazy("The round has started.")),
+    "close": (round_services.round_close, gettext_lazy("The round is closed.")),
 }
 _CORRECTIONS = {
     "swap": (SwapForm, round_services.seats_swap),

@@ -1,0 +1,91 @@
+"""The round page's draw report speaks the page's language, names players, and says how the
+tables were made (issue 4: "a referee can answer 'why am I with him again?'")."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tournaments.models import Avoidance
+from tournaments.seating import report as seating_report
+from tournaments.services.rounds import (
+    round_close,
+    round_create,
+    round_draw,
+    round_publish,
+    round_start,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def six_players_three_rounds():
+    """Six players at tables of three: round 3 must repeat (each has met four of five)."""
+    event = EventFactory(table_size_policy="3", rounds_planned=3)
+    entries = [EntryFactory(event=event) for _ in range(6)]
+    Avoidance.objects.create(event=event, first=entries[0], second=entries[1], reason="family")
+    for _ in range(3):
+        r = round_create(event=event)
+        round_draw(round_=r)
+        if r.number < 3:
+            round_publish(round_=r)
+            round_start(round_=r)
+            round_close(round_=r)
+    r.refresh_from_db()
+    return event, entries, r
+
+
+def test_the_russian_round_page_translates_the_report_and_names_the_players(client):
+    event, entries, third = six_players_three_rounds()
+    assert third.draw_report["summary"]["repeated meetings"] > 0
+    client.force_login(UserFactory(is_superuser=True))
+    page = client.get(f"/ru/e/{event.slug}/manage/rounds/3/").content.decode()
+    assert "Как составлены столы" in page  # the draw's notes, under their heading
+    for note in third.draw_report["notes"]:
+        assert note in page
+    assert "повторные встречи: <strong>" in page and "repeated meetings" not in page
+    assert "метод: <strong>Без повторных встреч" in page
+    assert "неизбежно: не встречались ещё только" in page  # the reason, in Russian
+    # where nobody repeats, the why column shows the constraints, naming the other player
+    first = client.get(f"/ru/e/{event.slug}/manage/rounds/1/").content.decode()
+    assert f"не должен встречаться с: {entries[1].player.name}" in first
+    assert f"must not meet {entries[1].pk}" not in first
+
+
+def test_the_english_page_shows_the_stored_reasons_with_names(client):
+    event, entries, third = six_players_three_rounds()
+    client.force_login(UserFactory(is_superuser=True))
+    page = client.get(f"/e/{event.slug}/manage/rounds/3/").content.decode()
+    assert "How the tables were made" in page
+    assert "repeated meetings: <strong>" in page
+    assert "unavoidable: only" in page
+    first = client.get(f"/e/{event.slug}/manage/rounds/1/").content.decode()
+    assert f"must not meet {entries[0].player.name}" in first
+
+
+def test_a_round_action_says_its_success_in_the_pages_language(client):
+    """The success messages are translated per request, not once at import (in English)."""
+    event = EventFactory(table_size_policy="3", rounds_planned=2)
+    for _ in range(6):
+        EntryFactory(event=event)
+    round_draw(round_=round_create(event=event))
+    client.force_login(UserFactory(is_superuser=True))
+    page = client.post(
+        "/ru" + reverse("manage-round-action", args=[event.slug, 1, "publish"]), follow=True
+    )
+    assert "Тур опубликован." in page.content.decode()
+    assert event.rounds.get(number=1).state == "published"
+
+
+@pytest.mark.parametrize(
+    "stored, shown",
+    [
+        (seating_report.NOT_AVOIDED, "not avoided: the draw found no seating without it"),
+        (seating_report.UNAVOIDABLE.format(unmet=1), "unavoidable: only 1 players present"),
+        (seating_report.MUST_SIT.format(table=4), "must sit at table 4"),
+        ("a reason from a later engine", "a reason from a later engine"),
+    ],
+)
+def test_each_stored_reason_is_shown(stored, shown):
+    from tournaments.views.organiser import _why
+
+    assert _why(stored, {}).startswith(shown)
