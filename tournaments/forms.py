@@ -67,18 +67,30 @@ class CsvImportForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
+    """A correction with its reason. The round page shows the three corrections side by side,
+    so each form's fields get ids of their own (``swap_reason``, ``move_reason``, …): a label
+    must point at the field of its own form."""
+
+    id_prefix = "correction"
     reason = forms.CharField(label=_("Reason"), max_length=500)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
+        super().__init__(*args, **kwargs)
 
 
 class SwapForm(ReasonForm):
+    id_prefix = "swap"
     first = forms.IntegerField(label=_("Player"), widget=forms.Select)
     second = forms.IntegerField(label=_("with player"), widget=forms.Select)
 
 
 class MoveForm(ReasonForm):
+    id_prefix = "move"
     entry = forms.IntegerField(label=_("Player"), widget=forms.Select)
     table = forms.IntegerField(label=_("to table"), min_value=1)
 
 
 class RedrawTableForm(ReasonForm):
+    id_prefix = "redraw"
     table = forms.IntegerField(label=_("Table"), min_value=1)
