@@ -8,6 +8,8 @@ import socket
 from celery import shared_task
 from django.db import connection
 
+from tournaments.errors import UserFacingError
+
 
 @shared_task(name="tournaments.system_ping", acks_late=True)
 def system_ping() -> dict[str, object]:
@@ -27,7 +29,9 @@ def system_ping() -> dict[str, object]:
 from tournaments import tasks_standings  # noqa: E402,F401  (standings and PDF jobs, issue 6)
 
 
-@shared_task(name="tournaments.round_draw", bind=True, acks_late=True)
+@shared_task(
+    name="tournaments.round_draw", bind=True, acks_late=True, throws=(UserFacingError,)
+)
 def round_draw(
     self,
     round_id: int,
@@ -35,17 +39,15 @@ def round_draw(
     method: str | None = None,
     seed: str | None = None,
 ) -> dict[str, object]:
-    """Draw a round in the background (large events); progress is reported to the caller."""
-    from django.contrib.auth import get_user_model
-
-    from tournaments.models import Round
-    from tournaments.services.rounds import round_draw as round_draw_service
+    """Draw a round in the background (large events): ``services.rounds.draw_job_run``. Its
+    state is ``PROGRESS`` (step "drawing") while the engine runs; the round's page and
+    ``/api/v1/jobs/<id>`` show it."""
+    from tournaments.services.rounds import draw_job_run
 
     self.update_state(state="PROGRESS", meta={"step": "drawing"})
-    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
-    round_ = Round.objects.select_related("event").get(pk=round_id)
-    kwargs = {k: v for k, v in (("method", method), ("seed", seed)) if v}
-    round_ = round_draw_service(round_=round_, by=user, **kwargs)
+    round_ = draw_job_run(
+        round_id=round_id, job_id=self.request.id, by_id=user_id, method=method, seed=seed
+    )
     return {
         "round": round_.number,
         "tables": round_.tables.count(),

@@ -35,6 +35,11 @@ class Round(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # A draw running as a Celery job (large events): its id and start, and the error it ended
+    # with, if any, so that the round's page can say so (services.rounds.draw_job_queue).
+    draw_job_id = models.CharField(max_length=64, blank=True)
+    draw_job_started_at = models.DateTimeField(null=True, blank=True)
+    draw_job_error = models.TextField(blank=True)
 
     class Meta:
         ordering = ["event", "number"]

@@ -10,8 +10,12 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import uuid
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -27,6 +31,9 @@ __all__ = [
     "ASYNC_DRAW_THRESHOLD",
     "draw_in_background",
     "draw_input",
+    "draw_job_queue",
+    "draw_job_run",
+    "draw_job_running",
     "round_close",
     "round_commit_seed",
     "round_create",
@@ -56,6 +63,71 @@ def draw_in_background(event: Event) -> bool:
     fours = event.table_size_policy in (TableSizePolicy.FOUR, TableSizePolicy.MIXED_PREFER_FOUR)
     bound = (present - 1) // (3 if fours else 2)
     return present > ASYNC_DRAW_THRESHOLD or event.rounds_planned >= bound - 3
+
+
+def draw_job_running(round_: Round) -> bool:
+    """Whether a draw job of ``round_`` is queued or running. One started longer ago than a
+    task may run (``CELERY_TASK_TIME_LIMIT``, and a minute to spare) is not: its worker
+    is gone, and the organiser may draw again."""
+    if not round_.draw_job_id or round_.draw_job_started_at is None:
+        return False
+    limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+    return timezone.now() - round_.draw_job_started_at < limit
+
+
+def draw_job_queue(
+    *, round_: Round, by=None, method: str | None = None, seed: str | None = None
+) -> str:
+    """Draw ``round_`` in a Celery job (:func:`draw_job_run`); return the job's id.
+
+    The round records the job until it ends, so its page shows that a draw is running and
+    offers no second one meanwhile; a job that fails leaves its message on the round.
+    """
+    with transaction.atomic():
+        locked = _lock(round_)
+        _require(locked, State.DRAFT, State.DRAWN)
+        if draw_job_running(locked):
+            raise UserFacingError(
+                _("A draw of round %(n)d is already running (since %(time)s).")
+                % {
+                    "n": locked.number,
+                    "time": timezone.localtime(locked.draw_job_started_at).strftime("%H:%M:%S"),
+                },
+                {"field": "draw"},
+            )
+        locked.draw_job_id = str(uuid.uuid4())
+        locked.draw_job_started_at = timezone.now()
+        locked.draw_job_error = ""
+        locked.save(update_fields=["draw_job_id", "draw_job_started_at", "draw_job_error"])
+    from tournaments.tasks import round_draw as round_draw_task
+
+    round_draw_task.apply_async(
+        (locked.pk, getattr(by, "pk", None), method, seed), task_id=locked.draw_job_id
+    )
+    return locked.draw_job_id
+
+
+def draw_job_run(
+    *,
+    round_id: int,
+    job_id: str | None,
+    by_id: int | None = None,
+    method: str | None = None,
+    seed: str | None = None,
+) -> Round:
+    """The work of a draw job: :func:`round_draw`, then the job is cleared from the round; a
+    failure is kept on the round (its message, for the round's page) and raised again."""
+    by = get_user_model().objects.filter(pk=by_id).first() if by_id else None
+    mine = Round.objects.filter(pk=round_id, draw_job_id=job_id or "")
+    try:
+        round_ = round_draw(round_=Round.objects.get(pk=round_id), by=by, method=method, seed=seed)
+    except Exception as exc:
+        message = exc.message if isinstance(exc, UserFacingError) else f"{type(exc).__name__}: {exc}"
+        mine.update(draw_job_id="", draw_job_error=message)
+        raise
+    mine.update(draw_job_id="", draw_job_error="")
+    round_.refresh_from_db()
+    return round_
 
 
 def _lock(round_: Round) -> Round:
@@ -203,6 +275,7 @@ def round_draw(
     round_.draw_report = report_as_data(draw)
     round_.state = State.DRAWN
     round_.drawn_at = timezone.now()
+    round_.draw_job_error = ""
     round_.save()
     audit_log(
         event=round_.event,

@@ -205,6 +205,7 @@ def round_detail(request, event, number: int, forms=None):
             "redraw_form": forms.get("redraw") or RedrawTableForm(),
             "can_organise": permissions.can_organise(request.user, event),
             "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
+            "draw_running": round_services.draw_job_running(round_),
         },
     )
 
@@ -308,10 +309,14 @@ def round_action(request, event, number: int, action: str):
             if request.POST.get("method"):
                 kwargs["method"] = request.POST["method"]
             if round_services.draw_in_background(event):
-                from tournaments.tasks import round_draw as round_draw_task
-
-                round_draw_task.delay(round_.pk, request.user.pk, kwargs.get("method"))
-                messages.info(request, _("The draw is running; this page shows it when done."))
+                run_service(
+                    request,
+                    round_services.draw_job_queue,
+                    round_=round_,
+                    by=request.user,
+                    success=_("The draw is running; this page shows it when done."),
+                    **kwargs,
+                )
                 return redirect("manage-round", slug=event.slug, number=number)
         run_service(request, fn, round_=round_, by=request.user, success=success, **kwargs)
         return redirect("manage-round", slug=event.slug, number=number)

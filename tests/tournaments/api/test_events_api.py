@@ -127,4 +127,39 @@ def test_large_draw_runs_as_a_job_on_a_real_worker(celery_worker_process):
             time.sleep(0.2)
     assert status.status_code == 200, status.json()
     assert status.json()["result"]["tables"] == 10
-    assert event.rounds.get(number=1).state == "drawn"
+    drawn = event.rounds.get(number=1)
+    assert drawn.state == "drawn" and drawn.draw_job_id == "" and drawn.draw_job_error == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_draw_job_says_why_in_the_job_and_on_the_round(celery_worker_process):
+    """Two players: the worker's draw fails; the job answers 410 with the message, which the
+    round keeps for its page, and nothing else changes."""
+    import time
+
+    from tournaments.services.rounds import round_create
+
+    event = EventFactory()
+    for _ in range(2):
+        EntryFactory(event=event)
+    user = UserFactory()
+    EventRole.objects.create(event=event, user=user, role="organiser")
+    client = APIClient()
+    client.force_authenticate(user)
+    round_create(event=event)
+    with eager_off(queue=celery_worker_process):
+        started = client.post(
+            f"/api/v1/events/{event.slug}/rounds/1/draw", {"background": True}, format="json"
+        )
+        assert started.status_code == 202
+        deadline = time.monotonic() + 60
+        while True:
+            status = client.get(started.json()["status_url"])
+            if status.status_code != 409 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+    assert status.status_code == 410, status.json()
+    assert "at least three players" in status.json()["message"]
+    failed = event.rounds.get(number=1)
+    assert failed.state == "draft" and failed.draw_job_id == ""
+    assert "at least three players" in failed.draw_job_error

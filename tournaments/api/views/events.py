@@ -174,14 +174,10 @@ class RoundDrawApi(APIView):
         if background is None:
             background = round_services.draw_in_background(event)
         if background:
-            from tournaments.tasks import round_draw as round_draw_task
-
-            job = round_draw_task.delay(
-                round_.pk, request.user.pk, args.get("method"), args.get("seed")
-            )
-            url = reverse("api:job-status", args=[job.id])
+            job = round_services.draw_job_queue(round_=round_, by=request.user, **args)
+            url = reverse("api:job-status", args=[job])
             return Response(
-                {"job": job.id, "status_url": url},
+                {"job": job, "status_url": url},
                 status=status.HTTP_202_ACCEPTED,
                 headers={"Location": url},
             )

@@ -1,0 +1,99 @@
+"""Draws that run as Celery jobs (issue 4: "draws for large events run as Celery jobs with
+progress"): the round records its job, its page says a draw is running and offers no second
+one, and a job that fails leaves its message on the round, changing nothing else."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tournaments.errors import UserFacingError
+from tournaments.services.rounds import (
+    draw_in_background,
+    draw_job_queue,
+    draw_job_running,
+    round_create,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def event_with(players: int, **fields):
+    event = EventFactory(**fields)
+    for _ in range(players):
+        EntryFactory(event=event)
+    return event
+
+
+def test_a_job_draws_the_round_and_clears_itself():
+    """Tests run tasks eagerly: the job has run when ``draw_job_queue`` returns."""
+    round_ = round_create(event=event_with(9, table_size_policy="3"))
+    job = draw_job_queue(round_=round_)
+    round_.refresh_from_db()
+    assert job and round_.state == "drawn" and round_.tables.count() == 3
+    assert round_.draw_job_id == "" and round_.draw_job_error == ""
+    assert not draw_job_running(round_)
+
+
+def test_a_failed_job_keeps_its_message_and_changes_nothing_else():
+    round_ = round_create(event=event_with(2))
+    with pytest.raises(UserFacingError, match="at least three players"):
+        draw_job_queue(round_=round_)
+    round_.refresh_from_db()
+    assert round_.state == "draft" and round_.tables.count() == 0
+    assert "at least three players" in round_.draw_job_error
+    assert round_.draw_job_id == ""
+
+
+def test_no_second_draw_while_one_runs_but_a_stale_job_does_not_block():
+    round_ = round_create(event=event_with(9, table_size_policy="3"))
+    round_.draw_job_id = "a-job-on-a-worker"
+    round_.draw_job_started_at = timezone.now() - dt.timedelta(seconds=30)
+    round_.save()
+    assert draw_job_running(round_)
+    with pytest.raises(UserFacingError, match="already running"):
+        draw_job_queue(round_=round_)
+    round_.refresh_from_db()
+    assert round_.draw_job_id == "a-job-on-a-worker" and round_.state == "draft"
+    # a job older than a task may run (CELERY_TASK_TIME_LIMIT): its worker is gone
+    round_.draw_job_started_at = timezone.now() - dt.timedelta(hours=1)
+    round_.save()
+    assert not draw_job_running(round_)
+    draw_job_queue(round_=round_)
+    round_.refresh_from_db()
+    assert round_.state == "drawn" and round_.draw_job_id == ""
+
+
+def test_the_round_page_shows_a_running_draw_and_refreshes_itself(client):
+    round_ = round_create(event=event_with(9, table_size_policy="3"))
+    round_.draw_job_id = "a-job-on-a-worker"
+    round_.draw_job_started_at = timezone.now()
+    round_.save()
+    client.force_login(UserFactory(is_superuser=True))
+    url = reverse("manage-round", args=[round_.event.slug, 1])
+    page = client.get(url).content.decode()
+    assert 'id="draw-running"' in page and 'http-equiv="refresh"' in page
+    assert "'draw'" not in page and "/draw/" not in page  # no Draw button meanwhile
+    russian = client.get("/ru" + url).content.decode()
+    assert "Идёт жеребьёвка" in russian
+    round_.draw_job_id = ""
+    round_.save()
+    page = client.get(url).content.decode()
+    assert 'id="draw-running"' not in page and 'http-equiv="refresh"' not in page
+    assert "/manage/rounds/1/draw/" in page  # the Draw button is back
+
+
+def test_a_background_draw_that_fails_says_why_on_the_page(client):
+    """Two players: the draw must fail (a table needs three), in the job as inline."""
+    event = event_with(2)
+    assert draw_in_background(event)  # (n − 1) / 2 = 0 rounds: within four of the bound
+    round_create(event=event)
+    client.force_login(UserFactory(is_superuser=True))
+    page = client.post(
+        reverse("manage-round-action", args=[event.slug, 1, "draw"]), follow=True
+    ).content.decode()
+    assert page.count("A draw needs at least three players present.") == 2  # message and box
+    assert 'id="draw-failed"' in page
+    assert event.rounds.get(number=1).state == "draft"
