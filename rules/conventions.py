@@ -33,6 +33,7 @@ __all__ = [
     "ROSTOV",
     "CLASSIC",
     "OPTION_CHOICES",
+    "OPTION_RANGES",
     "find_convention",
 ]
 
@@ -165,7 +166,8 @@ OPTION_CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "raspasy_exit": ("any_game", "whisted_game"),
     "rounding": ("kodeks", "exact"),
 }
-_INT_RANGES: Final[dict[str, tuple[int, int]]] = {
+#: Allowed ranges of the integer options (inclusive); every other option is true or false.
+OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
     "game_cost_multiplier": (1, 2),
     "declarer_gora_multiplier": (1, 2),
     "misere_gora_per_trick": (1, 100),
@@ -187,8 +189,8 @@ def _validate(name: str, value: object) -> None:
         if value not in choices:
             allowed = ", ".join(repr(c) for c in choices)
             raise InvalidConventionError(f"option {name!r}: {value!r} is not one of {allowed}")
-    elif name in _INT_RANGES:
-        low, high = _INT_RANGES[name]
+    elif name in OPTION_RANGES:
+        low, high = OPTION_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise InvalidConventionError(
                 f"option {name!r}: {value!r} is not an integer from {low} to {high}"

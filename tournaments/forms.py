@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules.conventions import CONVENTIONS
+from tournaments import convention_options
 from tournaments.models import Event
 
 
@@ -37,6 +38,32 @@ class EventForm(forms.ModelForm):
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update(convention_options.option_fields())
+        if self.instance.pk:
+            self.initial.update(convention_options.initial_from(self.instance.convention_options))
+
+    def clean(self):
+        cleaned = super().clean()
+        cleaned["convention_options"] = convention_options.options_from(cleaned)
+        return cleaned
+
+    def main_fields(self):
+        return [f for f in self if not f.name.startswith(convention_options.PREFIX)]
+
+    def option_rows(self):
+        """Each option's field with what each convention has (the columns of the form)."""
+        prefix = convention_options.PREFIX
+        return [
+            (f, convention_options.by_convention(f.name[len(prefix) :]))
+            for f in self
+            if f.name.startswith(prefix)
+        ]
+
+    def convention_names(self):
+        return [c.name for c in CONVENTIONS.values()]
 
 
 class EntryForm(forms.Form):
