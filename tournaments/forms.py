@@ -121,3 +121,29 @@ class MoveForm(ReasonForm):
 class RedrawTableForm(ReasonForm):
     id_prefix = "redraw"
     table = forms.IntegerField(label=_("Table"), min_value=1)
+
+
+class KeepApartForm(forms.Form):
+    """Two players the draw keeps apart (choices: the event's players, set by the view)."""
+
+    first = forms.IntegerField(label=_("Player"), widget=forms.Select)
+    second = forms.IntegerField(label=_("and player"), widget=forms.Select)
+    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "apart_%s")
+        super().__init__(*args, **kwargs)
+
+
+class FixedTableForm(forms.Form):
+    """A player who must sit at a table in every draw; no table frees them."""
+
+    entry = forms.IntegerField(label=_("Player"), widget=forms.Select)
+    table = forms.IntegerField(
+        label=_("Table"), min_value=1, required=False, help_text=_("Blank: no fixed table.")
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "fixed_%s")
+        super().__init__(*args, **kwargs)

@@ -275,6 +275,17 @@ def entry_check_in(*, entry: Entry, by=None) -> Entry:
 
 
 @transaction.atomic
+def entries_check_in_all(*, event: Event, by=None) -> int:
+    """Check in every registered player (withdrawn ones stay out); the number checked in."""
+    registered = event.entries.filter(status=Entry.Status.REGISTERED)
+    ids = list(registered.values_list("pk", flat=True))
+    registered.update(status=Entry.Status.CHECKED_IN)
+    if ids:
+        audit_log(event=event, action="entries.checked_in", by=by, data={"entries": ids})
+    return len(ids)
+
+
+@transaction.atomic
 def entry_withdraw(*, entry: Entry, reason: str = "", by=None) -> Entry:
     """Withdraw between rounds: the entry is not drawn again; past rounds keep it."""
     entry.status = Entry.Status.WITHDRAWN

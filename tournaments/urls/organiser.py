@@ -11,6 +11,12 @@ urlpatterns = [
     path("e/<slug:slug>/manage/entries/", v.entries, name="manage-entries"),
     path("e/<slug:slug>/manage/entries/import/", v.entries_import, name="manage-entries-import"),
     path(
+        "e/<slug:slug>/manage/entries/check-in-all/",
+        v.entries_check_in_all,
+        name="manage-entries-check-in-all",
+    ),
+    path("e/<slug:slug>/manage/constraints/", v.constraints, name="manage-constraints"),
+    path(
         "e/<slug:slug>/manage/entries/<int:entry_id>/<str:action>/",
         v.entry_action,
         name="manage-entry-action",

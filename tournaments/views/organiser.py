@@ -17,6 +17,8 @@ from tournaments.forms import (
     CsvImportForm,
     EntryForm,
     EventForm,
+    FixedTableForm,
+    KeepApartForm,
     MoveForm,
     RedrawTableForm,
     SwapForm,
@@ -30,6 +32,7 @@ from tournaments.selectors.events import (
     seating_alphabetical,
     tables_for_round,
 )
+from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
@@ -143,6 +146,102 @@ def entries_import(request, event):
         "tournaments/organiser/entries_import.html",
         {"event": event, "form": form, "line_errors": line_errors},
     )
+
+
+@require_POST
+@event_view(roles=ORGANISE)
+def entries_check_in_all(request, event):
+    count, _error = run_service(
+        request, entry_services.entries_check_in_all, event=event, by=request.user
+    )
+    if count is not None:
+        messages.success(request, _("%(n)d players checked in.") % {"n": count})
+    return redirect("manage-entries", slug=event.slug)
+
+
+def _entry_choices(event) -> list[tuple[int, str]]:
+    return [
+        (e.pk, f"{e.player.name} ({e.player.club})" if e.player.club else e.player.name)
+        for e in entries_for_event(event=event)
+        if e.plays
+    ]
+
+
+@event_view(roles=REFEREE)
+def constraints(request, event):
+    """The draw's constraints: players kept apart and players who must sit at a table."""
+    choices = _entry_choices(event)
+    apart_form, fixed_form = KeepApartForm(), FixedTableForm()
+    if request.method == "POST":
+        if not permissions.can_organise(request.user, event):
+            raise PermissionDenied
+        action = request.POST.get("action")
+        if action == "apart-add":
+            apart_form = KeepApartForm(request.POST)
+            _set_choices(apart_form, choices, "first", "second")
+            if apart_form.is_valid():
+                data = apart_form.cleaned_data
+                _done, error = run_service(
+                    request,
+                    constraint_services.avoidance_add,
+                    event=event,
+                    first=get_object_or_404(event.entries, pk=data["first"]),
+                    second=get_object_or_404(event.entries, pk=data["second"]),
+                    reason=data["reason"],
+                    by=request.user,
+                    success=_("The two players will be kept apart."),
+                )
+                if not error:
+                    return redirect("manage-constraints", slug=event.slug)
+        elif action == "apart-remove":
+            avoidance = get_object_or_404(event.avoidances, pk=request.POST.get("pair"))
+            run_service(
+                request,
+                constraint_services.avoidance_remove,
+                avoidance=avoidance,
+                by=request.user,
+                success=_("The two players may meet again."),
+            )
+            return redirect("manage-constraints", slug=event.slug)
+        elif action == "fix-table":
+            fixed_form = FixedTableForm(request.POST)
+            _set_choices(fixed_form, choices, "entry")
+            if fixed_form.is_valid():
+                data = fixed_form.cleaned_data
+                _done, error = run_service(
+                    request,
+                    constraint_services.entry_fix_table,
+                    entry=get_object_or_404(event.entries, pk=data["entry"]),
+                    table=data["table"],
+                    reason=data["reason"],
+                    by=request.user,
+                    success=_("Saved."),
+                )
+                if not error:
+                    return redirect("manage-constraints", slug=event.slug)
+        else:
+            raise PermissionDenied
+    _set_choices(apart_form, choices, "first", "second")
+    _set_choices(fixed_form, choices, "entry")
+    return render(
+        request,
+        "tournaments/organiser/constraints.html",
+        {
+            "event": event,
+            "pairs": event.avoidances.select_related("first__player", "second__player").order_by(
+                "first__player__name", "second__player__name"
+            ),
+            "fixed": [e for e in entries_for_event(event=event) if e.fixed_table is not None],
+            "apart_form": apart_form,
+            "fixed_form": fixed_form,
+            "can_organise": permissions.can_organise(request.user, event),
+        },
+    )
+
+
+def _set_choices(form, choices, *fields: str) -> None:
+    for field in fields:
+        form.fields[field].widget.choices = choices
 
 
 _ENTRY_ACTIONS = {
