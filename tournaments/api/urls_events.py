@@ -16,5 +16,13 @@ urlpatterns = [
     path(E + "rounds/<int:number>/", v.RoundDetailApi.as_view(), name="round-detail"),
     path(E + "rounds/<int:number>/draw", v.RoundDrawApi.as_view(), name="round-draw"),
     path(E + "rounds/<int:number>/publish", v.RoundPublishApi.as_view(), name="round-publish"),
+    path(E + "constraints/", v.ConstraintsApi.as_view(), name="constraints"),
+    path(E + "constraints/apart", v.ApartAddApi.as_view(), name="constraints-apart"),
+    path(
+        E + "constraints/apart/<int:pair_id>",
+        v.ApartRemoveApi.as_view(),
+        name="constraints-apart-remove",
+    ),
+    path(E + "constraints/fixed-table", v.FixedTableApi.as_view(), name="constraints-fixed-table"),
     path("jobs/<str:job_id>", v.JobStatusApi.as_view(), name="job-status"),
 ]

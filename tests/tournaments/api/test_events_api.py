@@ -163,3 +163,32 @@ def test_a_failing_draw_job_says_why_in_the_job_and_on_the_round(celery_worker_p
     failed = event.rounds.get(number=1)
     assert failed.state == "draft" and failed.draw_job_id == ""
     assert "at least three players" in failed.draw_job_error
+
+
+def test_draw_constraints_through_the_api(organiser_api, api, event):
+    a, b, c = event.entries.order_by("pk")[:3]
+    base = f"/api/v1/events/{event.slug}/constraints/"
+    assert api.get(base).status_code in (401, 403)  # the public does not see them
+    added = organiser_api.post(
+        base + "apart", {"first": b.pk, "second": a.pk, "reason": "family"}, format="json"
+    )
+    assert added.status_code == 201, added.json()
+    assert added.json()["first"] == a.pk and added.json()["second"] == b.pk
+    again = organiser_api.post(base + "apart", {"first": a.pk, "second": b.pk}, format="json")
+    assert again.status_code == 400 and again.json()["extra"] == {"field": "second"}
+    missing = organiser_api.post(base + "apart", {"first": a.pk, "second": 999999}, format="json")
+    assert missing.status_code == 400 and missing.json()["extra"] == {"field": "second"}
+    fixed = organiser_api.post(base + "fixed-table", {"entry": c.pk, "table": 2}, format="json")
+    assert fixed.status_code == 200 and fixed.json() == {"entry": c.pk, "table": 2}
+    listed = organiser_api.get(base).json()
+    assert listed["apart"][0]["reason"] == "family"
+    assert listed["fixed_tables"] == [{"entry": c.pk, "table": 2}]
+    assert api.post(base + "apart", {"first": a.pk, "second": c.pk}, format="json").status_code in (
+        401,
+        403,
+    )
+    pair = listed["apart"][0]["id"]
+    assert organiser_api.delete(f"{base}apart/{pair}").status_code == 204
+    freed = organiser_api.post(base + "fixed-table", {"entry": c.pk, "table": None}, format="json")
+    assert freed.json() == {"entry": c.pk, "table": None}
+    assert organiser_api.get(base).json() == {"apart": [], "fixed_tables": []}

@@ -11,7 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import permissions
-from tournaments.api.permissions import EventOrganiser, EventVisible, event_from
+from tournaments.api.permissions import EventOrganiser, EventReferee, EventVisible, event_from
+from tournaments.errors import UserFacingError
 from tournaments.models import Round
 from tournaments.selectors.events import (
     PUBLIC_STATES,
@@ -19,6 +20,7 @@ from tournaments.selectors.events import (
     events_public,
     tables_for_round,
 )
+from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import rounds as round_services
 
@@ -215,3 +217,91 @@ class JobStatusApi(APIView):
             {"message": "running", "extra": {"state": result.state, **meta}},
             status=status.HTTP_409_CONFLICT,
         )
+
+
+# --- draw constraints (services.constraints) ----------------------------------------------
+
+
+class ConstraintsApi(APIView):
+    """The draw's constraints: players kept apart and players fixed at a table."""
+
+    permission_classes = [EventReferee]
+
+    def get(self, request, slug):
+        event = event_from(self)
+        return Response(
+            {
+                "apart": [
+                    {"id": a.pk, "first": a.first_id, "second": a.second_id, "reason": a.reason}
+                    for a in event.avoidances.order_by("pk")
+                ],
+                "fixed_tables": [
+                    {"entry": e.pk, "table": e.fixed_table}
+                    for e in event.entries.filter(fixed_table__isnull=False).order_by("pk")
+                ],
+            }
+        )
+
+
+class ApartAddApi(APIView):
+    """POST {"first", "second", "reason"}: keep two entries apart in every draw."""
+
+    permission_classes = [EventOrganiser]
+
+    class InputSerializer(serializers.Serializer):
+        first = serializers.IntegerField()
+        second = serializers.IntegerField()
+        reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+
+    def post(self, request, slug):
+        event = event_from(self)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        pair = constraint_services.avoidance_add(
+            event=event,
+            first=_entry(event, data.validated_data["first"], "first"),
+            second=_entry(event, data.validated_data["second"], "second"),
+            reason=data.validated_data["reason"],
+            by=request.user,
+        )
+        out = {"id": pair.pk, "first": pair.first_id, "second": pair.second_id}
+        return Response({**out, "reason": pair.reason}, status=status.HTTP_201_CREATED)
+
+
+class ApartRemoveApi(APIView):
+    permission_classes = [EventOrganiser]
+
+    def delete(self, request, slug, pair_id):
+        pair = get_object_or_404(event_from(self).avoidances, pk=pair_id)
+        constraint_services.avoidance_remove(avoidance=pair, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FixedTableApi(APIView):
+    """POST {"entry", "table", "reason"}: the entry sits at ``table`` in every draw (null: free)."""
+
+    permission_classes = [EventOrganiser]
+
+    class InputSerializer(serializers.Serializer):
+        entry = serializers.IntegerField()
+        table = serializers.IntegerField(allow_null=True)
+        reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+
+    def post(self, request, slug):
+        event = event_from(self)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = constraint_services.entry_fix_table(
+            entry=_entry(event, data.validated_data["entry"], "entry"),
+            table=data.validated_data["table"],
+            reason=data.validated_data["reason"],
+            by=request.user,
+        )
+        return Response({"entry": entry.pk, "table": entry.fixed_table})
+
+
+def _entry(event, pk: int, field: str):
+    entry = event.entries.select_related("player").filter(pk=pk).first()
+    if entry is None:
+        raise UserFacingError(f"{field}: no entry {pk} in this event", {"field": field})
+    return entry
