@@ -123,6 +123,27 @@ class RedrawTableForm(ReasonForm):
     table = forms.IntegerField(label=_("Table"), min_value=1)
 
 
+class SeatAsDrawnForm(ReasonForm):
+    """The seats and first dealer as the players drew them at the table (001 §3.1.1, §3.2.1)."""
+
+    id_prefix = "drawn"
+    table = forms.IntegerField(label=_("Table"), min_value=1)
+    seat_1 = forms.IntegerField(label=_("Seat 1"), widget=forms.Select)
+    seat_2 = forms.IntegerField(label=_("Seat 2"), widget=forms.Select)
+    seat_3 = forms.IntegerField(label=_("Seat 3"), widget=forms.Select)
+    seat_4 = forms.IntegerField(
+        label=_("Seat 4 (a table of four)"), widget=forms.Select, required=False
+    )
+    first_dealer = forms.IntegerField(label=_("First dealer"), widget=forms.Select)
+    player_fields = ("seat_1", "seat_2", "seat_3", "seat_4", "first_dealer")
+
+    def clean(self):
+        cleaned = super().clean()
+        order = [cleaned.pop(f"seat_{i}", None) for i in range(1, 5)]
+        cleaned["order"] = [entry for entry in order if entry is not None]
+        return cleaned
+
+
 class KeepApartForm(forms.Form):
     """Two players the draw keeps apart (choices: the event's players, set by the view)."""
 

@@ -43,6 +43,7 @@ __all__ = [
     "seat_move",
     "seats_swap",
     "table_redraw",
+    "table_seat_as_drawn",
 ]
 
 State = Round.State
@@ -122,7 +123,9 @@ def draw_job_run(
     try:
         round_ = round_draw(round_=Round.objects.get(pk=round_id), by=by, method=method, seed=seed)
     except Exception as exc:
-        message = exc.message if isinstance(exc, UserFacingError) else f"{type(exc).__name__}: {exc}"
+        message = (
+            exc.message if isinstance(exc, UserFacingError) else f"{type(exc).__name__}: {exc}"
+        )
         mine.update(draw_job_id="", draw_job_error=message)
         raise
     mine.update(draw_job_id="", draw_job_error="")
@@ -560,6 +563,55 @@ def table_redraw(*, round_: Round, table: int, reason: str, by=None) -> Table:
             "seed": seed,
             "seats": order,
             "first_dealer": first_dealer,
+        },
+    )
+    return t
+
+
+@transaction.atomic
+def table_seat_as_drawn(
+    *, round_: Round, table: int, order: list[int], first_dealer: int, reason: str, by=None
+) -> Table:
+    """The seats and the first dealer as the players drew them at the table (тираж, 001 §3.1.1,
+    §3.2.1): ``order`` the table's entries clockwise from seat 1, ``first_dealer`` one of them."""
+    reason = _need_reason(reason)
+    round_ = _lock(round_)
+    _require(round_, *_CORRECTABLE)
+    try:
+        t = Table.objects.select_for_update().get(round=round_, number=table)
+    except Table.DoesNotExist:
+        raise UserFacingError(
+            _("There is no table %(t)d.") % {"t": table}, {"field": "table"}
+        ) from None
+    seats = list(t.seats.order_by("position").select_related("entry__player"))
+    at_table = sorted(s.entry_id for s in seats)
+    if sorted(order) != at_table:
+        names = ", ".join(s.entry.player.name for s in seats)
+        raise UserFacingError(
+            _("Seat each player of table %(t)d once: %(names)s (001 §3.1.1).")
+            % {"t": table, "names": names},
+            {"field": "order", "rule": "3.1.1"},
+        )
+    if first_dealer not in order:
+        raise UserFacingError(
+            _("The first dealer must be a player of table %(t)d (001 §3.2.1).") % {"t": table},
+            {"field": "first_dealer", "rule": "3.2.1"},
+        )
+    before = {"seats": [s.entry_id for s in seats], "first_dealer": t.first_dealer}
+    _reseat(list(zip(seats, order, strict=True)))
+    t.first_dealer = order.index(first_dealer)
+    t.save(update_fields=["first_dealer"])
+    audit_log(
+        event=round_.event,
+        action="table.seated_as_drawn",
+        by=by,
+        reason=reason,
+        data={
+            "round": round_.number,
+            "table": table,
+            "before": before,
+            "seats": order,
+            "first_dealer": t.first_dealer,
         },
     )
     return t

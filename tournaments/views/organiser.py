@@ -21,6 +21,7 @@ from tournaments.forms import (
     KeepApartForm,
     MoveForm,
     RedrawTableForm,
+    SeatAsDrawnForm,
     SwapForm,
 )
 from tournaments.models import Entry
@@ -273,8 +274,8 @@ def round_new(request, event):
     return redirect("manage", slug=event.slug)
 
 
-def _choices(tables):
-    return [
+def _choices(tables, blank: bool = False):
+    return [("", "—")] * blank + [
         (s.entry_id, f"{s.entry.player.name} ({_('table')} {t.number})")
         for t in tables
         for s in t.seats.all()
@@ -291,6 +292,9 @@ def round_detail(request, event, number: int, forms=None):
     swap.fields["first"].widget.choices = choices
     swap.fields["second"].widget.choices = choices
     move.fields["entry"].widget.choices = choices
+    as_drawn = forms.get("as-drawn") or SeatAsDrawnForm()
+    for field in SeatAsDrawnForm.player_fields:
+        as_drawn.fields[field].widget.choices = _choices(tables, blank=field == "seat_4")
     report = round_.draw_report or {}
     names = {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
     return render(
@@ -307,6 +311,7 @@ def round_detail(request, event, number: int, forms=None):
             "swap_form": swap,
             "move_form": move,
             "redraw_form": forms.get("redraw") or RedrawTableForm(),
+            "as_drawn_form": as_drawn,
             "can_organise": permissions.can_organise(request.user, event),
             "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
             "draw_running": round_services.draw_job_running(round_),
@@ -399,6 +404,7 @@ _CORRECTIONS = {
     "swap": (SwapForm, round_services.seats_swap),
     "move": (MoveForm, round_services.seat_move),
     "redraw": (RedrawTableForm, round_services.table_redraw),
+    "as-drawn": (SeatAsDrawnForm, round_services.table_seat_as_drawn),
 }
 
 
@@ -428,9 +434,9 @@ def round_action(request, event, number: int, action: str):
         form_class, fn = _CORRECTIONS[action]
         form = form_class(request.POST)
         tables = tables_for_round(round_=round_)
-        for field in ("first", "second", "entry"):
+        for field in ("first", "second", "entry", *SeatAsDrawnForm.player_fields):
             if field in form.fields:
-                form.fields[field].widget.choices = _choices(tables)
+                form.fields[field].widget.choices = _choices(tables, blank=field == "seat_4")
         if form.is_valid():
             _ok, error = run_service(
                 request,

@@ -6,6 +6,7 @@ from itertools import combinations
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments.errors import UserFacingError
@@ -23,6 +24,7 @@ from tournaments.services.rounds import (
     seats_swap,
     seed_hash,
     table_redraw,
+    table_seat_as_drawn,
 )
 
 pytestmark = pytest.mark.django_db
@@ -242,6 +244,46 @@ def test_redraw_one_table_touches_only_that_table():
     assert sorted(after[1]) == sorted(before[1])
     assert after[0] == before[0] and after[2:] == before[2:]
     assert AuditLogEntry.objects.filter(event=event, action="table.redrawn").count() == 1
+
+
+def test_seats_as_drawn_at_the_table_are_recorded_with_the_first_dealer():
+    """001 §3.1.1 (тираж: seats by the cards drawn), §3.2.1 (the first deal by lot)."""
+    event = make_event(9, table_size_policy="3")
+    r = round_create(event=event)
+    round_draw(round_=r)
+    before = tables_of(r)
+    a, b, c = before[1]
+    table_seat_as_drawn(round_=r, table=2, order=[c, a, b], first_dealer=a, reason="тираж")
+    assert tables_of(r)[1] == [c, a, b] and tables_of(r)[0] == before[0]
+    assert r.tables.get(number=2).first_dealer == 1  # a sits at seat 2 (index 1)
+    log = AuditLogEntry.objects.get(event=event, action="table.seated_as_drawn")
+    assert log.reason == "тираж" and log.data["before"]["seats"] == [a, b, c]
+    stranger = before[0][0]
+    with pytest.raises(UserFacingError, match="3.1.1") as err:
+        table_seat_as_drawn(round_=r, table=2, order=[c, a, stranger], first_dealer=a, reason="x")
+    assert err.value.extra == {"field": "order", "rule": "3.1.1"}
+    with pytest.raises(UserFacingError, match="3.1.1"):
+        table_seat_as_drawn(round_=r, table=2, order=[c, a, a], first_dealer=a, reason="x")
+    with pytest.raises(UserFacingError, match="3.2.1"):
+        table_seat_as_drawn(round_=r, table=2, order=[c, a, b], first_dealer=stranger, reason="x")
+    with pytest.raises(UserFacingError, match="reason"):
+        table_seat_as_drawn(round_=r, table=2, order=[a, b, c], first_dealer=a, reason=" ")
+    assert tables_of(r)[1] == [c, a, b]  # the refused corrections changed nothing
+
+
+def test_seats_as_drawn_from_the_round_page(client):
+    event = make_event(9, table_size_policy="3")
+    r = round_create(event=event)
+    round_draw(round_=r)
+    a, b, c = tables_of(r)[0]
+    client.force_login(UserFactory(is_superuser=True))
+    url = reverse("manage-round-action", args=[event.slug, 1, "as-drawn"])
+    data = {"table": 1, "seat_1": b, "seat_2": c, "seat_3": a, "seat_4": "", "first_dealer": c}
+    page = client.post(url, {**data, "reason": "тираж"}, follow=True)
+    assert "Correction saved." in page.content.decode()
+    assert tables_of(r)[0] == [b, c, a] and r.tables.get(number=1).first_dealer == 1
+    page = client.post(url, {**data, "seat_3": b, "reason": "again"})
+    assert "Seat each player of table 1 once" in page.content.decode()
 
 
 def test_corrections_are_refused_in_a_closed_round():
