@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.conventions import CONVENTIONS
 from tournaments import convention_options
-from tournaments.models import Event
+from tournaments.models import Event, EventRole
 
 
 class EventForm(forms.ModelForm):
@@ -167,4 +167,15 @@ class FixedTableForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "fixed_%s")
+        super().__init__(*args, **kwargs)
+
+
+class StaffForm(forms.Form):
+    """A person's role in the event; a new user name gets an account."""
+
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=EventRole.Role.choices)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "staff_%s")
         super().__init__(*args, **kwargs)

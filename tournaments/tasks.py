@@ -29,9 +29,7 @@ def system_ping() -> dict[str, object]:
 from tournaments import tasks_standings  # noqa: E402,F401  (standings and PDF jobs, issue 6)
 
 
-@shared_task(
-    name="tournaments.round_draw", bind=True, acks_late=True, throws=(UserFacingError,)
-)
+@shared_task(name="tournaments.round_draw", bind=True, acks_late=True, throws=(UserFacingError,))
 def round_draw(
     self,
     round_id: int,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q
 
-from tournaments.models import Entry, Event, Round, Seat, Table
+from tournaments.models import Entry, Event, EventRole, Round, Seat, Table
 
 PUBLIC_STATES = (Round.State.PUBLISHED, Round.State.IN_PLAY, Round.State.CLOSED)
 
@@ -15,6 +15,21 @@ def events_public():
     return Event.objects.filter(published=True).annotate(
         players=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN))
     )
+
+
+def events_of_user(*, user) -> list[tuple[Event, list[str]]]:
+    """The events ``user`` has a role in, each with the roles' names (a superuser: every event,
+    as organiser), newest first; nothing for an anonymous visitor."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    if user.is_superuser:
+        organiser = str(EventRole.Role.ORGANISER.label)
+        return [(e, [organiser]) for e in Event.objects.order_by("-starts_on", "name")]
+    roles: dict[int, list[str]] = {}
+    for role in EventRole.objects.filter(user=user).order_by("role"):
+        roles.setdefault(role.event_id, []).append(str(role.get_role_display()))
+    events = Event.objects.filter(pk__in=roles).order_by("-starts_on", "name")
+    return [(e, roles[e.pk]) for e in events]
 
 
 def entries_for_event(*, event: Event):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from typing import Any
 
 from django.db import transaction
@@ -16,6 +17,8 @@ from tournaments.services.audit import audit_log
 __all__ = [
     "event_create",
     "event_role_grant",
+    "event_role_revoke",
+    "event_staff_add",
     "event_update",
     "validate_tiebreaks",
     "validate_variant",
@@ -133,8 +136,55 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
 
 
 def event_role_grant(*, event: Event, user, role: str, by=None) -> EventRole:
+    if role not in EventRole.Role.values:
+        raise UserFacingError(_("Unknown role %(role)s.") % {"role": role}, {"field": "role"})
     obj, _created = EventRole.objects.get_or_create(event=event, user=user, role=role)
     audit_log(
         event=event, action="role.granted", by=by, data={"user": user.get_username(), "role": role}
     )
     return obj
+
+
+@transaction.atomic
+def event_role_revoke(*, role: EventRole, by=None) -> None:
+    """Take a role away; the event's last organiser stays."""
+    event = role.event
+    if (
+        role.role == EventRole.Role.ORGANISER
+        and not EventRole.objects.filter(event=event, role=EventRole.Role.ORGANISER)
+        .exclude(pk=role.pk)
+        .exists()
+    ):
+        raise UserFacingError(
+            _("An event keeps at least one organiser; grant the role to another person first."),
+            {"field": "role"},
+        )
+    data = {"user": role.user.get_username(), "role": role.role}
+    role.delete()
+    audit_log(event=event, action="role.revoked", by=by, data=data)
+
+
+@transaction.atomic
+def event_staff_add(*, event: Event, username: str, role: str, by=None) -> tuple[EventRole, str]:
+    """Give ``username`` a role in the event, creating the account if there is none.
+
+    :returns: the role and, for a new account, its password (shown once to the organiser, who
+        hands it over; ``""`` for an account that existed).
+    """
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.validators import UnicodeUsernameValidator
+    from django.core.exceptions import ValidationError
+
+    username = (username or "").strip()
+    try:
+        UnicodeUsernameValidator()(username)
+    except ValidationError as exc:
+        raise UserFacingError(" ".join(exc.messages), {"field": "username"}) from exc
+    users = get_user_model()
+    user = users.objects.filter(username=username).first()
+    password = ""
+    if user is None:
+        password = secrets.token_urlsafe(9)
+        user = users.objects.create_user(username=username, password=password)
+        audit_log(event=event, action="account.created", by=by, data={"user": username})
+    return event_role_grant(event=event, user=user, role=role, by=by), password

@@ -118,7 +118,9 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
 
 # Celery: CELERY_BROKER_URL, else REDIS_URL, else eager mode (no services needed).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or env.str("REDIS_URL", default="")

@@ -5,6 +5,7 @@ the REST API (``/api/v1/``)."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
@@ -18,6 +19,10 @@ urlpatterns = [
     path("api/docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 urlpatterns += i18n_patterns(
+    # Organisers' and referees' login: any active account with a role in an event (the
+    # admin's login form admits staff only).
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include("tournaments.urls.protocols")),
     path("", include("tournaments.urls.standings")),

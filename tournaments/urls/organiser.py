@@ -16,6 +16,7 @@ urlpatterns = [
         name="manage-entries-check-in-all",
     ),
     path("e/<slug:slug>/manage/constraints/", v.constraints, name="manage-constraints"),
+    path("e/<slug:slug>/manage/staff/", v.staff, name="manage-staff"),
     path(
         "e/<slug:slug>/manage/entries/<int:entry_id>/<str:action>/",
         v.entry_action,

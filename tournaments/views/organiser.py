@@ -22,6 +22,7 @@ from tournaments.forms import (
     MoveForm,
     RedrawTableForm,
     SeatAsDrawnForm,
+    StaffForm,
     SwapForm,
 )
 from tournaments.models import Entry
@@ -236,6 +237,55 @@ def constraints(request, event):
             "apart_form": apart_form,
             "fixed_form": fixed_form,
             "can_organise": permissions.can_organise(request.user, event),
+        },
+    )
+
+
+@event_view(roles=ORGANISE)
+def staff(request, event):
+    """Who organises and referees the event: grant a role (creating the account), revoke one."""
+    form = StaffForm()
+    if request.method == "POST":
+        if request.POST.get("action") == "revoke":
+            role = get_object_or_404(event.roles, pk=request.POST.get("role"))
+            run_service(
+                request,
+                event_services.event_role_revoke,
+                role=role,
+                by=request.user,
+                success=_("The role is revoked."),
+            )
+            return redirect("manage-staff", slug=event.slug)
+        form = StaffForm(request.POST)
+        if form.is_valid():
+            result, error = run_service(
+                request,
+                event_services.event_staff_add,
+                event=event,
+                by=request.user,
+                **form.cleaned_data,
+            )
+            if result is not None:
+                role, password = result
+                if password:
+                    messages.success(
+                        request,
+                        _(
+                            "Account %(user)s created with the password %(password)s: hand it "
+                            "over now, it is not shown again."
+                        )
+                        % {"user": role.user.get_username(), "password": password},
+                    )
+                else:
+                    messages.success(request, _("The role is granted."))
+                return redirect("manage-staff", slug=event.slug)
+    return render(
+        request,
+        "tournaments/organiser/staff.html",
+        {
+            "event": event,
+            "roles": event.roles.select_related("user").order_by("role", "user__username"),
+            "form": form,
         },
     )
 

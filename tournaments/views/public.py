@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 
 from tournaments.selectors.events import (
     PUBLIC_STATES,
+    events_of_user,
     events_public,
     rounds_for_event,
     seating_alphabetical,
@@ -14,7 +15,11 @@ from tournaments.views.decorators import event_view
 
 
 def home(request):
-    return render(request, "tournaments/public/home.html", {"events": events_public()})
+    return render(
+        request,
+        "tournaments/public/home.html",
+        {"events": events_public(), "my_events": events_of_user(user=request.user)},
+    )
 
 
 @event_view()
