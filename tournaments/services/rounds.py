@@ -474,12 +474,7 @@ def seat_move(*, round_: Round, entry: int, table: int, reason: str, by=None) ->
     round_ = _lock(round_)
     _require(round_, *_CORRECTABLE)
     seat = _seat_of(round_, entry)
-    try:
-        target = Table.objects.select_for_update().get(round=round_, number=table)
-    except Table.DoesNotExist:
-        raise UserFacingError(
-            _("There is no table %(t)d.") % {"t": table}, {"field": "table"}
-        ) from None
+    target = _table(round_, table)
     source = seat.table
     if target.pk == source.pk:
         raise UserFacingError(
@@ -518,6 +513,48 @@ def _reseat(changes: list[tuple[Seat, int]]) -> None:
     Seat.objects.bulk_create(rows)
 
 
+def _table(round_: Round, number: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(round=round_, number=number)
+    except Table.DoesNotExist:
+        raise UserFacingError(
+            _("There is no table %(t)d.") % {"t": number}, {"field": "table"}
+        ) from None
+
+
+def _seat_table(
+    round_: Round,
+    table: Table,
+    seats: list[Seat],
+    order: list[int],
+    first_dealer: int,
+    *,
+    action: str,
+    reason: str,
+    by,
+    **data,
+) -> Table:
+    """Seat ``order`` (entries, clockwise) at ``table`` with the first dealer at index
+    ``first_dealer``, and log it as ``action`` with ``data``."""
+    _reseat(list(zip(seats, order, strict=True)))
+    table.first_dealer = first_dealer
+    table.save(update_fields=["first_dealer"])
+    audit_log(
+        event=round_.event,
+        action=action,
+        by=by,
+        reason=reason,
+        data={
+            "round": round_.number,
+            "table": table.number,
+            **data,
+            "seats": order,
+            "first_dealer": first_dealer,
+        },
+    )
+    return table
+
+
 def _renumber(table: Table) -> None:
     seats = list(table.seats.order_by("position"))
     for i, s in enumerate(seats):
@@ -534,12 +571,7 @@ def table_redraw(*, round_: Round, table: int, reason: str, by=None) -> Table:
     reason = _need_reason(reason)
     round_ = _lock(round_)
     _require(round_, *_CORRECTABLE)
-    try:
-        t = Table.objects.select_for_update().get(round=round_, number=table)
-    except Table.DoesNotExist:
-        raise UserFacingError(
-            _("There is no table %(t)d.") % {"t": table}, {"field": "table"}
-        ) from None
+    t = _table(round_, table)
     seats = list(t.seats.order_by("position"))
     redraws = round_.draw_params.get("redraws", 0) + 1
     seed = f"{round_.draw_seed}/table-{table}/redraw-{redraws}"
@@ -547,25 +579,19 @@ def table_redraw(*, round_: Round, table: int, reason: str, by=None) -> Table:
     order = [s.entry_id for s in seats]
     rng.shuffle(order)
     first_dealer = rng.randrange(len(order))
-    _reseat(list(zip(seats, order, strict=True)))
-    t.first_dealer = first_dealer
-    t.save(update_fields=["first_dealer"])
     round_.draw_params = {**round_.draw_params, "redraws": redraws}
     round_.save(update_fields=["draw_params"])
-    audit_log(
-        event=round_.event,
+    return _seat_table(
+        round_,
+        t,
+        seats,
+        order,
+        first_dealer,
         action="table.redrawn",
-        by=by,
         reason=reason,
-        data={
-            "round": round_.number,
-            "table": table,
-            "seed": seed,
-            "seats": order,
-            "first_dealer": first_dealer,
-        },
+        by=by,
+        seed=seed,
     )
-    return t
 
 
 @transaction.atomic
@@ -577,12 +603,7 @@ def table_seat_as_drawn(
     reason = _need_reason(reason)
     round_ = _lock(round_)
     _require(round_, *_CORRECTABLE)
-    try:
-        t = Table.objects.select_for_update().get(round=round_, number=table)
-    except Table.DoesNotExist:
-        raise UserFacingError(
-            _("There is no table %(t)d.") % {"t": table}, {"field": "table"}
-        ) from None
+    t = _table(round_, table)
     seats = list(t.seats.order_by("position").select_related("entry__player"))
     at_table = sorted(s.entry_id for s in seats)
     if sorted(order) != at_table:
@@ -598,20 +619,14 @@ def table_seat_as_drawn(
             {"field": "first_dealer", "rule": "3.2.1"},
         )
     before = {"seats": [s.entry_id for s in seats], "first_dealer": t.first_dealer}
-    _reseat(list(zip(seats, order, strict=True)))
-    t.first_dealer = order.index(first_dealer)
-    t.save(update_fields=["first_dealer"])
-    audit_log(
-        event=round_.event,
+    return _seat_table(
+        round_,
+        t,
+        seats,
+        order,
+        order.index(first_dealer),
         action="table.seated_as_drawn",
-        by=by,
         reason=reason,
-        data={
-            "round": round_.number,
-            "table": table,
-            "before": before,
-            "seats": order,
-            "first_dealer": t.first_dealer,
-        },
+        by=by,
+        before=before,
     )
-    return t

@@ -99,32 +99,37 @@ def test_draw_inline_then_publish(organiser_api, api, event):
     assert public["draw_seed"] and len(public["tables"]) == 4
 
 
-@pytest.mark.django_db(transaction=True)
-def test_large_draw_runs_as_a_job_on_a_real_worker(celery_worker_process):
+def background_draw(players: int, queue: str):
+    """An organiser asks the API to draw round 1 of an event of ``players`` in a job on the
+    test worker's ``queue``; the job's last status and the event."""
+    import time
+
     from tournaments.services.rounds import round_create
 
     event = EventFactory()
-    for _ in range(30):
+    for _ in range(players):
         EntryFactory(event=event)
     user = UserFactory()
     EventRole.objects.create(event=event, user=user, role="organiser")
     client = APIClient()
     client.force_authenticate(user)
     round_create(event=event)
-    with eager_off(queue=celery_worker_process):
+    with eager_off(queue=queue):
         started = client.post(
             f"/api/v1/events/{event.slug}/rounds/1/draw", {"background": True}, format="json"
         )
         assert started.status_code == 202
-        status_url = started.json()["status_url"]
-        import time
-
         deadline = time.monotonic() + 60
         while True:
-            status = client.get(status_url)
+            status = client.get(started.json()["status_url"])
             if status.status_code != 409 or time.monotonic() > deadline:
-                break
+                return status, event
             time.sleep(0.2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_large_draw_runs_as_a_job_on_a_real_worker(celery_worker_process):
+    status, event = background_draw(30, celery_worker_process)
     assert status.status_code == 200, status.json()
     assert status.json()["result"]["tables"] == 10
     drawn = event.rounds.get(number=1)
@@ -135,29 +140,7 @@ def test_large_draw_runs_as_a_job_on_a_real_worker(celery_worker_process):
 def test_a_failing_draw_job_says_why_in_the_job_and_on_the_round(celery_worker_process):
     """Two players: the worker's draw fails; the job answers 410 with the message, which the
     round keeps for its page, and nothing else changes."""
-    import time
-
-    from tournaments.services.rounds import round_create
-
-    event = EventFactory()
-    for _ in range(2):
-        EntryFactory(event=event)
-    user = UserFactory()
-    EventRole.objects.create(event=event, user=user, role="organiser")
-    client = APIClient()
-    client.force_authenticate(user)
-    round_create(event=event)
-    with eager_off(queue=celery_worker_process):
-        started = client.post(
-            f"/api/v1/events/{event.slug}/rounds/1/draw", {"background": True}, format="json"
-        )
-        assert started.status_code == 202
-        deadline = time.monotonic() + 60
-        while True:
-            status = client.get(started.json()["status_url"])
-            if status.status_code != 409 or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
+    status, event = background_draw(2, celery_worker_process)
     assert status.status_code == 410, status.json()
     assert "at least three players" in status.json()["message"]
     failed = event.rounds.get(number=1)
