@@ -13,8 +13,6 @@ import pytest
 from tests.factories import UserFactory
 from tournaments.models import AuditLogEntry, Entry, Event
 
-from .conftest import login
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = 61  # 61 = 3 × 19 + 4: every round has a table of four (001 §3.2.10)
@@ -30,9 +28,13 @@ def csv_lines(bad: bool) -> str:
 
 def test_an_organiser_runs_six_rounds_in_the_browser(desk, live_server):
     page = desk
-    login(page, live_server, UserFactory(is_staff=True))
-
-    page.goto(f"{live_server.url}/manage/new-event/")
+    organiser = UserFactory(is_staff=True)  # password "pw"
+    page.goto(f"{live_server.url}/manage/new-event/")  # sends to the login page
+    page.get_by_label("Username").fill(organiser.username)
+    page.get_by_label("Password").fill("pw")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log in").click()
+    assert page.url.endswith("/manage/new-event/")
     page.get_by_label("Short name (URL)").fill("browser-open")
     page.get_by_label("Name:", exact=True).fill("Browser Open")
     page.get_by_label("First day").fill("2027-03-06")
