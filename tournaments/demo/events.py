@@ -83,3 +83,16 @@ def demo_event(*, organiser) -> Event:
             round_close(round_=round_, by=organiser)
     round_create(event=event, by=organiser)  # round 4: a draft, ready to draw
     return event
+
+
+def demo_referee(event: Event):
+    """A table referee's account, ``referee`` / ``referee`` (no staff rights): what a referee
+    sees after signing in at ``/accounts/login/``."""
+    from django.contrib.auth import get_user_model
+
+    user, created = get_user_model().objects.get_or_create(username="referee")
+    if created:
+        user.set_password("referee")
+        user.save()
+    EventRole.objects.get_or_create(event=event, user=user, role=EventRole.Role.REFEREE)
+    return user

@@ -86,3 +86,15 @@ def test_only_an_organiser_opens_the_staff_page(client):
     EventRole.objects.create(event=event, user=referee, role="referee")
     client.force_login(referee)
     assert client.get(reverse("manage-staff", args=[event.slug])).status_code == 403
+
+
+def test_the_demo_has_a_referee_who_signs_in(client):
+    from tournaments.demo.events import demo_referee
+
+    event = EventFactory()
+    demo_referee(event)
+    demo_referee(event)  # idempotent
+    assert EventRole.objects.filter(event=event, user__username="referee").count() == 1
+    page = client.post(reverse("login"), {"username": "referee", "password": "referee"})
+    assert page.status_code == 302
+    assert client.get(reverse("manage", args=[event.slug])).status_code == 200

@@ -5,7 +5,7 @@ import importlib
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from tournaments.demo.events import demo_event
+from tournaments.demo.events import demo_event, demo_referee
 
 #: Each area's demo step: (module, function), called with the demo event if the module exists.
 DEMO_STEPS = [
@@ -27,6 +27,8 @@ class Command(BaseCommand):
             user.save()
         self.stdout.write(f"demo superuser: {'created' if created else 'present'}")
         event = demo_event(organiser=user)
+        demo_referee(event)
+        self.stdout.write("demo referee: referee / referee (signs in at /accounts/login/)")
         self.stdout.write(
             f"demo event: {event.name} ({event.entries.count()} players, "
             f"{event.rounds.count()} rounds) at /e/{event.slug}/"
