@@ -174,7 +174,9 @@ class StaffForm(forms.Form):
     """A person's role in the event; a new user name gets an account."""
 
     username = forms.CharField(label=_("User name"), max_length=150)
-    role = forms.ChoiceField(label=_("Role"), choices=EventRole.Role.choices)
+    role = forms.ChoiceField(
+        label=_("Role"), choices=EventRole.Role.choices, initial=EventRole.Role.REFEREE
+    )
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "staff_%s")
