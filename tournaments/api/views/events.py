@@ -5,6 +5,13 @@ from __future__ import annotations
 from celery.result import AsyncResult
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -12,6 +19,20 @@ from rest_framework.views import APIView
 
 from tournaments import permissions
 from tournaments.api.permissions import EventOrganiser, EventReferee, EventVisible, event_from
+from tournaments.api.schema import (
+    BAD_REQUEST,
+    LOCATION,
+    NOT_FOUND,
+    ORGANISER_ONLY,
+    PUBLIC_AUTH,
+    REFEREE_ONLY,
+    VISIBLE_ONLY,
+    JobDoneOutput,
+    JobFailedOutput,
+    JobRunningOutput,
+    JobStartedOutput,
+    error,
+)
 from tournaments.errors import UserFacingError
 from tournaments.models import Round
 from tournaments.selectors.events import (
@@ -25,6 +46,7 @@ from tournaments.services import entries as entry_services
 from tournaments.services import rounds as round_services
 
 
+@extend_schema_serializer(component_name="Event")
 class EventOutput(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
@@ -42,6 +64,12 @@ class EventOutput(serializers.Serializer):
 class EventListApi(APIView):
     permission_classes = [AllowAny]
 
+    @extend_schema(
+        operation_id="events_list",
+        tags=["events"],
+        summary="List the published events",
+        responses={200: EventOutput(many=True)},
+    )
     def get(self, request):
         return Response(EventOutput(events_public(), many=True).data)
 
@@ -49,10 +77,19 @@ class EventListApi(APIView):
 class EventDetailApi(APIView):
     permission_classes = [EventVisible]
 
+    @extend_schema(
+        operation_id="events_retrieve",
+        tags=["events"],
+        summary="An event",
+        description="Published events are public; an unpublished one only for its staff.",
+        auth=PUBLIC_AUTH,
+        responses={200: EventOutput, 403: VISIBLE_ONLY, 404: NOT_FOUND},
+    )
     def get(self, request, slug):
         return Response(EventOutput(event_from(self)).data)
 
 
+@extend_schema_serializer(component_name="Entry")
 class EntryOutput(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField(source="player.name")
@@ -66,6 +103,13 @@ class EntryOutput(serializers.Serializer):
 class EntryListApi(APIView):
     permission_classes = [EventVisible]
 
+    @extend_schema(
+        operation_id="entries_list",
+        tags=["entries"],
+        summary="The event's entries (players)",
+        auth=PUBLIC_AUTH,
+        responses={200: EntryOutput(many=True), 403: VISIBLE_ONLY, 404: NOT_FOUND},
+    )
     def get(self, request, slug):
         return Response(EntryOutput(entries_for_event(event=event_from(self)), many=True).data)
 
@@ -73,6 +117,7 @@ class EntryListApi(APIView):
 class EntryRegisterApi(APIView):
     permission_classes = [EventOrganiser]
 
+    @extend_schema_serializer(component_name="EntryRegisterInput")
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=120)
         club = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
@@ -82,6 +127,19 @@ class EntryRegisterApi(APIView):
             max_length=40, required=False, default="", allow_blank=True
         )
 
+    @extend_schema(
+        operation_id="entries_register",
+        tags=["entries"],
+        summary="Register a player",
+        description="Organisers only. The player is found by federation id, else created.",
+        request=InputSerializer,
+        responses={
+            201: EntryOutput,
+            400: BAD_REQUEST,
+            403: ORGANISER_ONLY,
+            404: NOT_FOUND,
+        },
+    )
     def post(self, request, slug):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -91,11 +149,74 @@ class EntryRegisterApi(APIView):
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
 
+_CSV_IMPORT_INPUT = inline_serializer(
+    "EntryImportInput",
+    {
+        "csv": serializers.CharField(
+            help_text=(
+                "The CSV text: a header line, then one player a line, separated by ``,``, ``;`` "
+                "or tabs. Columns: ``name`` (required), ``club``, ``city``, ``rating``, "
+                "``federation_id`` (Russian headers such as ``имя``, ``клуб`` also work)."
+            )
+        )
+    },
+)
+
+
+@extend_schema_serializer(component_name="CsvLineError")
+class _CsvLineErrorOutput(serializers.Serializer):
+    line = serializers.IntegerField(help_text="The line of the file, from 1 (the header).")
+    field = serializers.CharField(help_text='The column, or "file".')
+    message = serializers.CharField()
+
+
+@extend_schema_serializer(component_name="CsvImportErrorExtra")
+class _CsvImportErrorExtra(serializers.Serializer):
+    lines = _CsvLineErrorOutput(
+        many=True, required=False, help_text="Every bad line (absent for a body that is not JSON)."
+    )
+
+
+@extend_schema_serializer(component_name="CsvImportError")
+class _CsvImportErrorOutput(serializers.Serializer):
+    message = serializers.CharField()
+    extra = _CsvImportErrorExtra()
+
+
 class EntryImportApi(APIView):
     """POST text/csv (or {"csv": "..."}): all lines or none; 400 lists every bad line."""
 
     permission_classes = [EventOrganiser]
 
+    @extend_schema(
+        operation_id="entries_import",
+        tags=["entries"],
+        summary="Import players from CSV",
+        description=(
+            "Organisers only. The CSV text goes in the field ``csv`` of a JSON body "
+            '(``{"csv": "name,club\\nIvanov,Sochi\\n"}``) or of a form. All lines are imported '
+            "or none: a 400 lists every bad line. A raw ``text/csv`` body is refused (415)."
+        ),
+        request={
+            "application/json": _CSV_IMPORT_INPUT,
+            "application/x-www-form-urlencoded": _CSV_IMPORT_INPUT,
+            "multipart/form-data": _CSV_IMPORT_INPUT,
+        },
+        responses={
+            201: inline_serializer(
+                "EntryImportOutput",
+                {"imported": serializers.IntegerField(help_text="How many players were entered.")},
+            ),
+            400: error(
+                "Nothing was imported: ``extra.lines`` lists every bad line (also a body that "
+                "is not valid JSON, without ``lines``).",
+                _CsvImportErrorOutput,
+            ),
+            403: ORGANISER_ONLY,
+            404: NOT_FOUND,
+            415: error("The body is neither JSON nor a form (for instance raw ``text/csv``)."),
+        },
+    )
     def post(self, request, slug):
         text = request.data.get("csv") if hasattr(request.data, "get") else None
         if text is None:
@@ -106,18 +227,21 @@ class EntryImportApi(APIView):
         return Response({"imported": len(created)}, status=status.HTTP_201_CREATED)
 
 
+@extend_schema_serializer(component_name="Seat")
 class SeatOutput(serializers.Serializer):
     position = serializers.IntegerField()
     entry = serializers.IntegerField(source="entry_id")
     name = serializers.CharField(source="entry.player.name")
 
 
+@extend_schema_serializer(component_name="Table")
 class TableOutput(serializers.Serializer):
     number = serializers.IntegerField()
     first_dealer = serializers.IntegerField()
     seats = SeatOutput(many=True, source="seats.all")
 
 
+@extend_schema_serializer(component_name="Round")
 class RoundOutput(serializers.Serializer):
     number = serializers.IntegerField()
     state = serializers.CharField()
@@ -125,9 +249,28 @@ class RoundOutput(serializers.Serializer):
     draw_seed_hash = serializers.CharField()
     draw_seed = serializers.SerializerMethodField()
 
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True, help_text="The seed, revealed once the round is drawn (else null)."
+        )
+    )
     def get_draw_seed(self, round_):
         # The seed is revealed once the draw is made (commit and reveal).
         return round_.draw_seed if round_.state != Round.State.DRAFT else None
+
+
+@extend_schema_serializer(component_name="RoundWithTables")
+class _RoundWithTablesOutput(RoundOutput):
+    """A round with its tables and their seats."""
+
+    tables = TableOutput(many=True)
+
+
+_ROUND_NOT_FOUND = error(
+    "No event with this slug, or no such round (a round not yet published is hidden from all "
+    "but the event's referees)."
+)
+_ROUND_NOT_FOUND_STAFF = error("No event with this slug, or no such round.")
 
 
 def _visible_rounds(request, event):
@@ -140,6 +283,14 @@ def _visible_rounds(request, event):
 class RoundListApi(APIView):
     permission_classes = [EventVisible]
 
+    @extend_schema(
+        operation_id="rounds_list",
+        tags=["rounds"],
+        summary="The event's rounds",
+        description="Published rounds; the event's referees also see drafts and drawn rounds.",
+        auth=PUBLIC_AUTH,
+        responses={200: RoundOutput(many=True), 403: VISIBLE_ONLY, 404: NOT_FOUND},
+    )
     def get(self, request, slug):
         return Response(RoundOutput(_visible_rounds(request, event_from(self)), many=True).data)
 
@@ -147,6 +298,13 @@ class RoundListApi(APIView):
 class RoundDetailApi(APIView):
     permission_classes = [EventVisible]
 
+    @extend_schema(
+        operation_id="rounds_retrieve",
+        tags=["rounds"],
+        summary="A round with its tables and seats",
+        auth=PUBLIC_AUTH,
+        responses={200: _RoundWithTablesOutput, 403: VISIBLE_ONLY, 404: _ROUND_NOT_FOUND},
+    )
     def get(self, request, slug, number):
         round_ = get_object_or_404(_visible_rounds(request, event_from(self)), number=number)
         data = RoundOutput(round_).data
@@ -159,6 +317,7 @@ class RoundDrawApi(APIView):
 
     permission_classes = [EventOrganiser]
 
+    @extend_schema_serializer(component_name="RoundDrawInput")
     class InputSerializer(serializers.Serializer):
         method = serializers.ChoiceField(
             choices=["random", "no_repeats", "swiss", "schedule"], required=False
@@ -166,6 +325,31 @@ class RoundDrawApi(APIView):
         seed = serializers.CharField(max_length=64, required=False)
         background = serializers.BooleanField(required=False, allow_null=True, default=None)
 
+    @extend_schema(
+        operation_id="rounds_draw",
+        tags=["rounds"],
+        summary="Draw a round",
+        description=(
+            "Organisers only; a draft or drawn (not yet published) round. Small events are drawn "
+            "at once (200, the round with its tables); large ones (over 90 players present, or "
+            "nearly as many rounds planned as the field allows without repeats), or "
+            "``background: true``, in a background job (202: poll ``status_url``, also in the "
+            "``Location`` header). ``background: false`` draws at once whatever the size."
+        ),
+        request=InputSerializer,
+        parameters=[LOCATION],
+        responses={
+            200: _RoundWithTablesOutput,
+            202: JobStartedOutput,
+            400: error(
+                "Invalid input (``extra.fields``); or the round cannot be drawn: already "
+                "published (``extra.field`` ``state``), fewer than three players present "
+                "(``entries``), a draw already running or no draw found (``draw``)."
+            ),
+            403: ORGANISER_ONLY,
+            404: _ROUND_NOT_FOUND_STAFF,
+        },
+    )
     def post(self, request, slug, number):
         event = event_from(self)
         round_ = get_object_or_404(event.rounds, number=number)
@@ -192,6 +376,19 @@ class RoundDrawApi(APIView):
 class RoundPublishApi(APIView):
     permission_classes = [EventOrganiser]
 
+    @extend_schema(
+        operation_id="rounds_publish",
+        tags=["rounds"],
+        summary="Publish a drawn round",
+        description="Organisers only. The seating becomes public. No body.",
+        request=None,
+        responses={
+            200: RoundOutput,
+            400: error('The round is not in the drawn state (``extra.field`` is "state").'),
+            403: ORGANISER_ONLY,
+            404: _ROUND_NOT_FOUND_STAFF,
+        },
+    )
     def post(self, request, slug, number):
         round_ = get_object_or_404(event_from(self).rounds, number=number)
         round_ = round_services.round_publish(round_=round_, by=request.user)
@@ -203,6 +400,20 @@ class JobStatusApi(APIView):
 
     permission_classes = [AllowAny]
 
+    @extend_schema(
+        operation_id="jobs_retrieve",
+        tags=["jobs"],
+        summary="A background job's state",
+        description=(
+            "200 with its result when done, 409 while queued or running (an unknown id also "
+            "reads as queued), 410 when it failed."
+        ),
+        responses={
+            200: JobDoneOutput,
+            409: error('Queued or running: ``message`` is "running".', JobRunningOutput),
+            410: error("The job failed: ``message`` says why.", JobFailedOutput),
+        },
+    )
     def get(self, request, job_id):
         result = AsyncResult(job_id)
         if result.successful():
@@ -222,11 +433,53 @@ class JobStatusApi(APIView):
 # --- draw constraints (services.constraints) ----------------------------------------------
 
 
+# The serializers below only document the dicts the constraint views return.
+
+
+@extend_schema_serializer(component_name="ApartPair")
+class _ApartPairOutput(serializers.Serializer):
+    """Two entries never seated at one table."""
+
+    id = serializers.IntegerField(help_text="The pair's id (to remove it).")
+    first = serializers.IntegerField(help_text="An entry id (the lower of the two).")
+    second = serializers.IntegerField(help_text="The other entry id.")
+    reason = serializers.CharField()
+
+
+@extend_schema_serializer(component_name="FixedTable")
+class _FixedTableOutput(serializers.Serializer):
+    """An entry seated at the same table in every draw."""
+
+    entry = serializers.IntegerField()
+    table = serializers.IntegerField()
+
+
+@extend_schema_serializer(component_name="Constraints")
+class _ConstraintsOutput(serializers.Serializer):
+    """The draw's constraints."""
+
+    apart = _ApartPairOutput(many=True)
+    fixed_tables = _FixedTableOutput(many=True)
+
+
+_BAD_ENTRY = (
+    "Invalid input (``extra.fields``); or an entry id not of this event (``extra.field`` names "
+    "the field)"
+)
+
+
 class ConstraintsApi(APIView):
     """The draw's constraints: players kept apart and players fixed at a table."""
 
     permission_classes = [EventReferee]
 
+    @extend_schema(
+        operation_id="constraints_retrieve",
+        tags=["constraints"],
+        summary="The draw's constraints",
+        description="Referees only: the pairs kept apart and the entries fixed at a table.",
+        responses={200: _ConstraintsOutput, 403: REFEREE_ONLY, 404: NOT_FOUND},
+    )
     def get(self, request, slug):
         event = event_from(self)
         return Response(
@@ -248,11 +501,28 @@ class ApartAddApi(APIView):
 
     permission_classes = [EventOrganiser]
 
+    @extend_schema_serializer(component_name="ApartAddInput")
     class InputSerializer(serializers.Serializer):
         first = serializers.IntegerField()
         second = serializers.IntegerField()
         reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
 
+    @extend_schema(
+        operation_id="constraints_apart_create",
+        tags=["constraints"],
+        summary="Keep two entries apart",
+        description="Organisers only. The two entries never share a table in a later draw.",
+        request=InputSerializer,
+        responses={
+            201: _ApartPairOutput,
+            400: error(
+                _BAD_ENTRY + "; or the same entry twice, a pair kept apart already, or two "
+                "entries fixed at the same table."
+            ),
+            403: ORGANISER_ONLY,
+            404: NOT_FOUND,
+        },
+    )
     def post(self, request, slug):
         event = event_from(self)
         data = self.InputSerializer(data=request.data)
@@ -271,6 +541,17 @@ class ApartAddApi(APIView):
 class ApartRemoveApi(APIView):
     permission_classes = [EventOrganiser]
 
+    @extend_schema(
+        operation_id="constraints_apart_destroy",
+        tags=["constraints"],
+        summary="Stop keeping a pair apart",
+        description="Organisers only. ``pair_id`` is the ``id`` of a pair in ``apart``.",
+        responses={
+            204: OpenApiResponse(description="Removed; no body."),
+            403: ORGANISER_ONLY,
+            404: error("No event with this slug, or no such pair in it."),
+        },
+    )
     def delete(self, request, slug, pair_id):
         pair = get_object_or_404(event_from(self).avoidances, pk=pair_id)
         constraint_services.avoidance_remove(avoidance=pair, by=request.user)
@@ -282,11 +563,39 @@ class FixedTableApi(APIView):
 
     permission_classes = [EventOrganiser]
 
+    @extend_schema_serializer(component_name="FixedTableInput")
     class InputSerializer(serializers.Serializer):
         entry = serializers.IntegerField()
         table = serializers.IntegerField(allow_null=True)
         reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
 
+    @extend_schema(
+        operation_id="constraints_fixed_table_set",
+        tags=["constraints"],
+        summary="Fix an entry at a table, or free it",
+        description=(
+            "Organisers only. ``table``: the table number in every later draw; null frees the "
+            "entry."
+        ),
+        request=InputSerializer,
+        responses={
+            200: inline_serializer(
+                "FixedTableResult",
+                {
+                    "entry": serializers.IntegerField(),
+                    "table": serializers.IntegerField(
+                        allow_null=True, help_text="null: the entry is free."
+                    ),
+                },
+            ),
+            400: error(
+                _BAD_ENTRY + "; or a table number below 1, or a table where an entry kept apart "
+                "from this one is fixed already."
+            ),
+            403: ORGANISER_ONLY,
+            404: NOT_FOUND,
+        },
+    )
     def post(self, request, slug):
         event = event_from(self)
         data = self.InputSerializer(data=request.data)

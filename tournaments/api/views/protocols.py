@@ -9,12 +9,20 @@ save based on an old version (``extra.current_version`` and ``extra.differences`
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.jsonio import JsonFormatError, from_dict
+from tournaments.api.schema import error
 from tournaments.errors import UserFacingError
 from tournaments.models import EntryKind, Event, Protocol
 from tournaments.permissions import can_referee
@@ -29,6 +37,7 @@ __all__ = [
 ]
 
 
+@extend_schema_serializer(component_name="Protocol")
 class ProtocolOutputSerializer(serializers.ModelSerializer):
     confirmations = serializers.SerializerMethodField()
 
@@ -62,6 +71,7 @@ class ProtocolOutputSerializer(serializers.ModelSerializer):
         return sorted(c.seat for c in obj.confirmations.all())
 
 
+@extend_schema_serializer(component_name="ProtocolVersionSummary")
 class VersionSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Protocol
@@ -76,6 +86,57 @@ class VersionSummarySerializer(serializers.ModelSerializer):
             "reason",
             "created_at",
         ]
+
+
+# --- OpenAPI documentation (drf-spectacular) --------------------------------------------------
+
+#: The table's private key: lets the table in without a referee's login.
+TABLE_KEY = OpenApiParameter(
+    "X-Table-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        "The table's private key (from its private link). Without a referee's login "
+        "(session or token) it is needed; a referee needs none."
+    ),
+)
+#: The ``kind`` query parameter of the version and findings reads.
+KIND = OpenApiParameter(
+    "kind",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    enum=list(EntryKind.values),
+    default=EntryKind.TABLE.value,
+    description="Which chain: the table's entry or the referee's second entry (double entry).",
+)
+_FORBIDDEN = error("Neither a referee's login nor the table's key (``X-Table-Key``).")
+_TABLE_NOT_FOUND = error("No such event, round or table.")
+
+
+@extend_schema_serializer(component_name="ProtocolDifference")
+class _DifferenceOutput(serializers.Serializer):
+    deal = serializers.IntegerField(
+        allow_null=True, help_text="The deal, from 0; null for the ending."
+    )
+    a = serializers.CharField(help_text='The current version\'s line ("" if it has no such deal).')
+    b = serializers.CharField(help_text='The submitted line ("" if it has no such deal).')
+
+
+@extend_schema_serializer(component_name="StaleProtocolErrorExtra")
+class _StaleExtra(serializers.Serializer):
+    field = serializers.CharField(help_text='Always "based_on_version".')
+    current_version = serializers.IntegerField(
+        allow_null=True, help_text="The current version (null: none saved yet)."
+    )
+    differences = _DifferenceOutput(many=True)
+
+
+@extend_schema_serializer(component_name="StaleProtocolError")
+class _StaleOutput(serializers.Serializer):
+    message = serializers.CharField()
+    extra = _StaleExtra()
 
 
 def _error(exc: UserFacingError, code: int = status.HTTP_400_BAD_REQUEST) -> Response:
@@ -107,6 +168,7 @@ class _TableApi(APIView):
 class ProtocolSubmitApi(_TableApi):
     """GET: the current versions; POST: save a new version (JSON document or notation)."""
 
+    @extend_schema_serializer(component_name="ProtocolSubmitInput")
     class InputSerializer(serializers.Serializer):
         protocol = serializers.JSONField(required=False)
         notation = serializers.CharField(required=False, allow_blank=False)
@@ -119,6 +181,27 @@ class ProtocolSubmitApi(_TableApi):
                 raise serializers.ValidationError("give either 'protocol' or 'notation'")
             return attrs
 
+    @extend_schema(
+        operation_id="protocols_current",
+        tags=["protocols"],
+        summary="The table's current protocols",
+        description=(
+            "A referee of the event, or the table by its key. One key per entry kind, null "
+            "while nothing is saved."
+        ),
+        parameters=[TABLE_KEY],
+        responses={
+            200: inline_serializer(
+                "CurrentProtocols",
+                {
+                    kind: ProtocolOutputSerializer(allow_null=True, help_text=label)
+                    for kind, label in EntryKind.choices
+                },
+            ),
+            403: _FORBIDDEN,
+            404: _TABLE_NOT_FOUND,
+        },
+    )
     def get(self, request, slug: str, number: int, table_number: int) -> Response:
         _event, table, referee, by_key = self.load(request, slug, number, table_number)
         if not (referee or by_key):
@@ -130,6 +213,39 @@ class ProtocolSubmitApi(_TableApi):
                 out[kind] = ProtocolOutputSerializer(current).data
         return Response(out)
 
+    @extend_schema(
+        operation_id="protocols_submit",
+        tags=["protocols"],
+        summary="Save a new version of the table's protocol",
+        description=(
+            "A referee of the event, or the table by its key (the table's own entry only; the "
+            "referee's second entry needs a referee). Give either ``protocol`` (the JSON "
+            "document, as a version's ``data``) or ``notation`` (the text), and "
+            "``based_on_version``: the current version you started from, null for the first. "
+            "A save based on another version is refused with 409 and the differences."
+        ),
+        parameters=[TABLE_KEY],
+        request=InputSerializer,
+        responses={
+            201: ProtocolOutputSerializer,
+            400: error(
+                'Invalid input: ``message`` is "Invalid input." and ``extra`` maps each field '
+                "(or ``non_field_errors``) to its errors; or a protocol that cannot be read or "
+                "saved (``extra.field`` names the field, ``extra.rule`` the rule if any); or a "
+                "body that is not valid JSON."
+            ),
+            403: error(
+                "Neither a referee's login nor the table's key (``X-Table-Key``); or the "
+                "referee's entry without a referee's login."
+            ),
+            404: _TABLE_NOT_FOUND,
+            409: error(
+                "``based_on_version`` is not the current version: reload, check the "
+                "differences and save again.",
+                _StaleOutput,
+            ),
+        },
+    )
     def post(self, request, slug: str, number: int, table_number: int) -> Response:
         _event, table, referee, by_key = self.load(request, slug, number, table_number)
         if not (referee or by_key):
@@ -170,6 +286,21 @@ class ProtocolSubmitApi(_TableApi):
 
 
 class ProtocolVersionListApi(_TableApi):
+    @extend_schema(
+        operation_id="protocol_versions_list",
+        tags=["protocols"],
+        summary="Every saved version of the table's protocol",
+        description=(
+            "A referee of the event, or the table by its key. Both entry kinds (``referee`` "
+            "first), oldest version first within each."
+        ),
+        parameters=[TABLE_KEY],
+        responses={
+            200: VersionSummarySerializer(many=True),
+            403: _FORBIDDEN,
+            404: _TABLE_NOT_FOUND,
+        },
+    )
     def get(self, request, slug: str, number: int, table_number: int) -> Response:
         _event, table, referee, by_key = self.load(request, slug, number, table_number)
         if not (referee or by_key):
@@ -179,6 +310,18 @@ class ProtocolVersionListApi(_TableApi):
 
 
 class ProtocolVersionDetailApi(_TableApi):
+    @extend_schema(
+        operation_id="protocol_versions_retrieve",
+        tags=["protocols"],
+        summary="One version of the table's protocol",
+        description="A referee of the event, or the table by its key.",
+        parameters=[TABLE_KEY, KIND],
+        responses={
+            200: ProtocolOutputSerializer,
+            403: _FORBIDDEN,
+            404: error("No such event, round, table, or version of this kind."),
+        },
+    )
     def get(self, request, slug: str, number: int, table_number: int, version: int) -> Response:
         _event, table, referee, by_key = self.load(request, slug, number, table_number)
         if not (referee or by_key):
@@ -194,6 +337,29 @@ class ProtocolVersionDetailApi(_TableApi):
 
 
 class ProtocolFindingsApi(_TableApi):
+    @extend_schema(
+        operation_id="protocol_findings_retrieve",
+        tags=["protocols"],
+        summary="The checker's findings on the current version",
+        description="A referee of the event, or the table by its key.",
+        parameters=[TABLE_KEY, KIND],
+        responses={
+            200: inline_serializer(
+                "ProtocolFindings",
+                {
+                    "version": serializers.IntegerField(),
+                    "error_count": serializers.IntegerField(),
+                    "warning_count": serializers.IntegerField(),
+                    "findings": serializers.ListField(child=serializers.DictField()),
+                },
+            ),
+            403: _FORBIDDEN,
+            404: error(
+                'No such event, round or table; or no protocol of this kind yet ("No protocol '
+                'yet.").'
+            ),
+        },
+    )
     def get(self, request, slug: str, number: int, table_number: int) -> Response:
         _event, table, referee, by_key = self.load(request, slug, number, table_number)
         if not (referee or by_key):

@@ -15,14 +15,31 @@ from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import get_language
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import permissions
 from tournaments.api.permissions import EventReferee, EventVisible, event_from
+from tournaments.api.schema import (
+    NOT_FOUND,
+    PUBLIC_AUTH,
+    REFEREE_ONLY,
+    VISIBLE_ONLY,
+    StatusUrlOutput,
+    error,
+    location_header,
+)
 from tournaments.errors import UserFacingError
-from tournaments.models import GeneratedFile, Round, Table
+from tournaments.models import GeneratedFile, Round, StandingsSnapshot, Table
 from tournaments.pdf import PAPERS
 from tournaments.pdf_files import generated_file_request
 from tournaments.selectors.standings import standings_snapshot, standings_view
@@ -57,11 +74,107 @@ def _status(snapshot, *, staff: bool) -> dict:
     return out
 
 
+# --- OpenAPI documentation (drf-spectacular) --------------------------------------------------
+
+
+def _status_field(component_name: str, choices) -> type[serializers.Field]:
+    """Documentation only: a status field whose enum is its own component (the standings' and
+    the documents' ``status`` have different values)."""
+
+    @extend_schema_field(serializers.ChoiceField(choices=choices), component_name=component_name)
+    class StatusField(serializers.CharField):
+        pass
+
+    return StatusField
+
+
+# The serializers below only document the dicts the views return (``_status`` and others).
+
+
+@extend_schema_serializer(component_name="StandingsStatus")
+class _StatusOutput(serializers.Serializer):
+    """Whether the stored standings are up to date."""
+
+    status = _status_field("StandingsStatusEnum", StandingsSnapshot.Status.choices)(
+        help_text='The last recomputation\'s state ("pending" before the first).',
+    )
+    pending = serializers.BooleanField(help_text="A recomputation is queued or running.")
+    computed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the stored standings were computed (null: never)."
+    )
+    requested_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="When a recomputation was last asked for (absent before the first).",
+    )
+    error = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="Referees only (absent for others and before the first): the last failure.",
+    )
+    attempts = serializers.IntegerField(
+        required=False,
+        help_text="Referees only (absent for others and before the first): failed attempts.",
+    )
+
+
+@extend_schema_serializer(component_name="StandingsColumn")
+class _ColumnOutput(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    abbr = serializers.CharField()
+    ascending = serializers.BooleanField(help_text="Lower is better.")
+
+
+@extend_schema_serializer(component_name="RoundScore")
+class _RoundScoreOutput(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    params = serializers.DictField()
+
+
+@extend_schema_serializer(component_name="Document")
+class _DocumentOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = _status_field("DocumentStatusEnum", GeneratedFile.Status.choices)(
+        help_text='"ok" with 200 (ready at ``url``), "pending" with 202 (being rendered).',
+    )
+    url = serializers.CharField(
+        help_text="``…/documents/<id>``: the file (also the ``Location`` header)."
+    )
+    filename = serializers.CharField(allow_blank=True, help_text="Empty until rendered.")
+
+
+def _standings_output(row: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """Documentation only: the body of ``GET …/standings``, its rows described by ``row``."""
+
+    @extend_schema_serializer(component_name="Standings")
+    class StandingsOutput(_StatusOutput):
+        """The standings as last computed, with whether they are up to date."""
+
+        event = serializers.SlugField()
+        criterion = serializers.CharField(help_text="What ranks the players first.")
+        round_score = _RoundScoreOutput(
+            allow_null=True, help_text="How a round is scored (null before the first computation)."
+        )
+        columns = _ColumnOutput(many=True, help_text="The total, then the tie-breaks in order.")
+        rounds = serializers.ListField(
+            child=serializers.IntegerField(), help_text="The rounds with results."
+        )
+        rows = row(many=True)
+
+    return StandingsOutput
+
+
+_PDF = "application/pdf"
+
+
 class StandingsListApi(APIView):
     """The event's standings as last computed."""
 
     permission_classes = [EventVisible]
 
+    @extend_schema_serializer(component_name="StandingsRow")
     class OutputSerializer(serializers.Serializer):
         place = serializers.IntegerField()
         place_label = serializers.CharField()
@@ -78,6 +191,18 @@ class StandingsListApi(APIView):
         metrics = serializers.DictField()
         decided_by = serializers.CharField(allow_null=True)
 
+    @extend_schema(
+        operation_id="standings_retrieve",
+        tags=["standings"],
+        summary="The event's standings",
+        description=(
+            "As last computed (never computed per request): the status fields say when and "
+            "whether they are up to date. Before the first computation ``columns``, ``rounds`` "
+            "and ``rows`` are empty and ``round_score`` is null."
+        ),
+        auth=PUBLIC_AUTH,
+        responses={200: _standings_output(OutputSerializer), 403: VISIBLE_ONLY, 404: NOT_FOUND},
+    )
     def get(self, request, slug: str):
         event = event_from(self)
         view = standings_view(event=event)
@@ -100,6 +225,13 @@ class StandingsListApi(APIView):
 class StandingsStatusApi(APIView):
     permission_classes = [EventVisible]
 
+    @extend_schema(
+        operation_id="standings_status",
+        tags=["standings"],
+        summary="Whether the standings are up to date",
+        auth=PUBLIC_AUTH,
+        responses={200: _StatusOutput, 403: VISIBLE_ONLY, 404: NOT_FOUND},
+    )
     def get(self, request, slug: str):
         event = event_from(self)
         return Response(
@@ -112,6 +244,18 @@ class StandingsStatusApi(APIView):
 class StandingsRecomputeApi(APIView):
     permission_classes = [EventReferee]
 
+    @extend_schema(
+        operation_id="standings_recompute",
+        tags=["standings"],
+        summary="Recompute the standings",
+        description=(
+            "Referees only. Queues a recomputation (no body); poll ``status_url`` (also the "
+            "``Location`` header): ``pending`` turns false when it is done."
+        ),
+        request=None,
+        parameters=[location_header(202, description="``status_url``.")],
+        responses={202: StatusUrlOutput, 403: REFEREE_ONLY, 404: NOT_FOUND},
+    )
     def post(self, request, slug: str):
         event = event_from(self)
         standings_schedule(event_id=event.pk)
@@ -124,12 +268,36 @@ class StandingsRecomputeApi(APIView):
 class DocumentCreateApi(APIView):
     permission_classes = [EventReferee]
 
+    @extend_schema_serializer(component_name="DocumentCreateInput")
     class InputSerializer(serializers.Serializer):
         kind = serializers.ChoiceField(choices=GeneratedFile.Kind.choices)
         round = serializers.IntegerField(required=False, min_value=1)
         table = serializers.IntegerField(required=False, min_value=1)
         paper = serializers.ChoiceField(choices=list(PAPERS), default="A4")
 
+    @extend_schema(
+        operation_id="documents_create",
+        tags=["documents"],
+        summary="Ask for a PDF document",
+        description=(
+            "Referees only. ``round`` is needed for a round's documents (seating, blank "
+            "protocols), ``round`` and ``table`` for a filled protocol. 200 when the stored file "
+            "is up to date, else 202 while it is rendered; either way fetch it at ``url`` (also "
+            "the ``Location`` header)."
+        ),
+        request=InputSerializer,
+        parameters=[location_header(200, 202, description="``url``: the document.")],
+        responses={
+            200: _DocumentOutput,
+            202: _DocumentOutput,
+            400: error(
+                "Invalid input (``extra.fields``); or a document that needs a round or a table "
+                "without one (``extra.field`` names it)."
+            ),
+            403: REFEREE_ONLY,
+            404: error("No event with this slug, or no such round or table."),
+        },
+    )
     def post(self, request, slug: str):
         event = event_from(self)
         data = self.InputSerializer(data=request.data)
@@ -169,6 +337,36 @@ class DocumentCreateApi(APIView):
 class DocumentDetailApi(APIView):
     permission_classes = [EventVisible]
 
+    @extend_schema(
+        operation_id="documents_retrieve",
+        tags=["documents"],
+        summary="Download a PDF document",
+        description=(
+            "The file when rendered; 409 while it is being rendered (try again shortly), 410 "
+            "when rendering failed (ask for it again). Seating lists, standings and filled "
+            "protocols are public with the event; other documents are for its referees."
+        ),
+        auth=PUBLIC_AUTH,
+        parameters=[
+            OpenApiParameter(
+                "Content-Disposition",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                response=[200],
+                description='``inline; filename="…"``: the document\'s file name.',
+            )
+        ],
+        responses={
+            (200, _PDF): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF file."),
+            403: VISIBLE_ONLY,
+            404: error(
+                "No event with this slug, or no such document in it; or a referees' document "
+                '(blank protocols) asked for by someone else ("not found").'
+            ),
+            409: error('Being rendered: ``extra.status`` is "pending".'),
+            410: error("Rendering failed: ``extra.error`` says why."),
+        },
+    )
     def get(self, request, slug: str, file_id: int):
         event = event_from(self)
         f = get_object_or_404(GeneratedFile, event=event, pk=file_id)
