@@ -157,6 +157,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Pulka API",
     "DESCRIPTION": "Preference tournaments: events, rounds, tables, protocols, standings.",
     "VERSION": "1",
+    # Separate request and response components, so that a field the server always returns
+    # (one with a model default) is required in the response schema.
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 if not DEBUG:

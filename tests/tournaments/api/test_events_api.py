@@ -175,3 +175,20 @@ def test_draw_constraints_through_the_api(organiser_api, api, event):
     freed = organiser_api.post(base + "fixed-table", {"entry": c.pk, "table": None}, format="json")
     assert freed.json() == {"entry": c.pk, "table": None}
     assert organiser_api.get(base).json() == {"apart": [], "fixed_tables": []}
+
+
+def test_csv_import_takes_a_raw_csv_body_in_utf8_or_windows_1251(organiser_api, event):
+    url = f"/api/v1/events/{event.slug}/entries/import"
+    text = "name,club,city\nЕлена Петрова,Вист,Сочи\n"
+    r = organiser_api.post(url, text.encode("utf-8-sig"), content_type="text/csv")
+    assert r.status_code == 201 and r.json() == {"imported": 1}
+    text = "name,club,city\nОльга Смирнова,Вист,Сочи\n"
+    r = organiser_api.post(
+        url, text.encode("cp1251"), content_type="text/csv; charset=windows-1251"
+    )
+    assert r.status_code == 201
+    names = set(event.entries.values_list("player__name", flat=True))
+    assert {"Елена Петрова", "Ольга Смирнова"} <= names
+    bad = organiser_api.post(url, "name,rating\nA,strong\n", content_type="text/csv")
+    assert bad.status_code == 400 and "lines" in bad.json()["extra"]
+    assert organiser_api.post(url, {}, format="json").json()["extra"] == {"field": "csv"}

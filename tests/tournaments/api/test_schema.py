@@ -111,6 +111,7 @@ def test_the_csv_import_and_the_pdf_download(schema):
     csv = ref(schema, imported["requestBody"]["content"]["application/json"])
     assert set(csv["properties"]) == {"csv"}
     assert {"201", "400", "415"} <= set(imported["responses"])
+    assert "text/csv" in imported["requestBody"]["content"]
     pdf = operation(schema, "documents_retrieve")["responses"]
     assert pdf["200"]["content"]["application/pdf"]["schema"]["format"] == "binary"
     assert {"404", "409", "410"} <= set(pdf)
@@ -208,6 +209,8 @@ def test_event_round_and_constraint_bodies_are_as_documented(schema):
     r = staff.post(f"{e}/entries/import", {"csv": "name,rating\nA,x\n"}, format="json")
     assert documented(schema, "entries_import", r).status_code == 400
     r = staff.post(f"{e}/entries/import", "name\nB\n", content_type="text/csv")
+    assert documented(schema, "entries_import", r).status_code == 201
+    r = staff.post(f"{e}/entries/import", b"<players/>", content_type="application/xml")
     assert documented(schema, "entries_import", r).status_code == 415
 
     round_create(event=event)

@@ -13,6 +13,7 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers, status
+from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -183,21 +184,37 @@ class _CsvImportErrorOutput(serializers.Serializer):
     extra = _CsvImportErrorExtra()
 
 
+class CsvTextParser(BaseParser):
+    """A raw ``text/csv`` (or ``text/plain``) body: the text, UTF-8 with or without a BOM, or
+    Windows-1251 (as spreadsheets in Russian save it)."""
+
+    media_type = "text/*"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        raw = stream.read() if stream is not None else b""
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return raw.decode("cp1251")
+
+
 class EntryImportApi(APIView):
     """POST text/csv (or {"csv": "..."}): all lines or none; 400 lists every bad line."""
 
     permission_classes = [EventOrganiser]
+    parser_classes = [JSONParser, FormParser, MultiPartParser, CsvTextParser]
 
     @extend_schema(
         operation_id="entries_import",
         tags=["entries"],
         summary="Import players from CSV",
         description=(
-            "Organisers only. The CSV text goes in the field ``csv`` of a JSON body "
-            '(``{"csv": "name,club\\nIvanov,Sochi\\n"}``) or of a form. All lines are imported '
-            "or none: a 400 lists every bad line. A raw ``text/csv`` body is refused (415)."
+            "Organisers only. The CSV text is the body (``text/csv``, UTF-8 or Windows-1251) "
+            'or the field ``csv`` of a JSON body (``{"csv": "name,club\\nIvanov,Sochi\\n"}``) '
+            "or of a form. All lines are imported or none: a 400 lists every bad line."
         ),
         request={
+            "text/csv": {"type": "string"},
             "application/json": _CSV_IMPORT_INPUT,
             "application/x-www-form-urlencoded": _CSV_IMPORT_INPUT,
             "multipart/form-data": _CSV_IMPORT_INPUT,
@@ -214,13 +231,16 @@ class EntryImportApi(APIView):
             ),
             403: ORGANISER_ONLY,
             404: NOT_FOUND,
-            415: error("The body is neither JSON nor a form (for instance raw ``text/csv``)."),
+            415: error("The body is none of CSV text, JSON or a form."),
         },
     )
     def post(self, request, slug):
-        text = request.data.get("csv") if hasattr(request.data, "get") else None
-        if text is None:
-            text = request.body.decode("utf-8-sig", errors="replace")
+        text = request.data if isinstance(request.data, str) else request.data.get("csv")
+        if not isinstance(text, str):
+            raise UserFacingError(
+                "csv: send the CSV as a text/csv body, or as the field 'csv' of JSON or a form",
+                {"field": "csv"},
+            )
         created = entry_services.entries_import_csv(
             event=event_from(self), text=text, by=request.user
         )
