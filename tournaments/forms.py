@@ -79,6 +79,11 @@ class CsvImportForm(forms.Form):
     text = forms.CharField(
         label=_("…or paste the CSV"), required=False, widget=forms.Textarea(attrs={"rows": 6})
     )
+    skip_entered = forms.BooleanField(
+        label=_("Skip players already entered"),
+        required=False,
+        help_text=_("To import an extended list again: its players already entered are left out."),
+    )
 
     def csv_text(self) -> str:
         upload = self.cleaned_data.get("file")

@@ -17,6 +17,7 @@ from tournaments.services.audit import audit_log
 __all__ = [
     "CsvImportError",
     "CsvLineError",
+    "CsvImportResult",
     "entries_import_csv",
     "entry_check_in",
     "entry_reenter",
@@ -48,6 +49,14 @@ class CsvLineError:
             "field": self.field,
             "message": self.message,
         }
+
+
+@dataclass(frozen=True)
+class CsvImportResult:
+    """What an import entered, and the lines it skipped as players already entered."""
+
+    entries: list[Entry]
+    skipped: tuple[int, ...] = ()
 
 
 class CsvImportError(UserFacingError):
@@ -116,6 +125,13 @@ def entry_register(
         raise UserFacingError(errors[0].message, {"field": errors[0].field})
     if not name:
         raise UserFacingError(_("A player needs a name."), {"field": "name"})
+    entered = event.entries.values_list("player__name", flat=True)
+    if not federation_id and name.casefold() in {n.casefold() for n in entered}:
+        raise UserFacingError(
+            _("%(name)s is already entered (give a federation id to tell namesakes apart).")
+            % {"name": name},
+            {"field": "name"},
+        )
     player = _find_or_create_player(
         name=name, club=club, city=city, rating=rating, federation_id=federation_id
     )
@@ -125,8 +141,7 @@ def entry_register(
             {"field": "federation_id" if federation_id else "name"},
         )
     if joined_round is None:
-        played = event.rounds.exclude(state="draft").order_by("-number").first()
-        joined_round = played.number + 1 if played else None
+        joined_round = _joining_round(event)
     entry = Entry.objects.create(event=event, player=player, joined_round=joined_round)
     audit_log(
         event=event,
@@ -137,11 +152,15 @@ def entry_register(
     return entry
 
 
-def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
+def entries_import_csv(
+    *, event: Event, text: str, skip_entered: bool = False, by=None
+) -> CsvImportResult:
     """Import players from CSV (a header line, then one player a line; ``,`` or ``;``).
 
     Every bad line is reported (line number, field, what is wrong) and nothing is imported
-    unless every line is good.
+    unless every line is good. A player already entered in the event (the same federation id,
+    or without one the same name) is a bad line, unless ``skip_entered``: then the line is
+    skipped, so that an extended list can be imported again.
 
     :raises CsvImportError: with ``errors``, one per problem.
     """
@@ -180,11 +199,12 @@ def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
     rows = []
     seen_ids: dict[str, int] = {}
     seen_names: dict[str, int] = {}
-    entered_ids = set(
-        Entry.objects.filter(event=event)
-        .exclude(player__federation_id="")
-        .values_list("player__federation_id", flat=True)
+    entered = list(
+        Entry.objects.filter(event=event).values_list("player__federation_id", "player__name")
     )
+    entered_ids = {fid for fid, _name in entered if fid}
+    entered_names = {name.casefold() for _fid, name in entered}
+    skipped: list[int] = []
     for line_no, row in enumerate(reader, start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -221,6 +241,9 @@ def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
                     )
                 )
             elif fid in entered_ids:
+                if skip_entered:
+                    skipped.append(line_no)
+                    continue
                 errors.append(
                     CsvLineError(
                         line_no,
@@ -232,7 +255,22 @@ def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
             seen_ids.setdefault(fid, line_no)
         elif name:
             key = name.casefold()
-            if key in seen_names:
+            if key in entered_names and len(errors) == before:
+                if skip_entered:
+                    skipped.append(line_no)
+                    continue
+                errors.append(
+                    CsvLineError(
+                        line_no,
+                        "name",
+                        _(
+                            "%(name)s is already entered (give federation ids to tell "
+                            "namesakes apart)"
+                        )
+                        % {"name": name},
+                    )
+                )
+            elif key in seen_names:
                 errors.append(
                     CsvLineError(
                         line_no,
@@ -248,17 +286,32 @@ def entries_import_csv(*, event: Event, text: str, by=None) -> list[Entry]:
             rows.append((line_no, name, club, city, rating, fid))
     if errors:
         raise CsvImportError(errors)
-    if not rows:
+    if not rows and not skipped:
         raise CsvImportError([CsvLineError(2, "file", _("the file has a header but no players"))])
     entries = []
     with transaction.atomic():
+        joined_round = _joining_round(event)  # late entries join with the next round
         for _line_no, name, club, city, rating, fid in rows:
             player = _find_or_create_player(
                 name=name, club=club, city=city, rating=rating, federation_id=fid
             )
-            entries.append(Entry.objects.create(event=event, player=player))
-        audit_log(event=event, action="entries.imported", by=by, data={"count": len(entries)})
-    return entries
+            entries.append(
+                Entry.objects.create(event=event, player=player, joined_round=joined_round)
+            )
+        audit_log(
+            event=event,
+            action="entries.imported",
+            by=by,
+            data={"count": len(entries), "skipped_lines": skipped},
+        )
+    return CsvImportResult(entries, tuple(skipped))
+
+
+def _joining_round(event: Event) -> int | None:
+    """The round a player entered now plays first: the one after the last drawn; ``None``
+    (from the first round) while no round is drawn."""
+    played = event.rounds.exclude(state="draft").order_by("-number").first()
+    return played.number + 1 if played else None
 
 
 @transaction.atomic

@@ -136,11 +136,22 @@ def entries_import(request, event):
             messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
             text = None
         if text is not None:
-            created, error = run_service(
-                request, entry_services.entries_import_csv, event=event, text=text, by=request.user
+            result, error = run_service(
+                request,
+                entry_services.entries_import_csv,
+                event=event,
+                text=text,
+                skip_entered=form.cleaned_data["skip_entered"],
+                by=request.user,
             )
-            if created is not None:
-                messages.success(request, _("%(n)d players imported.") % {"n": len(created)})
+            if result is not None:
+                messages.success(request, _("%(n)d players imported.") % {"n": len(result.entries)})
+                if result.skipped:
+                    messages.info(
+                        request,
+                        _("Skipped as already entered: lines %(lines)s.")
+                        % {"lines": ", ".join(map(str, result.skipped))},
+                    )
                 return redirect("manage-entries", slug=event.slug)
             line_errors = getattr(error, "errors", [])
     return render(

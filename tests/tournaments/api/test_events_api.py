@@ -181,7 +181,7 @@ def test_csv_import_takes_a_raw_csv_body_in_utf8_or_windows_1251(organiser_api, 
     url = f"/api/v1/events/{event.slug}/entries/import"
     text = "name,club,city\nЕлена Петрова,Вист,Сочи\n"
     r = organiser_api.post(url, text.encode("utf-8-sig"), content_type="text/csv")
-    assert r.status_code == 201 and r.json() == {"imported": 1}
+    assert r.status_code == 201 and r.json() == {"imported": 1, "skipped_lines": []}
     text = "name,club,city\nОльга Смирнова,Вист,Сочи\n"
     r = organiser_api.post(
         url, text.encode("cp1251"), content_type="text/csv; charset=windows-1251"
@@ -192,3 +192,15 @@ def test_csv_import_takes_a_raw_csv_body_in_utf8_or_windows_1251(organiser_api, 
     bad = organiser_api.post(url, "name,rating\nA,strong\n", content_type="text/csv")
     assert bad.status_code == 400 and "lines" in bad.json()["extra"]
     assert organiser_api.post(url, {}, format="json").json()["extra"] == {"field": "csv"}
+
+
+def test_csv_import_again_with_skip_entered(organiser_api, event):
+    url = f"/api/v1/events/{event.slug}/entries/import"
+    first = organiser_api.post(url, "name\nNew One\n", content_type="text/csv")
+    assert first.status_code == 201
+    again = organiser_api.post(url, "name\nNew One\nNew Two\n", content_type="text/csv")
+    assert again.status_code == 400 and again.json()["extra"]["lines"][0]["line"] == 2
+    skipping = organiser_api.post(
+        url + "?skip_entered=true", "name\nNew One\nNew Two\n", content_type="text/csv"
+    )
+    assert skipping.json() == {"imported": 1, "skipped_lines": [2]}

@@ -22,7 +22,7 @@ GOOD_CSV = "name,club,city,rating,federation_id\n" + "\n".join(
 
 def test_import_of_sixty_players():
     event = EventFactory()
-    entries = entries_import_csv(event=event, text=GOOD_CSV)
+    entries = entries_import_csv(event=event, text=GOOD_CSV).entries
     assert len(entries) == 60
     assert Entry.objects.filter(event=event).count() == 60
     p = Player.objects.get(federation_id="F0007")
@@ -32,7 +32,7 @@ def test_import_of_sixty_players():
 def test_import_accepts_semicolons_russian_headers_and_a_bom():
     event = EventFactory()
     text = "\ufeffИмя;Клуб;Город;Рейтинг\nИванов И.;Ферзь;Москва;1600\nПетров П.;;Сочи;\n"
-    entries = entries_import_csv(event=event, text=text)
+    entries = entries_import_csv(event=event, text=text).entries
     assert [e.player.name for e in entries] == ["Иванов И.", "Петров П."]
     assert entries[0].player.city == "Москва"
     assert entries[1].player.rating is None
@@ -117,3 +117,39 @@ def test_same_federation_id_is_one_player_across_events():
     with pytest.raises(UserFacingError) as info:
         entry_register(event=b, name="Anna", federation_id="RU-1")
     assert info.value.extra["field"] == "federation_id"
+
+
+def test_importing_an_extended_list_again():
+    """Players already entered (by federation id, or by name without one) are refused line by
+    line; with ``skip_entered`` they are left out and the new ones entered."""
+    event = EventFactory()
+    entries_import_csv(event=event, text="name,club,federation_id\nАнна,Ферзь,\nBoris,B,F2\n")
+    extended = "name,club,federation_id\nанна,Ферзь,\nBoris,B,F2\nVera,V,\n"
+    with pytest.raises(CsvImportError) as info:
+        entries_import_csv(event=event, text=extended)
+    assert {(e.line, e.field) for e in info.value.errors} == {(2, "name"), (3, "federation_id")}
+    assert "namesakes" in info.value.errors[0].message
+    assert event.entries.count() == 2  # nothing imported
+    result = entries_import_csv(event=event, text=extended, skip_entered=True)
+    assert [e.player.name for e in result.entries] == ["Vera"] and result.skipped == (2, 3)
+    assert sorted(event.entries.values_list("player__name", flat=True)) == ["Boris", "Vera", "Анна"]
+    again = entries_import_csv(event=event, text=extended, skip_entered=True)
+    assert again.entries == [] and again.skipped == (2, 3, 4)
+
+
+def test_late_entries_imported_after_a_round_join_the_next_round():
+    event = EventFactory()
+    event.rounds.create(number=1, state="closed")
+    event.rounds.create(number=2, state="draft")
+    (late,) = entries_import_csv(event=event, text="name\nLate Larry\n").entries
+    assert late.joined_round == 2
+
+
+def test_a_namesake_by_hand_needs_a_federation_id():
+    event = EventFactory()
+    entry_register(event=event, name="Ivan Petrov")
+    with pytest.raises(UserFacingError, match="federation id") as info:
+        entry_register(event=event, name="ivan petrov")
+    assert info.value.extra == {"field": "name"}
+    assert entry_register(event=event, name="Ivan Petrov", federation_id="RU-77").pk
+    assert event.entries.count() == 2

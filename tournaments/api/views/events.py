@@ -6,6 +6,7 @@ from celery.result import AsyncResult
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import (
+    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
@@ -207,6 +208,18 @@ class EntryImportApi(APIView):
     @extend_schema(
         operation_id="entries_import",
         tags=["entries"],
+        parameters=[
+            OpenApiParameter(
+                "skip_entered",
+                bool,
+                OpenApiParameter.QUERY,
+                description=(
+                    "Skip the lines of players already entered (the same federation id, or "
+                    "without one the same name) instead of refusing them: to import an extended "
+                    "list again."
+                ),
+            )
+        ],
         summary="Import players from CSV",
         description=(
             "Organisers only. The CSV text is the body (``text/csv``, UTF-8 or Windows-1251) "
@@ -222,7 +235,15 @@ class EntryImportApi(APIView):
         responses={
             201: inline_serializer(
                 "EntryImportOutput",
-                {"imported": serializers.IntegerField(help_text="How many players were entered.")},
+                {
+                    "imported": serializers.IntegerField(
+                        help_text="How many players were entered."
+                    ),
+                    "skipped_lines": serializers.ListField(
+                        child=serializers.IntegerField(),
+                        help_text="With ``skip_entered``: the lines of players already entered.",
+                    ),
+                },
             ),
             400: error(
                 "Nothing was imported: ``extra.lines`` lists every bad line (also a body that "
@@ -241,10 +262,14 @@ class EntryImportApi(APIView):
                 "csv: send the CSV as a text/csv body, or as the field 'csv' of JSON or a form",
                 {"field": "csv"},
             )
-        created = entry_services.entries_import_csv(
-            event=event_from(self), text=text, by=request.user
+        skip = request.query_params.get("skip_entered", "").lower() in ("1", "true", "yes")
+        result = entry_services.entries_import_csv(
+            event=event_from(self), text=text, skip_entered=skip, by=request.user
         )
-        return Response({"imported": len(created)}, status=status.HTTP_201_CREATED)
+        return Response(
+            {"imported": len(result.entries), "skipped_lines": list(result.skipped)},
+            status=status.HTTP_201_CREATED,
+        )
 
 
 @extend_schema_serializer(component_name="Seat")
