@@ -260,6 +260,7 @@ def round_draw(
         raise UserFacingError(
             _("A draw needs at least three players present."), {"field": "entries"}
         )
+    _check_draw_input(inputs)
     try:
         draw = run_engine(inputs, seed=seed)
     except seating.SeatingError as exc:
@@ -295,6 +296,41 @@ def round_draw(
 
 
 _POLICIES = {"3": "3", "4": "4", "mixed": "mixed", "mixed4": "mixed-4"}
+
+
+def _check_draw_input(inputs: dict[str, Any]) -> None:
+    """What the engine would refuse, said to the organiser with players' names and the rule:
+    a count the table sizes cannot seat, a fixed table the round does not have, more players
+    fixed at a table than it seats."""
+    ids = [e["id"] for e in inputs["entries"]]
+    try:
+        sizes = seating.table_sizes(len(ids), seating.TablePolicy(_POLICIES[inputs["policy"]]))
+    except seating.TableCountError as exc:
+        raise UserFacingError(
+            _(
+                "%(n)d players present cannot be seated as “%(policy)s” (001 §3.2.10): change "
+                "the table sizes in the event's settings, or check players in or out."
+            )
+            % {"n": len(ids), "policy": TableSizePolicy(inputs["policy"]).label},
+            {"field": "table_size_policy", "rule": "3.2.10"},
+        ) from exc
+    fixed = {int(k): t for k, t in inputs.get("fixed_tables", {}).items() if int(k) in set(ids)}
+    names = dict(Entry.objects.filter(pk__in=fixed).values_list("pk", "player__name"))
+    for entry, table in sorted(fixed.items(), key=lambda kv: (kv[1], names[kv[0]])):
+        if table > len(sizes):
+            raise UserFacingError(
+                _("%(name)s must sit at table %(t)d, but this round has %(n)d tables.")
+                % {"name": names[entry], "t": table, "n": len(sizes)},
+                {"field": "fixed_table"},
+            )
+    for table in sorted(set(fixed.values())):
+        crowd = sorted(names[e] for e, t in fixed.items() if t == table)
+        if len(crowd) > sizes[table - 1]:
+            raise UserFacingError(
+                _("%(names)s must all sit at table %(t)d, which seats %(k)d.")
+                % {"names": ", ".join(crowd), "t": table, "k": sizes[table - 1]},
+                {"field": "fixed_table"},
+            )
 
 
 def run_engine(inputs: dict[str, Any], *, seed: str) -> seating.Draw:

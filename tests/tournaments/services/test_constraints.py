@@ -147,3 +147,28 @@ def test_check_in_all_from_the_players_page(client):
     ).content.decode()
     assert "4 players checked in." in page
     assert not event.entries.filter(status=Entry.Status.REGISTERED).exists()
+
+
+def test_a_draw_the_constraints_or_the_count_make_impossible_names_the_players():
+    event, entries = event_with(9, table_size_policy="3")
+    entry_fix_table(entry=entries[0], table=7)
+    round_ = round_create(event=event)
+    with pytest.raises(UserFacingError) as err:
+        round_draw(round_=round_)
+    assert err.value.message == (
+        f"{entries[0].player.name} must sit at table 7, but this round has 3 tables."
+    )
+    assert err.value.extra == {"field": "fixed_table"}
+    entry_fix_table(entry=entries[0], table=None)
+    for e in entries[:4]:
+        entry_fix_table(entry=e, table=1)
+    with pytest.raises(UserFacingError, match="must all sit at table 1, which seats 3"):
+        round_draw(round_=round_)
+    for e in entries[:4]:
+        entry_fix_table(entry=e, table=None)
+    EntryFactory(event=event)  # ten players cannot sit at tables of three only
+    with pytest.raises(UserFacingError, match="001 §3.2.10") as err:
+        round_draw(round_=round_)
+    assert err.value.extra == {"field": "table_size_policy", "rule": "3.2.10"}
+    round_.refresh_from_db()
+    assert round_.state == "draft" and round_.tables.count() == 0  # nothing changed
