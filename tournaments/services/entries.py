@@ -142,7 +142,9 @@ def entry_register(
         )
     if joined_round is None:
         joined_round = _joining_round(event)
-    entry = Entry.objects.create(event=event, player=player, joined_round=joined_round)
+    entry = Entry.objects.create(
+        event=event, player=player, joined_round=joined_round, status=_status_on_entry(event)
+    )
     audit_log(
         event=event,
         action="entry.registered",
@@ -296,7 +298,12 @@ def entries_import_csv(
                 name=name, club=club, city=city, rating=rating, federation_id=fid
             )
             entries.append(
-                Entry.objects.create(event=event, player=player, joined_round=joined_round)
+                Entry.objects.create(
+                    event=event,
+                    player=player,
+                    joined_round=joined_round,
+                    status=_status_on_entry(event),
+                )
             )
         audit_log(
             event=event,
@@ -305,6 +312,14 @@ def entries_import_csv(
             data={"count": len(entries), "skipped_lines": skipped},
         )
     return CsvImportResult(entries, tuple(skipped))
+
+
+def _status_on_entry(event: Event) -> str:
+    """A player entered once a round is drawn is at the venue (a late entry): checked in, so
+    that the next draw seats them; before, registered."""
+    if event.rounds.exclude(state="draft").exists():
+        return Entry.Status.CHECKED_IN
+    return Entry.Status.REGISTERED
 
 
 def _joining_round(event: Event) -> int | None:

@@ -192,6 +192,12 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
         .order_by("pk")
     )
     entries = [e for e in entries if e.joined_round is None or e.joined_round <= round_.number]
+    # Once the organiser checks players in, only those checked in are drawn: a registered
+    # player who has not come is not seated (the round's page names them).
+    not_checked_in: list[int] = []
+    if any(e.status == Entry.Status.CHECKED_IN for e in entries):
+        not_checked_in = [e.pk for e in entries if e.status != Entry.Status.CHECKED_IN]
+        entries = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
     history = []
     for past in (
         event.rounds.filter(number__lt=round_.number)
@@ -230,6 +236,7 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
         "policy": event.table_size_policy,
         "round": round_.number,
         "rounds_planned": event.rounds_planned,
+        "not_checked_in": not_checked_in,
     }
 
 

@@ -376,6 +376,13 @@ def round_detail(request, event, number: int, forms=None):
             "can_organise": permissions.can_organise(request.user, event),
             "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
             "draw_running": round_services.draw_job_running(round_),
+            "not_checked_in": list(
+                Entry.objects.filter(
+                    pk__in=(round_.draw_params or {}).get("input", {}).get("not_checked_in", [])
+                )
+                .order_by("player__name")
+                .values_list("player__name", flat=True)
+            ),
         },
     )
 

@@ -172,3 +172,27 @@ def test_a_draw_the_constraints_or_the_count_make_impossible_names_the_players()
     assert err.value.extra == {"field": "table_size_policy", "rule": "3.2.10"}
     round_.refresh_from_db()
     assert round_.state == "draft" and round_.tables.count() == 0  # nothing changed
+
+
+def test_once_check_in_starts_only_players_checked_in_are_drawn(client):
+    event = EventFactory(table_size_policy="3")
+    here = [EntryFactory(event=event) for _ in range(9)]  # checked in (the factory's default)
+    away = [EntryFactory(event=event, status=Entry.Status.REGISTERED) for _ in range(2)]
+    round_ = round_create(event=event)
+    round_draw(round_=round_)
+    seated = set(Entry.objects.filter(seats__round=round_).values_list("pk", flat=True))
+    assert seated == {e.pk for e in here}
+    round_.refresh_from_db()
+    assert round_.draw_params["input"]["not_checked_in"] == sorted(e.pk for e in away)
+    client.force_login(UserFactory(is_superuser=True))
+    page = client.get(reverse("manage-round", args=[event.slug, 1])).content.decode()
+    assert 'id="not-checked-in"' in page and away[0].player.name in page
+
+
+def test_before_anyone_is_checked_in_every_registered_player_is_drawn():
+    event = EventFactory(table_size_policy="3")
+    for _ in range(9):
+        EntryFactory(event=event, status=Entry.Status.REGISTERED)
+    round_ = round_create(event=event)
+    round_draw(round_=round_)
+    assert round_.seats.count() == 9

@@ -143,6 +143,12 @@ def test_late_entries_imported_after_a_round_join_the_next_round():
     event.rounds.create(number=2, state="draft")
     (late,) = entries_import_csv(event=event, text="name\nLate Larry\n").entries
     assert late.joined_round == 2
+    # at the venue once the event has begun: checked in, so the next draw seats them
+    assert late.status == Entry.Status.CHECKED_IN
+    by_hand = entry_register(event=event, name="Late Lena")
+    assert (by_hand.joined_round, by_hand.status) == (2, Entry.Status.CHECKED_IN)
+    early = entry_register(event=EventFactory(), name="Early Eva")
+    assert early.status == Entry.Status.REGISTERED
 
 
 def test_a_namesake_by_hand_needs_a_federation_id():
