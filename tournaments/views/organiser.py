@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -358,6 +360,7 @@ def round_detail(request, event, number: int, forms=None):
         as_drawn.fields[field].widget.choices = _choices(tables, blank=field == "seat_4")
     report = round_.draw_report or {}
     names = {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
+    note_names = _entry_names(event, report)
     return render(
         request,
         "tournaments/organiser/round.html",
@@ -368,7 +371,7 @@ def round_detail(request, event, number: int, forms=None):
             "alphabetical": seating_alphabetical(tables=tables),
             "report_rows": _report_rows(report, names),
             "report_summary": _report_summary(report.get("summary", {})),
-            "report_notes": report.get("notes", []),
+            "report_notes": [_note(n, note_names) for n in report.get("notes", [])],
             "swap_form": swap,
             "move_form": move,
             "redraw_form": forms.get("redraw") or RedrawTableForm(),
@@ -385,6 +388,36 @@ def round_detail(request, event, number: int, forms=None):
             ),
         },
     )
+
+
+def _note(note: str, names: dict[int, str]) -> str:
+    """A note of the draw engine on how it made the tables, its frame in the page's language
+    and players' names for entry ids; the construction's own name stays as the engine says it
+    (it names the mathematics: "Kirkman triple system", "tabu search", …)."""
+    match = re.fullmatch(r"round (\d+) of the schedule planned for (\d+) rounds \((.*)\)", note)
+    if match:
+        n, total, how = match.groups()
+        return _("round %(n)s of the schedule planned for %(total)s rounds (%(how)s)") % {
+            "n": n,
+            "total": total,
+            "how": how,
+        }
+    match = re.fullmatch(
+        r"round (\d+) of the plan made after round (\d+) for rounds (\d+)–(\d+) \((.*)\)", note
+    )
+    if match:
+        n, after, first, last, how = match.groups()
+        return _(
+            "round %(n)s of the plan made after round %(after)s for rounds %(first)s–%(last)s "
+            "(%(how)s)"
+        ) % {"n": n, "after": after, "first": first, "last": last, "how": how}
+    match = re.fullmatch(r"in the history but not present: \[([\d, ]*)\]", note)
+    if match:
+        ids = [int(x) for x in match.group(1).split(",") if x.strip()]
+        return _("played before, not in this draw: %(names)s") % {
+            "names": ", ".join(names.get(i, f"#{i}") for i in ids)
+        }
+    return note
 
 
 def _report_summary(summary: dict) -> list[tuple[str, object]]:
@@ -435,6 +468,13 @@ def _why(reason: str, names: dict[int, str]) -> str:
             shown = names.get(int(value), f"#{value}") if field == "entry" else value
             return translated % {field: shown}
     return reason
+
+
+def _entry_names(event, report: dict) -> dict[int, str]:
+    """Names of the entries a draw's notes may mention (every entry of the event, once)."""
+    if not report.get("notes"):
+        return {}
+    return dict(event.entries.values_list("pk", "player__name"))
 
 
 def _report_rows(report: dict, names: dict[int, str]) -> list[dict]:

@@ -40,8 +40,8 @@ def test_the_russian_round_page_translates_the_report_and_names_the_players(clie
     client.force_login(UserFactory(is_superuser=True))
     page = client.get(f"/ru/e/{event.slug}/manage/rounds/3/").content.decode()
     assert "Как составлены столы" in page  # the draw's notes, under their heading
-    for note in third.draw_report["notes"]:
-        assert note in page
+    assert third.draw_report["notes"][0].startswith("round 3 of the plan made after round 1")
+    assert "тур 3 плана, составленного после тура 1 на туры 2–3 (tabu search" in page
     assert "повторные встречи: <strong>" in page and "repeated meetings" not in page
     assert "метод: <strong>Без повторных встреч" in page
     assert "неизбежно: не встречались ещё только" in page  # the reason, in Russian
@@ -89,3 +89,22 @@ def test_each_stored_reason_is_shown(stored, shown):
     from tournaments.views.organiser import _why
 
     assert _why(stored, {}).startswith(shown)
+
+
+def test_a_note_names_the_players_who_left(client):
+    """ "In the history but not present: [ids]" is shown with the players' names."""
+    from tournaments.services.entries import entry_withdraw
+
+    event, entries, _third = six_players_three_rounds()
+    event.rounds_planned = 4
+    event.save()
+    for _ in range(4):
+        EntryFactory(event=event)
+    entry_withdraw(entry=entries[2])  # 6 + 4 − 1 = 9 players: three tables
+    round_ = round_create(event=event)
+    round_draw(round_=round_)
+    round_.refresh_from_db()
+    assert any(n.startswith("in the history but not present") for n in round_.draw_report["notes"])
+    client.force_login(UserFactory(is_superuser=True))
+    page = client.get(f"/e/{event.slug}/manage/rounds/4/").content.decode()
+    assert f"played before, not in this draw: {entries[2].player.name}" in page
