@@ -82,6 +82,21 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def convention_name(self) -> str:
+        """The convention as people name it ("Сочинка (Sochi)"), not its key."""
+        from rules.conventions import CONVENTIONS
+
+        convention = CONVENTIONS.get(self.variant)
+        return convention.name if convention else self.variant
+
+    @property
+    def convention_options_described(self) -> list[tuple[str, str]]:
+        """The options agreed for the event, as (label, value) in the page's language."""
+        from tournaments.convention_options import described
+
+        return described(self.convention_options)
+
 
 class EventRole(models.Model):
     """A person's role in one event (permissions are per event from day one)."""

@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from rules.conventions import CONVENTIONS
-from tournaments import convention_options, permissions
+from tournaments import permissions
 from tournaments.forms import (
     CsvImportForm,
     EntryForm,
@@ -68,10 +67,6 @@ def dashboard(request, event):
             "event": event,
             "rounds": rounds_for_event(event=event, public=False),
             "entry_counts": {s.label: event.entries.filter(status=s).count() for s in Entry.Status},
-            "convention_name": CONVENTIONS[event.variant].name
-            if event.variant in CONVENTIONS
-            else event.variant,
-            "options": convention_options.described(event.convention_options),
             "can_organise": permissions.can_organise(request.user, event),
         },
     )

@@ -93,3 +93,10 @@ def test_the_russian_form_names_the_options_in_russian(client):
     page = client.get("/ru" + reverse("manage-settings", args=[event.slug])).content.decode()
     assert "Ответственность вистующего (001 §3.8.11, §3.8.12)" in page
     assert "джентльменский" in page and "по конвенции" in page
+
+
+def test_the_public_event_page_names_the_convention_and_its_options(client):
+    event = EventFactory(variant="leningrad", convention_options={"raspasy_price": 3})
+    page = client.get(reverse("event", args=[event.slug])).content.decode()
+    assert "Ленинградка (Leningrad)" in page
+    assert "Raspasy price per trick (note 44): 3" in page
