@@ -356,6 +356,12 @@ def round_detail(request, event, number: int, forms=None):
     report = round_.draw_report or {}
     names = {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
     note_names = _entry_names(event, report)
+    withdrawn_seated = [
+        (s.entry.player.name, t.number)
+        for t in tables
+        for s in t.seats.all()
+        if s.entry.status == Entry.Status.WITHDRAWN
+    ]
     return render(
         request,
         "tournaments/organiser/round.html",
@@ -374,6 +380,7 @@ def round_detail(request, event, number: int, forms=None):
             "can_organise": permissions.can_organise(request.user, event),
             "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
             "draw_running": round_services.draw_job_running(round_),
+            "withdrawn_seated": withdrawn_seated if round_.state != "closed" else [],
             "not_checked_in": list(
                 Entry.objects.filter(
                     pk__in=(round_.draw_params or {}).get("input", {}).get("not_checked_in", [])

@@ -196,3 +196,18 @@ def test_before_anyone_is_checked_in_every_registered_player_is_drawn():
     round_ = round_create(event=event)
     round_draw(round_=round_)
     assert round_.seats.count() == 9
+
+
+def test_the_round_page_warns_of_a_withdrawn_player_still_seated(client):
+    event = EventFactory(table_size_policy="3")
+    entries = [EntryFactory(event=event) for _ in range(9)]
+    round_ = round_create(event=event)
+    round_draw(round_=round_)
+    entry_withdraw(entry=entries[4], reason="ill")
+    client.force_login(UserFactory(is_superuser=True))
+    url = reverse("manage-round", args=[event.slug, 1])
+    page = client.get(url).content.decode()
+    assert 'id="withdrawn-seated"' in page and entries[4].player.name in page
+    EntryFactory(event=event)  # a reserve makes nine again; the draw is made again
+    round_draw(round_=round_)
+    assert 'id="withdrawn-seated"' not in client.get(url).content.decode()
