@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -49,6 +51,14 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event.name} — {_('round')} {self.number}"
+
+    @property
+    def ends_at(self):
+        """When play must stop: the start and the event's time limit per round (or None)."""
+        limit = self.event.round_time_limit
+        if self.started_at is None or not limit:
+            return None
+        return self.started_at + dt.timedelta(minutes=limit)
 
 
 class Table(models.Model):

@@ -323,3 +323,25 @@ def test_a_planned_event_re_runs_from_its_seeds_in_a_fresh_engine(capsys):
         engine._PLANS.clear()
         call_command("draw_verify", event.slug, number)
         assert "same 4 tables" in capsys.readouterr().out
+
+
+def test_a_started_round_shows_when_play_ends(client):
+    """The event's time limit per round, counted from the start of play."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    event = make_event(9, table_size_policy="3", round_time_limit=150)
+    r = round_create(event=event)
+    round_draw(round_=r)
+    round_publish(round_=r)
+    round_start(round_=r)
+    r.refresh_from_db()
+    assert r.ends_at == r.started_at + dt.timedelta(minutes=150)
+    ends = timezone.localtime(r.ends_at).strftime("%H:%M")
+    page = client.get(reverse("round-seating", args=[event.slug, 1])).content.decode()
+    assert f"ends at {ends}" in page and "time limit 150 min" in page
+    event.round_time_limit = None
+    event.save()
+    r.refresh_from_db()
+    assert r.ends_at is None
