@@ -43,6 +43,7 @@ __all__ = [
     "seat_move",
     "seats_swap",
     "table_redraw",
+    "schedule_ahead",
     "table_seat_as_drawn",
 ]
 
@@ -673,3 +674,32 @@ def table_seat_as_drawn(
         by=by,
         before=before,
     )
+
+
+def schedule_ahead(*, event: Event) -> list[tuple[int, list[list[int]]]]:
+    """The tables of the rounds not drawn yet, as the engine will draw them: each round's
+    tables as lists of entry ids (the seats and first dealers are drawn with each round).
+
+    Once round 1 is drawn, the ``no_repeats`` and ``schedule`` methods draw every later round
+    from a plan made from the rounds played (``seating.engine._lookahead``), never from a later
+    seed; so the rounds ahead are known, while the players present, the constraints and the
+    played rounds stay as they are. Empty before round 1 is drawn, after the last round, or for
+    the random and Swiss methods (their rounds depend on the seed or the standings).
+    """
+    if event.default_draw_method not in ("no_repeats", "schedule"):
+        return []
+    drawn = event.rounds.exclude(state=State.DRAFT).order_by("-number").first()
+    if drawn is None or drawn.number >= event.rounds_planned:
+        return []
+    inputs = draw_input(Round(event=event, number=drawn.number + 1), method="no_repeats")
+    if len(inputs["entries"]) < 3:
+        return []
+    _check_draw_input(inputs)
+    ahead = []
+    for number in range(drawn.number + 1, event.rounds_planned + 1):
+        inputs = {**inputs, "round": number}
+        tables = run_engine(inputs, seed=f"schedule ahead {number}").tables
+        ahead.append((number, [sorted(t.seats) for t in tables]))
+        played = [{"seats": list(t.seats), "first_dealer": t.first_dealer} for t in tables]
+        inputs["history"] = [*inputs["history"], played]
+    return ahead

@@ -17,6 +17,7 @@ urlpatterns = [
     ),
     path("e/<slug:slug>/manage/constraints/", v.constraints, name="manage-constraints"),
     path("e/<slug:slug>/manage/staff/", v.staff, name="manage-staff"),
+    path("e/<slug:slug>/manage/schedule/", v.schedule, name="manage-schedule"),
     path(
         "e/<slug:slug>/manage/entries/<int:entry_id>/<str:action>/",
         v.entry_action,

@@ -298,6 +298,22 @@ def staff(request, event):
     )
 
 
+@event_view(roles=REFEREE)
+def schedule(request, event):
+    """The rounds ahead as the draw will make them (``services.rounds.schedule_ahead``)."""
+    ahead, error = run_service(request, round_services.schedule_ahead, event=event)
+    names = dict(event.entries.values_list("pk", "player__name"))
+    rounds = [
+        (number, [[names.get(e, f"#{e}") for e in table] for table in tables])
+        for number, tables in (ahead or [])
+    ]
+    return render(
+        request,
+        "tournaments/organiser/schedule.html",
+        {"event": event, "rounds": rounds, "failed": error is not None},
+    )
+
+
 def _set_choices(form, choices, *fields: str) -> None:
     for field in fields:
         form.fields[field].widget.choices = choices
