@@ -13,6 +13,7 @@ urlpatterns = [
     path(E + "entries/register", v.EntryRegisterApi.as_view(), name="entry-register"),
     path(E + "entries/import", v.EntryImportApi.as_view(), name="entry-import"),
     path(E + "rounds/", v.RoundListApi.as_view(), name="round-list"),
+    path(E + "rounds/ahead", v.RoundsAheadApi.as_view(), name="rounds-ahead"),
     path(E + "rounds/<int:number>/", v.RoundDetailApi.as_view(), name="round-detail"),
     path(E + "rounds/<int:number>/draw", v.RoundDrawApi.as_view(), name="round-draw"),
     path(E + "rounds/<int:number>/publish", v.RoundPublishApi.as_view(), name="round-publish"),

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from drf_spectacular.drainage import GENERATOR_STATS
 
 #: Every operation of ``/api/v1/`` (``tournaments/api/urls_*.py``).
-OPERATIONS = 24
+OPERATIONS = 25
 
 
 @pytest.fixture(scope="module")
@@ -220,6 +220,7 @@ def test_event_round_and_constraint_bodies_are_as_documented(schema):
     r = staff.post(f"{e}/rounds/1/draw", {"background": False}, format="json")
     assert documented(schema, "rounds_draw", r).status_code == 200
     documented(schema, "rounds_list", staff.get(f"{e}/rounds/"))
+    assert documented(schema, "rounds_ahead", staff.get(f"{e}/rounds/ahead")).status_code == 200
     documented(schema, "rounds_retrieve", staff.get(f"{e}/rounds/1/"))
     documented(schema, "rounds_retrieve", api.get(f"{e}/rounds/1/"))  # 404 until published
     assert (

@@ -63,3 +63,23 @@ def test_the_rounds_ahead_page(client):
     round_draw(round_=round_create(event=event))
     page = client.get(url).content.decode()
     assert "Round 2" in page and "Round 3" in page and entries[0].player.name in page
+
+
+def test_the_rounds_ahead_through_the_api():
+    from rest_framework.test import APIClient
+
+    from tournaments.models import EventRole
+
+    event = EventFactory(table_size_policy="3", rounds_planned=3)
+    for _ in range(9):
+        EntryFactory(event=event)
+    round_draw(round_=round_create(event=event))
+    url = f"/api/v1/events/{event.slug}/rounds/ahead"
+    assert APIClient().get(url).status_code in (401, 403)  # not for the public
+    referee = UserFactory()
+    EventRole.objects.create(event=event, user=referee, role="referee")
+    api = APIClient()
+    api.force_authenticate(referee)
+    body = api.get(url).json()
+    assert [r["round"] for r in body] == [2, 3]
+    assert body == [{"round": n, "tables": t} for n, t in schedule_ahead(event=event)]

@@ -340,6 +340,41 @@ class RoundListApi(APIView):
         return Response(RoundOutput(_visible_rounds(request, event_from(self)), many=True).data)
 
 
+@extend_schema_serializer(component_name="RoundAhead")
+class _RoundAheadOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    tables = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Each table's entry ids (sorted; the seats are drawn with the round).",
+    )
+
+
+class RoundsAheadApi(APIView):
+    permission_classes = [EventReferee]
+
+    @extend_schema(
+        operation_id="rounds_ahead",
+        tags=["rounds"],
+        summary="The tables of the rounds not drawn yet",
+        description=(
+            "Referees. Once round 1 is drawn, the ``no_repeats`` and ``schedule`` methods draw "
+            "every later round from a plan made from the rounds played: these are the tables "
+            "they will make while the players present, the constraints and the rounds played "
+            "stay as they are. An empty list before round 1, after the last planned round, "
+            "and for the random and Swiss methods."
+        ),
+        responses={
+            200: _RoundAheadOutput(many=True),
+            400: error("The players present or the constraints make a draw impossible."),
+            403: REFEREE_ONLY,
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request, slug):
+        ahead = round_services.schedule_ahead(event=event_from(self))
+        return Response([{"round": n, "tables": tables} for n, tables in ahead])
+
+
 class RoundDetailApi(APIView):
     permission_classes = [EventVisible]
 
