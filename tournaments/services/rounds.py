@@ -61,7 +61,9 @@ def draw_in_background(event: Event) -> bool:
     several tabu starts and CP-SAT, which takes seconds rather than
     milliseconds.
     """
-    present = event.entries.exclude(status=Entry.Status.WITHDRAWN).count()
+    present = event.entries.filter(status=Entry.Status.CHECKED_IN).count() or (
+        event.entries.exclude(status=Entry.Status.WITHDRAWN).count()
+    )  # who is drawn: those checked in, once anyone is (draw_input)
     fours = event.table_size_policy in (TableSizePolicy.FOUR, TableSizePolicy.MIXED_PREFER_FOUR)
     bound = (present - 1) // (3 if fours else 2)
     return present > ASYNC_DRAW_THRESHOLD or event.rounds_planned >= bound - 3
