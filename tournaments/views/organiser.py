@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import permissions
+from tournaments import audit_text, permissions
 from tournaments.forms import (
     CsvImportForm,
     EntryForm,
@@ -580,8 +580,9 @@ def round_action(request, event, number: int, action: str):
 
 @event_view(roles=permissions.CHIEF_REFEREE)
 def audit(request, event):
-    return render(
-        request,
-        "tournaments/organiser/log.html",
-        {"event": event, "log": event.audit_log.select_related("user")[:500]},
-    )
+    names = dict(event.entries.values_list("pk", "player__name"))
+    log = [
+        (item, audit_text.described(item.action, item.data, names))
+        for item in event.audit_log.select_related("user")[:500]
+    ]
+    return render(request, "tournaments/organiser/log.html", {"event": event, "log": log})

@@ -211,3 +211,29 @@ def test_the_round_page_warns_of_a_withdrawn_player_still_seated(client):
     EntryFactory(event=event)  # a reserve makes nine again; the draw is made again
     round_draw(round_=round_)
     assert 'id="withdrawn-seated"' not in client.get(url).content.decode()
+
+
+def test_the_log_says_in_words_who_did_what_to_whom(client):
+    from tournaments.audit_text import SENTENCES, described
+    from tournaments.services.rounds import seats_swap
+
+    event = EventFactory(table_size_policy="3")
+    entries = [EntryFactory(event=event) for _ in range(9)]
+    avoidance_add(event=event, first=entries[0], second=entries[1], reason="family")
+    round_ = round_create(event=event)
+    round_draw(round_=round_)
+    seats = list(round_.seats.order_by("table__number", "position"))
+    a, b = seats[0].entry, seats[5].entry
+    seats_swap(round_=round_, first=a.pk, second=b.pk, reason="wrong seats")
+    client.force_login(UserFactory(is_superuser=True))
+    page = client.get(reverse("manage-log", args=[event.slug])).content.decode()
+    apart = f"{entries[0].player.name} and {entries[1].player.name} are kept apart"
+    assert apart in page
+    assert f"Round 1: {a.player.name} and {b.player.name} swapped seats" in page
+    assert "Round 1 drawn (Avoid repeated opponents, 3 tables)" in page
+    russian = client.get("/ru" + reverse("manage-log", args=[event.slug])).content.decode()
+    assert f"Тур 1: {a.player.name} и {b.player.name} поменялись местами" in russian
+    assert described("something.new", {"x": 1}, {}) == "something.new"
+    assert described("seat.moved", {"round": 1}, {}) == "seat.moved"  # data of another shape
+    actions = set(AuditLogEntry.objects.values_list("action", flat=True))
+    assert actions <= set(SENTENCES)  # every action of this path has its sentence
