@@ -16,7 +16,16 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.conventions import CONVENTIONS, OPTION_CHOICES, OPTION_RANGES, SOCHI
 
-__all__ = ["OPTION_LABELS", "VALUE_LABELS", "described", "option_fields", "options_from"]
+__all__ = [
+    "OPTION_LABELS",
+    "PREFIX",
+    "VALUE_LABELS",
+    "by_convention",
+    "described",
+    "initial_from",
+    "option_fields",
+    "options_from",
+]
 
 PREFIX = "option_"
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -13,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import audit_text, permissions
+from tournaments import audit_text, permissions, report_text
 from tournaments.forms import (
     CsvImportForm,
     EntryForm,
@@ -27,8 +25,6 @@ from tournaments.forms import (
     SwapForm,
 )
 from tournaments.models import Entry
-from tournaments.models.event import DrawMethod
-from tournaments.seating import report as seating_report
 from tournaments.selectors.events import (
     entries_for_event,
     rounds_for_event,
@@ -371,7 +367,7 @@ def round_detail(request, event, number: int, forms=None):
         as_drawn.fields[field].widget.choices = _choices(tables, blank=field == "seat_4")
     report = round_.draw_report or {}
     names = {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
-    note_names = _entry_names(event, report)
+    note_names = report_text.entry_names(event, report)
     withdrawn_seated = [
         (s.entry.player.name, t.number)
         for t in tables
@@ -386,9 +382,9 @@ def round_detail(request, event, number: int, forms=None):
             "round": round_,
             "tables": tables,
             "alphabetical": seating_alphabetical(tables=tables),
-            "report_rows": _report_rows(report, names),
-            "report_summary": _report_summary(report.get("summary", {})),
-            "report_notes": [_note(n, note_names) for n in report.get("notes", [])],
+            "report_rows": report_text.rows(report, names),
+            "report_summary": report_text.summary(report.get("summary", {})),
+            "report_notes": [report_text.note(n, note_names) for n in report.get("notes", [])],
             "swap_form": swap,
             "move_form": move,
             "redraw_form": forms.get("redraw") or RedrawTableForm(),
@@ -408,114 +404,6 @@ def round_detail(request, event, number: int, forms=None):
     )
 
 
-def _note(note: str, names: dict[int, str]) -> str:
-    """A note of the draw engine on how it made the tables, its frame in the page's language
-    and players' names for entry ids; the construction's own name stays as the engine says it
-    (it names the mathematics: "Kirkman triple system", "tabu search", …)."""
-    match = re.fullmatch(r"round (\d+) of the schedule planned for (\d+) rounds \((.*)\)", note)
-    if match:
-        n, total, how = match.groups()
-        return _("round %(n)s of the schedule planned for %(total)s rounds (%(how)s)") % {
-            "n": n,
-            "total": total,
-            "how": how,
-        }
-    match = re.fullmatch(
-        r"round (\d+) of the plan made after round (\d+) for rounds (\d+)–(\d+) \((.*)\)", note
-    )
-    if match:
-        n, after, first, last, how = match.groups()
-        return _(
-            "round %(n)s of the plan made after round %(after)s for rounds %(first)s–%(last)s "
-            "(%(how)s)"
-        ) % {"n": n, "after": after, "first": first, "last": last, "how": how}
-    match = re.fullmatch(r"in the history but not present: \[([\d, ]*)\]", note)
-    if match:
-        ids = [int(x) for x in match.group(1).split(",") if x.strip()]
-        return _("played before, not in this draw: %(names)s") % {
-            "names": ", ".join(names.get(i, f"#{i}") for i in ids)
-        }
-    return note
-
-
-def _report_summary(summary: dict) -> list[tuple[str, object]]:
-    """The stored summary (its keys are part of the API's draw report) with translated labels."""
-    labels = {
-        "repeated meetings": _("repeated meetings"),
-        "repeated left neighbours": _("repeated left neighbours"),
-        "method": _("method"),
-        "engine": _("engine"),
-    }
-    methods = dict(DrawMethod.choices)
-    return [
-        (labels.get(key, key), methods.get(value, value) if key == "method" else value)
-        for key, value in summary.items()
-    ]
-
-
-def _why(reason: str, names: dict[int, str]) -> str:
-    """A reason the draw report stores (:mod:`tournaments.seating.report`), in the page's
-    language and with players' names for entry ids; a reason it does not know stays as it is."""
-    fixed = {
-        seating_report.RANDOM: _(
-            "random draw: the referees' draw does not avoid repeats (001 note 8)"
-        ),
-        seating_report.BOTH_MUST_SIT: _("constraint: both must sit at this table"),
-        seating_report.PARTNERS: _("constraint: fixed partners"),
-        seating_report.SWISS: _("standings: Swiss tables group players of similar score"),
-        seating_report.NOT_AVOIDED: _(
-            "not avoided: the draw found no seating without it (see how the tables were made)"
-        ),
-    }
-    if reason in fixed:
-        return fixed[reason]
-    templates = (
-        (
-            seating_report.UNAVOIDABLE,
-            "unmet",
-            _("unavoidable: only %(unmet)s players present not yet met"),
-        ),
-        (seating_report.MUST_SIT, "table", _("must sit at table %(table)s")),
-        (seating_report.MUST_NOT_MEET, "entry", _("must not meet %(entry)s")),
-        (seating_report.PARTNERS_WITH, "entry", _("partners with %(entry)s")),
-    )
-    for english, field, translated in templates:
-        head, tail = english.split("{" + field + "}")
-        value = reason[len(head) : len(reason) - len(tail)]
-        if reason.startswith(head) and reason.endswith(tail) and value.isdigit():
-            shown = names.get(int(value), f"#{value}") if field == "entry" else value
-            return translated % {field: shown}
-    return reason
-
-
-def _entry_names(event, report: dict) -> dict[int, str]:
-    """Names of the entries a draw's notes may mention (every entry of the event, once)."""
-    if not report.get("notes"):
-        return {}
-    return dict(event.entries.values_list("pk", "player__name"))
-
-
-def _report_rows(report: dict, names: dict[int, str]) -> list[dict]:
-    rows = []
-    for player in report.get("players", []):
-        pid = player.get("id")
-        rows.append(
-            {
-                "name": names.get(pid, f"#{pid}"),
-                "table": player.get("table"),
-                "met_before": [
-                    f"{names.get(o, f'#{o}')} ({', '.join(str(r) for r in rounds)})"
-                    for o, rounds in player.get("met_before", [])
-                ],
-                "repeats": [names.get(o, f"#{o}") for o in player.get("repeats", [])],
-                "why": "; ".join(_why(part, names) for part in player.get("why", "").split("; ")),
-                "seats": player.get("seat_counts", []),
-            }
-        )
-    return sorted(rows, key=lambda r: (r["table"] or 0, r["name"]))
-
-
-# Lazy: these messages are translated when shown, in the language of the request.
 _ROUND_ACTIONS = {
     "commit-seed": (
         round_services.round_commit_seed,

@@ -86,9 +86,9 @@ def test_a_round_action_says_its_success_in_the_pages_language(client):
     ],
 )
 def test_each_stored_reason_is_shown(stored, shown):
-    from tournaments.views.organiser import _why
+    from tournaments.report_text import why
 
-    assert _why(stored, {}).startswith(shown)
+    assert why(stored, {}).startswith(shown)
 
 
 def test_a_note_names_the_players_who_left(client):
