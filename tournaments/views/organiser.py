@@ -64,6 +64,7 @@ def dashboard(request, event):
             "rounds": rounds_for_event(event=event, public=False),
             "entry_counts": {s.label: event.entries.filter(status=s).count() for s in Entry.Status},
             "can_organise": permissions.can_organise(request.user, event),
+            "can_read_log": permissions.can_chief_referee(request.user, event),
         },
     )
 

@@ -98,3 +98,17 @@ def test_the_demo_has_a_referee_who_signs_in(client):
     page = client.post(reverse("login"), {"username": "referee", "password": "referee"})
     assert page.status_code == 302
     assert client.get(reverse("manage", args=[event.slug])).status_code == 200
+
+
+def test_a_table_referee_sees_no_link_to_the_log_they_may_not_read(client):
+    event = EventFactory()
+    referee = UserFactory()
+    EventRole.objects.create(event=event, user=referee, role="referee")
+    client.force_login(referee)
+    page = client.get(reverse("manage", args=[event.slug])).content.decode()
+    log = reverse("manage-log", args=[event.slug])
+    assert log not in page and client.get(log).status_code == 403
+    chief = UserFactory()
+    EventRole.objects.create(event=event, user=chief, role="chief_referee")
+    client.force_login(chief)
+    assert log in client.get(reverse("manage", args=[event.slug])).content.decode()
