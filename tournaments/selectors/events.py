@@ -17,19 +17,27 @@ def events_public():
     )
 
 
-def events_of_user(*, user) -> list[tuple[Event, list[str]]]:
-    """The events ``user`` has a role in, each with the roles' names (a superuser: every event,
-    as organiser), newest first; nothing for an anonymous visitor."""
+def events_of_user(*, user) -> list[tuple[Event, list[str], str]]:
+    """The events ``user`` has a role in, newest first: each with the roles' names and where
+    the user works in it (``"manage"``, the desk; ``"appeals"`` for the appeals committee
+    alone). A superuser: every event, as organiser. Nothing for an anonymous visitor."""
     if not getattr(user, "is_authenticated", False):
         return []
     if user.is_superuser:
         organiser = str(EventRole.Role.ORGANISER.label)
-        return [(e, [organiser]) for e in Event.objects.order_by("-starts_on", "name")]
-    roles: dict[int, list[str]] = {}
+        return [(e, [organiser], "manage") for e in Event.objects.order_by("-starts_on", "name")]
+    roles: dict[int, list[EventRole]] = {}
     for role in EventRole.objects.filter(user=user).order_by("role"):
-        roles.setdefault(role.event_id, []).append(str(role.get_role_display()))
+        roles.setdefault(role.event_id, []).append(role)
     events = Event.objects.filter(pk__in=roles).order_by("-starts_on", "name")
-    return [(e, roles[e.pk]) for e in events]
+    return [
+        (
+            e,
+            [str(r.get_role_display()) for r in roles[e.pk]],
+            "appeals" if {r.role for r in roles[e.pk]} == {EventRole.Role.APPEALS} else "manage",
+        )
+        for e in events
+    ]
 
 
 def entries_for_event(*, event: Event):

@@ -112,3 +112,34 @@ def test_a_table_referee_sees_no_link_to_the_log_they_may_not_read(client):
     EventRole.objects.create(event=event, user=chief, role="chief_referee")
     client.force_login(chief)
     assert log in client.get(reverse("manage", args=[event.slug])).content.decode()
+
+
+@pytest.mark.parametrize("role", ["referee", "chief_referee", "organiser", "appeals"])
+def test_every_link_of_a_staff_members_pages_opens(client, role):
+    """From the home page to the desk and each of its links, nothing answers 403 or 404."""
+    import re
+
+    event = EventFactory()
+    user = UserFactory()
+    EventRole.objects.create(event=event, user=user, role=role)
+    client.force_login(user)
+    home = client.get("/").content.decode()
+    desk = re.search(rf'href="(/e/{event.slug}/[^"]*)"', home).group(1)
+    page = client.get(desk)
+    assert page.status_code == 200, desk
+    links = set(re.findall(r'href="(/e/[^"]+)"', page.content.decode()))
+    assert links
+    assert [(link, client.get(link).status_code) for link in sorted(links)] == [
+        (link, 200) for link in sorted(links)
+    ]
+
+
+def test_the_manage_link_shows_only_for_the_events_staff(client):
+    event = EventFactory()
+    manage = reverse("manage", args=[event.slug])
+    client.force_login(UserFactory())  # signed in, but no role in this event
+    assert manage not in client.get(reverse("event", args=[event.slug])).content.decode()
+    referee = UserFactory()
+    EventRole.objects.create(event=event, user=referee, role="referee")
+    client.force_login(referee)
+    assert manage in client.get(reverse("event", args=[event.slug])).content.decode()
