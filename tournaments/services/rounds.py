@@ -267,9 +267,13 @@ def round_draw(
         seed = round_.draw_seed or secrets.token_hex(16)
     inputs = draw_input(round_, method=method)
     if len(inputs["entries"]) < 3:
-        raise UserFacingError(
-            _("A draw needs at least three players present."), {"field": "entries"}
-        )
+        message = _("A draw needs at least three players present.")
+        if inputs["not_checked_in"]:
+            message += " " + _(
+                "Only %(n)d checked in: once anyone is checked in, only players checked in are "
+                "drawn (%(m)d registered are not)."
+            ) % {"n": len(inputs["entries"]), "m": len(inputs["not_checked_in"])}
+        raise UserFacingError(message, {"field": "entries"})
     _check_draw_input(inputs)
     try:
         draw = run_engine(inputs, seed=seed)

@@ -237,3 +237,12 @@ def test_the_log_says_in_words_who_did_what_to_whom(client):
     assert described("seat.moved", {"round": 1}, {}) == "seat.moved"  # data of another shape
     actions = set(AuditLogEntry.objects.values_list("action", flat=True))
     assert actions <= set(SENTENCES)  # every action of this path has its sentence
+
+
+def test_a_draw_with_too_few_checked_in_says_why():
+    event = EventFactory(table_size_policy="3")
+    EntryFactory(event=event)  # checked in
+    for _ in range(8):
+        EntryFactory(event=event, status=Entry.Status.REGISTERED)
+    with pytest.raises(UserFacingError, match="Only 1 checked in.*8 registered are not"):
+        round_draw(round_=round_create(event=event))
