@@ -105,9 +105,21 @@ def draw_job_queue(
         locked.save(update_fields=["draw_job_id", "draw_job_started_at", "draw_job_error"])
     from tournaments.tasks import round_draw as round_draw_task
 
-    round_draw_task.apply_async(
-        (locked.pk, getattr(by, "pk", None), method, seed), task_id=locked.draw_job_id
-    )
+    try:
+        round_draw_task.apply_async(
+            (locked.pk, getattr(by, "pk", None), method, seed), task_id=locked.draw_job_id
+        )
+    except UserFacingError:  # run inline (eager) and refused: the job kept its message
+        raise
+    except Exception as exc:  # the broker cannot be reached: no job runs, say so now
+        Round.objects.filter(pk=locked.pk, draw_job_id=locked.draw_job_id).update(
+            draw_job_id="", draw_job_error=f"{type(exc).__name__}: {exc}"
+        )
+        raise UserFacingError(
+            _("The draw could not be started (%(error)s); nothing was changed. Try again.")
+            % {"error": type(exc).__name__},
+            {"field": "draw"},
+        ) from exc
     return locked.draw_job_id
 
 

@@ -97,3 +97,24 @@ def test_a_background_draw_that_fails_says_why_on_the_page(client):
     assert page.count("A draw needs at least three players present.") == 2  # message and box
     assert 'id="draw-failed"' in page
     assert event.rounds.get(number=1).state == "draft"
+
+
+def test_a_draw_job_that_cannot_reach_the_broker_says_so_and_blocks_nothing():
+    """No broker on the port: the round keeps no job, and the organiser may try again."""
+    from tests.conftest import eager_off
+    from tournaments.celery import app
+
+    round_ = round_create(event=event_with(9, table_size_policy="3"))
+    before = app.conf.broker_url, app.conf.broker_transport_options
+    app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    app.conf.broker_transport_options = {"max_retries": 0}
+    app._pool = app.amqp._producer_pool = None  # the next message connects to the new URL
+    try:
+        with eager_off(), pytest.raises(UserFacingError, match="could not be started"):
+            draw_job_queue(round_=round_)
+    finally:
+        app.conf.broker_url, app.conf.broker_transport_options = before
+        app._pool = app.amqp._producer_pool = None
+    round_.refresh_from_db()
+    assert round_.draw_job_id == "" and "Error" in round_.draw_job_error
+    assert not draw_job_running(round_) and round_.state == "draft"
