@@ -232,58 +232,51 @@ def entries_import_csv(
                 )
         if not name:
             errors.append(CsvLineError(line_no, "name", _("the name is empty")))
+        # A player entered already: the same federation id, or without one the same name.
+        entered = fid in entered_ids if fid else bool(name) and name.casefold() in entered_names
+        if entered and skip_entered:  # left out whole: its other cells do not matter
+            del errors[before:]
+            skipped.append(line_no)
+            continue
+        if entered:
+            errors.append(
+                CsvLineError(
+                    line_no,
+                    "federation_id",
+                    _("the player with federation id %(fid)s is already entered") % {"fid": fid},
+                )
+                if fid
+                else CsvLineError(
+                    line_no,
+                    "name",
+                    _("%(name)s is already entered (give federation ids to tell namesakes apart)")
+                    % {"name": name},
+                )
+            )
+        elif fid and fid in seen_ids:
+            errors.append(
+                CsvLineError(
+                    line_no,
+                    "federation_id",
+                    _("federation id %(fid)s is also on line %(other)d")
+                    % {"fid": fid, "other": seen_ids[fid]},
+                )
+            )
+        elif not fid and name and name.casefold() in seen_names:
+            errors.append(
+                CsvLineError(
+                    line_no,
+                    "name",
+                    _(
+                        "%(name)s is also on line %(other)d (give federation ids to tell namesakes apart)"
+                    )
+                    % {"name": name, "other": seen_names[name.casefold()]},
+                )
+            )
         if fid:
-            if fid in seen_ids:
-                errors.append(
-                    CsvLineError(
-                        line_no,
-                        "federation_id",
-                        _("federation id %(fid)s is also on line %(other)d")
-                        % {"fid": fid, "other": seen_ids[fid]},
-                    )
-                )
-            elif fid in entered_ids:
-                if skip_entered:
-                    skipped.append(line_no)
-                    continue
-                errors.append(
-                    CsvLineError(
-                        line_no,
-                        "federation_id",
-                        _("the player with federation id %(fid)s is already entered")
-                        % {"fid": fid},
-                    )
-                )
             seen_ids.setdefault(fid, line_no)
         elif name:
-            key = name.casefold()
-            if key in entered_names and len(errors) == before:
-                if skip_entered:
-                    skipped.append(line_no)
-                    continue
-                errors.append(
-                    CsvLineError(
-                        line_no,
-                        "name",
-                        _(
-                            "%(name)s is already entered (give federation ids to tell "
-                            "namesakes apart)"
-                        )
-                        % {"name": name},
-                    )
-                )
-            elif key in seen_names:
-                errors.append(
-                    CsvLineError(
-                        line_no,
-                        "name",
-                        _(
-                            "%(name)s is also on line %(other)d (give federation ids to tell namesakes apart)"
-                        )
-                        % {"name": name, "other": seen_names[key]},
-                    )
-                )
-            seen_names.setdefault(key, line_no)
+            seen_names.setdefault(name.casefold(), line_no)
         if len(errors) == before:
             rows.append((line_no, name, club, city, rating, fid))
     if errors:
