@@ -159,3 +159,16 @@ def test_a_namesake_by_hand_needs_a_federation_id():
     assert info.value.extra == {"field": "name"}
     assert entry_register(event=event, name="Ivan Petrov", federation_id="RU-77").pk
     assert event.entries.count() == 2
+
+
+def test_a_skipped_line_is_left_out_whole():
+    """With ``skip_entered`` a line of a player already entered is not read further: a bad
+    cell on it refuses nothing."""
+    event = EventFactory()
+    entries_import_csv(event=event, text="name,rating,federation_id\nBoris,1500,F2\n")
+    text = "name,rating,federation_id\nBoris,strong,F2\nVera,1400,\n"
+    result = entries_import_csv(event=event, text=text, skip_entered=True)
+    assert [e.player.name for e in result.entries] == ["Vera"] and result.skipped == (2,)
+    with pytest.raises(CsvImportError) as info:
+        entries_import_csv(event=event, text=text)
+    assert {(e.line, e.field) for e in info.value.errors} == {(2, "rating"), (2, "federation_id")}
