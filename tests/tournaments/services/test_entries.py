@@ -171,4 +171,8 @@ def test_a_skipped_line_is_left_out_whole():
     assert [e.player.name for e in result.entries] == ["Vera"] and result.skipped == (2,)
     with pytest.raises(CsvImportError) as info:
         entries_import_csv(event=event, text=text)
-    assert {(e.line, e.field) for e in info.value.errors} == {(2, "rating"), (2, "federation_id")}
+    assert {(e.line, e.field) for e in info.value.errors} == {
+        (2, "rating"),
+        (2, "federation_id"),
+        (3, "name"),  # Vera came in with the import before
+    }
