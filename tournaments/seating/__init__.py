@@ -15,6 +15,10 @@ round_number=None, rounds_total=None) -> Draw``
 ``draw_schedule(entries, rounds, *, seed, policy, constraints, history=()) -> tuple[Draw, ...]``
     All rounds at once (as the Serbian league fixes its first eight rounds).
 
+Both take ``progress=``: a callable that hears a :class:`Progress` (the :class:`Stage`,
+how far it has gone, which tabu start) as the draw goes; a background job shows it. The
+tables do not depend on it.
+
 ``seed_commitment(seed) -> str``
     SHA-256 hex of the seed, to publish before the draw; after it, anyone
     re-runs the draw with the published seed and gets the same tables.
@@ -90,6 +94,7 @@ from .model import (
     TableCountError,
     TablePolicy,
 )
+from .progress import Progress, Reporter, Stage
 from .sizes import table_sizes
 
 __all__ = [
@@ -103,8 +108,11 @@ __all__ = [
     "Method",
     "PastTable",
     "PlayerReport",
+    "Progress",
     "Repeat",
+    "Reporter",
     "SeatingError",
+    "Stage",
     "Table",
     "TableCountError",
     "TablePolicy",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -26,6 +26,7 @@ from .model import (
     sort_key,
 )
 from .planning import design_rounds, developed_rounds
+from .progress import Reporter, Stage, report
 from .report import build_report
 from .search import Problem, fill_tables, solve
 from .seats import seat_table
@@ -127,6 +128,17 @@ def _partition(tables: Iterable[Iterable[EntryId]]) -> frozenset[frozenset[Entry
     return frozenset(frozenset(t) for t in tables)
 
 
+def _stepper(
+    progress: Reporter | None, stage: Stage, attempt: int = 1, attempts: int = 1
+) -> Callable[[int, int], None] | None:
+    """The tabu search's ``on_step`` for ``progress``, as ``stage`` (None without one)."""
+    if progress is None:
+        return None
+    return lambda step, steps: report(
+        progress, stage, step, steps, attempt=attempt, attempts=attempts
+    )
+
+
 def draw_round(
     entries: Sequence[Entry],
     history: Sequence[PastTable] = (),
@@ -138,11 +150,14 @@ def draw_round(
     standings: Mapping[EntryId, float] | None = None,
     round_number: int | None = None,
     rounds_total: int | None = None,
+    progress: Reporter | None = None,
 ) -> Draw:
     """Draw one round. See the package docstring for the methods.
 
     :param rounds_total: the event's number of rounds; with it ``no_repeats``
         and ``schedule`` plan the remaining rounds together instead of greedily.
+    :param progress: hears each stage of the draw and how far it has gone
+        (:mod:`.progress`); the tables do not depend on it.
     :raises SeatingError: bad entries, impossible count, unmet constraint.
     """
     method, policy = Method(method), TablePolicy(policy)
@@ -168,25 +183,47 @@ def draw_round(
     if method is Method.RANDOM:
         problem = build_problem(setup, stats, 1, repeat_weight=0, four_weight=0)
         groups = solve(
-            problem, rng, initial=[_random_groups(setup, rng)], iterations=ROUND_ITERATIONS
+            problem,
+            rng,
+            initial=[_random_groups(setup, rng)],
+            iterations=ROUND_ITERATIONS,
+            on_step=_stepper(progress, Stage.SEARCH),
         )[0]
     elif method is Method.SWISS:
         if standings is None:
             raise SeatingError("standings: the Swiss method needs the current standings")
         problem = build_problem(setup, stats, 1, repeat_weight=10_000, four_weight=1)
         problem.rank = _swiss_ranks(setup, entries, standings, rng)
-        groups = solve(problem, rng, iterations=ROUND_ITERATIONS, rank_start=True)[0]
+        groups = solve(
+            problem,
+            rng,
+            iterations=ROUND_ITERATIONS,
+            rank_start=True,
+            on_step=_stepper(progress, Stage.SEARCH),
+        )[0]
         params["standings"] = {
             str(k): v for k, v in sorted(standings.items(), key=lambda kv: sort_key(kv[0]))
         }
     elif rounds_total is not None and rounds_total > len(done):
         groups, how = _lookahead(
-            setup, entries, history, stats, rounds_total, seed, policy, constraints, method
+            setup,
+            entries,
+            history,
+            stats,
+            rounds_total,
+            seed,
+            policy,
+            constraints,
+            method,
+            progress,
         )
         notes.append(how)
     else:
         problem = build_problem(setup, stats, 1, repeat_weight=10_000, four_weight=1)
-        groups = solve(problem, rng, iterations=ROUND_ITERATIONS)[0]
+        groups = solve(
+            problem, rng, iterations=ROUND_ITERATIONS, on_step=_stepper(progress, Stage.SEARCH)
+        )[0]
+    report(progress, Stage.SEATING)
     tables = _seat_round(groups, setup, stats, rng, method, policy)
     check_apart(tables, setup.constraints, rnd)
     return Draw(
@@ -212,6 +249,7 @@ def _lookahead(
     policy: TablePolicy,
     constraints: Constraints,
     method: Method,
+    progress: Reporter | None = None,
 ) -> tuple[list[list[int]], str]:
     """Next round's groups when the remaining rounds are planned together.
 
@@ -235,7 +273,12 @@ def _lookahead(
     key = _plan_key(entries, rounds_total, policy, constraints, f"seed {seed}")
     if (not done or method is Method.SCHEDULE) and key not in _PLANS:
         plan = draw_schedule(
-            entries, rounds_total, seed=seed, policy=policy, constraints=constraints
+            entries,
+            rounds_total,
+            seed=seed,
+            policy=policy,
+            constraints=constraints,
+            progress=progress,
         )
         how = plan[0].parameters["construction"]
         _remember(key, [[d.seats for d in r.tables] for r in plan], how)
@@ -249,7 +292,7 @@ def _lookahead(
         )
     for j in range(1, len(done) + 1):
         planned, how = _anchored_plan(
-            setup, entries, history, done[:j], rounds_total, policy, constraints
+            setup, entries, history, done[:j], rounds_total, policy, constraints, progress
         )
         later = done[j:]  # fewer than the rounds planned: rounds_total > len(done)
         if all(
@@ -298,6 +341,7 @@ def _anchored_plan(
     rounds_total: int,
     policy: TablePolicy,
     constraints: Constraints,
+    progress: Reporter | None = None,
 ) -> tuple[list[list[list[int]]], str]:
     """Groups for the rounds after ``anchor_rounds``, from those rounds alone (no seed)."""
     anchor = [t for t in history if t.round in anchor_rounds]
@@ -319,6 +363,7 @@ def _anchored_plan(
                 setup.units
             ):
                 first_round = first
+                report(progress, Stage.DESIGN)
                 design = design_rounds(
                     setup.unit_sizes,
                     fixed_units(setup),
@@ -327,7 +372,7 @@ def _anchored_plan(
                     first_round=first_round,
                     apart=apart_units(setup),
                 )
-        groups, how = _plan(setup, summarise(anchor), remaining, rng, design, first_round)
+        groups, how = _plan(setup, summarise(anchor), remaining, rng, design, first_round, progress)
         _remember(key, groups, how)
     return _PLANS[key]
 
@@ -339,6 +384,7 @@ def _plan(
     rng: random.Random,
     design: tuple[list[list[list[int]]], str] | None,
     first_round: list[list[int]] | None = None,
+    progress: Reporter | None = None,
 ) -> tuple[list[list[list[int]]], str]:
     """Groups for ``rounds`` rounds: the design or the tabu search, then CP-SAT if repeats remain.
 
@@ -369,9 +415,16 @@ def _plan(
     initial, how = design if design is not None else (None, "tabu search")
     if design is not None:
         how += completing
-    groups = solve(problem, rng, initial=initial, iterations=SCHEDULE_ITERATIONS)
+    groups = solve(
+        problem,
+        rng,
+        initial=initial,
+        iterations=SCHEDULE_ITERATIONS,
+        on_step=_stepper(progress, Stage.SEARCH),
+    )
     left = _new_repeats(fresh, groups)
     if left and design is None and whole and not proof:  # the quick search missed
+        report(progress, Stage.PATIENT_DESIGN)
         design = design_rounds(
             setup.unit_sizes, fixed, rounds, rng, first_round=first_round, patient=True, apart=apart
         )
@@ -379,13 +432,23 @@ def _plan(
             initial, how = design
             how += completing
             groups = solve(
-                copy.deepcopy(fresh), rng, initial=initial, iterations=SCHEDULE_ITERATIONS
+                copy.deepcopy(fresh),
+                rng,
+                initial=initial,
+                iterations=SCHEDULE_ITERATIONS,
+                on_step=_stepper(progress, Stage.SEARCH),
             )
             left = _new_repeats(fresh, groups)
     if left and design is None:  # the tabu search depends on its start: try a few more
         small = fresh.n * rounds <= EXACT_MAX_CELLS
-        for restart in range(1, 1 + (RESTARTS_SMALL if small else RESTARTS_LARGE)):
-            again = solve(copy.deepcopy(fresh), rng, iterations=SCHEDULE_ITERATIONS)
+        restarts = RESTARTS_SMALL if small else RESTARTS_LARGE
+        for restart in range(1, 1 + restarts):
+            again = solve(
+                copy.deepcopy(fresh),
+                rng,
+                iterations=SCHEDULE_ITERATIONS,
+                on_step=_stepper(progress, Stage.RESTART, restart, restarts),
+            )
             fewer = _new_repeats(fresh, again)
             if fewer < left:
                 groups, left, how = again, fewer, f"tabu search, start {restart + 1}"
@@ -397,6 +460,7 @@ def _plan(
             f" for {fresh.n} players over {total} rounds (proved offline — {proof})"
         )
     if left and design is None and whole:
+        report(progress, Stage.DEVELOPED)
         developed = developed_rounds(
             setup.unit_sizes, fixed, rounds, rng, first_round=first_round, apart=apart
         )
@@ -406,6 +470,7 @@ def _plan(
                 return again, developed[1] + completing
     if not left or fresh.n * rounds > EXACT_MAX_CELLS:
         return groups, how
+    report(progress, Stage.EXACT)
     exact = zero_repeat_schedule(fresh, seed=rng.randrange(2**31), budget=EXACT_BUDGET)
     if exact.tables is None:
         return groups, f"{how}, {left} repeated meeting(s) left; {exact.detail}"
@@ -444,12 +509,13 @@ def draw_schedule(
     policy: TablePolicy = TablePolicy.MIXED,
     constraints: Constraints | None = None,
     history: Sequence[PastTable] = (),
+    progress: Reporter | None = None,
 ) -> tuple[Draw, ...]:
     """All ``rounds`` rounds at once (the ``schedule`` method).
 
     Uses a constructed design where the size has one (:mod:`.designs`),
     otherwise a tabu search over all rounds, then what :func:`_plan` tries
-    where that leaves a repeat.
+    where that leaves a repeat. ``progress`` as for :func:`draw_round`.
     """
     policy = TablePolicy(policy)
     constraints = constraints or Constraints()
@@ -459,6 +525,8 @@ def draw_schedule(
     stats = summarise(history)
     first = max(stats.rounds, default=0) + 1
     rng = random.Random(f"{seed}|schedule {rounds}|{policy}")
+    if not stats.rounds:
+        report(progress, Stage.DESIGN)
     design = (
         None
         if stats.rounds
@@ -466,7 +534,8 @@ def draw_schedule(
             setup.unit_sizes, fixed_units(setup), rounds, rng, apart=apart_units(setup)
         )
     )
-    groups, how = _plan(setup, stats, rounds, rng, design)
+    groups, how = _plan(setup, stats, rounds, rng, design, progress=progress)
+    report(progress, Stage.SEATING)
     if design is None and how.startswith("tabu search"):
         how = how.replace("tabu search", "tabu search over all rounds", 1)
     draws = []

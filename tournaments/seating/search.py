@@ -25,7 +25,7 @@ tables.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 __all__ = ["FORBID", "REPEAT", "RANK", "FOUR", "Problem", "solve"]
@@ -35,6 +35,7 @@ REPEAT = 10_000
 RANK = 1_000
 FOUR = 1
 SWISS_WINDOW = 2 * REPEAT // RANK  #: places a Swiss swap may reach (see _partners_for)
+STEP_EVERY = 50  #: iterations between two reports of the tabu search's progress
 
 
 @dataclass
@@ -68,11 +69,14 @@ def solve(
     initial: Sequence[Sequence[Sequence[int]]] | None = None,
     iterations: int = 2000,
     rank_start: bool = False,
+    on_step: Callable[[int, int], None] | None = None,
 ) -> list[list[list[int]]]:
     """Tables (lists of player indices) for ``problem.rounds`` rounds.
 
     ``initial`` rounds are used as given (e.g. a constructed design) and only
     repaired if they have conflicts; otherwise rounds are built greedily.
+    ``on_step(done, iterations)`` hears how far the tabu search has gone (every
+    :data:`STEP_EVERY` iterations, and once at the end); it changes nothing.
     """
     p = problem
     meet = p.meet
@@ -98,7 +102,9 @@ def solve(
         for r in range(p.rounds):
             if p.sizes[state.where[r][x]] == 4:
                 p.fours[x] += 1
-    _tabu(p, state, rng, iterations)
+    _tabu(p, state, rng, iterations, on_step)
+    if on_step is not None:
+        on_step(iterations, iterations)  # done, early or not
     _polish(p, state, rng)
     return state.tables
 
@@ -224,7 +230,13 @@ def _conflicts(p: Problem, s: _State) -> set[tuple[int, int]]:
     }
 
 
-def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
+def _tabu(
+    p: Problem,
+    s: _State,
+    rng: random.Random,
+    iterations: int,
+    on_step: Callable[[int, int], None] | None = None,
+) -> None:
     bad = _conflicts(p, s)
     if not bad:
         return
@@ -240,6 +252,8 @@ def _tabu(p: Problem, s: _State, rng: random.Random, iterations: int) -> None:
     for it in range(iterations):
         if not bad or it - last_best > patience:
             break
+        if on_step is not None and it % STEP_EVERY == 0:
+            on_step(it, iterations)
         movers = [(r, x) for r, t in sorted(bad) for x in s.tables[r][t] if x not in p.fixed]
         if not movers:
             break  # nothing can move: the constraints are the reason
