@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.models.event import DrawMethod
 from tournaments.seating import report as seating_report
 
-__all__ = ["entry_names", "note", "rows", "summary", "why"]
+__all__ = ["entry_names", "note", "progress", "rows", "summary", "why"]
 
 
 def note(note: str, names: dict[int, str]) -> str:
@@ -124,3 +126,44 @@ def rows(report: dict, names: dict[int, str]) -> list[dict]:
 
 
 # Lazy: these messages are translated when shown, in the language of the request.
+
+
+#: What each stage of the engine (``seating.Stage``) is doing, in words for the round's page.
+STAGES = {
+    "design": gettext_lazy("Building a schedule without repeats from a design"),
+    "search": gettext_lazy("Searching for tables with the fewest repeats (tabu search)"),
+    "patient_design": gettext_lazy("A repeat remains: a longer search for a design"),
+    "restart": gettext_lazy("A repeat remains: the search again from another start"),
+    "developed": gettext_lazy("A repeat remains: a cyclic schedule by CP-SAT"),
+    "exact": gettext_lazy("A repeat remains: CP-SAT over all rounds (a schedule, or a proof)"),
+    "seating": gettext_lazy("Seats and first dealers at each table"),
+}
+
+
+def progress(data: dict) -> dict[str, object] | None:
+    """A draw job's progress (``Round.draw_job_progress``) for the round's page: the stage in
+    words, ``detail`` (which start, which iteration), and ``value``/``max`` for a progress bar
+    (None where the stage cannot say how far it has gone). None when there is none."""
+    if not data or "stage" not in data:
+        return None
+    stage = str(data["stage"])
+    step, steps = int(data.get("step") or 0), int(data.get("steps") or 0)
+    attempt, attempts = int(data.get("attempt") or 1), int(data.get("attempts") or 1)
+    parts = []
+    if attempts > 1:
+        parts.append(_("start %(k)d of %(n)d") % {"k": attempt, "n": attempts})
+    if steps:
+        parts.append(
+            _("iteration %(step)s of at most %(steps)s")
+            % {
+                "step": number_format(step, force_grouping=True),
+                "steps": number_format(steps, force_grouping=True),
+            }
+        )
+    return {
+        "stage": str(STAGES.get(stage, stage)),
+        "detail": ", ".join(parts),
+        "value": min(step, steps) if steps else None,
+        "max": steps or None,
+        "at": data.get("at", ""),
+    }

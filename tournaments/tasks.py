@@ -38,13 +38,22 @@ def round_draw(
     seed: str | None = None,
 ) -> dict[str, object]:
     """Draw a round in the background (large events): ``services.rounds.draw_job_run``. Its
-    state is ``PROGRESS`` (step "drawing") while the engine runs; the round's page and
-    ``/api/v1/jobs/<id>`` show it."""
+    state is ``PROGRESS`` while the engine runs: meta ``{"step": "drawing", "progress":
+    {...}}``, the engine's stage and how far it has gone (``seating.Progress``); the round's
+    page and ``/api/v1/jobs/<id>`` show it."""
     from tournaments.services.rounds import draw_job_run
+
+    def progress(meta: dict[str, object]) -> None:
+        self.update_state(state="PROGRESS", meta={"step": "drawing", "progress": meta})
 
     self.update_state(state="PROGRESS", meta={"step": "drawing"})
     round_ = draw_job_run(
-        round_id=round_id, job_id=self.request.id, by_id=user_id, method=method, seed=seed
+        round_id=round_id,
+        job_id=self.request.id,
+        by_id=user_id,
+        method=method,
+        seed=seed,
+        on_progress=progress,
     )
     return {
         "round": round_.number,

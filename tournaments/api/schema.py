@@ -118,6 +118,27 @@ class JobDoneOutput(serializers.Serializer):
     )
 
 
+@extend_schema_serializer(component_name="DrawProgress")
+class DrawProgressOutput(serializers.Serializer):
+    """How far a draw job's engine has gone (``seating.Progress``)."""
+
+    stage = serializers.ChoiceField(
+        choices=["design", "search", "patient_design", "restart", "developed", "exact", "seating"],
+        help_text=(
+            "The engine's stage (``seating.Stage``): building a schedule from a design, the tabu "
+            "search, a longer design search, the search from more starts, a cyclic schedule by "
+            "CP-SAT, CP-SAT over all rounds, seating each table."
+        ),
+    )
+    step = serializers.IntegerField(help_text="How far the stage has gone (tabu iterations).")
+    steps = serializers.IntegerField(
+        help_text="The most iterations the stage may take; 0 where the stage cannot say."
+    )
+    attempt = serializers.IntegerField(help_text="Which tabu start (stage ``restart``), from 1.")
+    attempts = serializers.IntegerField(help_text="How many starts the stage may make.")
+    at = serializers.DateTimeField(help_text="When the engine said so.")
+
+
 class JobRunningExtra(serializers.Serializer):
     state = serializers.CharField(
         help_text=(
@@ -126,6 +147,10 @@ class JobRunningExtra(serializers.Serializer):
     )
     step = serializers.CharField(
         required=False, help_text='With PROGRESS: what the job is doing (a draw: "drawing").'
+    )
+    progress = DrawProgressOutput(
+        required=False,
+        help_text="A draw job, once its engine has begun: the stage and how far it has gone.",
     )
 
 

@@ -42,6 +42,9 @@ class Round(models.Model):
     draw_job_id = models.CharField(max_length=64, blank=True)
     draw_job_started_at = models.DateTimeField(null=True, blank=True)
     draw_job_error = models.TextField(blank=True)
+    # How far the running job has gone: the engine's stage and step (seating.Progress.as_dict)
+    # and when it said so; empty when no job runs.
+    draw_job_progress = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["event", "number"]

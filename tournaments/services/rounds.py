@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import time
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -50,6 +52,8 @@ __all__ = [
 State = Round.State
 #: Events with more entries than this draw in a Celery job with progress; smaller ones inline.
 ASYNC_DRAW_THRESHOLD = 90
+#: Seconds between two writes of a draw job's progress within one stage of the engine.
+PROGRESS_EVERY = 1.0
 
 
 def draw_in_background(event: Event) -> bool:
@@ -102,7 +106,15 @@ def draw_job_queue(
         locked.draw_job_id = str(uuid.uuid4())
         locked.draw_job_started_at = timezone.now()
         locked.draw_job_error = ""
-        locked.save(update_fields=["draw_job_id", "draw_job_started_at", "draw_job_error"])
+        locked.draw_job_progress = {}
+        locked.save(
+            update_fields=[
+                "draw_job_id",
+                "draw_job_started_at",
+                "draw_job_error",
+                "draw_job_progress",
+            ]
+        )
     from tournaments.tasks import round_draw as round_draw_task
 
     try:
@@ -130,22 +142,57 @@ def draw_job_run(
     by_id: int | None = None,
     method: str | None = None,
     seed: str | None = None,
+    on_progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> Round:
     """The work of a draw job: :func:`round_draw`, then the job is cleared from the round; a
-    failure is kept on the round (its message, for the round's page) and raised again."""
+    failure is kept on the round (its message, for the round's page) and raised again.
+
+    While the engine runs, the round holds how far it has gone (``draw_job_progress``, for
+    the round's page), and ``on_progress`` hears the same (the Celery task's state, for
+    ``/api/v1/jobs/<id>``); both at most once a second within a stage.
+    """
     by = get_user_model().objects.filter(pk=by_id).first() if by_id else None
     mine = Round.objects.filter(pk=round_id, draw_job_id=job_id or "")
+    progress = _JobProgress(mine, on_progress)
     try:
-        round_ = round_draw(round_=Round.objects.get(pk=round_id), by=by, method=method, seed=seed)
+        round_ = round_draw(
+            round_=Round.objects.get(pk=round_id),
+            by=by,
+            method=method,
+            seed=seed,
+            progress=progress,
+        )
     except Exception as exc:
         message = (
             exc.message if isinstance(exc, UserFacingError) else f"{type(exc).__name__}: {exc}"
         )
-        mine.update(draw_job_id="", draw_job_error=message)
+        mine.update(draw_job_id="", draw_job_error=message, draw_job_progress={})
         raise
-    mine.update(draw_job_id="", draw_job_error="")
+    mine.update(draw_job_id="", draw_job_error="", draw_job_progress={})
     round_.refresh_from_db()
     return round_
+
+
+class _JobProgress:
+    """A draw job's reporter (:class:`seating.Reporter`): writes the engine's progress to the
+    round at once when the stage or the tabu start changes, else at most every
+    :data:`PROGRESS_EVERY` seconds."""
+
+    def __init__(self, rounds, also: Callable[[dict[str, Any]], None] | None) -> None:
+        self.rounds, self.also = rounds, also
+        self.last: tuple[str, int] | None = None
+        self.written = 0.0
+
+    def __call__(self, progress: seating.Progress) -> None:
+        now = time.monotonic()
+        where = (str(progress.stage), progress.attempt)
+        if where == self.last and now - self.written < PROGRESS_EVERY:
+            return
+        self.last, self.written = where, now
+        data = {**progress.as_dict(), "at": timezone.now().isoformat(timespec="seconds")}
+        self.rounds.update(draw_job_progress=data)
+        if self.also is not None:
+            self.also(data)
 
 
 def _lock(round_: Round) -> Round:
@@ -268,13 +315,25 @@ def _standings_for_draw(event: Event) -> dict[str, float]:
     return {}
 
 
-@transaction.atomic
 def round_draw(
-    *, round_: Round, method: str | None = None, seed: str | None = None, by=None
+    *,
+    round_: Round,
+    method: str | None = None,
+    seed: str | None = None,
+    by=None,
+    progress: seating.Reporter | None = None,
 ) -> Round:
-    """Draw the round's tables (or draw them again while the round is not published)."""
-    round_ = _lock(round_)
+    """Draw the round's tables (or draw them again while the round is not published).
+
+    The engine runs outside any transaction: near the most rounds a player count allows it
+    may take minutes, which no lock should last, and a job's ``progress`` must be seen
+    meanwhile. The tables are stored under the round's lock, and only if nothing the draw
+    read has changed since: the round's state and seed, the players present, the earlier
+    rounds, the constraints (otherwise nothing is stored and the organiser draws again).
+    """
+    round_ = Round.objects.select_related("event").get(pk=round_.pk)
     _require(round_, State.DRAFT, State.DRAWN)
+    committed = (round_.draw_seed, round_.draw_seed_hash)
     if seed is None:
         seed = round_.draw_seed or secrets.token_hex(16)
     inputs = draw_input(round_, method=method)
@@ -288,9 +347,36 @@ def round_draw(
         raise UserFacingError(message, {"field": "entries"})
     _check_draw_input(inputs)
     try:
-        draw = run_engine(inputs, seed=seed)
+        draw = run_engine(inputs, seed=seed, progress=progress)
     except seating.SeatingError as exc:
         raise UserFacingError(str(exc), {"field": "draw"}) from exc
+    return _draw_store(round_, inputs, committed, seed, draw, by, method)
+
+
+@transaction.atomic
+def _draw_store(
+    round_: Round,
+    inputs: dict[str, Any],
+    committed: tuple[str, str],
+    seed: str,
+    draw: seating.Draw,
+    by,
+    method: str | None,
+) -> Round:
+    """Store ``draw`` (made from ``inputs``) as the round's tables, if they still hold."""
+    round_ = _lock(round_)
+    _require(round_, State.DRAFT, State.DRAWN)
+    if (round_.draw_seed, round_.draw_seed_hash) != committed or draw_input(
+        round_, method=method
+    ) != inputs:
+        raise UserFacingError(
+            _(
+                "While the draw ran, the players present, the earlier rounds, the draw "
+                "constraints or the round's seed changed, so its tables no longer fit; nothing "
+                "was stored. Draw again."
+            ),
+            {"field": "draw"},
+        )
     round_.tables.all().delete()
     _store_tables(round_, draw.tables)
     round_.draw_method = inputs["method"]
@@ -359,7 +445,9 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
             )
 
 
-def run_engine(inputs: dict[str, Any], *, seed: str) -> seating.Draw:
+def run_engine(
+    inputs: dict[str, Any], *, seed: str, progress: seating.Reporter | None = None
+) -> seating.Draw:
     """Run the pure draw engine on the stored input (also used by ``manage.py draw_verify``)."""
     entries = [
         seating.Entry(id=e["id"], rating=e.get("rating"), club=e.get("club") or None)
@@ -390,6 +478,7 @@ def run_engine(inputs: dict[str, Any], *, seed: str) -> seating.Draw:
         standings=standings,
         round_number=inputs["round"],
         rounds_total=max(inputs["rounds_planned"], inputs["round"]),
+        progress=progress,
     )
 
 

@@ -393,6 +393,7 @@ def round_detail(request, event, number: int, forms=None):
             "can_organise": permissions.can_organise(request.user, event),
             "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
             "draw_running": round_services.draw_job_running(round_),
+            "draw_progress": report_text.progress(round_.draw_job_progress),
             "withdrawn_seated": withdrawn_seated if round_.state != "closed" else [],
             "not_checked_in": list(
                 Entry.objects.filter(

@@ -99,14 +99,15 @@ def test_draw_inline_then_publish(organiser_api, api, event):
     assert public["draw_seed"] and len(public["tables"]) == 4
 
 
-def background_draw(players: int, queue: str):
+def background_draw(players: int, queue: str, running: list | None = None, **fields):
     """An organiser asks the API to draw round 1 of an event of ``players`` in a job on the
-    test worker's ``queue``; the job's last status and the event."""
+    test worker's ``queue``; the job's last status and the event. ``running`` collects the
+    answers while the job runs."""
     import time
 
     from tournaments.services.rounds import round_create
 
-    event = EventFactory()
+    event = EventFactory(**fields)
     for _ in range(players):
         EntryFactory(event=event)
     user = UserFactory()
@@ -124,6 +125,8 @@ def background_draw(players: int, queue: str):
             status = client.get(started.json()["status_url"])
             if status.status_code != 409 or time.monotonic() > deadline:
                 return status, event
+            if running is not None:
+                running.append((status.json(), event.rounds.get(number=1).draw_job_progress))
             time.sleep(0.2)
 
 
@@ -134,6 +137,25 @@ def test_large_draw_runs_as_a_job_on_a_real_worker(celery_worker_process):
     assert status.json()["result"]["tables"] == 10
     drawn = event.rounds.get(number=1)
     assert drawn.state == "drawn" and drawn.draw_job_id == "" and drawn.draw_job_error == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_draw_job_reports_its_progress_while_it_runs(celery_worker_process):
+    """Twelve players at threes over five rounds: the engine tries eight more tabu starts and
+    CP-SAT (no schedule without a repeat exists), some seconds in which the job's status and
+    the round both say which stage the engine is at."""
+    running: list = []
+    status, event = background_draw(
+        12, celery_worker_process, running, table_size_policy="3", rounds_planned=5
+    )
+    assert status.status_code == 200, status.json()
+    stages = {"design", "search", "patient_design", "restart", "developed", "exact", "seating"}
+    told = [body["extra"]["progress"] for body, _ in running if "progress" in body["extra"]]
+    assert told and {t["stage"] for t in told} <= stages
+    assert any(t["stage"] == "restart" and t["attempts"] == 8 for t in told)
+    on_round = [progress for _, progress in running if progress]
+    assert on_round and {p["stage"] for p in on_round} <= stages
+    assert event.rounds.get(number=1).draw_job_progress == {}
 
 
 @pytest.mark.django_db(transaction=True)

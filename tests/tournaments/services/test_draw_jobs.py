@@ -3,6 +3,7 @@ progress"): the round records its job, its page says a draw is running and offer
 one, and a job that fails leaves its message on the round, changing nothing else."""
 
 import datetime as dt
+import hashlib
 
 import pytest
 from django.urls import reverse
@@ -10,6 +11,7 @@ from django.utils import timezone
 
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments.errors import UserFacingError
+from tournaments.models import Entry
 from tournaments.services.rounds import (
     draw_in_background,
     draw_job_queue,
@@ -118,3 +120,134 @@ def test_a_draw_job_that_cannot_reach_the_broker_says_so_and_blocks_nothing():
     round_.refresh_from_db()
     assert round_.draw_job_id == "" and "Error" in round_.draw_job_error
     assert not draw_job_running(round_) and round_.state == "draft"
+
+
+# --- progress (issue 4: "draws for large events run as Celery jobs with progress") ---------
+
+
+def test_a_job_reports_the_engines_progress_and_clears_it_at_the_end():
+    """Twelve players at threes over five rounds: no schedule without a repeat exists, so the
+    engine goes through every stage (the tabu search, eight more starts, CP-SAT's proof)."""
+    from tournaments.services.rounds import draw_job_run
+
+    round_ = round_create(event=event_with(12, table_size_policy="3", rounds_planned=5))
+    round_.draw_job_id, round_.draw_job_started_at = "job-1", timezone.now()
+    round_.save()
+    heard: list[dict] = []
+    draw_job_run(round_id=round_.pk, job_id="job-1", on_progress=heard.append)
+    stages = [h["stage"] for h in heard]
+    assert stages[0] == "design" and stages[-1] == "seating"
+    assert {"search", "restart", "exact"} <= set(stages)
+    restarts = [h for h in heard if h["stage"] == "restart"]
+    assert [h["attempt"] for h in restarts if h["step"] == 0] == list(range(1, 9))
+    assert all(h["attempts"] == 8 and h["steps"] > 0 for h in restarts)
+    assert all(dt.datetime.fromisoformat(h["at"]) for h in heard)
+    round_.refresh_from_db()
+    assert round_.state == "drawn" and round_.draw_job_progress == {}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_progress_is_seen_by_others_while_the_engine_runs():
+    """The engine runs outside any transaction, so the round's page (another connection) sees
+    each stage as it comes, not only the end."""
+    import threading
+
+    from django.db import connection
+
+    from tournaments.models import Round
+    from tournaments.services.rounds import draw_job_run
+
+    round_ = round_create(event=event_with(9, table_size_policy="3", rounds_planned=3))
+    Round.objects.filter(pk=round_.pk).update(
+        draw_job_id="job-2", draw_job_started_at=timezone.now()
+    )
+    seen: list[dict] = []
+
+    def look_from_another_connection(_data):
+        def look():
+            seen.append(Round.objects.get(pk=round_.pk).draw_job_progress)
+            connection.close()
+
+        thread = threading.Thread(target=look)
+        thread.start()
+        thread.join()
+
+    draw_job_run(round_id=round_.pk, job_id="job-2", on_progress=look_from_another_connection)
+    assert seen and all(s.get("stage") for s in seen)
+    assert seen[-1]["stage"] == "seating"
+    assert Round.objects.get(pk=round_.pk).draw_job_progress == {}
+
+
+def test_nothing_is_stored_when_the_players_change_while_the_engine_runs(monkeypatch):
+    from tournaments.services import rounds as service
+
+    event = event_with(9, table_size_policy="3")
+    round_ = round_create(event=event)
+    real = service.run_engine
+
+    def engine_while_a_player_withdraws(inputs, **kwargs):
+        draw = real(inputs, **kwargs)
+        Entry.objects.filter(pk=event.entries.order_by("pk").first().pk).update(
+            status=Entry.Status.WITHDRAWN
+        )
+        return draw
+
+    monkeypatch.setattr(service, "run_engine", engine_while_a_player_withdraws)
+    with pytest.raises(UserFacingError, match="While the draw ran") as refused:
+        service.round_draw(round_=round_)
+    assert refused.value.extra == {"field": "draw"}
+    round_.refresh_from_db()
+    assert round_.state == "draft" and round_.tables.count() == 0 and round_.draw_seed == ""
+
+
+def test_nothing_is_stored_when_a_seed_is_committed_while_the_engine_runs(monkeypatch):
+    """The seed drawn with would not match the hash published meanwhile (commit and reveal)."""
+    from tournaments.services import rounds as service
+
+    round_ = round_create(event=event_with(9, table_size_policy="3"))
+    real = service.run_engine
+
+    def engine_while_the_seed_is_committed(inputs, **kwargs):
+        draw = real(inputs, **kwargs)
+        service.round_commit_seed(round_=round_)
+        return draw
+
+    monkeypatch.setattr(service, "run_engine", engine_while_the_seed_is_committed)
+    with pytest.raises(UserFacingError, match="While the draw ran"):
+        service.round_draw(round_=round_)
+    round_.refresh_from_db()
+    assert round_.state == "draft" and round_.tables.count() == 0
+    assert round_.draw_seed_hash  # the commitment stands; the next draw uses its seed
+    monkeypatch.setattr(service, "run_engine", real)
+    drawn = service.round_draw(round_=round_)
+    assert drawn.state == "drawn"
+    assert hashlib.sha256(drawn.draw_seed.encode()).hexdigest() == drawn.draw_seed_hash
+
+
+def test_the_round_page_shows_the_stage_and_a_progress_bar(client):
+    round_ = round_create(event=event_with(9, table_size_policy="3"))
+    round_.draw_job_id = "a-job-on-a-worker"
+    round_.draw_job_started_at = timezone.now()
+    round_.draw_job_progress = {
+        "stage": "restart",
+        "step": 1200,
+        "steps": 6000,
+        "attempt": 3,
+        "attempts": 8,
+        "at": timezone.now().isoformat(),
+    }
+    round_.save()
+    client.force_login(UserFactory(is_superuser=True))
+    url = reverse("manage-round", args=[round_.event.slug, 1])
+    page = client.get(url).content.decode()
+    assert (
+        "the search again from another start: start 3 of 8, iteration 1,200 of at most 6,000"
+        in (page)
+    )
+    assert '<progress value="1200" max="6000"' in page
+    russian = client.get("/ru" + url).content.decode()
+    assert "попытка 3 из 8" in russian and '<progress value="1200" max="6000"' in russian
+    round_.draw_job_progress = {"stage": "exact", "step": 0, "steps": 0}
+    round_.save()
+    page = client.get(url).content.decode()
+    assert "CP-SAT over all rounds" in page and "<progress" not in page
