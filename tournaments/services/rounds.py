@@ -366,9 +366,10 @@ def _draw_store(
     """Store ``draw`` (made from ``inputs``) as the round's tables, if they still hold."""
     round_ = _lock(round_)
     _require(round_, State.DRAFT, State.DRAWN)
-    if (round_.draw_seed, round_.draw_seed_hash) != committed or draw_input(
-        round_, method=method
-    ) != inputs:
+    now = draw_input(round_, method=method)
+    if (round_.draw_seed, round_.draw_seed_hash) != committed or _drawn_from(now) != _drawn_from(
+        inputs
+    ):
         raise UserFacingError(
             _(
                 "While the draw ran, the players present, the earlier rounds, the draw "
@@ -377,6 +378,7 @@ def _draw_store(
             ),
             {"field": "draw"},
         )
+    inputs = {**inputs, "not_checked_in": now["not_checked_in"]}  # for the page; not drawn from
     round_.tables.all().delete()
     _store_tables(round_, draw.tables)
     round_.draw_method = inputs["method"]
@@ -405,6 +407,15 @@ def _draw_store(
         },
     )
     return round_
+
+
+def _drawn_from(inputs: dict[str, Any]) -> dict[str, Any]:
+    """What the engine's tables depend on (:func:`run_engine`): the standings only for a
+    Swiss draw, and never who is registered but not checked in."""
+    used = {k: v for k, v in inputs.items() if k not in ("not_checked_in", "standings")}
+    if inputs["method"] == "swiss":
+        used["standings"] = inputs["standings"]
+    return used
 
 
 _POLICIES = {"3": "3", "4": "4", "mixed": "mixed", "mixed4": "mixed-4"}

@@ -251,3 +251,31 @@ def test_the_round_page_shows_the_stage_and_a_progress_bar(client):
     round_.save()
     page = client.get(url).content.decode()
     assert "CP-SAT over all rounds" in page and "<progress" not in page
+
+
+def test_what_the_tables_do_not_depend_on_may_change_while_the_engine_runs(monkeypatch):
+    """A player registering without checking in, or new standings for a draw that is not
+    Swiss, leave the tables as they are: they are stored."""
+    from tournaments.services import rounds as service
+
+    event = event_with(9, table_size_policy="3")
+    event.entries.update(status=Entry.Status.CHECKED_IN)
+    round_ = round_create(event=event)
+    real_engine, real_standings = service.run_engine, service._standings_for_draw
+
+    def engine_while_others_change(inputs, **kwargs):
+        draw = real_engine(inputs, **kwargs)
+        EntryFactory(event=event, status=Entry.Status.REGISTERED)
+        monkeypatch.setattr(service, "_standings_for_draw", lambda event: {"1": 9.0})
+        return draw
+
+    monkeypatch.setattr(service, "run_engine", engine_while_others_change)
+    drawn = service.round_draw(round_=round_)
+    assert drawn.state == "drawn" and drawn.tables.count() == 3
+    assert len(drawn.draw_params["input"]["not_checked_in"]) == 1  # as the page should say
+    # a Swiss draw depends on the standings: new ones meanwhile refuse it
+    monkeypatch.setattr(service, "_standings_for_draw", real_standings)
+    with pytest.raises(UserFacingError, match="While the draw ran"):
+        service.round_draw(round_=drawn, method="swiss")
+    drawn.refresh_from_db()
+    assert drawn.draw_method != "swiss" and drawn.tables.count() == 3
