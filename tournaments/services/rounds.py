@@ -336,6 +336,16 @@ def round_draw(
     committed = (round_.draw_seed, round_.draw_seed_hash)
     if seed is None:
         seed = round_.draw_seed or secrets.token_hex(16)
+    elif round_.draw_seed_hash and seed_hash(seed) != round_.draw_seed_hash:
+        # commit and reveal: the seed drawn with must be the one whose hash was published
+        raise UserFacingError(
+            _(
+                "The hash of another seed was published before this draw (sha256 %(hash)s); "
+                "the draw must use that seed. Leave the seed out."
+            )
+            % {"hash": round_.draw_seed_hash},
+            {"field": "seed"},
+        )
     inputs = draw_input(round_, method=method)
     if len(inputs["entries"]) < 3:
         message = _("A draw needs at least three players present.")

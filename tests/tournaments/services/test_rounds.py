@@ -345,3 +345,21 @@ def test_a_started_round_shows_when_play_ends(client):
     event.save()
     r.refresh_from_db()
     assert r.ends_at is None
+
+
+def test_a_seed_other_than_the_one_whose_hash_was_published_is_refused():
+    """Commit and reveal (issue 4): once the seed's hash is public, a draw with another seed
+    could not be checked against it, so it is refused and nothing changes."""
+    from tournaments.services.rounds import round_commit_seed, round_create, round_draw, seed_hash
+
+    event = EventFactory(table_size_policy="3")
+    for _ in range(9):
+        EntryFactory(event=event)
+    round_ = round_commit_seed(round_=round_create(event=event))
+    with pytest.raises(UserFacingError, match="hash of another seed") as refused:
+        round_draw(round_=round_, seed="chosen after the hash was out")
+    assert refused.value.extra == {"field": "seed"}
+    round_.refresh_from_db()
+    assert round_.state == "draft" and round_.tables.count() == 0
+    drawn = round_draw(round_=round_, seed=round_.draw_seed)  # the committed seed itself is fine
+    assert drawn.state == "drawn" and seed_hash(drawn.draw_seed) == drawn.draw_seed_hash
