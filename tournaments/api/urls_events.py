@@ -14,9 +14,15 @@ urlpatterns = [
     path(E + "entries/import", v.EntryImportApi.as_view(), name="entry-import"),
     path(E + "rounds/", v.RoundListApi.as_view(), name="round-list"),
     path(E + "rounds/ahead", v.RoundsAheadApi.as_view(), name="rounds-ahead"),
+    path(E + "rounds/commitments", v.SeedCommitmentsApi.as_view(), name="rounds-commitments"),
     path(E + "rounds/<int:number>/", v.RoundDetailApi.as_view(), name="round-detail"),
     path(E + "rounds/<int:number>/draw", v.RoundDrawApi.as_view(), name="round-draw"),
     path(E + "rounds/<int:number>/publish", v.RoundPublishApi.as_view(), name="round-publish"),
+    path(
+        E + "rounds/<int:number>/commit-seed",
+        v.RoundCommitSeedApi.as_view(),
+        name="round-commit-seed",
+    ),
     path(E + "constraints/", v.ConstraintsApi.as_view(), name="constraints"),
     path(E + "constraints/apart", v.ApartAddApi.as_view(), name="constraints-apart"),
     path(

@@ -81,7 +81,8 @@ def demo_event(*, organiser) -> Event:
         round_start(round_=round_, by=organiser)
         if number < 3:
             round_close(round_=round_, by=organiser)
-    round_create(event=event, by=organiser)  # round 4: a draft, ready to draw
+    # round 4: a draft, ready to draw; its seed's hash is published (the event's page shows it)
+    round_commit_seed(round_=round_create(event=event, by=organiser), by=organiser)
     return event
 
 

@@ -31,6 +31,9 @@ class Round(models.Model):
     # parameters and the engine's report are kept so anyone can re-run it (manage.py redraw_check).
     draw_seed = models.CharField(max_length=64, blank=True)
     draw_seed_hash = models.CharField(max_length=64, blank=True)
+    # When the hash was published before the draw (services.rounds.round_commit_seed); None
+    # when the hash was only made with the draw.
+    draw_seed_committed_at = models.DateTimeField(null=True, blank=True)
     draw_params = models.JSONField(default=dict, blank=True)
     draw_report = models.JSONField(default=dict, blank=True)
     drawn_at = models.DateTimeField(null=True, blank=True)

@@ -40,6 +40,15 @@ def events_of_user(*, user) -> list[tuple[Event, list[str], str]]:
     ]
 
 
+def seed_commitments(*, event: Event, upcoming: bool = False):
+    """Rounds whose seed's hash was published before their draw (commit and reveal), by
+    number; with ``upcoming``, only those not public yet (their seed is not revealed)."""
+    rounds = event.rounds.filter(draw_seed_committed_at__isnull=False).order_by("number")
+    if upcoming:
+        rounds = rounds.exclude(state__in=PUBLIC_STATES)
+    return rounds
+
+
 def entries_for_event(*, event: Event):
     return event.entries.select_related("player").order_by("player__name")
 

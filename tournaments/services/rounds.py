@@ -229,12 +229,23 @@ def seed_hash(seed: str) -> str:
 
 @transaction.atomic
 def round_commit_seed(*, round_: Round, by=None) -> Round:
-    """Choose the draw's random seed and publish its hash before drawing (commit and reveal)."""
+    """Choose the draw's random seed and publish its hash before drawing (commit and reveal).
+
+    The hash is public at once (the event's page, ``GET …/rounds/commitments``) and cannot be
+    changed afterwards: a commitment that could be replaced would prove nothing.
+    """
     round_ = _lock(round_)
     _require(round_, State.DRAFT)
+    if round_.draw_seed_hash:
+        raise UserFacingError(
+            _("The hash of round %(n)d's seed is published already (sha256 %(hash)s).")
+            % {"n": round_.number, "hash": round_.draw_seed_hash},
+            {"field": "draw_seed_hash"},
+        )
     round_.draw_seed = secrets.token_hex(16)
     round_.draw_seed_hash = seed_hash(round_.draw_seed)
-    round_.save(update_fields=["draw_seed", "draw_seed_hash"])
+    round_.draw_seed_committed_at = timezone.now()
+    round_.save(update_fields=["draw_seed", "draw_seed_hash", "draw_seed_committed_at"])
     audit_log(
         event=round_.event,
         action="round.seed_committed",

@@ -9,6 +9,7 @@ from tournaments.selectors.events import (
     events_public,
     rounds_for_event,
     seating_alphabetical,
+    seed_commitments,
     tables_for_round,
 )
 from tournaments.views.decorators import event_view
@@ -27,7 +28,11 @@ def event_detail(request, event):
     return render(
         request,
         "tournaments/public/event.html",
-        {"event": event, "rounds": rounds_for_event(event=event, public=True)},
+        {
+            "event": event,
+            "rounds": rounds_for_event(event=event, public=True),
+            "commitments": seed_commitments(event=event, upcoming=True),
+        },
     )
 
 

@@ -226,3 +226,31 @@ def test_csv_import_again_with_skip_entered(organiser_api, event):
         url + "?skip_entered=true", "name\nNew One\nNew Two\n", content_type="text/csv"
     )
     assert skipping.json() == {"imported": 1, "skipped_lines": [2]}
+
+
+def test_seed_commitments_through_the_api(organiser_api, api, event):
+    """An organiser publishes the hash of round 1's seed; the public reads it before the draw,
+    the seed after the round is published; a commitment cannot be replaced."""
+    import hashlib
+
+    from tournaments.services.rounds import round_create
+
+    round_create(event=event)
+    base = f"/api/v1/events/{event.slug}/rounds/"
+    assert api.post(base + "1/commit-seed").status_code in (401, 403)
+    committed = organiser_api.post(base + "1/commit-seed")
+    assert committed.status_code == 200, committed.json()
+    digest = committed.json()["draw_seed_hash"]
+    again = organiser_api.post(base + "1/commit-seed")
+    assert again.status_code == 400 and again.json()["extra"] == {"field": "draw_seed_hash"}
+    [listed] = api.get(base + "commitments").json()
+    assert listed["round"] == 1 and listed["state"] == "draft"
+    assert listed["draw_seed_hash"] == digest and listed["draw_seed"] is None
+    assert listed["committed_at"]
+    refused = organiser_api.post(base + "1/draw", {"seed": "another"}, format="json")
+    assert refused.status_code == 400 and refused.json()["extra"] == {"field": "seed"}
+    inline = organiser_api.post(base + "1/draw", {"background": False}, format="json")
+    assert inline.status_code == 200, inline.json()
+    assert organiser_api.post(base + "1/publish").status_code == 200
+    [listed] = api.get(base + "commitments").json()
+    assert hashlib.sha256(listed["draw_seed"].encode()).hexdigest() == digest

@@ -101,3 +101,27 @@ def test_organiser_draws_corrects_and_publishes_a_round(client, event, organiser
     assert r.state == "published"
     page = client.get(reverse("manage-round", args=[event.slug, 1])).content.decode()
     assert "Draw report" in page
+
+
+def test_a_seeds_hash_is_public_before_the_draw_and_the_seed_after(client, event):
+    """Commit and reveal (issue 4: "the seed (or its hash, published before the draw)"): the
+    public sees the hash of a draft round's seed on the event's page, then the seed with the
+    published round, and when the hash was published."""
+    from tournaments.services.rounds import round_commit_seed
+
+    r = round_commit_seed(round_=round_create(event=event))
+    page = client.get(reverse("event", args=[event.slug])).content.decode()
+    assert 'id="seed-commitments"' in page and r.draw_seed_hash in page
+    assert r.draw_seed not in page  # the seed itself stays secret until the round is public
+    round_publish(round_=round_draw(round_=r))
+    page = client.get(reverse("event", args=[event.slug])).content.decode()
+    assert 'id="seed-commitments"' not in page  # the round's own page shows it now
+    page = client.get(reverse("round-seating", args=[event.slug, 1])).content.decode()
+    assert r.draw_seed_hash in page and r.draw_seed in page
+    assert "the hash was published at" in page and "before the draw at" in page
+    # a round drawn without a commitment says so
+    r2 = round_publish(round_=round_draw(round_=round_create(event=event)))
+    page = client.get(reverse("round-seating", args=[event.slug, 2])).content.decode()
+    assert r2.draw_seed_hash in page and "not published before it" in page
+    russian = client.get("/ru" + reverse("round-seating", args=[event.slug, 1])).content.decode()
+    assert "хеш опубликован" in russian

@@ -41,6 +41,7 @@ from tournaments.selectors.events import (
     PUBLIC_STATES,
     entries_for_event,
     events_public,
+    seed_commitments,
     tables_for_round,
 )
 from tournaments.services import constraints as constraint_services
@@ -347,6 +348,78 @@ class _RoundAheadOutput(serializers.Serializer):
         child=serializers.ListField(child=serializers.IntegerField()),
         help_text="Each table's entry ids (sorted; the seats are drawn with the round).",
     )
+
+
+@extend_schema_serializer(component_name="SeedCommitment")
+class _SeedCommitmentOutput(serializers.Serializer):
+    round = serializers.IntegerField(source="number")
+    state = serializers.CharField()
+    draw_seed_hash = serializers.CharField(help_text="SHA-256 (hex) of the seed the draw uses.")
+    committed_at = serializers.DateTimeField(
+        source="draw_seed_committed_at", help_text="When the hash was published."
+    )
+    draw_seed = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="The seed, revealed once the round is public (else null): its SHA-256 is "
+            "``draw_seed_hash``.",
+        )
+    )
+    def get_draw_seed(self, round_):
+        return round_.draw_seed if round_.state in PUBLIC_STATES else None
+
+
+class SeedCommitmentsApi(APIView):
+    permission_classes = [EventVisible]
+
+    @extend_schema(
+        operation_id="rounds_commitments",
+        tags=["rounds"],
+        summary="Seeds' hashes published before the draw",
+        description=(
+            "Public. Each round whose seed's hash the organiser published before its draw "
+            "(commit and reveal), drafts included: the hash, when it was published, and the "
+            "seed once the round is public. With the seed, ``manage.py draw_verify`` re-runs "
+            "the draw."
+        ),
+        auth=PUBLIC_AUTH,
+        responses={200: _SeedCommitmentOutput(many=True), 403: VISIBLE_ONLY, 404: NOT_FOUND},
+    )
+    def get(self, request, slug):
+        rounds = seed_commitments(event=event_from(self))
+        return Response(_SeedCommitmentOutput(rounds, many=True).data)
+
+
+class RoundCommitSeedApi(APIView):
+    permission_classes = [EventOrganiser]
+
+    @extend_schema(
+        operation_id="rounds_commit_seed",
+        tags=["rounds"],
+        summary="Publish the hash of the seed a draft round will be drawn with",
+        description=(
+            "Organisers only. No body. Chooses the seed and publishes its SHA-256 at once "
+            "(``GET …/rounds/commitments``); the seed is revealed with the round. Once "
+            "published, a commitment cannot be changed, and a draw with another seed is "
+            "refused."
+        ),
+        request=None,
+        responses={
+            200: RoundOutput,
+            400: error(
+                "The round is not a draft (``extra.field`` ``state``), or its hash is published "
+                "already (``draw_seed_hash``)."
+            ),
+            403: ORGANISER_ONLY,
+            404: _ROUND_NOT_FOUND_STAFF,
+        },
+    )
+    def post(self, request, slug, number):
+        round_ = get_object_or_404(event_from(self).rounds, number=number)
+        round_ = round_services.round_commit_seed(round_=round_, by=request.user)
+        return Response(RoundOutput(round_).data)
 
 
 class RoundsAheadApi(APIView):
