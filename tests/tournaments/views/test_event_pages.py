@@ -54,6 +54,31 @@ def test_private_link_shows_the_players_table(client, event):
     assert client.get(reverse("player-home", args=["not-a-key"])).status_code == 404
 
 
+def test_the_private_link_says_first_where_the_player_sits_now(client, event):
+    from tournaments.services.rounds import round_close, round_start
+
+    event.round_time_limit = 180
+    event.save()
+    entry = Entry.objects.filter(event=event).first()
+    url = reverse("player-home", args=[entry.url_key])
+    r = round_create(event=event)
+    round_draw(round_=r)
+    assert 'id="now"' not in client.get(url).content.decode()  # drawn, not published
+    round_publish(round_=r)
+    seat = entry.seats.get(round=r)
+    page = client.get(url).content.decode()
+    assert f"Round 1: table {seat.table.number}, seat {seat.position + 1}" in page
+    assert "play has not started yet" in page
+    assert ("You deal first" in page) == (seat.position == seat.table.first_dealer)
+    round_start(round_=r)
+    page = client.get(url).content.decode()
+    assert "play ends at" in page and seat.table.url_key in page
+    russian = client.get("/ru" + url).content.decode()
+    assert f"Тур 1: стол {seat.table.number}, место {seat.position + 1}" in russian
+    round_close(round_=r)
+    assert 'id="now"' not in client.get(url).content.decode()  # nothing to play now
+
+
 def test_organiser_pages_need_a_role_in_this_event(client, event):
     url = reverse("manage", args=[event.slug])
     assert client.get(url).status_code == 302  # to the login page
