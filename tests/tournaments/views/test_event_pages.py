@@ -109,6 +109,20 @@ def test_organiser_draws_corrects_and_publishes_a_round(client, event, organiser
     client.post(reverse("manage-round-action", args=[event.slug, 1, "draw"]))
     r = event.rounds.get(number=1)
     assert r.state == "drawn"
+    # drawing again keeps the round's seed: the same input gives the same tables, as it says
+    page = client.get(reverse("manage-round", args=[event.slug, 1])).content.decode()
+    assert 'id="draw-again-note"' in page
+
+    def seating():
+        return list(
+            r.seats.order_by("table__number", "position").values_list(
+                "entry_id", "table__number", "position"
+            )
+        )
+
+    before = seating()
+    client.post(reverse("manage-round-action", args=[event.slug, 1, "draw"]))
+    assert seating() == before and len(before) == 9
     seats = list(r.seats.order_by("table__number", "position"))
     page = client.post(
         reverse("manage-round-action", args=[event.slug, 1, "swap"]),
