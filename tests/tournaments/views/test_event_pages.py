@@ -1,5 +1,7 @@
 """Public, private and organiser pages for events, players and rounds."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -164,3 +166,32 @@ def test_a_seeds_hash_is_public_before_the_draw_and_the_seed_after(client, event
     assert r2.draw_seed_hash in page and "not published before it" in page
     russian = client.get("/ru" + reverse("round-seating", args=[event.slug, 1])).content.decode()
     assert "хеш опубликован" in russian
+
+
+def test_the_private_link_says_whom_the_player_meets_again_and_why(client):
+    """Six players at threes over three rounds: round 3 must repeat a meeting (each has met
+    four of the five others), and the player's page names whom they meet again, in which
+    round, and the draw's reason ("why am I with him again?", issue 4)."""
+    from tournaments.services.rounds import round_close, round_start
+
+    event = EventFactory(table_size_policy="3", rounds_planned=3)
+    for i in range(6):
+        EntryFactory(event=event, player__name=f"Player {i}")
+    for _ in range(3):
+        r = round_create(event=event)
+        round_publish(round_=round_draw(round_=r))
+        if r.number < 3:
+            round_start(round_=r)
+            round_close(round_=r)
+    entry = next(
+        e for e in event.entries.all() if "met-again" in _player_page(client, e)
+    )  # at least one player meets someone again in round 3
+    page = _player_page(client, entry)
+    assert re.search(r"You have met before at this table: Player \d \(rounds? [12]", page)
+    assert "Why: " in page
+    russian = client.get("/ru" + reverse("player-home", args=[entry.url_key])).content.decode()
+    assert re.search(r"За этим столом вы уже встречались: Player \d \(тура? [12]", russian)
+
+
+def _player_page(client, entry) -> str:
+    return client.get(reverse("player-home", args=[entry.url_key])).content.decode()

@@ -41,8 +41,15 @@ def _strings(strs: str) -> list[str]:
     return [_join(m.group(2)) for m in _STR.finditer(strs)]
 
 
+def _key(m: re.Match[str]) -> str:
+    """An entry's msgid, after its msgctxt and EOT where it has one (as gettext keys them)."""
+    msgid = _join(m.group("id"))
+    return f"{_join(m.group('ctx'))}\x04{msgid}" if m.group("ctx") else msgid
+
+
 def read_fragments(folder: Path) -> dict[str, list[str]]:
-    """msgid → its translations (one, or one per plural form)."""
+    """msgid (with its context, see :func:`_key`) → its translations (one, or one per plural
+    form)."""
     translations: dict[str, list[str]] = {}
     for path in sorted(folder.glob("*.ru.po-fragment")):
         text = path.read_text(encoding="utf-8") + "\n"
@@ -50,7 +57,7 @@ def read_fragments(folder: Path) -> dict[str, list[str]]:
             msgid = _join(m.group("id"))
             strings = _strings(m.group("strs"))
             if msgid and all(strings):
-                translations.setdefault(msgid, strings)
+                translations.setdefault(_key(m), strings)
     return translations
 
 
@@ -66,12 +73,12 @@ def fill(po_text: str, translations: dict[str, list[str]]) -> tuple[str, list[st
         fuzzy = "#, fuzzy" in m.group("head")
         if all(current) and not fuzzy:
             return m.group(0)
-        found = translations.get(msgid)
+        found = translations.get(_key(m))
         plural = m.group("plural")
         if not found or (plural and len(found) < 3) or (not plural and len(found) != 1):
             missing.append(msgid)
             return m.group(0)
-        head = re.sub(r"^#, fuzzy.*\n", "", m.group("head"), flags=re.M)
+        head = re.sub(r"^#(?:, fuzzy|\|).*\n", "", m.group("head"), flags=re.M)
         ctx = f"msgctxt {m.group('ctx')}" if m.group("ctx") else ""
         if plural:
             strs = "".join(f"msgstr[{i}] {_quote(t)}\n" for i, t in enumerate(found))
