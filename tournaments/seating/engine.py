@@ -180,27 +180,21 @@ def draw_round(
     }
     if method is Method.SCHEDULE and rounds_total is None:
         raise SeatingError("rounds_total: the schedule method needs the event's number of rounds")
+
+    def one_round(problem: Problem, **how: Any) -> list[list[int]]:
+        """The tabu search over this round alone."""
+        on_step = _stepper(progress, Stage.SEARCH)
+        return solve(problem, rng, iterations=ROUND_ITERATIONS, on_step=on_step, **how)[0]
+
     if method is Method.RANDOM:
         problem = build_problem(setup, stats, 1, repeat_weight=0, four_weight=0)
-        groups = solve(
-            problem,
-            rng,
-            initial=[_random_groups(setup, rng)],
-            iterations=ROUND_ITERATIONS,
-            on_step=_stepper(progress, Stage.SEARCH),
-        )[0]
+        groups = one_round(problem, initial=[_random_groups(setup, rng)])
     elif method is Method.SWISS:
         if standings is None:
             raise SeatingError("standings: the Swiss method needs the current standings")
         problem = build_problem(setup, stats, 1, repeat_weight=10_000, four_weight=1)
         problem.rank = _swiss_ranks(setup, entries, standings, rng)
-        groups = solve(
-            problem,
-            rng,
-            iterations=ROUND_ITERATIONS,
-            rank_start=True,
-            on_step=_stepper(progress, Stage.SEARCH),
-        )[0]
+        groups = one_round(problem, rank_start=True)
         params["standings"] = {
             str(k): v for k, v in sorted(standings.items(), key=lambda kv: sort_key(kv[0]))
         }
@@ -220,9 +214,7 @@ def draw_round(
         notes.append(how)
     else:
         problem = build_problem(setup, stats, 1, repeat_weight=10_000, four_weight=1)
-        groups = solve(
-            problem, rng, iterations=ROUND_ITERATIONS, on_step=_stepper(progress, Stage.SEARCH)
-        )[0]
+        groups = one_round(problem)
     report(progress, Stage.SEATING)
     tables = _seat_round(groups, setup, stats, rng, method, policy)
     check_apart(tables, setup.constraints, rnd)
