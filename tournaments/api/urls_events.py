@@ -17,6 +17,9 @@ urlpatterns = [
     path(E + "rounds/commitments", v.SeedCommitmentsApi.as_view(), name="rounds-commitments"),
     path(E + "rounds/<int:number>/", v.RoundDetailApi.as_view(), name="round-detail"),
     path(E + "rounds/<int:number>/draw", v.RoundDrawApi.as_view(), name="round-draw"),
+    path(
+        E + "rounds/<int:number>/draw-record", v.DrawRecordApi.as_view(), name="round-draw-record"
+    ),
     path(E + "rounds/<int:number>/publish", v.RoundPublishApi.as_view(), name="round-publish"),
     path(
         E + "rounds/<int:number>/commit-seed",

@@ -160,6 +160,7 @@ def test_a_seeds_hash_is_public_before_the_draw_and_the_seed_after(client, event
     page = client.get(reverse("round-seating", args=[event.slug, 1])).content.decode()
     assert r.draw_seed_hash in page and r.draw_seed in page
     assert "the hash was published at" in page and "before the draw at" in page
+    assert f"/api/v1/events/{event.slug}/rounds/1/draw-record" in page
     # a round drawn without a commitment says so
     r2 = round_publish(round_=round_draw(round_=round_create(event=event)))
     page = client.get(reverse("round-seating", args=[event.slug, 2])).content.decode()

@@ -14,6 +14,7 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -35,6 +36,7 @@ from tournaments.api.schema import (
     JobStartedOutput,
     error,
 )
+from tournaments.draw_record import draw_record
 from tournaments.errors import UserFacingError
 from tournaments.models import Round
 from tournaments.selectors.events import (
@@ -463,6 +465,68 @@ class RoundDetailApi(APIView):
         data = RoundOutput(round_).data
         data["tables"] = TableOutput(tables_for_round(round_=round_), many=True).data
         return Response(data)
+
+
+@extend_schema_serializer(component_name="DrawRecord")
+class _DrawRecordOutput(serializers.Serializer):
+    """Everything needed to re-run a round's draw (``tournaments/draw_record.py``)."""
+
+    format = serializers.CharField(help_text='Always "pulka-draw-record".')
+    version = serializers.IntegerField(help_text="1.")
+    event = serializers.CharField(help_text="The event's slug.")
+    round = serializers.IntegerField()
+    engine = serializers.CharField(help_text='The engine that drew it, e.g. "pulka-seating 1.11".')
+    seed = serializers.CharField()
+    seed_sha256 = serializers.CharField(help_text="SHA-256 (hex) of the seed.")
+    seed_published_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the hash was published; null: only with the draw."
+    )
+    drawn_at = serializers.DateTimeField(allow_null=True)
+    input = serializers.JSONField(
+        help_text=(
+            "The engine's input: entries (id, rating, club), history (earlier rounds' tables), "
+            "fixed_tables, avoid (pairs kept apart), standings, method, policy, round, "
+            "rounds_planned, not_checked_in."
+        )
+    )
+    tables = serializers.JSONField(
+        help_text='The tables as drawn: ``[{"seats": [entry ids clockwise], "first_dealer": seat}]``.'
+    )
+
+
+class DrawRecordApi(APIView):
+    permission_classes = [EventVisible]
+
+    @extend_schema(
+        operation_id="rounds_draw_record",
+        tags=["rounds"],
+        summary="A round's draw record, to re-run its draw",
+        description=(
+            "Public once the round is published (referees: once it is drawn). Format "
+            "``pulka-draw-record``, version 1 (docs/draw-record.md): the engine's input as "
+            "stored with the draw, the seed, its SHA-256 and when that was published, the "
+            "engine's version and the tables as drawn (corrections after the draw are not in "
+            "it). ``manage.py draw_verify --record FILE`` re-runs the draw from it and "
+            "compares."
+        ),
+        auth=PUBLIC_AUTH,
+        responses={
+            200: _DrawRecordOutput,
+            403: VISIBLE_ONLY,
+            404: error(
+                "No event with this slug, no such round, a round not public yet, or a round not "
+                "drawn."
+            ),
+        },
+    )
+    def get(self, request, slug, number):
+        round_ = get_object_or_404(_visible_rounds(request, event_from(self)), number=number)
+        if round_.state == Round.State.DRAFT or not round_.draw_seed:
+            raise NotFound(_NOT_DRAWN)
+        return Response(draw_record(round_))
+
+
+_NOT_DRAWN = "This round has not been drawn."
 
 
 class RoundDrawApi(APIView):

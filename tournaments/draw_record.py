@@ -1,0 +1,127 @@
+"""A round's draw record: everything needed to re-run its draw, and the check that does it.
+
+Issue 4: "the seed (or its hash, published before the draw) lets anyone re-run the draw with
+``manage.py`` and get the same tables". The record (``pulka-draw-record``, version 1; see
+``docs/draw-record.md``) carries the engine's input as stored with the draw, the seed, its
+hash and when that hash was published, the engine's version and the tables it drew. Anyone
+may fetch it once the round is public (``GET /api/v1/events/<slug>/rounds/<n>/draw-record``)
+and check it with ``manage.py draw_verify --record FILE``, which needs no database rows:
+the engine is pure and the record complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tournaments.models import Round
+
+__all__ = ["FORMAT", "VERSION", "Finding", "RecordError", "draw_record", "verify"]
+
+FORMAT = "pulka-draw-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be checked: its format, version or a missing field."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line of a verification: ``ok`` False where the record fails it; ``warning`` for
+    what weakens a check without failing it (another engine version, a hash not published
+    before the draw)."""
+
+    ok: bool
+    message: str
+    warning: bool = False
+
+
+def draw_record(round_: Round) -> dict[str, Any]:
+    """The record of ``round_``'s draw as JSON-safe data (the round must have been drawn)."""
+    params = round_.draw_params or {}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "event": round_.event.slug,
+        "round": round_.number,
+        "engine": params.get("engine", ""),
+        "seed": round_.draw_seed,
+        "seed_sha256": round_.draw_seed_hash,
+        "seed_published_at": _iso(round_.draw_seed_committed_at),
+        "drawn_at": _iso(round_.drawn_at),
+        "input": params.get("input", {}),
+        "tables": params.get("tables", []),
+    }
+
+
+def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
+    """Check ``record``: the seed has the published hash, the hash was published before the
+    draw, and the engine re-run on the recorded input and seed gives the recorded tables.
+
+    :raises RecordError: not a draw record this version can read, or a field missing.
+    """
+    from tournaments.services.rounds import run_engine, tables_as_data
+
+    if record.get("format") != FORMAT:
+        raise RecordError(f"format: {record.get('format')!r} is not {FORMAT!r}")
+    if record.get("version") != VERSION:
+        raise RecordError(f"version: {record.get('version')!r}; this Pulka reads {VERSION}")
+    missing = [k for k in ("seed", "seed_sha256", "input", "tables") if not record.get(k)]
+    if missing:
+        raise RecordError(f"{missing[0]}: missing (has the round been drawn?)")
+    seed, published = record["seed"], record["seed_sha256"]
+    findings = []
+    if hashlib.sha256(seed.encode()).hexdigest() == published:
+        findings.append(Finding(True, f"seed {seed} matches sha256 {published}"))
+    else:
+        findings.append(Finding(False, "the seed does not match the published hash"))
+    when, drawn = record.get("seed_published_at"), record.get("drawn_at")
+    if when and drawn and datetime.fromisoformat(when) <= datetime.fromisoformat(drawn):
+        findings.append(
+            Finding(True, f"the hash was published at {when}, before the draw at {drawn}")
+        )
+    else:
+        findings.append(
+            Finding(
+                True,
+                "the hash was not published before the draw: the tables follow from the seed, "
+                "but nothing shows the seed was chosen before the draw",
+                warning=True,
+            )
+        )
+    if record.get("engine") != engine_version:
+        findings.append(
+            Finding(
+                True,
+                f"drawn by {record.get('engine') or 'an unknown engine'}, re-run by "
+                f"{engine_version}: a different engine version may seat the same input "
+                f"differently; check with {record.get('engine')}",
+                warning=True,
+            )
+        )
+    again = tables_as_data(run_engine(record["input"], seed=seed).tables)
+    recorded = record["tables"]
+    if again == recorded:
+        findings.append(
+            Finding(
+                True,
+                f"the engine gives the same {len(again)} tables from the recorded input and seed",
+            )
+        )
+    else:
+        findings.append(Finding(False, "the re-run gives different tables:"))
+        for i, (a, b) in enumerate(zip(recorded, again, strict=False), start=1):
+            if a != b:
+                findings.append(Finding(False, f"  table {i}: recorded {a}, re-run {b}"))
+        if len(recorded) != len(again):
+            findings.append(
+                Finding(False, f"  {len(recorded)} tables recorded, {len(again)} re-run")
+            )
+    return findings
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() if moment is not None else None
