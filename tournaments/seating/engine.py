@@ -282,11 +282,15 @@ def _lookahead(
             groups,
             f"round {len(done) + 1} of the schedule planned for {rounds_total} rounds ({how})",
         )
+    present = {x for u in units for x in u}
     for j in range(1, len(done) + 1):
+        later = done[j:]  # fewer than the rounds planned: rounds_total > len(done)
+        if any({x for t in by_round[r] for x in t} != present for r in later):
+            continue  # a plan seats the players present now: one who came or left since j
+            # means no plan made after j can have been followed (and making it may take long)
         planned, how = _anchored_plan(
             setup, entries, history, done[:j], rounds_total, policy, constraints, progress
         )
-        later = done[j:]  # fewer than the rounds planned: rounds_total > len(done)
         if all(
             _partition(by_round[r])
             == _partition([x for u in t for x in units[u]] for t in planned[i])

@@ -314,3 +314,29 @@ def test_partnership_schedule_is_a_round_robin_of_pairs():
     matches = [frozenset((t.seats[0] // 2, t.seats[1] // 2)) for d in plan for t in d.tables]
     assert len(matches) == len(set(matches)) == 28
     assert all(t.seats[0] // 2 == t.seats[2] // 2 for d in plan for t in d.tables)
+
+
+def test_after_a_withdrawal_only_the_plan_that_can_fit_is_made(monkeypatch):
+    """A round after a player left cannot follow a plan made before they left (a plan seats the
+    players present now), so the draw makes only the plan anchored on every round played:
+    before, it made one for each earlier round too, which near the bound took seconds each."""
+    from tournaments.seating import engine
+
+    entries = [Entry(i) for i in range(1, 16)]
+    history: list[PastTable] = []
+    for rnd in (1, 2, 3):
+        drawn = draw_round(entries, history, seed="w", round_number=rnd, rounds_total=6)
+        history += as_history([drawn])
+    made = []
+    real = engine._anchored_plan
+
+    def counting(setup, entries_, history_, anchor_rounds, *args):
+        made.append(list(anchor_rounds))
+        return real(setup, entries_, history_, anchor_rounds, *args)
+
+    monkeypatch.setattr(engine, "_anchored_plan", counting)
+    fewer = [e for e in entries if e.id != 7]
+    fourth = draw_round(fewer, history, seed="w", round_number=4, rounds_total=6)
+    assert made == [[1, 2, 3]]
+    assert "plan made after round 3" in fourth.report.notes[-1]
+    assert 7 not in seated(fourth)
