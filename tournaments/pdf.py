@@ -26,7 +26,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from tournaments.models import Event, EventPenalty, Protocol, Round, Seat, Table
+from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
 
 __all__ = [
     "PAPERS",
@@ -76,6 +76,11 @@ def static_only_fetcher() -> Any:
 def table_link(table_url_key: str, base_url: str) -> str:
     """The absolute private entry link of a table: ``<base>/t/<url_key>/``."""
     return f"{base_url.rstrip('/')}/t/{table_url_key}/"
+
+
+def player_link(entry_url_key: str, base_url: str) -> str:
+    """The absolute private link of an entry: ``<base>/p/<url_key>/``."""
+    return f"{base_url.rstrip('/')}/p/{entry_url_key}/"
 
 
 def qr_data_uri(text: str) -> str:
@@ -372,6 +377,28 @@ def seating_context(*, round_: Round) -> dict[str, Any]:
     }
 
 
+def player_links_context(*, event: Event, base_url: str) -> dict[str, Any]:
+    """A slip per player entered (not withdrawn), by name: the private link and its QR code,
+    to cut out and hand over at check-in. A new link (a revoked one) changes the hash, so the
+    stored file is made again."""
+    entries = (
+        event.entries.exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("player")
+        .order_by("player__name", "pk")
+    )
+    return {
+        "event": _event_header(event),
+        "players": [
+            {
+                "name": e.player.name,
+                "club": e.player.club,
+                "link": player_link(e.url_key, base_url),
+            }
+            for e in entries
+        ],
+    }
+
+
 def standings_context(*, event: Event) -> dict[str, Any]:
     """The stored standings (never computed here)."""
     from tournaments.selectors.standings import standings_view
@@ -414,6 +441,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "filled": ("pdf/filled_protocol.html", "{slug}-round{round}-table{table}-protocol.pdf"),
     "seating": ("pdf/seating.html", "{slug}-round{round}-seating.pdf"),
     "standings": ("pdf/standings.html", "{slug}-standings.pdf"),
+    "links": ("pdf/player_links.html", "{slug}-player-links.pdf"),
 }
 
 
@@ -466,6 +494,9 @@ def render(
     )
     if paper != "A4":
         filename = filename.replace(".pdf", f"-{paper}.pdf")
+    if kind == "links":  # the QR codes are made here: the context (and its hash) keeps the links
+        players = [{**p, "qr": qr_data_uri(p["link"])} for p in context["players"]]
+        context = {**context, "players": players}
     if kind == "blank":
         data = render_blank(context, paper=paper, language=language)
     else:

@@ -45,6 +45,8 @@ def document_context(
 
     if kind == GeneratedFile.Kind.STANDINGS:
         return pdf.standings_context(event=event)
+    if kind == GeneratedFile.Kind.PLAYER_LINKS:
+        return pdf.player_links_context(event=event, base_url=base_url)
     if kind == GeneratedFile.Kind.FILLED_PROTOCOL:
         if table is None:
             raise UserFacingError(_("Choose a table."), {"field": "table"})

@@ -5,7 +5,7 @@ A superuser may do everything. Otherwise a user's ``EventRole`` rows in an event
 
 from __future__ import annotations
 
-from tournaments.models import Event, EventRole
+from tournaments.models import Event, EventRole, GeneratedFile
 
 Role = EventRole.Role
 
@@ -34,3 +34,24 @@ def can_referee(user, event: Event) -> bool:
 
 def can_chief_referee(user, event: Event) -> bool:
     return has_event_role(user, event, CHIEF_REFEREE)
+
+
+Kind = GeneratedFile.Kind
+
+#: documents anyone who sees the event may download
+PUBLIC_DOCUMENTS = frozenset({Kind.SEATING, Kind.STANDINGS, Kind.FILLED_PROTOCOL})
+#: documents only organisers may ask for and download: each player's private link
+ORGANISER_DOCUMENTS = frozenset({Kind.PLAYER_LINKS})
+
+
+def can_read_document(user, event: Event, kind: str) -> bool:
+    """Seating lists, standings and filled protocols are public; blank protocols carry the
+    tables' private links in their QR codes (referees); the players' links, organisers."""
+    if kind in PUBLIC_DOCUMENTS:
+        return True
+    return can_organise(user, event) if kind in ORGANISER_DOCUMENTS else can_referee(user, event)
+
+
+def can_request_document(user, event: Event, kind: str) -> bool:
+    """Referees ask for documents, organisers alone for the players' links."""
+    return can_organise(user, event) if kind in ORGANISER_DOCUMENTS else can_referee(user, event)

@@ -80,6 +80,7 @@ class GeneratedFile(models.Model):
         FILLED_PROTOCOL = "filled", _("Filled protocol")
         SEATING = "seating", _("Seating list")
         STANDINGS = "standings", _("Standings")
+        PLAYER_LINKS = "links", _("Players' private links")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")

@@ -22,18 +22,16 @@ from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Event, GeneratedFile, Round, Table
 from tournaments.pdf import PAPERS
 from tournaments.pdf_files import generated_file_request
-from tournaments.permissions import can_organise, can_referee
+from tournaments.permissions import (
+    PUBLIC_DOCUMENTS,
+    can_organise,
+    can_read_document,
+    can_referee,
+    can_request_document,
+)
 from tournaments.selectors import standings as sel
 from tournaments.services.standings import standings_configure, standings_schedule
 from tournaments.standings import TIEBREAK_KEYS, round_score
-
-#: documents anyone may download from a published event (blank protocols carry the tables'
-#: private links in their QR codes: staff only)
-PUBLIC_KINDS = {
-    GeneratedFile.Kind.SEATING,
-    GeneratedFile.Kind.STANDINGS,
-    GeneratedFile.Kind.FILLED_PROTOCOL,
-}
 
 
 def _public_event(request, slug: str) -> Event:
@@ -100,7 +98,7 @@ def documents(request, slug: str):
     files = [
         f
         for f in sel.generated_files(event=event)
-        if f.kind in PUBLIC_KINDS and f.status == GeneratedFile.Status.OK
+        if f.kind in PUBLIC_DOCUMENTS and f.status == GeneratedFile.Status.OK
     ]
     return render(
         request,
@@ -112,7 +110,7 @@ def documents(request, slug: str):
 def document_download(request, slug: str, file_id: int):
     event = _public_event(request, slug)
     f = get_object_or_404(GeneratedFile, event=event, pk=file_id)
-    if f.kind not in PUBLIC_KINDS and not can_referee(request.user, event):
+    if not can_read_document(request.user, event, f.kind):
         raise Http404
     if f.status != GeneratedFile.Status.OK or not f.file:
         raise Http404
@@ -187,6 +185,8 @@ def manage_documents(request, slug: str):
             round_ = get_object_or_404(Round, event=event, number=request.POST["round"])
         if request.POST.get("table"):
             table = get_object_or_404(Table, round__event=event, pk=request.POST["table"])
+        if not can_request_document(request.user, event, kind):
+            raise PermissionDenied
         try:
             f = generated_file_request(
                 event=event,
@@ -212,7 +212,12 @@ def manage_documents(request, slug: str):
         "tournaments/standings/manage_documents.html",
         {
             "event": event,
-            "files": sel.generated_files(event=event),
+            "files": [
+                f
+                for f in sel.generated_files(event=event)
+                if can_read_document(request.user, event, f.kind)
+            ],
+            "can_organise": can_organise(request.user, event),
             "round_list": rounds,
             "rounds": [r.number for r in rounds],
             "papers": list(PAPERS),

@@ -147,6 +147,53 @@ def test_documents_rendered_by_staff_and_offered_to_the_public(
     assert client.get(reverse("document", args=[event.slug, blank.pk])).status_code == 404
 
 
+def test_organisers_print_the_players_private_links(
+    client, event, django_capture_on_commit_callbacks
+):
+    """A slip per player with their private link and its QR code (issue 4: each entry's link
+    is unguessable and revocable; this is how players get theirs). Organisers only: a referee
+    can neither ask for it nor download it, nor can the public; a new link makes a new file."""
+    from tournaments.pdf import player_links_context
+    from tournaments.services.entries import entry_rotate_key
+
+    url = reverse("documents-manage", args=[event.slug])
+    client.force_login(user_with(event, "referee"))
+    assert 'value="links"' not in client.get(url).content.decode()
+    assert client.post(url, {"kind": "links", "paper": "A4"}).status_code == 403
+    assert not GeneratedFile.objects.filter(kind="links").exists()
+    client.force_login(user_with(event, "organiser"))
+    assert 'value="links"' in client.get(url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"kind": "links", "paper": "A4"})
+    slips = GeneratedFile.objects.get(kind="links")
+    assert slips.status == "ok" and slips.filename.endswith("-player-links.pdf")
+    got = client.get(reverse("document", args=[event.slug, slips.pk]))
+    assert got.status_code == 200 and b"".join(got.streaming_content)[:4] == b"%PDF"
+    context = player_links_context(event=event, base_url="http://testserver/")
+    entry = event.entries_list[0]
+    assert len(context["players"]) == 9
+    assert f"http://testserver/p/{entry.url_key}/" in [p["link"] for p in context["players"]]
+    client.force_login(_referee(event))
+    assert client.get(reverse("document", args=[event.slug, slips.pk])).status_code == 404
+    assert "-player-links.pdf" not in client.get(url).content.decode()
+    client.logout()
+    assert client.get(reverse("document", args=[event.slug, slips.pk])).status_code == 404
+    api = client.get(f"/api/v1/events/{event.slug}/documents/{slips.pk}")
+    assert api.status_code == 404
+    # revoking a link changes the slips: asked again, a new file is rendered
+    before = slips.inputs_hash
+    entry_rotate_key(entry=entry)
+    client.force_login(get_user_model().objects.get(username="organiser-user"))
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"kind": "links", "paper": "A4"})
+    again = GeneratedFile.objects.filter(kind="links", status="ok").latest("pk")
+    assert again.inputs_hash != before
+
+
+def _referee(event):
+    return get_user_model().objects.get(username="referee-user")
+
+
 # --- API ----------------------------------------------------------------------------------------
 
 

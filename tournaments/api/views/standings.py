@@ -24,6 +24,7 @@ from drf_spectacular.utils import (
     extend_schema_serializer,
 )
 from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -52,12 +53,6 @@ __all__ = [
     "StandingsRecomputeApi",
     "StandingsStatusApi",
 ]
-
-PUBLIC_KINDS = {
-    GeneratedFile.Kind.SEATING,
-    GeneratedFile.Kind.STANDINGS,
-    GeneratedFile.Kind.FILLED_PROTOCOL,
-}
 
 
 def _status(snapshot, *, staff: bool) -> dict:
@@ -265,6 +260,9 @@ class StandingsRecomputeApi(APIView):
         )
 
 
+_ORGANISERS_ONLY = "Only the event's organisers may ask for the players' private links."
+
+
 class DocumentCreateApi(APIView):
     permission_classes = [EventReferee]
 
@@ -280,8 +278,8 @@ class DocumentCreateApi(APIView):
         tags=["documents"],
         summary="Ask for a PDF document",
         description=(
-            "Referees only. ``round`` is needed for a round's documents (seating, blank "
-            "protocols), ``round`` and ``table`` for a filled protocol. 200 when the stored file "
+            "Referees only (the players' private links, ``links``: organisers only). ``round`` "
+            "is needed for a round's documents (seating, blank protocols), ``round`` and ``table`` for a filled protocol. 200 when the stored file "
             "is up to date, else 202 while it is rendered; either way fetch it at ``url`` (also "
             "the ``Location`` header)."
         ),
@@ -294,7 +292,10 @@ class DocumentCreateApi(APIView):
                 "Invalid input (``extra.fields``); or a document that needs a round or a table "
                 "without one (``extra.field`` names it)."
             ),
-            403: REFEREE_ONLY,
+            403: error(
+                "Not a referee of the event; or the players' private links (``links``), "
+                "which only organisers may ask for."
+            ),
             404: error("No event with this slug, or no such round or table."),
         },
     )
@@ -303,6 +304,8 @@ class DocumentCreateApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
+        if not permissions.can_request_document(request.user, event, d["kind"]):
+            raise PermissionDenied(_ORGANISERS_ONLY)
         round_ = get_object_or_404(Round, event=event, number=d["round"]) if "round" in d else None
         table = (
             get_object_or_404(Table, round=round_, number=d["table"])
@@ -370,7 +373,7 @@ class DocumentDetailApi(APIView):
     def get(self, request, slug: str, file_id: int):
         event = event_from(self)
         f = get_object_or_404(GeneratedFile, event=event, pk=file_id)
-        if f.kind not in PUBLIC_KINDS and not permissions.can_referee(request.user, event):
+        if not permissions.can_read_document(request.user, event, f.kind):
             return Response({"message": "not found", "extra": {}}, status=404)
         if f.status == GeneratedFile.Status.FAILED:
             return Response(
