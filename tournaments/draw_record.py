@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from tournaments.models import Round
+from tournaments.selectors.events import round_corrections
 
 __all__ = ["FORMAT", "VERSION", "Finding", "RecordError", "draw_record", "verify"]
 
@@ -54,6 +55,16 @@ def draw_record(round_: Round) -> dict[str, Any]:
         "drawn_at": _iso(round_.drawn_at),
         "input": params.get("input", {}),
         "tables": params.get("tables", []),
+        # after the draw, not part of it: the seating as it is now differs by these
+        "corrections": [
+            {
+                "at": c.created_at.isoformat(),
+                "action": c.action,
+                "reason": c.reason,
+                "data": c.data,
+            }
+            for c in round_corrections(round_=round_)
+        ],
     }
 
 

@@ -106,3 +106,31 @@ def test_the_documented_record_verifies(tmp_path, capsys):
     call_command("draw_verify", record=str(path))
     out = capsys.readouterr().out
     assert "before the draw" in out and out.rstrip().endswith("verified")
+
+
+def test_corrections_after_the_draw_are_public_and_in_the_record(event, client, capsys):
+    """A swap after publication changes the seating players see: the round's page says what
+    changed, when and why, and the record lists it beside the tables as drawn (which still
+    verify)."""
+    import json as json_
+
+    from django.urls import reverse
+
+    from tournaments.services.rounds import seats_swap
+
+    round_ = round_publish(round_=round_draw(round_=round_create(event=event)))
+    page_url = reverse("round-seating", args=[event.slug, 1])
+    assert 'id="corrections"' not in client.get(page_url).content.decode()
+    first, second = (t.seats.order_by("position").first() for t in round_.tables.all()[:2])
+    seats_swap(round_=round_, first=first.entry_id, second=second.entry_id, reason="wrong hall")
+    page = client.get(page_url).content.decode()
+    assert 'id="corrections"' in page and "wrong hall" in page
+    assert first.entry.player.name in page.split('id="corrections"')[1]
+    record = APIClient().get(f"/api/v1/events/{event.slug}/rounds/1/draw-record").json()
+    [swap] = record["corrections"]
+    assert swap["action"] == "seats.swapped" and swap["reason"] == "wrong hall"
+    assert record["tables"] == round_.draw_params["tables"]  # the draw as the engine made it
+    call_command("draw_verify", event.slug, "1")
+    out = capsys.readouterr().out
+    assert "verified" in out and "correction" in out and "wrong hall" in out
+    json_.dumps(record)  # JSON-safe

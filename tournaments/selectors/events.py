@@ -40,6 +40,18 @@ def events_of_user(*, user) -> list[tuple[Event, list[str], str]]:
     ]
 
 
+#: what the audit log records of a correction to a round's seating after its draw
+CORRECTIONS = ("seats.swapped", "seat.moved", "table.redrawn", "table.seated_as_drawn")
+
+
+def round_corrections(*, round_: Round):
+    """The corrections made to ``round_``'s seating after its draw (swaps, moves, tables drawn
+    again or seated as the players drew), oldest first, with their reasons."""
+    return round_.event.audit_log.filter(
+        action__in=CORRECTIONS, data__round=round_.number
+    ).order_by("created_at", "pk")
+
+
 def seed_commitments(*, event: Event, upcoming: bool = False):
     """Rounds whose seed's hash was published before their draw (commit and reveal), by
     number; with ``upcoming``, only those not public yet (their seed is not revealed)."""

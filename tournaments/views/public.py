@@ -3,10 +3,12 @@
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from tournaments import audit_text
 from tournaments.selectors.events import (
     PUBLIC_STATES,
     events_of_user,
     events_public,
+    round_corrections,
     rounds_for_event,
     seating_alphabetical,
     seed_commitments,
@@ -42,6 +44,8 @@ def round_seating(request, event, number: int):
     if round_.state not in PUBLIC_STATES:
         raise Http404
     tables = tables_for_round(round_=round_)
+    corrections = list(round_corrections(round_=round_))
+    names = dict(event.entries.values_list("pk", "player__name")) if corrections else {}
     return render(
         request,
         "tournaments/public/round.html",
@@ -50,5 +54,8 @@ def round_seating(request, event, number: int):
             "round": round_,
             "tables": tables,
             "alphabetical": seating_alphabetical(tables=tables),
+            "corrections": [
+                (c, audit_text.described(c.action, c.data, names)) for c in corrections
+            ],
         },
     )
