@@ -89,10 +89,14 @@ def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
         findings.append(Finding(True, f"seed {seed} matches sha256 {published}"))
     else:
         findings.append(Finding(False, "the seed does not match the published hash"))
-    when, drawn = record.get("seed_published_at"), record.get("drawn_at")
-    if when and drawn and datetime.fromisoformat(when) <= datetime.fromisoformat(drawn):
+    when, drawn = _moment(record, "seed_published_at"), _moment(record, "drawn_at")
+    if when and drawn and when <= drawn:
         findings.append(
-            Finding(True, f"the hash was published at {when}, before the draw at {drawn}")
+            Finding(
+                True,
+                f"the hash was published at {when.isoformat()}, before the draw at "
+                f"{drawn.isoformat()}",
+            )
         )
     else:
         findings.append(
@@ -113,7 +117,14 @@ def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
                 warning=True,
             )
         )
-    again = tables_as_data(run_engine(record["input"], seed=seed).tables)
+    from tournaments.seating import SeatingError
+
+    try:
+        again = tables_as_data(run_engine(record["input"], seed=seed).tables)
+    except (KeyError, TypeError, ValueError, AttributeError, SeatingError) as exc:
+        raise RecordError(
+            f"input: the engine cannot read it ({type(exc).__name__}: {exc})"
+        ) from exc
     recorded = record["tables"]
     if again == recorded:
         findings.append(
@@ -132,6 +143,20 @@ def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
                 Finding(False, f"  {len(recorded)} tables recorded, {len(again)} re-run")
             )
     return findings
+
+
+def _moment(record: dict[str, Any], field: str) -> datetime | None:
+    """``record[field]`` as an aware datetime (None if empty); a malformed one is an error."""
+    value = record.get(field)
+    if not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise RecordError(f"{field}: {value!r} is not an ISO 8601 time") from None
+    if moment.tzinfo is None:
+        raise RecordError(f"{field}: {value!r} has no UTC offset")
+    return moment
 
 
 def _iso(moment) -> str | None:

@@ -83,6 +83,9 @@ def test_a_tampered_or_foreign_record_fails(event, tmp_path, capsys):
         ({**record, "format": "something"}, "format"),
         ({**record, "version": 2}, "version"),
         ({**record, "input": {}}, "input: missing"),
+        ({**record, "input": {"entries": "many"}}, "input: the engine cannot read it"),
+        ({**record, "drawn_at": "yesterday"}, "drawn_at: 'yesterday' is not an ISO 8601"),
+        ({**record, "drawn_at": "2026-12-05T10:00:00"}, "drawn_at: .* has no UTC offset"),
     ):
         path.write_text(json.dumps(bad), encoding="utf-8")
         with pytest.raises(CommandError, match=says):
