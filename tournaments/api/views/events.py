@@ -561,7 +561,10 @@ class RoundDrawApi(APIView):
             400: error(
                 "Invalid input (``extra.fields``); or the round cannot be drawn: already "
                 "published (``extra.field`` ``state``), fewer than three players present "
-                "(``entries``), a draw already running or no draw found (``draw``)."
+                "(``entries``), a seed other than the one whose hash was published (``seed``), "
+                "a draw already running, no draw found, or the players, earlier rounds, "
+                "constraints or seed changed while the engine ran, so nothing was stored "
+                "(``draw``)."
             ),
             403: ORGANISER_ONLY,
             404: _ROUND_NOT_FOUND_STAFF,
