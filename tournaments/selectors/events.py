@@ -123,3 +123,30 @@ def rounds_for_entry(*, entry: Entry):
     for s in others:
         by_table.setdefault(s.table_id, []).append(s)
     return [(s.round, s.table, s.position, by_table.get(s.table_id, [])) for s in seats]
+
+
+def met_again_now(*, entry: Entry, rounds, now) -> dict | None:
+    """Whom ``entry`` meets again at their table in ``now`` (an item of
+    :func:`rounds_for_entry`), and in which earlier rounds, from the seats as they are (a
+    correction after the draw counts); with the reasons the draw's report gives for the
+    player (as stored: ``seating.report``). None when they meet no one again, or sit nowhere."""
+    if now is None:
+        return None
+    round_, _table, _position, seats = now
+    here = {s.entry_id: s.entry.player.name for s in seats if s.entry_id != entry.pk}
+    met: dict[int, list[int]] = {}
+    for earlier, _t, _p, earlier_seats in rounds:
+        if earlier.number < round_.number:
+            for s in earlier_seats:
+                if s.entry_id in here:
+                    met.setdefault(s.entry_id, []).append(earlier.number)
+    if not met:
+        return None
+    report = (round_.draw_report or {}).get("players", [])
+    mine = next((p for p in report if p.get("id") == entry.pk), {})
+    return {
+        "players": [
+            (here[e], numbers) for e, numbers in sorted(met.items(), key=lambda kv: here[kv[0]])
+        ],
+        "reasons": [r for r in mine.get("why", "").split("; ") if r],
+    }
