@@ -152,7 +152,9 @@ def test_a_draw_job_reports_its_progress_while_it_runs(celery_worker_process):
     stages = {"design", "search", "patient_design", "restart", "developed", "exact", "seating"}
     told = [body["extra"]["progress"] for body, _ in running if "progress" in body["extra"]]
     assert told and {t["stage"] for t in told} <= stages
-    assert any(t["stage"] == "restart" and t["attempts"] == 8 for t in told)
+    # the eight more starts take most of the job's seconds: the polls see them, and as such
+    assert all(t["attempts"] == 8 for t in told if t["stage"] == "restart")
+    assert any(t["stage"] == "restart" for t in told)
     on_round = [progress for _, progress in running if progress]
     assert on_round and {p["stage"] for p in on_round} <= stages
     assert event.rounds.get(number=1).draw_job_progress == {}
