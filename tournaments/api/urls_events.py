@@ -20,6 +20,9 @@ urlpatterns = [
     path(
         E + "rounds/<int:number>/draw-record", v.DrawRecordApi.as_view(), name="round-draw-record"
     ),
+    path(
+        E + "rounds/<int:number>/draw-report", v.DrawReportApi.as_view(), name="round-draw-report"
+    ),
     path(E + "rounds/<int:number>/publish", v.RoundPublishApi.as_view(), name="round-publish"),
     path(
         E + "rounds/<int:number>/commit-seed",

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from drf_spectacular.drainage import GENERATOR_STATS
 
 #: Every operation of ``/api/v1/`` (``tournaments/api/urls_*.py``).
-OPERATIONS = 28
+OPERATIONS = 29
 
 
 @pytest.fixture(scope="module")
@@ -227,6 +227,24 @@ def test_event_round_and_constraint_bodies_are_as_documented(schema):
         documented(schema, "rounds_publish", staff.post(f"{e}/rounds/1/publish")).status_code == 200
     )
     documented(schema, "rounds_draw", staff.post(f"{e}/rounds/1/draw", {}, format="json"))  # 400
+    r = staff.get(f"{e}/rounds/1/draw-report")
+    assert documented(schema, "rounds_draw_report", r).status_code == 200
+    seated = {s["entry"] for t in staff.get(f"{e}/rounds/1/").json()["tables"] for s in t["seats"]}
+    assert {p["id"] for p in r.json()["players"]} == seated
+    assert documented(
+        schema, "rounds_draw_report", api.get(f"{e}/rounds/1/draw-report")
+    ).status_code in (401, 403)
+    r = api.get(f"{e}/rounds/1/draw-record")
+    assert documented(schema, "rounds_draw_record", r).status_code == 200
+    round_create(event=event)
+    r = api.get(f"{e}/rounds/2/draw-record")
+    assert documented(schema, "rounds_draw_record", r).status_code == 404
+    r = staff.post(f"{e}/rounds/2/commit-seed")
+    assert documented(schema, "rounds_commit_seed", r).status_code == 200
+    r = staff.post(f"{e}/rounds/2/commit-seed")
+    assert documented(schema, "rounds_commit_seed", r).status_code == 400
+    r = api.get(f"{e}/rounds/commitments")
+    assert documented(schema, "rounds_commitments", r).json()[0]["round"] == 2
     with eager_off():
         documented(schema, "jobs_retrieve", api.get("/api/v1/jobs/no-such-job"))  # 409, PENDING
 

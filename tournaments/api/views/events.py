@@ -467,6 +467,73 @@ class RoundDetailApi(APIView):
         return Response(data)
 
 
+@extend_schema_serializer(component_name="DrawReportPlayer")
+class _DrawReportPlayerOutput(serializers.Serializer):
+    """One player in the draw report: whom they met before and why their table is what it is."""
+
+    id = serializers.IntegerField(help_text="The entry id.")
+    table = serializers.IntegerField(help_text="The table they were drawn to.")
+    seat = serializers.IntegerField(help_text="Their seat index at it (clockwise, from 0).")
+    met_before = serializers.JSONField(
+        help_text="``[[entry id, [rounds]], …]``: everyone they had met, and in which rounds."
+    )
+    repeats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Entry ids at this table they met before."
+    )
+    why = serializers.CharField(
+        help_text=(
+            "Why those repeats (or the constraints that placed them), in the engine's English "
+            "(``tournaments/seating/report.py``); the round's page puts it into words."
+        )
+    )
+    seat_counts = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Times in each seat so far, this round included.",
+    )
+    first_dealer_count = serializers.IntegerField()
+    four_table_count = serializers.IntegerField(help_text="Rounds at a table of four so far.")
+    left_neighbours = serializers.ListField(child=serializers.IntegerField())
+
+
+@extend_schema_serializer(component_name="DrawReport")
+class _DrawReportOutput(serializers.Serializer):
+    """The engine's report on a round's draw (as stored with it)."""
+
+    summary = serializers.JSONField(
+        help_text='``{"repeated meetings", "repeated left neighbours", "method", "engine"}``.'
+    )
+    notes = serializers.ListField(
+        child=serializers.CharField(), help_text="How the tables were made (the engine's words)."
+    )
+    players = _DrawReportPlayerOutput(many=True)
+
+
+class DrawReportApi(APIView):
+    permission_classes = [EventReferee]
+
+    @extend_schema(
+        operation_id="rounds_draw_report",
+        tags=["rounds"],
+        summary="A round's draw report: whom each player met before, and why",
+        description=(
+            "The event's referees, once the round is drawn: what the round's page shows as "
+            "the draw report, as data (entry ids; the engine's English), so that a referee can "
+            'answer "why am I with him again?". The report is of the draw; corrections after '
+            "it are in the draw record."
+        ),
+        responses={
+            200: _DrawReportOutput,
+            403: REFEREE_ONLY,
+            404: error("No event with this slug, no such round, or a round not drawn."),
+        },
+    )
+    def get(self, request, slug, number):
+        round_ = get_object_or_404(event_from(self).rounds, number=number)
+        if round_.state == Round.State.DRAFT or not round_.draw_report:
+            raise NotFound(_NOT_DRAWN)
+        return Response(round_.draw_report)
+
+
 @extend_schema_serializer(component_name="DrawRecord")
 class _DrawRecordOutput(serializers.Serializer):
     """Everything needed to re-run a round's draw (``tournaments/draw_record.py``)."""
@@ -491,6 +558,12 @@ class _DrawRecordOutput(serializers.Serializer):
     )
     tables = serializers.JSONField(
         help_text='The tables as drawn: ``[{"seats": [entry ids clockwise], "first_dealer": seat}]``.'
+    )
+    corrections = serializers.JSONField(
+        help_text=(
+            'The referees\' corrections after the draw, oldest first: ``[{"at", "action", '
+            '"reason", "data"}]`` (docs/draw-record.md); not part of the draw.'
+        )
     )
 
 
