@@ -136,6 +136,9 @@ STAGES = {
     "restart": gettext_lazy("A repeat remains: the search again from another start"),
     "developed": gettext_lazy("A repeat remains: a cyclic schedule by CP-SAT"),
     "exact": gettext_lazy("A repeat remains: CP-SAT over all rounds (a schedule, or a proof)"),
+    "extend": gettext_lazy(
+        "Repeats remain: a schedule without one for a round fewer, and the last round searched"
+    ),
     "seating": gettext_lazy("Seats and first dealers at each table"),
 }
 

@@ -123,11 +123,21 @@ class DrawProgressOutput(serializers.Serializer):
     """How far a draw job's engine has gone (``seating.Progress``)."""
 
     stage = serializers.ChoiceField(
-        choices=["design", "search", "patient_design", "restart", "developed", "exact", "seating"],
+        choices=[
+            "design",
+            "search",
+            "patient_design",
+            "restart",
+            "developed",
+            "exact",
+            "extend",
+            "seating",
+        ],
         help_text=(
             "The engine's stage (``seating.Stage``): building a schedule from a design, the tabu "
             "search, a longer design search, the search from more starts, a cyclic schedule by "
-            "CP-SAT, CP-SAT over all rounds, seating each table."
+            "CP-SAT, CP-SAT over all rounds, a schedule for a round fewer and the last round searched, "
+            "seating each table."
         ),
     )
     step = serializers.IntegerField(help_text="How far the stage has gone (tabu iterations).")

@@ -69,7 +69,7 @@ and the reason, seats so far, left neighbours, first deals, 4-table duty).
 >>> players = [Entry(i) for i in range(1, 10)]
 >>> d = draw_round(players, seed="demo", method=Method.NO_REPEATS, policy=TablePolicy.THREES)
 >>> [len(t.seats) for t in d.tables], d.engine_version
-([3, 3, 3], 'pulka-seating 1.11')
+([3, 3, 3], 'pulka-seating 1.12')
 >>> d2 = draw_round(players, [PastTable(1, t.seats, t.first_dealer) for t in d.tables], seed="demo")
 >>> d2.report.repeated_meetings
 0

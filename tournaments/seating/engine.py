@@ -382,6 +382,90 @@ def _plan(
     first_round: list[list[int]] | None = None,
     progress: Reporter | None = None,
 ) -> tuple[list[list[list[int]]], str]:
+    """Groups for ``rounds`` rounds (:func:`_plan_search`); where repeats remain, also a
+    schedule without one for a round fewer with the last round searched given it, taken if it
+    leaves fewer repeats.
+
+    At the counting bound, where no schedule without a repeat is known (68 × 22 and 92 × 30 at
+    fours, 77 × 36 and 91 × 44 mixed), the tabu search over all rounds left 142, 254, 82 and
+    113 repeated meetings; the catalogue's schedule for one round fewer and a last round leave
+    a fraction of that. It runs after the search, on what the search leaves of ``rng``, so the
+    search's tables stay as they were wherever it does as well.
+    """
+    groups, how = _plan_search(setup, stats, rounds, rng, design, first_round, progress)
+    fresh = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
+    left = _new_repeats(fresh, groups)
+    if not left or rounds < 2 or (stats.rounds and not first_round):
+        return groups, how
+    more = _one_round_more(setup, fresh, rounds, rng, first_round, progress)
+    if more is not None and more[2] < left:
+        return more[0], more[1]
+    return groups, how
+
+
+def _one_round_more(
+    setup: Setup,
+    fresh: Problem,
+    rounds: int,
+    rng: random.Random,
+    first_round: list[list[int]] | None,
+    progress: Reporter | None,
+) -> tuple[list[list[list[int]]], str, int] | None:
+    """A schedule without a repeat for ``rounds - 1`` rounds (:func:`design_rounds`: a design
+    or the catalogue) and the last round by the tabu search given it, then the tabu search
+    over all rounds from there; with its description and the repeats it leaves. None where
+    the size has no such schedule for a round fewer."""
+    report(progress, Stage.EXTEND)
+    short = design_rounds(
+        setup.unit_sizes,
+        fixed_units(setup),
+        rounds - 1,
+        rng,
+        first_round=first_round,
+        apart=apart_units(setup),
+    )
+    if short is None or _kept_apart_meet(fresh, short[0]):
+        return None
+    last = copy.deepcopy(fresh)
+    last.rounds = 1
+    for tables in short[0]:
+        for members in tables:
+            for a, b in combinations(members, 2):
+                last.meet[a][b] += 1
+                last.meet[b][a] += 1
+            if len(members) == 4:
+                for x in members:
+                    last.fours[x] += 1
+    tail = solve(last, rng, iterations=ROUND_ITERATIONS, on_step=_stepper(progress, Stage.EXTEND))
+    joined = [*short[0], *tail]
+    polished = solve(
+        copy.deepcopy(fresh),
+        rng,
+        initial=joined,
+        iterations=SCHEDULE_ITERATIONS,
+        on_step=_stepper(progress, Stage.EXTEND),
+    )
+    best = min((joined, polished), key=lambda g: _new_repeats(fresh, g))
+    left = _new_repeats(fresh, best)
+    completing = " completing the first round" if first_round else ""
+    return (
+        best,
+        f"{short[1]}{completing} for {rounds - 1} rounds and the tabu search for the last, "
+        f"{left} repeated meeting(s) left; no schedule without a repeat is known for "
+        f"{fresh.n} players over {rounds + (1 if first_round else 0)} rounds",
+        left,
+    )
+
+
+def _plan_search(
+    setup: Setup,
+    stats: HistoryStats,
+    rounds: int,
+    rng: random.Random,
+    design: tuple[list[list[list[int]]], str] | None,
+    first_round: list[list[int]] | None = None,
+    progress: Reporter | None = None,
+) -> tuple[list[list[list[int]]], str]:
     """Groups for ``rounds`` rounds: the design or the tabu search, then CP-SAT if repeats remain.
 
     ``first_round``: the one round played so far (units), if a design may complete it.

@@ -33,6 +33,8 @@ class Stage(StrEnum):
     DEVELOPED = "developed"
     #: CP-SAT over the whole schedule (small problems): a schedule without a repeat, or a proof
     EXACT = "exact"
+    #: repeats remain: a schedule without one for a round fewer, and the last round searched
+    EXTEND = "extend"
     #: seats and first dealers at each table (001 §3.1.1, §3.2.1)
     SEATING = "seating"
 

@@ -77,6 +77,7 @@ def test_a_hard_size_reports_each_stage_in_order():
         *[(Stage.RESTART, k) for k in range(1, 9)],
         (Stage.DEVELOPED, 1),
         (Stage.EXACT, 1),
+        (Stage.EXTEND, 1),  # no schedule without a repeat for four rounds is built: nothing
         (Stage.SEATING, 1),
     ]
     restarts = [p for p in heard if p.stage is Stage.RESTART]

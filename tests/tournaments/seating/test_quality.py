@@ -561,3 +561,44 @@ def test_developed_base_rounds_where_the_search_leaves_repeats(n, rounds, policy
     assert [sorted(len(t.seats) for t in d.tables) for d in draws] == [
         sorted(len(t.seats) for t in draws[0].tables)
     ] * rounds
+
+
+def test_where_repeats_remain_a_schedule_for_a_round_fewer_and_a_last_round_leave_fewest(
+    monkeypatch,
+):
+    """15 players at threes over 8 rounds, one past a Kirkman triple system's 7: every pair has
+    met by round 7, so round 8 repeats at least 5 × 3 = 15 meetings. Whatever the search over
+    all rounds leaves (here made worse on purpose: one round eight times), the draw takes
+    KTS(15) and a last round, which leaves exactly those 15 (engine 1.12)."""
+    from collections import Counter as Count
+    from itertools import combinations
+
+    real = engine._plan_search
+
+    def poor_search(setup, stats, rounds, rng, design, first_round=None, progress=None):
+        groups, how = real(setup, stats, 1, rng, None, first_round, progress)
+        return groups * rounds, "one round again and again"
+
+    monkeypatch.setattr(engine, "_plan_search", poor_search)
+    draws = draw_schedule(
+        [Entry(i) for i in range(15)], 8, seed="one more", policy=TablePolicy.THREES
+    )
+    pairs = Count(frozenset(p) for d in draws for t in d.tables for p in combinations(t.seats, 2))
+    assert sum(c - 1 for c in pairs.values()) == 15 and len(pairs) == 105
+    how = draws[0].parameters["construction"]
+    assert "for 7 rounds and the tabu search for the last, 15 repeated meeting(s) left" in how
+
+
+def test_sixty_eight_at_fours_over_twenty_two_rounds_keeps_repeats_few():
+    """68 × 22 at fours, one of the four open cells (docs/seating-open-cells.md): no schedule
+    without a repeat is known. The tabu search over all rounds left 142 repeated meetings; the
+    catalogue's 21 rounds and a last round leave 49 (engine 1.12)."""
+    from collections import Counter as Count
+    from itertools import combinations
+
+    draws = draw_schedule(
+        [Entry(i) for i in range(68)], 22, seed="open cell", policy=TablePolicy.FOURS
+    )
+    pairs = Count(frozenset(p) for d in draws for t in d.tables for p in combinations(t.seats, 2))
+    assert sum(c - 1 for c in pairs.values()) <= 49
+    assert "for 21 rounds and the tabu search for the last" in draws[0].parameters["construction"]
