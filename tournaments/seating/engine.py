@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -399,6 +400,9 @@ def _plan(
         return groups, how
     more = _one_round_more(setup, fresh, rounds, rng, first_round, progress)
     if more is not None and more[2] < left:
+        proof = re.search(r"(no schedule without a? ?repeats? exists .*|CP-SAT proved .*)", how)
+        if proof:  # the search's proof that repeats are unavoidable still holds: keep it
+            return more[0], f"{more[1].split('; no schedule')[0]}; {proof.group(1)}"
         return more[0], more[1]
     return groups, how
 

@@ -587,6 +587,20 @@ def test_where_repeats_remain_a_schedule_for_a_round_fewer_and_a_last_round_leav
     assert sum(c - 1 for c in pairs.values()) == 15 and len(pairs) == 105
     how = draws[0].parameters["construction"]
     assert "for 7 rounds and the tabu search for the last, 15 repeated meeting(s) left" in how
+    assert "no schedule without a repeat is known" in how
+
+    def poor_search_with_a_proof(
+        setup, stats, rounds, rng, design, first_round=None, progress=None
+    ):
+        groups, _ = poor_search(setup, stats, rounds, rng, design, first_round, progress)
+        return groups, "tabu search; CP-SAT proved no schedule without repeats exists for 15"
+
+    monkeypatch.setattr(engine, "_plan_search", poor_search_with_a_proof)
+    draws = draw_schedule(
+        [Entry(i) for i in range(15)], 8, seed="one more, proved", policy=TablePolicy.THREES
+    )
+    how = draws[0].parameters["construction"]  # the proof still holds, and is still cited
+    assert how.endswith("left; CP-SAT proved no schedule without repeats exists for 15")
 
 
 def test_sixty_eight_at_fours_over_twenty_two_rounds_keeps_repeats_few():
