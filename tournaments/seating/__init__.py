@@ -36,7 +36,9 @@ Methods (:class:`Method`)
   break it; after a correction the plan is made again from the rounds as
   played. Where a plan leaves a repeat, more tabu starts and, on small
   problems (players × rounds ≤ 400), CP-SAT look for a schedule without one,
-  or prove none exists, and the report says which. That is how 15 × 7,
+  or prove none exists, and the report says which; where repeats still remain,
+  a schedule without one for a round fewer and a last round searched given it
+  are taken if they leave fewer (the four open cells, docs/seating-open-cells.md). That is how 15 × 7,
   21 × 10, 18 × 8, 24 × 11 and 14 × 4 come out with no repeat at all; round
   by round without ``rounds_total`` they cannot (greedy paints itself into a
   corner), while 60 × 9 or 150 × 9 come out repeat-free either way.
