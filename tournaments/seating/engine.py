@@ -420,14 +420,18 @@ def _one_round_more(
     over all rounds from there; with its description and the repeats it leaves. None where
     the size has no such schedule for a round fewer."""
     report(progress, Stage.EXTEND)
-    short = design_rounds(
-        setup.unit_sizes,
-        fixed_units(setup),
-        rounds - 1,
-        rng,
-        first_round=first_round,
-        apart=apart_units(setup),
-    )
+    short = None
+    for make in (design_rounds, developed_rounds):  # developed: seconds of CP-SAT, so second
+        short = make(
+            setup.unit_sizes,
+            fixed_units(setup),
+            rounds - 1,
+            rng,
+            first_round=first_round,
+            apart=apart_units(setup),
+        )
+        if short is not None:
+            break
     if short is None or _kept_apart_meet(fresh, short[0]):
         return None
     last = copy.deepcopy(fresh)

@@ -55,9 +55,10 @@ __all__ = [
 #:      shifts leave (the 92 × 28 entry is gone); 97 × 46 (mixed) the same way
 #: 1.11: 92, 94, 95, 97, 98 and 100 players (mixed) at the counting bound: one base round over
 #:      Z_R × 2 each, replacing the entries one or two rounds under it (the 97 × 46 one too)
-#: 1.12: where repeats remain and a schedule without one exists for a round fewer, that schedule
-#:      and a last round searched given it, when that leaves fewer repeats (68 × 22: 142 → 49,
-#:      92 × 30: 254 → 67 at fours; 77 × 36: 82 → 30, 91 × 44: 113 → 40 mixed)
+#: 1.12: where repeats remain and a schedule without one exists for a round fewer (a design, the
+#:      catalogue or a developed base round), that schedule and a last round searched given it,
+#:      when that leaves fewer repeats (68 × 22: 142 → 49, 92 × 30: 254 → 67 at fours;
+#:      77 × 36: 82 → 30, 91 × 44: 113 → 40 mixed; 14 × 5: 3 → 2)
 ENGINE_VERSION = "pulka-seating 1.12"
 
 EntryId = int | str
