@@ -11,6 +11,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_serializer
 from rest_framework import serializers
 
+from tournaments.seating.progress import Stage
+
 __all__ = [
     "BAD_REQUEST",
     "ErrorOutput",
@@ -123,16 +125,7 @@ class DrawProgressOutput(serializers.Serializer):
     """How far a draw job's engine has gone (``seating.Progress``)."""
 
     stage = serializers.ChoiceField(
-        choices=[
-            "design",
-            "search",
-            "patient_design",
-            "restart",
-            "developed",
-            "exact",
-            "extend",
-            "seating",
-        ],
+        choices=[stage.value for stage in Stage],
         help_text=(
             "The engine's stage (``seating.Stage``): building a schedule from a design, the tabu "
             "search, a longer design search, the search from more starts, a cyclic schedule by "

@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 from tests.conftest import eager_off
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments.models import EventRole
+from tournaments.seating.progress import Stage
 
 pytestmark = pytest.mark.django_db
 
@@ -149,16 +150,7 @@ def test_a_draw_job_reports_its_progress_while_it_runs(celery_worker_process):
         12, celery_worker_process, running, table_size_policy="3", rounds_planned=5
     )
     assert status.status_code == 200, status.json()
-    stages = {
-        "design",
-        "search",
-        "patient_design",
-        "restart",
-        "developed",
-        "exact",
-        "extend",
-        "seating",
-    }
+    stages = {stage.value for stage in Stage}
     told = [body["extra"]["progress"] for body, _ in running if "progress" in body["extra"]]
     assert told and {t["stage"] for t in told} <= stages
     # the eight more starts take most of the job's seconds: the polls see them, and as such
