@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -393,18 +392,22 @@ def _plan(
     a fraction of that. It runs after the search, on what the search leaves of ``rng``, so the
     search's tables stay as they were wherever it does as well.
     """
-    groups, how = _plan_search(setup, stats, rounds, rng, design, first_round, progress)
+    groups, how, none_exists = _plan_search(
+        setup, stats, rounds, rng, design, first_round, progress
+    )
     fresh = build_problem(setup, stats, rounds, repeat_weight=10_000, four_weight=1)
     left = _new_repeats(fresh, groups)
     if not left or rounds < 2 or (stats.rounds and not first_round):
         return groups, how
     more = _one_round_more(setup, fresh, rounds, rng, first_round, progress)
-    if more is not None and more[2] < left:
-        proof = re.search(r"(no schedule without a? ?repeats? exists .*|CP-SAT proved .*)", how)
-        if proof:  # the search's proof that repeats are unavoidable still holds: keep it
-            return more[0], f"{more[1].split('; no schedule')[0]}; {proof.group(1)}"
-        return more[0], more[1]
-    return groups, how
+    if more is None or more[2] >= left:
+        return groups, how
+    total = rounds + (1 if first_round else 0)
+    # the search's proof that repeats are unavoidable still holds, and is still cited
+    why = none_exists or (
+        f"no schedule without a repeat is known for {fresh.n} players over {total} rounds"
+    )
+    return more[0], f"{more[1]}, {more[2]} repeated meeting(s) left; {why}"
 
 
 def _one_round_more(
@@ -416,9 +419,9 @@ def _one_round_more(
     progress: Reporter | None,
 ) -> tuple[list[list[list[int]]], str, int] | None:
     """A schedule without a repeat for ``rounds - 1`` rounds (:func:`design_rounds`: a design
-    or the catalogue) and the last round by the tabu search given it, then the tabu search
-    over all rounds from there; with its description and the repeats it leaves. None where
-    the size has no such schedule for a round fewer."""
+    or the catalogue; else :func:`developed_rounds`) and the last round by the tabu search
+    given it, then the tabu search over all rounds from there; with its description and the
+    repeats it leaves. None where the size has no such schedule for a round fewer."""
     report(progress, Stage.EXTEND)
     short = None
     for make in (design_rounds, developed_rounds):  # developed: seconds of CP-SAT, so second
@@ -441,7 +444,7 @@ def _one_round_more(
             for a, b in combinations(members, 2):
                 last.meet[a][b] += 1
                 last.meet[b][a] += 1
-            if len(members) == 4:
+            if len(members) == 4:  # 4-table duty; units are players wherever tables mix
                 for x in members:
                     last.fours[x] += 1
     tail = solve(last, rng, iterations=ROUND_ITERATIONS, on_step=_stepper(progress, Stage.EXTEND))
@@ -454,14 +457,11 @@ def _one_round_more(
         on_step=_stepper(progress, Stage.EXTEND),
     )
     best = min((joined, polished), key=lambda g: _new_repeats(fresh, g))
-    left = _new_repeats(fresh, best)
     completing = " completing the first round" if first_round else ""
     return (
         best,
-        f"{short[1]}{completing} for {rounds - 1} rounds and the tabu search for the last, "
-        f"{left} repeated meeting(s) left; no schedule without a repeat is known for "
-        f"{fresh.n} players over {rounds + (1 if first_round else 0)} rounds",
-        left,
+        f"{short[1]}{completing} for {rounds - 1} rounds and the tabu search for the last",
+        _new_repeats(fresh, best),
     )
 
 
@@ -473,8 +473,9 @@ def _plan_search(
     design: tuple[list[list[list[int]]], str] | None,
     first_round: list[list[int]] | None = None,
     progress: Reporter | None = None,
-) -> tuple[list[list[list[int]]], str]:
-    """Groups for ``rounds`` rounds: the design or the tabu search, then CP-SAT if repeats remain.
+) -> tuple[list[list[list[int]]], str, str | None]:
+    """Groups for ``rounds`` rounds: the design or the tabu search, then CP-SAT if repeats remain;
+    with how they were made, and the proof that a repeat is unavoidable if there is one.
 
     ``first_round``: the one round played so far (units), if a design may complete it.
 
@@ -543,10 +544,11 @@ def _plan_search(
             if not left:
                 break
     if left and proof:
-        return groups, (
-            f"{how}, {left} repeated meeting(s) left; no schedule without a repeat exists"
-            f" for {fresh.n} players over {total} rounds (proved offline — {proof})"
+        none_exists = (
+            f"no schedule without a repeat exists for {fresh.n} players over {total} rounds"
+            f" (proved offline — {proof})"
         )
+        return groups, f"{how}, {left} repeated meeting(s) left; {none_exists}", none_exists
     if left and design is None and whole:
         report(progress, Stage.DEVELOPED)
         developed = developed_rounds(
@@ -555,15 +557,16 @@ def _plan_search(
         if developed is not None and not _kept_apart_meet(fresh, developed[0]):
             again = solve(copy.deepcopy(fresh), rng, initial=developed[0], iterations=0)
             if _new_repeats(fresh, again) < left:  # 4-table duty only: no repeat comes back
-                return again, developed[1] + completing
+                return again, developed[1] + completing, None
     if not left or fresh.n * rounds > EXACT_MAX_CELLS:
-        return groups, how
+        return groups, how, None
     report(progress, Stage.EXACT)
     exact = zero_repeat_schedule(fresh, seed=rng.randrange(2**31), budget=EXACT_BUDGET)
     if exact.tables is None:
-        return groups, f"{how}, {left} repeated meeting(s) left; {exact.detail}"
+        none_exists = exact.detail if exact.status == "none exists" else None
+        return groups, f"{how}, {left} repeated meeting(s) left; {exact.detail}", none_exists
     polished = solve(fresh, rng, initial=exact.tables, iterations=0)  # 4-table duty only
-    return polished, f"{exact.detail} (OR-Tools {ortools_version()})"
+    return polished, f"{exact.detail} (OR-Tools {ortools_version()})", None
 
 
 def _kept_apart_meet(problem: Problem, groups: Sequence[Sequence[Sequence[int]]]) -> bool:

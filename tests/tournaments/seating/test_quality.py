@@ -576,8 +576,8 @@ def test_where_repeats_remain_a_schedule_for_a_round_fewer_and_a_last_round_leav
     real = engine._plan_search
 
     def poor_search(setup, stats, rounds, rng, design, first_round=None, progress=None):
-        groups, how = real(setup, stats, 1, rng, None, first_round, progress)
-        return groups * rounds, "one round again and again"
+        groups, how, _ = real(setup, stats, 1, rng, None, first_round, progress)
+        return groups * rounds, "one round again and again", None
 
     monkeypatch.setattr(engine, "_plan_search", poor_search)
     draws = draw_schedule(
@@ -592,8 +592,9 @@ def test_where_repeats_remain_a_schedule_for_a_round_fewer_and_a_last_round_leav
     def poor_search_with_a_proof(
         setup, stats, rounds, rng, design, first_round=None, progress=None
     ):
-        groups, _ = poor_search(setup, stats, rounds, rng, design, first_round, progress)
-        return groups, "tabu search; CP-SAT proved no schedule without repeats exists for 15"
+        groups, _, _ = poor_search(setup, stats, rounds, rng, design, first_round, progress)
+        proof = "CP-SAT proved no schedule without repeats exists for 15"
+        return groups, f"tabu search; {proof}", proof
 
     monkeypatch.setattr(engine, "_plan_search", poor_search_with_a_proof)
     draws = draw_schedule(
