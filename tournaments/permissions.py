@@ -44,12 +44,20 @@ PUBLIC_DOCUMENTS = frozenset({Kind.SEATING, Kind.STANDINGS, Kind.FILLED_PROTOCOL
 ORGANISER_DOCUMENTS = frozenset({Kind.PLAYER_LINKS})
 
 
+def readable_documents(user, event: Event) -> frozenset[str]:
+    """The kinds of document ``user`` may download: seating lists, standings and filled
+    protocols are public; blank protocols carry the tables' private links in their QR codes
+    (referees); the players' links, organisers. Two queries at most, for any number of files."""
+    if can_organise(user, event):
+        return frozenset(Kind.values)
+    if can_referee(user, event):
+        return frozenset(Kind.values) - ORGANISER_DOCUMENTS
+    return PUBLIC_DOCUMENTS
+
+
 def can_read_document(user, event: Event, kind: str) -> bool:
-    """Seating lists, standings and filled protocols are public; blank protocols carry the
-    tables' private links in their QR codes (referees); the players' links, organisers."""
-    if kind in PUBLIC_DOCUMENTS:
-        return True
-    return can_organise(user, event) if kind in ORGANISER_DOCUMENTS else can_referee(user, event)
+    """Whether ``user`` may download a document of ``kind`` (:func:`readable_documents`)."""
+    return kind in PUBLIC_DOCUMENTS or kind in readable_documents(user, event)
 
 
 def can_request_document(user, event: Event, kind: str) -> bool:

@@ -28,6 +28,7 @@ from tournaments.permissions import (
     can_read_document,
     can_referee,
     can_request_document,
+    readable_documents,
 )
 from tournaments.selectors import standings as sel
 from tournaments.services.standings import standings_configure, standings_schedule
@@ -207,16 +208,13 @@ def manage_documents(request, slug: str):
             messages.error(request, error.message)
         return redirect("documents-manage", slug=event.slug)
     rounds = list(Round.objects.filter(event=event).prefetch_related("tables").order_by("number"))
+    readable = readable_documents(request.user, event)
     return render(
         request,
         "tournaments/standings/manage_documents.html",
         {
             "event": event,
-            "files": [
-                f
-                for f in sel.generated_files(event=event)
-                if can_read_document(request.user, event, f.kind)
-            ],
+            "files": [f for f in sel.generated_files(event=event) if f.kind in readable],
             "can_organise": can_organise(request.user, event),
             "round_list": rounds,
             "rounds": [r.number for r in rounds],
