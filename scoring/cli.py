@@ -19,13 +19,13 @@ import json
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TextIO
+from typing import Any, TextIO
 
 from . import jsonio, notation, result_json
-from .check import check
 from .findings import Finding
 from .protocol import Protocol, Sheet, SheetRow
-from .pulka import ScoredPulka, score
+from .pulka import ScoredPulka
+from .variants import Variant, read_text_document
 
 __all__ = ["main", "read_protocol", "render_sheet"]
 
@@ -52,10 +52,13 @@ def read_protocol(path: str) -> tuple[Protocol, Sheet | None]:
     :raises ValueError: (a :class:`~scoring.notation.NotationError` or
         :class:`~scoring.jsonio.JsonFormatError`) when it cannot be read.
     """
-    text = _read_text(path)
-    if text.lstrip().startswith("{"):
-        return jsonio.loads_with_sheet(text)
-    return notation.parse_with_sheet(text)
+    _, protocol, sheet = read_any(path)
+    return protocol, sheet
+
+
+def read_any(path: str) -> tuple[Variant, Any, Any]:
+    """Read a protocol file of any registered family: ``(variant, protocol, sheet)``."""
+    return read_text_document(_read_text(path))
 
 
 def _fmt(value: int | Fraction) -> str:
@@ -148,28 +151,31 @@ def _finding(f: Finding) -> str:
 
 
 def _score(args: argparse.Namespace, out: TextIO) -> int:
-    protocol, _ = read_protocol(args.file)
-    scored = score(protocol)
-    report = check(protocol)
+    variant, protocol, _ = read_any(args.file)
+    report = variant.check(protocol)
     if args.json:
-        out.write(result_json.dumps_result(scored, report.findings))
+        data = variant.result_dict(protocol, report.findings)
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:
-        out.write(render_sheet(scored, report.findings, ascii=args.ascii))
+        out.write(variant.render(protocol, report.findings, ascii=args.ascii))
     return 0
 
 
+def _read_sheet(variant: Variant, path: str, players: tuple[str, ...]) -> Any:
+    text = _read_text(path)
+    try:
+        if text.lstrip().startswith("{"):
+            return variant.loads_sheet(text)
+        return variant.parse_sheet(text, players)
+    except ValueError as error:
+        raise _Unreadable(f"{path}: {error}") from None
+
+
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    protocol, sheet = read_protocol(args.file)
+    variant, protocol, sheet = read_any(args.file)
     if args.sheet is not None:
-        text = _read_text(args.sheet)
-        try:
-            if text.lstrip().startswith("{"):
-                sheet = jsonio.loads_sheet(text)
-            else:
-                sheet = notation.parse_sheet(text, protocol.players)
-        except ValueError as error:
-            raise _Unreadable(f"{args.sheet}: {error}") from None
-    report = check(protocol, sheet)
+        sheet = _read_sheet(variant, args.sheet, protocol.players)
+    report = variant.check(protocol, sheet)
     if args.json:
         data = {
             "format": "pulka-findings",
@@ -188,18 +194,18 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _convert(args: argparse.Namespace, out: TextIO) -> int:
-    protocol, sheet = read_protocol(args.file)
+    variant, protocol, sheet = read_any(args.file)
     if args.to == "json":
-        out.write(jsonio.dumps(protocol, sheet))
+        out.write(json.dumps(variant.to_dict(protocol, sheet), ensure_ascii=False, indent=2) + "\n")
     else:
-        out.write(notation.format(protocol, sheet, ascii=args.ascii))
+        out.write(variant.format_text(protocol, sheet, ascii=args.ascii))
     return 0
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m scoring",
-        description="Score, check and convert Preference protocols (pulkas) per the Kodeks.",
+        description="Score, check and convert Preference protocols of every registered family: Russian pulkas (seed 001, the Kodeks) and Croatian, Serbian and Slovenian games (seed 002).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     s = sub.add_parser("score", help="print the pulka as a sheet, or the computed result as JSON")

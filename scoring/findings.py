@@ -27,7 +27,12 @@ class Finding:
     ``deal`` is the 0-based deal index (printed 1-based), ``player`` a seat,
     ``column`` one of ``pulya``, ``gora``, ``whists:<seat>``, ``result`` or a
     protocol field; ``written``/``expected`` hold the two values of a mismatch;
-    ``rule`` is a seed 001 rule number such as ``"3.8.6"``.
+    ``rule`` is a rule of the seed ``source`` (``"001"``, the Kodeks, by default): a section
+    number such as ``"3.8.6"`` (printed ``001 §3.8.6``) or a section's title or note such as
+    ``"Kontra"`` or ``"note (j)"`` (printed ``002 "Kontra"``).
+
+    >>> str(Finding("KONTRA_LEVEL", "rekontra said by a defender", rule="Kontra", source="002"))
+    'rekontra said by a defender [002 "Kontra"] (KONTRA_LEVEL)'
     """
 
     code: str
@@ -39,10 +44,20 @@ class Finding:
     written: object = None
     expected: object = None
     severity: Severity = Severity.ERROR
+    source: str = "001"
+
+    @property
+    def citation(self) -> str:
+        """The rule as a reader looks it up: ``001 §3.8.6`` or ``002 "Kontra"``; "" if none."""
+        if not self.rule:
+            return ""
+        if self.rule[0].isdigit():
+            return f"{self.source} §{self.rule}"
+        return f'{self.source} "{self.rule}"'
 
     def __str__(self) -> str:
         place = f"deal {self.deal + 1}: " if self.deal is not None else ""
-        rule = f" [001 §{self.rule}]" if self.rule else ""
+        rule = f" [{self.citation}]" if self.rule else ""
         return f"{place}{self.message}{rule} ({self.code})"
 
 

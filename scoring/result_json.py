@@ -43,6 +43,7 @@ def finding_to_dict(f: Finding) -> dict[str, Json]:
         "severity": str(f.severity),
         "message": f.message,
         "rule": f.rule,
+        "source": f.source,
         "deal": f.deal,
         "player": f.player,
         "column": f.column,

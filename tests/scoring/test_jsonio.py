@@ -113,7 +113,7 @@ def test_result_document_carries_findings() -> None:
     assert codes == [f.code for f in report.findings] and "MISERE_WHISTED" in codes
     first = data["findings"][0]
     assert set(first) == {
-        "code", "severity", "message", "rule", "deal", "player", "column", "written", "expected"
+        "code", "severity", "message", "rule", "source", "deal", "player", "column", "written", "expected"
     }  # fmt: skip
     assert all(isinstance(f["message"], str) and f["severity"] in ("error", "warning")
                for f in data["findings"])  # fmt: skip

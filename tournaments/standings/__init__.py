@@ -5,11 +5,12 @@ Tabbycat keeps its standings metrics as pure classes bridged to the ORM in one p
 :class:`~tournaments.standings.rows.RoundResult` rows, :func:`compute_standings` ranks them.
 """
 
+from scoring.stats import STAT_KEYS, deal_stats, pairwise_results
+
 from .metrics import METRICS, TIEBREAK_KEYS, Metric, PlayerRecord, find_metric
 from .ranker import Ranked, rank
 from .rows import Adjustment, RoundResult
 from .scores import ROUND_SCORES, round_score
-from .stats import STAT_KEYS, deal_stats, pairwise_results
 from .table import Standings, StandingsConfig, compute_standings, config_from_json, num
 
 __all__ = [

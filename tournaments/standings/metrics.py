@@ -94,7 +94,7 @@ class Average(Metric):
 
 
 class StatMetric(Metric):
-    """A deal counter summed over the final rounds (see :mod:`tournaments.standings.stats`)."""
+    """A deal counter summed over the final rounds (see :mod:`scoring.stats`)."""
 
     stat = ""
 

@@ -1,4 +1,4 @@
-"""Deal statistics for tie-breaks, computed from a scoring protocol (001 §4.1.3).
+"""Russian deal statistics for tie-breaks, computed from a scoring protocol (001 §4.1.3).
 
 The Kodeks lets organisers add criteria after the whists: "наибольшее количество выигранных
 распасовок или минимальное совокупное количество взяток на всех распасовках, наименьшее
@@ -33,7 +33,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contracts import MISERE
-from scoring.protocol import Game, Penalty, Protocol, Raspasy
+
+from .protocol import Game, Penalty, Protocol, Raspasy
 
 __all__ = ["STAT_KEYS", "deal_stats", "pairwise_results"]
 
@@ -104,7 +105,7 @@ def pairwise_results(protocol: Protocol) -> tuple[tuple[Fraction, ...], ...]:
     >>> sum(r[0]) + sum(r[1]) + sum(r[2]), r[0][1] == -r[1][0]
     (Fraction(0, 1), True)
     """
-    from scoring.pulka import score
+    from .pulka import score
 
     row = score(protocol).final_row()
     n = len(row)

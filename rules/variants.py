@@ -1,0 +1,141 @@
+"""The rule families Pulka knows, and their conventions: what is legal and agreed, no scoring.
+
+Like python-chess's variants, every family of Preference is registered once under a key, with its
+names in its players' languages, its table sizes, the seed text it comes from and its conventions
+(each a frozen parameter set with validated options). :mod:`scoring.variants` adds the scoring side
+(formats, scoring, checking) on top of this registry; the Django side asks either registry and
+never branches on a family's name.
+
+A convention key is unique across all families, so an event or a protocol that names its
+convention (``"sochi"``, ``"croatian"``) also names its family.
+
+>>> family_of_convention("leningrad").key, family_of_convention("Srpski").key
+('russian', 'balkan')
+>>> find_family("hrvatski").key
+'balkan'
+>>> sorted(all_conventions())[:3]
+['classic', 'croatian', 'leningrad']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from rules import balkan, conventions
+from rules.conventions import InvalidConventionError
+
+__all__ = [
+    "Family",
+    "FAMILIES",
+    "RUSSIAN",
+    "BALKAN",
+    "find_family",
+    "family_of_convention",
+    "find_any_convention",
+    "all_conventions",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A rule family: its key, names, seed, table sizes and conventions.
+
+    ``conventions`` maps each convention key to its parameter set, an object with ``key``,
+    ``name``, ``aliases``, ``with_options(**options)`` and ``options()``; ``find`` looks one up
+    by key or alias; ``option_choices`` / ``option_ranges`` say which values each option takes.
+    ``game_size`` names what the table agrees on before play in the players' words (the pulka's
+    size for Russian, the bula for the Balkan games) with its usual values.
+    """
+
+    key: str
+    name: str
+    names: Mapping[str, str]
+    aliases: tuple[str, ...]
+    seed: str
+    table_sizes: tuple[int, ...]
+    conventions: Mapping[str, Any]
+    default_convention: str
+    find: Callable[[str], Any]
+    option_choices: Mapping[str, tuple[str, ...]]
+    option_ranges: Mapping[str, tuple[int, int]]
+    game_size: str
+    game_sizes: tuple[int, ...]
+
+    def name_in(self, language: str) -> str:
+        """The family's name in ``language`` ("ru", "hr", "sr" …), else in English."""
+        return self.names.get(language, self.name)
+
+
+RUSSIAN: Final = Family(
+    key="russian",
+    name="Russian Preference",
+    names={"en": "Russian Preference", "ru": "Преферанс"},
+    aliases=("russian", "преферанс", "ru", "kodeks"),
+    seed="001",
+    table_sizes=(3, 4),
+    conventions=conventions.CONVENTIONS,
+    default_convention="sochi",
+    find=conventions.find_convention,
+    option_choices=conventions.OPTION_CHOICES,
+    option_ranges=conventions.OPTION_RANGES,
+    game_size="target",
+    game_sizes=(10, 20, 30, 50),
+)
+
+BALKAN: Final = Family(
+    key="balkan",
+    name="Croatian / Serbian / Slovenian Preference",
+    names={
+        "en": "Croatian / Serbian / Slovenian Preference",
+        "hr": "Preferans (hrvatski, srpski, slovenski)",
+        "sr": "Preferans (hrvatski, srpski, slovenački)",
+    },
+    aliases=("balkan", "preferans", "yu"),
+    seed="002",
+    table_sizes=(3,),
+    conventions=balkan.CONVENTIONS,
+    default_convention="croatian",
+    find=balkan.find_convention,
+    option_choices=balkan.OPTION_CHOICES,
+    option_ranges=balkan.OPTION_RANGES,
+    game_size="bula",
+    game_sizes=(30, 50, 60, 100),
+)
+
+FAMILIES: Final[dict[str, Family]] = {f.key: f for f in (RUSSIAN, BALKAN)}
+
+
+def all_conventions() -> dict[str, Any]:
+    """Every convention of every family, by key."""
+    return {key: conv for f in FAMILIES.values() for key, conv in f.conventions.items()}
+
+
+def family_of_convention(name: str) -> Family:
+    """The family a convention key or alias belongs to.
+
+    :raises rules.conventions.InvalidConventionError: naming every known convention.
+    """
+    for family in FAMILIES.values():
+        try:
+            family.find(name)
+        except InvalidConventionError:
+            continue
+        return family
+    known = ", ".join(all_conventions())
+    raise InvalidConventionError(f"unknown convention {name!r}; known: {known}")
+
+
+def find_any_convention(name: str) -> Any:
+    """The convention with this key or alias, in whichever family it is."""
+    return family_of_convention(name).find(name)
+
+
+def find_family(name: str) -> Family:
+    """A family by its key or alias, or by one of its conventions' keys or aliases."""
+    wanted = name.strip().lower()
+    for family in FAMILIES.values():
+        if wanted == family.key or wanted in family.aliases:
+            return family
+    return family_of_convention(name)

@@ -1,0 +1,572 @@
+"""The variant registry: one interface to every family's protocols, scoring and checking.
+
+Like python-chess's variants, each rule family is a :class:`Variant` registered under its family
+key (``rules.variants``). The rest of Pulka (the command line, the Django side) reads and writes
+protocols, scores and checks them only through this interface and never branches on a family's
+name: adding a family adds a module and a registration here, not ``if variant == …`` elsewhere.
+
+Documents carry their family: a JSON document by its ``format`` (``pulka-protocol`` for Russian,
+``pulka-balkan-protocol`` for the Balkan games), a text file by its ``format:`` line (``pulka 1``,
+``balkan 1``) or, failing that, by the family of its ``convention:`` line.
+
+>>> v = variant_for_convention("leningrad")
+>>> v.key, v.protocol_format, v.table_sizes
+('russian', 'pulka-protocol', (3, 4))
+>>> find_variant("srpski").key
+'balkan'
+>>> sorted(VARIANTS)
+['balkan', 'russian']
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, ClassVar, Final
+
+from rules.conventions import InvalidConventionError
+from rules.variants import BALKAN, FAMILIES, RUSSIAN, Family, family_of_convention, find_family
+
+from .findings import CheckReport, Finding
+from .notation_lexer import NotationError
+
+__all__ = [
+    "Variant",
+    "RussianVariant",
+    "BalkanVariant",
+    "VARIANTS",
+    "find_variant",
+    "variant_for_convention",
+    "variant_of",
+    "read_document",
+    "read_json_document",
+    "read_text_document",
+    "decode_json",
+]
+
+Json = Any
+
+
+class Variant:
+    """The interface of one rule family. Subclasses fill it in with their own modules.
+
+    ``protocol`` arguments are the family's own protocol objects (for Russian
+    :class:`scoring.protocol.Protocol`, for Balkan :class:`scoring.balkan.protocol.BalkanProtocol`);
+    every one has ``players``, ``convention``, ``options``, ``first_dealer``, ``deals``,
+    ``ending``, ``target`` (the agreed size of the game: the pulka's target, the bula) and
+    ``with_deals``. Sheets are the family's written-sheet objects.
+    """
+
+    family: ClassVar[Family]
+    protocol_type: ClassVar[type]
+    #: The JSON documents' ``format`` values and the text notation's ``format:`` word.
+    protocol_format: ClassVar[str]
+    sheet_format: ClassVar[str]
+    result_format: ClassVar[str]
+    text_format: ClassVar[str]
+    #: The per-seat counters :meth:`deal_stats` gives, for the tournament's tie-breaks.
+    stat_keys: ClassVar[tuple[str, ...]]
+
+    @property
+    def key(self) -> str:
+        return self.family.key
+
+    @property
+    def name(self) -> str:
+        return self.family.name
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        return self.family.table_sizes
+
+    @property
+    def seed(self) -> str:
+        return self.family.seed
+
+    def convention(self, protocol: Any) -> Any:
+        """The protocol's convention with its options applied.
+
+        :raises rules.conventions.InvalidConventionError: an unknown name or option.
+        """
+        conv = self.family.find(protocol.convention)
+        if protocol.options:
+            conv = conv.with_options(**dict(protocol.options))
+        return conv
+
+    # --- documents ----------------------------------------------------------------
+    def from_dict(self, data: Json) -> tuple[Any, Any]:
+        """A decoded protocol document: ``(protocol, sheet or None)``; JsonFormatError if bad."""
+        raise NotImplementedError
+
+    def to_dict(self, protocol: Any, sheet: Any = None) -> dict[str, Json]:
+        raise NotImplementedError
+
+    def sheet_from_dict(self, data: Json) -> Any:
+        raise NotImplementedError
+
+    def sheet_to_dict(self, sheet: Any) -> dict[str, Json]:
+        raise NotImplementedError
+
+    def loads_sheet(self, text: str) -> Any:
+        """A sheet document (JSON text), or the ``sheet`` of a protocol document."""
+        raise NotImplementedError
+
+    def parse_text(self, text: str) -> tuple[Any, Any]:
+        """The text notation: ``(protocol, sheet or None)``; NotationError if bad."""
+        raise NotImplementedError
+
+    def parse_sheet(self, text: str, players: tuple[str, ...]) -> Any:
+        """Sheet lines alone (``check --sheet``)."""
+        raise NotImplementedError
+
+    def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
+        raise NotImplementedError
+
+    def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
+        """One deal as the notation writes it (without its number)."""
+        raise NotImplementedError
+
+    def blank(
+        self,
+        *,
+        players: tuple[str, ...],
+        target: int,
+        convention: str,
+        options: tuple[tuple[str, Any], ...] = (),
+        first_dealer: int = 0,
+    ) -> Any:
+        """An empty protocol in progress for a table: the event's rules, the draw's players."""
+        raise NotImplementedError
+
+    # --- scoring and checking ---------------------------------------------------------
+    def score(self, protocol: Any) -> Any:
+        """The scored game (the family's own result object); ValueError for an impossible table."""
+        raise NotImplementedError
+
+    def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
+        raise NotImplementedError
+
+    def result_dict(
+        self, protocol: Any, findings: Sequence[Finding] | None = None
+    ) -> dict[str, Json]:
+        """The computed result document (what ``python -m scoring score --json`` prints)."""
+        raise NotImplementedError
+
+    def render(self, protocol: Any, findings: Sequence[Finding] = (), *, ascii: bool = False) -> str:
+        """The scored game as a readable sheet (``python -m scoring score``)."""
+        raise NotImplementedError
+
+    def settlement(self, protocol: Any) -> tuple[Fraction, ...]:
+        """Each seat's exact result of the table, in the family's unit (whists, points)."""
+        raise NotImplementedError
+
+    def pairwise(self, protocol: Any) -> tuple[tuple[Fraction, ...], ...]:
+        """``r[p][q]``: what p won from q; ``sum(r[p]) == settlement[p]``, antisymmetric."""
+        raise NotImplementedError
+
+    def deal_stats(self, protocol: Any) -> tuple[dict[str, int], ...]:
+        """Per seat the counters of :attr:`stat_keys`."""
+        raise NotImplementedError
+
+    def random_protocol(
+        self,
+        rng: random.Random,
+        *,
+        convention: str | None = None,
+        players: int = 3,
+        target: int | None = None,
+        options: Sequence[tuple[str, Any]] = (),
+    ) -> Any:
+        """A random legal protocol (for tests, the demo and benchmarks)."""
+        raise NotImplementedError
+
+
+class RussianVariant(Variant):
+    """Russian Preference, seed 001 (the Kodeks): pulya, gora, whists."""
+
+    family = RUSSIAN
+    protocol_format = "pulka-protocol"
+    sheet_format = "pulka-sheet"
+    result_format = "pulka-result"
+    text_format = "pulka"
+
+    @property
+    def protocol_type(self) -> type:  # type: ignore[override]
+        from .protocol import Protocol
+
+        return Protocol
+
+    @property
+    def stat_keys(self) -> tuple[str, ...]:  # type: ignore[override]
+        from .stats import STAT_KEYS
+
+        return STAT_KEYS
+
+    def from_dict(self, data: Json) -> tuple[Any, Any]:
+        from . import jsonio
+
+        return jsonio.from_dict(data)
+
+    def to_dict(self, protocol: Any, sheet: Any = None) -> dict[str, Json]:
+        from . import jsonio
+
+        return jsonio.to_dict(protocol, sheet)
+
+    def sheet_from_dict(self, data: Json) -> Any:
+        from . import jsonio
+
+        return jsonio.sheet_from_dict(data)
+
+    def sheet_to_dict(self, sheet: Any) -> dict[str, Json]:
+        from . import jsonio
+
+        return jsonio.sheet_to_dict(sheet)
+
+    def loads_sheet(self, text: str) -> Any:
+        from . import jsonio
+
+        return jsonio.loads_sheet(text)
+
+    def parse_text(self, text: str) -> tuple[Any, Any]:
+        from . import notation
+
+        return notation.parse_with_sheet(text)
+
+    def parse_sheet(self, text: str, players: tuple[str, ...]) -> Any:
+        from . import notation
+
+        return notation.parse_sheet(text, players)
+
+    def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
+        from . import notation
+
+        return notation.format(protocol, sheet, ascii=ascii)
+
+    def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
+        from . import notation
+
+        return notation.deal_text(protocol, index, ascii=ascii)
+
+    def blank(
+        self,
+        *,
+        players: tuple[str, ...],
+        target: int,
+        convention: str,
+        options: tuple[tuple[str, Any], ...] = (),
+        first_dealer: int = 0,
+    ) -> Any:
+        from .protocol import Ending, Protocol
+
+        return Protocol(
+            players=players,
+            target=target,
+            convention=convention,
+            options=tuple(sorted(options)),
+            first_dealer=first_dealer,
+            ending=Ending.IN_PROGRESS,
+        )
+
+    def score(self, protocol: Any) -> Any:
+        from .pulka import score
+
+        return score(protocol)
+
+    def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
+        from .check import check
+
+        return check(protocol, sheet)
+
+    def result_dict(
+        self, protocol: Any, findings: Sequence[Finding] | None = None
+    ) -> dict[str, Json]:
+        from .result_json import result_to_dict
+
+        return result_to_dict(
+            self.score(protocol), None if findings is None else tuple(findings)
+        )
+
+    def render(self, protocol: Any, findings: Sequence[Finding] = (), *, ascii: bool = False) -> str:
+        from .cli import render_sheet
+
+        return render_sheet(self.score(protocol), findings, ascii=ascii)
+
+    def settlement(self, protocol: Any) -> tuple[Fraction, ...]:
+        return tuple(self.score(protocol).settlement.exact)
+
+    def pairwise(self, protocol: Any) -> tuple[tuple[Fraction, ...], ...]:
+        from .stats import pairwise_results
+
+        return pairwise_results(protocol)
+
+    def deal_stats(self, protocol: Any) -> tuple[dict[str, int], ...]:
+        from .stats import deal_stats
+
+        return deal_stats(protocol)
+
+    def random_protocol(
+        self,
+        rng: random.Random,
+        *,
+        convention: str | None = None,
+        players: int = 3,
+        target: int | None = None,
+        options: Sequence[tuple[str, Any]] = (),
+    ) -> Any:
+        from .generate import random_protocol
+
+        return random_protocol(
+            rng,
+            convention=convention or self.family.default_convention,
+            players=players,
+            target=target or 10,
+            options=options,
+        )
+
+
+class BalkanVariant(Variant):
+    """Croatian, Serbian and Slovenian Preference, seed 002: bula, juha/supa, refa."""
+
+    family = BALKAN
+    protocol_format = "pulka-balkan-protocol"
+    sheet_format = "pulka-balkan-sheet"
+    result_format = "pulka-balkan-result"
+    text_format = "balkan"
+    stat_keys = (
+        "games",
+        "games_made",
+        "games_lost",
+        "bettels",
+        "defences",
+        "defences_failed",
+        "kontras",
+        "refas_used",
+        "penalties",
+    )
+
+    @property
+    def protocol_type(self) -> type:  # type: ignore[override]
+        from .balkan.protocol import BalkanProtocol
+
+        return BalkanProtocol
+
+    def from_dict(self, data: Json) -> tuple[Any, Any]:
+        from .balkan import jsonio
+
+        return jsonio.from_dict(data)
+
+    def to_dict(self, protocol: Any, sheet: Any = None) -> dict[str, Json]:
+        from .balkan import jsonio
+
+        return jsonio.to_dict(protocol, sheet)
+
+    def sheet_from_dict(self, data: Json) -> Any:
+        from .balkan import jsonio
+
+        return jsonio.sheet_from_dict(data)
+
+    def sheet_to_dict(self, sheet: Any) -> dict[str, Json]:
+        from .balkan import jsonio
+
+        return jsonio.sheet_to_dict(sheet)
+
+    def loads_sheet(self, text: str) -> Any:
+        from .balkan import jsonio
+
+        return jsonio.loads_sheet(text)
+
+    def parse_text(self, text: str) -> tuple[Any, Any]:
+        from .balkan import notation
+
+        return notation.parse_with_sheet(text)
+
+    def parse_sheet(self, text: str, players: tuple[str, ...]) -> Any:
+        from .balkan import notation
+
+        return notation.parse_sheet(text, players)
+
+    def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
+        from .balkan import notation
+
+        return notation.format(protocol, sheet, ascii=ascii)
+
+    def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
+        from .balkan import notation
+
+        return notation.deal_text(protocol, index, ascii=ascii)
+
+    def blank(
+        self,
+        *,
+        players: tuple[str, ...],
+        target: int,
+        convention: str,
+        options: tuple[tuple[str, Any], ...] = (),
+        first_dealer: int = 0,
+    ) -> Any:
+        from .balkan.protocol import BalkanProtocol, Ending
+
+        return BalkanProtocol(
+            players=players,
+            bula=target,
+            convention=convention,
+            options=tuple(sorted(options)),
+            first_dealer=first_dealer,
+            ending=Ending.IN_PROGRESS,
+        )
+
+    def score(self, protocol: Any) -> Any:
+        from .balkan.score import score
+
+        return score(protocol)
+
+    def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
+        from .balkan.check import check
+
+        return check(protocol, sheet)
+
+    def result_dict(
+        self, protocol: Any, findings: Sequence[Finding] | None = None
+    ) -> dict[str, Json]:
+        from .balkan.result_json import result_to_dict
+
+        return result_to_dict(
+            self.score(protocol), None if findings is None else tuple(findings)
+        )
+
+    def render(self, protocol: Any, findings: Sequence[Finding] = (), *, ascii: bool = False) -> str:
+        from .balkan.render import render_sheet
+
+        return render_sheet(self.score(protocol), findings, ascii=ascii)
+
+    def settlement(self, protocol: Any) -> tuple[Fraction, ...]:
+        return tuple(Fraction(x) for x in self.score(protocol).settlement)
+
+    def pairwise(self, protocol: Any) -> tuple[tuple[Fraction, ...], ...]:
+        from .balkan.score import pairwise_results
+
+        return pairwise_results(protocol)
+
+    def deal_stats(self, protocol: Any) -> tuple[dict[str, int], ...]:
+        from .balkan.score import deal_stats
+
+        return deal_stats(protocol)
+
+    def random_protocol(
+        self,
+        rng: random.Random,
+        *,
+        convention: str | None = None,
+        players: int = 3,
+        target: int | None = None,
+        options: Sequence[tuple[str, Any]] = (),
+    ) -> Any:
+        from .balkan.generate import random_protocol
+
+        if players != 3:
+            raise ValueError(f"players: {players!r}; the Balkan games have three (seed 002)")
+        return random_protocol(
+            rng,
+            convention=convention or self.family.default_convention,
+            bula=target or 30,
+            options=options,
+        )
+
+
+VARIANTS: Final[dict[str, Variant]] = {v.key: v for v in (RussianVariant(), BalkanVariant())}
+assert set(VARIANTS) == set(FAMILIES), "every rule family needs its scoring variant"
+
+
+def find_variant(name: str) -> Variant:
+    """A variant by family key or alias, or by one of its conventions' keys or aliases.
+
+    :raises rules.conventions.InvalidConventionError: for a name nobody knows.
+    """
+    return VARIANTS[find_family(name).key]
+
+
+def variant_for_convention(convention: str) -> Variant:
+    """The variant a convention (key or alias) belongs to."""
+    return VARIANTS[family_of_convention(convention).key]
+
+
+def variant_of(protocol: object) -> Variant:
+    """The variant of a protocol object."""
+    for variant in VARIANTS.values():
+        if isinstance(protocol, variant.protocol_type):
+            return variant
+    raise TypeError(f"not a protocol of any registered variant: {type(protocol).__name__}")
+
+
+def decode_json(text: str) -> Json:
+    """JSON text decoded, or :class:`scoring.jsonio.JsonFormatError` naming where it broke."""
+    from .jsonio import _decode
+
+    return _decode(text)
+
+
+def read_json_document(data: Json) -> tuple[Variant, Any, Any]:
+    """A decoded protocol document of any family, told by its ``format``."""
+    from .jsonio import JsonFormatError
+
+    found = data.get("format") if isinstance(data, dict) else None
+    for variant in VARIANTS.values():
+        if found == variant.protocol_format:
+            protocol, sheet = variant.from_dict(data)
+            return variant, protocol, sheet
+    known = ", ".join(repr(v.protocol_format) for v in VARIANTS.values())
+    raise JsonFormatError("$.format", f"expected one of {known}, found {found!r}")
+
+
+def _text_family(text: str) -> Variant:
+    """The variant a text file declares in its headers (``format:``, then ``convention:``)."""
+    convention: tuple[int, str] | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, sep, value = line.partition(":")
+        if not sep:
+            break  # the first deal line ends the headers
+        key = key.strip().lower()
+        value = value.strip().strip('"')
+        if key in ("format", "формат"):
+            word = value.split()[0].lower() if value.split() else ""
+            for variant in VARIANTS.values():
+                if word == variant.text_format:
+                    return variant
+            known = ", ".join(v.text_format for v in VARIANTS.values())
+            raise NotationError(number, 1, f"unknown format {value!r}; known: {known}")
+        if key in ("convention", "конвенция", "variant", "konvencija", "pravila") and convention is None:
+            convention = (number, value)
+    if convention is not None:
+        try:
+            return variant_for_convention(convention[1])
+        except InvalidConventionError:
+            return VARIANTS[RUSSIAN.key]  # its own reader names the bad convention
+    return VARIANTS[RUSSIAN.key]
+
+
+def read_text_document(text: str) -> tuple[Variant, Any, Any]:
+    """A protocol in JSON or the text notation, of any family: ``(variant, protocol, sheet)``.
+
+    :raises ValueError: a :class:`~scoring.notation_lexer.NotationError` or
+        :class:`~scoring.jsonio.JsonFormatError` naming where the input is wrong.
+    """
+    if text.lstrip().startswith("{"):
+        return read_json_document(decode_json(text))
+    variant = _text_family(text)
+    protocol, sheet = variant.parse_text(text)
+    return variant, protocol, sheet
+
+
+def read_document(text: str) -> tuple[Variant, Any, Any]:
+    """Alias of :func:`read_text_document`."""
+    return read_text_document(text)
+
+
+def dumps(data: Json) -> str:
+    """A document as the command line prints it."""
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
