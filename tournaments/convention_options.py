@@ -45,6 +45,10 @@ OPTION_LABELS: dict[str, Any] = {
     "pair_shortfall_8_10": _("Two whisters short on 8 to 10 (001 §3.8.6, note 58)"),
     "ten_checked": _("Tens checked: no obligation to whist (note 38)"),
     "single_whister_tricks": _("A single whister writes whists for (001 §3.8.5)"),
+    "returned_half_consolation": _(
+        "Gentleman whist, whist returned: the former half-whister writes the consolation"
+        " (001 §3.8.8, §3.8.14, §3.8.1.2)"
+    ),
     "raspasy_mode": _("Raspasy are written in (001 §3.7.2)"),
     "raspasy_price": _("Raspasy price per trick (note 44)"),
     "raspasy_progression": _("Raspasy progression (001 §3.7.4)"),
