@@ -199,13 +199,15 @@ def _defence(value: Json, path: str) -> Defence:
 
 
 def _defences(value: Json, path: str) -> tuple[Defence, ...]:
-    what = "the two defenders' decisions, e.g. [\"play\", \"drop\"]"
+    what = 'the two defenders\' decisions, e.g. ["play", "drop"]'
     if not isinstance(value, list) or len(value) != 2:
         raise _fail(path, what, value)
     return tuple(_defence(v, f"{path}[{i}]") for i, v in enumerate(value))
 
 
-def _per_seat(item: Callable[[Json, str], Any], what: str) -> Callable[[Json, str], tuple[Any, ...]]:
+def _per_seat(
+    item: Callable[[Json, str], Any], what: str
+) -> Callable[[Json, str], tuple[Any, ...]]:
     def read(value: Json, path: str) -> tuple[Any, ...]:
         if not isinstance(value, list) or len(value) != SEATS:
             raise _fail(path, what, value)
@@ -216,7 +218,9 @@ def _per_seat(item: Callable[[Json, str], Any], what: str) -> Callable[[Json, st
 
 def _bid(value: Json, path: str) -> Bid:
     if value not in BIDS:
-        raise _fail(path, "a bid: 'pass', 'same', 'igra', '2'…'8' or 'igra 5', 'igra betl' …", value)
+        raise _fail(
+            path, "a bid: 'pass', 'same', 'igra', '2'…'8' or 'igra 5', 'igra betl' …", value
+        )
     return str(value)
 
 
@@ -230,7 +234,9 @@ def _deal(value: Json, path: str) -> BalkanDeal:
             contract=obj.get("contract", _contract),
             game=obj.get("game", _bool, False),
             defence=obj.get("defence", _defences, (Defence.PLAY, Defence.PLAY)),
-            kontra=obj.get("kontra", _int(0, KONTRA_MAX, f"a doubling level from 0 to {KONTRA_MAX}"), 0),
+            kontra=obj.get(
+                "kontra", _int(0, KONTRA_MAX, f"a doubling level from 0 to {KONTRA_MAX}"), 0
+            ),
             kontra_by=obj.get("kontra_by", _optional(_seat), None),
             tricks=obj.get(
                 "tricks", _optional(_per_seat(_tricks, "3 trick counts, one per seat")), None
@@ -247,7 +253,9 @@ def _deal(value: Json, path: str) -> BalkanDeal:
             player=obj.get("player", _seat),
             rule=obj.get("rule", _str, ""),
             column=obj.get("column", _points, 0),
-            soups=obj.get("soups", _list(_pair(_seat, _points, "a [writer seat, points] pair")), ()),
+            soups=obj.get(
+                "soups", _list(_pair(_seat, _points, "a [writer seat, points] pair")), ()
+            ),
             note=obj.get("note", _str, ""),
         )
     else:
