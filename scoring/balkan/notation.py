@@ -381,6 +381,10 @@ def format(  # noqa: A001 - pairs with parse
     ref = referrer(protocol.players)
     if len(protocol.players) != SEATS:
         raise ValueError(f"a Balkan table has 3 players, not {len(protocol.players)}")
+    try:
+        find_convention(protocol.convention)
+    except InvalidConventionError as error:
+        raise ValueError(str(error)) from None
     lines = [FORMAT_LINE, f"convention: {quote(protocol.convention)}"]
     if protocol.options:
         pairs = (f"{quote(k, word=True)}={_value(v)}" for k, v in protocol.options)

@@ -277,3 +277,10 @@ def test_sheet_document_alone() -> None:
     sheet = jsonio.loads_sheet(json.dumps(doc))
     assert sheet == jsonio.from_dict(example())[1]
     assert sheet.running == ()
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    result = doctest.testmod(jsonio, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -380,5 +380,16 @@ def test_format_refuses_what_the_notation_cannot_hold() -> None:
             format(BalkanProtocol(players, 30, (deal,)))
     with pytest.raises(ValueError):
         format(BalkanProtocol(("A", "B", "C", "D"), 30))
+    with pytest.raises(ValueError, match="unknown convention 'sochi'"):
+        format(BalkanProtocol(players, 30, convention="sochi"))
     with pytest.raises(ValueError):
         format_sheet(BalkanSheet(final=(BalkanSheetLine(0, (5, 0, 0)),) * 3), players)
+
+
+@pytest.mark.parametrize("name", ["scoring.balkan.notation", "scoring.balkan.notation_deals"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
