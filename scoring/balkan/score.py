@@ -265,7 +265,7 @@ def score(protocol: BalkanProtocol) -> ScoredBalkan:
         sum(soups[p]) - sum(soups[q][p] for q in range(3)) + 10 * columns[p] for p in range(3)
     )
     ended = ended_at is not None
-    if not ended and protocol.ending is Ending.CLOSED:
+    if not ended and protocol.ending == Ending.CLOSED:
         findings.append(Finding(
             "NOT_ENDED",
             f"the protocol says the game ended, but the declarer columns sum to {sum(columns)}, "
