@@ -49,6 +49,7 @@ from .protocol import AllPass, BalkanProtocol, Defence, Hand, Penalty
 __all__ = [
     "DealResult",
     "ScoredBalkan",
+    "Replay",
     "score",
     "convention_of",
     "pairwise_results",
@@ -198,42 +199,80 @@ def score(protocol: BalkanProtocol) -> ScoredBalkan:
         bula that is not a positive whole number, a first dealer not at the table, an unknown
         convention or option.
     """
-    if len(protocol.players) != 3:
-        raise ValueError(
-            f"players: {len(protocol.players)} names given; the Balkan games have three "
-            '(seed 002 "Players and Deal")'
-        )
-    bula = protocol.bula
-    if isinstance(bula, bool) or not isinstance(bula, int) or bula <= 0:
-        raise ValueError(f"bula: {bula!r} must be a positive whole number (seed 002 \"Scoring\")")
-    if protocol.first_dealer not in (0, 1, 2):
-        raise ValueError(f"first_dealer: seat {protocol.first_dealer!r} is not at the table")
-    conv = convention_of(protocol)
-    limit = conv.refa_limit_for(bula)
-    sheet = _Sheet(bula)
-    findings: list[Finding] = []
-    results: list[DealResult] = []
-    dealer = protocol.first_dealer
-    ended_at: int | None = None
-    for i, deal in enumerate(protocol.deals):
+    replay = Replay(protocol)
+    for deal in protocol.deals:
+        replay.apply(deal)
+    return replay.result()
+
+
+class Replay:
+    """The game played deal by deal: :meth:`apply` scores the next deal, :meth:`result` ends.
+
+    :func:`score` is ``Replay(protocol)``, ``apply`` for each deal, then ``result()``; the
+    generator (:mod:`scoring.balkan.generate`) uses it to see the sheet before each deal.
+    ``protocol`` gives the table (players, bula, convention, first dealer, ending); its deals
+    are not read here.
+
+    :raises ValueError: as :func:`score`.
+    """
+
+    def __init__(self, protocol: BalkanProtocol) -> None:
+        if len(protocol.players) != 3:
+            raise ValueError(
+                f"players: {len(protocol.players)} names given; the Balkan games have three "
+                '(seed 002 "Players and Deal")'
+            )
+        bula = protocol.bula
+        if isinstance(bula, bool) or not isinstance(bula, int) or bula <= 0:
+            raise ValueError(f'bula: {bula!r} must be a positive whole number (seed 002 "Scoring")')
+        if protocol.first_dealer not in (0, 1, 2):
+            raise ValueError(f"first_dealer: seat {protocol.first_dealer!r} is not at the table")
+        self.protocol = protocol
+        self.conv = convention_of(protocol)
+        self.limit = self.conv.refa_limit_for(bula)
+        self.sheet = _Sheet(bula)
+        self.findings: list[Finding] = []
+        self.deals: list[DealResult] = []
+        self.dealer = protocol.first_dealer  # the next deal's dealer
+        self.ended_at: int | None = None
+
+    @property
+    def ended(self) -> bool:
+        return self.ended_at is not None
+
+    @property
+    def columns(self) -> tuple[int, ...]:
+        return tuple(self.sheet.columns)
+
+    def unplayed_refas(self, seat: int) -> int:
+        return len(self.sheet.refas[seat])
+
+    def refa_possible(self) -> bool:
+        """Whether everybody passing now would write a refa round."""
+        return self.sheet.refa_possible(self.conv, self.limit)
+
+    def apply(self, deal: object) -> DealResult:
+        """Score the next deal; its findings go to :attr:`findings`."""
+        sheet, conv, findings = self.sheet, self.conv, self.findings
+        i = len(self.deals)
         before_cols = tuple(sheet.columns)
         before_soups = tuple(tuple(r) for r in sheet.soups)
+        this_dealer: int | None = None
         if isinstance(deal, Penalty):
             info = _penalty(deal, sheet, i, findings)
-            this_dealer = None
         else:
-            this_dealer = dealer
-            dealer = (dealer + 1) % 3
-            if ended_at is not None:
+            this_dealer = self.dealer
+            self.dealer = (self.dealer + 1) % 3
+            if self.ended_at is not None:
                 findings.append(_err(
                     "DEAL_AFTER_END",
-                    f"a deal after the game ended at deal {ended_at + 1} (the declarer columns "
-                    "summed to zero)", "Ending the Game", i))
+                    f"a deal after the game ended at deal {self.ended_at + 1} (the declarer "
+                    "columns summed to zero)", "Ending the Game", i))
                 info = {"kind": "not-scored", "outcome": "after-end"}
             elif isinstance(deal, AllPass):
-                info = _all_pass(sheet, conv, limit, i)
+                info = _all_pass(sheet, conv, self.limit, i)
             elif isinstance(deal, Hand):
-                info = _hand(deal, sheet, conv, limit, i, findings)
+                info = _hand(deal, sheet, conv, self.limit, i, findings)
             else:
                 findings.append(_err("DEAL_TYPE", f"not a deal: {deal!r}", "The Bidding", i))
                 info = {"kind": "not-scored", "outcome": "invalid"}
@@ -243,9 +282,9 @@ def score(protocol: BalkanProtocol) -> ScoredBalkan:
             if (old > 0) != (after > 0)
         )
         total = sum(sheet.columns)
-        if ended_at is None and (total == 0 if conv.end_cap else total >= 0):
-            ended_at = i
-        results.append(DealResult(
+        if self.ended_at is None and (total == 0 if conv.end_cap else total >= 0):
+            self.ended_at = i
+        result = DealResult(
             index=i,
             dealer=this_dealer,
             columns=tuple(sheet.columns),
@@ -258,44 +297,54 @@ def score(protocol: BalkanProtocol) -> ScoredBalkan:
             ),
             hats=hats,
             **info,  # type: ignore[arg-type]
-        ))
-    columns = tuple(sheet.columns)
-    soups = tuple(tuple(r) for r in sheet.soups)
-    settlement = tuple(
-        sum(soups[p]) - sum(soups[q][p] for q in range(3)) + 10 * columns[p] for p in range(3)
-    )
-    ended = ended_at is not None
-    if not ended and protocol.ending == Ending.CLOSED:
-        findings.append(Finding(
-            "NOT_ENDED",
-            f"the protocol says the game ended, but the declarer columns sum to {sum(columns)}, "
-            "not zero", rule="Ending the Game", source=SOURCE, column="ending"))
-    if not ended and protocol.ending in (Ending.TIME_LIMIT, Ending.AGREEMENT):
-        findings.append(Finding(
-            "STOPPED_EARLY",
-            f"the game stopped ({protocol.ending}) before the declarer columns summed to zero "
-            f"(they sum to {sum(columns)}): the final calculation is applied as it stands and "
-            f"is not zero-sum (Σ = {sum(settlement)})",
-            rule="variants.md A-HR-4", source=SOURCE, severity=Severity.WARNING))
-    if bula % 2:
-        findings.append(Finding(
-            "ODD_BULA", f"bula {bula} is odd; every score value is even, so the columns can "
-            "never sum to zero exactly", rule="variants.md §1.2", source=SOURCE,
-            column="bula", severity=Severity.WARNING))
-    findings.sort(key=lambda f: -1 if f.deal is None else f.deal)
-    return ScoredBalkan(
-        protocol=protocol,
-        convention=conv,
-        refa_limit=limit,
-        deals=tuple(results),
-        columns=columns,
-        soups=soups,
-        refas=tuple(len(r) for r in sheet.refas),
-        ended=ended,
-        ended_at=ended_at,
-        settlement=settlement,
-        findings=tuple(findings),
-    )
+        )
+        self.deals.append(result)
+        return result
+
+    def result(self, protocol: BalkanProtocol | None = None) -> ScoredBalkan:
+        """The scored game (for ``protocol``, default the one given at the start)."""
+        protocol = protocol or self.protocol
+        sheet = self.sheet
+        findings = list(self.findings)
+        columns = tuple(sheet.columns)
+        soups = tuple(tuple(r) for r in sheet.soups)
+        settlement = tuple(
+            sum(soups[p]) - sum(soups[q][p] for q in range(3)) + 10 * columns[p]
+            for p in range(3)
+        )
+        ended = self.ended_at is not None
+        if not ended and protocol.ending == Ending.CLOSED:
+            findings.append(Finding(
+                "NOT_ENDED",
+                f"the protocol says the game ended, but the declarer columns sum to "
+                f"{sum(columns)}, not zero", rule="Ending the Game", source=SOURCE,
+                column="ending"))
+        if not ended and protocol.ending in (Ending.TIME_LIMIT, Ending.AGREEMENT):
+            findings.append(Finding(
+                "STOPPED_EARLY",
+                f"the game stopped ({protocol.ending}) before the declarer columns summed to "
+                f"zero (they sum to {sum(columns)}): the final calculation is applied as it "
+                f"stands and is not zero-sum (Σ = {sum(settlement)})",
+                rule="variants.md A-HR-4", source=SOURCE, severity=Severity.WARNING))
+        if protocol.bula % 2:
+            findings.append(Finding(
+                "ODD_BULA", f"bula {protocol.bula} is odd; it should be even, as every score "
+                "value is", rule="variants.md §1.2", source=SOURCE, column="bula",
+                severity=Severity.WARNING))
+        findings.sort(key=lambda f: -1 if f.deal is None else f.deal)
+        return ScoredBalkan(
+            protocol=protocol,
+            convention=self.conv,
+            refa_limit=self.limit,
+            deals=tuple(self.deals),
+            columns=columns,
+            soups=soups,
+            refas=tuple(len(r) for r in sheet.refas),
+            ended=ended,
+            ended_at=self.ended_at,
+            settlement=settlement,
+            findings=tuple(findings),
+        )
 
 
 def _all_pass(sheet: _Sheet, conv: BalkanConvention, limit: int, i: int) -> dict[str, object]:
