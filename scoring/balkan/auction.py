@@ -153,6 +153,7 @@ def check_auction(h: Hand, dealer: int, conv: BalkanConvention, i: int) -> list[
                         "IGRA_COMMITS", f"{text!r} after a plain igra: plain igra commits to "
                         "trumps; igra betl / sans / preferans must be said at the first turn",
                         i, rule="variations played in Serbia", player=seat, written=text))
+                    games[seat] = n  # what was said, so that the winner is judged once
                 else:
                     games[seat] = n
             elif first_turn:

@@ -155,7 +155,7 @@ def check_sheet(scored: ScoredBalkan, sheet: BalkanSheet) -> list[Finding]:
         for (seat, column), value in written.items():
             want = expected[seat, column]
             before = None if prev_written is None else prev_written[seat, column]
-            if column.startswith("soup:") and before is not None and value < before:
+            if column.startswith("soup:") and before is not None and want != value < before:
                 out.append(Finding(
                     "SOUP_DOWN", f"{names[seat]}'s soup against "
                     f"{names[int(column[5:])]} went down from {before} to {value}; soups are "
