@@ -64,3 +64,18 @@ def test_pairwise_sums_to_the_settlement():
     r = pairwise_results(PROTOCOL)
     assert tuple(sum(row) for row in r) == (506, -496, -10)
     assert all(r[p][q] == -r[q][p] for p in range(3) for q in range(3))
+
+
+def test_deal_stats_of_the_example():
+    from scoring.balkan.score import deal_stats
+    from scoring.variants import VARIANTS
+
+    stats = deal_stats(PROTOCOL)
+    assert all(set(s) == set(VARIANTS["balkan"].stat_keys) for s in stats)
+    # A declared (e), (g), (k), (o); B (c), (h), (m), (n), (p) and lost (h); C lost (j)
+    assert [(s["games"], s["games_made"], s["games_lost"]) for s in stats] == [
+        (4, 4, 0), (5, 4, 1), (5, 4, 1)]
+    # kontras: B at (g), C at (k); each failed once there; one refa used each
+    assert [s["kontras"] for s in stats] == [0, 1, 1]
+    assert [s["defences_failed"] for s in stats] == [0, 1, 1]
+    assert [s["refas_used"] for s in stats] == [1, 1, 1] and stats[0]["defences"] == 7
