@@ -1,9 +1,8 @@
 """``python -m scoring`` on Balkan files, run as a subprocess: convert both ways, errors exit 2,
-and score/check once the Balkan engine is in (skipped before)."""
+and score and check."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -17,10 +16,6 @@ from scoring.balkan import jsonio, notation
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "tests" / "scoring" / "data" / "balkan" / "seed-example.balkan"
 EXAMPLE_JSON = EXAMPLE.with_suffix(".json")
-ENGINE = importlib.util.find_spec("scoring.balkan.score") is not None
-needs_engine = pytest.mark.skipif(
-    not ENGINE, reason="scoring.balkan.score is not in this branch yet"
-)
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -99,7 +94,6 @@ def _contains(data: Any, wanted: list[int]) -> bool:
     return False
 
 
-@needs_engine
 def test_score_json_prints_the_balkan_result_from_text_and_json_alike() -> None:
     from_text = run("score", str(EXAMPLE), "--json")
     from_json = run("score", str(EXAMPLE_JSON), "--json")
@@ -110,14 +104,14 @@ def test_score_json_prints_the_balkan_result_from_text_and_json_alike() -> None:
     assert _contains(data, [506, -496, -10])  # seed 002: A +506, B -496, C -10
 
 
-@needs_engine
 def test_score_prints_the_sheet() -> None:
     done = run("score", str(EXAMPLE))
     assert done.returncode == 0, done.stderr
-    assert "506" in done.stdout and "-496" in done.stdout
+    assert "= +506" in done.stdout and "= −496" in done.stdout  # a typographic minus
+    ascii_sheet = run("score", "--ascii", str(EXAMPLE))
+    assert "= -496" in ascii_sheet.stdout and "−" not in ascii_sheet.stdout
 
 
-@needs_engine
 def test_check_the_seed_example_is_clean_and_a_wrong_sheet_is_not() -> None:
     done = run("check", str(EXAMPLE))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -129,7 +123,6 @@ def test_check_the_seed_example_is_clean_and_a_wrong_sheet_is_not() -> None:
     assert as_json["ok"] is False and as_json["findings"]
 
 
-@needs_engine
 def test_check_takes_a_separate_sheet(tmp_path: Path) -> None:
     protocol, sheet = notation.parse_with_sheet(EXAMPLE.read_text("utf-8"))
     assert sheet is not None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -21,7 +20,6 @@ SCHEMA = json.loads(
 )
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 SEED = ROOT / "tests" / "scoring" / "data" / "balkan" / "seed-example.balkan"
-ENGINE = importlib.util.find_spec("scoring.balkan.score") is not None
 
 
 def test_the_doc_has_its_examples() -> None:
@@ -56,7 +54,6 @@ def test_sheet_document_example() -> None:
     assert (sheet.running, sheet.final, sheet.result) == ((), written.final, written.result)
 
 
-@pytest.mark.skipif(not ENGINE, reason="scoring.balkan.score is not in this branch yet")
 def test_the_sheets_in_the_doc_are_what_the_scorer_writes() -> None:
     from scoring.variants import find_variant
 
