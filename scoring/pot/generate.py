@@ -20,8 +20,16 @@ from typing import Any
 
 from rules.pot import PotContract, PotConvention, find_convention
 
-from .protocol import Decision, Hand, Penalty, PotDeal, PotProtocol, Rundpass, active_seats
-from .protocol import defenders_of
+from .protocol import (
+    Decision,
+    Hand,
+    Penalty,
+    PotDeal,
+    PotProtocol,
+    Rundpass,
+    active_seats,
+    defenders_of,
+)
 
 __all__ = ["random_protocol"]
 

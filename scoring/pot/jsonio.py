@@ -42,8 +42,17 @@ from scoring.jsonio import (
     number,
 )
 
-from .protocol import Decision, Hand, Ledger, LedgerRow, Penalty, PotDeal, PotProtocol, Rundpass
-from .protocol import Ending
+from .protocol import (
+    Decision,
+    Ending,
+    Hand,
+    Ledger,
+    LedgerRow,
+    Penalty,
+    PotDeal,
+    PotProtocol,
+    Rundpass,
+)
 
 __all__ = [
     "VERSION",
