@@ -102,7 +102,9 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
                     "Der Ablauf des Spiels", i, column="negotiated")  # fmt: skip
     defs = defenders_of(size, dealer, hand.player)
     rule_go = "Gå med eller stanna hemma" if viennese else "mitgehen"
-    if viennese and not contract.asks_defenders:
+    if hand.efterkop and viennese:
+        _efterkop(out, hand, i)
+    if viennese and (not contract.asks_defenders or hand.efterkop):
         if hand.defence:
             out.add("DEFENCE_NOT_ASKED", "no defender is asked in fem and higher (or after an "
                     "efterköp): both play", rule_go, i, column="defence")  # fmt: skip
@@ -161,8 +163,6 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
             if viennese and not conv.negotiation:
                 out.add("NEGOTIATION", "negotiation is not allowed at this table (option "
                         "negotiation)", "Förhandling", i, column="negotiated")  # fmt: skip
-    if hand.efterkop and viennese:
-        _efterkop(out, hand, i)
 
 
 def _efterkop(out: _Findings, hand: Hand, i: int) -> None:
