@@ -358,7 +358,10 @@ def _deal(reader: _Reader, cur: Cursor) -> PotDeal:
         tok = cur.peek()
         if tok is not None and tok.kind == "word" and re.fullmatch(r"[0-9-]+", tok.text):
             tricks = _tricks(reader, cur)
-        auction = _auction(reader, cur) if _next_is(cur, _AUCTION) else None
+        auction = None
+        if _next_is(cur, _AUCTION):
+            cur.i += 1
+            auction = _auction(reader, cur)
         return Rundpass(tricks=tricks, auction=auction, dealer=dealer)
     declarer = reader.seat(cur)
     contract = reader.contract(cur)
