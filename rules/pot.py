@@ -173,8 +173,8 @@ class PotContract:
 
 def _ascii(text: str) -> str:
     return (
-        text.replace("ä", "a").replace("å", "a").replace("ö", "o").replace("Ä", "A")
-        .replace("Å", "A").replace("Ö", "O").replace("Prämie", "Praemie")
+        text.replace("Prämie", "Praemie").replace("ä", "a").replace("å", "a").replace("ö", "o")
+        .replace("Ä", "A").replace("Å", "A").replace("Ö", "O")
     )  # fmt: skip
 
 
