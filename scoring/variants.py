@@ -6,8 +6,9 @@ protocols, scores and checks them only through this interface and never branches
 name: adding a family adds a module and a registration here, not ``if variant == …`` elsewhere.
 
 Documents carry their family: a JSON document by its ``format`` (``pulka-protocol`` for Russian,
-``pulka-balkan-protocol`` for the Balkan games), a text file by its ``format:`` line (``pulka 1``,
-``balkan 1``) or, failing that, by the family of its ``convention:`` line.
+``pulka-balkan-protocol`` for the Balkan games, ``pulka-pot-protocol`` for the pot games), a text
+file by its ``format:`` line (``pulka 1``, ``balkan 1``, ``pot 1``) or, failing that, by the family
+of its ``convention:`` line.
 
 >>> v = variant_for_convention("leningrad")
 >>> v.key, v.protocol_format, v.table_sizes
@@ -15,7 +16,7 @@ Documents carry their family: a JSON document by its ``format`` (``pulka-protoco
 >>> find_variant("srpski").key
 'balkan'
 >>> sorted(VARIANTS)
-['balkan', 'russian']
+['balkan', 'pot', 'russian']
 """
 
 from __future__ import annotations
@@ -475,7 +476,15 @@ class BalkanVariant(Variant):
         )
 
 
-VARIANTS: Final[dict[str, Variant]] = {v.key: v for v in (RussianVariant(), BalkanVariant())}
+def _pot() -> Variant:
+    from .pot.variant import PotVariant
+
+    return PotVariant()
+
+
+VARIANTS: Final[dict[str, Variant]] = {
+    v.key: v for v in (RussianVariant(), BalkanVariant(), _pot())
+}
 assert set(VARIANTS) == set(FAMILIES), "every rule family needs its scoring variant"
 
 
