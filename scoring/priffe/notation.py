@@ -69,11 +69,11 @@ _ENDINGS: Final = {e.value: e for e in Ending} | {
     "överenskommelse": Ending.AGREEMENT,
 }  # fmt: skip
 _PENALTY: Final = ("straff", "penalty")
-_HONOURS: Final = ("honnörer", "honnorer", "honours")
 _TVANGSNOLL: Final = ("tvångsnoll", "tvangsnoll")
+_HONOURS: Final = ("honnörer", "honnorer", "honours")
 _SLAMS: Final = {"lillslam": 12, "storslam": 13}
-_KEYWORDS: Final = {"sits", "sheet", "tvångsnoll", *_PENALTY, *_HONOURS, *_SLAMS, "pass",
-                    "pref", "noll", "hjärter", "ruter", "klöver", "spader"}  # fmt: skip
+_KEYWORDS: Final = {"sits", "sheet", *_TVANGSNOLL, *_PENALTY, *_HONOURS, *_SLAMS, "pass",
+                    *(c.value for c in Contract)}  # fmt: skip
 
 
 class _Reader:
@@ -93,14 +93,14 @@ class _Reader:
     def player(self, cur: Cursor) -> int:
         tok = cur.peek()
         names = self.players
+        if tok is not None and tok.kind == "word" and re.fullmatch(r"[1-4]", tok.text):
+            cur.i += 1  # a bare 1–4 is a player number; a name that is a number is quoted
+            return int(tok.text) - 1
         if tok is not None and tok.kind in ("word", "string"):
             for i, name in enumerate(names):
                 if tok.text.lower() == name.lower():
                     cur.i += 1
                     return i
-            if tok.kind == "word" and re.fullmatch(r"[1-4]", tok.text):
-                cur.i += 1
-                return int(tok.text) - 1
         raise cur.error(f"a player ({', '.join(names) or 'no players: line yet'}, or 1–4)", tok)
 
 
@@ -261,7 +261,11 @@ def _keys(r: _Reader, cur: Cursor, allowed: tuple[str, ...]) -> dict[str, object
         elif name == "sits":
             out[name] = cur.integer("a sits number from 1", 1)
         else:
-            out[name] = cur.text(f"the {name}", stop="")
+            tok = cur.peek()
+            if tok is None or tok.kind not in ("word", "string"):
+                raise cur.error(f"the {name} (one word, or quoted text)", tok)
+            cur.i += 1
+            out[name] = tok.text
     return out
 
 
@@ -419,9 +423,9 @@ def deal_text(protocol: PriffeProtocol, index: int, *, ascii: bool = False) -> s
     if isinstance(deal, Penalty):
         parts = ["straff", ref(deal.player), str(deal.points)]
         if deal.rule:
-            parts.append(f"rule={quote(deal.rule)}")
+            parts.append(f"rule={quote(deal.rule, word=True)}")
         if deal.note:
-            parts.append(f"note={quote(deal.note)}")
+            parts.append(f"note={quote(deal.note, word=True)}")
         if deal.sits != current:
             parts.append(f"sits={deal.sits + 1}")
         return " ".join(parts)
