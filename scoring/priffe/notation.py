@@ -213,26 +213,29 @@ def _deal(r: _Reader, cur: Cursor, number: int) -> None:
                 raise NotationError(number, word.col, str(error)) from None
         own, other = _tricks(cur, contract)
         honours: list[Honours] = []
-        while _word(cur) in _HONOURS:
-            cur.i += 1
-            holder = r.player(cur)
-            tok = cur.expect("word", "how the honours lie: 4, 3+1 or 3")
-            try:
-                honours.append(Honours(holder, HonoursPattern(tok.text)))
-            except ValueError:
-                raise cur.error("how the honours lie: 4, 3+1 or 3", tok) from None
         bids: tuple[str, ...] | None = None
-        if cur.at("{"):
-            cur.i += 1
-            said: list[str] = []
-            while not cur.at("}"):
-                tok = cur.expect("word", "a bid or '}'")
+        while True:  # honours and bids, in any order
+            if _word(cur) in _HONOURS:
+                cur.i += 1
+                holder = r.player(cur)
+                tok = cur.expect("word", "how the honours lie: 4, 3+1 or 3")
                 try:
-                    said.append(parse_bid(tok.text))
-                except ValueError as error:
-                    raise NotationError(number, tok.col, str(error)) from None
-            cur.i += 1
-            bids = tuple(said)
+                    honours.append(Honours(holder, HonoursPattern(tok.text)))
+                except ValueError:
+                    raise cur.error("how the honours lie: 4, 3+1 or 3", tok) from None
+            elif cur.at("{") and bids is None:
+                cur.i += 1
+                said: list[str] = []
+                while not cur.at("}"):
+                    tok = cur.expect("word", "a bid or '}'")
+                    try:
+                        said.append(parse_bid(tok.text))
+                    except ValueError as error:
+                        raise NotationError(number, tok.col, str(error)) from None
+                cur.i += 1
+                bids = tuple(said)
+            else:
+                break
         extra = _keys(r, cur, ("dealer", "sits"))
         sits = int(extra.get("sits", sits + 1)) - 1
         if not 0 <= sits < len(r.sittings):

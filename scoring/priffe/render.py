@@ -28,10 +28,10 @@ def render_sheet(
     p = scored.protocol
     conv = scored.convention
     names = p.players
-    game = "none (simpler variant)" if conv.simple else f"{conv.game_points} trick points"
+    game = "no games (simpler variant)" if conv.simple else f"game at {conv.game_points} trick points"
     length = {"sits": "sits", "deals": "deals", "total": "points below the line"}[conv.play]
     lines = [
-        f"Priffe: {conv.name}; {p.target} {length}; game at {game}; ending {p.ending}",
+        f"Priffe: {conv.name}; {p.target} {length}; {game}; ending {p.ending}",
         f"Players: {', '.join(names)}",
         "",
     ]

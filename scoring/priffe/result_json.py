@@ -82,7 +82,12 @@ def result_to_dict(
             "index": s.index,
             "seating": list(s.seating),
             "partnerships": pairs(s.index),
-            "partnership_seats": [list(x) for x in s.sides],
+            "partnership_players": [list(x) for x in s.sides],
+            "game_lines": [
+                {"deal": i, "side": scored.deals[i].game_won_by}
+                for i in s.deals
+                if scored.deals[i].game_won_by is not None
+            ],
             "deals": list(s.deals),
             "games": list(s.games),
             "below": list(s.below),
