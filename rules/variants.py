@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rules import balkan, conventions, pot
+from rules import balkan, conventions, pot, priffe
 from rules.conventions import InvalidConventionError
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "RUSSIAN",
     "BALKAN",
     "POT",
+    "PRIFFE",
     "find_family",
     "family_of_convention",
     "find_any_convention",
@@ -130,7 +131,28 @@ POT: Final = Family(
     game_sizes=(10, 20, 50, 100),
 )
 
-FAMILIES: Final[dict[str, Family]] = {f.key: f for f in (RUSSIAN, BALKAN, POT)}
+#: Swedish Priffe (seed 004): four players in two partnerships. Its ``game_size`` is the number of
+#: **sits** (rubbers) the table plays: three, so that everyone partners everyone once (seed 004
+#: "När alla har spelat mot alla under sammanlagt tre sitsar"), or fewer by agreement. In the
+#: simpler variant (option ``play``, seed 004 "Enklare variant av Priffe") the same number is the
+#: agreed count of deals (``play="deals"``) or the total below the line (``play="total"``).
+PRIFFE: Final = Family(
+    key="priffe",
+    name="Swedish Priffe",
+    names={"en": "Swedish Priffe", "sv": "Priffe"},
+    aliases=("priffe", "swedish", "svensk", "preferans svensk"),
+    seed="004",
+    table_sizes=(4,),
+    conventions=priffe.CONVENTIONS,
+    default_convention="modern",
+    find=priffe.find_convention,
+    option_choices=priffe.OPTION_CHOICES,
+    option_ranges=priffe.OPTION_RANGES,
+    game_size="sits",
+    game_sizes=(1, 2, 3),
+)
+
+FAMILIES: Final[dict[str, Family]] = {f.key: f for f in (RUSSIAN, BALKAN, POT, PRIFFE)}
 
 
 def all_conventions() -> dict[str, Any]:

@@ -6,9 +6,10 @@ protocols, scores and checks them only through this interface and never branches
 name: adding a family adds a module and a registration here, not ``if variant == …`` elsewhere.
 
 Documents carry their family: a JSON document by its ``format`` (``pulka-protocol`` for Russian,
-``pulka-balkan-protocol`` for the Balkan games, ``pulka-pot-protocol`` for the pot games), a text
-file by its ``format:`` line (``pulka 1``, ``balkan 1``, ``pot 1``) or, failing that, by the family
-of its ``convention:`` line.
+``pulka-balkan-protocol`` for the Balkan games, ``pulka-pot-protocol`` for the pot games,
+``pulka-priffe-protocol`` for Priffe), a text file by its ``format:`` line (``pulka 1``,
+``balkan 1``, ``pot 1``, ``priffe 1``) or, failing that, by the family of its ``convention:``
+line.
 
 >>> v = variant_for_convention("leningrad")
 >>> v.key, v.protocol_format, v.table_sizes
@@ -16,7 +17,7 @@ of its ``convention:`` line.
 >>> find_variant("srpski").key
 'balkan'
 >>> sorted(VARIANTS)
-['balkan', 'pot', 'russian']
+['balkan', 'pot', 'priffe', 'russian']
 """
 
 from __future__ import annotations
@@ -482,8 +483,14 @@ def _pot() -> Variant:
     return PotVariant()
 
 
+def _priffe() -> Variant:
+    from .priffe.variant import PriffeVariant
+
+    return PriffeVariant()
+
+
 VARIANTS: Final[dict[str, Variant]] = {
-    v.key: v for v in (RussianVariant(), BalkanVariant(), _pot())
+    v.key: v for v in (RussianVariant(), BalkanVariant(), _pot(), _priffe())
 }
 assert set(VARIANTS) == set(FAMILIES), "every rule family needs its scoring variant"
 
@@ -548,7 +555,7 @@ def _text_family(text: str) -> Variant:
                     return variant
             known = ", ".join(v.text_format for v in VARIANTS.values())
             raise NotationError(number, 1, f"unknown format {value!r}; known: {known}")
-        if key in ("convention", "конвенция", "variant", "konvencija", "pravila") and convention is None:
+        if key in ("convention", "конвенция", "variant", "konvencija", "pravila", "konvention") and convention is None:
             convention = (number, value)
     if convention is not None:
         try:
