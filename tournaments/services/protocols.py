@@ -36,6 +36,7 @@ from tournaments.permissions import can_referee
 from tournaments.services.audit import audit_log
 
 __all__ = [
+    "AlreadyApprovedError",
     "StaleProtocolError",
     "deal_lines",
     "effective_protocol",
@@ -48,6 +49,7 @@ __all__ = [
     "protocol_rescore",
     "protocol_resolve",
     "protocol_save",
+    "protocol_version",
     "protocols_compare",
     "schedule_standings",
     "table_header",
@@ -55,7 +57,12 @@ __all__ = [
 
 
 class StaleProtocolError(UserFacingError):
-    """A save based on an old version: ``extra`` has the current version and the differences."""
+    """A save, a confirmation or an approval of an old version: ``extra`` has the current
+    version and the differences (``a``: the current version, ``b``: the one submitted)."""
+
+
+class AlreadyApprovedError(UserFacingError):
+    """An approval of a version another referee approved first: ``extra`` says who and when."""
 
 
 def schedule_standings(event_id: int) -> None:
@@ -490,11 +497,52 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
 
 
 def _require_current_table_version(protocol: Protocol) -> None:
-    if not protocol.is_current or protocol.entry_kind != EntryKind.TABLE:
+    """``protocol`` (the version the user saw) must be the current version of the table's
+    record; otherwise :class:`StaleProtocolError` with the differences, as a stale save gets.
+    Call it with the table locked and ``protocol`` read again under the lock."""
+    if protocol.entry_kind != EntryKind.TABLE:
         raise UserFacingError(
-            _("This is not the current version of the table's protocol; reload it."),
+            _("Only the table's record is confirmed and approved, not the second entry."),
             {"field": "protocol"},
         )
+    if protocol.is_current:
+        return
+    current = _current(protocol.table, EntryKind.TABLE)
+    differences = []
+    if current is not None:
+        differences = protocols_compare(from_dict(current.data)[0], from_dict(protocol.data)[0])
+    raise StaleProtocolError(
+        _(
+            "The table saved version %(v)s after the version %(seen)s you saw. Check the "
+            "differences, then confirm or approve the current version."
+        )
+        % {"v": current.version if current else None, "seen": protocol.version},
+        {
+            "field": "version",
+            "version": protocol.version,
+            "current_version": current.version if current else None,
+            "differences": differences,
+        },
+    )
+
+
+def protocol_version(*, table: Table, version: int | None) -> Protocol:
+    """The version ``version`` of the table's record: the one a confirmation or an approval form
+    showed (it carries its number).
+
+    :raises UserFacingError: without a version, or for one the table never saved.
+    """
+    if version is None:
+        raise UserFacingError(
+            _("Say which version you confirm or approve: reload the page."), {"field": "version"}
+        )
+    found = Protocol.objects.filter(table=table, entry_kind=EntryKind.TABLE, version=version)
+    protocol = found.first()
+    if protocol is None:
+        raise UserFacingError(
+            _("The table has no version %(v)s.") % {"v": version}, {"field": "version"}
+        )
+    return protocol
 
 
 @transaction.atomic
@@ -566,8 +614,15 @@ def double_entry_status(table: Table) -> dict[str, Any]:
 
 @transaction.atomic
 def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -> Protocol:
-    """A referee approves the current version (every seat confirmed, no errors, double entry
-    matched or resolved). Exactly one approved protocol per table (database constraint)."""
+    """A referee approves ``protocol``: the version he saw (the form carries its number, see
+    :func:`protocol_version`). It must still be the current version (every seat confirmed, no
+    errors, double entry matched or resolved); ``confirm_missing`` confirms that same version
+    for the seats that have not. Exactly one approved protocol per table (database constraint).
+
+    :raises StaleProtocolError: the table saved a newer version since; with the differences.
+    :raises AlreadyApprovedError: another referee approved it first (the table row is locked,
+        so of two simultaneous approvals the second waits and is told by whom).
+    """
     table = _lock_table(protocol.table)
     protocol.refresh_from_db()
     event = table.round.event
@@ -575,7 +630,22 @@ def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -
         raise UserFacingError(_("Only a referee can approve a protocol."), {"field": "protocol"})
     _require_current_table_version(protocol)
     if protocol.approved:
-        return protocol
+        username = protocol.approved_by.get_username() if protocol.approved_by else None
+        when = timezone.localtime(protocol.approved_at) if protocol.approved_at else None
+        raise AlreadyApprovedError(
+            _("Version %(v)s was already approved by %(who)s at %(time)s.")
+            % {
+                "v": protocol.version,
+                "who": username or _("a referee"),
+                "time": when.strftime("%H:%M:%S") if when else "?",
+            },
+            {
+                "field": "version",
+                "version": protocol.version,
+                "approved_by": username,
+                "approved_at": when.isoformat() if when else None,
+            },
+        )
     if protocol.error_count:
         raise UserFacingError(
             _("The protocol has %(n)d error(s); it cannot be approved.")
