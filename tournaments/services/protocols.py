@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rules.conventions import InvalidConventionError, find_convention
 from scoring import notation as notation_module
 from scoring.check import check
 from scoring.jsonio import (
@@ -42,7 +43,9 @@ __all__ = [
     "effective_protocol",
     "protocol_approve",
     "protocol_confirm",
+    "protocol_from_document",
     "notation_read",
+    "on_event_rules",
     "notation_text",
     "protocol_from_notation",
     "protocol_reopen",
@@ -87,6 +90,76 @@ def table_header(table: Table) -> ScoringProtocol:
         first_dealer=table.first_dealer,
         ending=Ending.IN_PROGRESS,
     )
+
+
+#: What a protocol takes from the event (its rules) and the draw (the players), never from
+#: whoever submits it (issue 25, item 2).
+EVENT_FIELDS = ("players", "target", "convention", "options")
+
+
+def on_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
+    """``protocol`` with the players of the draw and the event's rules (its deals, first dealer
+    and ending kept): for a pulka rebuilt from a stored version and a form's deal."""
+    header = table_header(table)
+    return dataclasses.replace(protocol, **{f: getattr(header, f) for f in EVENT_FIELDS})
+
+
+def _parameters(convention: str, options, field: str) -> dict[str, object]:
+    try:
+        return find_convention(convention).with_options(**dict(options)).options()
+    except InvalidConventionError as exc:
+        raise UserFacingError(f"{field}: {exc}", {"field": field}) from exc
+
+
+def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
+    """``protocol`` must name the draw's players and the event's rules: a document that
+    disagrees is refused naming the field (whoever submits it: the organiser changes the rules
+    in the event's settings, for every table). Returns it with the event's own spelling
+    (convention key, options as the event states them)."""
+    header = table_header(table)
+    if protocol.players != header.players:
+        raise UserFacingError(
+            _(
+                "players: the draw seats %(table)s at this table; a protocol cannot change them "
+                "(it names %(given)s)."
+            )
+            % {"table": ", ".join(header.players), "given": ", ".join(protocol.players)},
+            {"field": "players", "expected": list(header.players)},
+        )
+    if protocol.target != header.target:
+        raise UserFacingError(
+            _(
+                "target: this event plays pulkas to %(target)d; a table cannot change it "
+                "(the protocol says %(given)d)."
+            )
+            % {"target": header.target, "given": protocol.target},
+            {"field": "target", "expected": header.target},
+        )
+    event_convention = find_convention(header.convention)
+    try:
+        given = find_convention(protocol.convention)
+    except InvalidConventionError as exc:
+        raise UserFacingError(f"convention: {exc}", {"field": "convention"}) from exc
+    if given.key != event_convention.key:
+        raise UserFacingError(
+            _(
+                "convention: this event plays %(event)s; a table cannot change it (the protocol says %(given)s)."
+            )
+            % {"event": event_convention.name, "given": given.name},
+            {"field": "convention", "expected": event_convention.key},
+        )
+    expected = _parameters(header.convention, header.options, "options")
+    stated = _parameters(protocol.convention, protocol.options, "options")
+    changed = sorted(name for name in expected if stated[name] != expected[name])
+    if changed:
+        raise UserFacingError(
+            _(
+                "options: this event's options are set by the organiser; a table cannot change %(names)s."
+            )
+            % {"names": ", ".join(f"{n} ({expected[n]!s} → {stated[n]!s})" for n in changed)},
+            {"field": "options", "options": changed},
+        )
+    return on_event_rules(table, protocol)
 
 
 def effective_protocol(
@@ -186,9 +259,8 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
     :raises UserFacingError: naming the line and column (field ``notation``).
     """
     header = table_header(table)
-    has_header = any(
-        line.strip().lower().startswith(("players:", "игроки:")) for line in text.splitlines()
-    )
+    given = notation_module.header_fields(text)
+    has_header = "players" in given
     full = text
     head = ""
     if not has_header:
@@ -203,20 +275,30 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
             % {"line": line, "column": exc.column, "reason": exc.reason},
             {"field": "notation", "line": line, "column": exc.column},
         ) from exc
-    if parsed.players != header.players:
-        raise UserFacingError(
-            _("The players in the text (%(text)s) are not this table's (%(table)s).")
-            % {"text": ", ".join(parsed.players), "table": ", ".join(header.players)},
-            {"field": "notation"},
-        )
+    # what the text leaves out comes from the event and the draw; what it states is checked
+    # against them when saved (protocol_save refuses a disagreement, naming the field)
     protocol = dataclasses.replace(
         parsed,
-        target=header.target,
-        convention=header.convention,
-        options=header.options,
+        **{f: getattr(header, f) for f in EVENT_FIELDS if f not in given},
         first_dealer=parsed.first_dealer if has_header else header.first_dealer,
     )
     return protocol, sheet
+
+
+def protocol_from_document(table: Table, document: object) -> tuple[ScoringProtocol, Sheet | None]:
+    """Read a JSON protocol document (``scoring.jsonio``, the API's ``protocol``) for
+    ``table``: the convention and options it leaves out are the event's; what it states is
+    checked against the event when saved.
+
+    :raises UserFacingError: the document does not read (field ``protocol``, with the path).
+    """
+    try:
+        protocol, sheet = from_dict(document)  # type: ignore[arg-type]
+    except JsonFormatError as exc:
+        raise UserFacingError(str(exc), {"field": "protocol", "path": exc.path}) from exc
+    header = table_header(table)
+    left_out = {f: getattr(header, f) for f in ("convention", "options") if f not in document}  # type: ignore[operator]
+    return dataclasses.replace(protocol, **left_out), sheet
 
 
 def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
@@ -370,6 +452,7 @@ def protocol_save(
             % {"n": protocol.size, "m": table.seats.count()},
             {"field": "players", "rule": "3.2.10"},
         )
+    protocol = _require_event_rules(table, protocol)
     current = _current(table, entry_kind)
     current_version = current.version if current else None
     if based_on_version != current_version:
@@ -736,7 +819,7 @@ def protocol_resolve(*, table: Table, choices: dict[str, str], by, reason: str =
         if i < len(source.deals):
             deals.append(source.deals[i])
     ending = (a if choices.get("ending", "a") == "a" else b).ending
-    merged = dataclasses.replace(a, deals=tuple(deals), ending=ending)
+    merged = on_event_rules(table, dataclasses.replace(a, deals=tuple(deals), ending=ending))
     resolution = {
         "table_version": first.version,
         "referee_version": second.version,

@@ -140,7 +140,7 @@ def table_entry(request, key: str):
                     deals.append(deal_from_post(request.POST, protocol, sel.next_dealer(protocol)))
             svc.protocol_save(
                 table=table,
-                protocol=_rebuild(protocol, deals, ending),
+                protocol=svc.on_event_rules(table, _rebuild(protocol, deals, ending)),
                 sheet=sheet_from_dict(version.sheet) if version and version.sheet else None,
                 based_on_version=based_on,
                 source=Protocol.Source.TABLE_LINK,

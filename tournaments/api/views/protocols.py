@@ -22,7 +22,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.jsonio import JsonFormatError, from_dict
 from tournaments.api.schema import error
 from tournaments.errors import UserFacingError
 from tournaments.models import EntryKind, Event, Protocol
@@ -224,7 +223,14 @@ class ProtocolSubmitApi(_TableApi):
             "referee's second entry needs a referee). Give either ``protocol`` (the JSON "
             "document, as a version's ``data``) or ``notation`` (the text), and "
             "``based_on_version``: the current version you started from, null for the first. "
-            "A save based on another version is refused with 409 and the differences."
+            "A save based on another version is refused with 409 and the differences. "
+            "The players come from the draw and the convention, its options and the target "
+            "from the event: a document may leave the convention and options out (the "
+            "event's are used); one that states others is refused with 400, ``extra.field`` "
+            "naming ``players``, ``target``, ``convention`` or ``options`` — whoever submits "
+            "it, the table's key or a referee. A closed round takes no more saves by the "
+            "table's key (400, ``extra.field`` ``round``); a referee corrects it with a "
+            "``reason``."
         ),
         parameters=[TABLE_KEY],
         request=InputSerializer,
@@ -265,10 +271,7 @@ class ProtocolSubmitApi(_TableApi):
             if "notation" in data:
                 protocol, sheet = svc.notation_read(table, data["notation"])
             else:
-                try:
-                    protocol, sheet = from_dict(data["protocol"])
-                except JsonFormatError as exc:
-                    raise UserFacingError(str(exc), {"field": "protocol"}) from exc
+                protocol, sheet = svc.protocol_from_document(table, data["protocol"])
             saved = svc.protocol_save(
                 table=table,
                 protocol=protocol,
