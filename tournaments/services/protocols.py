@@ -32,7 +32,17 @@ from scoring.protocol import Deal, Ending, Penalty, Sheet
 from scoring.protocol import Protocol as ScoringProtocol
 from scoring.pulka import score
 from tournaments.errors import UserFacingError
-from tournaments.models import EntryKind, Protocol, ProtocolConfirmation, Ruling, Seat, Table
+from tournaments.models import (
+    EntryKind,
+    EventRole,
+    Protocol,
+    ProtocolConfirmation,
+    Round,
+    Ruling,
+    Seat,
+    Table,
+)
+from tournaments.models.player import new_url_key
 from tournaments.permissions import can_referee
 from tournaments.services.audit import audit_log
 
@@ -54,8 +64,10 @@ __all__ = [
     "protocol_save",
     "protocol_version",
     "protocols_compare",
+    "referees_to_ask",
     "schedule_standings",
     "table_header",
+    "table_rotate_key",
 ]
 
 
@@ -425,6 +437,59 @@ def _approved(table: Table) -> Protocol | None:
     return Protocol.objects.filter(table=table, approved=True).first()
 
 
+def referees_to_ask(event) -> list[str]:
+    """Whom a table asks to correct its protocol once it can no longer: the event's chief
+    referees, else its referees (names, or usernames)."""
+    for roles in ((EventRole.Role.CHIEF_REFEREE,), (EventRole.Role.REFEREE,)):
+        users = [
+            r.user.get_full_name() or r.user.get_username()
+            for r in EventRole.objects.filter(event=event, role__in=roles)
+            .select_related("user")
+            .order_by("user__username")
+        ]
+        if users:
+            return users
+    return []
+
+
+def _require_correction_of_closed_round(table: Table, by, reason: str) -> None:
+    """A closed round takes no more entries from its tables (their keys stop saving); a
+    referee may still correct a protocol, giving the reason."""
+    event = table.round.event
+    if not can_referee(by, event):
+        who = ", ".join(referees_to_ask(event)) or _("the chief referee")
+        raise UserFacingError(
+            _(
+                "Round %(n)d is closed: the table's entries are no longer saved. Ask %(who)s "
+                "to correct the protocol."
+            )
+            % {"n": table.round.number, "who": who},
+            {"field": "round", "state": "closed"},
+        )
+    if not reason.strip():
+        raise UserFacingError(
+            _("Round %(n)d is closed: give the reason for correcting its protocol.")
+            % {"n": table.round.number},
+            {"field": "reason"},
+        )
+
+
+@transaction.atomic
+def table_rotate_key(*, table: Table, by=None) -> Table:
+    """Revoke the table's private link (``/t/<key>/`` and ``X-Table-Key``) and issue a new one,
+    as :func:`tournaments.services.entries.entry_rotate_key` does for a player's."""
+    table = _lock_table(table)
+    table.url_key = new_url_key()
+    table.save(update_fields=["url_key"])
+    audit_log(
+        event=table.round.event,
+        action="table.key_rotated",
+        by=by,
+        data={"round": table.round.number, "table": table.number},
+    )
+    return table
+
+
 @transaction.atomic
 def protocol_save(
     *,
@@ -452,6 +517,8 @@ def protocol_save(
             % {"n": protocol.size, "m": table.seats.count()},
             {"field": "players", "rule": "3.2.10"},
         )
+    if table.round.state == Round.State.CLOSED:
+        _require_correction_of_closed_round(table, by, reason)
     protocol = _require_event_rules(table, protocol)
     current = _current(table, entry_kind)
     current_version = current.version if current else None

@@ -23,7 +23,15 @@ from scoring.protocol import Call, Deal, Ending, Game, Raspasy
 from scoring.writing import whisting_order
 from tournaments import permissions
 from tournaments.errors import UserFacingError
-from tournaments.models import Appeal, Entry, EntryKind, Event, PenaltyDefinition, Protocol
+from tournaments.models import (
+    Appeal,
+    Entry,
+    EntryKind,
+    Event,
+    PenaltyDefinition,
+    Protocol,
+    Round,
+)
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
@@ -172,6 +180,8 @@ def table_entry(request, key: str):
             "endings": [(e.value, e.value) for e in Ending],
             "post": request.POST,
             "approved": version is not None and version.approved,
+            "closed": table.round.state == Round.State.CLOSED,
+            "ask": ", ".join(svc.referees_to_ask(table.round.event)),
         },
         status=409 if stale else 400 if error else 200,
     )
@@ -281,7 +291,9 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
     here = reverse("protocol-referee", args=[event.slug, number, table_number])
     current = sel.protocol_current(table)
     try:
-        if action == "resolve":
+        if action == "new-key":
+            svc.table_rotate_key(table=table, by=request.user)
+        elif action == "resolve":
             choices = {
                 k[len("choice_") :]: v for k, v in request.POST.items() if k.startswith("choice_")
             }
