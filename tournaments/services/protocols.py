@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rules.conventions import InvalidConventionError, find_convention
 from scoring import notation as notation_module
 from scoring.check import check
 from scoring.jsonio import (
@@ -31,31 +32,52 @@ from scoring.protocol import Deal, Ending, Penalty, Sheet
 from scoring.protocol import Protocol as ScoringProtocol
 from scoring.pulka import score
 from tournaments.errors import UserFacingError
-from tournaments.models import EntryKind, Protocol, ProtocolConfirmation, Ruling, Seat, Table
+from tournaments.models import (
+    EntryKind,
+    EventRole,
+    Protocol,
+    ProtocolConfirmation,
+    Round,
+    Ruling,
+    Seat,
+    Table,
+)
+from tournaments.models.player import new_url_key
 from tournaments.permissions import can_referee
 from tournaments.services.audit import audit_log
 
 __all__ = [
+    "AlreadyApprovedError",
     "StaleProtocolError",
     "deal_lines",
     "effective_protocol",
     "protocol_approve",
     "protocol_confirm",
+    "protocol_from_document",
     "notation_read",
+    "on_event_rules",
     "notation_text",
     "protocol_from_notation",
     "protocol_reopen",
     "protocol_rescore",
     "protocol_resolve",
     "protocol_save",
+    "protocol_version",
     "protocols_compare",
+    "referees_to_ask",
     "schedule_standings",
     "table_header",
+    "table_rotate_key",
 ]
 
 
 class StaleProtocolError(UserFacingError):
-    """A save based on an old version: ``extra`` has the current version and the differences."""
+    """A save, a confirmation or an approval of an old version: ``extra`` has the current
+    version and the differences (``a``: the current version, ``b``: the one submitted)."""
+
+
+class AlreadyApprovedError(UserFacingError):
+    """An approval of a version another referee approved first: ``extra`` says who and when."""
 
 
 def schedule_standings(event_id: int) -> None:
@@ -80,6 +102,76 @@ def table_header(table: Table) -> ScoringProtocol:
         first_dealer=table.first_dealer,
         ending=Ending.IN_PROGRESS,
     )
+
+
+#: What a protocol takes from the event (its rules) and the draw (the players), never from
+#: whoever submits it (issue 25, item 2).
+EVENT_FIELDS = ("players", "target", "convention", "options")
+
+
+def on_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
+    """``protocol`` with the players of the draw and the event's rules (its deals, first dealer
+    and ending kept): for a pulka rebuilt from a stored version and a form's deal."""
+    header = table_header(table)
+    return dataclasses.replace(protocol, **{f: getattr(header, f) for f in EVENT_FIELDS})
+
+
+def _parameters(convention: str, options, field: str) -> dict[str, object]:
+    try:
+        return find_convention(convention).with_options(**dict(options)).options()
+    except InvalidConventionError as exc:
+        raise UserFacingError(f"{field}: {exc}", {"field": field}) from exc
+
+
+def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
+    """``protocol`` must name the draw's players and the event's rules: a document that
+    disagrees is refused naming the field (whoever submits it: the organiser changes the rules
+    in the event's settings, for every table). Returns it with the event's own spelling
+    (convention key, options as the event states them)."""
+    header = table_header(table)
+    if protocol.players != header.players:
+        raise UserFacingError(
+            _(
+                "players: the draw seats %(table)s at this table; a protocol cannot change them "
+                "(it names %(given)s)."
+            )
+            % {"table": ", ".join(header.players), "given": ", ".join(protocol.players)},
+            {"field": "players", "expected": list(header.players)},
+        )
+    if protocol.target != header.target:
+        raise UserFacingError(
+            _(
+                "target: this event plays pulkas to %(target)d; a table cannot change it "
+                "(the protocol says %(given)d)."
+            )
+            % {"target": header.target, "given": protocol.target},
+            {"field": "target", "expected": header.target},
+        )
+    event_convention = find_convention(header.convention)
+    try:
+        given = find_convention(protocol.convention)
+    except InvalidConventionError as exc:
+        raise UserFacingError(f"convention: {exc}", {"field": "convention"}) from exc
+    if given.key != event_convention.key:
+        raise UserFacingError(
+            _(
+                "convention: this event plays %(event)s; a table cannot change it (the protocol says %(given)s)."
+            )
+            % {"event": event_convention.name, "given": given.name},
+            {"field": "convention", "expected": event_convention.key},
+        )
+    expected = _parameters(header.convention, header.options, "options")
+    stated = _parameters(protocol.convention, protocol.options, "options")
+    changed = sorted(name for name in expected if stated[name] != expected[name])
+    if changed:
+        raise UserFacingError(
+            _(
+                "options: this event's options are set by the organiser; a table cannot change %(names)s."
+            )
+            % {"names": ", ".join(f"{n} ({expected[n]!s} → {stated[n]!s})" for n in changed)},
+            {"field": "options", "options": changed},
+        )
+    return on_event_rules(table, protocol)
 
 
 def effective_protocol(
@@ -179,9 +271,8 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
     :raises UserFacingError: naming the line and column (field ``notation``).
     """
     header = table_header(table)
-    has_header = any(
-        line.strip().lower().startswith(("players:", "игроки:")) for line in text.splitlines()
-    )
+    given = notation_module.header_fields(text)
+    has_header = "players" in given
     full = text
     head = ""
     if not has_header:
@@ -196,20 +287,30 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
             % {"line": line, "column": exc.column, "reason": exc.reason},
             {"field": "notation", "line": line, "column": exc.column},
         ) from exc
-    if parsed.players != header.players:
-        raise UserFacingError(
-            _("The players in the text (%(text)s) are not this table's (%(table)s).")
-            % {"text": ", ".join(parsed.players), "table": ", ".join(header.players)},
-            {"field": "notation"},
-        )
+    # what the text leaves out comes from the event and the draw; what it states is checked
+    # against them when saved (protocol_save refuses a disagreement, naming the field)
     protocol = dataclasses.replace(
         parsed,
-        target=header.target,
-        convention=header.convention,
-        options=header.options,
+        **{f: getattr(header, f) for f in EVENT_FIELDS if f not in given},
         first_dealer=parsed.first_dealer if has_header else header.first_dealer,
     )
     return protocol, sheet
+
+
+def protocol_from_document(table: Table, document: object) -> tuple[ScoringProtocol, Sheet | None]:
+    """Read a JSON protocol document (``scoring.jsonio``, the API's ``protocol``) for
+    ``table``: the convention and options it leaves out are the event's; what it states is
+    checked against the event when saved.
+
+    :raises UserFacingError: the document does not read (field ``protocol``, with the path).
+    """
+    try:
+        protocol, sheet = from_dict(document)  # type: ignore[arg-type]
+    except JsonFormatError as exc:
+        raise UserFacingError(str(exc), {"field": "protocol", "path": exc.path}) from exc
+    header = table_header(table)
+    left_out = {f: getattr(header, f) for f in ("convention", "options") if f not in document}  # type: ignore[operator]
+    return dataclasses.replace(protocol, **left_out), sheet
 
 
 def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
@@ -336,6 +437,59 @@ def _approved(table: Table) -> Protocol | None:
     return Protocol.objects.filter(table=table, approved=True).first()
 
 
+def referees_to_ask(event) -> list[str]:
+    """Whom a table asks to correct its protocol once it can no longer: the event's chief
+    referees, else its referees (names, or usernames)."""
+    for roles in ((EventRole.Role.CHIEF_REFEREE,), (EventRole.Role.REFEREE,)):
+        users = [
+            r.user.get_full_name() or r.user.get_username()
+            for r in EventRole.objects.filter(event=event, role__in=roles)
+            .select_related("user")
+            .order_by("user__username")
+        ]
+        if users:
+            return users
+    return []
+
+
+def _require_correction_of_closed_round(table: Table, by, reason: str) -> None:
+    """A closed round takes no more entries from its tables (their keys stop saving); a
+    referee may still correct a protocol, giving the reason."""
+    event = table.round.event
+    if not can_referee(by, event):
+        who = ", ".join(referees_to_ask(event)) or _("the chief referee")
+        raise UserFacingError(
+            _(
+                "Round %(n)d is closed: the table's entries are no longer saved. Ask %(who)s "
+                "to correct the protocol."
+            )
+            % {"n": table.round.number, "who": who},
+            {"field": "round", "state": "closed"},
+        )
+    if not reason.strip():
+        raise UserFacingError(
+            _("Round %(n)d is closed: give the reason for correcting its protocol.")
+            % {"n": table.round.number},
+            {"field": "reason"},
+        )
+
+
+@transaction.atomic
+def table_rotate_key(*, table: Table, by=None) -> Table:
+    """Revoke the table's private link (``/t/<key>/`` and ``X-Table-Key``) and issue a new one,
+    as :func:`tournaments.services.entries.entry_rotate_key` does for a player's."""
+    table = _lock_table(table)
+    table.url_key = new_url_key()
+    table.save(update_fields=["url_key"])
+    audit_log(
+        event=table.round.event,
+        action="table.key_rotated",
+        by=by,
+        data={"round": table.round.number, "table": table.number},
+    )
+    return table
+
+
 @transaction.atomic
 def protocol_save(
     *,
@@ -363,6 +517,9 @@ def protocol_save(
             % {"n": protocol.size, "m": table.seats.count()},
             {"field": "players", "rule": "3.2.10"},
         )
+    if table.round.state == Round.State.CLOSED:
+        _require_correction_of_closed_round(table, by, reason)
+    protocol = _require_event_rules(table, protocol)
     current = _current(table, entry_kind)
     current_version = current.version if current else None
     if based_on_version != current_version:
@@ -490,11 +647,52 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
 
 
 def _require_current_table_version(protocol: Protocol) -> None:
-    if not protocol.is_current or protocol.entry_kind != EntryKind.TABLE:
+    """``protocol`` (the version the user saw) must be the current version of the table's
+    record; otherwise :class:`StaleProtocolError` with the differences, as a stale save gets.
+    Call it with the table locked and ``protocol`` read again under the lock."""
+    if protocol.entry_kind != EntryKind.TABLE:
         raise UserFacingError(
-            _("This is not the current version of the table's protocol; reload it."),
+            _("Only the table's record is confirmed and approved, not the second entry."),
             {"field": "protocol"},
         )
+    if protocol.is_current:
+        return
+    current = _current(protocol.table, EntryKind.TABLE)
+    differences = []
+    if current is not None:
+        differences = protocols_compare(from_dict(current.data)[0], from_dict(protocol.data)[0])
+    raise StaleProtocolError(
+        _(
+            "The table saved version %(v)s after the version %(seen)s you saw. Check the "
+            "differences, then confirm or approve the current version."
+        )
+        % {"v": current.version if current else None, "seen": protocol.version},
+        {
+            "field": "version",
+            "version": protocol.version,
+            "current_version": current.version if current else None,
+            "differences": differences,
+        },
+    )
+
+
+def protocol_version(*, table: Table, version: int | None) -> Protocol:
+    """The version ``version`` of the table's record: the one a confirmation or an approval form
+    showed (it carries its number).
+
+    :raises UserFacingError: without a version, or for one the table never saved.
+    """
+    if version is None:
+        raise UserFacingError(
+            _("Say which version you confirm or approve: reload the page."), {"field": "version"}
+        )
+    found = Protocol.objects.filter(table=table, entry_kind=EntryKind.TABLE, version=version)
+    protocol = found.first()
+    if protocol is None:
+        raise UserFacingError(
+            _("The table has no version %(v)s.") % {"v": version}, {"field": "version"}
+        )
+    return protocol
 
 
 @transaction.atomic
@@ -566,8 +764,15 @@ def double_entry_status(table: Table) -> dict[str, Any]:
 
 @transaction.atomic
 def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -> Protocol:
-    """A referee approves the current version (every seat confirmed, no errors, double entry
-    matched or resolved). Exactly one approved protocol per table (database constraint)."""
+    """A referee approves ``protocol``: the version he saw (the form carries its number, see
+    :func:`protocol_version`). It must still be the current version (every seat confirmed, no
+    errors, double entry matched or resolved); ``confirm_missing`` confirms that same version
+    for the seats that have not. Exactly one approved protocol per table (database constraint).
+
+    :raises StaleProtocolError: the table saved a newer version since; with the differences.
+    :raises AlreadyApprovedError: another referee approved it first (the table row is locked,
+        so of two simultaneous approvals the second waits and is told by whom).
+    """
     table = _lock_table(protocol.table)
     protocol.refresh_from_db()
     event = table.round.event
@@ -575,7 +780,22 @@ def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -
         raise UserFacingError(_("Only a referee can approve a protocol."), {"field": "protocol"})
     _require_current_table_version(protocol)
     if protocol.approved:
-        return protocol
+        username = protocol.approved_by.get_username() if protocol.approved_by else None
+        when = timezone.localtime(protocol.approved_at) if protocol.approved_at else None
+        raise AlreadyApprovedError(
+            _("Version %(v)s was already approved by %(who)s at %(time)s.")
+            % {
+                "v": protocol.version,
+                "who": username or _("a referee"),
+                "time": when.strftime("%H:%M:%S") if when else "?",
+            },
+            {
+                "field": "version",
+                "version": protocol.version,
+                "approved_by": username,
+                "approved_at": when.isoformat() if when else None,
+            },
+        )
     if protocol.error_count:
         raise UserFacingError(
             _("The protocol has %(n)d error(s); it cannot be approved.")
@@ -666,7 +886,7 @@ def protocol_resolve(*, table: Table, choices: dict[str, str], by, reason: str =
         if i < len(source.deals):
             deals.append(source.deals[i])
     ending = (a if choices.get("ending", "a") == "a" else b).ending
-    merged = dataclasses.replace(a, deals=tuple(deals), ending=ending)
+    merged = on_event_rules(table, dataclasses.replace(a, deals=tuple(deals), ending=ending))
     resolution = {
         "table_version": first.version,
         "referee_version": second.version,
