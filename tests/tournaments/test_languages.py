@@ -323,3 +323,38 @@ def test_the_catalogues_hold_every_player_facing_string_of_the_code(tmp_path):
             if all(_strings(m.group("strs")))
         }
         assert not wanted - have, (language, sorted(wanted - have)[:5])
+
+
+@pytest.mark.django_db
+def test_qr_links_open_the_pages_in_the_sheets_language(
+    settings, tmp_path, django_capture_on_commit_callbacks
+):
+    """A Croatian blank protocol's QR code opens the table's entry page in Croatian, and a
+    Swedish link slip the player's page in Swedish; English sheets keep the plain links."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.PULKA_BASE_URL = "https://pulka.example.org"
+    setup = make_table(slug="qr-languages")
+    key = setup.table.url_key
+    with django_capture_on_commit_callbacks(execute=True):
+        blank = generated_file_request(
+            event=setup.event, kind="blank", round_=setup.round, language="hr"
+        )
+        slips = generated_file_request(event=setup.event, kind="links", language="sv")
+        english = generated_file_request(event=setup.event, kind="blank", round_=setup.round)
+    for f in (blank, slips, english):
+        f.refresh_from_db()
+        assert f.status == "ok", f.error
+    squeezed = "".join(pdf_text(blank.file.read(), tmp_path).split())
+    assert f"https://pulka.example.org/hr/t/{key}/" in squeezed
+    assert "Kolo1" in squeezed
+    entry_key = setup.entries[0].url_key
+    assert f"https://pulka.example.org/sv/p/{entry_key}/" in "".join(
+        pdf_text(slips.file.read(), tmp_path).split()
+    )
+    assert f"https://pulka.example.org/t/{key}/" in "".join(
+        pdf_text(english.file.read(), tmp_path).split()
+    )
+    from django.test import Client
+
+    html = Client().get(f"/hr/t/{key}/").content.decode()
+    assert "Nositelj igre" in html
