@@ -37,7 +37,7 @@ NEW = ("hr", "sr-latn", "de", "sv")
 #: går med; štihovi, Stiche, stick).
 WORDS = {
     "hr": {
-        "event": ["Kola", "Poredak", "Unakrsna tablica", "Kolo 1"],
+        "event": ["Kola", "Poredak", "Unakrsna tablica", "Kolo 1", "Progresija na raspasima"],
         "standings": ["Plasman", "Igrač", "Ukupno", "Dobiveni raspasi"],
         "table": ["Nositelj igre", "Štihovi", "ide (vist)", "ne ide (pas)", "Sljedeće dijeljenje"],
         "confirm": ["Potvrđujem zapisnik", "Kolo 1"],
@@ -45,7 +45,7 @@ WORDS = {
         "seating": ["Kolo 1: raspored po stolovima", "prvi dijeli: mjesto", "Stranica 1"],
     },
     "sr-latn": {
-        "event": ["Kola", "Tabela", "Ukrštena tabela", "Kolo 1"],
+        "event": ["Kola", "Tabela", "Ukrštena tabela", "Kolo 1", "geometrijska, 1-2-4"],
         "standings": ["Plasman", "Igrač", "Ukupno", "Dobijeni raspasi"],
         "table": [
             "Nosilac igre",
@@ -59,7 +59,7 @@ WORDS = {
         "seating": ["Kolo 1: raspored po stolovima", "prvi deli: mesto", "Strana 1"],
     },
     "de": {
-        "event": ["Runden", "Tabelle", "Kreuztabelle", "Runde 1"],
+        "event": ["Runden", "Tabelle", "Kreuztabelle", "Runde 1", "Progression bei Raspasy"],
         "standings": ["Rang", "Spieler", "Gesamt", "Gewonnene Raspasy"],
         "table": ["Alleinspieler", "Stiche", "mitgehen (Whist)", "daheim bleiben (Pass)"],
         "confirm": ["Ich bestätige dieses Protokoll", "Runde 1"],
@@ -67,7 +67,7 @@ WORDS = {
         "seating": ["Runde 1: Sitzordnung nach Tischen", "erster Geber: Platz", "Seite 1"],
     },
     "sv": {
-        "event": ["Ronder", "Ställning", "Korstabell", "Rond 1"],
+        "event": ["Ronder", "Ställning", "Korstabell", "Rond 1", "geometrisk, 1-2-4"],
         "standings": ["Placering", "Spelare", "Totalt", "Vunna raspasy"],
         "table": ["Spelförare", "Stick", "går med (whist)", "stannar hemma (pass)", "Nästa giv"],
         "confirm": ["Jag bekräftar protokollet", "Rond 1"],
@@ -80,7 +80,11 @@ WORDS = {
 @pytest.fixture
 def played(db, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
-    event, entries = make_event(players=6, tiebreaks=["raspasy_won"])
+    event, entries = make_event(
+        players=6,
+        tiebreaks=["raspasy_won"],
+        convention_options={"raspasy_progression": "geometric"},
+    )
     play_round(event, entries, 1, rng=random.Random(7))
     standings_recompute(event_id=event.pk)
     return event

@@ -40,7 +40,8 @@ _ENTRY = re.compile(
 #: ends with "/"): the public event pages, standings, rounds and seating, the players' pages and
 #: documents list, the table's protocol entry and the player's confirmation page, the login page
 #: and the PDFs; and the modules whose strings those pages and PDFs show (finding headings,
-#: standings columns, the draw's notes on a player's page, a table's entry errors).
+#: standings columns, the draw's notes on a player's page, a table's entry errors, the event's
+#: convention options on the event page, the referees' seating corrections on the round page).
 PLAYER_FACING: tuple[str, ...] = (
     "templates/base.html",
     "templates/registration/login.html",
@@ -64,6 +65,8 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/pdf.py",
     "tournaments/pdf_sheets.py",
     "tournaments/report_text.py",
+    "tournaments/audit_text.py",
+    "tournaments/convention_options.py",
     "tournaments/views/public.py",
     "tournaments/views/private.py",
     "tournaments/views/protocols.py",
