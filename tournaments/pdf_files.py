@@ -81,10 +81,14 @@ def generated_file_request(
         raise UserFacingError(_("Paper must be A4 or letter."), {"field": "paper"})
     if table is not None:
         round_ = table.round
-    if kind == GeneratedFile.Kind.BLANK_PROTOCOLS:
+    if kind in (GeneratedFile.Kind.BLANK_PROTOCOLS, GeneratedFile.Kind.PLAYER_LINKS):
+        # the QR codes and links on the sheets and slips are absolute
         from django.conf import settings
 
         base_url = getattr(settings, "PULKA_BASE_URL", "") or base_url or "http://localhost:8000"
+        if language != settings.LANGUAGE_CODE:
+            # and open the page in the document's language (i18n_patterns: /<code>/t/<key>/)
+            base_url = f"{base_url.rstrip('/')}/{language}"
     else:
         base_url = ""
     context = document_context(

@@ -124,3 +124,10 @@ class GeneratedFile(models.Model):
 
     def __str__(self) -> str:
         return self.filename or f"{self.get_kind_display()} ({self.event_id})"
+
+    @property
+    def language_name(self) -> str:
+        """The document's language by its own name (``Hrvatski``), as the switcher shows it."""
+        from django.conf import settings
+
+        return dict(settings.LANGUAGES).get(self.language, self.language)

@@ -98,7 +98,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
-LANGUAGES = [("en", "English"), ("ru", "Русский")]
+LANGUAGES = [
+    ("en", "English"),
+    ("ru", "Русский"),
+    ("hr", "Hrvatski"),
+    ("sr-latn", "Srpski (latinica)"),
+    ("de", "Deutsch"),
+    ("sv", "Svenska"),
+]
 LOCALE_PATHS = [BASE_DIR / "tournaments" / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True

@@ -9,6 +9,7 @@ results), ``…/cross/`` (who met whom), ``…/players/<entry>/`` (a player's pa
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -188,6 +189,12 @@ def manage_documents(request, slug: str):
             table = get_object_or_404(Table, round__event=event, pk=request.POST["table"])
         if not can_request_document(request.user, event, kind):
             raise PermissionDenied
+        # the document's language: the page's unless the form asks for another (a Croatian
+        # table's sheets printed by an organiser reading the pages in English)
+        language = request.POST.get("language") or get_language() or "en"
+        if language not in dict(settings.LANGUAGES):
+            messages.error(request, _("Unknown language: %(code)s") % {"code": language})
+            return redirect("documents-manage", slug=event.slug)
         try:
             f = generated_file_request(
                 event=event,
@@ -195,7 +202,7 @@ def manage_documents(request, slug: str):
                 round_=round_,
                 table=table,
                 paper=paper,
-                language=get_language() or "en",
+                language=language,
                 base_url=request.build_absolute_uri("/"),
             )
             if f.status == GeneratedFile.Status.OK:
@@ -219,5 +226,6 @@ def manage_documents(request, slug: str):
             "round_list": rounds,
             "rounds": [r.number for r in rounds],
             "papers": list(PAPERS),
+            "languages": settings.LANGUAGES,
         },
     )

@@ -1,19 +1,31 @@
-"""``manage.py locale_build``: refresh the Russian catalogue from the code and compile it.
+"""``manage.py locale_build``: refresh every catalogue from the code and compile it.
 
-Runs ``makemessages -l ru``, fills every empty translation from the fragments in
-``tournaments/locale_src/*.ru.po-fragment`` (``msgid``/``msgstr`` pairs kept by each area of
-the code), reports what is still untranslated, and runs ``compilemessages``. Needs GNU gettext.
+For each language of ``settings.LANGUAGES`` but English (the source language), runs
+``makemessages``, fills every empty translation from the fragments in
+``tournaments/locale_src/*.<language>.po-fragment`` (``msgid``/``msgstr`` pairs kept by each area
+of the code; ``<language>`` is the Django code: ``ru``, ``hr``, ``sr-latn``, ``de``, ``sv``),
+reports what is still untranslated, and runs ``compilemessages``. Needs GNU gettext.
+
+What must be translated:
+
+- Russian: every string (the organisers' and referees' pages too).
+- The other languages: every string a player or a table reads, that is every string the
+  :data:`PLAYER_FACING` files use (a .po entry whose ``#:`` locations name one of them). The
+  others (the organisers' and referees' pages) may stay untranslated: Django shows them in
+  English. ``tests/tournaments/test_languages.py`` holds the catalogues to this.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import to_locale
 
 LOCALE_DIR = Path(settings.BASE_DIR) / "tournaments" / "locale"
 FRAGMENTS = Path(settings.BASE_DIR) / "tournaments" / "locale_src"
@@ -22,6 +34,76 @@ _ENTRY = re.compile(
     r'(?:msgid_plural (?P<plural>(?:".*"\n)+))?(?P<strs>(?:msgstr(?:\[\d\])? (?:".*"\n)+)+)',
     re.M,
 )
+
+
+#: The templates and modules players and tables read (paths from the project root; a folder
+#: ends with "/"): the public event pages, standings, rounds and seating, the players' pages and
+#: documents list, the table's protocol entry and the player's confirmation page, the login page
+#: and the PDFs; and the modules whose strings those pages and PDFs show (finding headings,
+#: standings columns, the draw's notes on a player's page, a table's entry errors, the event's
+#: convention options on the event page, the referees' seating corrections on the round page).
+PLAYER_FACING: tuple[str, ...] = (
+    "templates/base.html",
+    "templates/registration/login.html",
+    "templates/pdf/",
+    "templates/tournaments/public/",
+    "templates/tournaments/private/",
+    "templates/tournaments/_tables.html",
+    "templates/tournaments/_alphabetical.html",
+    "templates/tournaments/standings/standings.html",
+    "templates/tournaments/standings/round.html",
+    "templates/tournaments/standings/cross.html",
+    "templates/tournaments/standings/player.html",
+    "templates/tournaments/standings/documents.html",
+    "templates/tournaments/standings/_nav.html",
+    "templates/tournaments/standings/_status.html",
+    "templates/tournaments/standings/_files.html",
+    "templates/tournaments/protocols/table_entry.html",
+    "templates/tournaments/protocols/player.html",
+    "templates/tournaments/protocols/_pulka.html",
+    "templates/tournaments/protocols/_stale.html",
+    "tournaments/pdf.py",
+    "tournaments/pdf_sheets.py",
+    "tournaments/report_text.py",
+    "tournaments/audit_text.py",
+    "tournaments/convention_options.py",
+    "tournaments/views/public.py",
+    "tournaments/views/private.py",
+    "tournaments/views/protocols.py",
+    "tournaments/services/protocols.py",
+    "tournaments/selectors/protocols.py",
+    "tournaments/selectors/standings.py",
+    "tournaments/models/player.py",
+    "tournaments/models/round.py",
+    "tournaments/models/standings.py",
+)
+
+#: Russian is complete; every other language but English covers :data:`PLAYER_FACING`.
+COMPLETE = ("ru",)
+
+_LOCATION = re.compile(r"^#: (.*)$", re.M)
+_PLURALS = re.compile(r"nplurals=(\d+)")
+
+
+def locations(head: str) -> list[str]:
+    """The files an entry's ``#:`` comments name (without line numbers)."""
+    return [ref.rsplit(":", 1)[0] for line in _LOCATION.findall(head) for ref in line.split()]
+
+
+def player_facing(head: str) -> bool:
+    """Whether an entry (by its comment ``head``) is used by a :data:`PLAYER_FACING` file."""
+    return any(f.startswith(scope) for f in locations(head) for scope in PLAYER_FACING)
+
+
+def plural_count(po_text: str) -> int:
+    """The number of plural forms the catalogue's header declares (3 where it does not say)."""
+    m = _PLURALS.search(po_text)
+    return int(m.group(1)) if m else 3
+
+
+def catalogue(language: str) -> Path:
+    """The .po file of a Django language code (``sr-latn`` lives in ``sr_Latn``)."""
+    return LOCALE_DIR / to_locale(language) / "LC_MESSAGES" / "django.po"
 
 
 def _join(lines: str | None) -> str:
@@ -47,11 +129,11 @@ def _key(m: re.Match[str]) -> str:
     return f"{_join(m.group('ctx'))}\x04{msgid}" if m.group("ctx") else msgid
 
 
-def read_fragments(folder: Path) -> dict[str, list[str]]:
+def read_fragments(folder: Path, language: str = "ru") -> dict[str, list[str]]:
     """msgid (with its context, see :func:`_key`) → its translations (one, or one per plural
-    form)."""
+    form), from ``folder/*.<language>.po-fragment``."""
     translations: dict[str, list[str]] = {}
-    for path in sorted(folder.glob("*.ru.po-fragment")):
+    for path in sorted(folder.glob(f"*.{language}.po-fragment")):
         text = path.read_text(encoding="utf-8") + "\n"
         for m in _ENTRY.finditer(text):
             msgid = _join(m.group("id"))
@@ -61,8 +143,16 @@ def read_fragments(folder: Path) -> dict[str, list[str]]:
     return translations
 
 
-def fill(po_text: str, translations: dict[str, list[str]]) -> tuple[str, list[str]]:
-    """Fill empty (or fuzzy) translations; return the new text and the msgids still missing."""
+def fill(
+    po_text: str,
+    translations: dict[str, list[str]],
+    *,
+    plurals: int = 3,
+    required: Callable[[str], bool] = lambda head: True,
+) -> tuple[str, list[str]]:
+    """Fill empty (or fuzzy) translations; return the new text and the msgids still missing
+    among the entries ``required`` (given an entry's comments) selects. A plural entry needs
+    ``plurals`` forms."""
     missing: list[str] = []
 
     def replace(m: re.Match[str]) -> str:
@@ -75,8 +165,9 @@ def fill(po_text: str, translations: dict[str, list[str]]) -> tuple[str, list[st
             return m.group(0)
         found = translations.get(_key(m))
         plural = m.group("plural")
-        if not found or (plural and len(found) < 3) or (not plural and len(found) != 1):
-            missing.append(msgid)
+        if not found or (plural and len(found) < plurals) or (not plural and len(found) != 1):
+            if required(m.group("head")):
+                missing.append(msgid)
             return m.group(0)
         head = re.sub(r"^#(?:, fuzzy|\|).*\n", "", m.group("head"), flags=re.M)
         ctx = f"msgctxt {m.group('ctx')}" if m.group("ctx") else ""
@@ -89,7 +180,10 @@ def fill(po_text: str, translations: dict[str, list[str]]) -> tuple[str, list[st
 
 
 class Command(BaseCommand):
-    help = "makemessages for Russian, fill from tournaments/locale_src fragments, compile."
+    help = (
+        "makemessages for every language of settings.LANGUAGES, fill from tournaments/locale_src "
+        "fragments, compile."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -97,21 +191,38 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, strict=False, **options):
+        languages = [code for code, _name in settings.LANGUAGES if code != "en"]
+        locales = [to_locale(code) for code in languages]
         call_command(
             "makemessages",
-            locale=["ru"],
+            locale=locales,
             ignore_patterns=[".venv", "tests", "var", "docker"],
             verbosity=0,
             no_obsolete=True,
         )
-        po = LOCALE_DIR / "ru" / "LC_MESSAGES" / "django.po"
-        text, missing = fill(po.read_text(encoding="utf-8"), read_fragments(FRAGMENTS))
-        po.write_text(text, encoding="utf-8")
+        failed = []
+        for language in languages:
+            po = catalogue(language)
+            text = po.read_text(encoding="utf-8")
+            text, missing = fill(
+                text,
+                read_fragments(FRAGMENTS, language),
+                plurals=3 if language in COMPLETE else plural_count(text),
+                required=(lambda head: True) if language in COMPLETE else player_facing,
+            )
+            po.write_text(text, encoding="utf-8")
+            where = "" if language == "ru" else f" ({language})"
+            for msgid in missing:
+                self.stdout.write(f"untranslated{where}: {msgid!r}")
+            self.stdout.write(f"{len(missing)} untranslated{where}")
+            if missing:
+                failed.append(
+                    f"{len(missing)} strings have no Russian translation"
+                    if language == "ru"
+                    else f"{len(missing)} player-facing strings have no {language} translation"
+                )
         call_command(
-            "compilemessages", locale=["ru"], verbosity=0, ignore_patterns=[".venv", "var"]
+            "compilemessages", locale=locales, verbosity=0, ignore_patterns=[".venv", "var"]
         )
-        for msgid in missing:
-            self.stdout.write(f"untranslated: {msgid!r}")
-        self.stdout.write(f"{len(missing)} untranslated")
-        if strict and missing:
-            raise CommandError(f"{len(missing)} strings have no Russian translation")
+        if strict and failed:
+            raise CommandError("; ".join(failed))
