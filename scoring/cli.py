@@ -166,7 +166,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             if text.lstrip().startswith("{"):
                 sheet = jsonio.loads_sheet(text)
             else:
-                sheet = notation.parse_sheet(text, protocol.players)
+                sheet = notation.parse_sheet(text, protocol.players, deals=len(protocol.deals))
         except ValueError as error:
             raise _Unreadable(f"{args.sheet}: {error}") from None
     report = check(protocol, sheet)
