@@ -244,7 +244,9 @@ def test_deeply_nested_json_is_a_format_error(read: Any) -> None:
     # As deep as the decoder takes here: printing it whole from deeper in the stack would recurse.
     deep = next(t for d in range(1000, 0, -5) if _decodes(t := "[" * d + "]" * d))
     document = f'{{"format": "pulka-protocol", "version": 1, "players": {deep[1:-1]}}}'
-    with pytest.raises(JsonFormatError, match=r"^\$\.players\[0\]: expected a string, found \[\[\["):
+    with pytest.raises(
+        JsonFormatError, match=r"^\$\.players\[0\]: expected a string, found \[\[\["
+    ):
         read(document)
     with pytest.raises(JsonFormatError, match=r"^\$: expected a JSON object, found \[\[\[\[") as e:
         read(deep)
