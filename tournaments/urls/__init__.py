@@ -11,6 +11,12 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from tournaments.views import health
 
+# JSON under /api/, the usual pages elsewhere; a database out of reach is a 503 (views/errors.py).
+handler400 = "tournaments.views.errors.bad_request"
+handler403 = "tournaments.views.errors.permission_denied"
+handler404 = "tournaments.views.errors.not_found"
+handler500 = "tournaments.views.errors.server_error"
+
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),

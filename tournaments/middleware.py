@@ -1,0 +1,42 @@
+"""Request-level guards that answer before any view runs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+
+from tournaments.views.errors import is_api, json_error
+
+__all__ = ["RequestBodyLimitMiddleware"]
+
+
+class RequestBodyLimitMiddleware:
+    """A request whose declared body is over ``MAX_REQUEST_BODY`` bytes is answered 413 before
+    a byte of it is read: JSON on the API, a short page elsewhere. (Django's own
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` guards form fields only, not the API's JSON bodies or file
+    uploads; a body without a ``Content-Length`` is not read at all.)"""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.MAX_REQUEST_BODY
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > limit:
+            if is_api(request):
+                return json_error(
+                    413,
+                    f"The request body is {length} bytes; at most {limit} are accepted.",
+                    limit=limit,
+                )
+            return HttpResponse(
+                "<!doctype html><title>413</title><h1>{}</h1>".format(
+                    _("The request is too large (at most %(n)d bytes).") % {"n": limit}
+                ),
+                status=413,
+            )
+        return self.get_response(request)
