@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from tournaments import lockout
 from tournaments.views.errors import is_api, json_error
 
-__all__ = ["RequestBodyLimitMiddleware"]
+__all__ = ["LockoutMiddleware", "RequestBodyLimitMiddleware"]
 
 
 class RequestBodyLimitMiddleware:
@@ -40,3 +42,26 @@ class RequestBodyLimitMiddleware:
                 status=413,
             )
         return self.get_response(request)
+
+
+class LockoutMiddleware:
+    """A view that raised :class:`tournaments.lockout.LockedOut` (a key page, too many wrong
+    keys from this address) answers 429 with ``Retry-After`` and a page saying when to try
+    again (JSON under ``/api/``; the API's own views answer through its exception handler)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        if not isinstance(exception, lockout.LockedOut):
+            return None
+        text = lockout.message(exception.seconds)
+        if is_api(request):
+            response = json_error(429, text, retry_after=exception.seconds)
+        else:
+            response = render(request, "tournaments/locked.html", {"message": text}, status=429)
+        response["Retry-After"] = str(exception.seconds)
+        return response

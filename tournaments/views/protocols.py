@@ -21,7 +21,7 @@ from rules.penalties import CATALOGUE
 from scoring.jsonio import from_dict, sheet_from_dict
 from scoring.protocol import Call, Deal, Ending, Game, Raspasy
 from scoring.writing import whisting_order
-from tournaments import permissions
+from tournaments import lockout, permissions
 from tournaments.errors import UserFacingError
 from tournaments.models import Appeal, Entry, EntryKind, Event, PenaltyDefinition, Protocol
 from tournaments.selectors import protocols as sel
@@ -112,7 +112,7 @@ def _rebuild(protocol, deals, ending=None):
 
 def table_entry(request, key: str):
     """``/t/<key>/``: the table enters its pulka deal by deal (a phone page)."""
-    table = sel.table_by_key(key)
+    table = lockout.guarded(lockout.PRIVATE_KEY, request, lambda: sel.table_by_key(key))
     version, protocol = _current_protocol(table)
     error = stale = None
     edit = _int(request.GET.get("edit")) if request.GET.get("edit", "").isdigit() else None
@@ -477,7 +477,11 @@ def penalties(request, event):
 
 def player_protocols(request, key: str):
     """``/p/<key>/protocols/``: a player confirms his tables' protocols, appeals rulings."""
-    entry = get_object_or_404(Entry.objects.select_related("event", "player"), url_key=key)
+    entry = lockout.guarded(
+        lockout.PRIVATE_KEY,
+        request,
+        lambda: get_object_or_404(Entry.objects.select_related("event", "player"), url_key=key),
+    )
     error = None
     if request.method == "POST":
         try:
