@@ -27,6 +27,7 @@ from tournaments.models import Appeal, Entry, EntryKind, Event, PenaltyDefinitio
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
+from tournaments.views.decorators import posted_id
 
 CALLS = [
     ("", "—"),
@@ -65,6 +66,23 @@ def _int(value: str | None) -> int | None:
         raise UserFacingError(_("%(value)r is not a whole number.") % {"value": value}) from None
 
 
+def _call(value: str | None, field: str) -> Call:
+    """A whister's call from the form (empty: pass)."""
+    try:
+        return Call(value or Call.PASS.value)
+    except ValueError:
+        raise UserFacingError(
+            _("%(value)r is not a call: whist, pass, half-whist or half, returned.")
+            % {"value": value},
+            {"field": field},
+        ) from None
+
+
+def _seats(values: list[str]) -> list[int]:
+    """The seats ticked (the service checks that the table has them)."""
+    return [s for s in map(_int, values) if s is not None]
+
+
 def _current_protocol(table, kind=EntryKind.TABLE):
     version = sel.protocol_current(table, kind)
     protocol = from_dict(version.data)[0] if version else svc.table_header(table)
@@ -88,7 +106,7 @@ def deal_from_post(post, protocol, dealer: int) -> Deal:
     if contract.is_misere:
         return Game(declarer, contract, (), tricks[declarer], open=bool(post.get("open")))
     defenders = whisting_order(declarer, n, dealer)
-    calls = tuple(Call(post.get(f"call_{d}") or Call.PASS.value) for d in defenders)
+    calls = tuple(_call(post.get(f"call_{d}"), f"call_{d}") for d in defenders)
     played = Call.WHIST in calls and Call.HALF not in calls
     split = tuple(tricks[d] for d in defenders)
     declarer_tricks = tricks[declarer]
@@ -329,7 +347,17 @@ def _params(text: str) -> dict[str, object]:
     for part in text.replace("\n", ",").split(","):
         if "=" in part:
             key, value = (x.strip() for x in part.split("=", 1))
-            out[key] = [int(v) for v in value.split("/")] if "/" in value else value
+            if "/" in value:
+                try:
+                    out[key] = [int(v) for v in value.split("/")]
+                except ValueError:
+                    raise UserFacingError(
+                        _("%(value)r: a list is whole numbers separated by '/'.")
+                        % {"value": value},
+                        {"field": "params"},
+                    ) from None
+            else:
+                out[key] = value
     return out
 
 
@@ -367,7 +395,7 @@ def incidents(request, event, number: int, table_number: int):
                     by=request.user,
                     description=request.POST.get("description", ""),
                     deal=deal - 1 if deal else None,
-                    seats=[int(s) for s in request.POST.getlist("seats")],
+                    seats=_seats(request.POST.getlist("seats")),
                 )
             return HttpResponseRedirect(request.path)
         except UserFacingError as exc:
@@ -395,17 +423,17 @@ def appeals(request, event):
     error = None
     if request.method == "POST":
         appeal = get_object_or_404(
-            Appeal, pk=_int(request.POST.get("appeal")), ruling__incident__event=event
+            Appeal, pk=posted_id(request.POST.get("appeal")), ruling__incident__event=event
         )
-        new_ruling = None
-        if request.POST.get("status") == "changed":
-            new_ruling = {
-                "kind": request.POST.get("kind", "catalogue"),
-                "penalty_code": request.POST.get("penalty_code", ""),
-                "seat": _int(request.POST.get("seat")),
-                "params": _params(request.POST.get("params", "")),
-            }
         try:
+            new_ruling = None
+            if request.POST.get("status") == "changed":
+                new_ruling = {
+                    "kind": request.POST.get("kind", "catalogue"),
+                    "penalty_code": request.POST.get("penalty_code", ""),
+                    "seat": _int(request.POST.get("seat")),
+                    "params": _params(request.POST.get("params", "")),
+                }
             rsvc.appeal_decide(
                 appeal=appeal,
                 status=request.POST.get("status", ""),
