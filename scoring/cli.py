@@ -161,12 +161,12 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _read_sheet(variant: Variant, path: str, players: tuple[str, ...]) -> Any:
+def _read_sheet(variant: Variant, path: str, players: tuple[str, ...], deals: int) -> Any:
     text = _read_text(path)
     try:
         if text.lstrip().startswith("{"):
             return variant.loads_sheet(text)
-        return variant.parse_sheet(text, players)
+        return variant.parse_sheet(text, players, deals=deals)
     except ValueError as error:
         raise _Unreadable(f"{path}: {error}") from None
 
@@ -174,7 +174,7 @@ def _read_sheet(variant: Variant, path: str, players: tuple[str, ...]) -> Any:
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     variant, protocol, sheet = read_any(args.file)
     if args.sheet is not None:
-        sheet = _read_sheet(variant, args.sheet, protocol.players)
+        sheet = _read_sheet(variant, args.sheet, protocol.players, len(protocol.deals))
     report = variant.check(protocol, sheet)
     if args.json:
         data = {

@@ -167,11 +167,31 @@ def dumps_sheet(sheet: Sheet, *, indent: int | None = 2) -> str:
 # --- reading -------------------------------------------------------------------------------
 
 
+def _preview(value: Json, budget: int) -> str:
+    """At most about ``budget`` characters of ``value`` as JSON, without writing the rest: a
+    huge or deeply nested value costs no more than its first characters."""
+    if isinstance(value, list | dict):
+        opening, closing = ("[", "]") if isinstance(value, list) else ("{", "}")
+        parts = [opening]
+        used = 1
+        items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+        for i, (key, item) in enumerate(items):
+            if used > budget:
+                break
+            head = (", " if i else "") + ("" if key is None else json.dumps(key) + ": ")
+            text = head + _preview(item, budget - used - len(head))
+            parts.append(text)
+            used += len(text)
+        parts.append(closing)
+        return "".join(parts)
+    if isinstance(value, str):
+        value = value[: max(budget, 0) + 1]
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= budget + 1 else text[: max(budget, 0) + 1]
+
+
 def _found(value: Json) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except RecursionError:  # a hostile document nested too deep to print
-        return "a value nested too deeply"
+    text = _preview(value, 40)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -59,11 +59,16 @@ __all__ = [
     "format_sheet",
     "deal_text",
     "FORMAT_LINE",
+    "MAX_DEALS",
     "RESULT_WORDS",
 ]
 
 #: The first line :func:`format` writes; a file may omit it (version 1 is assumed).
 FORMAT_LINE: Final = "format: pulka 1"
+
+#: The most ``sheet N:`` rows :func:`parse_sheet` reads when it is not told the protocol's
+#: number of deals (a pulka ended by the time limit has far fewer, 001 §4.2.3).
+MAX_DEALS: Final = 1000
 
 
 _HEADERS: Final = {
@@ -175,6 +180,8 @@ class _SheetLines:
     """The ``sheet …:`` lines: what the players wrote, for :mod:`scoring.check`."""
 
     running: dict[int, SheetRow] = field(default_factory=dict)
+    #: where each ``sheet N:`` line's number stands (line, column), to name it in an error
+    where: dict[int, tuple[int, int]] = field(default_factory=dict)
     final: SheetRow | None = None
     result: tuple[Fraction, ...] | None = None
     seen: bool = False
@@ -194,6 +201,7 @@ class _SheetLines:
             if int(low) in self.running:
                 raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
             self.running[int(low)] = _sheet_row(reader, cur)
+            self.where[int(low)] = (cur.number, which.col)
         elif low in _FINAL_WORDS:
             if self.final is not None:
                 raise NotationError(cur.number, which.col, "the final sheet is given twice")
@@ -213,10 +221,24 @@ class _SheetLines:
         if not cur.done():
             raise cur.error("end of line", cur.peek())
 
-    def sheet(self) -> Sheet | None:
+    def sheet(self, deals: int) -> Sheet | None:
+        """The sheet read; a ``sheet N:`` line must name one of the ``deals`` (a row is kept
+        for every deal up to the last one written, so a bound keeps ``sheet 10000000:`` from
+        costing ten million rows).
+
+        :raises NotationError: at the first line whose row number is beyond the deals.
+        """
         if not self.seen:
             return None
         last = max(self.running, default=0)
+        if last > deals:
+            first = min(i for i in self.running if i > deals)
+            number, col = self.where[first]
+            raise NotationError(
+                number,
+                col,
+                f"sheet {first}: there is no deal {first}, the pulka has {deals} deals",
+            )
         running = tuple(self.running.get(i) for i in range(1, last + 1))
         return Sheet(running=running, final=self.final, result=self.result)
 
@@ -339,11 +361,13 @@ def parse_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:
         first_dealer=found.get("first_dealer", 0),  # type: ignore[arg-type]
         ending=found.get("ending", Ending.CLOSED),  # type: ignore[arg-type]
     )
-    return protocol, sheet.sheet()
+    return protocol, sheet.sheet(len(deals))
 
 
-def parse_sheet(text: str, players: tuple[str, ...]) -> Sheet:
-    """Read a file of ``sheet`` lines alone, for the table of ``players``.
+def parse_sheet(text: str, players: tuple[str, ...], *, deals: int = MAX_DEALS) -> Sheet:
+    """Read a file of ``sheet`` lines alone, for the table of ``players``; a ``sheet N:`` line
+    must name one of the protocol's ``deals`` (without the protocol at hand, at most
+    :data:`MAX_DEALS`).
 
     :raises NotationError: naming the line and column and what was expected there.
     """
@@ -357,7 +381,7 @@ def parse_sheet(text: str, players: tuple[str, ...]) -> Sheet:
         if head.kind != "word" or head.text.lower() not in _SHEET_WORDS:
             raise NotationError(number, head.col, f"expected 'sheet', found {head.text!r}")
         sheet.line(reader, Cursor(tokens, number, len(raw)))
-    return sheet.sheet() or Sheet()
+    return sheet.sheet(deals) or Sheet()
 
 
 def _value(value: OptionValue) -> str:

@@ -119,8 +119,11 @@ class Variant:
         """The text notation: ``(protocol, sheet or None)``; NotationError if bad."""
         raise NotImplementedError
 
-    def parse_sheet(self, text: str, players: tuple[str, ...]) -> Any:
-        """Sheet lines alone (``check --sheet``)."""
+    def parse_sheet(
+        self, text: str, players: tuple[str, ...], *, deals: int | None = None
+    ) -> Any:
+        """Sheet lines alone (``check --sheet``); ``deals``, the protocol's number of deals,
+        bounds the rows a line may name."""
         raise NotImplementedError
 
     def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
@@ -236,10 +239,14 @@ class RussianVariant(Variant):
 
         return notation.parse_with_sheet(text)
 
-    def parse_sheet(self, text: str, players: tuple[str, ...]) -> Any:
+    def parse_sheet(
+        self, text: str, players: tuple[str, ...], *, deals: int | None = None
+    ) -> Any:
         from . import notation
 
-        return notation.parse_sheet(text, players)
+        if deals is None:
+            return notation.parse_sheet(text, players)
+        return notation.parse_sheet(text, players, deals=deals)
 
     def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
         from . import notation
@@ -384,7 +391,9 @@ class BalkanVariant(Variant):
 
         return notation.parse_with_sheet(text)
 
-    def parse_sheet(self, text: str, players: tuple[str, ...]) -> Any:
+    def parse_sheet(
+        self, text: str, players: tuple[str, ...], *, deals: int | None = None
+    ) -> Any:
         from .balkan import notation
 
         return notation.parse_sheet(text, players)

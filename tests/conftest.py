@@ -37,6 +37,19 @@ def _default_language() -> Iterator[None]:
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Each test starts with an empty cache (the process's memory in the test settings): one
+    test's failed logins must not lock out the next test's client (tournaments/lockout.py)."""
+    from django.conf import settings
+
+    if settings.configured:
+        from django.core.cache import cache
+
+        cache.clear()
+    yield
+
+
 def _database_url_of(settings_dict: dict) -> str:
     host = settings_dict.get("HOST") or "127.0.0.1"
     port = settings_dict.get("PORT") or 5432
@@ -77,12 +90,31 @@ def celery_worker_process(django_db_blocker) -> Iterator[str]:
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "PYTHONPATH": str(ROOT),
     }
-    log = open(ROOT / "var" / f"{queue}.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
+    log = (
+        open(ROOT / "var" / f"{queue}.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "tournaments", "worker", "--pool=solo",
-         "-Q", queue, "-n", f"{queue}@%h", "--loglevel=INFO", "--without-gossip",
-         "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "tournaments",
+            "worker",
+            "--pool=solo",
+            "-Q",
+            queue,
+            "-n",
+            f"{queue}@%h",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         from tournaments.celery import app

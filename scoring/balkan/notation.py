@@ -37,7 +37,7 @@ from typing import Final
 
 from rules.balkan import find_convention
 from rules.conventions import InvalidConventionError
-from scoring.notation import _option_value
+from scoring.notation import MAX_DEALS, _option_value
 from scoring.notation_lexer import Cursor, NotationError, Token, is_bare, quote, squash, tokenize
 from scoring.protocol import Ending, OptionValue
 
@@ -210,6 +210,10 @@ class _SheetLines:
         cur.i += 1
         cur.expect(":", "':'")
         if re.fullmatch("[0-9]+", low) and int(low) >= 1:
+            if int(low) > MAX_DEALS:  # a row per deal: no file allocates more (issue 25 item 7)
+                raise NotationError(
+                    cur.number, which.col, f"sheet {low}: a deal number is at most {MAX_DEALS}"
+                )
             if int(low) in self.running:
                 raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
             self.running[int(low)] = _sheet_row(reader, cur)

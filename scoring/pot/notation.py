@@ -42,6 +42,7 @@ from typing import Final
 
 from rules.conventions import InvalidConventionError
 from rules.pot import PotContract, find_convention
+from scoring.notation import MAX_DEALS
 from scoring.notation_lexer import Cursor, NotationError, Token, quote, squash, tokenize
 from scoring.protocol import Ending, OptionValue
 
@@ -474,7 +475,7 @@ def _ledger_line(reader: _Reader, cur: Cursor, running: dict[int, LedgerRow],
             raise NotationError(cur.number, head.col, "the result is given twice")
         final.append(tuple(values))
     else:
-        number = cur.integer("the deal number the ledger line follows", 1)
+        number = cur.integer(f"the deal number the ledger line follows (1 to {MAX_DEALS})", 1, MAX_DEALS)
         cur.expect(":", "':'")
         nets = [cur.integer("a net in chips", -(10**12))]
         while cur.at(","):

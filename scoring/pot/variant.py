@@ -144,7 +144,9 @@ class PotVariant(Variant):
 
         return parse(text)
 
-    def parse_sheet(self, text: str, players: tuple[str, ...]) -> Any:
+    def parse_sheet(
+        self, text: str, players: tuple[str, ...], *, deals: int | None = None
+    ) -> Any:
         from .notation import parse_ledger
 
         return parse_ledger(text, players)

@@ -40,6 +40,7 @@ from typing import Final
 
 from rules.priffe import Contract, parse_bid, parse_contract
 
+from ..notation import MAX_DEALS
 from ..notation_lexer import Cursor, NotationError, Token, is_bare, quote, squash, tokenize
 from .protocol import (
     Ending,
@@ -287,7 +288,7 @@ def _sheet(r: _Reader, cur: Cursor) -> None:
         return
     is_sits = _word(cur) == "sits"
     cur.i += is_sits
-    index = cur.integer("a deal number (or sits K, result)", 1) - 1
+    index = cur.integer(f"a deal number from 1 to {MAX_DEALS} (or sits K, result)", 1, MAX_DEALS) - 1
     cur.expect(":", "':'")
     if _word(cur) == "-":
         cur.i += 1

@@ -115,7 +115,9 @@ class PriffeVariant(Variant):
 
         return notation.parse_with_sheet(text)
 
-    def parse_sheet(self, text: str, players: tuple[str, ...]) -> Any:
+    def parse_sheet(
+        self, text: str, players: tuple[str, ...], *, deals: int | None = None
+    ) -> Any:
         from . import notation
 
         return notation.parse_sheet(text, players)

@@ -147,6 +147,9 @@ def test_convert_both_ways(tmp_path: Path) -> None:
         ("convention: lviv\nplayers: A, B, C\ntarget: 10\n", ("score", "-"), "unknown conv"),
         ("", ("check", "/no/such/file.pulka"), "/no/such/file.pulka:"),
         ("players: A, B, C\ntarget: 10\n", ("convert", "-", "--to", "json"), None),
+        # nested beyond what the decoder takes: an error, not a RecursionError traceback
+        ('{"deals": ' + "[" * 100_000, ("score", "-"), "$: not JSON this reader takes: nested"),
+        ('{"a": ' * 100_000, ("check", "-"), "nested too deeply"),
     ],
 )
 def test_unreadable_input_exits_2(stdin: str, args: tuple[str, ...], message: str | None) -> None:

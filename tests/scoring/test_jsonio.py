@@ -226,6 +226,42 @@ def test_not_json_and_wrong_documents() -> None:
         jsonio.loads_sheet('{"format": "pulka-result", "version": 1}')
 
 
+def _decodes(text: str) -> bool:
+    try:
+        json.loads(text)
+    except RecursionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("read", [jsonio.loads, jsonio.loads_sheet, jsonio.loads_with_sheet])
+def test_deeply_nested_json_is_a_format_error(read: Any) -> None:
+    """Nesting the decoder refuses, and nesting it takes but too deep to print, are
+    JsonFormatErrors quoting a short preview, never a RecursionError (issue 25, item 7)."""
+    for text in ("[" * 100_000, '{"a": ' * 100_000 + "1" + "}" * 100_000):
+        with pytest.raises(JsonFormatError, match=r"^\$: not JSON this reader takes: nested"):
+            read(text)
+    # As deep as the decoder takes here: printing it whole from deeper in the stack would recurse.
+    deep = next(t for d in range(1000, 0, -5) if _decodes(t := "[" * d + "]" * d))
+    document = f'{{"format": "pulka-protocol", "version": 1, "players": {deep[1:-1]}}}'
+    with pytest.raises(
+        JsonFormatError, match=r"^\$\.players\[0\]: expected a string, found \[\[\["
+    ):
+        read(document)
+    with pytest.raises(JsonFormatError, match=r"^\$: expected a JSON object, found \[\[\[\[") as e:
+        read(deep)
+    assert len(str(e.value)) < 100
+
+
+def test_a_huge_wrong_value_is_quoted_briefly() -> None:
+    big = {"format": "pulka-protocol", "version": 1, "players": ["A", "B", "C"],
+           "target": {"x": list(range(100_000)), "y": "z" * 100_000}}  # fmt: skip
+    with pytest.raises(JsonFormatError) as caught:
+        jsonio.loads(json.dumps(big))
+    quoted = json.dumps(big["target"])[:37] + "..."  # the first characters, as ever
+    assert str(caught.value) == f"$.target: expected a whole number ≥ 1, found {quoted}"
+
+
 def test_written_sheet_line_is_read() -> None:
     doc = {"format": "pulka-sheet", "version": 1, "final": [
         {"pulya": 10, "gora": 4, "whists": [0, 12, 30]},

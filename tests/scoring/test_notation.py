@@ -14,6 +14,7 @@ from rules.contracts import MISERE, Contract, Denomination
 from scoring import jsonio
 from scoring.generate import random_protocol
 from scoring.notation import (
+    MAX_DEALS,
     NotationError,
     deal_text,
     format,
@@ -244,7 +245,7 @@ def test_sheet_lines() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(protocols().flatmap(lambda p: st.tuples(st.just(p), sheets(len(p.players), 5))))
+@given(protocols().flatmap(lambda p: st.tuples(st.just(p), sheets(len(p.players), len(p.deals)))))
 def test_protocol_and_sheet_round_trip(pair: tuple[Protocol, Sheet]) -> None:
     p, sheet = pair
     text = format(p, sheet)
@@ -285,6 +286,24 @@ def test_sheet_twice_and_bad_sheet_files() -> None:
         parse_sheet("Anna 6♠\n", ("Anna", "Boris", "Vera"))
     with pytest.raises(ValueError, match="0 at the writer's seat"):
         format_sheet(Sheet(final=(SheetLine(0, 0, (5, 0, 0)),) * 3), ("Anna", "Boris", "Vera"))
+
+
+def test_a_sheet_row_number_is_bounded_by_the_deals() -> None:
+    """``sheet 10000000:`` names a deal the pulka does not have: a clear error at that line,
+    not ten million empty rows (issue 25, item 7)."""
+    row = "Anna 1 2 3 4; Boris 1 2 3 4; Vera 1 2 3 4"
+    one_deal = HEAD + "Anna 6♠ / ровно w/p\n"
+    assert parse_with_sheet(one_deal + f"sheet 1: {row}\n")[1] is not None
+    with pytest.raises(NotationError, match="line 4, column 7: sheet 2: there is no deal 2"):
+        parse_with_sheet(one_deal + f"sheet 2: {row}\n")
+    with pytest.raises(NotationError, match="line 5, column 7: sheet 10000000: .* has 1 deals"):
+        parse_with_sheet(one_deal + f"sheet 1: {row}\nsheet 10000000: {row}\n")
+    players = ("Anna", "Boris", "Vera")
+    with pytest.raises(NotationError, match="line 1, column 7: sheet 3: .* has 2 deals"):
+        parse_sheet(f"sheet 3: {row}\n", players, deals=2)
+    with pytest.raises(NotationError, match="line 1, column 7: sheet 10000000"):
+        parse_sheet(f"sheet 10000000: {row}\n", players)
+    assert len(parse_sheet(f"sheet {MAX_DEALS}: {row}\n", players).running) == MAX_DEALS
 
 
 # --- errors name the line and the column ---------------------------------------------------

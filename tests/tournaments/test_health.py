@@ -1,4 +1,5 @@
-"""/healthz reports the database and the broker and fails when a configured one is unreachable."""
+"""/healthz reports the database and the broker and fails when a configured one is unreachable;
+anonymous callers learn only up or down, staff see the details (issue 25, item 9)."""
 
 import json
 import os
@@ -11,9 +12,29 @@ from django.test import override_settings
 from tests.conftest import ROOT
 
 
+@pytest.fixture
+def staff_client(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("ops", is_staff=True))
+    return client
+
+
 @pytest.mark.django_db
-def test_healthz_ok_on_postgresql_and_redis(client):
+def test_anonymous_callers_learn_only_up_or_down(client, django_user_model):
     response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:1/0"):
+        down = client.get("/healthz")
+    assert down.status_code == 503
+    assert down.json() == {"status": "fail"}
+    assert b"127.0.0.1" not in down.content and b"redis" not in down.content
+    client.force_login(django_user_model.objects.create_user("referee"))  # not staff
+    assert client.get("/healthz").json() == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_healthz_ok_on_postgresql_and_redis(staff_client):
+    response = staff_client.get("/healthz")
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["status"] == "ok"
@@ -24,9 +45,9 @@ def test_healthz_ok_on_postgresql_and_redis(client):
 
 
 @pytest.mark.django_db
-def test_healthz_fails_when_the_broker_is_unreachable(client):
+def test_healthz_fails_when_the_broker_is_unreachable(staff_client):
     with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:1/0"):
-        response = client.get("/healthz")
+        response = staff_client.get("/healthz")
     assert response.status_code == 503
     services = {s["name"]: s for s in response.json()["services"]}
     assert services["broker"]["ok"] is False
@@ -38,8 +59,10 @@ def test_healthz_fails_when_the_database_is_unreachable(tmp_path):
         "import django, json\n"
         "django.setup()\n"
         "from django.test import Client\n"
+        "from tournaments.services.health import health_check\n"
         "r = Client().get('/healthz')\n"
-        "print(json.dumps({'status': r.status_code, 'body': r.json()}))\n"
+        "print(json.dumps({'status': r.status_code, 'body': r.json(),\n"
+        "  'services': [s.as_dict() for s in health_check()]}))\n"
     )
     env = {
         "PATH": os.environ["PATH"],
@@ -60,7 +83,8 @@ def test_healthz_fails_when_the_database_is_unreachable(tmp_path):
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["status"] == 503
-    services = {s["name"]: s for s in result["body"]["services"]}
+    assert result["body"] == {"status": "fail"}  # no host or port for an anonymous caller
+    services = {s["name"]: s for s in result["services"]}
     assert services["database"]["ok"] is False
     assert "postgresql" in services["database"]["detail"]
     assert services["broker"]["ok"] is True  # none configured: eager mode is healthy

@@ -104,6 +104,14 @@ def _find_or_create_player(
     return Player.objects.create(name=name, club=club, city=city, rating=rating)
 
 
+#: A rating is stored in a 32-bit column.
+RATING_MIN, RATING_MAX = -(2**31), 2**31 - 1
+
+
+def _rating_out_of_range(rating: int) -> str:
+    return _("the rating %(value)d is out of range") % {"value": rating}
+
+
 @transaction.atomic
 def entry_register(
     *,
@@ -121,6 +129,8 @@ def entry_register(
     club = _clean_text(club, "club", errors, 0)
     city = _clean_text(city, "city", errors, 0)
     federation_id = _clean_text(federation_id, "federation_id", errors, 0)
+    if rating is not None and not RATING_MIN <= rating <= RATING_MAX:
+        errors.append(CsvLineError(0, "rating", _rating_out_of_range(rating)))
     if errors:
         raise UserFacingError(errors[0].message, {"field": errors[0].field})
     if not name:
@@ -230,6 +240,10 @@ def entries_import_csv(
                         line_no, "rating", _("%(value)r is not a whole number") % {"value": raw}
                     )
                 )
+            else:
+                if not RATING_MIN <= rating <= RATING_MAX:
+                    errors.append(CsvLineError(line_no, "rating", _rating_out_of_range(rating)))
+                    rating = None
         if not name:
             errors.append(CsvLineError(line_no, "name", _("the name is empty")))
         # A player entered already: the same federation id, or without one the same name.

@@ -51,17 +51,26 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tournaments.middleware.RequestBodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "tournaments.middleware.NulCharacterMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "tournaments.middleware.LockoutMiddleware",
 ]
 
 ROOT_URLCONF = "tournaments.urls"
+
+# Request bodies: at most MAX_REQUEST_BODY bytes (API JSON, forms, a CSV of players), 413 above.
+MAX_REQUEST_BODY = env.int("MAX_REQUEST_BODY", default=2 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
+# Seconds a client is asked to wait (Retry-After) when the database cannot be reached.
+PULKA_RETRY_AFTER_SECONDS = env.int("PULKA_RETRY_AFTER_SECONDS", default=10)
 WSGI_APPLICATION = "tournaments.wsgi.application"
 ASGI_APPLICATION = "tournaments.asgi.application"
 
@@ -154,7 +163,7 @@ PULKA_BASE_URL = env.str("PULKA_BASE_URL", default="")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "tournaments.api.authentication.LockoutTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -169,9 +178,31 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Behind HTTPS (SECURE_COOKIES): secure cookies, HTTP redirected to HTTPS (except /healthz, which
+# the container's health check asks over plain HTTP) and HSTS, so that `manage.py check --deploy`
+# is clean (tests/test_deploy.py).
+SECURE_COOKIES = env.bool("SECURE_COOKIES", default=False) and not DEBUG
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_COOKIES
+SECURE_SSL_REDIRECT = SECURE_COOKIES
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if SECURE_COOKIES else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+# Reverse proxies in front of Pulka whose X-Forwarded-For / X-Forwarded-Proto are believed: the
+# caller's address for the lockouts (tournaments/lockout.py) and whether the request was HTTPS.
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+if TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# The cache: CACHE_URL (redis://host:6379/2), else REDIS_URL, else in the process's memory. The
+# lockouts count failures here, so several web processes need a shared (Redis) cache.
+CACHES = {
+    "default": env.cache_url(
+        "CACHE_URL", default=env.str("REDIS_URL", default="") or "locmemcache://"
+    )
+}
+# Failed logins and key guesses: locked this many seconds at the limit (tournaments/lockout.py).
+LOCKOUT_SECONDS = env.int("LOCKOUT_SECONDS", default=900)
 
 LOGGING = {
     "version": 1,

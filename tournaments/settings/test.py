@@ -20,3 +20,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# Lockout counts in the process's memory, cleared before each test (tests/conftest.py): a test's
+# failed logins must not lock out the next test's client; tests/tournaments/test_lockout.py runs
+# the policy on the Redis cache too.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

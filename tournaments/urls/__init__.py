@@ -10,6 +10,20 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from tournaments.views import health
+from tournaments.views.login import (
+    AdminLockoutAuthenticationForm,
+    LockoutAuthenticationForm,
+    with_lockout_status,
+)
+
+# Both login pages count failures and lock out (tournaments/lockout.py).
+admin.site.login_form = AdminLockoutAuthenticationForm
+
+# JSON under /api/, the usual pages elsewhere; a database out of reach is a 503 (views/errors.py).
+handler400 = "tournaments.views.errors.bad_request"
+handler403 = "tournaments.views.errors.permission_denied"
+handler404 = "tournaments.views.errors.not_found"
+handler500 = "tournaments.views.errors.server_error"
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -21,8 +35,15 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     # Organisers' and referees' login: any active account with a role in an event (the
     # admin's login form admits staff only).
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        with_lockout_status(
+            auth_views.LoginView.as_view(authentication_form=LockoutAuthenticationForm)
+        ),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/login/", with_lockout_status(admin.site.login)),
     path("admin/", admin.site.urls),
     path("", include("tournaments.urls.protocols")),
     path("", include("tournaments.urls.standings")),

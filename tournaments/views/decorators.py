@@ -51,5 +51,14 @@ def run_service(request, fn, *, success: str | None = None, **kwargs):
     return result, None
 
 
+def posted_id(value: object) -> int:
+    """The id of a row named in a posted (usually hidden) field; anything that is not a whole
+    number names no row: 404, not a 500."""
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        raise Http404("no such row") from None
+
+
 def back(request, fallback: str):
     return redirect(request.POST.get("next") or fallback)

@@ -6,10 +6,14 @@ from tournaments.services.health import health_check
 
 @never_cache
 def healthz(request):
-    """``/healthz``: 200 when the database and the configured broker answer, else 503."""
+    """``/healthz``: 200 when the database and the configured broker answer, else 503.
+
+    Anyone learns only up or down (``{"status": "ok"|"fail"}``); staff also see each service and
+    its detail (engine, broker address, the error), which would tell a stranger where the
+    database and the broker live."""
     services = health_check()
     ok = all(s.ok for s in services)
-    return JsonResponse(
-        {"status": "ok" if ok else "fail", "services": [s.as_dict() for s in services]},
-        status=200 if ok else 503,
-    )
+    body: dict[str, object] = {"status": "ok" if ok else "fail"}
+    if request.user.is_authenticated and request.user.is_staff:
+        body["services"] = [s.as_dict() for s in services]
+    return JsonResponse(body, status=200 if ok else 503)

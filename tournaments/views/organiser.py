@@ -40,7 +40,7 @@ from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
-from tournaments.views.decorators import event_view, run_service
+from tournaments.views.decorators import event_view, posted_id, run_service
 
 ORGANISE = permissions.ORGANISE
 REFEREE = permissions.REFEREE
@@ -206,7 +206,7 @@ def constraints(request, event):
                 if not error:
                     return redirect("manage-constraints", slug=event.slug)
         elif action == "apart-remove":
-            avoidance = get_object_or_404(event.avoidances, pk=request.POST.get("pair"))
+            avoidance = get_object_or_404(event.avoidances, pk=posted_id(request.POST.get("pair")))
             run_service(
                 request,
                 constraint_services.avoidance_remove,
@@ -257,7 +257,7 @@ def staff(request, event):
     form = StaffForm()
     if request.method == "POST":
         if request.POST.get("action") == "revoke":
-            role = get_object_or_404(event.roles, pk=request.POST.get("role"))
+            role = get_object_or_404(event.roles, pk=posted_id(request.POST.get("role")))
             run_service(
                 request,
                 event_services.event_role_revoke,

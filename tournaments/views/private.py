@@ -2,13 +2,17 @@
 
 from django.shortcuts import get_object_or_404, render
 
-from tournaments import report_text
+from tournaments import lockout, report_text
 from tournaments.models import Entry
 from tournaments.selectors.events import met_again_now, rounds_for_entry
 
 
 def player_home(request, key: str):
-    entry = get_object_or_404(Entry.objects.select_related("event", "player"), url_key=key)
+    entry = lockout.guarded(
+        lockout.PRIVATE_KEY,
+        request,
+        lambda: get_object_or_404(Entry.objects.select_related("event", "player"), url_key=key),
+    )
     rounds = rounds_for_entry(entry=entry)
     # The round being played or about to be: where the player sits now, first on the page.
     now = next((r for r in reversed(rounds) if r[0].state in ("published", "in_play")), None)

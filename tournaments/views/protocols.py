@@ -21,7 +21,7 @@ from rules.penalties import CATALOGUE
 from scoring.jsonio import from_dict, sheet_from_dict
 from scoring.protocol import Call, Deal, Ending, Game, Raspasy
 from scoring.writing import whisting_order
-from tournaments import permissions
+from tournaments import lockout, permissions
 from tournaments.errors import UserFacingError
 from tournaments.models import (
     Appeal,
@@ -35,6 +35,7 @@ from tournaments.models import (
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
+from tournaments.views.decorators import posted_id
 
 CALLS = [
     ("", "—"),
@@ -73,6 +74,23 @@ def _int(value: str | None) -> int | None:
         raise UserFacingError(_("%(value)r is not a whole number.") % {"value": value}) from None
 
 
+def _call(value: str | None, field: str) -> Call:
+    """A whister's call from the form (empty: pass)."""
+    try:
+        return Call(value or Call.PASS.value)
+    except ValueError:
+        raise UserFacingError(
+            _("%(value)r is not a call: whist, pass, half-whist or half, returned.")
+            % {"value": value},
+            {"field": field},
+        ) from None
+
+
+def _seats(values: list[str]) -> list[int]:
+    """The seats ticked (the service checks that the table has them)."""
+    return [s for s in map(_int, values) if s is not None]
+
+
 def _current_protocol(table, kind=EntryKind.TABLE):
     version = sel.protocol_current(table, kind)
     protocol = from_dict(version.data)[0] if version else svc.table_header(table)
@@ -96,7 +114,7 @@ def deal_from_post(post, protocol, dealer: int) -> Deal:
     if contract.is_misere:
         return Game(declarer, contract, (), tricks[declarer], open=bool(post.get("open")))
     defenders = whisting_order(declarer, n, dealer)
-    calls = tuple(Call(post.get(f"call_{d}") or Call.PASS.value) for d in defenders)
+    calls = tuple(_call(post.get(f"call_{d}"), f"call_{d}") for d in defenders)
     played = Call.WHIST in calls and Call.HALF not in calls
     split = tuple(tricks[d] for d in defenders)
     declarer_tricks = tricks[declarer]
@@ -120,7 +138,7 @@ def _rebuild(protocol, deals, ending=None):
 
 def table_entry(request, key: str):
     """``/t/<key>/``: the table enters its pulka deal by deal (a phone page)."""
-    table = sel.table_by_key(key)
+    table = lockout.guarded(lockout.PRIVATE_KEY, request, lambda: sel.table_by_key(key))
     version, protocol = _current_protocol(table)
     error = stale = None
     edit = _int(request.GET.get("edit")) if request.GET.get("edit", "").isdigit() else None
@@ -379,7 +397,17 @@ def _params(text: str) -> dict[str, object]:
     for part in text.replace("\n", ",").split(","):
         if "=" in part:
             key, value = (x.strip() for x in part.split("=", 1))
-            out[key] = [int(v) for v in value.split("/")] if "/" in value else value
+            if "/" in value:
+                try:
+                    out[key] = [int(v) for v in value.split("/")]
+                except ValueError:
+                    raise UserFacingError(
+                        _("%(value)r: a list is whole numbers separated by '/'.")
+                        % {"value": value},
+                        {"field": "params"},
+                    ) from None
+            else:
+                out[key] = value
     return out
 
 
@@ -417,7 +445,7 @@ def incidents(request, event, number: int, table_number: int):
                     by=request.user,
                     description=request.POST.get("description", ""),
                     deal=deal - 1 if deal else None,
-                    seats=[int(s) for s in request.POST.getlist("seats")],
+                    seats=_seats(request.POST.getlist("seats")),
                 )
             return HttpResponseRedirect(request.path)
         except UserFacingError as exc:
@@ -445,17 +473,17 @@ def appeals(request, event):
     error = None
     if request.method == "POST":
         appeal = get_object_or_404(
-            Appeal, pk=_int(request.POST.get("appeal")), ruling__incident__event=event
+            Appeal, pk=posted_id(request.POST.get("appeal")), ruling__incident__event=event
         )
-        new_ruling = None
-        if request.POST.get("status") == "changed":
-            new_ruling = {
-                "kind": request.POST.get("kind", "catalogue"),
-                "penalty_code": request.POST.get("penalty_code", ""),
-                "seat": _int(request.POST.get("seat")),
-                "params": _params(request.POST.get("params", "")),
-            }
         try:
+            new_ruling = None
+            if request.POST.get("status") == "changed":
+                new_ruling = {
+                    "kind": request.POST.get("kind", "catalogue"),
+                    "penalty_code": request.POST.get("penalty_code", ""),
+                    "seat": _int(request.POST.get("seat")),
+                    "params": _params(request.POST.get("params", "")),
+                }
             rsvc.appeal_decide(
                 appeal=appeal,
                 status=request.POST.get("status", ""),
@@ -527,7 +555,11 @@ def penalties(request, event):
 
 def player_protocols(request, key: str):
     """``/p/<key>/protocols/``: a player confirms his tables' protocols, appeals rulings."""
-    entry = get_object_or_404(Entry.objects.select_related("event", "player"), url_key=key)
+    entry = lockout.guarded(
+        lockout.PRIVATE_KEY,
+        request,
+        lambda: get_object_or_404(Entry.objects.select_related("event", "player"), url_key=key),
+    )
     error = None
     if request.method == "POST":
         try:

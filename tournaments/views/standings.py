@@ -34,6 +34,7 @@ from tournaments.permissions import (
 from tournaments.selectors import standings as sel
 from tournaments.services.standings import standings_configure, standings_schedule
 from tournaments.standings import TIEBREAK_KEYS, round_score
+from tournaments.views.decorators import posted_id
 
 
 def _public_event(request, slug: str) -> Event:
@@ -139,7 +140,11 @@ def manage_standings(request, slug: str):
             if score != "whists":
                 params = {}
                 if score == "capped":
-                    params["cap"] = int(request.POST.get("cap") or 200)
+                    cap = (request.POST.get("cap") or "200").strip()
+                    if not cap.isdigit():
+                        messages.error(request, _("The cap must be a whole number of whists."))
+                        return redirect("standings-manage", slug=event.slug)
+                    params["cap"] = int(cap)
                 if score == "scaled":
                     params["factor"] = request.POST.get("factor") or "1"
                 chain.insert(0, {"round_score": score, **params})
@@ -184,9 +189,12 @@ def manage_documents(request, slug: str):
         paper = request.POST.get("paper", "A4")
         round_ = table = None
         if request.POST.get("round"):
-            round_ = get_object_or_404(Round, event=event, number=request.POST["round"])
+            number = posted_id(request.POST["round"])
+            round_ = get_object_or_404(Round, event=event, number=number)
         if request.POST.get("table"):
-            table = get_object_or_404(Table, round__event=event, pk=request.POST["table"])
+            table = get_object_or_404(
+                Table, round__event=event, pk=posted_id(request.POST["table"])
+            )
         if not can_request_document(request.user, event, kind):
             raise PermissionDenied
         # the document's language: the page's unless the form asks for another (a Croatian

@@ -9,6 +9,8 @@ approval someone else made first (``extra.approved_by``).
 
 from __future__ import annotations
 
+import secrets
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -22,6 +24,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments import lockout
 from tournaments.api.schema import error
 from tournaments.errors import UserFacingError
 from tournaments.models import EntryKind, Event, Protocol
@@ -153,7 +156,14 @@ class _TableApi(APIView):
         event = get_object_or_404(Event, slug=slug)
         table = table_in_event(event=event, round_number=number, table_number=table_number)
         referee = can_referee(request.user, event)
-        by_key = request.headers.get("X-Table-Key", "") == table.url_key
+        given = request.headers.get("X-Table-Key", "")
+        by_key = False
+        if given:  # a key offered: wrong ones are counted per table and address (lockout.py)
+            account = f"table:{table.pk}"
+            lockout.check(lockout.PRIVATE_KEY, request, account=account)
+            by_key = secrets.compare_digest(given.encode(), table.url_key.encode())
+            if not by_key:
+                lockout.failure(lockout.PRIVATE_KEY, request, account=account)
         return event, table, referee, by_key
 
     def forbidden(self) -> Response:

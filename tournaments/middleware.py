@@ -1,0 +1,96 @@
+"""Request-level guards that answer before any view runs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from tournaments import lockout
+from tournaments.views.errors import is_api, json_error
+
+__all__ = ["LockoutMiddleware", "NulCharacterMiddleware", "RequestBodyLimitMiddleware"]
+
+
+class RequestBodyLimitMiddleware:
+    """A request whose declared body is over ``MAX_REQUEST_BODY`` bytes is answered 413 before
+    a byte of it is read: JSON on the API, a short page elsewhere. (Django's own
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` guards form fields only, not the API's JSON bodies or file
+    uploads; a body without a ``Content-Length`` is not read at all.)"""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.MAX_REQUEST_BODY
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > limit:
+            if is_api(request):
+                return json_error(
+                    413,
+                    f"The request body is {length} bytes; at most {limit} are accepted.",
+                    limit=limit,
+                )
+            return HttpResponse(
+                "<!doctype html><title>413</title><h1>{}</h1>".format(
+                    _("The request is too large (at most %(n)d bytes).") % {"n": limit}
+                ),
+                status=413,
+            )
+        return self.get_response(request)
+
+
+class LockoutMiddleware:
+    """A view that raised :class:`tournaments.lockout.LockedOut` (a key page, too many wrong
+    keys from this address) answers 429 with ``Retry-After`` and a page saying when to try
+    again (JSON under ``/api/``; the API's own views answer through its exception handler)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        if not isinstance(exception, lockout.LockedOut):
+            return None
+        text = lockout.message(exception.seconds)
+        if is_api(request):
+            response = json_error(429, text, retry_after=exception.seconds)
+        else:
+            response = render(request, "tournaments/locked.html", {"message": text}, status=429)
+        response["Retry-After"] = str(exception.seconds)
+        return response
+
+
+class NulCharacterMiddleware:
+    """A NUL character in a form field or a query parameter is refused with 400 naming the field
+    (PostgreSQL cannot store or compare text holding one, platform.md): no page or API call
+    turns it into a 500. (Django's form fields refuse it already; views reading a field
+    directly did not.) The API's JSON bodies are checked by its serializers."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        sources = [request.GET]
+        if request.method == "POST" and not is_api(request):
+            sources.append(request.POST)
+        for data in sources:
+            for name, values in data.lists():
+                if "\x00" in name or any("\x00" in v for v in values):
+                    return self._refuse(request, name.replace("\x00", "\\0"))
+        return self.get_response(request)
+
+    @staticmethod
+    def _refuse(request: HttpRequest, field: str) -> HttpResponse:
+        text = _("The field %(field)s holds a NUL character, which no text may contain.") % {
+            "field": repr(field)
+        }
+        if is_api(request):
+            return json_error(400, text, field=field)
+        return render(request, "tournaments/bad_input.html", {"message": text}, status=400)
