@@ -1,6 +1,6 @@
 """Incidents, rulings, appeals (001 §4.2.16) and the event's own penalties.
 
-A ruling's penalty entries (computed by :mod:`rules.penalties` from the table's current record)
+A ruling's penalty entries (computed by :mod:`scoring.penalties` from the table's current record)
 are merged into the pulka after the deal they concern; the table's record is then re-scored as
 a new version (:func:`tournaments.services.protocols.protocol_rescore`) and the standings
 follow. Everything is written to the append-only audit log.
@@ -17,8 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rules.penalties import PenaltyError, adjusted_result_entries, find_penalty, penalty_entries
+from rules.penalties import PenaltyError, find_penalty
 from scoring.jsonio import from_dict
+from scoring.penalties import adjusted_result_entries, penalty_entries
 from scoring.protocol import Game
 from tournaments.errors import UserFacingError
 from tournaments.models import (
