@@ -21,7 +21,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.jsonio import JsonFormatError, from_dict
+from scoring.variants import read_json_document
 from tournaments.api.schema import error
 from tournaments.errors import UserFacingError
 from tournaments.models import EntryKind, Event, Protocol
@@ -264,8 +264,8 @@ class ProtocolSubmitApi(_TableApi):
                 protocol, sheet = svc.notation_read(table, data["notation"])
             else:
                 try:
-                    protocol, sheet = from_dict(data["protocol"])
-                except JsonFormatError as exc:
+                    _variant, protocol, sheet = read_json_document(data["protocol"])
+                except ValueError as exc:  # JsonFormatError, naming the path
                     raise UserFacingError(str(exc), {"field": "protocol"}) from exc
             saved = svc.protocol_save(
                 table=table,
