@@ -2,7 +2,7 @@
 
 A convention is data, not code: one frozen :class:`Convention` per variant, in a
 registry looked up by name or alias. Every point the Kodeks (seed 001) leaves to
-the players' agreement, and every disputed point D1–D20 of the reading aid
+the players' agreement, and every disputed point D1–D21 of the reading aid
 ``rules-reference/russian.md``, is a named option whose default is the Kodeks'
 reading. :meth:`Convention.with_options` changes options with validation.
 
@@ -90,6 +90,12 @@ class Convention:
     #: Single whister's trick whists (001 §3.8.5; D17): ``"defence"`` (all the defence's
     #: tricks) or ``"own"`` (only his own; needs the trick split).
     single_whister_tricks: str = "defence"
+    #: After a returned half-whist (001 §3.8.8) in gentleman whist, the former half-whister
+    #: writes the consolation on the declarer's remiz (D21): yes by default, as consolation is
+    #: written by all (§3.8.1.2) and §3.8.14 withholds only the trick whists ("висты", told
+    #: apart from "за безвзятие" in §3.8.13); off: he writes nothing (§3.8.14 read as a whole).
+    #: Greedy whist is not affected: the passer writes the consolation only (§3.8.13).
+    returned_half_consolation: bool = True
 
     # --- raspasy (001 §3.7) ----------------------------------------------------------
     #: ``"gora"`` (001 §3.7.2.1) or ``"whists"`` (Rostov, §3.7.2.2).

@@ -14,7 +14,9 @@ convention (``"sochi"``, ``"croatian"``) also names its family.
 >>> find_family("hrvatski").key
 'balkan'
 >>> sorted(all_conventions())[:3]
-['classic', 'croatian', 'leningrad']
+['classic', 'croatian', 'german']
+>>> find_family("wienerpreferans").key, family_of_convention("deutsch").key
+('pot', 'pot')
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rules import balkan, conventions
+from rules import balkan, conventions, pot, priffe
 from rules.conventions import InvalidConventionError
 
 __all__ = [
@@ -31,6 +33,8 @@ __all__ = [
     "FAMILIES",
     "RUSSIAN",
     "BALKAN",
+    "POT",
+    "PRIFFE",
     "find_family",
     "family_of_convention",
     "find_any_convention",
@@ -104,7 +108,51 @@ BALKAN: Final = Family(
     game_sizes=(30, 50, 60, 100),
 )
 
-FAMILIES: Final[dict[str, Family]] = {f.key: f for f in (RUSSIAN, BALKAN)}
+#: The pot games (seeds 000 and 003): no score sheet; chips change hands every deal between the
+#: players and a pot. The agreed size is the stake: the base stake G in Vienna, the dealer's
+#: chips in Germany.
+POT: Final = Family(
+    key="pot",
+    name="Viennese and German Préférence (pot games)",
+    names={
+        "en": "Viennese and German Préférence (pot games)",
+        "de": "Wiener und deutsche Préférence",
+        "sv": "Wienerpreferans och tysk préférence",
+    },
+    aliases=("pot", "pot games", "potspel", "topf"),
+    seed="000",
+    table_sizes=(3, 4),
+    conventions=pot.CONVENTIONS,
+    default_convention="viennese",
+    find=pot.find_convention,
+    option_choices=pot.OPTION_CHOICES,
+    option_ranges=pot.OPTION_RANGES,
+    game_size="stake",
+    game_sizes=(10, 20, 50, 100),
+)
+
+#: Swedish Priffe (seed 004): four players in two partnerships. Its ``game_size`` is the number of
+#: **sits** (rubbers) the table plays: three, so that everyone partners everyone once (seed 004
+#: "När alla har spelat mot alla under sammanlagt tre sitsar"), or fewer by agreement. In the
+#: simpler variant (option ``play``, seed 004 "Enklare variant av Priffe") the same number is the
+#: agreed count of deals (``play="deals"``) or the total below the line (``play="total"``).
+PRIFFE: Final = Family(
+    key="priffe",
+    name="Swedish Priffe",
+    names={"en": "Swedish Priffe", "sv": "Priffe"},
+    aliases=("priffe", "swedish", "svensk", "preferans svensk"),
+    seed="004",
+    table_sizes=(4,),
+    conventions=priffe.CONVENTIONS,
+    default_convention="modern",
+    find=priffe.find_convention,
+    option_choices=priffe.OPTION_CHOICES,
+    option_ranges=priffe.OPTION_RANGES,
+    game_size="sits",
+    game_sizes=(1, 2, 3),
+)
+
+FAMILIES: Final[dict[str, Family]] = {f.key: f for f in (RUSSIAN, BALKAN, POT, PRIFFE)}
 
 
 def all_conventions() -> dict[str, Any]:

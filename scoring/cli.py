@@ -205,7 +205,7 @@ def _convert(args: argparse.Namespace, out: TextIO) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m scoring",
-        description="Score, check and convert Preference protocols of every registered family: Russian pulkas (seed 001, the Kodeks) and Croatian, Serbian and Slovenian games (seed 002).",
+        description="Score, check and convert Preference protocols of every registered family: Russian pulkas (seed 001, the Kodeks), Croatian, Serbian and Slovenian games (seed 002) and Swedish Priffe (seed 004).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     s = sub.add_parser("score", help="print the pulka as a sheet, or the computed result as JSON")

@@ -168,7 +168,10 @@ def dumps_sheet(sheet: Sheet, *, indent: int | None = 2) -> str:
 
 
 def _found(value: Json) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except RecursionError:  # a hostile document nested too deep to print
+        return "a value nested too deeply"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -370,18 +373,30 @@ def sheet_from_dict(data: Json, path: str = "$.sheet") -> Sheet:
     return sheet
 
 
-def _header(data: Json, kind: str) -> dict[str, Json]:
+def _header(
+    data: Json,
+    kind: str,
+    version_now: int | None = None,
+    migrations: dict[int, Callable[[dict[str, Json]], dict[str, Json]]] | None = None,
+) -> dict[str, Json]:
+    """Check a document's ``format`` and ``version`` and migrate it to the current version.
+
+    Every family's documents share this envelope; ``version_now`` and ``migrations`` default
+    to this module's :data:`VERSION` and :data:`MIGRATIONS` (read at call time).
+    """
+    current = VERSION if version_now is None else version_now
+    steps = MIGRATIONS if migrations is None else migrations
     obj = _Object(data, "$", "a JSON object")
     found = obj.data.get("format")
     if found != kind:
         raise _fail("$.format", repr(kind), found)
     version = _int(1, None, "a version number ≥ 1")(obj.data.get("version"), "$.version")
-    if version > VERSION:
+    if version > current:
         raise JsonFormatError(
-            "$.version", f"version {version} is newer than this Pulka reads (up to {VERSION})"
+            "$.version", f"version {version} is newer than this Pulka reads (up to {current})"
         )
-    while version < VERSION:
-        data = MIGRATIONS[version](data)
+    while version < current:
+        data = steps[version](data)
         version += 1
     return dict(data)
 
@@ -428,6 +443,8 @@ def _decode(text: str) -> Json:
         raise JsonFormatError(
             "$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+    except RecursionError:
+        raise JsonFormatError("$", "JSON nested too deeply to be a protocol") from None
 
 
 def loads_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:

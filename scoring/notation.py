@@ -51,6 +51,7 @@ from .protocol import (
 
 __all__ = [
     "NotationError",
+    "header_fields",
     "parse",
     "parse_with_sheet",
     "parse_sheet",
@@ -257,6 +258,26 @@ def _sheet_row(reader: DealReader, cur: Cursor) -> SheetRow:
     if missing:
         raise cur.error(f"'; ' and {missing[0]}'s pulya, gora and whists", cur.peek())
     return tuple(lines[s] for s in range(n))
+
+
+def header_fields(text: str) -> frozenset[str]:
+    """The header fields ``text`` gives (``convention``, ``options``, ``target``, ``players``,
+    ``first_dealer``, ``ending``, ``format``): what a reader must take from the text rather
+    than from elsewhere. Lines that do not read are skipped (:func:`parse` reports them).
+
+    >>> sorted(header_fields("target: 10\\nконвенция: питер\\nplayers: A, B, C"))
+    ['convention', 'players', 'target']
+    """
+    found: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), 1):
+        try:
+            tokens = tokenize(raw, number)
+        except NotationError:
+            continue
+        header = _header_key(tokens) if tokens else None
+        if header is not None:
+            found.add(header[0])
+    return frozenset(found)
 
 
 def parse(text: str) -> Protocol:

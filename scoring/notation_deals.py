@@ -348,15 +348,21 @@ def _result_text(contract: Contract, tricks: int, ascii: bool) -> str:
     return f"+{tricks - level}"
 
 
-def referrer(names: tuple[str, ...]) -> Callable[[int], str]:
+def referrer(
+    names: tuple[str, ...], reserved: Callable[[str], bool] | None = None
+) -> Callable[[int], str]:
+    """How the notation names a seat: the name when it reads back as that player, else the
+    seat number. ``reserved`` tells a name that is a keyword of the notation (by default the
+    Russian :data:`RESERVED` words); such a name is written as its seat number."""
     lowered = [name.lower() for name in names]
+    is_reserved = reserved if reserved is not None else (lambda low: low in RESERVED)
 
     def ref(seat: int) -> str:
         if not 0 <= seat < len(names):
             raise ValueError(f"seat {seat} is not at a table of {len(names)}")
         name = names[seat]
         safe = _SAFE_NAME.match(name) and name[0].isalpha() and lowered.count(name.lower()) == 1
-        return name if safe and name.lower() not in RESERVED else str(seat + 1)
+        return name if safe and not is_reserved(name.lower()) else str(seat + 1)
 
     return ref
 

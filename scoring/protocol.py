@@ -110,7 +110,8 @@ class Call(enum.StrEnum):
     HALF = "half"
     #: said полвиста, then the partner returned the whist (001 §3.8.8): the partner's call is
     #: then ``WHIST``; the half-whister writes only consolation at the declarer's remiz
-    #: (001 §3.8.14) and answers for nothing.
+    #: (001 §3.8.14; in gentleman whist nothing at all with the option
+    #: ``returned_half_consolation`` off, D21) and answers for nothing.
     HALF_RETURNED = "half-returned"
 
 

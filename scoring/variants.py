@@ -6,8 +6,10 @@ protocols, scores and checks them only through this interface and never branches
 name: adding a family adds a module and a registration here, not ``if variant == …`` elsewhere.
 
 Documents carry their family: a JSON document by its ``format`` (``pulka-protocol`` for Russian,
-``pulka-balkan-protocol`` for the Balkan games), a text file by its ``format:`` line (``pulka 1``,
-``balkan 1``) or, failing that, by the family of its ``convention:`` line.
+``pulka-balkan-protocol`` for the Balkan games, ``pulka-pot-protocol`` for the pot games,
+``pulka-priffe-protocol`` for Priffe), a text file by its ``format:`` line (``pulka 1``,
+``balkan 1``, ``pot 1``, ``priffe 1``) or, failing that, by the family of its ``convention:``
+line.
 
 >>> v = variant_for_convention("leningrad")
 >>> v.key, v.protocol_format, v.table_sizes
@@ -15,7 +17,7 @@ Documents carry their family: a JSON document by its ``format`` (``pulka-protoco
 >>> find_variant("srpski").key
 'balkan'
 >>> sorted(VARIANTS)
-['balkan', 'russian']
+['balkan', 'pot', 'priffe', 'russian']
 """
 
 from __future__ import annotations
@@ -126,6 +128,12 @@ class Variant:
 
     def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
         """One deal as the notation writes it (without its number)."""
+        raise NotImplementedError
+
+    def header_fields(self, text: str) -> frozenset[str]:
+        """The header fields a notation text states, in the shared names (``players``,
+        ``convention``, ``options``, ``target`` — the game's size —, ``first_dealer``,
+        ``ending``, ``format``): what a reader takes from the text rather than from elsewhere."""
         raise NotImplementedError
 
     def blank(
@@ -248,6 +256,11 @@ class RussianVariant(Variant):
         from . import notation
 
         return notation.deal_text(protocol, index, ascii=ascii)
+
+    def header_fields(self, text: str) -> frozenset[str]:
+        from . import notation
+
+        return notation.header_fields(text)
 
     def blank(
         self,
@@ -397,6 +410,22 @@ class BalkanVariant(Variant):
 
         return notation.deal_text(protocol, index, ascii=ascii)
 
+    def header_fields(self, text: str) -> frozenset[str]:
+        from .balkan import notation
+        from .notation_lexer import NotationError as LexError
+        from .notation_lexer import tokenize
+
+        found: set[str] = set()
+        for number, raw in enumerate(text.splitlines(), 1):
+            try:
+                tokens = tokenize(raw, number)
+            except LexError:
+                continue
+            header = notation._header_key(tokens) if tokens else None
+            if header is not None:
+                found.add({"bula": "target"}.get(header[0], header[0]))
+        return frozenset(found)
+
     def blank(
         self,
         *,
@@ -475,7 +504,21 @@ class BalkanVariant(Variant):
         )
 
 
-VARIANTS: Final[dict[str, Variant]] = {v.key: v for v in (RussianVariant(), BalkanVariant())}
+def _pot() -> Variant:
+    from .pot.variant import PotVariant
+
+    return PotVariant()
+
+
+def _priffe() -> Variant:
+    from .priffe.variant import PriffeVariant
+
+    return PriffeVariant()
+
+
+VARIANTS: Final[dict[str, Variant]] = {
+    v.key: v for v in (RussianVariant(), BalkanVariant(), _pot(), _priffe())
+}
 assert set(VARIANTS) == set(FAMILIES), "every rule family needs its scoring variant"
 
 
@@ -539,7 +582,7 @@ def _text_family(text: str) -> Variant:
                     return variant
             known = ", ".join(v.text_format for v in VARIANTS.values())
             raise NotationError(number, 1, f"unknown format {value!r}; known: {known}")
-        if key in ("convention", "конвенция", "variant", "konvencija", "pravila") and convention is None:
+        if key in ("convention", "конвенция", "variant", "konvencija", "pravila", "konvention") and convention is None:
             convention = (number, value)
     if convention is not None:
         try:

@@ -248,8 +248,18 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         under = level - tricks  # remiz: gora per undertrick, consolation from opponents (3.8.1.2)
         cells[d * stride + 1] += under * price * conv.declarer_gora_multiplier * m
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
+        silent = -1  # a writer who writes no consolation on this deal
+        if (
+            not conv.returned_half_consolation
+            and conv.whist_style == "gentleman"
+            and (first is _HALF_RETURNED or second is _HALF_RETURNED)
+        ):
+            # D21, §3.8.14 read as a whole: after a returned whist (001 §3.8.8) the former
+            # half-whister "вистов при ремизе разыгрывающего не пишет", consolation included
+            silent = defenders[0] if first is _HALF_RETURNED else defenders[1]
         for q in t.writers[dealer][d]:
-            cells[q * stride + 2 + d] += under * per
+            if q != silent:
+                cells[q * stride + 2 + d] += under * per
     premium = g.talon_premium
     if premium and dealer != d:  # 001 §3.4.11, valued as a trick's consolation
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m

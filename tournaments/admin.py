@@ -58,11 +58,17 @@ class RoundAdmin(admin.ModelAdmin):
 
 @admin.register(AuditLogEntry)
 class AuditLogEntryAdmin(admin.ModelAdmin):
+    """Read only: the log is append-only (``models.audit``); only the services write it."""
+
     list_display = ("created_at", "event", "user", "action", "reason")
     list_filter = ("event", "action")
+    readonly_fields = ("event", "user", "action", "reason", "data", "created_at")
+
+    def has_add_permission(self, request):
+        return False
 
     def has_change_permission(self, request, obj=None):
-        return False  # append-only
+        return False
 
     def has_delete_permission(self, request, obj=None):
         return False

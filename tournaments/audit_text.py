@@ -39,6 +39,9 @@ SENTENCES: dict[str, Any] = {
     "seat.moved": _("Round %(round)s: %(entry)s moved from table %(from)s to table %(to)s"),
     "table.redrawn": _("Round %(round)s: table %(table)s drawn again"),
     "table.seated_as_drawn": _("Round %(round)s: table %(table)s seated as the players drew"),
+    "table.key_rotated": _(
+        "Round %(round)s: table %(table)s got a new private link (the old one no longer works)"
+    ),
     "role.granted": _("%(user)s: role %(role)s granted"),
     "role.revoked": _("%(user)s: role %(role)s revoked"),
     "account.created": _("Account %(user)s created"),

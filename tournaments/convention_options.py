@@ -54,6 +54,10 @@ OPTION_LABELS: dict[str, Any] = {
     "pair_shortfall_8_10": _("Two whisters short on 8 to 10 (001 §3.8.6, note 58)"),
     "ten_checked": _("Tens checked: no obligation to whist (note 38)"),
     "single_whister_tricks": _("A single whister writes whists for (001 §3.8.5)"),
+    "returned_half_consolation": _(
+        "Gentleman whist, whist returned: the former half-whister writes the consolation"
+        " (001 §3.8.8, §3.8.14, §3.8.1.2)"
+    ),
     "raspasy_mode": _("Raspasy are written in (001 §3.7.2)"),
     "raspasy_price": _("Raspasy price per trick (note 44)"),
     "raspasy_progression": _("Raspasy progression (001 §3.7.4)"),
@@ -150,7 +154,6 @@ FAMILY_OPTION_LABELS: dict[str, dict[str, Any]] = {
     "russian": OPTION_LABELS,
     "balkan": BALKAN_OPTION_LABELS,
 }
-assert set(FAMILY_OPTION_LABELS) == set(FAMILIES), "every rule family needs its option labels"
 
 
 #: What the table agrees on before play, by ``Family.game_size``: the pulka's size (the pulya
@@ -174,8 +177,15 @@ def family_for(variant: str | None) -> Family:
 
 
 def convention_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    """The conventions grouped by family (an ``<optgroup>`` per family)."""
-    return [(f.name, [(c.key, c.name) for c in f.conventions.values()]) for f in FAMILIES.values()]
+    """The conventions grouped by family (an ``<optgroup>`` per family), of the families
+    tournaments can be played in (those with pages: :func:`tournaments.variants.playable`)."""
+    from tournaments.variants import playable
+
+    return [
+        (f.name, [(c.key, c.name) for c in f.conventions.values()])
+        for f in FAMILIES.values()
+        if playable(f.key)
+    ]
 
 
 def _shown(name: str, value: object) -> str:
@@ -193,7 +203,7 @@ def option_fields(family: Family = RUSSIAN) -> dict[str, forms.Field]:
     """A form field for each option of ``family``, named ``option_<name>``; blank: as the
     convention has it."""
     blank = ("", _("as the convention has it"))
-    labels = FAMILY_OPTION_LABELS[family.key]
+    labels = FAMILY_OPTION_LABELS.get(family.key, {})
     default_convention = family.conventions[family.default_convention]
     fields: dict[str, forms.Field] = {}
     for name, default in default_convention.options().items():
@@ -213,7 +223,7 @@ def option_fields(family: Family = RUSSIAN) -> dict[str, forms.Field]:
             field = forms.ChoiceField(
                 choices=[blank, ("true", _("yes")), ("false", _("no"))], required=False
             )
-        field.label = labels[name]
+        field.label = labels.get(name, name)
         fields[PREFIX + name] = field
     return fields
 
@@ -241,7 +251,7 @@ def options_from(cleaned: dict[str, Any]) -> dict[str, Any]:
 
 def described(options: dict[str, Any], family: Family = RUSSIAN) -> list[tuple[str, str]]:
     """An event's options as (label, value) for people, in the page's language."""
-    labels = FAMILY_OPTION_LABELS[family.key]
+    labels = FAMILY_OPTION_LABELS.get(family.key, {})
     return [
         (str(labels.get(name, name)), _shown(name, value))
         for name, value in sorted((options or {}).items())

@@ -201,12 +201,24 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
                 ],
             }
         )
-    return {
+    from tournaments.variants import event_variant, ui_of_event
+
+    context = {
         "event": _event_header(event),
         "round": round_.number,
         "tables": tables,
         "rows": list(range(1, rows + 1)),
     }
+    layout = ui_of_event(event).blank_template  # a rule family's own sheet (tournaments.variants)
+    if layout:
+        variant = event_variant(event)
+        convention = variant.family.find(event.variant).with_options(
+            **(event.convention_options or {})
+        )
+        context["layout"] = layout
+        limit = getattr(convention, "refa_limit_for", None)  # the Balkan refas (seed 002)
+        context["refa_limit"] = limit(event.pulka_target) if limit else None
+    return context
 
 
 def filled_protocol_context(*, table: Table) -> dict[str, Any]:
@@ -451,7 +463,7 @@ def render(
     if kind == "links":  # the QR codes are made here: the context (and its hash) keeps the links
         players = [{**p, "qr": qr_data_uri(p["link"])} for p in context["players"]]
         context = {**context, "players": players}
-    if kind == "blank":
+    if kind == "blank" and not context.get("layout"):  # the overlay sheet (pdf_sheets)
         data = render_blank(context, paper=paper, language=language)
     else:
         data = render_pdf(template, context, paper=paper, language=language)

@@ -4,6 +4,10 @@ Run: ``.venv/bin/python tests/bench/bench_scoring.py [--pulkas N] [--convention 
 [--players 3] [--target 20] [--seed 1] [--repeat 1]``; ``--repeat N`` times each
 measurement N times and reports the best (least disturbed) run. Not collected by pytest (no ``test_`` name);
 the issue's target is at least 100,000 deals/s on one core.
+
+``--families [N]`` measures every registered family instead, through the variant registry
+(:mod:`scoring.variants`): N generated games of each family's conventions, scored and then scored
+and checked, in deals per second and as a ratio to Russian (Sochi) measured in the same run.
 """
 
 from __future__ import annotations
@@ -51,7 +55,14 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=1, help="best of N runs per measurement")
+    parser.add_argument(
+        "--families", type=int, nargs="?", const=300, default=0,
+        help="measure every registered family through the registry, N games each (300)",
+    )
     args = parser.parse_args()
+    if args.families:
+        families(args.families, args.seed, args.repeat)
+        return
 
     started = time.perf_counter()
     rng = random.Random(args.seed)
@@ -91,6 +102,56 @@ def main() -> None:
         f"peak RSS of the process (all {args.pulkas} protocols and sheets held): "
         f"{rss / 1024:.0f} MiB"
     )
+
+
+#: The conventions each family's row measures, and the table size and game size they use.
+FAMILY_RUNS: dict[str, tuple[tuple[str, int, int], ...]] = {
+    "russian": (("sochi", 3, 20),),
+    "balkan": (("croatian", 3, 50), ("serbian", 3, 60), ("slovenian", 3, 50)),
+    "pot": (("viennese", 3, 10), ("viennese", 4, 10), ("german", 3, 10)),
+    "priffe": (("modern", 4, 3), ("old", 4, 3)),
+}
+
+
+def _rate(deals: int, work: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(max(1, repeat)):
+        cpu = time.process_time()
+        work()
+        best = min(best, time.process_time() - cpu)
+    return deals / best if best else float("inf")
+
+
+def families(games: int, seed: int, repeat: int) -> None:
+    """Deals per second of every family, and the ratio to Russian in the same run."""
+    from scoring.variants import VARIANTS
+
+    rows = []
+    for key, variant in VARIANTS.items():
+        runs = FAMILY_RUNS.get(key, ((variant.family.default_convention, 3, 0),))
+        rng = random.Random(seed)
+        started = time.perf_counter()
+        protocols = [
+            variant.random_protocol(rng, convention=conv, players=n, target=size or None)
+            for conv, n, size in runs
+            for _ in range(max(1, games // len(runs)))
+        ]
+        made = time.perf_counter() - started
+        deals = sum(len(p.deals) for p in protocols)
+        scored = _rate(deals, lambda v=variant, ps=protocols: [v.score(p) for p in ps], repeat)
+        checked = _rate(
+            deals, lambda v=variant, ps=protocols: [v.check(p) for p in ps], repeat
+        )
+        errors = sum(not variant.check(p).ok for p in protocols)
+        rows.append((key, len(protocols), deals, made, scored, checked, errors))
+    base = {r[0]: r for r in rows}["russian"]
+    print(f"{'family':8} {'games':>6} {'deals':>8} {'score deals/s':>14} {'ratio':>6} "
+          f"{'check deals/s':>14} {'ratio':>6}  generated in, errors")  # fmt: skip
+    for key, n, deals, made, scored, checked, errors in rows:
+        print(
+            f"{key:8} {n:6} {deals:8} {scored:14,.0f} {scored / base[4]:6.2f} "
+            f"{checked:14,.0f} {checked / base[5]:6.2f}  {made:.1f} s, {errors} with errors"
+        )
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ def test_with_options_validates_names_and_values():
 
 
 def test_every_disputed_point_is_an_option():
-    """russian.md D1–D18 (the options the reading aid asks for) all exist with a default."""
+    """russian.md D1–D21 (the options the reading aid asks for) all exist with a default."""
     names = set(SOCHI.options())
     for option in (
         "pair_shortfall_6_7",
@@ -102,6 +102,7 @@ def test_every_disputed_point_is_an_option():
         "single_whister_tricks",
         "misere_consolation",
         "end_conversion",
+        "returned_half_consolation",
     ):
         assert option in names
     assert set(CONVENTIONS) == {"sochi", "leningrad", "rostov", "classic"}
@@ -114,3 +115,15 @@ def test_docstring_examples():
 
     result = doctest.testmod(rules.conventions)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_returned_half_consolation_is_written_by_default_in_every_convention():
+    """D21: after a returned whist (001 §3.8.8) the former half-whister writes the consolation
+    (001 §3.8.1.2 "консоляцию обычно пишут все игроки"; §3.8.14 withholds the trick whists,
+    "висты" as §3.8.13 tells them apart from "за безвзятие"); the alternative reads §3.8.14
+    as a whole. A yes-or-no option."""
+    assert all(c.returned_half_consolation is True for c in CONVENTIONS.values())
+    off = find_convention("leningrad").with_options(returned_half_consolation=False)
+    assert off.returned_half_consolation is False and off.whist_style == "gentleman"
+    with pytest.raises(InvalidConventionError, match="'returned_half_consolation': 'no'"):
+        SOCHI.with_options(returned_half_consolation="no")

@@ -9,6 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from rules.conventions import SOCHI
 from scoring import jsonio, notation
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol-format.md").read_text("utf-8")
@@ -70,3 +71,19 @@ def test_documented_json_errors() -> None:
     with pytest.raises(jsonio.JsonFormatError) as caught:
         jsonio.from_dict(data)
     assert str(caught.value) in DOC
+
+
+def test_the_option_table_lists_every_option_with_its_default_and_source() -> None:
+    """The "Convention options" table: one row per option of rules/conventions.py, Sochi's
+    value, and the rule it comes from (D21: 001 §3.8.8, §3.8.14, §3.8.13, §3.8.1.2)."""
+    rows = {
+        m.group(1): (m.group(2), m.group(3))
+        for m in re.finditer(r"^\| `(\w+)` \| [^|]+ \| `([^`]+)` \|.*\| ([^|]+) \|$", DOC, re.M)
+    }
+    shown = {
+        name: ("true" if value else "false") if isinstance(value, bool) else str(value)
+        for name, value in SOCHI.options().items()
+    }
+    assert {name: default for name, (default, _) in rows.items()} == shown
+    assert all(source.strip() for _, source in rows.values())
+    assert rows["returned_half_consolation"][1] == "001 §3.8.8, §3.8.14, §3.8.13, §3.8.1.2; D21"

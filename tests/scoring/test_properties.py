@@ -15,6 +15,7 @@ from scoring.generate import random_protocol
 OPTION_SETS: tuple[tuple[tuple[str, object], ...], ...] = (
     (),
     (("whist_style", "gentleman"),),
+    (("whist_style", "gentleman"), ("returned_half_consolation", False)),  # D21
     (("whist_responsibility", "half"), ("pair_shortfall_6_7", "capped")),
     (("pair_shortfall_8_10", "both"), ("ten_checked", True)),
     (("raspasy_progression", "geometric"), ("raspasy_zero_bonus", "price")),

@@ -287,6 +287,86 @@ def test_gentleman_returned_half_by_the_first_defender():
     assert r[2].whists[0] == 5 * 4 + 2 * 4 and r[1].whists[0] == 2 * 4
 
 
+# --- D21: the former half-whister's consolation after a returned whist --------------------
+# 001 §3.8.8: after "полвиста" the partner who passed may return the whist; §3.8.1.2: at the
+# declarer's remiz "консоляцию обычно пишут все игроки"; §3.8.13 (greedy): "пасующий пишет
+# только за безвзятие"; §3.8.14 (gentleman): "уходивший за полвиста вистов при ремизе
+# разыгрывающего не пишет". Default: he writes the consolation, not the trick whists;
+# ``returned_half_consolation=False``: he writes nothing at all.
+
+RETURNED_DOWN_ONE = Game(0, c("6♠"), (W, HR), 5)  # Boris returned the whist, Vera said half
+
+
+@pytest.mark.parametrize(
+    ("whist_style", "option", "returner", "half_whister"),
+    [
+        # gentleman, default (§3.8.1.2, §3.8.14 withholds the trick whists only)
+        ("gentleman", True, 5 * 2 + 1 * 2, 1 * 2),
+        # gentleman, §3.8.14 read as a whole: not even the consolation
+        ("gentleman", False, 5 * 2 + 1 * 2, 0),
+        # greedy (§3.8.13): the passer writes only the consolation either way
+        ("greedy", True, 5 * 2 + 1 * 2, 1 * 2),
+        ("greedy", False, 5 * 2 + 1 * 2, 1 * 2),
+    ],
+)
+def test_returned_whist_declarer_down_former_half_whisters_consolation(
+    whist_style, option, returner, half_whister
+):
+    """001 §3.8.8, §3.8.13, §3.8.14, §3.8.1.2 (D21): a 6♠ down one after a returned whist;
+    the returner writes the whole defence, 5 tricks × 2, and his consolation 1 × 2."""
+    r = row([RETURNED_DOWN_ONE], whist_style=whist_style, returned_half_consolation=option)
+    assert r[0].gora == 2  # 1 undertrick × 2 (001 §4.2.1)
+    assert r[1].whists[0] == returner
+    assert r[2].whists[0] == half_whister
+
+
+@pytest.mark.parametrize(("option", "half_whister"), [(True, 2 * 4), (False, 0)])
+def test_returned_whist_by_the_first_defender_gentleman_both_readings(option, half_whister):
+    """001 §3.8.14 lets the first defender go for half, §3.8.8 lets the partner return it:
+    a 7♠ down two; the returner writes 5 tricks × 4 and 2 × 4 consolation (§3.8.1.2)."""
+    deal = Game(0, c("7♠"), (HR, W), 5)
+    r = row([deal], whist_style="gentleman", returned_half_consolation=option)
+    assert r[2].whists[0] == 5 * 4 + 2 * 4
+    assert r[1].whists[0] == half_whister
+
+
+@pytest.mark.parametrize("option", [True, False])
+def test_returned_whist_leningrad_four_players_the_dealer_still_writes(option):
+    """Leningrad is gentleman (001 §3.8.14, U = 4 on a 6, D7). The option touches only the
+    former half-whister: the 4-player dealer writes the consolation (001 §3.8.1.2 "включая
+    сдающего") in both readings."""
+    deal = Game(1, c("6♠"), (W, HR), 5)  # dealer Anna (seat 0); defenders Vera, then Dmitri
+    r = row([deal], n=4, convention="leningrad", returned_half_consolation=option)
+    assert r[2].whists[1] == 5 * 4 + 4
+    assert r[3].whists[1] == (4 if option else 0)
+    assert r[0].whists[1] == 4
+
+
+def test_without_a_returned_whist_the_option_changes_nothing():
+    """001 §3.8.14: a gentleman remiz after "вист"/"пас" splits the trick whists and both
+    write the consolation (§3.8.1.2); the passer never said полвиста, so D21 is not his."""
+    deal = Game(0, c("7♠"), (W, P), 5)
+    kw: dict[str, object] = {"whist_style": "gentleman"}
+    assert row([deal], **kw) == row([deal], **kw, returned_half_consolation=False)
+
+
+def test_the_notation_options_line_takes_the_option():
+    """docs/protocol-format.md: `options:` names any option of rules/conventions.py."""
+    from scoring.notation import format, parse
+
+    text = (
+        "options: whist_style=gentleman, returned_half_consolation=false\n"
+        "players: Anna, Boris, Vera\ntarget: 100\nending: in-progress\n"
+        "1. Anna 6♠ / без одной w/hr\n"
+    )
+    p = parse(text)
+    assert p.options == (("whist_style", "gentleman"), ("returned_half_consolation", False))
+    assert parse(format(p)) == p
+    s = score(p)
+    assert s.ok, [str(f) for f in s.findings]
+    assert (s.row(0)[1].whists[0], s.row(0)[2].whists[0]) == (12, 0)
+
+
 def test_penalty_rule_reference_and_amount_are_checked():
     """Penalties cite their rule (issue: 3.2.21, 3.4.6, 3.4.9, 3.9.11.2, 3.9.16, 3.9.18, 4.2.7)."""
     s = score(

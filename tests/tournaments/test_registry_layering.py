@@ -103,8 +103,8 @@ def test_only_the_adapters_import_a_familys_own_modules():
     assert not found, f"a family's own modules imported outside tournaments/variants: {found}"
 
 
-def test_every_registered_family_has_an_adapter():
+def test_the_adapters_are_registered_families():
     from tournaments.variants import ADAPTERS as REGISTERED
 
-    missing = set(FAMILIES) - set(REGISTERED)
-    assert not missing or missing == {"balkan"}, missing  # phase 1: Balkan pages in progress
+    assert set(REGISTERED) <= set(FAMILIES)
+    assert {"russian", "balkan"} <= set(REGISTERED)  # the pot games and Priffe: their issues

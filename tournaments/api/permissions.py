@@ -31,3 +31,10 @@ class EventOrganiser(BasePermission):
 class EventReferee(BasePermission):
     def has_permission(self, request, view):
         return permissions.can_referee(request.user, event_from(view))
+
+
+class EventChiefReferee(BasePermission):
+    """Organisers and chief referees (who read the event's log)."""
+
+    def has_permission(self, request, view):
+        return permissions.can_chief_referee(request.user, event_from(view))

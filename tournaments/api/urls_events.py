@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.api.views import audit
 from tournaments.api.views import events as v
 
 E = "events/<slug:slug>/"
@@ -9,6 +10,7 @@ E = "events/<slug:slug>/"
 urlpatterns = [
     path("events/", v.EventListApi.as_view(), name="event-list"),
     path(E, v.EventDetailApi.as_view(), name="event-detail"),
+    path(E + "log", audit.AuditLogApi.as_view(), name="audit-log"),
     path(E + "entries/", v.EntryListApi.as_view(), name="entry-list"),
     path(E + "entries/register", v.EntryRegisterApi.as_view(), name="entry-register"),
     path(E + "entries/import", v.EntryImportApi.as_view(), name="entry-import"),

@@ -12,5 +12,6 @@ urlpatterns = [
     path(
         P + "/versions/<int:version>", v.ProtocolVersionDetailApi.as_view(), name="protocol-version"
     ),
+    path(P + "/approve", v.ProtocolApproveApi.as_view(), name="protocol-approve"),
     path(P + "/findings", v.ProtocolFindingsApi.as_view(), name="protocol-findings"),
 ]

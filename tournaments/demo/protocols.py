@@ -70,12 +70,16 @@ def _pulka(event: Event, table: Table, seed: int) -> ScoringProtocol:
 
 
 def _approved(table: Table, protocol: ScoringProtocol, by) -> Protocol:
+    closed = table.round.state == Round.State.CLOSED
+    # a closed round's table link no longer saves: its protocols come from the paper sheets,
+    # entered by the referee with the reason (issue 25)
     version = protocol_save(
         table=table,
         protocol=protocol,
         based_on_version=None,
-        source=Protocol.Source.TABLE_LINK,
-        by=None,
+        source=Protocol.Source.REFEREE if closed else Protocol.Source.TABLE_LINK,
+        by=by if closed else None,
+        reason="Entered from the paper protocol" if closed else "",
     )
     for seat in table.seats.order_by("position"):
         protocol_confirm(protocol=version, seat=seat.position, entry=seat.entry)

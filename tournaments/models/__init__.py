@@ -1,6 +1,6 @@
 """Pulka's models, one module per concept (pretix ``base/models/``)."""
 
-from .audit import AuditLogEntry
+from .audit import AuditLogEntry, AuditLogIsAppendOnly
 from .event import Event, EventRole
 from .incident import Appeal, EventPenalty, Incident, PenaltyDefinition, PenaltyKind, Ruling
 from .player import Avoidance, Entry, Player
@@ -10,6 +10,7 @@ from .standings import GeneratedFile, StandingsSnapshot
 
 __all__ = [
     "AuditLogEntry",
+    "AuditLogIsAppendOnly",
     "Avoidance",
     "Entry",
     "Event",

@@ -68,6 +68,13 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
         convention = family.find(variant)
     except InvalidConventionError as exc:
         raise UserFacingError(str(exc), {"field": "variant"}) from exc
+    from tournaments.variants import playable
+
+    if not playable(family.key):
+        raise UserFacingError(
+            _("Tournaments cannot be played in %(family)s yet.") % {"family": family.name},
+            {"field": "variant"},
+        )
     options = dict(options or {})
     try:
         convention.with_options(**options)

@@ -18,33 +18,51 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rules.conventions import InvalidConventionError
+from rules.variants import find_any_convention
 from scoring.notation_lexer import NotationError
 from scoring.protocol import Ending
-from scoring.variants import Variant, read_json_document, variant_of
+from scoring.variants import read_json_document, variant_of
 from tournaments.errors import UserFacingError
-from tournaments.models import EntryKind, Protocol, ProtocolConfirmation, Ruling, Seat, Table
+from tournaments.models import (
+    EntryKind,
+    EventRole,
+    Protocol,
+    ProtocolConfirmation,
+    Round,
+    Ruling,
+    Seat,
+    Table,
+)
+from tournaments.models.player import new_url_key
 from tournaments.permissions import can_referee
 from tournaments.services.audit import audit_log
 from tournaments.variants import event_variant, ui_for, ui_of_protocol
 
 __all__ = [
+    "AlreadyApprovedError",
     "StaleProtocolError",
     "deal_lines",
     "effective_protocol",
     "protocol_approve",
     "protocol_confirm",
+    "protocol_from_document",
     "notation_read",
+    "on_event_rules",
     "notation_text",
     "protocol_from_notation",
     "protocol_reopen",
     "protocol_rescore",
     "protocol_resolve",
     "protocol_save",
+    "protocol_version",
     "protocols_compare",
+    "referees_to_ask",
     "schedule_standings",
     "stored_protocol",
     "stored_sheet",
     "table_header",
+    "table_rotate_key",
 ]
 
 ScoringProtocol = Any  # a family's protocol object (scoring.variants.Variant.protocol_type)
@@ -52,7 +70,12 @@ Sheet = Any  # a family's written sheet
 
 
 class StaleProtocolError(UserFacingError):
-    """A save based on an old version: ``extra`` has the current version and the differences."""
+    """A save, a confirmation or an approval of an old version: ``extra`` has the current
+    version and the differences (``a``: the current version, ``b``: the one submitted)."""
+
+
+class AlreadyApprovedError(UserFacingError):
+    """An approval of a version another referee approved first: ``extra`` says who and when."""
 
 
 def schedule_standings(event_id: int) -> None:
@@ -87,6 +110,86 @@ def stored_protocol(data: Any) -> ScoringProtocol:
 def stored_sheet(protocol: ScoringProtocol, data: Any) -> Sheet | None:
     """A stored written sheet (``Protocol.sheet``) of ``protocol``'s family, or ``None``."""
     return variant_of(protocol).sheet_from_dict(data) if data else None
+
+
+#: What a protocol takes from the event (its rules) and the draw (the players), never from
+#: whoever submits it (issue 25, item 2). ``target`` is the game's size in every family (the
+#: pulka's target, the bula).
+EVENT_FIELDS = ("players", "target", "convention", "options")
+
+
+def _rebuilt(protocol: ScoringProtocol, **fields: Any) -> ScoringProtocol:
+    """``protocol`` (its deals and ending) with ``fields`` (``players``, ``target``,
+    ``convention``, ``options``, ``first_dealer``) replaced, rebuilt through its family's
+    variant (the game's size is each family's own field: the target, the bula)."""
+    given = {f: fields.get(f, getattr(protocol, f)) for f in (*EVENT_FIELDS, "first_dealer")}
+    blank = variant_of(protocol).blank(**given)
+    return dataclasses.replace(blank.with_deals(protocol.deals), ending=protocol.ending)
+
+
+def on_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
+    """``protocol`` with the players of the draw and the event's rules (its deals, first dealer
+    and ending kept): for a pulka rebuilt from a stored version and a form's deal."""
+    header = table_header(table)
+    return _rebuilt(protocol, **{f: getattr(header, f) for f in EVENT_FIELDS})
+
+
+def _parameters(convention: str, options, field: str) -> dict[str, object]:
+    try:
+        return find_any_convention(convention).with_options(**dict(options)).options()
+    except InvalidConventionError as exc:
+        raise UserFacingError(f"{field}: {exc}", {"field": field}) from exc
+
+
+def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
+    """``protocol`` must name the draw's players and the event's rules: a document that
+    disagrees is refused naming the field (whoever submits it: the organiser changes the rules
+    in the event's settings, for every table). Returns it with the event's own spelling
+    (convention key, options as the event states them)."""
+    header = table_header(table)
+    if protocol.players != header.players:
+        raise UserFacingError(
+            _(
+                "players: the draw seats %(table)s at this table; a protocol cannot change them "
+                "(it names %(given)s)."
+            )
+            % {"table": ", ".join(header.players), "given": ", ".join(protocol.players)},
+            {"field": "players", "expected": list(header.players)},
+        )
+    if protocol.target != header.target:
+        raise UserFacingError(
+            _(
+                "target: this event plays pulkas to %(target)d; a table cannot change it "
+                "(the protocol says %(given)d)."
+            )
+            % {"target": header.target, "given": protocol.target},
+            {"field": "target", "expected": header.target},
+        )
+    event_convention = find_any_convention(header.convention)
+    try:
+        given = find_any_convention(protocol.convention)
+    except InvalidConventionError as exc:
+        raise UserFacingError(f"convention: {exc}", {"field": "convention"}) from exc
+    if given.key != event_convention.key:
+        raise UserFacingError(
+            _(
+                "convention: this event plays %(event)s; a table cannot change it (the protocol says %(given)s)."
+            )
+            % {"event": event_convention.name, "given": given.name},
+            {"field": "convention", "expected": event_convention.key},
+        )
+    expected = _parameters(header.convention, header.options, "options")
+    stated = _parameters(protocol.convention, protocol.options, "options")
+    changed = sorted(name for name in expected if stated[name] != expected[name])
+    if changed:
+        raise UserFacingError(
+            _(
+                "options: this event's options are set by the organiser; a table cannot change %(names)s."
+            )
+            % {"names": ", ".join(f"{n} ({expected[n]!s} → {stated[n]!s})" for n in changed)},
+            {"field": "options", "options": changed},
+        )
+    return on_event_rules(table, protocol)
 
 
 def effective_protocol(
@@ -170,11 +273,9 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
     :raises UserFacingError: naming the line and column (field ``notation``).
     """
     header = table_header(table)
-    variant = variant_of(header)
-    has_header = any(
-        line.strip().lower().startswith(("players:", "игроки:", "igrači:", "igraci:"))
-        for line in text.splitlines()
-    )
+    variant = variant_of(header)  # the event's family reads the text
+    given = variant.header_fields(text)
+    has_header = "players" in given
     full = text
     head = ""
     if not has_header:
@@ -189,24 +290,32 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
             % {"line": line, "column": exc.column, "reason": exc.reason},
             {"field": "notation", "line": line, "column": exc.column},
         ) from exc
-    if parsed.players != header.players:
-        raise UserFacingError(
-            _("The players in the text (%(text)s) are not this table's (%(table)s).")
-            % {"text": ", ".join(parsed.players), "table": ", ".join(header.players)},
-            {"field": "notation"},
-        )
-    if not isinstance(parsed, type(header)):
-        raise UserFacingError(
-            _("The text is not in this event's rules (%(rules)s).") % {"rules": variant.name},
-            {"field": "notation"},
-        )
-    protocol = dataclasses.replace(  # the event's rules, the text's deals
-        header,
-        deals=parsed.deals,
-        ending=parsed.ending,
+    # what the text leaves out comes from the event and the draw; what it states is checked
+    # against them when saved (protocol_save refuses a disagreement, naming the field)
+    protocol = _rebuilt(
+        parsed,
+        **{f: getattr(header, f) for f in EVENT_FIELDS if f not in given},
         first_dealer=parsed.first_dealer if has_header else header.first_dealer,
     )
     return protocol, sheet
+
+
+def protocol_from_document(table: Table, document: object) -> tuple[ScoringProtocol, Sheet | None]:
+    """Read a JSON protocol document (``scoring.jsonio``, the API's ``protocol``) for
+    ``table``: the convention and options it leaves out are the event's; what it states is
+    checked against the event when saved.
+
+    :raises UserFacingError: the document does not read (field ``protocol``, with the path).
+    """
+    try:  # a document of any family, told by its format
+        _variant, protocol, sheet = read_json_document(document)
+    except ValueError as exc:  # JsonFormatError, naming the path
+        raise UserFacingError(
+            str(exc), {"field": "protocol", "path": getattr(exc, "path", None)}
+        ) from exc
+    header = table_header(table)
+    left_out = {f: getattr(header, f) for f in ("convention", "options") if f not in document}  # type: ignore[operator]
+    return _rebuilt(protocol, **left_out), sheet
 
 
 def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
@@ -323,22 +432,6 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
     }
 
 
-def _variant_of_table(event, protocol: ScoringProtocol) -> Variant:
-    """The family of the saved protocol, which must be the event's.
-
-    :raises UserFacingError: a protocol of another rule family (field ``data``).
-    """
-    variant = variant_of(protocol)
-    expected = event_variant(event)
-    if variant.key != expected.key:
-        raise UserFacingError(
-            _("This event is played in %(rules)s: the protocol is in %(other)s.")
-            % {"rules": expected.name, "other": variant.name},
-            {"field": "data"},
-        )
-    return variant
-
-
 def _lock_table(table: Table) -> Table:
     return Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
 
@@ -349,6 +442,59 @@ def _current(table: Table, entry_kind: str) -> Protocol | None:
 
 def _approved(table: Table) -> Protocol | None:
     return Protocol.objects.filter(table=table, approved=True).first()
+
+
+def referees_to_ask(event) -> list[str]:
+    """Whom a table asks to correct its protocol once it can no longer: the event's chief
+    referees, else its referees (names, or usernames)."""
+    for roles in ((EventRole.Role.CHIEF_REFEREE,), (EventRole.Role.REFEREE,)):
+        users = [
+            r.user.get_full_name() or r.user.get_username()
+            for r in EventRole.objects.filter(event=event, role__in=roles)
+            .select_related("user")
+            .order_by("user__username")
+        ]
+        if users:
+            return users
+    return []
+
+
+def _require_correction_of_closed_round(table: Table, by, reason: str) -> None:
+    """A closed round takes no more entries from its tables (their keys stop saving); a
+    referee may still correct a protocol, giving the reason."""
+    event = table.round.event
+    if not can_referee(by, event):
+        who = ", ".join(referees_to_ask(event)) or _("the chief referee")
+        raise UserFacingError(
+            _(
+                "Round %(n)d is closed: the table's entries are no longer saved. Ask %(who)s "
+                "to correct the protocol."
+            )
+            % {"n": table.round.number, "who": who},
+            {"field": "round", "state": "closed"},
+        )
+    if not reason.strip():
+        raise UserFacingError(
+            _("Round %(n)d is closed: give the reason for correcting its protocol.")
+            % {"n": table.round.number},
+            {"field": "reason"},
+        )
+
+
+@transaction.atomic
+def table_rotate_key(*, table: Table, by=None) -> Table:
+    """Revoke the table's private link (``/t/<key>/`` and ``X-Table-Key``) and issue a new one,
+    as :func:`tournaments.services.entries.entry_rotate_key` does for a player's."""
+    table = _lock_table(table)
+    table.url_key = new_url_key()
+    table.save(update_fields=["url_key"])
+    audit_log(
+        event=table.round.event,
+        action="table.key_rotated",
+        by=by,
+        data={"round": table.round.number, "table": table.number},
+    )
+    return table
 
 
 @transaction.atomic
@@ -378,6 +524,9 @@ def protocol_save(
             % {"n": protocol.size, "m": table.seats.count()},
             {"field": "players", "rule": "3.2.10"},
         )
+    if table.round.state == Round.State.CLOSED:
+        _require_correction_of_closed_round(table, by, reason)
+    protocol = _require_event_rules(table, protocol)
     current = _current(table, entry_kind)
     current_version = current.version if current else None
     if based_on_version != current_version:
@@ -406,13 +555,13 @@ def protocol_save(
             raise UserFacingError(
                 _("Give the reason for changing an approved protocol."), {"field": "reason"}
             )
-    variant = _variant_of_table(event, protocol)
+    variant = variant_of(protocol)
     data = variant.to_dict(protocol)
     try:  # the stored JSON must read back (the family's public format, versioned)
         variant.from_dict(data)
         if sheet is not None:
             variant.sheet_from_dict(variant.sheet_to_dict(sheet))
-    except ValueError as exc:
+    except ValueError as exc:  # JsonFormatError, naming the path
         raise UserFacingError(
             str(exc), {"field": "data", "path": getattr(exc, "path", None)}
         ) from exc
@@ -508,11 +657,54 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
 
 
 def _require_current_table_version(protocol: Protocol) -> None:
-    if not protocol.is_current or protocol.entry_kind != EntryKind.TABLE:
+    """``protocol`` (the version the user saw) must be the current version of the table's
+    record; otherwise :class:`StaleProtocolError` with the differences, as a stale save gets.
+    Call it with the table locked and ``protocol`` read again under the lock."""
+    if protocol.entry_kind != EntryKind.TABLE:
         raise UserFacingError(
-            _("This is not the current version of the table's protocol; reload it."),
+            _("Only the table's record is confirmed and approved, not the second entry."),
             {"field": "protocol"},
         )
+    if protocol.is_current:
+        return
+    current = _current(protocol.table, EntryKind.TABLE)
+    differences = []
+    if current is not None:
+        differences = protocols_compare(
+            stored_protocol(current.data), stored_protocol(protocol.data)
+        )
+    raise StaleProtocolError(
+        _(
+            "The table saved version %(v)s after the version %(seen)s you saw. Check the "
+            "differences, then confirm or approve the current version."
+        )
+        % {"v": current.version if current else None, "seen": protocol.version},
+        {
+            "field": "version",
+            "version": protocol.version,
+            "current_version": current.version if current else None,
+            "differences": differences,
+        },
+    )
+
+
+def protocol_version(*, table: Table, version: int | None) -> Protocol:
+    """The version ``version`` of the table's record: the one a confirmation or an approval form
+    showed (it carries its number).
+
+    :raises UserFacingError: without a version, or for one the table never saved.
+    """
+    if version is None:
+        raise UserFacingError(
+            _("Say which version you confirm or approve: reload the page."), {"field": "version"}
+        )
+    found = Protocol.objects.filter(table=table, entry_kind=EntryKind.TABLE, version=version)
+    protocol = found.first()
+    if protocol is None:
+        raise UserFacingError(
+            _("The table has no version %(v)s.") % {"v": version}, {"field": "version"}
+        )
+    return protocol
 
 
 @transaction.atomic
@@ -584,8 +776,15 @@ def double_entry_status(table: Table) -> dict[str, Any]:
 
 @transaction.atomic
 def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -> Protocol:
-    """A referee approves the current version (every seat confirmed, no errors, double entry
-    matched or resolved). Exactly one approved protocol per table (database constraint)."""
+    """A referee approves ``protocol``: the version he saw (the form carries its number, see
+    :func:`protocol_version`). It must still be the current version (every seat confirmed, no
+    errors, double entry matched or resolved); ``confirm_missing`` confirms that same version
+    for the seats that have not. Exactly one approved protocol per table (database constraint).
+
+    :raises StaleProtocolError: the table saved a newer version since; with the differences.
+    :raises AlreadyApprovedError: another referee approved it first (the table row is locked,
+        so of two simultaneous approvals the second waits and is told by whom).
+    """
     table = _lock_table(protocol.table)
     protocol.refresh_from_db()
     event = table.round.event
@@ -593,7 +792,22 @@ def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -
         raise UserFacingError(_("Only a referee can approve a protocol."), {"field": "protocol"})
     _require_current_table_version(protocol)
     if protocol.approved:
-        return protocol
+        username = protocol.approved_by.get_username() if protocol.approved_by else None
+        when = timezone.localtime(protocol.approved_at) if protocol.approved_at else None
+        raise AlreadyApprovedError(
+            _("Version %(v)s was already approved by %(who)s at %(time)s.")
+            % {
+                "v": protocol.version,
+                "who": username or _("a referee"),
+                "time": when.strftime("%H:%M:%S") if when else "?",
+            },
+            {
+                "field": "version",
+                "version": protocol.version,
+                "approved_by": username,
+                "approved_at": when.isoformat() if when else None,
+            },
+        )
     if protocol.error_count:
         raise UserFacingError(
             _("The protocol has %(n)d error(s); it cannot be approved.")
@@ -684,7 +898,7 @@ def protocol_resolve(*, table: Table, choices: dict[str, str], by, reason: str =
         if i < len(source.deals):
             deals.append(source.deals[i])
     ending = (a if choices.get("ending", "a") == "a" else b).ending
-    merged = dataclasses.replace(a, deals=tuple(deals), ending=ending)
+    merged = on_event_rules(table, dataclasses.replace(a, deals=tuple(deals), ending=ending))
     resolution = {
         "table_version": first.version,
         "referee_version": second.version,

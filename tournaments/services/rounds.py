@@ -25,13 +25,14 @@ from django.utils.translation import gettext as _
 
 from tournaments import seating
 from tournaments.errors import UserFacingError
-from tournaments.models import Avoidance, Entry, Event, Round, Seat, Table
+from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Round, Seat, Table
 from tournaments.models.event import TableSizePolicy
 from tournaments.services.audit import audit_log
 from tournaments.services.events import event_table_policy
 
 __all__ = [
     "ASYNC_DRAW_THRESHOLD",
+    "DrawnMeanwhileError",
     "draw_in_background",
     "draw_input",
     "draw_job_queue",
@@ -156,12 +157,18 @@ def draw_job_run(
     mine = Round.objects.filter(pk=round_id, draw_job_id=job_id or "")
     progress = _JobProgress(mine, on_progress)
     try:
+        round_ = Round.objects.get(pk=round_id)
+        queued = round_.draw_job_started_at if job_id and round_.draw_job_id == job_id else None
+        if queued is not None and round_.drawn_at is not None and round_.drawn_at >= queued:
+            # drawn (inline, by another caller) after this job was asked for: that draw stands
+            raise _drawn_meanwhile(round_)
         round_ = round_draw(
-            round_=Round.objects.get(pk=round_id),
+            round_=round_,
             by=by,
             method=method,
             seed=seed,
             progress=progress,
+            job_id=job_id,
         )
     except Exception as exc:
         message = (
@@ -327,6 +334,36 @@ def _standings_for_draw(event: Event) -> dict[str, float]:
     return {}
 
 
+class DrawnMeanwhileError(UserFacingError):
+    """A second draw of a round finished after (or was asked for before) another one stored
+    its tables: nothing is stored, the first draw stands; ``extra`` says when and by whom."""
+
+
+def _drawn_meanwhile(round_: Round) -> DrawnMeanwhileError:
+    last = (
+        AuditLogEntry.objects.filter(
+            event=round_.event_id, action="round.drawn", data__round=round_.number
+        )
+        .select_related("user")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    who = last.user.get_username() if last is not None and last.user else None
+    when = timezone.localtime(round_.drawn_at) if round_.drawn_at else None
+    return DrawnMeanwhileError(
+        _(
+            "Round %(n)d was drawn meanwhile (at %(time)s, by %(who)s); that draw stands and "
+            "nothing else was stored. Draw again only if you mean to replace it."
+        )
+        % {
+            "n": round_.number,
+            "time": when.strftime("%H:%M:%S") if when else "?",
+            "who": who or _("another caller"),
+        },
+        {"field": "draw", "drawn_at": when.isoformat() if when else None, "drawn_by": who},
+    )
+
+
 def round_draw(
     *,
     round_: Round,
@@ -334,6 +371,7 @@ def round_draw(
     seed: str | None = None,
     by=None,
     progress: seating.Reporter | None = None,
+    job_id: str | None = None,
 ) -> Round:
     """Draw the round's tables (or draw them again while the round is not published).
 
@@ -345,7 +383,18 @@ def round_draw(
     """
     round_ = Round.objects.select_related("event").get(pk=round_.pk)
     _require(round_, State.DRAFT, State.DRAWN)
-    committed = (round_.draw_seed, round_.draw_seed_hash)
+    if job_id is None and draw_job_running(round_):  # inline while a job draws it
+        raise UserFacingError(
+            _("A draw of round %(n)d is already running (since %(time)s).")
+            % {
+                "n": round_.number,
+                "time": timezone.localtime(round_.draw_job_started_at).strftime("%H:%M:%S"),
+            },
+            {"field": "draw"},
+        )
+    # what the round was when this draw began: the draw it replaces (None: none yet) and the
+    # seed; another draw stored meanwhile (same published seed or not) makes this one void
+    committed = (round_.draw_seed, round_.draw_seed_hash, round_.drawn_at)
     if seed is None:
         seed = round_.draw_seed or secrets.token_hex(16)
     elif round_.draw_seed_hash and seed_hash(seed) != round_.draw_seed_hash:
@@ -379,7 +428,7 @@ def round_draw(
 def _draw_store(
     round_: Round,
     inputs: dict[str, Any],
-    committed: tuple[str, str],
+    committed: tuple[str, str, Any],
     seed: str,
     draw: seating.Draw,
     by,
@@ -388,10 +437,12 @@ def _draw_store(
     """Store ``draw`` (made from ``inputs``) as the round's tables, if they still hold."""
     round_ = _lock(round_)
     _require(round_, State.DRAFT, State.DRAWN)
+    if round_.drawn_at != committed[2]:
+        raise _drawn_meanwhile(round_)
     now = draw_input(round_, method=method)
-    if (round_.draw_seed, round_.draw_seed_hash) != committed or _drawn_from(now) != _drawn_from(
-        inputs
-    ):
+    if (round_.draw_seed, round_.draw_seed_hash) != committed[:2] or _drawn_from(
+        now
+    ) != _drawn_from(inputs):
         raise UserFacingError(
             _(
                 "While the draw ran, the players present, the earlier rounds, the draw "

@@ -31,4 +31,5 @@ urlpatterns = [
         name="manage-round-action",
     ),
     path("e/<slug:slug>/manage/log/", v.audit, name="manage-log"),
+    path("e/<slug:slug>/manage/log/export/", v.audit_export, name="manage-log-export"),
 ]

@@ -28,6 +28,7 @@ __all__ = [
     "FamilyUI",
     "PulkaCells",
     "event_variant",
+    "playable",
     "ui_for",
     "ui_of_event",
     "ui_of_protocol",
@@ -35,12 +36,18 @@ __all__ = [
 
 
 def _adapters() -> dict[str, FamilyUI]:
+    from .balkan import BalkanUI
     from .russian import RussianUI
 
-    return {ui.key: ui for ui in (RussianUI(),)}
+    return {ui.key: ui for ui in (RussianUI(), BalkanUI())}
 
 
 ADAPTERS: dict[str, FamilyUI] = _adapters()
+
+
+def playable(family_key: str) -> bool:
+    """Whether a rule family has tournament pages (an adapter) yet: events take only those."""
+    return family_key in ADAPTERS
 
 
 def event_variant(event: Event) -> Variant:

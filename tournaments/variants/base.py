@@ -39,6 +39,11 @@ class FamilyUI:
     pulka_template: ClassVar[str]
     #: the filled protocol PDF
     filled_template: ClassVar[str]
+    #: the blank protocol PDF's template; ``None``: the fast overlay sheet of
+    #: :mod:`tournaments.pdf_sheets` (the Russian pulka grid)
+    blank_template: ClassVar[str | None] = None
+    #: the ending select's label for a game played to its end
+    ending_closed_label: ClassVar[Any]
     #: the unit of a table result, for people ("whists", "points")
     result_unit: ClassVar[Any]
     #: the pulka view's result row heading ("Result (whists)")

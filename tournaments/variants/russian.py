@@ -57,6 +57,7 @@ class RussianUI(FamilyUI):
     filled_template = "pdf/filled_protocol.html"
     result_unit = gettext_lazy("whists")
     result_label = gettext_lazy("Result (whists)")
+    ending_closed_label = gettext_lazy("closed (every pulya reached the target)")
     catalogue = CATALOGUE
 
     @property

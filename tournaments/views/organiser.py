@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -25,6 +29,7 @@ from tournaments.forms import (
     SwapForm,
 )
 from tournaments.models import Entry
+from tournaments.selectors.audit import audit_log_csv, audit_log_export
 from tournaments.selectors.events import (
     entries_for_event,
     rounds_for_event,
@@ -476,3 +481,23 @@ def audit(request, event):
         for item in event.audit_log.select_related("user")[:500]
     ]
     return render(request, "tournaments/organiser/log.html", {"event": event, "log": log})
+
+
+@event_view(roles=permissions.CHIEF_REFEREE)
+def audit_export(request, event):
+    """The whole log as a download: ``?format=csv`` (default) or ``?format=json``."""
+    rows = audit_log_export(event=event)
+    stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+    if request.GET.get("format") == "json":
+        body = json.dumps(
+            {"event": event.slug, "exported_at": timezone.now().isoformat(), "entries": rows},
+            ensure_ascii=False,
+            indent=1,
+        )
+        response = HttpResponse(body, content_type="application/json; charset=utf-8")
+        extension = "json"
+    else:
+        response = HttpResponse(audit_log_csv(rows), content_type="text/csv; charset=utf-8")
+        extension = "csv"
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-log-{stamp}.{extension}"'
+    return response

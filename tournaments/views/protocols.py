@@ -18,7 +18,15 @@ from django.views.decorators.http import require_POST
 from scoring.protocol import Ending
 from tournaments import permissions
 from tournaments.errors import UserFacingError
-from tournaments.models import Appeal, Entry, EntryKind, Event, PenaltyDefinition, Protocol
+from tournaments.models import (
+    Appeal,
+    Entry,
+    EntryKind,
+    Event,
+    PenaltyDefinition,
+    Protocol,
+    Round,
+)
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
@@ -97,7 +105,7 @@ def table_entry(request, key: str):
                     deals.append(ui.deal_from_post(request.POST, protocol, dealer))
             svc.protocol_save(
                 table=table,
-                protocol=_rebuild(protocol, deals, ending),
+                protocol=svc.on_event_rules(table, _rebuild(protocol, deals, ending)),
                 sheet=svc.stored_sheet(protocol, version.sheet) if version else None,
                 based_on_version=based_on,
                 source=Protocol.Source.TABLE_LINK,
@@ -129,6 +137,8 @@ def table_entry(request, key: str):
             "endings": [(e.value, e.value) for e in Ending],
             "post": request.POST,
             "approved": version is not None and version.approved,
+            "closed": table.round.state == Round.State.CLOSED,
+            "ask": ", ".join(svc.referees_to_ask(table.round.event)),
         },
         status=409 if stale else 400 if error else 200,
     )
@@ -175,6 +185,21 @@ def referee_entry(request, event, number: int, table_number: int):
             stale = exc
         except UserFacingError as exc:
             error = exc
+    return _desk(
+        request,
+        event,
+        table,
+        kind=kind,
+        version=version,
+        text=text,
+        ending=ending,
+        error=error,
+        stale=stale,
+    )
+
+
+def _desk(request, event, table, *, kind, version, text, ending, error=None, stale=None):
+    """Render the referee's desk (with a refused save's or approval's message)."""
     table_version = sel.protocol_current(table, EntryKind.TABLE)
     return render(
         request,
@@ -198,6 +223,9 @@ def referee_entry(request, event, number: int, table_number: int):
             "double": svc.double_entry_status(table) if event.double_entry else None,
             "saved": request.GET.get("saved"),
             "reason": request.POST.get("reason", ""),
+            "reload_url": reverse(
+                "protocol-referee", args=[event.slug, table.round.number, table.number]
+            ),
         },
         status=409 if stale else 400 if error else 200,
     )
@@ -220,7 +248,9 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
     here = reverse("protocol-referee", args=[event.slug, number, table_number])
     current = sel.protocol_current(table)
     try:
-        if action == "resolve":
+        if action == "new-key":
+            svc.table_rotate_key(table=table, by=request.user)
+        elif action == "resolve":
             choices = {
                 k[len("choice_") :]: v for k, v in request.POST.items() if k.startswith("choice_")
             }
@@ -229,13 +259,19 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
             )
         elif current is None:
             raise UserFacingError(_("The table has no protocol yet."))
-        elif action == "confirm":
+        elif action == "confirm":  # the version the form showed, not whatever is current now
             svc.protocol_confirm(
-                protocol=current, seat=_int(request.POST.get("seat")) or 0, by=request.user
+                protocol=svc.protocol_version(
+                    table=table, version=_int(request.POST.get("version"))
+                ),
+                seat=_int(request.POST.get("seat")) or 0,
+                by=request.user,
             )
         elif action == "approve":
             svc.protocol_approve(
-                protocol=current,
+                protocol=svc.protocol_version(
+                    table=table, version=_int(request.POST.get("version"))
+                ),
                 by=request.user,
                 confirm_missing=bool(request.POST.get("confirm_missing")),
             )
@@ -245,6 +281,20 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
             )
         else:
             raise PermissionDenied
+    except svc.StaleProtocolError as exc:  # show the differences, as a stale save does
+        version = sel.protocol_current(table, EntryKind.TABLE)
+        protocol = svc.stored_protocol(version.data)
+        sheet = svc.stored_sheet(protocol, version.sheet)
+        return _desk(
+            request,
+            event,
+            table,
+            kind=EntryKind.TABLE,
+            version=version,
+            text=svc.notation_text(protocol, sheet),
+            ending=str(Ending(protocol.ending)),
+            stale=exc,
+        )
     except UserFacingError as exc:
         return _back(request, here, exc)
     return _back(request, here + "?kind=table&saved=1")

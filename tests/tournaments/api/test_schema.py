@@ -7,7 +7,7 @@ from django.core.management import call_command
 from drf_spectacular.drainage import GENERATOR_STATS
 
 #: Every operation of ``/api/v1/`` (``tournaments/api/urls_*.py``).
-OPERATIONS = 29
+OPERATIONS = 31
 
 
 @pytest.fixture(scope="module")

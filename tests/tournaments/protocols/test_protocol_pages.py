@@ -142,7 +142,10 @@ def test_player_confirms_through_his_link_and_appeals(client, setup):
         assert r.status_code == 302
     assert current(setup).state == "confirmed"
     client.force_login(setup.referee)
-    r = client.post(reverse("protocol-action", args=[setup.event.slug, 1, 1, "approve"]))
+    r = client.post(
+        reverse("protocol-action", args=[setup.event.slug, 1, 1, "approve"]),
+        {"version": str(current(setup).version)},
+    )
     assert r.status_code == 302 and current(setup).approved
     incident = incident_record(
         table=setup.table, deal=0, seats=[0], by=setup.referee, description="peeked"

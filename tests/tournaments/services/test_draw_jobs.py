@@ -279,3 +279,75 @@ def test_what_the_tables_do_not_depend_on_may_change_while_the_engine_runs(monke
         service.round_draw(round_=drawn, method="swiss")
     drawn.refresh_from_db()
     assert drawn.draw_method != "swiss" and drawn.tables.count() == 3
+
+
+def _committed_round():
+    """A round of nine whose seed's hash is published (commit and reveal): every draw of it
+    uses that seed, so two draws make the same tables and nothing else tells them apart."""
+    from tournaments.services.rounds import round_commit_seed
+
+    organiser = UserFactory(username="organiser")
+    round_ = round_create(event=event_with(9, table_size_policy="3"))
+    return round_commit_seed(round_=round_, by=organiser), organiser
+
+
+def test_a_draw_started_inline_and_as_a_job_stores_one_draw_and_tells_the_second(monkeypatch):
+    """Issue 25, item 13: the job is asked for while the inline draw's engine runs and
+    finishes first; the inline draw then stores nothing and is told."""
+    from tournaments.models import AuditLogEntry, Table
+    from tournaments.services import rounds
+
+    round_, organiser = _committed_round()
+    engine = rounds.run_engine
+    calls = []
+
+    def engine_meanwhile(*args, **kwargs):
+        calls.append(1)
+        draw = engine(*args, **kwargs)
+        if len(calls) == 1:  # the inline draw's engine: a job draws the round meanwhile
+            draw_job_queue(round_=round_, by=organiser)
+        return draw
+
+    monkeypatch.setattr(rounds, "run_engine", engine_meanwhile)
+    with pytest.raises(rounds.DrawnMeanwhileError, match="organiser") as caught:
+        rounds.round_draw(round_=round_, by=UserFactory(username="second"))
+    assert caught.value.extra["drawn_by"] == "organiser"
+    assert AuditLogEntry.objects.filter(action="round.drawn").count() == 1
+    round_.refresh_from_db()
+    assert round_.state == "drawn" and Table.objects.filter(round=round_).count() == 3
+
+
+def test_a_job_asked_for_before_an_inline_draw_stored_stores_nothing():
+    """The inline draw finishes after the job was queued and before it runs: the job is told
+    (its message stays on the round) and stores nothing."""
+    import datetime as dt
+
+    from tournaments.models import AuditLogEntry, Round, Table
+    from tournaments.services import rounds
+
+    round_, organiser = _committed_round()
+    asked = timezone.now()
+    rounds.round_draw(round_=round_, by=organiser)
+    Round.objects.filter(pk=round_.pk).update(
+        draw_job_id="job-1", draw_job_started_at=asked - dt.timedelta(seconds=1)
+    )
+    tables = set(Table.objects.filter(round=round_).values_list("pk", flat=True))
+    with pytest.raises(rounds.DrawnMeanwhileError):
+        rounds.draw_job_run(round_id=round_.pk, job_id="job-1")
+    round_.refresh_from_db()
+    assert "drawn meanwhile" in round_.draw_job_error and round_.draw_job_id == ""
+    assert AuditLogEntry.objects.filter(action="round.drawn").count() == 1
+    assert set(Table.objects.filter(round=round_).values_list("pk", flat=True)) == tables
+
+
+def test_no_inline_draw_while_a_job_draws_the_round():
+    from tournaments.services.rounds import round_draw
+
+    round_, organiser = _committed_round()
+    round_.draw_job_id = "a-job-on-a-worker"
+    round_.draw_job_started_at = timezone.now()
+    round_.save()
+    with pytest.raises(UserFacingError, match="already running"):
+        round_draw(round_=round_, by=organiser)
+    round_.refresh_from_db()
+    assert round_.state == "draft" and round_.tables.count() == 0

@@ -100,3 +100,26 @@ def test_the_public_event_page_names_the_convention_and_its_options(client):
     page = client.get(reverse("event", args=[event.slug])).content.decode()
     assert "Ленинградка (Leningrad)" in page
     assert "Raspasy price per trick (note 44): 3" in page
+
+
+def test_the_returned_half_consolation_option_d21_is_set_and_shown_in_both_languages(client):
+    """D21 (001 §3.8.8, §3.8.14, §3.8.1.2): the organiser turns the former half-whister's
+    consolation off; the event stores it and the pages name it with its source."""
+    event = EventFactory(slug="club-cup", variant="leningrad")
+    client.force_login(UserFactory(is_superuser=True))
+    url = reverse("manage-settings", args=[event.slug])
+    form = client.get(url).content.decode()
+    assert 'name="option_returned_half_consolation"' in form
+    page = client.post(
+        url, {**SETTINGS, "variant": "leningrad", "option_returned_half_consolation": "false"}
+    )
+    assert page.status_code == 302, page.content.decode()[:3000]
+    event.refresh_from_db()
+    assert event.convention_options == {"returned_half_consolation": False}
+    public = client.get(reverse("event", args=[event.slug])).content.decode()
+    assert (
+        "Gentleman whist, whist returned: the former half-whister writes the consolation"
+        " (001 §3.8.8, §3.8.14, §3.8.1.2): no"
+    ) in public
+    russian = client.get("/ru" + url).content.decode()
+    assert "уходивший за полвиста пишет консоляцию (001 §3.8.8, §3.8.14, §3.8.1.2)" in russian

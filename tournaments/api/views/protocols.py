@@ -3,7 +3,8 @@
 ``/api/v1/events/<slug>/rounds/<n>/tables/<t>/protocols``. Referees authenticate by session or
 token; the table itself by its private key in the ``X-Table-Key`` header (Tabbycat's URL-key
 authentication). Errors are ``{"message", "extra"}``: 400 for bad input, 403, 404, and 409 for a
-save based on an old version (``extra.current_version`` and ``extra.differences``).
+save or an approval of an old version (``extra.current_version`` and ``extra.differences``) or an
+approval someone else made first (``extra.approved_by``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.variants import read_json_document
 from tournaments.api.schema import error
 from tournaments.errors import UserFacingError
 from tournaments.models import EntryKind, Event, Protocol
@@ -30,6 +30,7 @@ from tournaments.selectors.protocols import protocol_current, table_in_event
 from tournaments.services import protocols as svc
 
 __all__ = [
+    "ProtocolApproveApi",
     "ProtocolFindingsApi",
     "ProtocolSubmitApi",
     "ProtocolVersionDetailApi",
@@ -222,7 +223,14 @@ class ProtocolSubmitApi(_TableApi):
             "referee's second entry needs a referee). Give either ``protocol`` (the JSON "
             "document, as a version's ``data``) or ``notation`` (the text), and "
             "``based_on_version``: the current version you started from, null for the first. "
-            "A save based on another version is refused with 409 and the differences."
+            "A save based on another version is refused with 409 and the differences. "
+            "The players come from the draw and the convention, its options and the target "
+            "from the event: a document may leave the convention and options out (the "
+            "event's are used); one that states others is refused with 400, ``extra.field`` "
+            "naming ``players``, ``target``, ``convention`` or ``options`` — whoever submits "
+            "it, the table's key or a referee. A closed round takes no more saves by the "
+            "table's key (400, ``extra.field`` ``round``); a referee corrects it with a "
+            "``reason``."
         ),
         parameters=[TABLE_KEY],
         request=InputSerializer,
@@ -263,10 +271,7 @@ class ProtocolSubmitApi(_TableApi):
             if "notation" in data:
                 protocol, sheet = svc.notation_read(table, data["notation"])
             else:
-                try:
-                    _variant, protocol, sheet = read_json_document(data["protocol"])
-                except ValueError as exc:  # JsonFormatError, naming the path
-                    raise UserFacingError(str(exc), {"field": "protocol"}) from exc
+                protocol, sheet = svc.protocol_from_document(table, data["protocol"])
             saved = svc.protocol_save(
                 table=table,
                 protocol=protocol,
@@ -378,3 +383,69 @@ class ProtocolFindingsApi(_TableApi):
                 "findings": current.findings,
             }
         )
+
+
+class ProtocolApproveApi(_TableApi):
+    """POST: a referee approves the version he saw (issue 25: approval bound to a version)."""
+
+    @extend_schema_serializer(component_name="ProtocolApproveInput")
+    class InputSerializer(serializers.Serializer):
+        version = serializers.IntegerField(
+            min_value=1, help_text="The version of the table's record you checked and approve."
+        )
+        confirm_missing = serializers.BooleanField(
+            default=False,
+            help_text="Confirm that same version for the players who have not confirmed it.",
+        )
+
+    @extend_schema(
+        operation_id="protocols_approve",
+        tags=["protocols"],
+        summary="Approve the version of the table's protocol you checked",
+        description=(
+            "A referee of the event. ``version`` is the version you checked: if the table saved "
+            "a newer one since, nothing is approved and the answer is 409 with the differences "
+            "(as for a stale save); if another referee approved it first, 409 says who and "
+            "when. ``confirm_missing`` confirms that same version for the seats that have not."
+        ),
+        request=InputSerializer,
+        responses={
+            200: ProtocolOutputSerializer,
+            400: error(
+                "Invalid input, or the version cannot be approved yet (errors, confirmations "
+                "missing, double entry not resolved): ``extra.field`` names what."
+            ),
+            403: error("Not a referee of the event (a table's key cannot approve)."),
+            404: _TABLE_NOT_FOUND,
+            409: error(
+                "The version is no longer the current one (``extra.current_version``, "
+                "``extra.differences``: ``a`` the current version's line, ``b`` the approved "
+                "one's), or it was already approved (``extra.approved_by``, "
+                "``extra.approved_at``)."
+            ),
+        },
+    )
+    def post(self, request, slug: str, number: int, table_number: int) -> Response:
+        _event, table, referee, _by_key = self.load(request, slug, number, table_number)
+        if not referee:
+            return Response(
+                {"message": "Only a referee of the event can approve a protocol.", "extra": {}},
+                status=status.HTTP_403_FORBIDDEN,
+            )
+        serializer = self.InputSerializer(data=request.data)
+        if not serializer.is_valid():
+            return Response(
+                {"message": "Invalid input.", "extra": serializer.errors},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        data = serializer.validated_data
+        try:
+            protocol = svc.protocol_version(table=table, version=data["version"])
+            approved = svc.protocol_approve(
+                protocol=protocol, by=request.user, confirm_missing=data["confirm_missing"]
+            )
+        except (svc.StaleProtocolError, svc.AlreadyApprovedError) as exc:
+            return _error(exc, status.HTTP_409_CONFLICT)
+        except UserFacingError as exc:
+            return _error(exc)
+        return Response(ProtocolOutputSerializer(approved).data)

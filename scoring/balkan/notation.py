@@ -1,0 +1,440 @@
+"""The Balkan text notation: a referee types a Croatian, Serbian or Slovenian game from the paper
+sheet, one deal a line, in the players' own words (seed 002).
+
+The grammar, with examples, is in ``docs/balkan-format.md``. In short::
+
+    format: balkan 1
+    pravila: hrvatski                 # convention: croatian | serbian | slovenian
+    bula: 30
+    igrači: Ana, Boris, Cvita         # players, in playing order
+    prvi dijeli: Ana                  # first dealer
+
+    1. Cvita bundeva ide/ide štihovi 2-2-6
+    2. Boris žir ide/ne ide štihovi 0-7-3
+    3. dalje                          # all passed: a refa
+    4. Ana list ide/ne ide kontra Boris štihovi 7-2-1
+    5. kazna Boris §5.1 bula=10 napomena="looked at the talon"
+
+:func:`parse` reads it into a :class:`~scoring.balkan.protocol.BalkanProtocol`; :func:`format`
+writes the canonical text back, so ``parse(format(p)) == p`` and ``format(parse(t))`` is
+canonical. Keywords are matched without case and without diacritics (``stihovi``, ``zir``).
+
+>>> p = parse("bula: 30\\nplayers: Ana, Boris, Cvita\\nCvita 3 ide/ide tricks 2-2-6\\nrefa\\n")
+>>> p.deals[0].contract, p.deals[0].tricks, type(p.deals[1]).__name__
+(3, (2, 2, 6), 'AllPass')
+>>> print(format(p).splitlines()[-2])
+1. Cvita bundeva ide/ide štihovi 2-2-6
+>>> parse(format(p)) == p
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from rules.balkan import find_convention
+from rules.conventions import InvalidConventionError
+from scoring.notation import _option_value
+from scoring.notation_lexer import Cursor, NotationError, Token, is_bare, quote, squash, tokenize
+from scoring.protocol import Ending, OptionValue
+
+from .notation_deals import SEATS, HandReader, fold, referrer, write_deal
+from .protocol import BalkanDeal, BalkanProtocol, BalkanSheet, BalkanSheetLine, BalkanSheetRow
+
+__all__ = [
+    "NotationError",
+    "parse",
+    "parse_with_sheet",
+    "parse_sheet",
+    "format",
+    "format_sheet",
+    "deal_text",
+    "FORMAT_LINE",
+]
+
+#: The first line :func:`format` writes; a file may omit it (version 1 is assumed) when its
+#: convention line names a Balkan convention.
+FORMAT_LINE: Final = "format: balkan 1"
+
+_HEADERS: Final = {
+    "format": "format",
+    "convention": "convention", "konvencija": "convention", "pravila": "convention",
+    "variant": "convention",
+    "options": "options", "option": "options", "opcije": "options", "opcija": "options",
+    "bula": "bula",
+    "players": "players", "igraci": "players", "igralci": "players",
+    "firstdealer": "first_dealer", "dealer": "first_dealer", "prvidijeli": "first_dealer",
+    "prvideli": "first_dealer", "dijeli": "first_dealer", "deli": "first_dealer",
+    "ending": "ending", "end": "ending", "kraj": "ending", "konec": "ending",
+}  # fmt: skip
+_ENDINGS: Final = {e.value: e for e in Ending} | {
+    "gotovo": Ending.CLOSED, "zavrseno": Ending.CLOSED, "dogovor": Ending.AGREEMENT,
+    "time": Ending.TIME_LIMIT, "vrijeme": Ending.TIME_LIMIT, "vreme": Ending.TIME_LIMIT,
+    "cas": Ending.TIME_LIMIT, "traje": Ending.IN_PROGRESS,
+}  # fmt: skip
+_TRUE: Final = frozenset({"da", "true", "yes", "on"})
+_FALSE: Final = frozenset({"ne", "false", "no", "off"})
+_CONVENTIONS: Final = "croatian, serbian or slovenian (hrvatski, srpski, slovenski …)"
+
+# --- headers ---------------------------------------------------------------------------------
+
+
+def _option(cur: Cursor) -> OptionValue:
+    tok = cur.peek()
+    if tok is not None and tok.kind == "word" and fold(tok.text) in _TRUE | _FALSE:
+        cur.i += 1
+        return fold(tok.text) in _TRUE
+    return _option_value(cur)
+
+
+@dataclass
+class _Headers:
+    found: dict[str, object] = field(default_factory=dict)
+    places: dict[str, tuple[int, int]] = field(default_factory=dict)  # line, column of a value
+
+    def read(self, reader: HandReader, cur: Cursor, key: str) -> None:
+        head = cur.toks[0]
+        found = self.found
+        if key in found and key != "options":
+            raise NotationError(cur.number, head.col, f"the {key.replace('_', ' ')} is given twice")
+        tok = cur.peek()
+        if tok is not None:
+            self.places[key] = (cur.number, tok.col)
+        if key == "format":
+            word = cur.expect("word", "'balkan'")
+            if word.text.lower() != "balkan":
+                raise cur.error("'balkan'", word)
+            found[key] = cur.integer("the notation version 1", 1, 1)
+        elif key == "convention":
+            name = cur.text(f"a convention: {_CONVENTIONS}")
+            try:
+                find_convention(name)
+            except InvalidConventionError:
+                raise cur.error(f"a convention: {_CONVENTIONS}", tok) from None
+            found[key] = name
+        elif key == "options":
+            options: dict[str, OptionValue] = dict(found.get("options", {}))  # type: ignore[call-overload]
+            while True:
+                tok = cur.peek()
+                name = cur.text("an option name", stop=",=")
+                cur.expect("=", f"'=' and a value after {name}")
+                if name in options:
+                    raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
+                options[name] = _option(cur)
+                self.places[f"option {name}"] = (cur.number, tok.col if tok else 1)
+                if not cur.at(","):
+                    break
+                cur.i += 1
+            found[key] = options
+        elif key == "bula":
+            found[key] = cur.integer("the bula, a whole number such as 30 or 50", 1, 10**6)
+        elif key == "players":
+            names = [cur.text("a player's name")]
+            while cur.at(","):
+                cur.i += 1
+                names.append(cur.text("a player's name"))
+            if len(names) != SEATS:
+                raise NotationError(cur.number, head.col, f"expected 3 players, found {len(names)}")
+            if len({name.lower() for name in names}) != len(names):
+                raise NotationError(cur.number, head.col, "two players have the same name")
+            reader.players = tuple(names)
+            found[key] = reader.players
+        elif key == "first_dealer":
+            if reader.players is None:
+                raise NotationError(
+                    cur.number, head.col, "expected a 'players:' line before this one"
+                )
+            found[key] = reader.seat(cur)
+        else:
+            expected = (
+                "closed, agreement, time-limit or in-progress (gotovo, dogovor, vrijeme, traje)"
+            )
+            tok = cur.expect("word", expected)
+            if fold(tok.text) not in _ENDINGS:
+                raise cur.error(expected, tok)
+            found[key] = _ENDINGS[fold(tok.text)]
+        if not cur.done():
+            raise cur.error("end of line", cur.peek())
+
+    def options(self, convention: str) -> tuple[tuple[str, OptionValue], ...]:
+        """The options, checked against the convention (an error points at the option)."""
+        options = self.found.get("options", {})
+        assert isinstance(options, dict)
+        conv = find_convention(convention)
+        for name, value in options.items():
+            try:
+                conv.with_options(**{name: value})
+            except InvalidConventionError as error:
+                line, column = self.places[f"option {name}"]
+                raise NotationError(line, column, str(error)) from None
+        return tuple(sorted(options.items()))
+
+
+def _header_key(tokens: list[Token]) -> tuple[str, int] | None:
+    for j, tok in enumerate(tokens):
+        if tok.kind == ":":
+            key = _HEADERS.get(fold(squash("".join(t.text for t in tokens[:j]))))
+            return (key, j + 1) if key and j else None
+        if tok.kind != "word":
+            return None
+    return None
+
+
+# --- sheet lines ------------------------------------------------------------------------------
+
+_SHEET_WORDS: Final = frozenset({"sheet", "zapis"})
+_FINAL_WORDS: Final = frozenset({"final", "konacno", "zavrsno"})
+_RESULT_WORDS: Final = frozenset({"result", "rezultat", "obracun"})
+
+
+@dataclass
+class _SheetLines:
+    """The ``sheet …:`` lines: what the players wrote, for the checker."""
+
+    running: dict[int, BalkanSheetRow] = field(default_factory=dict)
+    final: BalkanSheetRow | None = None
+    result: tuple[int, ...] | None = None
+    seen: bool = False
+
+    def line(self, reader: HandReader, cur: Cursor) -> None:
+        self.seen = True
+        cur.i = 1
+        which = cur.peek()
+        expected = "a deal number, final or result"
+        if which is None or which.kind != "word":
+            raise cur.error(expected, which)
+        low = fold(which.text)
+        cur.i += 1
+        cur.expect(":", "':'")
+        if re.fullmatch("[0-9]+", low) and int(low) >= 1:
+            if int(low) in self.running:
+                raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
+            self.running[int(low)] = _sheet_row(reader, cur)
+        elif low in _FINAL_WORDS:
+            if self.final is not None:
+                raise NotationError(cur.number, which.col, "the final sheet is given twice")
+            self.final = _sheet_row(reader, cur)
+        elif low in _RESULT_WORDS:
+            if self.result is not None:
+                raise NotationError(cur.number, which.col, "the result is given twice")
+            values = [_points(cur, "a result in points such as 506 or -496")]
+            while cur.at(","):
+                cur.i += 1
+                values.append(_points(cur, "a result in points such as 506 or -496"))
+            if len(values) != SEATS:
+                raise cur.error("3 results, one per player in seat order", cur.peek())
+            self.result = tuple(values)
+        else:
+            raise NotationError(cur.number, which.col, f"expected {expected}, found {which.text!r}")
+        if not cur.done():
+            raise cur.error("end of line", cur.peek())
+
+    def sheet(self) -> BalkanSheet | None:
+        if not self.seen:
+            return None
+        last = max(self.running, default=0)
+        running = tuple(self.running.get(i) for i in range(1, last + 1))
+        return BalkanSheet(running=running, final=self.final, result=self.result)
+
+
+def _points(cur: Cursor, expected: str) -> int:
+    tok = cur.peek()
+    if tok is None or tok.kind != "word" or not re.fullmatch(r"[-+−]?[0-9]{1,10}", tok.text):
+        raise cur.error(expected, tok)
+    cur.i += 1
+    return int(tok.text.replace("−", "-"))
+
+
+def _sheet_row(reader: HandReader, cur: Cursor) -> BalkanSheetRow:
+    """``Ana -30 12 0 1; Boris …``: the declarer column (signed: −bula at the start, positive
+    under the hat), the soups against each other player in seat order, the unplayed refas."""
+    assert reader.players is not None
+    lines: dict[int, BalkanSheetLine] = {}
+    while True:
+        tok = cur.peek()
+        seat = reader.seat(cur)
+        if seat in lines:
+            raise cur.error("each player once", tok)
+        column = _points(cur, "the declarer column, signed (-30 at a bula of 30)")
+        soups = [_points(cur, "a soup (juha) against the next player") for _ in range(SEATS - 1)]
+        soups.insert(seat, 0)
+        refas = cur.integer("the number of unplayed refas (0 if none)", 0, 99)
+        lines[seat] = BalkanSheetLine(column, tuple(soups), refas)
+        if not cur.at(";"):
+            break
+        cur.i += 1
+    missing = [reader.players[s] for s in range(SEATS) if s not in lines]
+    if missing:
+        raise cur.error(f"'; ' and {missing[0]}'s column, soups and refas", cur.peek())
+    return tuple(lines[s] for s in range(SEATS))
+
+
+# --- the whole text ---------------------------------------------------------------------------
+
+
+def parse(text: str) -> BalkanProtocol:
+    """Read a protocol written in the Balkan notation (``sheet`` lines are read and dropped;
+    :func:`parse_with_sheet` keeps them).
+
+    :raises NotationError: naming the line and column and what was expected there.
+    """
+    return parse_with_sheet(text)[0]
+
+
+def parse_with_sheet(text: str) -> tuple[BalkanProtocol, BalkanSheet | None]:
+    """Read a protocol and the sheet the players wrote (``None`` without ``sheet`` lines).
+
+    :raises NotationError: naming the line and column and what was expected there.
+    """
+    reader = HandReader()
+    headers = _Headers()
+    deals: list[BalkanDeal] = []
+    sheet = _SheetLines()
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, 1):
+        tokens = tokenize(raw, number)
+        if not tokens:
+            continue
+        cur = Cursor(tokens, number, len(raw))
+        header = _header_key(tokens)
+        if header is not None:
+            if deals or sheet.seen:
+                raise NotationError(number, 1, "headers come before the first deal")
+            cur.i = header[1]
+            headers.read(reader, cur, header[0])
+            continue
+        for key, what in (("players", "a 'players:' line"), ("bula", "a 'bula:' line")):
+            if key not in headers.found:
+                raise NotationError(number, 1, f"expected {what} before the first deal")
+        head = tokens[0]
+        if head.kind == "word" and fold(head.text) in _SHEET_WORDS:
+            sheet.line(reader, cur)
+            continue
+        if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
+            if int(head.text[:-1]) != len(deals) + 1:
+                raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
+            cur.i = 1
+        if cur.done():
+            raise cur.error("a deal: a player and a contract, dalje (all passed) or kazna", None)
+        deals.append(reader.deal(cur))
+    for key in ("players", "bula"):
+        if key not in headers.found:
+            raise NotationError(len(lines) + 1, 1, f"expected a '{key}:' line")
+    found = headers.found
+    convention = str(found.get("convention", "croatian"))
+    protocol = BalkanProtocol(
+        players=reader.players or (),
+        bula=found["bula"],  # type: ignore[arg-type]
+        deals=tuple(deals),
+        convention=convention,
+        options=headers.options(convention),
+        first_dealer=found.get("first_dealer", 0),  # type: ignore[arg-type]
+        ending=found.get("ending", Ending.CLOSED),  # type: ignore[arg-type]
+    )
+    return protocol, sheet.sheet()
+
+
+def parse_sheet(text: str, players: tuple[str, ...]) -> BalkanSheet:
+    """Read a file of ``sheet`` lines alone, for the table of ``players``.
+
+    :raises NotationError: naming the line and column and what was expected there.
+    """
+    reader = HandReader(players)
+    sheet = _SheetLines()
+    for number, raw in enumerate(text.splitlines(), 1):
+        tokens = tokenize(raw, number)
+        if not tokens:
+            continue
+        head = tokens[0]
+        if head.kind != "word" or fold(head.text) not in _SHEET_WORDS:
+            raise NotationError(number, head.col, f"expected 'sheet', found {head.text!r}")
+        sheet.line(reader, Cursor(tokens, number, len(raw)))
+    return sheet.sheet() or BalkanSheet()
+
+
+def _value(value: OptionValue) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if is_bare(value, word=True):
+        cur = Cursor(tokenize(value, 0), 0, len(value))
+        if _option(cur) == value:
+            return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def format(  # noqa: A001 - pairs with parse
+    protocol: BalkanProtocol, sheet: BalkanSheet | None = None, *, ascii: bool = False
+) -> str:
+    """The canonical text of a protocol, followed by the ``sheet`` lines of the written sheet,
+    if given. ``ascii=True`` writes the keywords without diacritics (``zir``, ``stihovi``).
+
+    :raises ValueError: for a value the notation cannot hold (see
+        :func:`scoring.balkan.notation_deals.write_deal`, :func:`format_sheet`).
+    """
+    ref = referrer(protocol.players)
+    if len(protocol.players) != SEATS:
+        raise ValueError(f"a Balkan table has 3 players, not {len(protocol.players)}")
+    try:
+        find_convention(protocol.convention)
+    except InvalidConventionError as error:
+        raise ValueError(str(error)) from None
+    lines = [FORMAT_LINE, f"convention: {quote(protocol.convention)}"]
+    if protocol.options:
+        pairs = (f"{quote(k, word=True)}={_value(v)}" for k, v in protocol.options)
+        lines.append("options: " + ", ".join(pairs))
+    lines.append(f"bula: {protocol.bula}")
+    lines.append("players: " + ", ".join(quote(n) for n in protocol.players))
+    lines.append(f"first dealer: {ref(protocol.first_dealer)}")
+    lines.append(f"ending: {Ending(protocol.ending).value}")
+    lines.append("")
+    for i, deal in enumerate(protocol.deals, 1):
+        lines.append(f"{i}. {write_deal(deal, ref, protocol.convention, ascii)}")
+    written = "" if sheet is None else format_sheet(sheet, protocol.players)
+    if written:
+        lines += ["", written.rstrip("\n")]
+    return "\n".join(lines) + "\n"
+
+
+def format_sheet(sheet: BalkanSheet, players: tuple[str, ...]) -> str:
+    """The ``sheet`` lines of a written sheet: ``sheet 3: Ana -10 12 0 0; …``, ``sheet final:
+    …``, ``sheet result: 506, -496, -10``. Rows left empty at the end of ``running`` are not
+    written (they mean the same: nothing copied).
+
+    :raises ValueError: for a row that is not one line per player with a soup per seat, or a
+        soup a player wrote against himself.
+    """
+    ref = referrer(players)
+
+    def row_text(row: BalkanSheetRow) -> str:
+        if len(row) != SEATS or any(len(x.soups) != SEATS or x.soups[s] for s, x in enumerate(row)):
+            raise ValueError("a sheet row needs 3 lines of 3 soups, 0 at the writer's seat")
+        return "; ".join(
+            " ".join([ref(s), str(x.column)]
+                     + [str(v) for q, v in enumerate(x.soups) if q != s] + [str(x.refas)])
+            for s, x in enumerate(row)
+        )  # fmt: skip
+
+    lines = [f"sheet {i}: {row_text(r)}" for i, r in enumerate(sheet.running, 1) if r is not None]
+    if sheet.final is not None:
+        lines.append(f"sheet final: {row_text(sheet.final)}")
+    if sheet.result is not None:
+        if len(sheet.result) != SEATS:
+            raise ValueError("a sheet result needs 3 numbers")
+        lines.append("sheet result: " + ", ".join(str(r) for r in sheet.result))
+    return "".join(line + "\n" for line in lines)
+
+
+def deal_text(protocol: BalkanProtocol, index: int, *, ascii: bool = False) -> str:
+    """One deal of ``protocol`` as its notation line, without the number.
+
+    :raises ValueError: as :func:`format`.
+    """
+    deal = protocol.deals[index]
+    return write_deal(deal, referrer(protocol.players), protocol.convention, ascii)

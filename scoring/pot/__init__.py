@@ -1,0 +1,17 @@
+"""Viennese Préférence (seed 000) and German Préférence (seed 003): the pot games, pure Python.
+
+Neither game keeps a score sheet: every deal chips change hands between the players and a pot.
+The state is each player's **net** and the **pot**; the identity Σ net + pot = the pot before the
+first deal holds after every deal (``rules-reference/variants.md`` §5.1, §6).
+
+Modules: :mod:`scoring.pot.protocol` (the input model), :mod:`scoring.pot.score` (each deal's
+transfers), :mod:`scoring.pot.check` (findings), :mod:`scoring.pot.auction` (the bidding
+constraints), :mod:`scoring.pot.jsonio` and :mod:`scoring.pot.notation` (the formats),
+:mod:`scoring.pot.result_json` (the result document), :mod:`scoring.pot.render` (the readable
+ledger), :mod:`scoring.pot.generate` (random legal games), :mod:`scoring.pot.variant` (the
+registry's interface).
+"""
+
+# The registry first: it imports :mod:`scoring.pot.variant`, whose base class it defines; this
+# keeps ``import scoring.pot.<module>`` free of a circular import whichever is imported first.
+from .. import variants as _registry  # noqa: E402,F401

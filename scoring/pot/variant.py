@@ -1,0 +1,239 @@
+"""The pot games in the variant registry (:mod:`scoring.variants`).
+
+``settlement`` is each player's final result in chips: his net plus his share of the pot left at
+the end (option ``pot_end``: shared equally by default, so the table sums to zero).
+
+``pairwise`` (what p won from q): direct payments between players count as they were made, and
+every payment into or out of the pot is read as made to or from the whole table in equal shares,
+as the pot is shared at the end: r[p][q] = (paid by q to p − paid by p to q)
++ (p's net receipts from the pot − q's) / n. It is antisymmetric and each row sums to the
+player's result under ``pot_end="share"`` when the game began with an empty pot.
+
+>>> import random
+>>> v = PotVariant()
+>>> p = v.random_protocol(random.Random(3), players=4)
+>>> sum(v.settlement(p)), v.check(p).ok
+(Fraction(0, 1), True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from rules.variants import POT
+
+from ..findings import CheckReport, Finding
+from ..variants import Json, Variant
+from .protocol import Hand, Ledger, Penalty, PotProtocol, Rundpass
+from .score import POT as POT_PARTY
+from .score import score
+
+__all__ = ["PotVariant", "STAT_KEYS", "pairwise_results", "deal_stats"]
+
+#: Per seat: contracts declared, made and failed (as playing declarer), defences played, falls
+#: as a defender, times stayed home, efterköp bought, rundpass top trick-taker, penalties.
+STAT_KEYS = (
+    "games",
+    "games_made",
+    "games_lost",
+    "defences",
+    "defences_failed",
+    "stayed_home",
+    "efterkop",
+    "rundpass_top",
+    "penalties",
+)
+
+
+def pairwise_results(protocol: PotProtocol) -> tuple[tuple[Fraction, ...], ...]:
+    """See the module docstring."""
+    game = score(protocol)
+    n = protocol.size
+    direct = [[Fraction(0)] * n for _ in range(n)]
+    from_pot = [0] * n
+    for d in game.deals:
+        for t in d.transfers:
+            if t.payer == POT_PARTY:
+                from_pot[t.payee] += t.amount  # type: ignore[index]
+            elif t.payee == POT_PARTY:
+                from_pot[t.payer] -= t.amount  # type: ignore[index]
+            else:
+                direct[t.payee][t.payer] += t.amount  # type: ignore[index]
+                direct[t.payer][t.payee] -= t.amount  # type: ignore[index]
+    return tuple(
+        tuple(
+            Fraction(0) if p == q else direct[p][q] + Fraction(from_pot[p] - from_pot[q], n)
+            for q in range(n)
+        )
+        for p in range(n)
+    )
+
+
+def deal_stats(protocol: PotProtocol) -> tuple[dict[str, int], ...]:
+    game = score(protocol)
+    stats = [dict.fromkeys(STAT_KEYS, 0) for _ in protocol.players]
+    for deal, scored in zip(protocol.deals, game.deals, strict=True):
+        if isinstance(deal, Penalty):
+            stats[deal.player]["penalties"] += 1
+        elif isinstance(deal, Rundpass):
+            for s in scored.fell:
+                stats[s]["rundpass_top"] += 1
+        else:
+            player = deal.player
+            stats[player]["games"] += 1
+            stats[player]["games_made" if scored.made else "games_lost"] += 1
+            for seat, _ in deal.efterkop:
+                stats[seat]["efterkop"] += 1
+            from .protocol import defenders_of
+
+            assert scored.dealer is not None
+            defs = defenders_of(protocol.size, scored.dealer, player)
+            decisions = dict(zip(defs, deal.defence, strict=False))
+            for d in defs:
+                dec = decisions.get(d)
+                if dec is not None and not dec.plays:
+                    stats[d]["stayed_home"] += 1
+                else:
+                    stats[d]["defences"] += 1
+                    if d in scored.fell:
+                        stats[d]["defences_failed"] += 1
+    return tuple(stats)
+
+
+class PotVariant(Variant):
+    """Viennese (seed 000) and German (seed 003) Préférence: chips, a pot, no score sheet."""
+
+    family = POT
+    protocol_type = PotProtocol
+    protocol_format = "pulka-pot-protocol"
+    sheet_format = "pulka-pot-ledger"
+    result_format = "pulka-pot-result"
+    text_format = "pot"
+    stat_keys = STAT_KEYS
+
+    def from_dict(self, data: Json) -> tuple[Any, Any]:
+        from .jsonio import from_dict
+
+        return from_dict(data)
+
+    def to_dict(self, protocol: Any, sheet: Any = None) -> dict[str, Json]:
+        from .jsonio import to_dict
+
+        return to_dict(protocol, sheet)
+
+    def sheet_from_dict(self, data: Json) -> Any:
+        from .jsonio import ledger_from_dict
+
+        return ledger_from_dict(data)
+
+    def sheet_to_dict(self, sheet: Any) -> dict[str, Json]:
+        from .jsonio import ledger_to_dict
+
+        return ledger_to_dict(sheet)
+
+    def loads_sheet(self, text: str) -> Any:
+        from .jsonio import loads_ledger
+
+        return loads_ledger(text)
+
+    def parse_text(self, text: str) -> tuple[Any, Any]:
+        from .notation import parse
+
+        return parse(text)
+
+    def parse_sheet(self, text: str, players: tuple[str, ...]) -> Any:
+        from .notation import parse_ledger
+
+        return parse_ledger(text, players)
+
+    def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
+        from .notation import format
+
+        return format(protocol, sheet, ascii=ascii)
+
+    def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
+        from .notation import deal_text
+
+        return deal_text(protocol, index, ascii=ascii)
+
+    def blank(
+        self,
+        *,
+        players: tuple[str, ...],
+        target: int,
+        convention: str,
+        options: tuple[tuple[str, Any], ...] = (),
+        first_dealer: int = 0,
+    ) -> Any:
+        """``target`` is the stake: G in Vienna, the dealer's chips in Germany."""
+        from rules.pot import find_convention
+
+        from .protocol import Ending
+
+        conv = find_convention(convention)
+        merged = dict(options)
+        if target != conv.stake:
+            merged.setdefault("base_stake" if conv.game == "viennese" else "ante", target)
+        return PotProtocol(
+            players=players,
+            convention=convention,
+            options=tuple(sorted(merged.items())),
+            first_dealer=first_dealer,
+            ending=Ending.IN_PROGRESS,
+        )
+
+    def score(self, protocol: Any) -> Any:
+        return score(protocol)
+
+    def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
+        from .check import check
+
+        return check(protocol, sheet if isinstance(sheet, Ledger) or sheet is None else None)
+
+    def result_dict(
+        self, protocol: Any, findings: Sequence[Finding] | None = None
+    ) -> dict[str, Json]:
+        from .result_json import result_to_dict
+
+        return result_to_dict(score(protocol), None if findings is None else tuple(findings))
+
+    def render(self, protocol: Any, findings: Sequence[Finding] = (), *, ascii: bool = False) -> str:
+        from .render import render_ledger
+
+        return render_ledger(score(protocol), findings, ascii=ascii)
+
+    def settlement(self, protocol: Any) -> tuple[Fraction, ...]:
+        return score(protocol).final
+
+    def pairwise(self, protocol: Any) -> tuple[tuple[Fraction, ...], ...]:
+        return pairwise_results(protocol)
+
+    def deal_stats(self, protocol: Any) -> tuple[dict[str, int], ...]:
+        return deal_stats(protocol)
+
+    def random_protocol(
+        self,
+        rng: random.Random,
+        *,
+        convention: str | None = None,
+        players: int = 3,
+        target: int | None = None,
+        options: Sequence[tuple[str, Any]] = (),
+    ) -> Any:
+        from rules.pot import find_convention
+
+        from .generate import random_protocol
+
+        name = convention or self.family.default_convention
+        merged = dict(options)
+        if target is not None and target != find_convention(name).stake:
+            game = find_convention(name).game
+            merged.setdefault("base_stake" if game == "viennese" else "ante", target)
+        return random_protocol(rng, convention=name, players=players,
+                               options=tuple(sorted(merged.items())))  # fmt: skip
+
+
+_ = Hand  # re-exported types are used through annotations only

@@ -1,0 +1,229 @@
+"""Checking a Priffe protocol and the sheet the players wrote: every finding, citing seed 004.
+
+The checker reports everything at once (STYLE.md): impossible records (an information bid as
+the contract, a fourth sits, the same partnership twice, tricks not summing to 13, two hands
+with three honours, an illegal auction, deals after a sits was won …) and, cell by cell, what
+the players wrote below and above the line, the game lines, the sits totals and the players'
+totals against what the scorer computes.
+
+>>> from scoring.priffe.protocol import Hand, PriffeProtocol, Contract
+>>> p = PriffeProtocol(players=("A", "B", "C", "D"), sittings=((0, 1, 2, 3),),
+...                    ending="in-progress",
+...                    deals=(Hand(0, Contract.SPADER, 0, (9, 3)),))
+>>> for f in check(p).findings: print(f)
+deal 1: spader is only an information bid and cannot be the contract [004 "Budgivning"] (INFORMATION_BID_CONTRACT)
+deal 1: tricks sum to 12, not 13 [004 "Antal kort"] (TRICKS_SUM)
+"""
+
+from __future__ import annotations
+
+from rules.conventions import InvalidConventionError
+from rules.priffe import Contract, PriffeConvention, auction_outcome, auction_problems
+
+from ..findings import CheckReport, Finding, Severity
+from .protocol import Ending, Hand, Penalty, PriffeProtocol, PriffeSheet, partnership
+from .score import ScoredPriffe, convention_of, dealers, score
+
+__all__ = ["check", "SOURCE"]
+
+SOURCE = "004"
+_BIDDING = "Budgivning"
+_SCORING = "Poängräkning (det moderna sättet)"
+_GAME = "Utgång"
+_SIMPLE = "Enklare variant av Priffe"
+
+
+def _f(code: str, message: str, rule: str, **kw: object) -> Finding:
+    return Finding(code, message, rule=rule, source=SOURCE, **kw)  # type: ignore[arg-type]
+
+
+def _structure(protocol: PriffeProtocol, conv: PriffeConvention) -> list[Finding]:
+    out: list[Finding] = []
+    if len(protocol.players) != 4:
+        out.append(_f("PLAYERS", f"{len(protocol.players)} players; Priffe has four",
+                      "Antal spelare", column="players"))  # fmt: skip
+    if not protocol.sittings:
+        out.append(_f("SEATING", "no seating recorded for the first sits", _GAME,
+                      column="sittings"))  # fmt: skip
+    for k, seating in enumerate(protocol.sittings):
+        if sorted(seating) != [0, 1, 2, 3]:
+            out.append(_f("SEATING", f"sits {k + 1}: seating {list(seating)} is not the four "
+                          "players", _GAME, column=f"sittings[{k}]"))  # fmt: skip
+    for i, deal in enumerate(protocol.deals):
+        if not 0 <= deal.sits < len(protocol.sittings):
+            out.append(_f("SEATING", f"sits {deal.sits + 1} has no seating", _GAME, deal=i,
+                          column="sits"))  # fmt: skip
+    if conv.simple:
+        if len(protocol.sittings) > 1:
+            out.append(_f("SIMPLE_SITS", f"{len(protocol.sittings)} seatings; the simpler "
+                          "variant plays without sits, in one partnership", _SIMPLE,
+                          column="sittings"))  # fmt: skip
+        return out
+    if len(protocol.sittings) > 3:
+        out.append(_f("FOURTH_SITS", f"{len(protocol.sittings)} sits; Priffe has three, one "
+                      "per partnership", _GAME, column="sittings"))  # fmt: skip
+    if protocol.target > 3:
+        out.append(_f("TARGET", f"{protocol.target} sits agreed; there are only three "
+                      "partnerships", _GAME, column="target"))  # fmt: skip
+    seen: dict[frozenset[frozenset[int]], int] = {}
+    for k, seating in enumerate(protocol.sittings):
+        pairs = partnership(seating)
+        if pairs in seen:
+            names = " and ".join("+".join(protocol.players[p] for p in sorted(pair))
+                                 for pair in sorted(pairs, key=sorted))  # fmt: skip
+            out.append(_f("PARTNERSHIP_REPEATED", f"sits {k + 1} repeats the partnerships of "
+                          f"sits {seen[pairs] + 1} ({names})", _GAME,
+                          column=f"sittings[{k}]"))  # fmt: skip
+        else:
+            seen[pairs] = k
+    return out
+
+
+def _hand(protocol: PriffeProtocol, conv: PriffeConvention, i: int, hand: Hand,
+          dealer: int | None) -> list[Finding]:  # fmt: skip
+    out: list[Finding] = []
+    names = protocol.players
+    if hand.contract in (Contract.SPADER, Contract.KLOVER) and conv.information_bids:
+        out.append(_f("INFORMATION_BID_CONTRACT", f"{hand.contract} is only an information bid "
+                      "and cannot be the contract", _BIDDING, deal=i, column="contract",
+                      written=str(hand.contract)))  # fmt: skip
+    if hand.contract is Contract.TVANGSNOLL and hand.declarer is not None:
+        out.append(_f("DECLARER", f"tvångsnoll has no declarer, {names[hand.declarer]} is "
+                      "written", _BIDDING, deal=i, column="declarer"))  # fmt: skip
+    if hand.contract is not Contract.TVANGSNOLL and hand.declarer is None:
+        out.append(_f("DECLARER", f"{hand.contract} needs the player who bid it", _BIDDING,
+                      deal=i, column="declarer"))  # fmt: skip
+    if sum(hand.tricks) != 13 or min(hand.tricks) < 0:
+        out.append(_f("TRICKS_SUM", f"tricks sum to {sum(hand.tricks)}, not 13", "Antal kort",
+                      deal=i, column="tricks", written=sum(hand.tricks), expected=13))  # fmt: skip
+    if len(hand.honours) > 1:
+        out.append(_f("HONOURS_IMPOSSIBLE", f"{len(hand.honours)} hands with three or more of "
+                      "the four honours", _SCORING, deal=i, column="honours"))  # fmt: skip
+    if dealer is not None and hand.dealer is not None and hand.dealer != dealer:
+        out.append(_f("DEALER", f"dealer {names[hand.dealer]} written, {names[dealer]} by the "
+                      "rotation", "Spelet", deal=i, column="dealer", written=names[hand.dealer],
+                      expected=names[dealer]))  # fmt: skip
+    if hand.bids is not None:
+        for speaker, reason in auction_problems(hand.bids, conv):
+            out.append(_f("AUCTION", f"bid {speaker + 1}: {reason}", _BIDDING, deal=i,
+                          column="bids"))  # fmt: skip
+        seating = protocol.seating(hand.sits)
+        if dealer is not None and seating is not None and len(hand.bids) == 4:
+            contract, speaker = auction_outcome(hand.bids, conv)
+            start = seating.index(dealer) + 1
+            bidder = None if speaker is None else seating[(start + speaker) % 4]
+            if (contract, bidder) != (hand.contract, hand.declarer):
+                said = contract if bidder is None else f"{names[bidder]} {contract}"
+                out.append(_f("AUCTION_CONTRACT", f"the bids give {said}", _BIDDING, deal=i,
+                              column="contract", written=str(hand.contract),
+                              expected=str(contract)))  # fmt: skip
+    return out
+
+
+def _flow(protocol: PriffeProtocol, scored: ScoredPriffe) -> list[Finding]:
+    """Sits order, deals after a sits or the game was over, and the ending."""
+    out: list[Finding] = []
+    conv = scored.convention
+    current = 0
+    for i, deal in enumerate(protocol.deals):
+        if deal.sits < current:
+            out.append(_f("SITS_ORDER", f"sits {deal.sits + 1} after sits {current + 1}", _GAME,
+                          deal=i, column="sits"))  # fmt: skip
+        elif deal.sits > current and not conv.simple:
+            for k in range(current, deal.sits):
+                if scored.sits[k].winner is None:
+                    out.append(_f("SITS_NOT_WON", f"sits {k + 1} ended before a side won its "
+                                  "second game", _GAME, deal=i, column="sits"))  # fmt: skip
+        current = max(current, deal.sits)
+        if i in scored.extra:
+            out.append(_f("DEAL_AFTER_END", "entry after the game was over", _SIMPLE if
+                          conv.simple else _GAME, deal=i))  # fmt: skip
+        else:
+            won = scored.sits[deal.sits].won_at
+            if won is not None and i > won and not conv.simple:
+                out.append(_f("DEAL_AFTER_SITS", f"entry in sits {deal.sits + 1} after it was "
+                              "won", _GAME, deal=i, column="sits"))  # fmt: skip
+    over = scored.closed_at is not None
+    if protocol.ending == Ending.CLOSED and not over:
+        what = {"sits": f"{protocol.target} sits won", "deals": f"{protocol.target} deals",
+                "total": f"a side at {protocol.target} below the line"}[conv.play]
+        out.append(_f("NOT_CLOSED", f"ending 'closed', but the game did not reach {what}",
+                      _SIMPLE if conv.simple else _GAME, column="ending"))  # fmt: skip
+    if protocol.ending == Ending.IN_PROGRESS and over:
+        out.append(_f("ENDING", "the game is over, but marked in progress", _GAME,
+                      column="ending", severity=Severity.WARNING))  # fmt: skip
+    return out
+
+
+def _sheet(protocol: PriffeProtocol, scored: ScoredPriffe, sheet: PriffeSheet) -> list[Finding]:
+    out: list[Finding] = []
+    rule = _SCORING if not scored.convention.information_bids else _GAME
+    if len(sheet.entries) > len(scored.deals):
+        out.append(_f("SHEET_LENGTH", f"{len(sheet.entries)} sheet entries for "
+                      f"{len(scored.deals)} deals", rule, column="sheet"))  # fmt: skip
+    for i, (entry, deal) in enumerate(zip(sheet.entries, scored.deals, strict=False)):
+        if entry is None:
+            continue
+        seating = protocol.sittings[deal.sits]
+        for where, wrote, expected in (("below", entry.below, deal.below),
+                                       ("above", entry.above, deal.above)):  # fmt: skip
+            for side in (0, 1):
+                if wrote[side] != expected[side]:
+                    who = "+".join(protocol.players[seating[s]] for s in (side, side + 2))
+                    out.append(_f(f"SHEET_{where.upper()}", f"{who} wrote {wrote[side]} {where} "
+                                  f"the line, expected {expected[side]}", _SCORING, deal=i,
+                                  column=f"{where}:{side}", written=wrote[side],
+                                  expected=expected[side]))  # fmt: skip
+        if entry.game != (deal.game_won_by is not None):
+            said = "a game line drawn" if entry.game else "no game line"
+            won = "won" if deal.game_won_by is not None else "not won"
+            out.append(_f("SHEET_GAME", f"{said}; the game was {won} here", _GAME, deal=i,
+                          column="game", written=entry.game,
+                          expected=deal.game_won_by is not None))  # fmt: skip
+    for k, written in enumerate(sheet.sits):
+        if written is None:
+            continue
+        if k >= len(scored.sits):
+            out.append(_f("SHEET_SITS", f"totals written for sits {k + 1}, which has no "
+                          "seating", _GAME, column=f"sits[{k}]"))  # fmt: skip
+            continue
+        expected = scored.sits[k].totals
+        for side in (0, 1):
+            if written[side] != expected[side]:
+                out.append(_f("SHEET_SITS", f"sits {k + 1}: side {side + 1} total "
+                              f"{written[side]} written, expected {expected[side]}", _GAME,
+                              column=f"sits[{k}]:{side}", written=written[side],
+                              expected=expected[side]))  # fmt: skip
+    if sheet.result is not None:
+        for p, (wrote, expected) in enumerate(zip(sheet.result, scored.player_totals,
+                                                  strict=False)):  # fmt: skip
+            if wrote != expected:
+                out.append(_f("SHEET_RESULT", f"{protocol.players[p]}: total {wrote} written, "
+                              f"expected {expected}", _GAME, player=p, column="result",
+                              written=wrote, expected=expected))  # fmt: skip
+    return out
+
+
+def check(protocol: PriffeProtocol, sheet: PriffeSheet | None = None) -> CheckReport:
+    """Every finding of a Priffe protocol and, if given, of the sheet the players wrote."""
+    try:
+        conv = convention_of(protocol)
+    except InvalidConventionError as error:
+        return CheckReport((_f("CONVENTION", str(error), _SCORING, column="convention"),))
+    findings = _structure(protocol, conv)
+    if any(f.code in ("SEATING", "PLAYERS") for f in findings):
+        return CheckReport(tuple(findings))  # nothing can be scored without the seatings
+    rotation = dealers(protocol)
+    for i, deal in enumerate(protocol.deals):
+        if isinstance(deal, Hand):
+            findings += _hand(protocol, conv, i, deal, rotation[i])
+        elif isinstance(deal, Penalty) and deal.points < 0:
+            findings.append(_f("PENALTY", "penalty points are written for the opponents and "
+                               "cannot be negative", _SCORING, deal=i, column="points",
+                               written=deal.points))  # fmt: skip
+    scored = score(protocol)
+    findings += _flow(protocol, scored)
+    if sheet is not None:
+        findings += _sheet(protocol, scored, sheet)
+    findings.sort(key=lambda f: (-1 if f.deal is None else f.deal))
+    return CheckReport(tuple(findings))

@@ -1,0 +1,113 @@
+"""The audit log is append-only and exportable (issue 25, "Results nobody can bend", item 5)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.contrib.admin.sites import site
+from django.db import DatabaseError, connection, transaction
+from django.db.models import ProtectedError
+from django.test import RequestFactory
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from tests.factories import EventFactory, UserFactory
+from tournaments.models import AuditLogEntry, AuditLogIsAppendOnly, Event, EventRole
+from tournaments.services.audit import audit_log
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def logged():
+    event = EventFactory(slug="logged")
+    chief = UserFactory(username="chief")
+    EventRole.objects.create(event=event, user=chief, role=EventRole.Role.CHIEF_REFEREE)
+    audit_log(event=event, action="round.created", by=chief, data={"round": 1})
+    audit_log(event=event, action="round.closed", reason="time", data={"round": 1})
+    return event, chief
+
+
+def test_no_entry_is_changed_or_deleted_by_the_app(logged):
+    event, _chief = logged
+    entry = AuditLogEntry.objects.filter(event=event).first()
+    entry.action = "round.published"
+    with pytest.raises(AuditLogIsAppendOnly):
+        entry.save()
+    with pytest.raises(AuditLogIsAppendOnly):
+        entry.delete()
+    with pytest.raises(AuditLogIsAppendOnly):
+        AuditLogEntry.objects.filter(event=event).update(reason="forged")
+    with pytest.raises(AuditLogIsAppendOnly):
+        AuditLogEntry.objects.filter(event=event).delete()
+    assert set(AuditLogEntry.objects.values_list("action", flat=True)) == {
+        "round.created",
+        "round.closed",
+    }
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigger is checked on PG")
+def test_the_database_refuses_to_change_or_delete_an_entry(logged):
+    event, _chief = logged
+    for sql in (
+        "UPDATE tournaments_auditlogentry SET reason = 'forged'",
+        "DELETE FROM tournaments_auditlogentry",
+    ):
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+    assert AuditLogEntry.objects.filter(event=event, reason="forged").count() == 0
+    assert AuditLogEntry.objects.filter(event=event).count() == 2
+
+
+def test_deleting_an_event_or_an_account_in_the_log_is_refused(logged):
+    event, chief = logged
+    with pytest.raises(ProtectedError):
+        event.delete()
+    with pytest.raises(ProtectedError):
+        chief.delete()
+    assert Event.objects.filter(pk=event.pk).exists()
+    assert AuditLogEntry.objects.filter(event=event).count() == 2
+
+
+def test_the_admin_only_reads_the_log(logged):
+    event, _chief = logged
+    admin = site._registry[AuditLogEntry]
+    request = RequestFactory().get("/admin/")
+    request.user = UserFactory(username="root", is_superuser=True, is_staff=True)
+    entry = AuditLogEntry.objects.filter(event=event).first()
+    assert not admin.has_add_permission(request)
+    assert not admin.has_change_permission(request, entry)
+    assert not admin.has_delete_permission(request, entry)
+    assert admin.has_view_permission(request, entry)
+
+
+def test_organisers_download_the_log_as_csv_and_json_and_through_the_api(client, logged):
+    event, chief = logged
+    url = reverse("manage-log-export", args=[event.slug])
+    client.force_login(UserFactory(username="someone"))
+    assert client.get(url).status_code == 403
+    client.force_login(chief)
+    assert "?format=csv" in client.get(reverse("manage-log", args=[event.slug])).content.decode()
+    r = client.get(url + "?format=csv")
+    assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
+    assert "attachment" in r["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(r.content.decode())))
+    assert [row["action"] for row in rows] == ["round.created", "round.closed"]  # oldest first
+    assert rows[0]["user"] == "chief" and rows[1]["user"] == "" and rows[1]["reason"] == "time"
+    assert json.loads(rows[0]["data"]) == {"round": 1}
+    assert rows[0]["described"] == "Round 1 created"
+    r = client.get(url + "?format=json")
+    body = json.loads(r.content)
+    assert body["event"] == "logged" and [e["action"] for e in body["entries"]] == [
+        "round.created",
+        "round.closed",
+    ]
+    api = APIClient()
+    assert api.get(f"/api/v1/events/{event.slug}/log").status_code == 403
+    api.force_authenticate(chief)
+    r = api.get(f"/api/v1/events/{event.slug}/log")
+    assert r.status_code == 200 and r.json()["entries"] == body["entries"]
