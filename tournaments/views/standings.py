@@ -171,6 +171,8 @@ def manage_standings(request, slug: str):
             "round_scores": [
                 (k, round_score(k).name)
                 for k in ("whists", "capped", "scaled", "normalised", "place_points")
+                # normalising tables of four to three: only for families that seat four
+                if k != "normalised" or 4 in event_variant(event).table_sizes
             ],
             "can_organise": can_organise(request.user, event),
         },
