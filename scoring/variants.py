@@ -133,6 +133,12 @@ class Variant:
         """One deal as the notation writes it (without its number)."""
         raise NotImplementedError
 
+    def header_fields(self, text: str) -> frozenset[str]:
+        """The header fields a notation text states, in the shared names (``players``,
+        ``convention``, ``options``, ``target`` — the game's size —, ``first_dealer``,
+        ``ending``, ``format``): what a reader takes from the text rather than from elsewhere."""
+        raise NotImplementedError
+
     def blank(
         self,
         *,
@@ -257,6 +263,11 @@ class RussianVariant(Variant):
         from . import notation
 
         return notation.deal_text(protocol, index, ascii=ascii)
+
+    def header_fields(self, text: str) -> frozenset[str]:
+        from . import notation
+
+        return notation.header_fields(text)
 
     def blank(
         self,
@@ -407,6 +418,22 @@ class BalkanVariant(Variant):
         from .balkan import notation
 
         return notation.deal_text(protocol, index, ascii=ascii)
+
+    def header_fields(self, text: str) -> frozenset[str]:
+        from .balkan import notation
+        from .notation_lexer import NotationError as LexError
+        from .notation_lexer import tokenize
+
+        found: set[str] = set()
+        for number, raw in enumerate(text.splitlines(), 1):
+            try:
+                tokens = tokenize(raw, number)
+            except LexError:
+                continue
+            header = notation._header_key(tokens) if tokens else None
+            if header is not None:
+                found.add({"bula": "target"}.get(header[0], header[0]))
+        return frozenset(found)
 
     def blank(
         self,

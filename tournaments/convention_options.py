@@ -1,10 +1,13 @@
 """The convention options on the organiser's event form: a label (with the rule it comes from)
-for every option of :class:`rules.conventions.Convention` and for every value of its choices.
+for every option of every rule family's conventions (:mod:`rules.variants`: the Russian
+:class:`rules.conventions.Convention`, seed 001; the Balkan :class:`rules.balkan.BalkanConvention`,
+seed 002) and for every value of their choices.
 
 The options themselves, their values and their validation live in ``rules/``; this module only
 names them for people, in the page's language. Each option's field is blank by default, which
 means "as the chosen convention has it", so changing the convention keeps the form meaningful;
-the form shows beside it what each convention has.
+the form shows beside it what each convention of the family has. The labels are data keyed by
+the family's key (``FAMILY_OPTION_LABELS``), never a branch on a family's name.
 """
 
 from __future__ import annotations
@@ -14,14 +17,20 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from rules.conventions import CONVENTIONS, OPTION_CHOICES, OPTION_RANGES, SOCHI
+from rules.conventions import InvalidConventionError
+from rules.variants import FAMILIES, RUSSIAN, Family, family_of_convention
 
 __all__ = [
+    "BALKAN_OPTION_LABELS",
+    "FAMILY_OPTION_LABELS",
     "OPTION_LABELS",
     "PREFIX",
     "VALUE_LABELS",
     "by_convention",
+    "convention_choices",
     "described",
+    "family_for",
+    "game_size_label",
     "initial_from",
     "option_fields",
     "options_from",
@@ -103,27 +112,106 @@ VALUE_LABELS: dict[tuple[str, str], Any] = {
 }
 
 
+#: The Balkan options (:mod:`rules.balkan`), citing seed 002 and the reading aid's §3
+#: (``rules-reference/variants.md``) where the seed leaves a point open.
+BALKAN_OPTION_LABELS: dict[str, Any] = {
+    "direction": _('Direction of play (002 "Players and Deal"; Serbia: counter-clockwise)'),
+    "refa_limit": _('Refa limit; 0: by the bula, 1 at 30, 3 from 50 (002 "Refa")'),
+    "refa_count": _('How refas are counted (002 "Refa")'),
+    "plain_two": _('A plain two nobody kontras (002 "Kontra")'),
+    "igra_commits_to_trumps": _(
+        "Igra commits to trumps; igra betl / sans at the first turn only (002, Serbia)"
+    ),
+    "preferans": _("Preferans (8) as a contract (002, Serbia)"),
+    "defender_quota": _("Defenders' quota with both playing (002, note (j))"),
+    "kontra_soups": _('Who writes the defence\'s tricks after a kontra (002 "Kontra")'),
+    "kontra_limit": _('Longest doubling chain; 0: unlimited (002 "Kontra")'),
+    "bettel_kontra": _('A lost bettel with kontra: who writes 5 × v (002 "Bettel")'),
+    "end_cap": _('End cap: the last contract reaches zero exactly (002 "Ending the Game")'),
+}
+
+VALUE_LABELS.update(
+    {
+        ("direction", "clockwise"): _("clockwise"),
+        ("direction", "counter-clockwise"): _("counter-clockwise"),
+        ("refa_count", "rounds"): _("rounds: every player gets one"),
+        ("refa_count", "per_player"): _("per player, until one holds the most"),
+        ("plain_two", "declarer_wins"): _("the declarer wins it unplayed (Croatia)"),
+        ("plain_two", "thrown_in"): _("thrown in (Slovenia)"),
+        ("plain_two", "refa_or_hat"): _("a refa, or scored only under the hat (Serbia)"),
+        ("plain_two", "refa_or_score"): _("a refa, or always scored"),
+        ("defender_quota", "team"): _("the team's four"),
+        ("defender_quota", "each"): _("two each"),
+        ("kontra_soups", "host"): _("the kontra-sayer"),
+        ("kontra_soups", "own"): _("each defender his own"),
+        ("bettel_kontra", "host"): _("the kontra-sayer"),
+        ("bettel_kontra", "each"): _("both defenders"),
+    }
+)
+
+#: Each family's option labels, by family key.
+FAMILY_OPTION_LABELS: dict[str, dict[str, Any]] = {
+    "russian": OPTION_LABELS,
+    "balkan": BALKAN_OPTION_LABELS,
+}
+
+
+#: What the table agrees on before play, by ``Family.game_size``: the pulka's size (the pulya
+#: target, 001 §4.2.3) or the bula (002 "Scoring").
+GAME_SIZE_LABELS: dict[str, Any] = {"target": _("Pulka size"), "bula": _("Bula")}
+
+
+def game_size_label(family: Family) -> str:
+    return str(GAME_SIZE_LABELS.get(family.game_size, family.game_size))
+
+
+def family_for(variant: str | None) -> Family:
+    """The family of a convention key or alias; Russian for none or an unknown one (the form
+    then names the bad convention)."""
+    if not variant:
+        return RUSSIAN
+    try:
+        return family_of_convention(variant)
+    except InvalidConventionError:
+        return RUSSIAN
+
+
+def convention_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The conventions grouped by family (an ``<optgroup>`` per family), of the families
+    tournaments can be played in (those with pages: :func:`tournaments.variants.playable`)."""
+    from tournaments.variants import playable
+
+    return [
+        (f.name, [(c.key, c.name) for c in f.conventions.values()])
+        for f in FAMILIES.values()
+        if playable(f.key)
+    ]
+
+
 def _shown(name: str, value: object) -> str:
     if isinstance(value, bool):
         return str(_("yes") if value else _("no"))
     return str(VALUE_LABELS.get((name, str(value)), value))
 
 
-def by_convention(name: str) -> list[str]:
-    """What each convention (in the order of ``CONVENTIONS``) has for the option ``name``."""
-    return [_shown(name, getattr(c, name)) for c in CONVENTIONS.values()]
+def by_convention(name: str, family: Family = RUSSIAN) -> list[str]:
+    """What each convention of ``family`` (in its order) has for the option ``name``."""
+    return [_shown(name, getattr(c, name)) for c in family.conventions.values()]
 
 
-def option_fields() -> dict[str, forms.Field]:
-    """A form field for each option, named ``option_<name>``; blank: as the convention has it."""
+def option_fields(family: Family = RUSSIAN) -> dict[str, forms.Field]:
+    """A form field for each option of ``family``, named ``option_<name>``; blank: as the
+    convention has it."""
     blank = ("", _("as the convention has it"))
+    labels = FAMILY_OPTION_LABELS.get(family.key, {})
+    default_convention = family.conventions[family.default_convention]
     fields: dict[str, forms.Field] = {}
-    for name, default in SOCHI.options().items():
-        if name in OPTION_CHOICES:
-            choices = [blank, *((v, _shown(name, v)) for v in OPTION_CHOICES[name])]
+    for name, default in default_convention.options().items():
+        if name in family.option_choices:
+            choices = [blank, *((v, _shown(name, v)) for v in family.option_choices[name])]
             field: forms.Field = forms.ChoiceField(choices=choices, required=False)
-        elif name in OPTION_RANGES:
-            low, high = OPTION_RANGES[name]
+        elif name in family.option_ranges:
+            low, high = family.option_ranges[name]
             field = forms.IntegerField(
                 min_value=low,
                 max_value=high,
@@ -135,7 +223,7 @@ def option_fields() -> dict[str, forms.Field]:
             field = forms.ChoiceField(
                 choices=[blank, ("true", _("yes")), ("false", _("no"))], required=False
             )
-        field.label = OPTION_LABELS[name]
+        field.label = labels.get(name, name)
         fields[PREFIX + name] = field
     return fields
 
@@ -161,9 +249,10 @@ def options_from(cleaned: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-def described(options: dict[str, Any]) -> list[tuple[str, str]]:
+def described(options: dict[str, Any], family: Family = RUSSIAN) -> list[tuple[str, str]]:
     """An event's options as (label, value) for people, in the page's language."""
+    labels = FAMILY_OPTION_LABELS.get(family.key, {})
     return [
-        (str(OPTION_LABELS.get(name, name)), _shown(name, value))
+        (str(labels.get(name, name)), _shown(name, value))
         for name, value in sorted((options or {}).items())
     ]

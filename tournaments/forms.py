@@ -5,14 +5,17 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from rules.conventions import CONVENTIONS
 from tournaments import convention_options
 from tournaments.models import Event, EventRole
 
 
 class EventForm(forms.ModelForm):
+    """The event's settings. The convention choices are grouped by rule family; the options
+    shown are those of the chosen convention's family (after a change of family, saving shows
+    the new family's options), and the game size is named as the family names it."""
+
     variant = forms.ChoiceField(
-        label=_("Variant and convention"), choices=[(c.key, c.name) for c in CONVENTIONS.values()]
+        label=_("Variant and convention"), choices=convention_options.convention_choices
     )
 
     class Meta:
@@ -41,8 +44,15 @@ class EventForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields.update(convention_options.option_fields())
-        if self.instance.pk:
+        chosen = (
+            (self.data.get("variant") if self.is_bound else None)
+            or self.initial.get("variant")
+            or self.instance.variant
+        )
+        self.family = convention_options.family_for(chosen)
+        self.fields.update(convention_options.option_fields(self.family))
+        self.fields["pulka_target"].label = convention_options.game_size_label(self.family)
+        if self.instance.pk and self.family == convention_options.family_for(self.instance.variant):
             self.initial.update(convention_options.initial_from(self.instance.convention_options))
 
     def clean(self):
@@ -57,13 +67,13 @@ class EventForm(forms.ModelForm):
         """Each option's field with what each convention has (the columns of the form)."""
         prefix = convention_options.PREFIX
         return [
-            (f, convention_options.by_convention(f.name[len(prefix) :]))
+            (f, convention_options.by_convention(f.name[len(prefix) :], self.family))
             for f in self
             if f.name.startswith(prefix)
         ]
 
     def convention_names(self):
-        return [c.name for c in CONVENTIONS.values()]
+        return [c.name for c in self.family.conventions.values()]
 
 
 class EntryForm(forms.Form):

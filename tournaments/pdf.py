@@ -135,12 +135,7 @@ def _num(x: Any) -> str:
 
 
 def _convention_name(event: Event) -> str:
-    from rules.conventions import find_convention
-
-    try:
-        return find_convention(event.variant).name
-    except Exception:
-        return event.variant
+    return event.convention_name
 
 
 def _event_header(event: Event) -> dict[str, Any]:
@@ -206,21 +201,31 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
                 ],
             }
         )
-    return {
+    from tournaments.variants import event_variant, ui_of_event
+
+    context = {
         "event": _event_header(event),
         "round": round_.number,
         "tables": tables,
         "rows": list(range(1, rows + 1)),
     }
+    layout = ui_of_event(event).blank_template  # a rule family's own sheet (tournaments.variants)
+    if layout:
+        variant = event_variant(event)
+        convention = variant.family.find(event.variant).with_options(
+            **(event.convention_options or {})
+        )
+        context["layout"] = layout
+        limit = getattr(convention, "refa_limit_for", None)  # the Balkan refas (seed 002)
+        context["refa_limit"] = limit(event.pulka_target) if limit else None
+    return context
 
 
 def filled_protocol_context(*, table: Table) -> dict[str, Any]:
     """The approved pulka as on paper (or the current version, marked provisional)."""
-    from scoring.jsonio import from_dict
-    from scoring.notation import deal_text
-    from scoring.protocol import Penalty
-    from scoring.pulka import score
     from tournaments.models import Ruling
+    from tournaments.services.protocols import effective_protocol, stored_protocol
+    from tournaments.variants import ui_of_event, ui_of_protocol
 
     round_ = table.round
     event = round_.event
@@ -240,65 +245,27 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
         "rulings": [],
         "penalties": [],
         "settlement": [],
+        "layout": ui_of_event(event).filled_template,  # the family's sheet (tournaments.variants)
     }
     if protocol is None:
         return context
-    scoring_protocol, _ = from_dict(protocol.data)
+    scoring_protocol = stored_protocol(protocol.data)
+    ui = ui_of_protocol(scoring_protocol)
+    context["layout"] = ui.filled_template
     rulings = list(Ruling.objects.filter(incident__table=table).order_by("created_at", "id"))
     # the pulka as scored: with the penalty entries the rulings wrote into this version
-    from tournaments.services.protocols import effective_protocol
-
     try:
         effective, origin = effective_protocol(
             scoring_protocol, list(protocol.ruling_entries or [])
         )
     except (KeyError, TypeError, ValueError):  # unreadable entries: the deals as entered
         effective, origin = scoring_protocol, list(range(len(scoring_protocol.deals)))
-    scored = score(effective)
     n = effective.size
     names = list(effective.players)
-    deals = []
-    number = 0
-    for i, deal in enumerate(effective.deals):
-        is_penalty = isinstance(deal, Penalty)
-        if not is_penalty:
-            number += 1
-        row = scored.row(i)
-        dealer = scored.dealers[i]
-        deals.append(
-            {
-                "number": "" if is_penalty else number,
-                "dealer": names[dealer] if dealer is not None else "",
-                "text": " ".join(
-                    w for w in deal_text(effective, i).split() if not w.startswith("dealer=")
-                ),
-                "penalty": is_penalty,
-                "from_ruling": origin[i] is None,
-                "rule": deal.rule if is_penalty else "",
-                "cells": [
-                    {
-                        "pulya": row[p].pulya,
-                        "gora": row[p].gora,
-                        "whists": [row[p].whists[q] for q in range(n) if q != p],
-                    }
-                    for p in range(n)
-                ],
-            }
-        )
-    final = scored.final_row()
-    settlement = [
-        {
-            "name": names[p],
-            "pulya": final[p].pulya,
-            "gora": final[p].gora,
-            "gora_settled": scored.settlement.gora[p],
-            "exact": _num(scored.settlement.exact[p]),
-            "whists": _num(r.get("whists", 0))
-            if (r := next((x for x in protocol.result if x.get("seat") == p), None))
-            else "",
-        }
-        for p in range(n)
-    ]
+    sheet = ui.filled_sheet(effective, origin)
+    for p, row in enumerate(sheet["settlement"]):
+        r = next((x for x in protocol.result if x.get("seat") == p), None)
+        row["whists"] = _num(r.get("whists", 0)) if r else ""
     penalties = [
         {
             "name": p.entry.player.name,
@@ -322,8 +289,7 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
                 "ending": str(effective.ending),
             },
             "names": names,
-            "whist_headers": [[names[q] for q in range(n) if q != p] for p in range(n)],
-            "deals": deals,
+            **sheet,
             "findings": [
                 {
                     "severity": f.get("severity", ""),
@@ -344,7 +310,6 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
                 for r in rulings
             ],
             "penalties": penalties,
-            "settlement": settlement,
         }
     )
     return context
@@ -486,6 +451,7 @@ def render(
 ) -> RenderedFile:
     """A rendered file of ``kind`` (pretix's renderer contract)."""
     template, pattern = KINDS[kind]
+    template = context.get("layout") or template  # a rule family's own sheet layout
     event = context.get("event", {})
     filename = pattern.format(
         slug=event.get("slug", "event"),
@@ -497,7 +463,7 @@ def render(
     if kind == "links":  # the QR codes are made here: the context (and its hash) keeps the links
         players = [{**p, "qr": qr_data_uri(p["link"])} for p in context["players"]]
         context = {**context, "players": players}
-    if kind == "blank":
+    if kind == "blank" and not context.get("layout"):  # the overlay sheet (pdf_sheets)
         data = render_blank(context, paper=paper, language=language)
     else:
         data = render_pdf(template, context, paper=paper, language=language)

@@ -15,7 +15,6 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from rules.contracts import Contract
-from scoring.generate import random_protocol
 from scoring.protocol import Call, Ending, Game
 from scoring.protocol import Protocol as ScoringProtocol
 from scoring.writing import whisting_order
@@ -27,6 +26,7 @@ from tournaments.services.protocols import (
     table_header,
 )
 from tournaments.services.rulings import appeal_file, incident_record, ruling_make
+from tournaments.variants import event_variant
 
 __all__ = ["demo_protocols"]
 
@@ -57,7 +57,7 @@ def _pulka(event: Event, table: Table, seed: int) -> ScoringProtocol:
     header = table_header(table)
     options = tuple(sorted((event.convention_options or {}).items()))
     for k in range(200):  # the first dealer is drawn by lot (001 §3.2.1): take a matching one
-        p = random_protocol(
+        p = event_variant(event).random_protocol(
             random.Random(seed * 1000 + k),
             convention=event.variant,
             players=header.size,

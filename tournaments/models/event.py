@@ -84,18 +84,29 @@ class Event(models.Model):
 
     @property
     def convention_name(self) -> str:
-        """The convention as people name it ("Сочинка (Sochi)"), not its key."""
-        from rules.conventions import CONVENTIONS
+        """The convention as people name it ("Сочинка (Sochi)", "Hrvatski preferans
+        (Croatian)"), not its key; of whichever rule family it belongs to."""
+        from rules.conventions import InvalidConventionError
+        from rules.variants import find_any_convention
 
-        convention = CONVENTIONS.get(self.variant)
-        return convention.name if convention else self.variant
+        try:
+            return find_any_convention(self.variant).name
+        except InvalidConventionError:
+            return self.variant
+
+    @property
+    def family(self):
+        """The rule family of the event's convention (``rules.variants.Family``)."""
+        from rules.variants import family_of_convention
+
+        return family_of_convention(self.variant)
 
     @property
     def convention_options_described(self) -> list[tuple[str, str]]:
         """The options agreed for the event, as (label, value) in the page's language."""
-        from tournaments.convention_options import described
+        from tournaments.convention_options import described, family_for
 
-        return described(self.convention_options)
+        return described(self.convention_options, family_for(self.variant))
 
 
 class EventRole(models.Model):

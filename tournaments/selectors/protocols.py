@@ -9,10 +9,7 @@ from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
-from scoring.jsonio import from_dict
-from scoring.protocol import Ending, Game, Raspasy
-from scoring.protocol import Protocol as ScoringProtocol
-from scoring.pulka import score
+from scoring.protocol import Ending
 from tournaments.models import (
     Appeal,
     AuditLogEntry,
@@ -25,7 +22,13 @@ from tournaments.models import (
     Seat,
     Table,
 )
-from tournaments.services.protocols import deal_lines, effective_protocol, table_header
+from tournaments.services.protocols import (
+    deal_lines,
+    effective_protocol,
+    stored_protocol,
+    table_header,
+)
+from tournaments.variants import ui_of_protocol
 
 __all__ = [
     "DealRow",
@@ -45,8 +48,9 @@ __all__ = [
 ]
 
 
-#: A heading in the user's language for each finding code of scoring.check (the scorer's own
-#: message, with the exact numbers, follows it).
+#: A heading in the user's language for each finding code of Russian scoring.check (the scorer's
+#: own message, with the exact numbers, follows it); each family's adapter gives its own
+#: (``tournaments.variants``).
 FINDING_TITLES = {
     "TRICKS": _("Tricks out of range"),
     "TRICKS_SUM": _("The tricks do not make ten"),
@@ -76,10 +80,11 @@ FINDING_TITLES = {
 }
 
 
-def finding_title(code: str) -> str:
+def finding_title(code: str, titles=None) -> str:
+    """The heading of finding ``code`` from ``titles`` (a family's; Russian by default)."""
     if code.startswith("AUCTION"):
         return str(_("Auction irregular"))
-    return str(FINDING_TITLES.get(code, code))
+    return str((FINDING_TITLES if titles is None else titles).get(code, code))
 
 
 def table_by_key(key: str) -> Table:
@@ -135,19 +140,15 @@ class PulkaView:
     ending: str
     next_dealer: int
     deal_count: int
+    #: the family's cells partial, the seed its findings cite, the result row's heading
+    cells_template: str = ""
+    seed: str = ""
+    result_label: str = ""
 
 
-def next_dealer(protocol: ScoringProtocol) -> int:
-    """The seat that deals next (001 §3.2.2: the deal passes to the left)."""
-    try:
-        dealers = [d for d in score(protocol).dealers if d is not None]
-    except ValueError:
-        return protocol.first_dealer
-    return (dealers[-1] + 1) % protocol.size if dealers else protocol.first_dealer
-
-
-def _kind(deal: object) -> str:
-    return "game" if type(deal) is Game else "raspasy" if type(deal) is Raspasy else "penalty"
+def next_dealer(protocol: Any) -> int:
+    """The seat that deals next, by the protocol's family's rules."""
+    return ui_of_protocol(protocol).next_dealer(protocol)
 
 
 def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
@@ -158,46 +159,34 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         applied: list[dict[str, Any]] = []
         findings: list[dict[str, Any]] = []
     else:
-        protocol = from_dict(version.data)[0]
+        protocol = stored_protocol(version.data)
         applied = version.ruling_entries
         findings = version.findings
     effective, origin = effective_protocol(protocol, applied)
-    try:
-        scored = score(effective)
-    except ValueError:
-        scored = None
+    ui = ui_of_protocol(effective)
+    cells = ui.pulka_cells(effective)
     texts = deal_lines(effective)
     rows: list[DealRow] = []
-    n = effective.size
     for i, deal in enumerate(effective.deals):
         written: list[dict[str, Any]] = []
         dealer = ""
-        if scored is not None and i < len(scored.totals):
-            delta, totals = scored.delta(i), scored.row(i)
-            for p in range(n):
-                written.append(
-                    {
-                        "pulya": delta[p].pulya,
-                        "gora": delta[p].gora,
-                        "whists": sum(delta[p].whists),
-                        "total_pulya": totals[p].pulya,
-                        "total_gora": totals[p].gora,
-                    }
-                )
-            d = scored.dealers[i]
+        if cells is not None and i < len(cells.written):
+            written = cells.written[i]
+            d = cells.dealers[i]
             dealer = effective.players[d] if d is not None else ""
         rows.append(
             DealRow(
                 i + 1,
                 origin[i],
                 texts[i] if i < len(texts) else repr(deal),
-                _kind(deal),
+                ui.deal_kind(deal),
                 dealer,
                 written,
             )
         )
     general = []
-    findings = [dict(f, title=finding_title(f.get("code", ""))) for f in findings]
+    titles = ui.finding_titles
+    findings = [dict(f, title=finding_title(f.get("code", ""), titles)) for f in findings]
     for f in findings:
         if f.get("deal") is not None and f["deal"] < len(rows):
             rows[f["deal"]].findings.append(f)
@@ -212,6 +201,9 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         str(Ending(protocol.ending)),
         next_dealer(protocol),
         len(protocol.deals),
+        ui.pulka_template,
+        ui.seed,
+        str(ui.result_label),
     )
 
 

@@ -25,13 +25,10 @@ from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat
 from tournaments.models.protocol import EntryKind
 from tournaments.models.standings import GeneratedFile, StandingsSnapshot
 from tournaments.standings import (
-    STAT_KEYS,
     Adjustment,
     RoundResult,
     StandingsConfig,
     config_from_json,
-    deal_stats,
-    pairwise_results,
 )
 
 __all__ = [
@@ -91,24 +88,35 @@ class StandingsInputs:
 
 
 def protocol_stats(data: Any) -> dict[str, Any]:
-    """Deal statistics and pairwise results of one stored protocol (``Protocol.data``), compact:
-    ``{"s": [[counter per STAT_KEYS] per seat], "v": [[[num, den] per seat] per seat]}``.
+    """Deal statistics and pairwise results of one stored protocol (``Protocol.data``), from its
+    rule family's variant (``stat_keys``, ``deal_stats``, ``pairwise``), compact:
+    ``{"k": [stat key …], "s": [[counter per key] per seat], "v": [[[num, den] per seat] per
+    seat]}``.
 
     An unreadable protocol gives no statistics (``{"error": ...}``): the standings still use its
     result, and the tie-breaks count nothing from it.
     """
-    from scoring import jsonio
+    from scoring.variants import read_json_document, read_text_document
 
     try:
-        protocol, _ = jsonio.loads(data) if isinstance(data, str) else jsonio.from_dict(data)
-        stats = deal_stats(protocol)
-        versus = pairwise_results(protocol)
+        variant, protocol, _ = (
+            read_text_document(data) if isinstance(data, str) else read_json_document(data)
+        )
+        keys = tuple(variant.stat_keys)
+        stats = variant.deal_stats(protocol)
+        versus = variant.pairwise(protocol)
     except Exception as error:  # a stored protocol the scorer cannot read: no statistics
         return {"error": f"{error.__class__.__name__}: {error}"[:300]}
     return {
-        "s": [[s[k] for k in STAT_KEYS] for s in stats],
+        "k": list(keys),
+        "s": [[s[k] for k in keys] for s in stats],
         "v": [[[x.numerator, x.denominator] for x in row] for row in versus],
     }
+
+
+def _stats_cached(entry: Any) -> bool:
+    """A cached entry of the current layout (with its keys), or a protocol that was unreadable."""
+    return isinstance(entry, dict) and ("k" in entry or "error" in entry)
 
 
 @lru_cache(maxsize=65536)
@@ -213,7 +221,7 @@ def standings_inputs(
     stats_cache = dict(stats_cache or {})
     results = _results(ids=[p["id"] for p in src.chosen.values()])
     chosen = {t: p for t, p in src.chosen.items() if p["approved"] or results.get(p["id"])}
-    missing = [p["id"] for p in chosen.values() if str(p["id"]) not in stats_cache]
+    missing = [p["id"] for p in chosen.values() if not _stats_cached(stats_cache.get(str(p["id"])))]
     if missing:
         for pid, data in Protocol.objects.filter(id__in=missing).values_list("id", "data"):
             stats_cache[str(pid)] = protocol_stats(data)
@@ -252,7 +260,8 @@ def standings_inputs(
                 versus = {seat_entries[q]: _ratio(*pairwise[seat][q]) for q in others}
             else:  # no readable pulka: the difference of the results, shared by the table
                 versus = {seat_entries[q]: (scores[seat] - scores[q]) / n for q in others}
-            stats = dict(zip(STAT_KEYS, counters[seat], strict=True)) if counters else {}
+            keys = cached.get("k", ())
+            stats = dict(zip(keys, counters[seat], strict=True)) if counters else {}
             rows.append(
                 RoundResult(
                     entry=entry,
@@ -298,6 +307,8 @@ METRIC_LABELS = {
     "remizes": (_("Remizes"), _("Rem")),
     "misere_tricks": (_("Tricks on misères"), _("MT")),
     "games_made": (_("Contracts made"), _("CM")),
+    "games_lost": (_("Contracts lost"), _("CL")),
+    "defences_failed": (_("Defences failed"), _("DF")),
     "penalties": (_("Penalty entries"), _("Pen")),
     "best_round": (_("Best single round"), _("Best")),
     "worst_round": (_("Worst single round"), _("Worst")),

@@ -1,4 +1,5 @@
-"""Creating and configuring events; their variant is validated against ``rules``."""
+"""Creating and configuring events; their convention (of any rule family) is validated against
+``rules.variants``, and the family decides the table sizes and what the game's size is called."""
 
 from __future__ import annotations
 
@@ -9,13 +10,17 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from rules.conventions import InvalidConventionError, find_convention
+from rules.conventions import InvalidConventionError
+from rules.variants import Family, family_of_convention
 from tournaments.errors import UserFacingError
 from tournaments.models import Event, EventRole
+from tournaments.models.event import TableSizePolicy
 from tournaments.services.audit import audit_log
 
 __all__ = [
+    "POLICY_SIZES",
     "event_create",
+    "event_table_policy",
     "event_role_grant",
     "event_role_revoke",
     "event_staff_add",
@@ -44,15 +49,32 @@ _EDITABLE = {
 }
 
 
+#: the table sizes each policy seats
+POLICY_SIZES: dict[str, tuple[int, ...]] = {
+    TableSizePolicy.THREE: (3,),
+    TableSizePolicy.FOUR: (4,),
+    TableSizePolicy.MIXED: (3, 4),
+    TableSizePolicy.MIXED_PREFER_FOUR: (3, 4),
+}
+
+
 def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
-    """The convention's canonical key and the validated options.
+    """The convention's canonical key (of any rule family) and the validated options.
 
     :raises UserFacingError: naming the field (``variant`` or ``convention_options``).
     """
     try:
-        convention = find_convention(variant)
+        family = family_of_convention(variant)
+        convention = family.find(variant)
     except InvalidConventionError as exc:
         raise UserFacingError(str(exc), {"field": "variant"}) from exc
+    from tournaments.variants import playable
+
+    if not playable(family.key):
+        raise UserFacingError(
+            _("Tournaments cannot be played in %(family)s yet.") % {"family": family.name},
+            {"field": "variant"},
+        )
     options = dict(options or {})
     try:
         convention.with_options(**options)
@@ -61,8 +83,65 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
     return convention.key, options
 
 
-def validate_tiebreaks(tiebreaks: Any) -> list[Any]:
-    """The tie-break chain, checked against the standings metrics.
+def _tiebreaks_of(variant: str | None) -> tuple[str, ...] | None:
+    """The tie-break keys offered for the convention's family (``None``: any)."""
+    from scoring.variants import variant_for_convention
+    from tournaments.standings.metrics import tiebreak_keys_for
+
+    if variant is None:
+        return None
+    try:
+        return tiebreak_keys_for(variant_for_convention(variant).stat_keys)
+    except InvalidConventionError:
+        return None
+
+
+def _fits_family(family: Family, policy: str) -> bool:
+    return set(POLICY_SIZES.get(policy, (3, 4))) <= set(family.table_sizes)
+
+
+def validate_table_policy(family: Family, policy: str | None) -> str | None:
+    """The table-size policy for a family: its own when it seats one size only (the Balkan
+    games: tables of three, seed 002), the organiser's choice otherwise.
+
+    :raises UserFacingError: a policy seating sizes the family does not play (field
+        ``table_size_policy``).
+    """
+    if policy is None:
+        return None
+    if not _fits_family(family, policy):
+        allowed = ", ".join(str(n) for n in family.table_sizes)
+        raise UserFacingError(
+            _("%(family)s is played at tables of %(sizes)s (seed %(seed)s).")
+            % {"family": family.name, "sizes": allowed, "seed": family.seed},
+            {"field": "table_size_policy"},
+        )
+    return policy
+
+
+def _policy_of(family: Family) -> str:
+    """The policy seating only the family's sizes (for a family of one table size)."""
+    for policy, sizes in POLICY_SIZES.items():
+        if set(sizes) == set(family.table_sizes):
+            return str(policy)
+    return str(TableSizePolicy.MIXED)
+
+
+def event_table_policy(event: Event) -> str:
+    """The table-size policy the draw uses: the event's, unless its rule family cannot play it
+    (then the family's own: tables of three for the Balkan games)."""
+    try:
+        family = family_of_convention(event.variant)
+    except InvalidConventionError:
+        return event.table_size_policy
+    if _fits_family(family, event.table_size_policy):
+        return event.table_size_policy
+    return _policy_of(family)
+
+
+def validate_tiebreaks(tiebreaks: Any, variant: str | None = None) -> list[Any]:
+    """The tie-break chain, checked against the standings metrics that make sense for the
+    convention's rule family (:func:`tournaments.standings.metrics.tiebreak_keys_for`).
 
     :raises UserFacingError: naming the field ``tiebreaks`` and the bad key.
     """
@@ -73,7 +152,7 @@ def validate_tiebreaks(tiebreaks: Any) -> list[Any]:
     if not isinstance(tiebreaks, list):
         raise UserFacingError(_("The tie-break chain must be a list."), {"field": "tiebreaks"})
     try:
-        config_from_json(tiebreaks)
+        config_from_json(tiebreaks, allowed=_tiebreaks_of(variant))
     except (ValueError, TypeError) as exc:
         raise UserFacingError(str(exc), {"field": "tiebreaks"}) from exc
     return tiebreaks
@@ -103,7 +182,15 @@ def event_create(
     fields["variant"], fields["convention_options"] = validate_variant(
         fields.get("variant", "sochi"), fields.get("convention_options")
     )
-    fields["tiebreaks"] = validate_tiebreaks(fields.get("tiebreaks"))
+    family = family_of_convention(fields["variant"])
+    if "table_size_policy" in fields:
+        validate_table_policy(family, fields["table_size_policy"])
+    else:
+        fields["table_size_policy"] = event_table_policy(Event(variant=fields["variant"]))
+    default_size = Event._meta.get_field("pulka_target").default
+    if "pulka_target" not in fields and default_size not in family.game_sizes:
+        fields["pulka_target"] = family.game_sizes[0]  # the model's default is a Russian pulka
+    fields["tiebreaks"] = validate_tiebreaks(fields.get("tiebreaks"), fields["variant"])
     event = Event.objects.create(
         slug=slug, name=name, starts_on=starts_on, ends_on=ends_on, **fields
     )
@@ -123,8 +210,16 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
             fields.get("variant", event.variant),
             fields.get("convention_options", event.convention_options),
         )
-    if "tiebreaks" in fields:
-        fields["tiebreaks"] = validate_tiebreaks(fields["tiebreaks"])
+    variant = fields.get("variant", event.variant)
+    family = family_of_convention(variant)
+    if "table_size_policy" in fields or "variant" in fields:
+        policy = fields.get("table_size_policy", event.table_size_policy)
+        if "table_size_policy" in fields:
+            validate_table_policy(family, policy)
+        elif not _fits_family(family, policy):
+            fields["table_size_policy"] = _policy_of(family)
+    if "tiebreaks" in fields or "variant" in fields:
+        fields["tiebreaks"] = validate_tiebreaks(fields.get("tiebreaks", event.tiebreaks), variant)
     for name, value in fields.items():
         setattr(event, name, value)
     event.full_clean(exclude=["slug"])

@@ -1,8 +1,8 @@
 """Protocols: saving versions, checking, confirmation, approval, double entry, reopening.
 
-Every save is a new :class:`~tournaments.models.Protocol` row, checked by the scoring engine
-(``scoring.check``) and scored (``scoring.pulka.score``) with the active rulings' penalty entries
-merged in; a protocol with errors is saved with its findings, never "fixed" (DEVELOPERS.md).
+Every save is a new :class:`~tournaments.models.Protocol` row, checked and scored by its rule
+family's variant (``scoring.variants``: any family, never branched on here) with the active
+rulings' penalty entries merged in; a protocol with errors is saved with its findings, never "fixed" (DEVELOPERS.md).
 Saves carry the version they were based on: a save based on an old version is refused with the
 difference (:class:`StaleProtocolError`), never written over silently. Versions are numbered
 under ``select_for_update()`` of the table row (Tabbycat #1705).
@@ -11,26 +11,18 @@ under ``select_for_update()`` of the table row (Tabbycat #1705).
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rules.conventions import InvalidConventionError, find_convention
-from scoring import notation as notation_module
-from scoring.check import check
-from scoring.jsonio import (
-    JsonFormatError,
-    from_dict,
-    number,
-    sheet_from_dict,
-    sheet_to_dict,
-    to_dict,
-)
-from scoring.protocol import Deal, Ending, Penalty, Sheet
-from scoring.protocol import Protocol as ScoringProtocol
-from scoring.pulka import score
+from rules.conventions import InvalidConventionError
+from rules.variants import find_any_convention
+from scoring.notation_lexer import NotationError
+from scoring.protocol import Ending
+from scoring.variants import read_json_document, variant_of
 from tournaments.errors import UserFacingError
 from tournaments.models import (
     EntryKind,
@@ -45,6 +37,7 @@ from tournaments.models import (
 from tournaments.models.player import new_url_key
 from tournaments.permissions import can_referee
 from tournaments.services.audit import audit_log
+from tournaments.variants import event_variant, ui_for, ui_of_protocol
 
 __all__ = [
     "AlreadyApprovedError",
@@ -66,9 +59,14 @@ __all__ = [
     "protocols_compare",
     "referees_to_ask",
     "schedule_standings",
+    "stored_protocol",
+    "stored_sheet",
     "table_header",
     "table_rotate_key",
 ]
+
+ScoringProtocol = Any  # a family's protocol object (scoring.variants.Variant.protocol_type)
+Sheet = Any  # a family's written sheet
 
 
 class StaleProtocolError(UserFacingError):
@@ -91,34 +89,54 @@ def schedule_standings(event_id: int) -> None:
 
 
 def table_header(table: Table) -> ScoringProtocol:
-    """An empty scoring protocol for ``table``: its players in seat order, the event's rules."""
+    """An empty scoring protocol for ``table``: its players in seat order, the event's rules
+    (of whichever family: the event's convention names it)."""
     event = table.round.event
     seats = sorted(table.seats.select_related("entry__player"), key=lambda s: s.position)
-    return ScoringProtocol(
+    return event_variant(event).blank(
         players=tuple(s.entry.player.name for s in seats),
         target=event.pulka_target,
         convention=event.variant,
         options=tuple(sorted((event.convention_options or {}).items())),
         first_dealer=table.first_dealer,
-        ending=Ending.IN_PROGRESS,
     )
 
 
+def stored_protocol(data: Any) -> ScoringProtocol:
+    """A stored protocol document (``Protocol.data``) as its family's protocol object."""
+    return read_json_document(data)[1]
+
+
+def stored_sheet(protocol: ScoringProtocol, data: Any) -> Sheet | None:
+    """A stored written sheet (``Protocol.sheet``) of ``protocol``'s family, or ``None``."""
+    return variant_of(protocol).sheet_from_dict(data) if data else None
+
+
 #: What a protocol takes from the event (its rules) and the draw (the players), never from
-#: whoever submits it (issue 25, item 2).
+#: whoever submits it (issue 25, item 2). ``target`` is the game's size in every family (the
+#: pulka's target, the bula).
 EVENT_FIELDS = ("players", "target", "convention", "options")
+
+
+def _rebuilt(protocol: ScoringProtocol, **fields: Any) -> ScoringProtocol:
+    """``protocol`` (its deals and ending) with ``fields`` (``players``, ``target``,
+    ``convention``, ``options``, ``first_dealer``) replaced, rebuilt through its family's
+    variant (the game's size is each family's own field: the target, the bula)."""
+    given = {f: fields.get(f, getattr(protocol, f)) for f in (*EVENT_FIELDS, "first_dealer")}
+    blank = variant_of(protocol).blank(**given)
+    return dataclasses.replace(blank.with_deals(protocol.deals), ending=protocol.ending)
 
 
 def on_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
     """``protocol`` with the players of the draw and the event's rules (its deals, first dealer
     and ending kept): for a pulka rebuilt from a stored version and a form's deal."""
     header = table_header(table)
-    return dataclasses.replace(protocol, **{f: getattr(header, f) for f in EVENT_FIELDS})
+    return _rebuilt(protocol, **{f: getattr(header, f) for f in EVENT_FIELDS})
 
 
 def _parameters(convention: str, options, field: str) -> dict[str, object]:
     try:
-        return find_convention(convention).with_options(**dict(options)).options()
+        return find_any_convention(convention).with_options(**dict(options)).options()
     except InvalidConventionError as exc:
         raise UserFacingError(f"{field}: {exc}", {"field": field}) from exc
 
@@ -147,9 +165,9 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
             % {"target": header.target, "given": protocol.target},
             {"field": "target", "expected": header.target},
         )
-    event_convention = find_convention(header.convention)
+    event_convention = find_any_convention(header.convention)
     try:
-        given = find_convention(protocol.convention)
+        given = find_any_convention(protocol.convention)
     except InvalidConventionError as exc:
         raise UserFacingError(f"convention: {exc}", {"field": "convention"}) from exc
     if given.key != event_convention.key:
@@ -180,16 +198,17 @@ def effective_protocol(
     """The protocol with the rulings' penalty entries (``[{"after_deal", "entries"}]``, in the
     order the rulings were made) inserted after their deals, and for each deal of the result its
     index in ``protocol.deals`` (``None`` for a ruling's entry)."""
-    after: dict[int, list[Deal]] = {}
-    at_end: list[Deal] = []
+    ui = ui_of_protocol(protocol)
+    after: dict[int, list[Any]] = {}
+    at_end: list[Any] = []
     for item in applied:
-        entries = [_penalty_from(e) for e in item["entries"]]
+        entries = [ui.penalty_from_json(e) for e in item["entries"]]
         anchor = item.get("after_deal")
         if anchor is None or anchor >= len(protocol.deals):
             at_end.extend(entries)
         else:
             after.setdefault(anchor, []).extend(entries)
-    deals: list[Deal] = []
+    deals: list[Any] = []
     origin: list[int | None] = []
     for i, deal in enumerate(protocol.deals):
         deals.append(deal)
@@ -202,45 +221,28 @@ def effective_protocol(
     return protocol.with_deals(tuple(deals)), origin
 
 
-def _penalty_from(data: dict[str, Any]) -> Penalty:
-    return Penalty(
-        int(data["player"]),
-        str(data.get("rule", "")),
-        int(data.get("gora", 0)),
-        int(data.get("pulya", 0)),
-        tuple((int(s), int(w)) for s, w in data.get("whists", ())),
-        str(data.get("note", "")),
-    )
-
-
-def penalty_to_json(p: Penalty) -> dict[str, Any]:
-    return {
-        "player": p.player,
-        "rule": p.rule,
-        "gora": p.gora,
-        "pulya": p.pulya,
-        "whists": [[s, w] for s, w in p.whists],
-        "note": p.note,
-    }
+def penalty_to_json(protocol: ScoringProtocol, entry: Any) -> dict[str, Any]:
+    """A penalty entry of ``protocol``'s family in the stored (neutral) JSON form."""
+    return ui_of_protocol(protocol).penalty_to_json(entry)
 
 
 def _plain(value: object) -> object:
     if value is None or isinstance(value, bool | int | str):
         return value
     try:
-        return number(value)  # type: ignore[arg-type]
+        exact = Fraction(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return str(value)
+    return int(exact) if exact.denominator == 1 else f"{exact.numerator}/{exact.denominator}"
 
 
 def deal_lines(protocol: ScoringProtocol) -> list[str]:
-    """Each deal in the canonical text notation (for showing differences)."""
+    """Each deal in its family's canonical text notation (for showing differences)."""
+    variant = variant_of(protocol)
     try:
-        text = notation_module.format(protocol)
+        return [variant.deal_text(protocol, i) for i in range(len(protocol.deals))]
     except ValueError:
         return [repr(d) for d in protocol.deals]
-    lines = [line for line in text.splitlines() if line[:1].isdigit()]
-    return [line.split(". ", 1)[1] if ". " in line else line for line in lines]
 
 
 def protocols_compare(a: ScoringProtocol, b: ScoringProtocol) -> list[dict[str, Any]]:
@@ -271,16 +273,17 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
     :raises UserFacingError: naming the line and column (field ``notation``).
     """
     header = table_header(table)
-    given = notation_module.header_fields(text)
+    variant = variant_of(header)  # the event's family reads the text
+    given = variant.header_fields(text)
     has_header = "players" in given
     full = text
     head = ""
     if not has_header:
-        head = notation_module.format(header).split("\n\n", 1)[0]
+        head = variant.format_text(header).split("\n\n", 1)[0]
         full = head + "\n\n" + text
     try:
-        parsed, sheet = notation_module.parse_with_sheet(full)
-    except notation_module.NotationError as exc:
+        parsed, sheet = variant.parse_text(full)
+    except NotationError as exc:
         line = exc.line - (0 if has_header else len(head.splitlines()) + 1)
         raise UserFacingError(
             _("Line %(line)d, column %(column)d: %(reason)s")
@@ -289,7 +292,7 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
         ) from exc
     # what the text leaves out comes from the event and the draw; what it states is checked
     # against them when saved (protocol_save refuses a disagreement, naming the field)
-    protocol = dataclasses.replace(
+    protocol = _rebuilt(
         parsed,
         **{f: getattr(header, f) for f in EVENT_FIELDS if f not in given},
         first_dealer=parsed.first_dealer if has_header else header.first_dealer,
@@ -304,13 +307,15 @@ def protocol_from_document(table: Table, document: object) -> tuple[ScoringProto
 
     :raises UserFacingError: the document does not read (field ``protocol``, with the path).
     """
-    try:
-        protocol, sheet = from_dict(document)  # type: ignore[arg-type]
-    except JsonFormatError as exc:
-        raise UserFacingError(str(exc), {"field": "protocol", "path": exc.path}) from exc
+    try:  # a document of any family, told by its format
+        _variant, protocol, sheet = read_json_document(document)
+    except ValueError as exc:  # JsonFormatError, naming the path
+        raise UserFacingError(
+            str(exc), {"field": "protocol", "path": getattr(exc, "path", None)}
+        ) from exc
     header = table_header(table)
     left_out = {f: getattr(header, f) for f in ("convention", "options") if f not in document}  # type: ignore[operator]
-    return dataclasses.replace(protocol, **left_out), sheet
+    return _rebuilt(protocol, **left_out), sheet
 
 
 def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
@@ -322,10 +327,15 @@ def notation_text(protocol: ScoringProtocol, sheet: Sheet | None) -> str:
     """The deals (numbered) and the sheet lines, as the referee's box shows them."""
     text = "".join(f"{i}. {line}\n" for i, line in enumerate(deal_lines(protocol), 1))
     if sheet is not None:
-        try:
-            text += notation_module.format_sheet(sheet, protocol.players).rstrip("\n") + "\n"
+        variant = variant_of(protocol)
+        try:  # the family's sheet lines: what its full text adds after the deals
+            bare = variant.format_text(protocol)
+            full = variant.format_text(protocol, sheet)
         except ValueError:
-            pass
+            return text
+        written = full[len(bare) :].strip("\n") if full.startswith(bare) else ""
+        if written:
+            text += written + "\n"
     return text
 
 
@@ -377,9 +387,10 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
     """Check and score the effective pulka; the fields a version stores."""
     applied, warnings = _rulings_applied(table, protocol)
     effective, origin = effective_protocol(protocol, applied)
+    variant = variant_of(effective)
     try:
-        report = check(effective, sheet)
-        scored = score(effective)
+        report = variant.check(effective, sheet)
+        rows = ui_for(variant).result_rows(effective)
     except ValueError as exc:
         raise UserFacingError(str(exc), {"field": "data"}) from exc
     findings = []
@@ -401,16 +412,12 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
             }
         )
     seats = {s.position: s for s in table.seats.select_related("entry__player")}
-    final = scored.final_row()
     result = [
         {
             "seat": p,
             "entry": seats[p].entry_id if p in seats else None,
             "name": protocol.players[p],
-            "exact": str(scored.settlement.exact[p]),
-            "whists": str(scored.settlement.totals[p]),
-            "pulya": final[p].pulya,
-            "gora": final[p].gora,
+            **rows[p],
         }
         for p in range(protocol.size)
     ]
@@ -525,7 +532,7 @@ def protocol_save(
     if based_on_version != current_version:
         differences = []
         if current is not None:
-            differences = protocols_compare(from_dict(current.data)[0], protocol)
+            differences = protocols_compare(stored_protocol(current.data), protocol)
         raise StaleProtocolError(
             _(
                 "This protocol was changed by someone else (now version %(v)s) after you opened "
@@ -548,13 +555,16 @@ def protocol_save(
             raise UserFacingError(
                 _("Give the reason for changing an approved protocol."), {"field": "reason"}
             )
-    data = to_dict(protocol)
-    try:  # the stored JSON must read back (the public format: scoring.jsonio, version 1)
-        from_dict(data)
+    variant = variant_of(protocol)
+    data = variant.to_dict(protocol)
+    try:  # the stored JSON must read back (the family's public format, versioned)
+        variant.from_dict(data)
         if sheet is not None:
-            sheet_from_dict(sheet_to_dict(sheet))
-    except JsonFormatError as exc:
-        raise UserFacingError(str(exc), {"field": "data", "path": exc.path}) from exc
+            variant.sheet_from_dict(variant.sheet_to_dict(sheet))
+    except ValueError as exc:  # JsonFormatError, naming the path
+        raise UserFacingError(
+            str(exc), {"field": "data", "path": getattr(exc, "path", None)}
+        ) from exc
     fields = _evaluate(table, protocol, sheet)
     if current is not None:
         Protocol.objects.filter(pk=current.pk).update(is_current=False)
@@ -574,7 +584,7 @@ def protocol_save(
         version=(current_version or 0) + 1,
         based_on_version=based_on_version,
         data=data,
-        sheet=sheet_to_dict(sheet) if sheet is not None else None,
+        sheet=variant.sheet_to_dict(sheet) if sheet is not None else None,
         notation=notation,
         source=source,
         reason=reason,
@@ -609,8 +619,8 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
     if current is None:
         return None
     event = table.round.event
-    protocol, _sheet = from_dict(current.data)
-    sheet = sheet_from_dict(current.sheet) if current.sheet is not None else None
+    protocol = stored_protocol(current.data)
+    sheet = stored_sheet(protocol, current.sheet)
     fields = _evaluate(table, protocol, sheet)
     was_approved = current.approved
     Protocol.objects.filter(pk=current.pk).update(is_current=False, approved=False)
@@ -660,7 +670,9 @@ def _require_current_table_version(protocol: Protocol) -> None:
     current = _current(protocol.table, EntryKind.TABLE)
     differences = []
     if current is not None:
-        differences = protocols_compare(from_dict(current.data)[0], from_dict(protocol.data)[0])
+        differences = protocols_compare(
+            stored_protocol(current.data), stored_protocol(protocol.data)
+        )
     raise StaleProtocolError(
         _(
             "The table saved version %(v)s after the version %(seen)s you saw. Check the "
@@ -752,7 +764,7 @@ def double_entry_status(table: Table) -> dict[str, Any]:
     second = _current(table, EntryKind.REFEREE)
     if first is None or second is None:
         return {"table": first, "referee": second, "differences": None, "resolved": False}
-    differences = protocols_compare(from_dict(first.data)[0], from_dict(second.data)[0])
+    differences = protocols_compare(stored_protocol(first.data), stored_protocol(second.data))
     resolved = bool(first.resolution and first.resolution.get("referee_protocol") == second.pk)
     return {
         "table": first,
@@ -873,8 +885,8 @@ def protocol_resolve(*, table: Table, choices: dict[str, str], by, reason: str =
     first, second = status["table"], status["referee"]
     if first is None or second is None:
         raise UserFacingError(_("Both entries are needed before resolving."), {"field": "choices"})
-    a, b = from_dict(first.data)[0], from_dict(second.data)[0]
-    deals: list[Deal] = []
+    a, b = stored_protocol(first.data), stored_protocol(second.data)
+    deals: list[Any] = []
     for i in range(max(len(a.deals), len(b.deals))):
         side = choices.get(str(i), "a")
         if side not in ("a", "b"):
@@ -898,7 +910,7 @@ def protocol_resolve(*, table: Table, choices: dict[str, str], by, reason: str =
         table=table,
         protocol=merged,
         based_on_version=first.version,
-        sheet=sheet_from_dict(first.sheet) if first.sheet else None,
+        sheet=stored_sheet(a, first.sheet),
         source=Protocol.Source.RESOLUTION,
         reason=reason or _("Double entry resolved"),
         by=by,

@@ -28,6 +28,7 @@ from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Round, Seat, Table
 from tournaments.models.event import TableSizePolicy
 from tournaments.services.audit import audit_log
+from tournaments.services.events import event_table_policy
 
 __all__ = [
     "ASYNC_DRAW_THRESHOLD",
@@ -69,7 +70,7 @@ def draw_in_background(event: Event) -> bool:
     present = event.entries.filter(status=Entry.Status.CHECKED_IN).count() or (
         event.entries.exclude(status=Entry.Status.WITHDRAWN).count()
     )  # who is drawn: those checked in, once anyone is (draw_input)
-    fours = event.table_size_policy in (TableSizePolicy.FOUR, TableSizePolicy.MIXED_PREFER_FOUR)
+    fours = event_table_policy(event) in (TableSizePolicy.FOUR, TableSizePolicy.MIXED_PREFER_FOUR)
     bound = (present - 1) // (3 if fours else 2)
     return present > ASYNC_DRAW_THRESHOLD or event.rounds_planned >= bound - 3
 
@@ -313,7 +314,7 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
         "avoid": avoid,
         "standings": standings,
         "method": method or round_.draw_method,
-        "policy": event.table_size_policy,
+        "policy": event_table_policy(event),  # the rule family's table sizes
         "round": round_.number,
         "rounds_planned": event.rounds_planned,
         "not_checked_in": not_checked_in,

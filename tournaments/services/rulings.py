@@ -1,6 +1,7 @@
 """Incidents, rulings, appeals (001 §4.2.16) and the event's own penalties.
 
-A ruling's penalty entries (computed by :mod:`rules.penalties` from the table's current record)
+A ruling's penalty entries (computed by the rule family's UI adapter, :mod:`tournaments.variants`
+— for Russian :mod:`scoring.penalties` — from the table's current record)
 are merged into the pulka after the deal they concern; the table's record is then re-scored as
 a new version (:func:`tournaments.services.protocols.protocol_rescore`) and the standings
 follow. Everything is written to the append-only audit log.
@@ -8,18 +9,13 @@ follow. Everything is written to the append-only audit log.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
-import secrets
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rules.penalties import PenaltyError, adjusted_result_entries, find_penalty, penalty_entries
-from scoring.jsonio import from_dict
-from scoring.protocol import Game
 from tournaments.errors import UserFacingError
 from tournaments.models import (
     Appeal,
@@ -37,11 +33,12 @@ from tournaments.models import (
 from tournaments.permissions import APPEALS, can_organise, can_referee, has_event_role
 from tournaments.services.audit import audit_log
 from tournaments.services.protocols import (
-    penalty_to_json,
     protocol_rescore,
     schedule_standings,
+    stored_protocol,
     table_header,
 )
+from tournaments.variants import ui_of_protocol
 
 __all__ = [
     "appeal_decide",
@@ -137,7 +134,7 @@ def _table_protocol(table: Table):
     current = Protocol.objects.filter(
         table=table, entry_kind=EntryKind.TABLE, is_current=True
     ).first()
-    return from_dict(current.data)[0] if current is not None else table_header(table)
+    return stored_protocol(current.data) if current is not None else table_header(table)
 
 
 def _compute(
@@ -152,32 +149,24 @@ def _compute(
 ) -> tuple[list[dict[str, Any]], str, dict[str, Any]]:
     """The entries a ruling writes into ``protocol`` (a scoring protocol), its rule reference and
     its (completed) parameters; the same inputs always give the same entries."""
+    ui = ui_of_protocol(protocol)
     try:
         if kind == Ruling.Kind.CATALOGUE:
-            entry = find_penalty(penalty_code)
+            entry = next((p for p in ui.catalogue if p.code == penalty_code.upper()), None)
+            if entry is None:
+                raise ValueError(f"penalty {penalty_code!r} is not in the catalogue")
             if seat is None:
-                raise PenaltyError(_("Choose the offender."))
-            entries = penalty_entries(entry.code, protocol, deal=deal, seat=seat, params=params)
-            return [penalty_to_json(e) for e in entries], entry.rule, params
-        if kind == Ruling.Kind.ADJUSTED:  # 001 §3.8.5.1 Б
+                raise ValueError(_("Choose the offender."))
+            entries = ui.catalogue_entries(
+                entry.code, protocol, deal=deal, seat=seat, params=params
+            )
+            return [ui.penalty_to_json(e) for e in entries], entry.rule, params
+        if kind == Ruling.Kind.ADJUSTED:  # e.g. 001 §3.8.5.1 Б
             if deal is None or deal >= len(protocol.deals):
-                raise PenaltyError(_("An adjusted result needs the deal."))
-            played = protocol.deals[deal]
-            if type(played) is not Game:
-                raise PenaltyError(_("The deal is not a game."))
-            split = params.get("other_split")
-            other = dataclasses.replace(
-                played,
-                declarer_tricks=int(params["other_tricks"]),
-                defender_tricks=tuple(int(x) for x in split) if split else None,
-            )
-            params = dict(params)
-            params.setdefault("lot", secrets.choice(["played", "other"]))  # drawn by lot
-            entries = adjusted_result_entries(
-                protocol, deal, other=other, passer=int(params["passer"]), lot=params["lot"]
-            )
-            return [penalty_to_json(e) for e in entries], "3.8.5.1", params
-    except (PenaltyError, KeyError, ValueError, TypeError) as exc:
+                raise ValueError(_("An adjusted result needs the deal."))
+            adjusted, rule, params = ui.adjusted_entries(protocol, deal, params)
+            return [ui.penalty_to_json(e) for e in adjusted], rule, params
+    except (KeyError, ValueError, TypeError) as exc:
         raise UserFacingError(str(exc), {"field": "params", "rule": penalty_code}) from exc
     if kind == Ruling.Kind.EVENT:
         if definition is None:

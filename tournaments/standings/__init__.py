@@ -2,18 +2,28 @@
 
 Tabbycat keeps its standings metrics as pure classes bridged to the ORM in one place; so do we:
 :mod:`tournaments.selectors.standings` turns stored protocols into
-:class:`~tournaments.standings.rows.RoundResult` rows, :func:`compute_standings` ranks them.
+:class:`~tournaments.standings.rows.RoundResult` rows (each table's settlement, pairwise results
+and deal counters from the protocol's rule family, ``scoring.variants``), and
+:func:`compute_standings` ranks them. Nothing here knows a rule family: the counters a family
+has decide which tie-breaks it is offered (:func:`tiebreak_keys_for`).
 """
 
-from scoring.stats import STAT_KEYS, deal_stats, pairwise_results
-
-from .metrics import METRICS, TIEBREAK_KEYS, Metric, PlayerRecord, find_metric
+from .metrics import (
+    ALL_TIEBREAK_KEYS,
+    METRICS,
+    TIEBREAK_KEYS,
+    Metric,
+    PlayerRecord,
+    find_metric,
+    tiebreak_keys_for,
+)
 from .ranker import Ranked, rank
 from .rows import Adjustment, RoundResult
 from .scores import ROUND_SCORES, round_score
 from .table import Standings, StandingsConfig, compute_standings, config_from_json, num
 
 __all__ = [
+    "ALL_TIEBREAK_KEYS",
     "Adjustment",
     "METRICS",
     "Metric",
@@ -21,16 +31,14 @@ __all__ = [
     "ROUND_SCORES",
     "Ranked",
     "RoundResult",
-    "STAT_KEYS",
     "Standings",
     "StandingsConfig",
     "TIEBREAK_KEYS",
     "compute_standings",
     "config_from_json",
-    "deal_stats",
     "find_metric",
     "num",
-    "pairwise_results",
     "rank",
     "round_score",
+    "tiebreak_keys_for",
 ]

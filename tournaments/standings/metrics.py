@@ -6,9 +6,18 @@ column headers, and ``ascending`` (True when fewer is better, e.g. remizes). ``v
 for a metric that compares a player with the others tied with him (head-to-head), the tied
 group.
 
-The tournament criterion is the sum of whists (001 §4.1.3: "критерием победы является
-наибольшая сумма набранных вистов"); the other criteria the Kodeks names there are raspasy won,
-the fewest tricks on raspasy, the fewest remizes and the fewest tricks on misères.
+The tournament criterion is the sum of the table results (Russian: whists, 001 §4.1.3:
+"критерием победы является наибольшая сумма набранных вистов"; Balkan: the settlement's points,
+002 "Final Calculation"); the other criteria the Kodeks names there are raspasy won, the fewest
+tricks on raspasy, the fewest remizes and the fewest tricks on misères.
+
+Which tie-breaks an event is offered depends on its rule family, and is decided by data, not by
+the family's name: a metric over a deal counter (:class:`StatMetric`) makes sense only for a
+family whose variant counts it (``Variant.stat_keys``); every other metric (results, rounds,
+places, head-to-head) makes sense for all (:func:`tiebreak_keys_for`). So Russian events are
+offered raspasy, remizes and misère tricks; Balkan events contracts lost and defences failed
+(seed 002: a declarer who fails, a defender who does not reach his two tricks); both contracts
+made and penalty entries.
 """
 
 from __future__ import annotations
@@ -19,7 +28,15 @@ from fractions import Fraction
 
 from .rows import RoundResult
 
-__all__ = ["PlayerRecord", "Metric", "METRICS", "TIEBREAK_KEYS", "find_metric"]
+__all__ = [
+    "PlayerRecord",
+    "Metric",
+    "METRICS",
+    "TIEBREAK_KEYS",
+    "ALL_TIEBREAK_KEYS",
+    "find_metric",
+    "tiebreak_keys_for",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +66,8 @@ class Metric:
     name = ""
     abbr = ""
     ascending = False
+    #: the deal counter it reads (``Variant.stat_keys``), or "" for a metric every family has
+    stat = ""
     #: compares a player with the players tied with him (computed within the tied group)
     group_dependent = False
 
@@ -94,9 +113,7 @@ class Average(Metric):
 
 
 class StatMetric(Metric):
-    """A deal counter summed over the final rounds (see :mod:`scoring.stats`)."""
-
-    stat = ""
+    """A deal counter summed over the final rounds (``Variant.deal_stats``)."""
 
     def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         return Fraction(record.stat(self.stat))
@@ -132,6 +149,24 @@ class MisereTricks(StatMetric):
 
 class GamesMade(StatMetric):
     key, name, abbr, stat = "games_made", "Contracts made", "GM", "games_made"
+
+
+class GamesLost(StatMetric):
+    """Balkan: contracts the declarer failed (seed 002 "Scoring": the value goes up his column)."""
+
+    key, name, abbr, stat, ascending = "games_lost", "Contracts lost", "GL", "games_lost", True
+
+
+class DefencesFailed(StatMetric):
+    """Balkan: defences in which the player did not reach his quota (seed 002, note (j))."""
+
+    key, name, abbr, stat, ascending = (
+        "defences_failed",
+        "Defences failed",
+        "DF",
+        "defences_failed",
+        True,
+    )
 
 
 class Penalties(StatMetric):
@@ -188,6 +223,8 @@ METRICS: Mapping[str, Metric] = {
         Remizes(),
         MisereTricks(),
         GamesMade(),
+        GamesLost(),
+        DefencesFailed(),
         Penalties(),
         BestRound(),
         WorstRound(),
@@ -196,7 +233,8 @@ METRICS: Mapping[str, Metric] = {
     )
 }
 
-#: the metrics an organiser can put in the tie-break chain, in the order the form offers them
+#: the metrics an organiser of a Russian event can put in the tie-break chain, in the order the
+#: form offers them (``tiebreak_keys_for`` the Russian counters)
 TIEBREAK_KEYS = (
     "raspasy_won",
     "raspasy_tricks",
@@ -212,6 +250,16 @@ TIEBREAK_KEYS = (
     "average",
     "rounds_played",
 )
+
+
+#: every tie-break of every family, in the order the form offers them
+ALL_TIEBREAK_KEYS = (*TIEBREAK_KEYS[:9], "games_lost", "defences_failed", *TIEBREAK_KEYS[9:])
+
+
+def tiebreak_keys_for(stat_keys: Iterable[str]) -> tuple[str, ...]:
+    """The tie-breaks that make sense for a family counting ``stat_keys`` (its variant's)."""
+    counted = set(stat_keys)
+    return tuple(k for k in ALL_TIEBREAK_KEYS if not METRICS[k].stat or METRICS[k].stat in counted)
 
 
 def find_metric(key: str) -> Metric:

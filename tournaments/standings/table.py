@@ -51,7 +51,7 @@ class StandingsConfig:
         return (METRICS["total"], *(find_metric(k) for k in self.tiebreaks))
 
 
-def config_from_json(items: Iterable[Any]) -> StandingsConfig:
+def config_from_json(items: Iterable[Any], allowed: Iterable[str] | None = None) -> StandingsConfig:
     """Read ``Event.tiebreaks``: a list of metric keys, and optionally one object
     ``{"round_score": key, **params}`` choosing the round score.
 
@@ -59,8 +59,12 @@ def config_from_json(items: Iterable[Any]) -> StandingsConfig:
     >>> c.tiebreaks, c.score.key, dict(c.score.params)
     (('raspasy_won', 'remizes'), 'capped', {'cap': 100})
 
+    ``allowed``: the tie-breaks that make sense for the event's rule family
+    (:func:`~tournaments.standings.metrics.tiebreak_keys_for`); ``None`` allows every metric.
+
     :raises ValueError: naming the bad key.
     """
+    offered = None if allowed is None else tuple(allowed)
     keys: list[str] = []
     score = round_score()
     for item in items or ():
@@ -70,16 +74,26 @@ def config_from_json(items: Iterable[Any]) -> StandingsConfig:
                 raise ValueError("tie-break 'total' is the main criterion already")
             if item in keys:
                 raise ValueError(f"tie-break {item!r} is in the chain twice")
+            _offered(item, offered)
             keys.append(item)
         elif isinstance(item, Mapping) and "round_score" in item:
             params = {k: v for k, v in item.items() if k != "round_score"}
             score = round_score(str(item["round_score"]), **params)
         elif isinstance(item, Mapping) and "metric" in item:
             find_metric(str(item["metric"]))
+            _offered(str(item["metric"]), offered)
             keys.append(str(item["metric"]))
         else:
             raise ValueError(f"tie-break entry {item!r}: a metric key or a round_score object")
     return StandingsConfig(score, tuple(keys))
+
+
+def _offered(key: str, offered: tuple[str, ...] | None) -> None:
+    if offered is not None and key not in offered:
+        raise ValueError(
+            f"tie-break {key!r} does not apply to this rule family; choose from "
+            + ", ".join(offered)
+        )
 
 
 @dataclass(frozen=True, slots=True)

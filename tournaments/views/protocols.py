@@ -13,14 +13,9 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from rules.contracts import LADDER, Contract, InvalidContractError
-from rules.penalties import CATALOGUE
-from scoring.jsonio import from_dict, sheet_from_dict
-from scoring.protocol import Call, Deal, Ending, Game, Raspasy
-from scoring.writing import whisting_order
+from scoring.protocol import Ending
 from tournaments import lockout, permissions
 from tournaments.errors import UserFacingError
 from tournaments.models import (
@@ -35,15 +30,8 @@ from tournaments.models import (
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
+from tournaments.variants import ui_of_event, ui_of_protocol
 from tournaments.views.decorators import posted_id
-
-CALLS = [
-    ("", "—"),
-    (Call.WHIST.value, gettext_lazy("whist")),
-    (Call.PASS.value, gettext_lazy("pass")),
-    (Call.HALF.value, gettext_lazy("half-whist")),
-    (Call.HALF_RETURNED.value, gettext_lazy("half, returned")),
-]
 
 
 def staff_view(roles: frozenset[str]):
@@ -74,18 +62,6 @@ def _int(value: str | None) -> int | None:
         raise UserFacingError(_("%(value)r is not a whole number.") % {"value": value}) from None
 
 
-def _call(value: str | None, field: str) -> Call:
-    """A whister's call from the form (empty: pass)."""
-    try:
-        return Call(value or Call.PASS.value)
-    except ValueError:
-        raise UserFacingError(
-            _("%(value)r is not a call: whist, pass, half-whist or half, returned.")
-            % {"value": value},
-            {"field": field},
-        ) from None
-
-
 def _seats(values: list[str]) -> list[int]:
     """The seats ticked (the service checks that the table has them)."""
     return [s for s in map(_int, values) if s is not None]
@@ -93,41 +69,8 @@ def _seats(values: list[str]) -> list[int]:
 
 def _current_protocol(table, kind=EntryKind.TABLE):
     version = sel.protocol_current(table, kind)
-    protocol = from_dict(version.data)[0] if version else svc.table_header(table)
+    protocol = svc.stored_protocol(version.data) if version else svc.table_header(table)
     return version, protocol
-
-
-def deal_from_post(post, protocol, dealer: int) -> Deal:
-    """A deal from the table's form: declarer, contract, each player's call and tricks."""
-    n = protocol.size
-    tricks = [_int(post.get(f"tricks_{p}")) for p in range(n)]
-    if post.get("kind") == "raspasy":
-        counts = tuple(tricks[p] if not (n == 4 and p == dealer) else tricks[p] for p in range(n))
-        return Raspasy(counts)
-    declarer = _int(post.get("declarer"))
-    if declarer is None or not 0 <= declarer < n:
-        raise UserFacingError(_("Choose the declarer."), {"field": "declarer"})
-    try:
-        contract = Contract.from_str(post.get("contract", ""))
-    except InvalidContractError as exc:
-        raise UserFacingError(_("Choose the contract: %s") % exc, {"field": "contract"}) from exc
-    if contract.is_misere:
-        return Game(declarer, contract, (), tricks[declarer], open=bool(post.get("open")))
-    defenders = whisting_order(declarer, n, dealer)
-    calls = tuple(_call(post.get(f"call_{d}"), f"call_{d}") for d in defenders)
-    played = Call.WHIST in calls and Call.HALF not in calls
-    split = tuple(tricks[d] for d in defenders)
-    declarer_tricks = tricks[declarer]
-    if played and declarer_tricks is None and None not in split:
-        declarer_tricks = 10 - sum(split)  # type: ignore[arg-type]
-    return Game(
-        declarer,
-        contract,
-        calls,
-        declarer_tricks if played else None,
-        split if played and None not in split else None,
-        open=bool(post.get("open")),
-    )
 
 
 def _rebuild(protocol, deals, ending=None):
@@ -140,6 +83,7 @@ def table_entry(request, key: str):
     """``/t/<key>/``: the table enters its pulka deal by deal (a phone page)."""
     table = lockout.guarded(lockout.PRIVATE_KEY, request, lambda: sel.table_by_key(key))
     version, protocol = _current_protocol(table)
+    ui = ui_of_protocol(protocol)  # the family's deal form (tournaments.variants)
     error = stale = None
     edit = _int(request.GET.get("edit")) if request.GET.get("edit", "").isdigit() else None
     if request.method == "POST":
@@ -161,13 +105,14 @@ def table_entry(request, key: str):
                 index = _int(request.POST.get("index"))
                 if action == "replace" and index is not None and 0 <= index < len(deals):
                     dealer = sel.next_dealer(protocol.with_deals(tuple(deals[:index])))
-                    deals[index] = deal_from_post(request.POST, protocol, dealer)
+                    deals[index] = ui.deal_from_post(request.POST, protocol, dealer)
                 else:
-                    deals.append(deal_from_post(request.POST, protocol, sel.next_dealer(protocol)))
+                    dealer = sel.next_dealer(protocol)
+                    deals.append(ui.deal_from_post(request.POST, protocol, dealer))
             svc.protocol_save(
                 table=table,
                 protocol=svc.on_event_rules(table, _rebuild(protocol, deals, ending)),
-                sheet=sheet_from_dict(version.sheet) if version and version.sheet else None,
+                sheet=svc.stored_sheet(protocol, version.sheet) if version else None,
                 based_on_version=based_on,
                 source=Protocol.Source.TABLE_LINK,
                 by=request.user,
@@ -189,8 +134,8 @@ def table_entry(request, key: str):
             "version": version,
             "view": view,
             "seats": seats,
-            "contracts": [str(c) for c in LADDER],
-            "calls": CALLS,
+            "ui": ui,
+            **ui.entry_context(protocol),
             "error": error,
             "stale": stale,
             "edit": edit,
@@ -218,7 +163,7 @@ def referee_entry(request, event, number: int, table_number: int):
         kind = EntryKind.TABLE
     version, protocol = _current_protocol(table, kind)
     error = stale = None
-    sheet = sheet_from_dict(version.sheet) if version and version.sheet else None
+    sheet = svc.stored_sheet(protocol, version.sheet) if version else None
     text = svc.notation_text(protocol, sheet) if version else ""
     ending = str(Ending(protocol.ending)) if version else Ending.CLOSED.value
     if request.method == "POST":
@@ -344,8 +289,8 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
             raise PermissionDenied
     except svc.StaleProtocolError as exc:  # show the differences, as a stale save does
         version = sel.protocol_current(table, EntryKind.TABLE)
-        protocol = from_dict(version.data)[0]
-        sheet = sheet_from_dict(version.sheet) if version.sheet else None
+        protocol = svc.stored_protocol(version.data)
+        sheet = svc.stored_sheet(protocol, version.sheet)
         return _desk(
             request,
             event,
@@ -459,7 +404,7 @@ def incidents(request, event, number: int, table_number: int):
             "seats": sel.seats_of(table),
             "error": error,
             "incidents": sel.incidents_for_table(table),
-            "catalogue": CATALOGUE,
+            "catalogue": ui_of_event(event).catalogue,
             "definitions": PenaltyDefinition.objects.filter(event=event),
             "post": request.POST,
         },
@@ -502,7 +447,7 @@ def appeals(request, event):
             "appeals": sel.appeals_for_event(event),
             "error": error,
             "can_decide": permissions.has_event_role(request.user, event, permissions.APPEALS),
-            "catalogue": CATALOGUE,
+            "catalogue": ui_of_event(event).catalogue,
         },
         status=400 if error else 200,
     )
@@ -543,7 +488,7 @@ def penalties(request, event):
         "tournaments/protocols/penalties.html",
         {
             "event": event,
-            "catalogue": CATALOGUE,
+            "catalogue": ui_of_event(event).catalogue,
             "error": error,
             "kinds": PenaltyKind.choices,
             "definitions": PenaltyDefinition.objects.filter(event=event),

@@ -33,7 +33,9 @@ from tournaments.permissions import (
 )
 from tournaments.selectors import standings as sel
 from tournaments.services.standings import standings_configure, standings_schedule
-from tournaments.standings import TIEBREAK_KEYS, round_score
+from tournaments.standings import round_score
+from tournaments.standings.metrics import tiebreak_keys_for
+from tournaments.variants import event_variant
 from tournaments.views.decorators import posted_id
 
 
@@ -169,10 +171,14 @@ def manage_standings(request, slug: str):
             "current_chain": current,
             "current_score": score,
             "chain_slots": [current[i] if i < len(current) else "" for i in range(6)],
-            "choices": [sel.metric_label(k) for k in TIEBREAK_KEYS],
+            "choices": [  # the tie-breaks that make sense for the event's rule family
+                sel.metric_label(k) for k in tiebreak_keys_for(event_variant(event).stat_keys)
+            ],
             "round_scores": [
                 (k, round_score(k).name)
                 for k in ("whists", "capped", "scaled", "normalised", "place_points")
+                # normalising tables of four to three: only for families that seat four
+                if k != "normalised" or 4 in event_variant(event).table_sizes
             ],
             "can_organise": can_organise(request.user, event),
         },

@@ -1,17 +1,13 @@
-"""The penalties catalogue (rules.penalties): what each rule of seed 001 writes (pure, no DB)."""
+"""The penalties catalogue (rules.penalties) and what each rule of seed 001 writes
+(scoring.penalties; pure, no DB)."""
 
 from __future__ import annotations
 
 import pytest
 
 from rules.contracts import MISERE, Contract
-from rules.penalties import (
-    CATALOGUE,
-    PenaltyError,
-    adjusted_result_entries,
-    find_penalty,
-    penalty_entries,
-)
+from rules.penalties import CATALOGUE, PenaltyError, find_penalty
+from scoring.penalties import adjusted_result_entries, penalty_entries
 from scoring.protocol import Call, Game, Penalty, Protocol, Raspasy
 from scoring.pulka import score
 

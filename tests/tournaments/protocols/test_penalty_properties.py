@@ -9,9 +9,10 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.penalties import CATALOGUE, PenaltyError, penalty_entries
+from rules.penalties import CATALOGUE, PenaltyError
 from scoring.check import check
 from scoring.generate import random_protocol
+from scoring.penalties import penalty_entries
 from scoring.protocol import Ending
 from scoring.pulka import score
 

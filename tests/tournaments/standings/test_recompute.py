@@ -119,7 +119,7 @@ def test_tiebreak_columns_and_deal_statistics_come_from_the_protocols(played):
     ]
     # the counters equal those of the stored pulkas of the approved rounds
     from scoring.jsonio import from_dict
-    from tournaments.standings import deal_stats
+    from scoring.stats import deal_stats
 
     won: dict[int, int] = defaultdict(int)
     for p in Protocol.objects.filter(table__round__event=event, approved=True):

@@ -42,3 +42,11 @@ class Command(BaseCommand):
                 continue
             getattr(module, function)(event)
             self.stdout.write(f"demo: {module_name.rsplit('.', 1)[1]} ready")
+        from tournaments.demo.balkan import demo_balkan_event
+
+        liga = demo_balkan_event(organiser=user)
+        demo_referee(liga)
+        self.stdout.write(
+            f"demo Balkan event: {liga.name} ({liga.entries.count()} players, Croatian rules) "
+            f"at /e/{liga.slug}/"
+        )

@@ -1,6 +1,7 @@
 // Progressive enhancement of the protocol pages; every page works without it.
 // Referee's desk: Ctrl+Enter (or Cmd+Enter) in the notation box saves.
-// Table entry: scroll to the last deal; raspasy hides the declarer and contract fields.
+// Table entry: scroll to the last deal; a deal without a contract (raspasy, all passed: the
+// kind radio marked data-no-contract) hides the fields marked data-contract.
 (function () {
   "use strict";
   var box = document.getElementById("notation");
@@ -15,12 +16,9 @@
   var form = document.querySelector("form.deal-form");
   if (form) {
     var sync = function () {
-      var raspasy = form.querySelector("input[name=kind][value=raspasy]").checked;
-      ["declarer", "contract"].forEach(function (id) {
-        var el = document.getElementById(id);
-        if (el) { el.closest("label").hidden = raspasy; }
-      });
-      form.querySelectorAll("select[name^=call_]").forEach(function (el) { el.hidden = raspasy; });
+      var none = form.querySelector("input[name=kind][data-no-contract]");
+      var hide = Boolean(none && none.checked);
+      form.querySelectorAll("[data-contract]").forEach(function (el) { el.hidden = hide; });
     };
     form.querySelectorAll("input[name=kind]").forEach(function (el) { el.addEventListener("change", sync); });
     sync();

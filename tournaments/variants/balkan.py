@@ -1,0 +1,301 @@
+"""Croatian, Serbian and Slovenian Preference's pages (seed 002): the phone form's deals
+(contract, igra, the defenders' decisions, kontra and who said it, tricks per player; all pass),
+the sheet's three columns per player (soups, declarer column, soups) with hats and refa marks.
+
+Seed 002 defines no penalties: the catalogue is empty, and a referee's or the event's own
+penalty writes points into the offender's declarer column (the neutral entry's ``gora``) and
+soups against him (its ``whists``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules.balkan import CONTRACT_VALUES, PREFERANS
+from tournaments.errors import UserFacingError
+
+from .base import FamilyUI, PulkaCells
+
+__all__ = ["BalkanUI", "DEFENCES", "KONTRAS"]
+
+#: a defender's decision (seed 002 "The Defenders' Decisions"), in the players' words
+DEFENCES = [
+    ("play", gettext_lazy("plays (ide)")),
+    ("drop", gettext_lazy("drops (ne ide)")),
+    ("invite", gettext_lazy("invites (zove)")),
+]
+#: the doubling levels (seed 002 "Kontra")
+KONTRAS = [
+    (0, gettext_lazy("no kontra")),
+    (1, "kontra"),
+    (2, "rekontra"),
+    (3, "subkontra"),
+    (4, "mortkontra"),
+]
+
+FINDING_TITLES: dict[str, Any] = {
+    "TRICKS": gettext_lazy("Tricks out of range"),
+    "TRICKS_SUM": gettext_lazy("The tricks do not add up"),
+    "TRICKS_MISSING": gettext_lazy("The tricks are missing"),
+    "TRICKS_DROPPED": gettext_lazy("Tricks for a defender who dropped"),
+    "TRICKS_UNPLAYED": gettext_lazy("Tricks for a hand not played"),
+    "DEFENCE": gettext_lazy("The defenders' decisions do not fit"),
+    "DEFENCE_TRICKS": gettext_lazy("More than five defence tricks"),
+    "DROP_IN_BETTEL": gettext_lazy("A defender dropped in bettel"),
+    "KONTRA_BY": gettext_lazy("Kontra by a seat that cannot say it"),
+    "KONTRA_LEVEL": gettext_lazy("Doubling beyond the agreed limit"),
+    "KONTRA_MISSING": gettext_lazy("A plain two needs a kontra"),
+    "BETTEL_KONTRA": gettext_lazy("Bettel with kontra: the seed leaves it undefined"),
+    "UNDEFINED": gettext_lazy("A result the seed leaves undefined"),
+    "REFA_BEYOND_LIMIT": gettext_lazy("A refa beyond the limit"),
+    "DEAL_AFTER_END": gettext_lazy("A deal after the game ended"),
+    "NOT_ENDED": gettext_lazy("Marked ended, but the columns do not sum to zero"),
+    "STOPPED_EARLY": gettext_lazy("Stopped before the columns summed to zero"),
+    "DEALER": gettext_lazy("Dealer out of turn"),
+    "OUT_OF_TURN": gettext_lazy("Dealer out of turn"),
+    "CONTRACT": gettext_lazy("No such contract"),
+    "JUMP_BID": gettext_lazy("A jump bid"),
+    "SOUP_DOWN": gettext_lazy("A soup went down"),
+    "SHEET_CELL": gettext_lazy("The sheet differs from the computed game"),
+    "SHEET_RESULT": gettext_lazy("Written result differs"),
+    "SHEET_ROWS": gettext_lazy("More written rows than deals"),
+    "SHEET_SHAPE": gettext_lazy("A written row has the wrong shape"),
+    "SEAT": gettext_lazy("No such seat at the table"),
+    "PENALTY": gettext_lazy("Penalty entry"),
+}
+
+
+def _int(value: Any, field: str) -> int | None:
+    value = str(value or "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise UserFacingError(
+            _("%(value)r is not a whole number.") % {"value": value}, {"field": field}
+        ) from None
+
+
+class BalkanUI(FamilyUI):
+    key = "balkan"
+    entry_template = "tournaments/protocols/entry/balkan.html"
+    pulka_template = "tournaments/protocols/cells/balkan.html"
+    filled_template = "pdf/filled_protocol_balkan.html"
+    blank_template = "pdf/blank_protocol_balkan.html"
+    result_unit = gettext_lazy("points")
+    result_label = gettext_lazy("Result (points)")
+    ending_closed_label = gettext_lazy("ended (the declarer columns sum to zero)")
+    finding_titles = FINDING_TITLES
+
+    def _score(self, protocol: Any) -> Any:
+        return self.variant.score(protocol)
+
+    # --- the table's deal entry ----------------------------------------------------------
+    def entry_context(self, protocol: Any) -> dict[str, Any]:
+        conv = self.variant.convention(protocol)
+        contracts = [
+            (c, f"{c} — {conv.contract_word(c)}")
+            for c in CONTRACT_VALUES
+            if c != PREFERANS or conv.preferans
+        ]
+        return {
+            "contracts": contracts,
+            "defences": DEFENCES,
+            "kontras": KONTRAS if not conv.kontra_limit else KONTRAS[: conv.kontra_limit + 1],
+            "refa_word": conv.refa_word,
+        }
+
+    def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
+        """A hand from the phone form (seed 002): declarer, contract, igra, each defender's
+        decision, the kontra level and who said it, each player's tricks; or all passed."""
+        from scoring.balkan.protocol import AllPass, Defence, Hand
+
+        if post.get("kind") == "allpass":
+            return AllPass()
+        declarer = _int(post.get("declarer"), "declarer")
+        if declarer is None or not 0 <= declarer < 3:
+            raise UserFacingError(_("Choose the declarer."), {"field": "declarer"})
+        contract = _int(post.get("contract"), "contract")
+        if contract not in CONTRACT_VALUES:
+            raise UserFacingError(_("Choose the contract."), {"field": "contract"})
+        defenders = ((declarer + 1) % 3, (declarer + 2) % 3)
+        try:
+            defence = tuple(Defence(post.get(f"defence_{d}") or "play") for d in defenders)
+        except ValueError:
+            raise UserFacingError(
+                _("Choose each defender's decision."), {"field": "defence"}
+            ) from None
+        kontra = _int(post.get("kontra"), "kontra") or 0
+        kontra_by = _int(post.get("kontra_by"), "kontra_by") if kontra else None
+        if kontra and kontra_by is None:
+            raise UserFacingError(_("Who said kontra?"), {"field": "kontra_by"})
+        given = [_int(post.get(f"tricks_{p}"), f"tricks_{p}") for p in range(3)]
+        tricks: tuple[int, ...] | None = None
+        if any(t is not None for t in given):
+            invited = Defence.INVITE in defence
+            for k, d in enumerate(defenders):  # a defender out of play took nothing
+                if given[d] is None and defence[k] is Defence.DROP and not invited and not kontra:
+                    given[d] = 0
+            if given[declarer] is None and None not in (given[d] for d in defenders):
+                given[declarer] = 10 - sum(given[d] or 0 for d in defenders)
+            if None in given:
+                raise UserFacingError(
+                    _(
+                        "Give each player's tricks (or the defenders' and the declarer's is "
+                        "counted)."
+                    ),
+                    {"field": "tricks"},
+                )
+            tricks = tuple(int(t or 0) for t in given)
+        return Hand(
+            declarer,
+            contract,
+            game=bool(post.get("igra")),
+            defence=defence,
+            kontra=kontra,
+            kontra_by=kontra_by,
+            tricks=tricks,
+        )
+
+    def next_dealer(self, protocol: Any) -> int:
+        """The next seat in playing order deals (seed 002 "Players and Deal")."""
+        try:
+            dealers = [d.dealer for d in self._score(protocol).deals if d.dealer is not None]
+        except ValueError:
+            return protocol.first_dealer
+        return (dealers[-1] + 1) % protocol.size if dealers else protocol.first_dealer
+
+    # --- showing a protocol -------------------------------------------------------------
+    def deal_kind(self, deal: Any) -> str:
+        from scoring.balkan.protocol import AllPass, Hand
+
+        return "game" if type(deal) is Hand else "allpass" if type(deal) is AllPass else "penalty"
+
+    @staticmethod
+    def _hat(d: Any, seat: int) -> str:
+        return next((kind for s, kind in d.hats if s == seat), "")
+
+    def pulka_cells(self, protocol: Any) -> PulkaCells | None:
+        try:
+            scored = self._score(protocol)
+        except ValueError:
+            return None
+        out = PulkaCells()
+        for d in scored.deals:
+            out.dealers.append(d.dealer)
+            out.written.append(
+                [
+                    {
+                        "column": d.column_delta[p],
+                        "soups": sum(d.soup_delta[p]),
+                        "total_column": d.columns[p],
+                        "total_soups": sum(d.soups[p]),
+                        "refas": d.refas[p],
+                        "refa_marks": "—" * d.refas[p],  # a refa line without its stroke
+                        "refa_used": d.refa_used and d.declarer == p,
+                        "hat": self._hat(d, p),
+                    }
+                    for p in range(protocol.size)
+                ]
+            )
+        return out
+
+    def result_rows(self, protocol: Any) -> list[dict[str, Any]]:
+        scored = self._score(protocol)
+        return [
+            {
+                "exact": str(scored.settlement[p]),
+                "whists": str(scored.settlement[p]),  # the standings' result: points
+                "column": scored.columns[p],
+                "soups": sum(scored.soups[p]),
+                "refas": scored.refas[p],
+            }
+            for p in range(protocol.size)
+        ]
+
+    def filled_sheet(self, protocol: Any, origin: list[int | None]) -> dict[str, Any]:
+        """The sheet as the players keep it: per player the soup against his left opponent,
+        his declarer column, the soup against his right opponent (seed 002 "Scoring"), with
+        the hats and the unplayed refas."""
+        scored = self._score(protocol)
+        names = list(protocol.players)
+        sides = [((p + 1) % 3, (p + 2) % 3) for p in range(3)]
+        deals = []
+        number = 0
+        for i, d in enumerate(scored.deals):
+            is_penalty = self.deal_kind(protocol.deals[i]) == "penalty"
+            if not is_penalty:
+                number += 1
+            try:
+                text = self.variant.deal_text(protocol, i)
+            except ValueError:
+                text = repr(protocol.deals[i])
+            deals.append(
+                {
+                    "number": "" if is_penalty else number,
+                    "dealer": names[d.dealer] if d.dealer is not None else "",
+                    "text": text,
+                    "penalty": is_penalty,
+                    "from_ruling": origin[i] is None if i < len(origin) else False,
+                    "rule": getattr(protocol.deals[i], "rule", "") if is_penalty else "",
+                    "value": d.capped_value or d.value,
+                    "cells": [
+                        {
+                            "left": d.soups[p][sides[p][0]],
+                            "column": d.columns[p],
+                            "right": d.soups[p][sides[p][1]],
+                            "changed": bool(d.column_delta[p]),
+                            "hat": self._hat(d, p),
+                            "refas": d.refas[p],
+                            "refa_marks": "—" * d.refas[p],
+                            "refa_used": d.refa_used and d.declarer == p,
+                        }
+                        for p in range(3)
+                    ],
+                }
+            )
+        return {
+            "soup_headers": [[names[q] for q in sides[p]] for p in range(3)],
+            "deals": deals,
+            "bula": protocol.bula,
+            "refa_limit": scored.refa_limit,
+            "ended": scored.ended,
+            "stopped_early": scored.stopped_early,
+            "settlement": [
+                {
+                    "name": names[p],
+                    "column": scored.columns[p],
+                    "soups": sum(scored.soups[p]),
+                    "soups_against": sum(scored.soups[q][p] for q in range(3)),
+                    "exact": str(scored.settlement[p]),
+                }
+                for p in range(3)
+            ],
+        }
+
+    # --- penalties and rulings ------------------------------------------------------------
+    def penalty_from_json(self, data: Mapping[str, Any]) -> Any:
+        from scoring.balkan.protocol import Penalty
+
+        return Penalty(
+            int(data["player"]),
+            str(data.get("rule", "")),
+            column=int(data.get("gora", 0)),
+            soups=tuple((int(s), int(w)) for s, w in data.get("whists", ())),
+            note=str(data.get("note", "")),
+        )
+
+    def penalty_to_json(self, deal: Any) -> dict[str, Any]:
+        return {
+            "player": deal.player,
+            "rule": deal.rule,
+            "gora": deal.column,
+            "pulya": 0,
+            "whists": [[s, w] for s, w in deal.soups],
+            "note": deal.note,
+        }

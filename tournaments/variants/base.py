@@ -1,0 +1,118 @@
+"""The interface of a family's UI adapter (see :mod:`tournaments.variants`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from scoring.variants import VARIANTS, Variant
+
+__all__ = ["FamilyUI", "PulkaCells"]
+
+
+@dataclass
+class PulkaCells:
+    """What the pulka view shows per deal of a (scored) protocol: the dealer's seat, and per
+    seat the cells written (a dict the family's ``_pulka`` template reads)."""
+
+    dealers: list[int | None] = field(default_factory=list)
+    written: list[list[dict[str, Any]]] = field(default_factory=list)
+
+
+class FamilyUI:
+    """One family's pages on the Django side. Subclasses fill in every hook.
+
+    Ruling and event-penalty entries are stored in one neutral JSON form for every family:
+    ``{"player", "rule", "gora", "pulya", "whists": [[writer, amount]], "note"}`` — ``gora``
+    the points written against the offender in his own column (the Russian gora, the Balkan
+    declarer column), ``whists`` what the others write against him (Russian whists, Balkan
+    soups), ``pulya`` points taken off his pulya (Russian only). Each adapter turns it into its
+    family's penalty deal (:meth:`penalty_from_json`).
+    """
+
+    #: the family key (``rules.variants``)
+    key: ClassVar[str]
+    #: the template of the phone page's deal form (included by ``table_entry.html``)
+    entry_template: ClassVar[str]
+    #: the pulka view's table (included by ``_pulka.html``)
+    pulka_template: ClassVar[str]
+    #: the filled protocol PDF
+    filled_template: ClassVar[str]
+    #: the blank protocol PDF's template; ``None``: the fast overlay sheet of
+    #: :mod:`tournaments.pdf_sheets` (the Russian pulka grid)
+    blank_template: ClassVar[str | None] = None
+    #: the ending select's label for a game played to its end
+    ending_closed_label: ClassVar[Any]
+    #: the unit of a table result, for people ("whists", "points")
+    result_unit: ClassVar[Any]
+    #: the pulka view's result row heading ("Result (whists)")
+    result_label: ClassVar[Any]
+    #: a heading in the user's language for each of the checker's finding codes
+    finding_titles: ClassVar[Mapping[str, Any]] = {}
+
+    @property
+    def variant(self) -> Variant:
+        return VARIANTS[self.key]
+
+    @property
+    def seed(self) -> str:
+        """The seed its findings' rules are cited from (``001``, ``002``)."""
+        return self.variant.seed
+
+    # --- the table's deal entry ----------------------------------------------------------
+    def entry_context(self, protocol: Any) -> dict[str, Any]:
+        """What the deal form needs besides the page's context (contracts, calls …)."""
+        raise NotImplementedError
+
+    def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
+        """A deal from the phone form's POST; :class:`UserFacingError` naming the field."""
+        raise NotImplementedError
+
+    def next_dealer(self, protocol: Any) -> int:
+        """The seat that deals next."""
+        raise NotImplementedError
+
+    # --- showing a protocol -------------------------------------------------------------
+    def deal_kind(self, deal: Any) -> str:
+        """``game``, ``raspasy``/``allpass`` or ``penalty``: a CSS class and a filter."""
+        raise NotImplementedError
+
+    def is_penalty(self, deal: Any) -> bool:
+        return self.deal_kind(deal) == "penalty"
+
+    def pulka_cells(self, protocol: Any) -> PulkaCells | None:
+        """Per deal the dealer and the cells written; ``None`` when it cannot be scored."""
+        raise NotImplementedError
+
+    def result_rows(self, protocol: Any) -> list[dict[str, Any]]:
+        """Per seat the table result a version stores: ``exact`` (text of a Fraction) and
+        ``whists`` (the result the standings count, in :attr:`result_unit`), with the family's
+        own final columns. :raises ValueError: for a protocol that cannot be scored."""
+        raise NotImplementedError
+
+    def filled_sheet(self, protocol: Any, origin: list[int | None]) -> dict[str, Any]:
+        """The filled PDF's rows (``deals``, ``settlement`` and the family's headers)."""
+        raise NotImplementedError
+
+    # --- penalties and rulings ------------------------------------------------------------
+    #: the catalogue of the family's rule texts (``rules.penalties.CataloguePenalty``)
+    catalogue: ClassVar[tuple[Any, ...]] = ()
+
+    def penalty_from_json(self, data: Mapping[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def penalty_to_json(self, deal: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def catalogue_entries(
+        self, code: str, protocol: Any, *, deal: int | None, seat: int, params: Mapping[str, Any]
+    ) -> tuple[Any, ...]:
+        """What catalogue penalty ``code`` writes. :raises ValueError: it cannot apply here."""
+        raise ValueError(f"penalty {code!r} is not in this rule family's catalogue")
+
+    def adjusted_entries(
+        self, protocol: Any, deal: int, params: Mapping[str, Any]
+    ) -> tuple[Any, ...]:
+        """A referee's adjusted result on ``deal``. :raises ValueError: when it cannot apply."""
+        raise ValueError("an adjusted result is not defined by this rule family's texts")

@@ -1,0 +1,266 @@
+"""Russian Preference's pages (seed 001, the Kodeks): the phone form's deals (contract, whists,
+tricks), the pulka's pulya / gora / whists cells, the Kodeks' penalties catalogue."""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules.contracts import LADDER, Contract, InvalidContractError
+from rules.penalties import CATALOGUE, PenaltyError, find_penalty
+from scoring.penalties import adjusted_result_entries, penalty_entries
+from scoring.protocol import Call, Game, Penalty, Raspasy
+from scoring.pulka import score
+from scoring.writing import whisting_order
+from tournaments.errors import UserFacingError
+
+from .base import FamilyUI, PulkaCells
+
+__all__ = ["RussianUI", "CALLS"]
+
+CALLS = [
+    ("", "—"),
+    (Call.WHIST.value, gettext_lazy("whist")),
+    (Call.PASS.value, gettext_lazy("pass")),
+    (Call.HALF.value, gettext_lazy("half-whist")),
+    (Call.HALF_RETURNED.value, gettext_lazy("half, returned")),
+]
+
+
+def _call(value: str | None, field: str) -> Call:
+    """A whister's call from the form (empty: pass); anything else is a form error naming the
+    field, never a 500 (issue 25 item 8)."""
+    try:
+        return Call(value or Call.PASS.value)
+    except ValueError:
+        raise UserFacingError(
+            _("%(value)r is not a call: whist, pass, half-whist or half, returned.")
+            % {"value": value},
+            {"field": field},
+        ) from None
+
+
+def _int(value: str | None) -> int | None:
+    value = (value or "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise UserFacingError(_("%(value)r is not a whole number.") % {"value": value}) from None
+
+
+def _num(x: Any) -> str:
+    f = Fraction(str(x))
+    if f.denominator == 1:
+        return str(f.numerator)
+    return f"{float(f):.2f}".rstrip("0").rstrip(".")
+
+
+class RussianUI(FamilyUI):
+    key = "russian"
+    entry_template = "tournaments/protocols/entry/russian.html"
+    pulka_template = "tournaments/protocols/cells/russian.html"
+    filled_template = "pdf/filled_protocol.html"
+    result_unit = gettext_lazy("whists")
+    result_label = gettext_lazy("Result (whists)")
+    ending_closed_label = gettext_lazy("closed (every pulya reached the target)")
+    catalogue = CATALOGUE
+
+    @property
+    def finding_titles(self) -> Mapping[str, Any]:  # type: ignore[override]
+        from tournaments.selectors.protocols import FINDING_TITLES
+
+        return FINDING_TITLES
+
+    # --- the table's deal entry ----------------------------------------------------------
+    def entry_context(self, protocol: Any) -> dict[str, Any]:
+        return {"contracts": [str(c) for c in LADDER], "calls": CALLS}
+
+    def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
+        """A deal from the table's form: declarer, contract, each player's call and tricks."""
+        n = protocol.size
+        tricks = [_int(post.get(f"tricks_{p}")) for p in range(n)]
+        if post.get("kind") == "raspasy":
+            return Raspasy(tuple(tricks[p] for p in range(n)))
+        declarer = _int(post.get("declarer"))
+        if declarer is None or not 0 <= declarer < n:
+            raise UserFacingError(_("Choose the declarer."), {"field": "declarer"})
+        try:
+            contract = Contract.from_str(post.get("contract", ""))
+        except InvalidContractError as exc:
+            raise UserFacingError(
+                _("Choose the contract: %s") % exc, {"field": "contract"}
+            ) from exc
+        if contract.is_misere:
+            return Game(declarer, contract, (), tricks[declarer], open=bool(post.get("open")))
+        defenders = whisting_order(declarer, n, dealer)
+        calls = tuple(_call(post.get(f"call_{d}"), f"call_{d}") for d in defenders)
+        played = Call.WHIST in calls and Call.HALF not in calls
+        split = tuple(tricks[d] for d in defenders)
+        declarer_tricks = tricks[declarer]
+        if played and declarer_tricks is None and None not in split:
+            declarer_tricks = 10 - sum(split)  # type: ignore[arg-type]
+        return Game(
+            declarer,
+            contract,
+            calls,
+            declarer_tricks if played else None,
+            split if played and None not in split else None,
+            open=bool(post.get("open")),
+        )
+
+    def next_dealer(self, protocol: Any) -> int:
+        """The seat that deals next (001 §3.2.2: the deal passes to the left)."""
+        try:
+            dealers = [d for d in score(protocol).dealers if d is not None]
+        except ValueError:
+            return protocol.first_dealer
+        return (dealers[-1] + 1) % protocol.size if dealers else protocol.first_dealer
+
+    # --- showing a protocol -------------------------------------------------------------
+    def deal_kind(self, deal: Any) -> str:
+        return "game" if type(deal) is Game else "raspasy" if type(deal) is Raspasy else "penalty"
+
+    def pulka_cells(self, protocol: Any) -> PulkaCells | None:
+        try:
+            scored = score(protocol)
+        except ValueError:
+            return None
+        out = PulkaCells()
+        n = protocol.size
+        for i in range(len(protocol.deals)):
+            if i >= len(scored.totals):
+                break
+            delta, totals = scored.delta(i), scored.row(i)
+            out.written.append(
+                [
+                    {
+                        "pulya": delta[p].pulya,
+                        "gora": delta[p].gora,
+                        "whists": sum(delta[p].whists),
+                        "total_pulya": totals[p].pulya,
+                        "total_gora": totals[p].gora,
+                    }
+                    for p in range(n)
+                ]
+            )
+            out.dealers.append(scored.dealers[i])
+        return out
+
+    def result_rows(self, protocol: Any) -> list[dict[str, Any]]:
+        scored = score(protocol)
+        final = scored.final_row()
+        return [
+            {
+                "exact": str(scored.settlement.exact[p]),
+                "whists": str(scored.settlement.totals[p]),
+                "pulya": final[p].pulya,
+                "gora": final[p].gora,
+            }
+            for p in range(protocol.size)
+        ]
+
+    def filled_sheet(self, protocol: Any, origin: list[int | None]) -> dict[str, Any]:
+        """The pulka as on paper: per deal the running pulya, gora and whists of every player."""
+        scored = score(protocol)
+        n = protocol.size
+        names = list(protocol.players)
+        deals = []
+        number = 0
+        for i, deal in enumerate(protocol.deals):
+            is_penalty = isinstance(deal, Penalty)
+            if not is_penalty:
+                number += 1
+            row = scored.row(i)
+            dealer = scored.dealers[i]
+            deals.append(
+                {
+                    "number": "" if is_penalty else number,
+                    "dealer": names[dealer] if dealer is not None else "",
+                    "text": " ".join(
+                        w
+                        for w in self.variant.deal_text(protocol, i).split()
+                        if not w.startswith("dealer=")
+                    ),
+                    "penalty": is_penalty,
+                    "from_ruling": origin[i] is None,
+                    "rule": deal.rule if is_penalty else "",
+                    "cells": [
+                        {
+                            "pulya": row[p].pulya,
+                            "gora": row[p].gora,
+                            "whists": [row[p].whists[q] for q in range(n) if q != p],
+                        }
+                        for p in range(n)
+                    ],
+                }
+            )
+        final = scored.final_row()
+        return {
+            "whist_headers": [[names[q] for q in range(n) if q != p] for p in range(n)],
+            "deals": deals,
+            "settlement": [
+                {
+                    "name": names[p],
+                    "pulya": final[p].pulya,
+                    "gora": final[p].gora,
+                    "gora_settled": scored.settlement.gora[p],
+                    "exact": _num(scored.settlement.exact[p]),
+                }
+                for p in range(n)
+            ],
+        }
+
+    # --- penalties and rulings ------------------------------------------------------------
+    def penalty_from_json(self, data: Mapping[str, Any]) -> Penalty:
+        return Penalty(
+            int(data["player"]),
+            str(data.get("rule", "")),
+            int(data.get("gora", 0)),
+            int(data.get("pulya", 0)),
+            tuple((int(s), int(w)) for s, w in data.get("whists", ())),
+            str(data.get("note", "")),
+        )
+
+    def penalty_to_json(self, deal: Penalty) -> dict[str, Any]:
+        return {
+            "player": deal.player,
+            "rule": deal.rule,
+            "gora": deal.gora,
+            "pulya": deal.pulya,
+            "whists": [[s, w] for s, w in deal.whists],
+            "note": deal.note,
+        }
+
+    def catalogue_entries(
+        self, code: str, protocol: Any, *, deal: int | None, seat: int, params: Mapping[str, Any]
+    ) -> tuple[Any, ...]:
+        entry = find_penalty(code)
+        return penalty_entries(entry.code, protocol, deal=deal, seat=seat, params=params)
+
+    def adjusted_entries(
+        self, protocol: Any, deal: int, params: Mapping[str, Any]
+    ) -> tuple[tuple[Any, ...], str, dict[str, Any]]:
+        """001 §3.8.5.1 Б: the deal as by the other plan; the declarer's result by lot."""
+        played = protocol.deals[deal]
+        if type(played) is not Game:
+            raise PenaltyError(_("The deal is not a game."))
+        split = params.get("other_split")
+        other = dataclasses.replace(
+            played,
+            declarer_tricks=int(params["other_tricks"]),
+            defender_tricks=tuple(int(x) for x in split) if split else None,
+        )
+        params = dict(params)
+        params.setdefault("lot", secrets.choice(["played", "other"]))  # drawn by lot
+        entries = adjusted_result_entries(
+            protocol, deal, other=other, passer=int(params["passer"]), lot=params["lot"]
+        )
+        return entries, "3.8.5.1", params
