@@ -149,7 +149,7 @@ PRIFFE: Final = Family(
     option_choices=priffe.OPTION_CHOICES,
     option_ranges=priffe.OPTION_RANGES,
     game_size="sits",
-    game_sizes=(1, 2, 3),
+    game_sizes=(3, 2, 1),  # three first: everyone partners everyone (a new event's default)
 )
 
 FAMILIES: Final[dict[str, Family]] = {f.key: f for f in (RUSSIAN, BALKAN, POT, PRIFFE)}

@@ -23,6 +23,7 @@ from rules.variants import FAMILIES, RUSSIAN, Family, family_of_convention
 __all__ = [
     "BALKAN_OPTION_LABELS",
     "FAMILY_OPTION_LABELS",
+    "PRIFFE_OPTION_LABELS",
     "OPTION_LABELS",
     "PREFIX",
     "VALUE_LABELS",
@@ -149,16 +150,40 @@ VALUE_LABELS.update(
     }
 )
 
+#: The Priffe options (:mod:`rules.priffe`), citing seed 004 and the reading aid's §7–8
+#: (``rules-reference/variants.md``: A-PR-1 … A-PR-6) where the seed leaves a point open.
+PRIFFE_OPTION_LABELS: dict[str, Any] = {
+    "play": _('How long a game lasts (004 "Enklare variant av Priffe")'),
+    "penalty_points": _("Where strafftrick points are written (004; A-PR-1)"),
+    "straffslam": _("Lilla / stora straffslam on a capital failure (004; A-PR-3)"),
+    "money_divisor": _("Money: point differences divided by; 0: points only (A-PR-6)"),
+}
+
+VALUE_LABELS.update(
+    {
+        ("play", "sits"): _('sits: three, every partnership once (004 "Utgång")'),
+        ("play", "deals"): _("a fixed number of deals, one partnership"),
+        ("play", "total"): _("until a side reaches a total below the line"),
+        ("penalty_points", "below"): _("under strecket: they count toward game"),
+        ("penalty_points", "above"): _("över strecket: they do not count toward game"),
+    }
+)
+
 #: Each family's option labels, by family key.
 FAMILY_OPTION_LABELS: dict[str, dict[str, Any]] = {
     "russian": OPTION_LABELS,
     "balkan": BALKAN_OPTION_LABELS,
+    "priffe": PRIFFE_OPTION_LABELS,
 }
 
 
 #: What the table agrees on before play, by ``Family.game_size``: the pulka's size (the pulya
 #: target, 001 §4.2.3) or the bula (002 "Scoring").
-GAME_SIZE_LABELS: dict[str, Any] = {"target": _("Pulka size"), "bula": _("Bula")}
+GAME_SIZE_LABELS: dict[str, Any] = {
+    "target": _("Pulka size"),
+    "bula": _("Bula"),
+    "sits": _("Sits (or deals / total in the simpler variant)"),
+}
 
 
 def game_size_label(family: Family) -> str:

@@ -218,6 +218,15 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
         context["layout"] = layout
         limit = getattr(convention, "refa_limit_for", None)  # the Balkan refas (seed 002)
         context["refa_limit"] = limit(event.pulka_target) if limit else None
+        ui = ui_of_event(event)
+        for t in tables:  # the family's own boxes (Priffe: the partnerships per sits)
+            t.update(
+                ui.blank_sheet(
+                    players=[p["name"] for p in t["players"]],
+                    first_dealer=t["first_dealer_seat"] - 1,
+                    options=convention,
+                )
+            )
     return context
 
 

@@ -124,7 +124,8 @@ def _rebuilt(protocol: ScoringProtocol, **fields: Any) -> ScoringProtocol:
     variant (the game's size is each family's own field: the target, the bula)."""
     given = {f: fields.get(f, getattr(protocol, f)) for f in (*EVENT_FIELDS, "first_dealer")}
     blank = variant_of(protocol).blank(**given)
-    return dataclasses.replace(blank.with_deals(protocol.deals), ending=protocol.ending)
+    rebuilt = dataclasses.replace(blank.with_deals(protocol.deals), ending=protocol.ending)
+    return ui_of_protocol(protocol).keep_recorded(rebuilt, protocol)
 
 
 def on_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:

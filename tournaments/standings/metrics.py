@@ -16,8 +16,8 @@ the family's name: a metric over a deal counter (:class:`StatMetric`) makes sens
 family whose variant counts it (``Variant.stat_keys``); every other metric (results, rounds,
 places, head-to-head) makes sense for all (:func:`tiebreak_keys_for`). So Russian events are
 offered raspasy, remizes and misère tricks; Balkan events contracts lost and defences failed
-(seed 002: a declarer who fails, a defender who does not reach his two tricks); both contracts
-made and penalty entries.
+(seed 002: a declarer who fails, a defender who does not reach his two tricks); Priffe events
+sits and games won, contracts made and failed, slams (seed 004); all penalty entries.
 """
 
 from __future__ import annotations
@@ -169,6 +169,42 @@ class DefencesFailed(StatMetric):
     )
 
 
+class SitsWon(StatMetric):
+    """Priffe: sits (rubbers) the player's partnerships won (seed 004 "Utgång")."""
+
+    key, name, abbr, stat = "sits_won", "Sits won", "SW", "sits_won"
+
+
+class GamesWon(StatMetric):
+    """Priffe: games (utgång) the player's partnerships won (seed 004 "Utgång")."""
+
+    key, name, abbr, stat = "games_won", "Games won", "GW", "games_won"
+
+
+class ContractsMade(StatMetric):
+    """Priffe: contracts the player bid and his side made (seed 004)."""
+
+    key, name, abbr, stat = "contracts_made", "Contracts made", "CM", "contracts_made"
+
+
+class ContractsFailed(StatMetric):
+    """Priffe: contracts the player bid and his side failed (strafftrick for the others)."""
+
+    key, name, abbr, stat, ascending = (
+        "contracts_failed",
+        "Contracts failed",
+        "CF",
+        "contracts_failed",
+        True,
+    )
+
+
+class Slams(StatMetric):
+    """Priffe: lillslam and storslam the player's side made (seed 004)."""
+
+    key, name, abbr, stat = "slams", "Slams made", "Sl", "slams"
+
+
 class Penalties(StatMetric):
     key, name, abbr, stat, ascending = "penalties", "Penalty entries", "Pen", "penalties", True
 
@@ -225,6 +261,11 @@ METRICS: Mapping[str, Metric] = {
         GamesMade(),
         GamesLost(),
         DefencesFailed(),
+        SitsWon(),
+        GamesWon(),
+        ContractsMade(),
+        ContractsFailed(),
+        Slams(),
         Penalties(),
         BestRound(),
         WorstRound(),
@@ -253,7 +294,17 @@ TIEBREAK_KEYS = (
 
 
 #: every tie-break of every family, in the order the form offers them
-ALL_TIEBREAK_KEYS = (*TIEBREAK_KEYS[:9], "games_lost", "defences_failed", *TIEBREAK_KEYS[9:])
+ALL_TIEBREAK_KEYS = (
+    *TIEBREAK_KEYS[:9],
+    "games_lost",
+    "defences_failed",
+    "sits_won",
+    "games_won",
+    "contracts_made",
+    "contracts_failed",
+    "slams",
+    *TIEBREAK_KEYS[9:],
+)
 
 
 def tiebreak_keys_for(stat_keys: Iterable[str]) -> tuple[str, ...]:

@@ -37,9 +37,10 @@ __all__ = [
 
 def _adapters() -> dict[str, FamilyUI]:
     from .balkan import BalkanUI
+    from .priffe import PriffeUI
     from .russian import RussianUI
 
-    return {ui.key: ui for ui in (RussianUI(), BalkanUI())}
+    return {ui.key: ui for ui in (RussianUI(), BalkanUI(), PriffeUI())}
 
 
 ADAPTERS: dict[str, FamilyUI] = _adapters()

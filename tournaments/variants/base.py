@@ -95,6 +95,17 @@ class FamilyUI:
         """The filled PDF's rows (``deals``, ``settlement`` and the family's headers)."""
         raise NotImplementedError
 
+    def blank_sheet(self, *, players: list[str], first_dealer: int, options: Any) -> dict:
+        """What the blank protocol of one table shows besides its players (the family's own
+        boxes, e.g. Priffe's partnerships per sits); ``options`` is the event's convention
+        with its options."""
+        return {}
+
+    def keep_recorded(self, rebuilt: Any, protocol: Any) -> Any:
+        """``rebuilt`` (``protocol`` on the event's rules) with what the table recorded that the
+        event does not set (Priffe's seating per sits); the others record nothing more."""
+        return rebuilt
+
     # --- penalties and rulings ------------------------------------------------------------
     #: the catalogue of the family's rule texts (``rules.penalties.CataloguePenalty``)
     catalogue: ClassVar[tuple[Any, ...]] = ()

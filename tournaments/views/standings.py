@@ -178,7 +178,7 @@ def manage_standings(request, slug: str):
                 (k, round_score(k).name)
                 for k in ("whists", "capped", "scaled", "normalised", "place_points")
                 # normalising tables of four to three: only for families that seat four
-                if k != "normalised" or 4 in event_variant(event).table_sizes
+                if k != "normalised" or len(set(event_variant(event).table_sizes)) > 1
             ],
             "can_organise": can_organise(request.user, event),
         },

@@ -50,3 +50,11 @@ class Command(BaseCommand):
             f"demo Balkan event: {liga.name} ({liga.entries.count()} players, Croatian rules) "
             f"at /e/{liga.slug}/"
         )
+        from tournaments.demo.priffe import demo_priffe_event
+
+        kvall = demo_priffe_event(organiser=user)
+        demo_referee(kvall)
+        self.stdout.write(
+            f"demo Priffe event: {kvall.name} ({kvall.entries.count()} players, modern scoring) "
+            f"at /e/{kvall.slug}/"
+        )

@@ -1,0 +1,411 @@
+"""Swedish Priffe's pages (seed 004): four players in two partnerships (bolag), three sits in
+which everyone partners everyone, points below and above the line (under / över strecket).
+
+The phone form enters a deal: its sits, the contract (pref, noll, hjärter, ruter; in the
+old-fashioned scoring also klöver and spader) and who bid it, or tvångsnoll; the tricks of the
+declarer's side and of the other side (13 together); honours (honnörer) and who held them. The
+pulka view shows per player what his side wrote below and above the line, the side's points in
+the current game, its games, and a game line (utgång) or the sits won. The filled and blank
+protocols are the players' sheet: per sits the two partnerships, above the line, the line, below
+the line with a line under every game.
+
+Seed 004 defines no penalties: the catalogue is empty, and a referee's or the event's own
+penalty writes its points above the line for the offender's opponents (bridge practice; the
+neutral entry's ``gora``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules.priffe import Contract
+from scoring.priffe.protocol import Hand, Honours, HonoursPattern, Penalty, default_sittings
+from scoring.priffe.score import convention_of
+from tournaments.errors import UserFacingError
+
+from .base import FamilyUI, PulkaCells
+
+__all__ = ["HONOURS", "PriffeUI"]
+
+#: how the honours lay (seed 004 "poäng för att ha fått honnörerna")
+HONOURS = [
+    ("4", gettext_lazy("all four in one hand")),
+    ("3+1", gettext_lazy("three in one hand, the fourth with the partner")),
+    ("3", gettext_lazy("three in one hand")),
+]
+
+FINDING_TITLES: dict[str, Any] = {
+    "INFORMATION_BID_CONTRACT": gettext_lazy("An information bid is not a contract"),
+    "AUCTION_CONTRACT": gettext_lazy("The contract is not what the bids give"),
+    "DECLARER": gettext_lazy("No such declarer"),
+    "TRICKS_SUM": gettext_lazy("The tricks do not make thirteen"),
+    "HONOURS_IMPOSSIBLE": gettext_lazy("Honours that cannot exist"),
+    "DEALER": gettext_lazy("Dealer out of turn"),
+    "FOURTH_SITS": gettext_lazy("A fourth sits"),
+    "PARTNERSHIP_REPEATED": gettext_lazy("The same partnership twice"),
+    "TARGET": gettext_lazy("More sits agreed than there are partnerships"),
+    "SITS_NOT_WON": gettext_lazy("A new sits before the last one was won"),
+    "DEAL_AFTER_SITS": gettext_lazy("A deal after its sits was won"),
+    "DEAL_AFTER_END": gettext_lazy("A deal after the game ended"),
+    "SITS_ORDER": gettext_lazy("The sits are out of order"),
+    "NOT_CLOSED": gettext_lazy("Marked ended, but the agreed sits were not played"),
+    "ENDING": gettext_lazy("Stopped before the end"),
+    "SIMPLE_SITS": gettext_lazy("The simpler variant plays one partnership"),
+    "PENALTY": gettext_lazy("Penalty entry"),
+    "SEATING": gettext_lazy("The seating is not the four players"),
+    "PLAYERS": gettext_lazy("Priffe is played by four"),
+    "CONVENTION": gettext_lazy("Unknown scoring or option"),
+    "SHEET_BELOW": gettext_lazy("Written below the line differs"),
+    "SHEET_ABOVE": gettext_lazy("Written above the line differs"),
+    "SHEET_GAME": gettext_lazy("A game line differs"),
+    "SHEET_SITS": gettext_lazy("Written sits totals differ"),
+    "SHEET_RESULT": gettext_lazy("Written result differs"),
+    "SHEET_LENGTH": gettext_lazy("More written rows than deals"),
+}
+
+
+def _int(value: Any, field: str) -> int | None:
+    value = str(value or "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise UserFacingError(
+            _("%(value)r is not a whole number.") % {"value": value}, {"field": field}
+        ) from None
+
+
+class PriffeUI(FamilyUI):
+    key = "priffe"
+    entry_template = "tournaments/protocols/entry/priffe.html"
+    pulka_template = "tournaments/protocols/cells/priffe.html"
+    filled_template = "pdf/filled_protocol_priffe.html"
+    blank_template = "pdf/blank_protocol_priffe.html"
+    result_unit = gettext_lazy("points")
+    result_label = gettext_lazy("Player total (points)")
+    ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
+    finding_titles = FINDING_TITLES
+
+    def _score(self, protocol: Any) -> Any:
+        return self.variant.score(protocol)
+
+    # --- sits ----------------------------------------------------------------------------
+    @staticmethod
+    def _side_names(protocol: Any, sits: int) -> list[str]:
+        """The two partnerships of a sits as "Anna & Cecilia" (side 0 first)."""
+        seating = protocol.seating(sits)
+        if seating is None:
+            return ["", ""]
+        names = protocol.players
+        return [f"{names[seating[k]]} & {names[seating[k + 2]]}" for k in (0, 1)]
+
+    def current_sits(self, protocol: Any) -> int:
+        """The sits being played: the last deal's, or the next one once it was won."""
+        hands = [d for d in protocol.deals if isinstance(d, Hand)]
+        if not hands:
+            return 0
+        last = hands[-1].sits
+        try:
+            scored = self._score(protocol)
+        except ValueError:
+            return last
+        won = any(d.sits == last and d.sits_won_by is not None for d in scored.deals)
+        return last + 1 if won and last + 1 < len(protocol.sittings) else last
+
+    # --- the table's deal entry ----------------------------------------------------------
+    def entry_context(self, protocol: Any) -> dict[str, Any]:
+        try:
+            conv = convention_of(protocol)
+            contracts = [c for c in conv.ladder if conv.is_contract(c)]
+        except ValueError:
+            contracts = [Contract.PREFERENCE, Contract.NOLL, Contract.HJARTER, Contract.RUTER]
+        current = self.current_sits(protocol)
+        return {
+            "contracts": [(c.value, c.value) for c in contracts],
+            "honours": HONOURS,
+            "sittings": [
+                {"index": k, "number": k + 1, "sides": self._side_names(protocol, k)}
+                for k in range(len(protocol.sittings))
+            ],
+            "current_sits": current,
+        }
+
+    def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
+        """A deal from the phone form (seed 004): its sits, the contract and who bid it (or
+        tvångsnoll and a player of the side whose tricks are given), the tricks of that side
+        and of the other (13 together: the other is counted when left blank), honours."""
+        sits = _int(post.get("sits"), "sits")
+        if sits is None:
+            sits = self.current_sits(protocol)
+        else:
+            sits -= 1
+        if not 0 <= sits < len(protocol.sittings):
+            raise UserFacingError(_("Choose the sits."), {"field": "sits"})
+        seating = protocol.sittings[sits]
+        forced = post.get("kind") == "tvangsnoll"
+        player = _int(post.get("declarer"), "declarer")
+        if player is None or not 0 <= player < 4:
+            if forced:
+                raise UserFacingError(
+                    _("Choose a player of the side whose tricks you give."), {"field": "declarer"}
+                )
+            raise UserFacingError(_("Choose the declarer."), {"field": "declarer"})
+        if forced:
+            contract = Contract.TVANGSNOLL
+        else:
+            try:
+                contract = Contract(str(post.get("contract") or ""))
+            except ValueError:
+                raise UserFacingError(_("Choose the contract."), {"field": "contract"}) from None
+            if contract is Contract.TVANGSNOLL:
+                raise UserFacingError(_("Choose the contract."), {"field": "contract"})
+        own = _int(post.get("tricks_own"), "tricks_own")
+        other = _int(post.get("tricks_other"), "tricks_other")
+        if own is None and other is None:
+            raise UserFacingError(
+                _("Give the tricks of the declarer's side (the other side's are counted)."),
+                {"field": "tricks_own"},
+            )
+        for value, field in ((own, "tricks_own"), (other, "tricks_other")):
+            if value is not None and not 0 <= value <= 13:
+                raise UserFacingError(
+                    _("Tricks are counted from 0 to 13."), {"field": field, "value": value}
+                )
+        own = 13 - other if own is None and other is not None else own
+        other = 13 - own if other is None and own is not None else other
+        side = seating.index(player) % 2
+        tricks = (own, other) if side == 0 else (other, own)
+        honours: tuple[Honours, ...] = ()
+        holder = _int(post.get("honours_holder"), "honours_holder")
+        if holder is not None:
+            if not 0 <= holder < 4:
+                raise UserFacingError(_("No such player."), {"field": "honours_holder"})
+            try:
+                pattern = HonoursPattern(str(post.get("honours_pattern") or ""))
+            except ValueError:
+                raise UserFacingError(
+                    _("Choose how the honours lay."), {"field": "honours_pattern"}
+                ) from None
+            honours = (Honours(holder, pattern),)
+        return Hand(
+            sits,
+            contract,
+            None if forced else player,
+            (int(tricks[0]), int(tricks[1])),
+            honours=honours,
+        )
+
+    def next_dealer(self, protocol: Any) -> int:
+        """The dealer passes clockwise through the sits' seating; each sits starts with its
+        seating's first player (seed 004 "Utgång"; Pulka's schedule, A-PR-5)."""
+        sits = self.current_sits(protocol)
+        seating = protocol.seating(sits)
+        if seating is None:
+            return protocol.first_dealer
+        played = sum(1 for d in protocol.deals if isinstance(d, Hand) and d.sits == sits)
+        return seating[played % 4]
+
+    # --- showing a protocol -------------------------------------------------------------
+    def deal_kind(self, deal: Any) -> str:
+        if isinstance(deal, Penalty):
+            return "penalty"
+        return "allpass" if deal.contract is Contract.TVANGSNOLL else "game"
+
+    def _running_totals(self, protocol: Any, scored: Any) -> list[list[int]]:
+        """Each player's total after each deal (every point his side wrote, seed 004)."""
+        totals = [0] * protocol.size
+        out = []
+        for d in scored.deals:
+            seating = protocol.sittings[d.sits]
+            for side in (0, 1):
+                for p in (seating[side], seating[side + 2]):
+                    totals[p] += d.below[side] + d.above[side]
+            out.append(list(totals))
+        return out
+
+    def pulka_cells(self, protocol: Any) -> PulkaCells | None:
+        try:
+            scored = self._score(protocol)
+        except ValueError:
+            return None
+        out = PulkaCells()
+        running = self._running_totals(protocol, scored)
+        for i, d in enumerate(scored.deals):
+            seating = protocol.sittings[d.sits]
+            out.dealers.append(d.dealer)
+            cells = []
+            for p in range(protocol.size):
+                side = seating.index(p) % 2
+                cells.append(
+                    {
+                        "sits": d.sits + 1,
+                        "partner": protocol.players[seating[(seating.index(p) + 2) % 4]],
+                        "below": d.below[side],
+                        "above": d.above[side],
+                        "game_points": d.game_points[side],
+                        "games": d.games[side],
+                        "game_won": d.game_won_by == side,
+                        "sits_won": d.sits_won_by == side,
+                        "total": running[i][p],
+                    }
+                )
+            out.written.append(cells)
+        return out
+
+    def result_rows(self, protocol: Any) -> list[dict[str, Any]]:
+        scored = self._score(protocol)
+        games = [0] * protocol.size
+        sits_won = [0] * protocol.size
+        for s in scored.sits:
+            for side in (0, 1):
+                for p in s.sides[side]:
+                    games[p] += s.games[side]
+                    sits_won[p] += s.winner == side
+        return [
+            {
+                "exact": str(scored.player_totals[p]),
+                "whists": str(scored.player_totals[p]),  # the standings' result: points
+                "games": games[p],
+                "sits_won": sits_won[p],
+            }
+            for p in range(protocol.size)
+        ]
+
+    def filled_sheet(self, protocol: Any, origin: list[int | None]) -> dict[str, Any]:
+        """The players' sheet: per sits the two partnerships, what each wrote above the line
+        (nearest the line last, as written), the line, below the line with a line under each
+        game won (utgång); the sits' games and totals; then the player totals."""
+        scored = self._score(protocol)
+        names = list(protocol.players)
+        deals = []
+        number = 0
+        per_sits: dict[int, dict[str, Any]] = {}
+        for i, d in enumerate(scored.deals):
+            is_penalty = isinstance(protocol.deals[i], Penalty)
+            if not is_penalty:
+                number += 1
+            try:
+                text = self.variant.deal_text(protocol, i)
+            except ValueError:
+                text = repr(protocol.deals[i])
+            label = "" if is_penalty else number
+            deals.append(
+                {
+                    "number": label,
+                    "sits": d.sits + 1,
+                    "dealer": names[d.dealer] if d.dealer is not None else "",
+                    "text": text,
+                    "penalty": is_penalty,
+                    "from_ruling": origin[i] is None if i < len(origin) else False,
+                    "rule": getattr(protocol.deals[i], "rule", "") if is_penalty else "",
+                }
+            )
+            box = per_sits.setdefault(d.sits, {"above": [], "below": []})
+            if any(d.above):
+                box["above"].append({"number": label or "✎", "cells": list(d.above)})
+            if any(d.below) or d.game_won_by is not None:
+                box["below"].append(
+                    {
+                        "number": label or "✎",
+                        "cells": list(d.below),
+                        "game_line": d.game_won_by is not None,
+                        "game_points": list(d.game_points),
+                    }
+                )
+        sits = []
+        for s in scored.sits:
+            box = per_sits.get(s.index, {"above": [], "below": []})
+            sits.append(
+                {
+                    "number": s.index + 1,
+                    "sides": self._side_names(protocol, s.index),
+                    "above": list(reversed(box["above"])),  # written upwards from the line
+                    "below": box["below"],
+                    "games": list(s.games),
+                    "below_total": list(s.below),
+                    "above_total": list(s.above),
+                    "totals": list(s.totals),
+                    "winner": self._side_names(protocol, s.index)[s.winner]
+                    if s.winner is not None
+                    else "",
+                }
+            )
+        rows = self.result_rows(protocol)
+        return {
+            "deals": deals,
+            "sits": sits,
+            "game_points": scored.convention.game_points if not scored.convention.simple else None,
+            "ended": protocol.ending == "closed",
+            "settlement": [
+                {
+                    "name": names[p],
+                    "games": rows[p]["games"],
+                    "sits_won": rows[p]["sits_won"],
+                    "exact": rows[p]["exact"],
+                }
+                for p in range(protocol.size)
+            ],
+        }
+
+    def blank_sheet(self, *, players: list[str], first_dealer: int, options: Any) -> dict:
+        """The blank sheet's sits boxes: Pulka's partnership schedule from the table's first
+        dealer (a+c, a+b, a+d; A-PR-5), one box in the simpler variant."""
+        sittings = default_sittings(first_dealer)
+        try:
+            simple = options.simple
+        except AttributeError:
+            simple = False
+        if simple:
+            sittings = sittings[:1]
+        if len(players) != 4:
+            return {"sits": []}
+        return {
+            "above_rows": range(6),
+            "below_rows": range(14),
+            "sits": [
+                {
+                    "number": k + 1,
+                    "sides": [f"{players[s[j]]} & {players[s[j + 2]]}" for j in (0, 1)],
+                    "first_dealer": players[s[0]],
+                }
+                for k, s in enumerate(sittings)
+            ],
+        }
+
+    def keep_recorded(self, rebuilt: Any, protocol: Any) -> Any:
+        """A protocol rebuilt on the event's rules keeps the seating the table recorded for
+        each sits (A-PR-5): only the players, the length and the rules come from the event."""
+        if protocol.sittings and all(sorted(s) == [0, 1, 2, 3] for s in protocol.sittings):
+            return dataclasses.replace(rebuilt, sittings=tuple(protocol.sittings))
+        return rebuilt
+
+    # --- penalties and rulings ------------------------------------------------------------
+    def penalty_from_json(self, data: Mapping[str, Any]) -> Any:
+        """A referee's penalty: its points (the neutral entry's ``gora``, with what the others
+        write against the offender added) above the line for the offender's opponents, in the
+        sits of the deal it follows (the last sits when the entry does not say)."""
+        points = int(data.get("gora", 0)) + sum(int(w) for _s, w in data.get("whists", ()))
+        return Penalty(
+            int(data.get("sits", 0)),
+            int(data["player"]),
+            points,
+            str(data.get("rule", "")),
+            str(data.get("note", "")),
+        )
+
+    def penalty_to_json(self, deal: Any) -> dict[str, Any]:
+        return {
+            "player": deal.player,
+            "rule": deal.rule,
+            "gora": deal.points,
+            "pulya": 0,
+            "whists": [],
+            "note": deal.note,
+            "sits": deal.sits,
+        }
