@@ -218,6 +218,7 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
         context["layout"] = layout
         limit = getattr(convention, "refa_limit_for", None)  # the Balkan refas (seed 002)
         context["refa_limit"] = limit(event.pulka_target) if limit else None
+        context.update(ui_of_event(event).blank_context(convention))
     return context
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "ADAPTERS",
     "FamilyUI",
     "PulkaCells",
+    "event_convention",
     "event_variant",
     "playable",
     "ui_for",
@@ -37,9 +38,10 @@ __all__ = [
 
 def _adapters() -> dict[str, FamilyUI]:
     from .balkan import BalkanUI
+    from .pot import PotUI
     from .russian import RussianUI
 
-    return {ui.key: ui for ui in (RussianUI(), BalkanUI())}
+    return {ui.key: ui for ui in (RussianUI(), BalkanUI(), PotUI())}
 
 
 ADAPTERS: dict[str, FamilyUI] = _adapters()
@@ -53,6 +55,12 @@ def playable(family_key: str) -> bool:
 def event_variant(event: Event) -> Variant:
     """The registered variant of the event's convention (``Event.variant`` holds its key)."""
     return variant_for_convention(event.variant)
+
+
+def event_convention(event: Event) -> Any:
+    """The event's convention with its options applied (``rules``' parameter set)."""
+    family = event_variant(event).family
+    return family.find(event.variant).with_options(**(event.convention_options or {}))
 
 
 def ui_for(variant: Variant | str) -> FamilyUI:
