@@ -50,3 +50,11 @@ class Command(BaseCommand):
             f"demo Balkan event: {liga.name} ({liga.entries.count()} players, Croatian rules) "
             f"at /e/{liga.slug}/"
         )
+        from tournaments.demo.pot import demo_pot_event
+
+        wien = demo_pot_event(organiser=user)
+        demo_referee(wien)
+        self.stdout.write(
+            f"demo pot-game event: {wien.name} ({wien.entries.count()} players, Viennese rules) "
+            f"at /e/{wien.slug}/"
+        )
