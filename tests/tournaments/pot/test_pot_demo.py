@@ -7,9 +7,12 @@ from fractions import Fraction
 
 import pytest
 from django.core.management import call_command
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import UserFactory
+from tournaments import pdf
 from tournaments.demo.pot import POT_SLUG, POT_TIEBREAKS, demo_pot_event
 from tournaments.models import Event, Protocol, StandingsSnapshot
 
@@ -40,6 +43,12 @@ def test_the_club_evening_is_played_in_viennese_rules_and_ranked_by_the_nets(cli
     assert totals == sorted(totals, reverse=True) and abs(sum(totals)) < Fraction(1, 10)
     page = client.get(reverse("standings", args=[event.slug])).content.decode()
     assert "shared equally" in page and "Astrid Lindqvist" in page
+    # the standings PDF says it too, in the language it is printed in
+    context = pdf.standings_context(event=event)
+    for language, words in (("en", "shared equally"), ("de", "gleichmäßig"), ("sv", "delas lika")):
+        with translation.override(language):
+            sheet = render_to_string("pdf/standings.html", {**context, "paper": pdf.PAPERS["A4"]})
+        assert words in sheet and "001 §4.1.3" not in sheet, language
     assert demo_pot_event(organiser=organiser).pk == event.pk  # idempotent
 
 
