@@ -192,6 +192,11 @@ class PotConvention:
     aliases: tuple[str, ...] = ()
     #: The language of the players' words in the text notation: "sv" (000) or "de" (003).
     language: str = "sv"
+    #: Players at a table: three or four in Vienna (000 "Spel på fyra personer": the dealer
+    #: sits out), three in Germany (003 "Spieler: 3").
+    table_sizes: tuple[int, ...] = (3, 4)
+    #: The seed the game's rules come from.
+    seed: str = "000"
 
     # --- both games -----------------------------------------------------------------------
     #: What the dealer puts into the pot every deal. Viennese: ``None`` means one base stake
@@ -400,6 +405,8 @@ GERMAN: Final = PotConvention(
     game="german",
     aliases=("deutsch", "deutsche", "préférence", "preference", "de"),
     language="de",
+    table_sizes=(3,),
+    seed="003",
     ante=10,
 )
 

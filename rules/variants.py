@@ -71,6 +71,14 @@ class Family:
         """The family's name in ``language`` ("ru", "hr", "sr" …), else in English."""
         return self.names.get(language, self.name)
 
+    def table_sizes_of(self, convention: str) -> tuple[int, ...]:
+        """The table sizes of one convention: its own ``table_sizes`` where it narrows the
+        family's (German Préférence is for three, 003 "Spieler: 3"), else the family's.
+
+        :raises rules.conventions.InvalidConventionError: for an unknown convention.
+        """
+        return tuple(getattr(self.find(convention), "table_sizes", None) or self.table_sizes)
+
 
 RUSSIAN: Final = Family(
     key="russian",

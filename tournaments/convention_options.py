@@ -1,7 +1,7 @@
 """The convention options on the organiser's event form: a label (with the rule it comes from)
 for every option of every rule family's conventions (:mod:`rules.variants`: the Russian
 :class:`rules.conventions.Convention`, seed 001; the Balkan :class:`rules.balkan.BalkanConvention`,
-seed 002) and for every value of their choices.
+seed 002; the pot games' :class:`rules.pot.PotConvention`, seeds 000 and 003) and for every value of their choices.
 
 The options themselves, their values and their validation live in ``rules/``; this module only
 names them for people, in the page's language. Each option's field is blank by default, which
@@ -22,6 +22,7 @@ from rules.variants import FAMILIES, RUSSIAN, Family, family_of_convention
 
 __all__ = [
     "BALKAN_OPTION_LABELS",
+    "POT_OPTION_LABELS",
     "FAMILY_OPTION_LABELS",
     "PRIFFE_OPTION_LABELS",
     "OPTION_LABELS",
@@ -159,6 +160,27 @@ PRIFFE_OPTION_LABELS: dict[str, Any] = {
     "money_divisor": _("Money: point differences divided by; 0: points only (A-PR-6)"),
 }
 
+#: The pot games' options (:mod:`rules.pot`): Viennese (seed 000) and German (seed 003), with the
+#: reading aid's §5–6 (``rules-reference/variants.md``, A-VI-…, A-DE-…) where the seeds leave a
+#: point open. An option of the other game is refused for a convention (its error names it).
+POT_OPTION_LABELS: dict[str, Any] = {
+    "base_stake": _('Base stake (grundinsats) in chips, divisible by ten (000 "Förberedelser")'),
+    "max_amount": _('Maximum amount (maxbelopp) in chips; blank: three base stakes (000)'),
+    "ante": _("The dealer's ante every deal; blank: one base stake, or 10 (000 \"Giv\"; 003)"),
+    "pot_end": _("The pot left at the end of the round (the seeds are silent)"),
+    "defender_quota": _("A going defender falls under (000, A-VI-3)"),
+    "invitation_pay": _('After an invitation the declarer pays (000 "Betalning", A-VI-4)'),
+    "premium_cap": _("Premium payments cut to the maximum amount (A-VI-5)"),
+    "premiums": _('Premium contracts played (000 "Varianter")'),
+    "negotiation": _('Negotiation (förhandling) allowed (000 "Förhandling")'),
+    "trump_obligation": _('Trump obligation (trumftvång) (000 "Varianter")'),
+    "herz_premium": _("Prämie: chips each way for Herz (003)"),
+    "cap": _("The agreed maximum (Höchstgrenze) in chips; 0: none (003)"),
+    "cap_applies": _("The maximum limits (003, A-DE-1)"),
+    "premium_payers": _("The Prämie is paid by and to (003, A-DE-2)"),
+    "hand_game_rank": _("A hand game of a talon bid's suit (003, A-DE-3)"),
+}
+
 VALUE_LABELS.update(
     {
         ("play", "sits"): _('sits: three, every partnership once (004 "Utgång")'),
@@ -166,6 +188,19 @@ VALUE_LABELS.update(
         ("play", "total"): _("until a side reaches a total below the line"),
         ("penalty_points", "below"): _("under strecket: they count toward game"),
         ("penalty_points", "above"): _("över strecket: they do not count toward game"),
+        ("pot_end", "share"): _("shared equally: the table sums to zero"),
+        ("pot_end", "keep"): _("kept: each result is the player's net"),
+        ("invitation_pay", "inviter"): _("the inviter for both defenders' tricks"),
+        ("invitation_pay", "own"): _("each defender for his own tricks"),
+        ("premiums", "all"): _("all: hjärter, fem, sex, sju, åtta"),
+        ("premiums", "five_six"): _("hjärter, fem and sex"),
+        ("premiums", "hearts"): _("hjärter only"),
+        ("cap_applies", "penalties"): _("what a fall costs"),
+        ("cap_applies", "stake"): _("the stake played for"),
+        ("premium_payers", "both"): _("both opponents"),
+        ("premium_payers", "going"): _("the opponents who go along"),
+        ("hand_game_rank", "suit"): _("not higher (flagged)"),
+        ("hand_game_rank", "hand_higher"): _("higher"),
     }
 )
 
@@ -174,6 +209,7 @@ FAMILY_OPTION_LABELS: dict[str, dict[str, Any]] = {
     "russian": OPTION_LABELS,
     "balkan": BALKAN_OPTION_LABELS,
     "priffe": PRIFFE_OPTION_LABELS,
+    "pot": POT_OPTION_LABELS,
 }
 
 
@@ -183,6 +219,7 @@ GAME_SIZE_LABELS: dict[str, Any] = {
     "target": _("Pulka size"),
     "bula": _("Bula"),
     "sits": _("Sits (or deals / total in the simpler variant)"),
+    "stake": _("Stake (chips)"),
 }
 
 
@@ -229,9 +266,12 @@ def option_fields(family: Family = RUSSIAN) -> dict[str, forms.Field]:
     convention has it."""
     blank = ("", _("as the convention has it"))
     labels = FAMILY_OPTION_LABELS.get(family.key, {})
-    default_convention = family.conventions[family.default_convention]
+    options: dict[str, object] = {}  # every convention's options (the pot games differ)
+    for convention in family.conventions.values():
+        for name, value in convention.options().items():
+            options.setdefault(name, value)
     fields: dict[str, forms.Field] = {}
-    for name, default in default_convention.options().items():
+    for name, default in options.items():
         if name in family.option_choices:
             choices = [blank, *((v, _shown(name, v)) for v in family.option_choices[name])]
             field: forms.Field = forms.ChoiceField(choices=choices, required=False)

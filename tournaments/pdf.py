@@ -227,6 +227,7 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
                     options=convention,
                 )
             )
+        context.update(ui_of_event(event).blank_context(convention))
     return context
 
 
@@ -404,7 +405,25 @@ def standings_context(*, event: Event) -> dict[str, Any]:
         # make the cached PDF stale (the PDF shows when it was printed)
         "inputs_hash": snapshot.inputs_hash if snapshot else "",
         "provisional": any(r["has_provisional"] for r in view["rows"]),
+        "criterion": _standings_criterion(event),
     }
+
+
+def _standings_criterion(event: Event) -> Any:
+    """What a table result is, as the event's rule family says (the pot games: chips, and what
+    happens to the pot left, ``pot_end``), translated when the PDF renders; ``None``: the
+    sheet's own sentence (001 §4.1.3)."""
+    from django.utils.functional import lazy
+
+    from tournaments.variants import event_convention, ui_of_event
+
+    try:
+        ui, convention = ui_of_event(event), event_convention(event)
+    except (LookupError, ValueError):
+        return None
+    if ui.standings_criterion(convention) is None:
+        return None
+    return lazy(lambda: ui.standings_criterion(convention) or "", str)()
 
 
 # --- rendering ----------------------------------------------------------------------------------

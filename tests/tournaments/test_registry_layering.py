@@ -41,8 +41,8 @@ BRANCHES = [
 #: a family's own modules: only its adapter may import them
 FAMILY_MODULES = re.compile(
     r"^\s*(?:from|import)\s+(?:scoring\.(?:pulka|jsonio|notation|notation_deals|check|stats|"
-    r"penalties|writing|settlement|generate|result_json|balkan|priffe)|rules\.(?:contracts|bidding|"
-    r"balkan|priffe|penalties|dealing))\b",
+    r"penalties|writing|settlement|generate|result_json|balkan|pot|priffe)|rules\.(?:contracts|"
+    r"bidding|balkan|pot|priffe|penalties|dealing))\b",
     re.M,
 )
 #: the demo's Russian event sets up hand-made Russian incidents (a talon peek, 001 §3.8.5.1 Б)

@@ -144,6 +144,13 @@ class PulkaView:
     cells_template: str = ""
     seed: str = ""
     result_label: str = ""
+    #: columns after the players' (the pot games' pot)
+    extra_headers: list[str] = field(default_factory=list)
+
+    @property
+    def finding_span(self) -> int:
+        """The columns a finding's row spans: the deal's and every player's and extra column."""
+        return len(self.players) + 1 + len(self.extra_headers)
 
 
 def next_dealer(protocol: Any) -> int:
@@ -204,6 +211,7 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         ui.pulka_template,
         ui.seed,
         str(ui.result_label),
+        list(cells.extra_headers) if cells is not None else [],
     )
 
 

@@ -96,33 +96,51 @@ def _tiebreaks_of(variant: str | None) -> tuple[str, ...] | None:
         return None
 
 
-def _fits_family(family: Family, policy: str) -> bool:
-    return set(POLICY_SIZES.get(policy, (3, 4))) <= set(family.table_sizes)
+def _sizes(family: Family, convention: str | None) -> tuple[int, ...]:
+    if convention is None:
+        return family.table_sizes
+    try:
+        return family.table_sizes_of(convention)
+    except InvalidConventionError:
+        return family.table_sizes
 
 
-def validate_table_policy(family: Family, policy: str | None) -> str | None:
-    """The table-size policy for a family: its own when it seats one size only (the Balkan
-    games: tables of three, seed 002), the organiser's choice otherwise.
+def _fits_family(family: Family, policy: str, convention: str | None = None) -> bool:
+    return set(POLICY_SIZES.get(policy, (3, 4))) <= set(_sizes(family, convention))
+
+
+def validate_table_policy(
+    family: Family, policy: str | None, convention: str | None = None
+) -> str | None:
+    """The table-size policy for a family (or one of its conventions): its own when it seats
+    one size only (the Balkan games: tables of three, seed 002; German Préférence, 003), the
+    organiser's choice otherwise.
 
     :raises UserFacingError: a policy seating sizes the family does not play (field
         ``table_size_policy``).
     """
     if policy is None:
         return None
-    if not _fits_family(family, policy):
-        allowed = ", ".join(str(n) for n in family.table_sizes)
+    if not _fits_family(family, policy, convention):
+        sizes = _sizes(family, convention)
+        allowed = ", ".join(str(n) for n in sizes)
+        narrower = convention is not None and sizes != family.table_sizes
+        conv = family.find(convention) if narrower else None
+        name = conv.name if conv is not None else family.name
+        seed = getattr(conv, "seed", family.seed) if conv is not None else family.seed
         raise UserFacingError(
             _("%(family)s is played at tables of %(sizes)s (seed %(seed)s).")
-            % {"family": family.name, "sizes": allowed, "seed": family.seed},
+            % {"family": name, "sizes": allowed, "seed": seed},
             {"field": "table_size_policy"},
         )
     return policy
 
 
-def _policy_of(family: Family) -> str:
-    """The policy seating only the family's sizes (for a family of one table size)."""
+def _policy_of(family: Family, convention: str | None = None) -> str:
+    """The policy seating only the family's (or convention's) sizes."""
+    wanted = set(_sizes(family, convention))
     for policy, sizes in POLICY_SIZES.items():
-        if set(sizes) == set(family.table_sizes):
+        if set(sizes) == wanted:
             return str(policy)
     return str(TableSizePolicy.MIXED)
 
@@ -134,9 +152,9 @@ def event_table_policy(event: Event) -> str:
         family = family_of_convention(event.variant)
     except InvalidConventionError:
         return event.table_size_policy
-    if _fits_family(family, event.table_size_policy):
+    if _fits_family(family, event.table_size_policy, event.variant):
         return event.table_size_policy
-    return _policy_of(family)
+    return _policy_of(family, event.variant)
 
 
 def validate_tiebreaks(tiebreaks: Any, variant: str | None = None) -> list[Any]:
@@ -184,11 +202,17 @@ def event_create(
     )
     family = family_of_convention(fields["variant"])
     if "table_size_policy" in fields:
-        validate_table_policy(family, fields["table_size_policy"])
+        validate_table_policy(family, fields["table_size_policy"], fields["variant"])
     else:
         fields["table_size_policy"] = event_table_policy(Event(variant=fields["variant"]))
     default_size = Event._meta.get_field("pulka_target").default
-    if "pulka_target" not in fields and default_size not in family.game_sizes:
+    # a convention that names its own game size (the pot games' stake: G, the dealer's chips)
+    own_size = getattr(
+        family.find(fields["variant"]).with_options(**fields["convention_options"]), "stake", None
+    )
+    if "pulka_target" not in fields and own_size:
+        fields["pulka_target"] = own_size
+    elif "pulka_target" not in fields and default_size not in family.game_sizes:
         fields["pulka_target"] = family.game_sizes[0]  # the model's default is a Russian pulka
     fields["tiebreaks"] = validate_tiebreaks(fields.get("tiebreaks"), fields["variant"])
     event = Event.objects.create(
@@ -215,9 +239,9 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
     if "table_size_policy" in fields or "variant" in fields:
         policy = fields.get("table_size_policy", event.table_size_policy)
         if "table_size_policy" in fields:
-            validate_table_policy(family, policy)
-        elif not _fits_family(family, policy):
-            fields["table_size_policy"] = _policy_of(family)
+            validate_table_policy(family, policy, variant)
+        elif not _fits_family(family, policy, variant):
+            fields["table_size_policy"] = _policy_of(family, variant)
     if "tiebreaks" in fields or "variant" in fields:
         fields["tiebreaks"] = validate_tiebreaks(fields.get("tiebreaks", event.tiebreaks), variant)
     for name, value in fields.items():

@@ -402,6 +402,7 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
                 "severity": str(f.severity),
                 "message": f.message,
                 "rule": f.rule,
+                "source": f.source,
                 "deal": f.deal,
                 "data_deal": origin[f.deal]
                 if f.deal is not None and f.deal < len(origin)

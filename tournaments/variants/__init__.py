@@ -27,6 +27,7 @@ __all__ = [
     "ADAPTERS",
     "FamilyUI",
     "PulkaCells",
+    "event_convention",
     "event_variant",
     "playable",
     "ui_for",
@@ -37,10 +38,11 @@ __all__ = [
 
 def _adapters() -> dict[str, FamilyUI]:
     from .balkan import BalkanUI
+    from .pot import PotUI
     from .priffe import PriffeUI
     from .russian import RussianUI
 
-    return {ui.key: ui for ui in (RussianUI(), BalkanUI(), PriffeUI())}
+    return {ui.key: ui for ui in (RussianUI(), BalkanUI(), PotUI(), PriffeUI())}
 
 
 ADAPTERS: dict[str, FamilyUI] = _adapters()
@@ -54,6 +56,12 @@ def playable(family_key: str) -> bool:
 def event_variant(event: Event) -> Variant:
     """The registered variant of the event's convention (``Event.variant`` holds its key)."""
     return variant_for_convention(event.variant)
+
+
+def event_convention(event: Event) -> Any:
+    """The event's convention with its options applied (``rules``' parameter set)."""
+    family = event_variant(event).family
+    return family.find(event.variant).with_options(**(event.convention_options or {}))
 
 
 def ui_for(variant: Variant | str) -> FamilyUI:

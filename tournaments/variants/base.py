@@ -14,10 +14,13 @@ __all__ = ["FamilyUI", "PulkaCells"]
 @dataclass
 class PulkaCells:
     """What the pulka view shows per deal of a (scored) protocol: the dealer's seat, and per
-    seat the cells written (a dict the family's ``_pulka`` template reads)."""
+    seat the cells written (a dict the family's ``_pulka`` template reads). ``extra_headers``
+    name columns after the players' (the pot games' pot): each row then has one more cell per
+    header after the seats' cells."""
 
     dealers: list[int | None] = field(default_factory=list)
     written: list[list[dict[str, Any]]] = field(default_factory=list)
+    extra_headers: list[str] = field(default_factory=list)
 
 
 class FamilyUI:
@@ -105,6 +108,14 @@ class FamilyUI:
         """``rebuilt`` (``protocol`` on the event's rules) with what the table recorded that the
         event does not set (Priffe's seating per sits); the others record nothing more."""
         return rebuilt
+    def blank_context(self, convention: Any) -> dict[str, Any]:
+        """What the family's blank sheet shows of the event's ``convention`` (with options)."""
+        return {}
+
+    def standings_criterion(self, convention: Any) -> str | None:
+        """What the standings page says a table result is, for an event of ``convention``
+        (with its options); ``None``: the standings page's own sentence (001 §4.1.3)."""
+        return None
 
     # --- penalties and rulings ------------------------------------------------------------
     #: the catalogue of the family's rule texts (``rules.penalties.CataloguePenalty``)

@@ -56,6 +56,16 @@ def _staff_event(request, slug: str) -> Event | None:
     return event
 
 
+def _criterion(event: Event) -> str | None:
+    """What a table result is, as the event's rule family says (``None``: the page's own)."""
+    from tournaments.variants import event_convention, ui_of_event
+
+    try:
+        return ui_of_event(event).standings_criterion(event_convention(event))
+    except (LookupError, ValueError):
+        return None
+
+
 def standings(request, slug: str):
     event = _public_event(request, slug)
     return render(
@@ -63,6 +73,7 @@ def standings(request, slug: str):
         "tournaments/standings/standings.html",
         {
             "event": event,
+            "criterion": _criterion(event),
             **sel.standings_view(event=event),
             "staff": can_referee(request.user, event),
         },

@@ -58,3 +58,11 @@ class Command(BaseCommand):
             f"demo Priffe event: {kvall.name} ({kvall.entries.count()} players, modern scoring) "
             f"at /e/{kvall.slug}/"
         )
+        from tournaments.demo.pot import demo_pot_event
+
+        wien = demo_pot_event(organiser=user)
+        demo_referee(wien)
+        self.stdout.write(
+            f"demo pot-game event: {wien.name} ({wien.entries.count()} players, Viennese rules) "
+            f"at /e/{wien.slug}/"
+        )

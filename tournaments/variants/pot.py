@@ -1,0 +1,456 @@
+"""Viennese and German Préférence's pages (seeds 000 and 003): the pot games keep no score sheet,
+so the pulka view and the protocol PDFs are a **ledger**: a column per player and one for the
+pot, a line per deal, what changed hands and the cumulative nets (``python -m scoring score``
+prints the same ledger).
+
+The phone form takes a deal in the players' words: the declarer, the contract (with or without
+the talon: utan köp, aus der Hand; the premium contracts hjärter, fem … åtta; German Herz is the
+Prämie), an efterköp, each defender's decision (går med, stannar hemma, bjuder in, inbjuden,
+tvång; mitgehen, daheim bleiben), the tricks per seat, a negotiated split; or a rundpass (the
+krypspel's tricks; German "alle passen" is thrown in). With four players the dealer sits out
+(000 "Spel på fyra personer").
+
+The seeds define no penalties: the catalogue is empty, and a referee's or the event's own penalty
+is paid into the pot (the neutral entry's ``gora``) or to other players (its ``whists``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tournaments.errors import UserFacingError
+
+from .base import FamilyUI, PulkaCells
+
+__all__ = ["PotUI", "DECISION_WORDS", "FINDING_TITLES"]
+
+#: A defender's decision in the players' words, by the convention's language (000 "Gå med eller
+#: stanna hemma", "Inbjudan", "Tvång"; 003 "mitgehen", "daheim bleiben"). German has neither
+#: invitation nor forced play.
+DECISION_WORDS: dict[str, list[tuple[str, str]]] = {
+    "sv": [
+        ("go", "går med"),
+        ("home", "stannar hemma"),
+        ("invite", "bjuder in"),
+        ("invited", "inbjuden"),
+        ("forced", "tvång"),
+    ],
+    "de": [("go", "mitgehen"), ("home", "daheim bleiben")],
+}
+#: What each decision means, for players who do not read the game's own words.
+DECISION_GLOSSES: dict[str, Any] = {
+    "go": gettext_lazy("goes along"),
+    "home": gettext_lazy("stays home"),
+    "invite": gettext_lazy("goes along and invites"),
+    "invited": gettext_lazy("invited"),
+    "forced": gettext_lazy("forced play"),
+}
+#: "all passed" in the players' words
+RUNDPASS_WORDS = {"sv": "rundpass", "de": "alle passen"}
+#: the pot in the players' words
+POT_WORDS = {"sv": "pott", "de": "Topf"}
+
+FINDING_TITLES: dict[str, Any] = {
+    "CONVENTION": gettext_lazy("Unknown convention or option"),
+    "PLAYERS": gettext_lazy("Wrong number of players"),
+    "SEAT": gettext_lazy("No such seat at the table"),
+    "DEALER": gettext_lazy("Dealer out of turn"),
+    "CONTRACT": gettext_lazy("A contract these rules do not play"),
+    "UNSCORABLE": gettext_lazy("A deal that cannot be scored"),
+    "TRICKS_SUM": gettext_lazy("The tricks do not add up"),
+    "TRICKS_SEATS": gettext_lazy("Tricks for the wrong number of seats"),
+    "TRICKS_MISSING": gettext_lazy("The tricks are missing"),
+    "TRICKS_NOT_PLAYING": gettext_lazy("Tricks for a player who did not play"),
+    "TRICKS_UNPLAYED": gettext_lazy("Tricks for a hand not played"),
+    "DEFENCE_COUNT": gettext_lazy("The defenders' decisions do not fit"),
+    "DEFENCE_NOT_ASKED": gettext_lazy("A decision where nobody is asked"),
+    "DECISION": gettext_lazy("A decision these rules do not have"),
+    "TVANG": gettext_lazy("Forced play (tvång) not recorded"),
+    "NOT_FORCED": gettext_lazy("Forced play where the pot did not force it"),
+    "INVITATION": gettext_lazy("An invitation that does not fit"),
+    "NEGOTIATION": gettext_lazy("A negotiation these rules do not allow"),
+    "NEGOTIATION_FALL": gettext_lazy("A negotiated split that makes someone fall"),
+    "EFTERKOP": gettext_lazy("An efterköp that does not fit"),
+    "EFTERKOP_LEVEL": gettext_lazy("An efterköp at a level not allowed"),
+    "EFTERKOP_ORDER": gettext_lazy("Efterköp out of order"),
+    "EFTERKOP_BIDDER": gettext_lazy("Efterköp by a player who may not"),
+    "ALL_PASS": gettext_lazy("All passed"),
+    "CONTRACT_BID": gettext_lazy("The contract is not the last bid"),
+    "LEDGER_NET": gettext_lazy("A written net differs from the computed one"),
+    "LEDGER_POT": gettext_lazy("The written pot differs from the computed one"),
+    "LEDGER_RESULT": gettext_lazy("Written result differs"),
+    "LEDGER_SEATS": gettext_lazy("A written ledger line has the wrong shape"),
+    "LEDGER_EXTRA": gettext_lazy("More written lines than deals"),
+    "PENALTY": gettext_lazy("Penalty entry"),
+}
+for _code in (
+    "AUCTION_BID", "AUCTION_DEAL", "AUCTION_DECLARER", "AUCTION_HAND_AFTER_BID",
+    "AUCTION_HAND_TIE", "AUCTION_HOLD", "AUCTION_INCOMPLETE", "AUCTION_LEVEL_LOCK",
+    "AUCTION_NOT_HIGHER", "AUCTION_PASSED", "AUCTION_PRAEMIE", "AUCTION_SEAT", "AUCTION_SPEL",
+    "AUCTION_TURN", "AUCTION_VORHAND", "AUCTION_AFTER_END",
+):  # fmt: skip
+    FINDING_TITLES[_code] = gettext_lazy("The auction breaks the bidding rules")
+
+
+def _int(value: Any, field: str) -> int | None:
+    value = str(value or "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise UserFacingError(
+            _("%(value)r is not a whole number.") % {"value": value}, {"field": field}
+        ) from None
+
+
+def _fraction(value: Fraction) -> str:
+    return str(value)
+
+
+class PotUI(FamilyUI):
+    key = "pot"
+    entry_template = "tournaments/protocols/entry/pot.html"
+    pulka_template = "tournaments/protocols/cells/pot.html"
+    filled_template = "pdf/filled_protocol_pot.html"
+    blank_template = "pdf/blank_protocol_pot.html"
+    result_unit = gettext_lazy("chips")
+    result_label = gettext_lazy("Result (chips)")
+    ending_closed_label = gettext_lazy("played to the end of the round")
+    finding_titles = FINDING_TITLES
+
+    # --- helpers ------------------------------------------------------------------------------
+    @staticmethod
+    def _rules(protocol: Any) -> Any:
+        return protocol.rules()
+
+    def _language(self, protocol: Any) -> str:
+        return str(self._rules(protocol).language)
+
+    def _scored(self, protocol: Any) -> tuple[Any, bool]:
+        """The game scored, or the deals before the first that cannot be scored (then
+        ``partial``: the checker's UNSCORABLE finding says which; nothing is "fixed")."""
+        from scoring.pot.score import PotScoringError, score
+
+        try:
+            return score(protocol), False
+        except PotScoringError as error:
+            upto = error.deal if error.deal is not None else 0
+            return score(protocol.with_deals(protocol.deals[:upto])), True
+
+    def contract_choices(self, protocol: Any) -> list[tuple[str, str]]:
+        """The contracts these rules play, in the players' words (000 "Kontrakten"; 003)."""
+        from rules.pot import PotContract
+
+        conv = self._rules(protocol)
+        out = []
+        for level in range(1, 9):
+            for hand in (False, True):
+                c = PotContract(level, hand)
+                if conv.allows(c) and not (conv.game == "german" and level > 4):
+                    out.append((c.code, c.name(conv.game)))
+        return sorted(out, key=lambda item: PotContract.from_code(item[0]).rank)
+
+    # --- the table's deal entry ----------------------------------------------------------
+    def entry_context(self, protocol: Any) -> dict[str, Any]:
+        conv = self._rules(protocol)
+        lang = conv.language
+        dealer = self.next_dealer(protocol)
+        return {
+            "contracts": self.contract_choices(protocol),
+            "decisions": [(v, f"{w} ({DECISION_GLOSSES[v]})") for v, w in DECISION_WORDS[lang]],
+            "rundpass_word": RUNDPASS_WORDS[lang],
+            "krypspel": conv.game == "viennese",
+            "efterkop": conv.game == "viennese",
+            "negotiation": conv.game == "viennese" and conv.negotiation,
+            "sitting_out": dealer if protocol.size == 4 else None,
+            "next_dealer_seat": dealer,
+            "pot_word": POT_WORDS[lang],
+        }
+
+    def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
+        """A deal from the phone form: a contract with the defenders' decisions and the tricks
+        (the declarer's counted from the others'), or a rundpass (000 "Budgivningen"; 003)."""
+        from rules.pot import InvalidPotContractError, PotContract
+        from scoring.pot.protocol import Decision, Hand, Rundpass, active_seats, defenders_of
+
+        size = protocol.size
+        actives = active_seats(size, dealer)
+        conv = self._rules(protocol)
+        if post.get("kind") == "rundpass":
+            if conv.game != "viennese":
+                return Rundpass()  # 003 says nothing: thrown in, the pot stays
+            tricks = self._tricks(post, size, actives, declarer=None)
+            return Rundpass(tricks=tricks)
+        declarer = _int(post.get("declarer"), "declarer")
+        if declarer is None or not 0 <= declarer < size:
+            raise UserFacingError(_("Choose the declarer."), {"field": "declarer"})
+        if declarer not in actives:
+            raise UserFacingError(
+                _('%(name)s deals and sits out this deal (000 "Spel på fyra personer").')
+                % {"name": protocol.players[declarer]},
+                {"field": "declarer"},
+            )
+        try:
+            contract = PotContract.from_code(str(post.get("contract") or ""))
+        except InvalidPotContractError:
+            raise UserFacingError(_("Choose the contract."), {"field": "contract"}) from None
+        efterkop: tuple[tuple[int, PotContract], ...] = ()
+        by = _int(post.get("efterkop_by"), "efterkop_by")
+        if by is not None:
+            try:
+                bought = PotContract.from_code(str(post.get("efterkop_contract") or ""))
+            except InvalidPotContractError:
+                raise UserFacingError(
+                    _("Choose the efterköp's contract."), {"field": "efterkop_contract"}
+                ) from None
+            if not 0 <= by < size:
+                raise UserFacingError(_("No such seat at the table."), {"field": "efterkop_by"})
+            efterkop = ((by, bought),)
+        player = efterkop[-1][0] if efterkop else declarer
+        if player not in actives:
+            raise UserFacingError(
+                _('%(name)s deals and sits out this deal (000 "Spel på fyra personer").')
+                % {"name": protocol.players[player]},
+                {"field": "efterkop_by"},
+            )
+        played = efterkop[-1][1] if efterkop else contract
+        defence: tuple[Decision, ...] = ()
+        if played.asks_defenders and not efterkop:
+            try:
+                defence = tuple(
+                    Decision(post.get(f"defence_{d}") or "go")
+                    for d in defenders_of(size, dealer, player)
+                )
+            except ValueError:
+                raise UserFacingError(
+                    _("Choose each defender's decision."), {"field": "defence"}
+                ) from None
+        tricks: tuple[int, ...] | None
+        if defence and not any(d.plays for d in defence):
+            tricks = None  # both stayed home: no play
+            if any(_int(post.get(f"tricks_{p}"), f"tricks_{p}") for p in range(size)):
+                raise UserFacingError(
+                    _("Both defenders stayed home: nobody played, so leave the tricks blank."),
+                    {"field": "tricks"},
+                )
+        else:
+            home = [
+                d
+                for d, dec in zip(defenders_of(size, dealer, player), defence, strict=False)
+                if not dec.plays
+            ]
+            tricks = self._tricks(post, size, actives, declarer=player, zero=home)
+        return Hand(
+            declarer,
+            contract,
+            defence=defence,
+            tricks=tricks,
+            efterkop=efterkop,
+            negotiated=bool(post.get("negotiated")),
+        )
+
+    @staticmethod
+    def _tricks(
+        post: Mapping[str, Any],
+        size: int,
+        actives: tuple[int, ...],
+        *,
+        declarer: int | None,
+        zero: list[int] | tuple[int, ...] = (),
+    ) -> tuple[int, ...]:
+        """Each seat's tricks; a seat sitting out or at home took none, and a blank declarer's
+        are counted from the others' (ten in all)."""
+        given = [_int(post.get(f"tricks_{p}"), f"tricks_{p}") for p in range(size)]
+        for p in range(size):
+            if given[p] is None and (p not in actives or p in zero):
+                given[p] = 0
+        if declarer is not None and given[declarer] is None:
+            others = [given[p] for p in range(size) if p != declarer]
+            if None not in others:
+                given[declarer] = 10 - sum(int(t or 0) for t in others)
+        if None in given:
+            raise UserFacingError(
+                _("Give each player's tricks (or the defenders' and the declarer's is counted)."),
+                {"field": "tricks"},
+            )
+        return tuple(int(t or 0) for t in given)
+
+    def next_dealer(self, protocol: Any) -> int:
+        """The deal passes clockwise (000 "Giv"); a penalty does not pass it."""
+        from scoring.pot.score import dealers
+
+        given = [d for d in dealers(protocol) if d is not None]
+        return (given[-1] + 1) % protocol.size if given else protocol.first_dealer
+
+    # --- showing a protocol -------------------------------------------------------------
+    def deal_kind(self, deal: Any) -> str:
+        from scoring.pot.protocol import Hand, Rundpass
+
+        return "game" if type(deal) is Hand else "allpass" if type(deal) is Rundpass else "penalty"
+
+    def pulka_cells(self, protocol: Any) -> PulkaCells | None:
+        """Per deal and seat what changed hands and the cumulative net; the last cell is the
+        pot's (its change and what it holds)."""
+        try:
+            scored, _partial = self._scored(protocol)
+        except ValueError:
+            return None
+        out = PulkaCells(extra_headers=[POT_WORDS[self._language(protocol)]])
+        before = protocol.opening_pot
+        for d in scored.deals:
+            out.dealers.append(d.dealer)
+            row = [
+                {
+                    "change": d.change(p),
+                    "net": d.nets[p],
+                    "out": d.sitting_out == p,
+                    "declarer": d.declarer == p,
+                    "fell": p in d.fell,
+                }
+                for p in range(protocol.size)
+            ]
+            row.append({"pot": True, "change": d.pot - before, "net": d.pot})
+            before = d.pot
+            out.written.append(row)
+        return out
+
+    def result_rows(self, protocol: Any) -> list[dict[str, Any]]:
+        """Each player's net, his share of the pot left at the end (``pot_end``: shared equally
+        by default, so the table sums to zero; or kept) and the result the standings count."""
+        scored, partial = self._scored(protocol)
+        return [
+            {
+                "exact": _fraction(scored.final[p]),
+                "whists": _fraction(scored.final[p]),  # the standings' result: chips
+                "net": scored.nets[p],
+                "share": _fraction(scored.shares[p]),
+                "pot": scored.pot,
+                "pot_end": scored.convention.pot_end,
+                **({"partial": True} if partial else {}),
+            }
+            for p in range(protocol.size)
+        ]
+
+    def filled_sheet(self, protocol: Any, origin: list[int | None]) -> dict[str, Any]:
+        """The ledger as the players keep it: a line per deal with the dealer, the deal in the
+        players' words, the amount played for, and per player and for the pot the change and
+        the running total; then the pot's handling and each player's result."""
+        scored, partial = self._scored(protocol)
+        conv = scored.convention
+        names = list(protocol.players)
+        deals = []
+        number = 0
+        before = protocol.opening_pot
+        for i, d in enumerate(scored.deals):
+            is_penalty = d.kind == "penalty"
+            if not is_penalty:
+                number += 1
+            try:
+                text = self.variant.deal_text(protocol, i)
+            except ValueError:
+                text = repr(protocol.deals[i])
+            deals.append(
+                {
+                    "number": "" if is_penalty else number,
+                    "dealer": names[d.dealer] if d.dealer is not None else "",
+                    "text": text,
+                    "penalty": is_penalty,
+                    "from_ruling": origin[i] is None if i < len(origin) else False,
+                    "rule": getattr(protocol.deals[i], "rule", "") if is_penalty else "",
+                    "amount": d.amount if d.amount is not None else "",
+                    "forced": d.forced,
+                    "cells": [
+                        {
+                            "change": d.change(p),
+                            "net": d.nets[p],
+                            "out": d.sitting_out == p,
+                            "fell": p in d.fell,
+                        }
+                        for p in range(protocol.size)
+                    ],
+                    "pot": {"change": d.pot - before, "net": d.pot},
+                }
+            )
+            before = d.pot
+        return {
+            "deals": deals,
+            "pot_word": POT_WORDS[conv.language],
+            "seed": conv.seed,
+            "ante": conv.ante_units,
+            "stake": conv.stake,
+            "max_amount": conv.max_units() if conv.game == "viennese" else conv.cap or None,
+            "opening_pot": protocol.opening_pot,
+            "pot_left": scored.pot,
+            "pot_end": conv.pot_end,
+            "partial": partial,
+            "unplayed": len(protocol.deals) - len(scored.deals),
+            "settlement": [
+                {
+                    "name": names[p],
+                    "net": scored.nets[p],
+                    "share": _fraction(scored.shares[p]),
+                    "exact": _fraction(scored.final[p]),
+                }
+                for p in range(protocol.size)
+            ],
+        }
+
+    def blank_context(self, convention: Any) -> dict[str, Any]:
+        """The ledger's terms: the stake, the dealer's ante, the maximum, the pot's handling."""
+        return {
+            "pot_word": POT_WORDS[convention.language],
+            "seed": convention.seed,
+            "stake": convention.stake,
+            "ante": convention.ante_units,
+            "max_amount": (
+                convention.max_units() if convention.game == "viennese" else convention.cap or None
+            ),
+            "pot_end": convention.pot_end,
+        }
+
+    def standings_criterion(self, convention: Any) -> str:
+        if convention.pot_end == "keep":
+            return str(
+                _(
+                    "Criterion: the sum of each player's net in chips over approved protocols; "
+                    "the pot left at the end of a round is kept (not shared), so a table sums "
+                    "to minus that pot."
+                )
+            )
+        return str(
+            _(
+                "Criterion: the sum of each player's net in chips over approved protocols; the "
+                "pot left at the end of a round is shared equally among the table's players, so "
+                "every table sums to zero."
+            )
+        )
+
+    # --- penalties and rulings ------------------------------------------------------------
+    def penalty_from_json(self, data: Mapping[str, Any]) -> Any:
+        """The neutral entry's ``gora`` is paid into the pot; its ``whists`` ``[seat, chips]``
+        to those players (the seeds define no penalties)."""
+        from scoring.pot.protocol import Penalty
+
+        return Penalty(
+            int(data["player"]),
+            str(data.get("rule", "")),
+            to_pot=int(data.get("gora", 0)),
+            to_players=tuple((int(s), int(w)) for s, w in data.get("whists", ())),
+            note=str(data.get("note", "")),
+        )
+
+    def penalty_to_json(self, deal: Any) -> dict[str, Any]:
+        return {
+            "player": deal.player,
+            "rule": deal.rule,
+            "gora": deal.to_pot,
+            "pulya": 0,
+            "whists": [[s, w] for s, w in deal.to_players],
+            "note": deal.note,
+        }
