@@ -53,7 +53,9 @@ def _referee(event: Event):
 
 
 def _pulka(event: Event, table: Table, seed: int) -> ScoringProtocol:
-    """A legal pulka played to the end at ``table`` (its seats, first dealer and rules)."""
+    """A legal pulka played to the end at ``table`` (its seats, first dealer and rules): a
+    generated game still in progress (a generator may stop one early) is passed over, since the
+    demo confirms and approves what it makes."""
     header = table_header(table)
     options = tuple(sorted((event.convention_options or {}).items()))
     for k in range(200):  # the first dealer is drawn by lot (001 §3.2.1): take a matching one
@@ -64,7 +66,7 @@ def _pulka(event: Event, table: Table, seed: int) -> ScoringProtocol:
             target=event.pulka_target,
             options=options,
         )
-        if p.first_dealer == table.first_dealer:
+        if p.first_dealer == table.first_dealer and p.ending != Ending.IN_PROGRESS:
             return dataclasses.replace(p, players=header.players, convention=header.convention)
     raise AssertionError("no generated pulka with this first dealer")
 
