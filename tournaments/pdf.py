@@ -491,6 +491,9 @@ def render(
     if kind == "links":  # the QR codes are made here: the context (and its hash) keeps the links
         players = [{**p, "qr": qr_data_uri(p["link"])} for p in context["players"]]
         context = {**context, "players": players}
+    if kind == "blank" and context.get("layout"):  # a family's own sheet: each table's QR code
+        tables = [{**t, "qr": qr_data_uri(t["link"])} for t in context["tables"]]
+        context = {**context, "tables": tables}
     if kind == "blank" and not context.get("layout"):  # the overlay sheet (pdf_sheets)
         data = render_blank(context, paper=paper, language=language)
     else:

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.conventions import InvalidConventionError
-from rules.variants import find_any_convention
+from rules.variants import family_of_convention, find_any_convention
 from scoring.notation_lexer import NotationError
 from scoring.protocol import Ending
 from scoring.variants import read_json_document, variant_of
@@ -158,13 +158,18 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
             {"field": "players", "expected": list(header.players)},
         )
     if protocol.target != header.target:
+        field = family_of_convention(header.convention).game_size  # target, bula
         raise UserFacingError(
             _(
-                "target: this event plays pulkas to %(target)d; a table cannot change it "
+                "%(field)s: this event plays %(game)s; a table cannot change it "
                 "(the protocol says %(given)d)."
             )
-            % {"target": header.target, "given": protocol.target},
-            {"field": "target", "expected": header.target},
+            % {
+                "field": field,
+                "game": ui_of_protocol(header).game_size_text(header.target),
+                "given": protocol.target,
+            },
+            {"field": field, "expected": header.target},
         )
     event_convention = find_any_convention(header.convention)
     try:

@@ -70,6 +70,8 @@ FINDING_TITLES: dict[str, Any] = {
 
 
 def _int(value: Any, field: str) -> int | None:
+    """A form field's whole number (``None`` when blank); garbage is the user's error, naming
+    the field, never a crash."""
     value = str(value or "").strip()
     if not value:
         return None
@@ -77,7 +79,8 @@ def _int(value: Any, field: str) -> int | None:
         return int(value)
     except ValueError:
         raise UserFacingError(
-            _("%(value)r is not a whole number.") % {"value": value}, {"field": field}
+            _("%(field)s: %(value)r is not a whole number.") % {"field": field, "value": value},
+            {"field": field},
         ) from None
 
 
@@ -89,6 +92,12 @@ class BalkanUI(FamilyUI):
     blank_template = "pdf/blank_protocol_balkan.html"
     result_unit = gettext_lazy("points")
     result_label = gettext_lazy("Result (points)")
+    result_heading = gettext_lazy("Points")
+    criterion_text = gettext_lazy(
+        "Criterion: the sum of the final calculation's points over approved protocols "
+        '(002 "Scoring").'
+    )
+    game_size_phrase = gettext_lazy("bula %(n)d")
     ending_closed_label = gettext_lazy("ended (the declarer columns sum to zero)")
     finding_titles = FINDING_TITLES
 
@@ -131,10 +140,28 @@ class BalkanUI(FamilyUI):
                 _("Choose each defender's decision."), {"field": "defence"}
             ) from None
         kontra = _int(post.get("kontra"), "kontra") or 0
+        if kontra not in dict(KONTRAS):
+            raise UserFacingError(
+                _("kontra: %(value)r is not a doubling level (0 to %(top)d).")
+                % {"value": post.get("kontra"), "top": len(KONTRAS) - 1},
+                {"field": "kontra"},
+            )
         kontra_by = _int(post.get("kontra_by"), "kontra_by") if kontra else None
         if kontra and kontra_by is None:
             raise UserFacingError(_("Who said kontra?"), {"field": "kontra_by"})
+        if kontra_by is not None and not 0 <= kontra_by < 3:
+            raise UserFacingError(
+                _("kontra_by: there is no seat %(n)d at this table.") % {"n": kontra_by + 1},
+                {"field": "kontra_by"},
+            )
         given = [_int(post.get(f"tricks_{p}"), f"tricks_{p}") for p in range(3)]
+        for p, t in enumerate(given):
+            if t is not None and not 0 <= t <= 10:
+                raise UserFacingError(
+                    _("tricks_%(p)d: %(value)d tricks; a player takes 0 to 10.")
+                    % {"p": p, "value": t},
+                    {"field": f"tricks_{p}"},
+                )
         tricks: tuple[int, ...] | None = None
         if any(t is not None for t in given):
             invited = Defence.INVITE in defence

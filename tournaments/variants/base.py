@@ -51,12 +51,22 @@ class FamilyUI:
     result_unit: ClassVar[Any]
     #: the pulka view's result row heading ("Result (whists)")
     result_label: ClassVar[Any]
+    #: the standings' result column heading ("Whists", "Points")
+    result_heading: ClassVar[Any]
+    #: the standings' main criterion, citing the family's rule (see :meth:`standings_criterion`)
+    criterion_text: ClassVar[Any] = None
+    #: the game's size as the family says it, ``%(n)d`` the size ("pulkas to 20", "bula 30")
+    game_size_phrase: ClassVar[Any]
     #: a heading in the user's language for each of the checker's finding codes
     finding_titles: ClassVar[Mapping[str, Any]] = {}
 
     @property
     def variant(self) -> Variant:
         return VARIANTS[self.key]
+
+    def game_size_text(self, n: int) -> str:
+        """The game's size ``n`` in the family's words (:attr:`game_size_phrase`)."""
+        return str(self.game_size_phrase) % {"n": n}
 
     @property
     def seed(self) -> str:
@@ -114,8 +124,8 @@ class FamilyUI:
 
     def standings_criterion(self, convention: Any) -> str | None:
         """What the standings page says a table result is, for an event of ``convention``
-        (with its options); ``None``: the standings page's own sentence (001 §4.1.3)."""
-        return None
+        (with its options); by default the family's :attr:`criterion_text`."""
+        return self.criterion_text
 
     # --- penalties and rulings ------------------------------------------------------------
     #: the catalogue of the family's rule texts (``rules.penalties.CataloguePenalty``)

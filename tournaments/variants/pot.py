@@ -121,6 +121,8 @@ class PotUI(FamilyUI):
     blank_template = "pdf/blank_protocol_pot.html"
     result_unit = gettext_lazy("chips")
     result_label = gettext_lazy("Result (chips)")
+    result_heading = gettext_lazy("Chips")
+    game_size_phrase = gettext_lazy("a stake of %(n)d")
     ending_closed_label = gettext_lazy("played to the end of the round")
     finding_titles = FINDING_TITLES
 

@@ -89,6 +89,12 @@ class PriffeUI(FamilyUI):
     blank_template = "pdf/blank_protocol_priffe.html"
     result_unit = gettext_lazy("points")
     result_label = gettext_lazy("Player total (points)")
+    result_heading = gettext_lazy("Points")
+    criterion_text = gettext_lazy(
+        "Criterion: the sum of the player totals over approved protocols, every point a side "
+        'writes credited to both partners (004 "Poängräkning").'
+    )
+    game_size_phrase = gettext_lazy("%(n)d sits")
     ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
     finding_titles = FINDING_TITLES
 

@@ -70,6 +70,11 @@ class RussianUI(FamilyUI):
     filled_template = "pdf/filled_protocol.html"
     result_unit = gettext_lazy("whists")
     result_label = gettext_lazy("Result (whists)")
+    result_heading = gettext_lazy("Whists")
+    criterion_text = gettext_lazy(
+        "Criterion: the sum of whists over approved protocols (001 §4.1.3)."
+    )
+    game_size_phrase = gettext_lazy("pulkas to %(n)d")
     ending_closed_label = gettext_lazy("closed (every pulya reached the target)")
     catalogue = CATALOGUE
 

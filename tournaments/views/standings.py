@@ -35,7 +35,7 @@ from tournaments.selectors import standings as sel
 from tournaments.services.standings import standings_configure, standings_schedule
 from tournaments.standings import round_score
 from tournaments.standings.metrics import tiebreak_keys_for
-from tournaments.variants import event_variant
+from tournaments.variants import event_variant, ui_of_event
 from tournaments.views.decorators import posted_id
 
 
@@ -74,6 +74,7 @@ def standings(request, slug: str):
         {
             "event": event,
             "criterion": _criterion(event),
+            "ui": ui_of_event(event),
             **sel.standings_view(event=event),
             "staff": can_referee(request.user, event),
         },
@@ -86,7 +87,7 @@ def round_results(request, slug: str, number: int):
     return render(
         request,
         "tournaments/standings/round.html",
-        {"event": event, **sel.round_results(event=event, number=number)},
+        {"event": event, "ui": ui_of_event(event), **sel.round_results(event=event, number=number)},
     )
 
 

@@ -41,7 +41,8 @@ _ENTRY = re.compile(
 #: documents list, the table's protocol entry and the player's confirmation page, the login page
 #: and the PDFs; and the modules whose strings those pages and PDFs show (finding headings,
 #: standings columns, the draw's notes on a player's page, a table's entry errors, the event's
-#: convention options on the event page, the referees' seating corrections on the round page).
+#: convention options on the event page, the referees' seating corrections on the round page;
+#: each rule family's deal form, pulka cells and finding headings in ``tournaments/variants/``).
 PLAYER_FACING: tuple[str, ...] = (
     "templates/base.html",
     "templates/registration/login.html",
@@ -59,6 +60,8 @@ PLAYER_FACING: tuple[str, ...] = (
     "templates/tournaments/standings/_status.html",
     "templates/tournaments/standings/_files.html",
     "templates/tournaments/protocols/table_entry.html",
+    "templates/tournaments/protocols/entry/",
+    "templates/tournaments/protocols/cells/",
     "templates/tournaments/protocols/player.html",
     "templates/tournaments/protocols/_pulka.html",
     "templates/tournaments/protocols/_stale.html",
@@ -73,6 +76,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/audit_text.py",
     "tournaments/convention_options.py",
     "tournaments/variants/priffe.py",
+    "tournaments/variants/",
     "tournaments/views/public.py",
     "tournaments/views/private.py",
     "tournaments/views/protocols.py",

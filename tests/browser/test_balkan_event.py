@@ -1,0 +1,217 @@
+"""Issue 24's "Done when" in a real browser: an organiser creates an event in Croatian rules
+(seed 002) and sets its bula and options, registers and checks in six players, draws a round of
+two tables of three; the table enters its protocol on a phone in Croatian, sees a finding (a
+plain two played without kontra, 002 "Kontra") and corrects it; the referee approves; the
+standings show the settlement; the filled protocol PDF is in the Balkan sheet layout.
+
+Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look at."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from scoring.variants import VARIANTS
+from tests.factories import UserFactory
+from tournaments.models import EntryKind, Event, GeneratedFile, Protocol
+from tournaments.services.protocols import stored_protocol
+
+from .conftest import login
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ["Ana Horvat", "Branko Kovač", "Cvijeta Babić", "Davor Marić", "Ema Jurić", "Filip Novak"]
+FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
+
+
+@pytest.fixture
+def shots(request) -> Path:
+    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-balkan-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_a_croatian_league_evening_in_the_browser(
+    browser, desk, phone, live_server, shots, settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    base = live_server.url
+    organiser = UserFactory(is_superuser=True, is_staff=True)
+    page = desk
+    login(page, live_server, organiser)
+
+    # create the event, then choose Croatian rules: saving shows the Balkan options
+    page.goto(f"{base}/manage/new-event/")
+    page.get_by_label("Short name (URL)").fill("liga")
+    page.get_by_label("Name:", exact=True).fill("Liga Zagreb")
+    page.get_by_label("First day").fill("2027-01-09")
+    page.get_by_label("Last day").fill("2027-01-09")
+    page.get_by_label("Venue").fill("Klub")
+    page.get_by_label("Number of rounds").fill("1")  # one round tonight: a quick draw
+    page.get_by_label("Published").check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    page.goto(f"{base}/e/liga/manage/settings/")
+    page.select_option("select[name=variant]", "croatian")
+    page.select_option("select[name=table_size_policy]", "3")  # seed 002: tables of three
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    page.goto(f"{base}/e/liga/manage/settings/")
+    assert page.get_by_label("Bula:", exact=True).is_visible()  # the game size, named by the family
+    page.get_by_label("Bula:", exact=True).fill("30")
+    page.locator("details.options summary").click()  # the options, folded while unchanged
+    page.fill("input[name=option_refa_limit]", "1")
+    page.screenshot(path=str(shots / "01-settings.png"), full_page=True)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    event = Event.objects.get(slug="liga")
+    assert (event.variant, event.pulka_target, event.table_size_policy) == ("croatian", 30, "3")
+    assert event.convention_options == {"refa_limit": 1}
+
+    # register six players, check them in, draw round 1: two tables of three
+    page.goto(f"{base}/e/liga/manage/entries/import/")
+    page.get_by_label("…or paste the CSV").fill(
+        "name,club\n" + "\n".join(f"{name},Klub {k % 2}" for k, name in enumerate(PLAYERS))
+    )
+    with page.expect_navigation():
+        page.get_by_role("button", name="Import").click()
+    page.goto(f"{base}/e/liga/manage/entries/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check in everyone registered").click()
+    page.goto(f"{base}/e/liga/manage/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="New round").click()
+    page.goto(f"{base}/e/liga/manage/rounds/1/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Publish the seed's hash").click()
+    with page.expect_navigation(timeout=60000):
+        page.get_by_role("button", name="Draw", exact=True).click(timeout=60000)
+    assert page.get_by_role("heading", name="Table 2").is_visible()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Publish", exact=True).click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start play").click()
+    round_ = event.rounds.get(number=1)
+    tables = list(round_.tables.order_by("number"))
+    assert [t.seats.count() for t in tables] == [3, 3]
+    table = tables[0]
+    names = [s.entry.player.name for s in table.seats.order_by("position")]
+    dealer = table.first_dealer
+    declarer, left, right = dealer, (dealer + 1) % 3, (dealer + 2) % 3
+
+    # the table's private link on a phone, in Croatian
+    tablet = phone
+    url = f"{base}/hr/t/{table.url_key}/"
+    tablet.goto(url)
+    body = tablet.locator("body").inner_text()
+    for word in ("Nositelj igre", "Štihovi", "Kontra", "bez kontre", "igra (bez talona)"):
+        assert word in body, word
+    options = tablet.locator(f"select[name=defence_{left}] option").all_inner_texts()
+    assert {"ide", "ne ide", "zove"} <= set(options)
+    contracts = tablet.locator("#contract option").all_inner_texts()
+    assert {"2 — list", "3 — bundeva", "6 — betl", "7 — sanac"} <= set(contracts), contracts
+    tablet.screenshot(path=str(shots / "02-phone-empty.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+
+    # deal 1: a plain two, both defenders play, no kontra: a finding (002 "Kontra")
+    tablet.select_option("#declarer", str(declarer))
+    tablet.select_option("#contract", "2")
+    tablet.select_option(f"select[name=defence_{left}]", "play")
+    tablet.select_option(f"select[name=defence_{right}]", "play")
+    tablet.fill(f"input[name=tricks_{left}]", "2")
+    tablet.fill(f"input[name=tricks_{right}]", "2")
+    tablet.get_by_role("button", name="Dodaj dijeljenje").tap()
+    finding = tablet.locator("tr.finding.error")
+    finding.wait_for()
+    text = finding.inner_text()
+    assert "Obična dvojka traži kontru" in text and "002" in text, text
+    tablet.screenshot(path=str(shots / "03-phone-finding.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    assert saved.error_count == 1 and saved.findings[0]["code"] == "KONTRA_MISSING"
+
+    # correct it: the left defender said kontra
+    tablet.locator("#deal-1 a.edit").tap()
+    tablet.select_option("#declarer", str(declarer))
+    tablet.select_option("#contract", "2")
+    tablet.select_option(f"select[name=defence_{left}]", "play")
+    tablet.select_option(f"select[name=defence_{right}]", "play")
+    tablet.select_option("#kontra", "1")
+    tablet.select_option("#kontra_by", str(left))
+    tablet.fill(f"input[name=tricks_{left}]", "2")
+    tablet.fill(f"input[name=tricks_{right}]", "2")
+    tablet.get_by_role("button", name="Spremi ispravak").tap()
+    tablet.wait_for_selector("#deal-1")
+    assert tablet.locator("tr.finding.error").count() == 0
+    # deal 2: the next seat declares 3 (bundeva), one defender drops, the other plays: 7-3
+    tablet.select_option("#declarer", str(left))
+    tablet.select_option("#contract", "3")
+    tablet.select_option(f"select[name=defence_{right}]", "play")
+    tablet.select_option(f"select[name=defence_{declarer}]", "drop")
+    tablet.fill(f"input[name=tricks_{left}]", "7")
+    tablet.fill(f"input[name=tricks_{right}]", "3")
+    tablet.fill(f"input[name=tricks_{declarer}]", "0")
+    tablet.get_by_role("button", name="Dodaj dijeljenje").tap()
+    tablet.wait_for_selector("#deal-2")
+    assert tablet.locator("tr.finding.error").count() == 0
+    # the league's three hours are up: stopped by the time limit, scored by the seed's formula
+    tablet.select_option("select[name=ending]", "time-limit")
+    tablet.get_by_role("button", name="Spremi završetak").tap()
+    tablet.wait_for_selector("#deal-2")
+    tablet.screenshot(path=str(shots / "04-phone-entered.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    assert saved.error_count == 0, saved.findings
+    game = stored_protocol(saved.data)
+    settlement = VARIANTS["balkan"].settlement(game)
+    assert [Fraction(r["whists"]) for r in saved.result] == list(settlement)
+    assert any(settlement)
+
+    # the referee approves for the players who have not confirmed
+    page.goto(f"{base}/e/liga/manage/rounds/1/tables/{table.number}/protocol")
+    page.get_by_label("confirm for the players who have not").check()
+    with page.expect_navigation():
+        page.locator("#approve").click()
+    saved.refresh_from_db()
+    assert saved.approved
+
+    # the standings (in Croatian) show each player's settlement in points
+    tablet.goto(f"{base}/hr/e/liga/standings/")
+    standings = tablet.locator("body").inner_text()
+    tablet.screenshot(path=str(shots / "05-phone-standings.png"), full_page=True)
+    for name, points in zip(names, settlement, strict=True):
+        row = tablet.locator("tr", has_text=name).first.inner_text()
+        assert str(points).replace("-", "−") in row or str(points) in row, (name, points, row)
+    assert "Poredak" in standings or "Plasman" in standings
+
+    # the filled protocol PDF, in Croatian: the Balkan sheet's words and columns
+    page.goto(f"{base}/e/liga/manage/documents/")
+    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol"))
+    form.locator("select[name=table]").select_option(str(table.pk))
+    form.locator("select[name=language]").select_option("hr")
+    with page.expect_navigation():
+        form.get_by_role("button", name="Filled protocol").click()
+    f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
+    assert f.status == GeneratedFile.Status.OK and f.file
+    pdf = tmp_path / "filled.pdf"
+    pdf.write_bytes(f.file.open("rb").read())
+    (shots / "06-filled.pdf").write_bytes(pdf.read_bytes())
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    for word in (
+        "juha",
+        "bula",
+        "Konačni obračun",
+        "Rezultat (bodovi)",
+        "ODOBREN",
+        "Upozorenje",
+        "Hrvatski preferans",
+        *names,
+    ):
+        assert word in text, word
