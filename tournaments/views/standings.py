@@ -31,6 +31,7 @@ from tournaments.permissions import (
     readable_documents,
 )
 from tournaments.selectors import standings as sel
+from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
 from tournaments.services.standings import standings_configure, standings_schedule
 from tournaments.standings import TIEBREAK_KEYS, round_score
 
@@ -128,8 +129,12 @@ def manage_standings(request, slug: str):
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "recompute":
-            standings_schedule(event_id=event.pk)
-            messages.success(request, _("Recomputation scheduled."))
+            job = standings_schedule(event_id=event.pk)
+            job.refresh_from_db(fields=["state"])
+            if job.state == job.State.QUEUED:  # the broker is down: the sweep sends it later
+                messages.warning(request, STANDINGS_QUEUED)
+            else:
+                messages.success(request, _("Recomputation scheduled."))
         elif action == "tiebreaks":
             if not can_organise(request.user, event):
                 raise PermissionDenied
@@ -162,6 +167,7 @@ def manage_standings(request, slug: str):
             **view,
             "current_chain": current,
             "current_score": score,
+            "jobs_queued": jobs_waiting(event_id=event.pk, task="tournaments.standings_recompute"),
             "chain_slots": [current[i] if i < len(current) else "" for i in range(6)],
             "choices": [sel.metric_label(k) for k in TIEBREAK_KEYS],
             "round_scores": [
@@ -202,6 +208,8 @@ def manage_documents(request, slug: str):
                 messages.success(
                     request, _("The document is ready: %(name)s") % {"name": f.filename}
                 )
+            elif jobs_waiting(event_id=event.pk, key=f"file:{f.pk}"):
+                messages.warning(request, DOCUMENT_QUEUED)
             else:
                 messages.success(request, _("The document is being rendered."))
         except UserFacingError as error:
