@@ -95,31 +95,12 @@ def celery_worker_process(django_db_blocker) -> Iterator[str]:
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "PYTHONPATH": str(ROOT),
     }
-    log = (
-        open(ROOT / "var" / f"{queue}.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
-    )
+    log = open(ROOT / "var" / f"{queue}.log", "w") if (ROOT / "var").is_dir() else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "tournaments",
-            "worker",
-            "--pool=solo",
-            "-Q",
-            queue,
-            "-n",
-            f"{queue}@%h",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+        [sys.executable, "-m", "celery", "-A", "tournaments", "worker", "--pool=solo",
+         "-Q", queue, "-n", f"{queue}@%h", "--loglevel=INFO", "--without-gossip",
+         "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     try:
         from tournaments.celery import app

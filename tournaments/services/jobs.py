@@ -346,11 +346,10 @@ def jobs_sweep(*, now=None) -> dict[str, int]:
 
 
 class JobsSweepMiddleware:
-    """Sweep on a web request at most once a minute per process, when jobs wait to be sent:
-    with no beat running (the embedded eager default, a deployment without ``beat``) a job
-    whose sending was interrupted is still sent."""
-
-    every = 60.0
+    """Sweep on a web request at most every ``PULKA_JOBS_SWEEP_ON_REQUEST`` seconds per
+    process (0: never), when jobs wait to be sent: with no beat running (the embedded eager
+    default, a deployment without ``beat``) a job whose sending was interrupted is still
+    sent."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -359,10 +358,11 @@ class JobsSweepMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
+        every = float(getattr(settings, "PULKA_JOBS_SWEEP_ON_REQUEST", 60))
         now = time.monotonic()
-        if now >= self.next and self.lock.acquire(blocking=False):
+        if every > 0 and now >= self.next and self.lock.acquire(blocking=False):
             try:
-                self.next = now + self.every
+                self.next = now + every
                 waiting = Job.objects.filter(
                     state=State.QUEUED, created_at__lt=timezone.now() - SEND_GRACE * 6
                 ).exists()

@@ -153,6 +153,8 @@ PULKA_JOBS_SWEEP_EVERY = env.float("PULKA_JOBS_SWEEP_EVERY", default=15.0)
 PULKA_JOB_HEARTBEAT = env.float("PULKA_JOB_HEARTBEAT", default=10.0)
 PULKA_JOB_LEASE = env.float("PULKA_JOB_LEASE", default=60.0)
 PULKA_JOB_RESEND_AFTER = env.float("PULKA_JOB_RESEND_AFTER", default=120.0)
+# A web process sweeps at most this often when jobs wait to be sent (no beat running); 0: never.
+PULKA_JOBS_SWEEP_ON_REQUEST = env.float("PULKA_JOBS_SWEEP_ON_REQUEST", default=60.0)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "jobs-sweep": {
         "task": "tournaments.jobs_sweep",

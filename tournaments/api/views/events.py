@@ -747,27 +747,28 @@ class JobStatusApi(APIView):
                 },
                 status=status.HTTP_410_GONE,
             )
-        if job is not None and job.state == Job.State.QUEUED:
-            # not on the broker yet (it was down): sent by the sweep once it is back
-            return Response(
-                {"message": "running", "extra": {"state": "QUEUED"}},
-                status=status.HTTP_409_CONFLICT,
-            )
         try:
             result = AsyncResult(job_id)
-            if result.successful():
-                return Response({"state": "done", "result": result.result})
-            if result.failed():
-                return Response(
-                    {"message": str(result.result), "extra": {"state": "failed"}},
-                    status=status.HTTP_410_GONE,
-                )
-            meta = result.info if isinstance(result.info, dict) else {}
-            state = result.state
+            done, failed = result.successful(), result.failed()
+            value, info, state = result.result, result.info, result.state
         except Exception:  # the result store (Redis) is out: answer from the job's row
-            meta, state = {}, "PENDING"
-        if job is not None and job.state == Job.State.DONE:
-            return Response({"state": "done", "result": job.result})
+            done = failed = False
+            value, info, state = None, None, "PENDING"
+        if job is not None:  # the job's row decides (a repeated delivery that was skipped
+            # leaves a "success" in the result store while the job still runs)
+            if job.state == Job.State.DONE:
+                keep = isinstance(value, dict) and "skipped" not in value
+                return Response({"state": "done", "result": value if keep else job.result})
+            state = "QUEUED" if job.state == Job.State.QUEUED else state
+            done = failed = False
+        if done:
+            return Response({"state": "done", "result": value})
+        if failed:
+            return Response(
+                {"message": str(value), "extra": {"state": "failed"}},
+                status=status.HTTP_410_GONE,
+            )
+        meta = info if isinstance(info, dict) and "skipped" not in info else {}
         return Response(
             {"message": "running", "extra": {"state": state, **meta}},
             status=status.HTTP_409_CONFLICT,
