@@ -222,7 +222,8 @@ def run(args) -> dict:
             if args.redis_outage:
                 time.sleep(args.fault_at)
                 stack.stop_redis()
-                faults["redis_stopped_at"] = round(time.monotonic() - t0, 1)
+                stopped = time.monotonic()
+                faults["redis_stopped_at"] = round(stopped - t0, 1)
                 time.sleep(min(1.0, args.redis_outage / 2))
                 # a referee asks for a recomputation while Redis is down: queued, not lost
                 faults["recompute_during_outage"] = [
@@ -236,7 +237,7 @@ def run(args) -> dict:
                     for slug in sorted({t.event for t in tables})
                 ]
                 faults["jobs_queued_during_outage"] = Job.objects.filter(state="queued").count()
-                time.sleep(max(0.0, args.redis_outage - min(1.0, args.redis_outage / 2)))
+                time.sleep(max(0.0, stopped + args.redis_outage - time.monotonic()))
                 stack.start_redis()
                 faults["redis_back_at"] = round(time.monotonic() - t0, 1)
 
