@@ -82,6 +82,7 @@ def jobs_sweep() -> dict[str, int]:
     base=JobTask,
     name="tournaments.schedule_ahead",
     bind=True,
+    ignore_result=True,  # the plan is kept on its Job row
     acks_late=True,
     throws=(UserFacingError,),
 )

@@ -22,6 +22,7 @@ MAX_RETRIES = 3
     base=JobTask,
     name="tournaments.standings_recompute",
     bind=True,
+    ignore_result=True,  # its state is on its Job row and the snapshot: no result store
     acks_late=True,
     max_retries=MAX_RETRIES,
     throws=(UserFacingError,),
@@ -53,6 +54,7 @@ def standings_recompute(self, event_id: int) -> dict[str, object]:
     base=JobTask,
     name="tournaments.generated_file_render",
     bind=True,
+    ignore_result=True,  # its state is on its Job row and the GeneratedFile
     acks_late=True,
     max_retries=2,
     throws=(UserFacingError,),

@@ -146,7 +146,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_TASK_TIME_LIMIT + 60,
     "socket_connect_timeout": 3,
 }
-CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
+# Results (a draw's progress) are a convenience: when Redis is down, give up within about a
+# second instead of Celery's 20 retries a second apart (which held a web request for 20 s);
+# the jobs' state is on their rows (services/jobs.py), and jobs that need no result store none.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 3,
+    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},
+}
 # Jobs nothing can lose (services/jobs.py): the sweep sends the jobs written while the broker
 # was down, sends again what it lost, and ends jobs whose worker stopped renewing their lease.
 PULKA_JOBS_SWEEP_EVERY = env.float("PULKA_JOBS_SWEEP_EVERY", default=15.0)
