@@ -81,6 +81,24 @@ def eager_off(queue: str | None = None) -> Iterator[None]:
         app.conf.task_always_eager, app.conf.task_default_queue = before
 
 
+@contextmanager
+def broker_down() -> Iterator[None]:
+    """Send tasks to a broker nobody listens on (port 1 of loopback) for the block: what a
+    Redis outage looks like to the web processes; eager mode is off meanwhile."""
+    from tournaments.celery import app
+
+    before = app.conf.broker_url, app.conf.broker_transport_options
+    app.conf.broker_url = "redis://127.0.0.1:1/0"
+    app.conf.broker_transport_options = {"max_retries": 0}
+    app._pool = app.amqp._producer_pool = None  # the next message connects to the new URL
+    try:
+        with eager_off():
+            yield
+    finally:
+        app.conf.broker_url, app.conf.broker_transport_options = before
+        app._pool = app.amqp._producer_pool = None
+
+
 @pytest.fixture
 def celery_worker_process(django_db_blocker) -> Iterator[str]:
     """A real ``celery worker`` subprocess on Redis and the test database; yields its queue."""

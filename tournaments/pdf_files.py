@@ -117,13 +117,17 @@ def generated_file_request(
         **scope, inputs_hash=digest, base_url=base_url, status=GeneratedFile.Status.PENDING
     )
 
-    def enqueue() -> None:
-        from tournaments.services.standings import jobs_queue
-        from tournaments.tasks_standings import generated_file_render as task
+    from tournaments.services.jobs import job_enqueue
+    from tournaments.services.standings import jobs_queue
 
-        task.apply_async(args=(created.pk,), queue=jobs_queue())
-
-    transaction.on_commit(enqueue)
+    # the job is written with the row and sent after the commit (services.jobs: an outbox)
+    job_enqueue(
+        task="tournaments.generated_file_render",
+        args=[created.pk],
+        queue=jobs_queue(),
+        event_id=event.pk,
+        key=f"file:{created.pk}",
+    )
     return created
 
 

@@ -9,6 +9,7 @@ from celery import shared_task
 from django.db import connection
 
 from tournaments.errors import UserFacingError
+from tournaments.job_task import JobTask
 
 
 @shared_task(name="tournaments.system_ping", acks_late=True)
@@ -29,7 +30,13 @@ def system_ping() -> dict[str, object]:
 from tournaments import tasks_standings  # noqa: E402,F401  (standings and PDF jobs, issue 6)
 
 
-@shared_task(name="tournaments.round_draw", bind=True, acks_late=True, throws=(UserFacingError,))
+@shared_task(
+    base=JobTask,
+    name="tournaments.round_draw",
+    bind=True,
+    acks_late=True,
+    throws=(UserFacingError,),
+)
 def round_draw(
     self,
     round_id: int,
@@ -60,3 +67,28 @@ def round_draw(
         "tables": round_.tables.count(),
         "summary": (round_.draw_report or {}).get("summary", {}),
     }
+
+
+@shared_task(name="tournaments.jobs_sweep", ignore_result=True)
+def jobs_sweep() -> dict[str, int]:
+    """Send the jobs the broker missed and end those whose worker is gone (Celery beat,
+    ``PULKA_JOBS_SWEEP_EVERY`` seconds): ``services.jobs.jobs_sweep``."""
+    from tournaments.services.jobs import jobs_sweep as sweep
+
+    return sweep()
+
+
+@shared_task(
+    base=JobTask,
+    name="tournaments.schedule_ahead",
+    bind=True,
+    ignore_result=True,  # the plan is kept on its Job row
+    acks_late=True,
+    throws=(UserFacingError,),
+)
+def schedule_ahead(self, event_id: int) -> dict[str, object]:
+    """Plan the rounds ahead (the seating engine) and keep the plan on the job's row:
+    ``services.rounds.schedule_ahead_run``."""
+    from tournaments.services.rounds import schedule_ahead_run
+
+    return {"rounds": len(schedule_ahead_run(task_id=self.request.id, event_id=event_id))}

@@ -11,6 +11,7 @@ import traceback
 from celery import shared_task
 
 from tournaments.errors import UserFacingError
+from tournaments.job_task import JobTask
 
 __all__ = ["standings_recompute", "generated_file_render"]
 
@@ -18,8 +19,10 @@ MAX_RETRIES = 3
 
 
 @shared_task(
+    base=JobTask,
     name="tournaments.standings_recompute",
     bind=True,
+    ignore_result=True,  # its state is on its Job row and the snapshot: no result store
     acks_late=True,
     max_retries=MAX_RETRIES,
     throws=(UserFacingError,),
@@ -48,17 +51,22 @@ def standings_recompute(self, event_id: int) -> dict[str, object]:
 
 
 @shared_task(
+    base=JobTask,
     name="tournaments.generated_file_render",
     bind=True,
+    ignore_result=True,  # its state is on its Job row and the GeneratedFile
     acks_late=True,
     max_retries=2,
     throws=(UserFacingError,),
 )
-def generated_file_render(self, file_id: int) -> int:
+def generated_file_render(self, file_id: int) -> int | None:
+    from tournaments.models import GeneratedFile
     from tournaments.pdf_files import generated_file_render as render
 
     try:
         return render(file_id=file_id).pk
+    except GeneratedFile.DoesNotExist:  # superseded by a newer rendering meanwhile
+        return None
     except UserFacingError:
         raise
     except Exception as exc:

@@ -3,6 +3,7 @@
 from .audit import AuditLogEntry, AuditLogIsAppendOnly
 from .event import Event, EventRole
 from .incident import Appeal, EventPenalty, Incident, PenaltyDefinition, PenaltyKind, Ruling
+from .job import Job
 from .player import Avoidance, Entry, Player
 from .protocol import EntryKind, Protocol, ProtocolConfirmation
 from .round import Round, Seat, Table
@@ -23,3 +24,4 @@ __all__ = [
 __all__ += ["GeneratedFile", "StandingsSnapshot"]
 __all__ += ["Appeal", "EventPenalty", "Incident", "PenaltyDefinition", "PenaltyKind", "Ruling"]
 __all__ += ["EntryKind", "Protocol", "ProtocolConfirmation"]
+__all__ += ["Job"]

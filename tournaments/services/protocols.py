@@ -79,10 +79,12 @@ class AlreadyApprovedError(UserFacingError):
 
 
 def schedule_standings(event_id: int) -> None:
-    """Recompute the event's standings after the transaction commits (engineer E's hook)."""
+    """Ask for a recomputation of the event's standings in the caller's transaction: the job
+    is written with the change that asks for it and sent after the commit (an outbox row,
+    ``services.jobs``), so a broker outage never fails the change nor loses the job."""
     from tournaments.services.standings import standings_schedule
 
-    transaction.on_commit(lambda: standings_schedule(event_id=event_id))
+    standings_schedule(event_id=event_id)
 
 
 # --- pure helpers -----------------------------------------------------------------------------

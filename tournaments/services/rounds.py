@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import seating
 from tournaments.errors import UserFacingError
-from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Round, Seat, Table
+from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Job, Round, Seat, Table
 from tournaments.models.event import TableSizePolicy
 from tournaments.services.audit import audit_log
 from tournaments.services.events import event_table_policy
@@ -48,6 +48,9 @@ __all__ = [
     "seats_swap",
     "table_redraw",
     "schedule_ahead",
+    "schedule_ahead_request",
+    "schedule_ahead_run",
+    "draw_job",
     "table_seat_as_drawn",
 ]
 
@@ -76,13 +79,24 @@ def draw_in_background(event: Event) -> bool:
 
 
 def draw_job_running(round_: Round) -> bool:
-    """Whether a draw job of ``round_`` is queued or running. One started longer ago than a
-    task may run (``CELERY_TASK_TIME_LIMIT``, and a minute to spare) is not: its worker
-    is gone, and the organiser may draw again."""
+    """Whether a draw job of ``round_`` is queued or running: its job row is (``services.jobs``;
+    the sweep ends a job whose worker stopped renewing its lease, and the round can then be
+    drawn again). A round whose job has no row (drawn before jobs had rows) falls back to the
+    time a task may run (``CELERY_TASK_TIME_LIMIT``, and a minute to spare)."""
     if not round_.draw_job_id or round_.draw_job_started_at is None:
         return False
+    job = Job.objects.filter(task_id=round_.draw_job_id).only("state").first()
+    if job is not None:
+        return job.active
     limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
     return timezone.now() - round_.draw_job_started_at < limit
+
+
+def draw_job(round_: Round) -> Job | None:
+    """The job row of the round's draw job, if one is recorded."""
+    if not round_.draw_job_id:
+        return None
+    return Job.objects.filter(task_id=round_.draw_job_id).first()
 
 
 def draw_job_queue(
@@ -90,9 +104,13 @@ def draw_job_queue(
 ) -> str:
     """Draw ``round_`` in a Celery job (:func:`draw_job_run`); return the job's id.
 
-    The round records the job until it ends, so its page shows that a draw is running and
-    offers no second one meanwhile; a job that fails leaves its message on the round.
+    The round records the job until it ends, so its page shows that a draw is queued or
+    running and offers no second one meanwhile; a job that fails leaves its message on the
+    round. The job's row is written with the round's (``services.jobs``): when the broker
+    cannot be reached the draw stays queued and starts once it is back.
     """
+    from tournaments.services.jobs import job_enqueue, job_send
+
     with transaction.atomic():
         locked = _lock(round_)
         _require(locked, State.DRAFT, State.DRAWN)
@@ -117,23 +135,15 @@ def draw_job_queue(
                 "draw_job_progress",
             ]
         )
-    from tournaments.tasks import round_draw as round_draw_task
-
-    try:
-        round_draw_task.apply_async(
-            (locked.pk, getattr(by, "pk", None), method, seed), task_id=locked.draw_job_id
+        job = job_enqueue(
+            task="tournaments.round_draw",
+            args=[locked.pk, getattr(by, "pk", None), method, seed],
+            event_id=locked.event_id,
+            task_id=locked.draw_job_id,
+            send=False,
         )
-    except UserFacingError:  # run inline (eager) and refused: the job kept its message
-        raise
-    except Exception as exc:  # the broker cannot be reached: no job runs, say so now
-        Round.objects.filter(pk=locked.pk, draw_job_id=locked.draw_job_id).update(
-            draw_job_id="", draw_job_error=f"{type(exc).__name__}: {exc}"
-        )
-        raise UserFacingError(
-            _("The draw could not be started (%(error)s); nothing was changed. Try again.")
-            % {"error": type(exc).__name__},
-            {"field": "draw"},
-        ) from exc
+    # run inline (eager) and refused: the job kept its message, the caller hears it
+    job_send(job=job, raise_task_errors=True)
     return locked.draw_job_id
 
 
@@ -867,6 +877,48 @@ def table_seat_as_drawn(
     )
 
 
+def _ahead_inputs(event: Event) -> tuple[int, dict[str, Any]] | None:
+    """The first round ahead and the engine's input for it, or None when nothing is ahead."""
+    if event.default_draw_method not in ("no_repeats", "schedule"):
+        return None
+    drawn = event.rounds.exclude(state=State.DRAFT).order_by("-number").first()
+    if drawn is None or drawn.number >= event.rounds_planned:
+        return None
+    inputs = draw_input(Round(event=event, number=drawn.number + 1), method="no_repeats")
+    if len(inputs["entries"]) < 3:
+        return None
+    return drawn.number + 1, inputs
+
+
+def _ahead_plan(
+    event: Event, first: int, inputs: dict[str, Any]
+) -> list[tuple[int, list[list[int]]]]:
+    _check_draw_input(inputs)
+    ahead = []
+    for number in range(first, event.rounds_planned + 1):
+        inputs = {**inputs, "round": number}
+        tables = run_engine(inputs, seed=f"schedule ahead {number}").tables
+        ahead.append((number, [sorted(t.seats) for t in tables]))
+        played = [{"seats": list(t.seats), "first_dealer": t.first_dealer} for t in tables]
+        inputs["history"] = [*inputs["history"], played]
+    return ahead
+
+
+def _ahead_key(event: Event, found: tuple[int, dict[str, Any]] | None) -> str:
+    """A fingerprint of everything the plan depends on (the engine's input, the rounds
+    planned, the engine's version): equal keys, equal plans."""
+    import json
+
+    payload = {
+        "found": found,
+        "planned": event.rounds_planned,
+        "method": event.default_draw_method,
+        "engine": getattr(seating, "ENGINE_VERSION", ""),
+    }
+    text = json.dumps(payload, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def schedule_ahead(*, event: Event) -> list[tuple[int, list[list[int]]]]:
     """The tables of the rounds not drawn yet, as the engine will draw them: each round's
     tables as lists of entry ids (the seats and first dealers are drawn with each round).
@@ -876,21 +928,67 @@ def schedule_ahead(*, event: Event) -> list[tuple[int, list[list[int]]]]:
     seed; so the rounds ahead are known, while the players present, the constraints and the
     played rounds stay as they are. Empty before round 1 is drawn, after the last round, or for
     the random and Swiss methods (their rounds depend on the seed or the standings).
+
+    This runs the seating engine (seconds for a large event): pages and the API ask for it
+    through :func:`schedule_ahead_request`, which runs it as a job and keeps the plan.
     """
-    if event.default_draw_method not in ("no_repeats", "schedule"):
+    found = _ahead_inputs(event)
+    if found is None:
         return []
-    drawn = event.rounds.exclude(state=State.DRAFT).order_by("-number").first()
-    if drawn is None or drawn.number >= event.rounds_planned:
-        return []
-    inputs = draw_input(Round(event=event, number=drawn.number + 1), method="no_repeats")
-    if len(inputs["entries"]) < 3:
-        return []
-    _check_draw_input(inputs)
-    ahead = []
-    for number in range(drawn.number + 1, event.rounds_planned + 1):
-        inputs = {**inputs, "round": number}
-        tables = run_engine(inputs, seed=f"schedule ahead {number}").tables
-        ahead.append((number, [sorted(t.seats) for t in tables]))
-        played = [{"seats": list(t.seats), "first_dealer": t.first_dealer} for t in tables]
-        inputs["history"] = [*inputs["history"], played]
-    return ahead
+    return _ahead_plan(event, *found)
+
+
+AHEAD_TASK = "tournaments.schedule_ahead"
+
+
+def schedule_ahead_request(*, event: Event) -> Job | None:
+    """The job holding the plan of the rounds ahead for the event's current data: a finished
+    one when the data have not changed since (the plan is kept on its row, ``result``), else
+    a new job, queued (the engine never runs in the request). None: nothing is ahead.
+
+    A finished job's ``result`` is ``{"rounds": [{"round": n, "tables": [[ids]]}]}``, or
+    ``{"error": message, "field": ...}`` when the players present or the constraints make a
+    draw impossible.
+    """
+    from tournaments.services.jobs import job_enqueue, job_send
+    from tournaments.services.standings import jobs_queue
+
+    found = _ahead_inputs(event)
+    if found is None:
+        return None
+    key = _ahead_key(event, found)
+    job = (
+        Job.objects.filter(task=AHEAD_TASK, event=event, key=key)
+        .exclude(state=Job.State.FAILED)
+        .order_by("-created_at")
+        .first()
+    )
+    if job is None:  # nothing else to write: the row commits alone, then it is sent
+        job = job_enqueue(
+            task=AHEAD_TASK,
+            args=[event.pk],
+            queue=jobs_queue(),
+            event_id=event.pk,
+            key=key,
+            send=False,
+        )
+        job_send(job=job)
+        job.refresh_from_db()  # the embedded default ran it already (eager)
+    return job
+
+
+def schedule_ahead_run(*, task_id: str, event_id: int) -> list[dict[str, Any]]:
+    """The work of the rounds-ahead job: plan, and keep the plan (or why no draw is
+    possible) on the job's row, under the key of the data it was computed from."""
+    event = Event.objects.get(pk=event_id)
+    found = _ahead_inputs(event)
+    key = _ahead_key(event, found)
+    rounds: list[dict[str, Any]] = []
+    try:
+        if found is not None:
+            rounds = [{"round": n, "tables": t} for n, t in _ahead_plan(event, *found)]
+        result: dict[str, Any] = {"rounds": rounds}
+    except UserFacingError as error:
+        result = {"error": str(error.message), **(error.extra or {})}
+    Job.objects.filter(task_id=task_id).update(result=result, key=key)
+    return rounds

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments.models import Event
+from tournaments.models import Event, Job
 from tournaments.models.standings import StandingsSnapshot
 
 __all__ = [
@@ -50,24 +50,28 @@ def snapshot_for(*, event_id: int) -> StandingsSnapshot:
     return snapshot
 
 
-def standings_schedule(*, event_id: int) -> None:
+def standings_schedule(*, event_id: int) -> Job:
     """Ask for a recomputation of the event's standings; the job runs after the commit.
 
-    Safe to call often and inside or outside a transaction: every call counts one request, and
-    the task, when it runs, computes from the data committed by then; several requests queued at
-    once cost one real computation each but store the same rows (the recomputation is idempotent).
+    Safe to call often and inside or outside a transaction: every call counts one request and
+    writes one job row in the caller's transaction (``services.jobs.job_enqueue``: sent to the
+    broker after the commit, or by the sweep once the broker is back); the task, when it runs,
+    computes from the data committed by then; several requests queued at once cost one real
+    computation each but store the same rows (the recomputation is idempotent). Returns the
+    job (``state`` ``queued`` after the commit: the broker could not be reached yet).
     """
+    from tournaments.services.jobs import job_enqueue
+
     snapshot = snapshot_for(event_id=event_id)
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
         requested=F("requested") + 1, requested_at=timezone.now()
     )
-
-    def enqueue() -> None:
-        from tournaments.tasks_standings import standings_recompute as task
-
-        task.apply_async(args=(event_id,), queue=jobs_queue())
-
-    transaction.on_commit(enqueue)
+    return job_enqueue(
+        task="tournaments.standings_recompute",
+        args=[event_id],
+        queue=jobs_queue(),
+        event_id=event_id,
+    )
 
 
 def _append_run(runs: list[dict[str, Any]], run: dict[str, Any]) -> list[dict[str, Any]]:

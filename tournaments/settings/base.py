@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "tournaments.middleware.LockoutMiddleware",
+    "tournaments.services.jobs.JobsSweepMiddleware",
 ]
 
 ROOT_URLCONF = "tournaments.urls"
@@ -154,7 +155,36 @@ CELERY_TASK_TRACK_STARTED = True
 CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# Redis holds an unacknowledged job this long before handing it to another worker: longer
+# than a job may run (its hard limit), so a slow job is never run twice at once, and short
+# enough that a job of a worker that died comes back within minutes, not the default hour.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 60,
+    "socket_connect_timeout": 3,
+}
+# Results (a draw's progress) are a convenience: when Redis is down, give up within about a
+# second instead of Celery's 20 retries a second apart (which held a web request for 20 s);
+# the jobs' state is on their rows (services/jobs.py), and jobs that need no result store none.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 3,
+    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},
+}
+# Jobs nothing can lose (services/jobs.py): the sweep sends the jobs written while the broker
+# was down, sends again what it lost, and ends jobs whose worker stopped renewing their lease.
+PULKA_JOBS_SWEEP_EVERY = env.float("PULKA_JOBS_SWEEP_EVERY", default=15.0)
+PULKA_JOB_HEARTBEAT = env.float("PULKA_JOB_HEARTBEAT", default=10.0)
+PULKA_JOB_LEASE = env.float("PULKA_JOB_LEASE", default=60.0)
+PULKA_JOB_RESEND_AFTER = env.float("PULKA_JOB_RESEND_AFTER", default=120.0)
+# A web process sweeps at most this often when jobs wait to be sent (no beat running); 0: never.
+PULKA_JOBS_SWEEP_ON_REQUEST = env.float("PULKA_JOBS_SWEEP_ON_REQUEST", default=60.0)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "jobs-sweep": {
+        "task": "tournaments.jobs_sweep",
+        "schedule": PULKA_JOBS_SWEEP_EVERY,
+        # a sweep that waited out a broker outage is replaced by the next one
+        "options": {"expires": PULKA_JOBS_SWEEP_EVERY},
+    },
+}
 # The queue of the standings and PDF jobs (None: Celery's default queue).
 PULKA_JOBS_QUEUE = env.str("PULKA_JOBS_QUEUE", default="") or None
 # The site's public address, used in the QR codes of blank protocols (else the request's).

@@ -15,6 +15,9 @@ from .base import *  # noqa: E402,F403
 from .base import DATABASES  # noqa: E402
 
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("PULKA_TEST_DB_NAME", "test_pulka")}
+# requests make no extra query for the jobs sweep (tests that count queries); the sweep's
+# own test switches it on
+PULKA_JOBS_SWEEP_ON_REQUEST = 0
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -302,17 +302,37 @@ def staff(request, event):
 
 @event_view(roles=REFEREE)
 def schedule(request, event):
-    """The rounds ahead as the draw will make them (``services.rounds.schedule_ahead``)."""
-    ahead, error = run_service(request, round_services.schedule_ahead, event=event)
+    """The rounds ahead as the draw will make them: the plan a job computed for the event's
+    current data (``services.rounds.schedule_ahead_request``); while it computes, the page
+    says so and refreshes itself. The seating engine never runs in this request."""
+    job, error = run_service(request, round_services.schedule_ahead_request, event=event)
+    result = (job.result or {}) if job is not None and job.state == "done" else {}
+    if result.get("error"):
+        messages.error(request, result["error"])
+    if job is not None and job.state == "failed":
+        messages.error(
+            request,
+            _("The plan could not be computed: %(error)s")
+            % {"error": job.error.splitlines()[0] if job.error else "?"},
+        )
     names = dict(event.entries.values_list("pk", "player__name"))
     rounds = [
-        (number, [[names.get(e, f"#{e}") for e in table] for table in tables])
-        for number, tables in (ahead or [])
+        (r["round"], [[names.get(e, f"#{e}") for e in table] for table in r["tables"]])
+        for r in result.get("rounds", [])
     ]
+    computing = job is not None and job.active
     return render(
         request,
         "tournaments/organiser/schedule.html",
-        {"event": event, "rounds": rounds, "failed": error is not None},
+        {
+            "event": event,
+            "rounds": rounds,
+            "computing": computing,
+            "queued": computing and job.state == "queued",
+            "failed": error is not None
+            or bool(result.get("error"))
+            or (job is not None and job.state == "failed"),
+        },
     )
 
 
@@ -398,6 +418,7 @@ def round_detail(request, event, number: int, forms=None):
             "can_organise": permissions.can_organise(request.user, event),
             "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
             "draw_running": round_services.draw_job_running(round_),
+            "draw_queued": getattr(round_services.draw_job(round_), "state", "") == "queued",
             "draw_progress": report_text.progress(round_.draw_job_progress),
             "withdrawn_seated": withdrawn_seated if round_.state != "closed" else [],
             "not_checked_in": list(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
@@ -30,6 +31,7 @@ from tournaments.models import (
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
+from tournaments.services.jobs import STANDINGS_QUEUED, jobs_waiting
 from tournaments.variants import ui_of_event, ui_of_protocol
 from tournaments.views.decorators import posted_id
 
@@ -303,6 +305,10 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
         )
     except UserFacingError as exc:
         return _back(request, here, exc)
+    if action in ("approve", "reopen", "resolve") and jobs_waiting(
+        event_id=event.pk, task="tournaments.standings_recompute"
+    ):
+        messages.warning(request, STANDINGS_QUEUED)
     return _back(request, here + "?kind=table&saved=1")
 
 

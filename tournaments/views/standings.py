@@ -32,6 +32,7 @@ from tournaments.permissions import (
     readable_documents,
 )
 from tournaments.selectors import standings as sel
+from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
 from tournaments.services.standings import standings_configure, standings_schedule
 from tournaments.standings import round_score
 from tournaments.standings.metrics import tiebreak_keys_for
@@ -144,8 +145,12 @@ def manage_standings(request, slug: str):
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "recompute":
-            standings_schedule(event_id=event.pk)
-            messages.success(request, _("Recomputation scheduled."))
+            job = standings_schedule(event_id=event.pk)
+            job.refresh_from_db(fields=["state"])
+            if job.state == job.State.QUEUED:  # the broker is down: the sweep sends it later
+                messages.warning(request, STANDINGS_QUEUED)
+            else:
+                messages.success(request, _("Recomputation scheduled."))
         elif action == "tiebreaks":
             if not can_organise(request.user, event):
                 raise PermissionDenied
@@ -182,6 +187,7 @@ def manage_standings(request, slug: str):
             **view,
             "current_chain": current,
             "current_score": score,
+            "jobs_queued": jobs_waiting(event_id=event.pk, task="tournaments.standings_recompute"),
             "chain_slots": [current[i] if i < len(current) else "" for i in range(6)],
             "choices": [  # the tie-breaks that make sense for the event's rule family
                 sel.metric_label(k) for k in tiebreak_keys_for(event_variant(event).stat_keys)
@@ -235,6 +241,8 @@ def manage_documents(request, slug: str):
                 messages.success(
                     request, _("The document is ready: %(name)s") % {"name": f.filename}
                 )
+            elif jobs_waiting(event_id=event.pk, key=f"file:{f.pk}"):
+                messages.warning(request, DOCUMENT_QUEUED)
             else:
                 messages.success(request, _("The document is being rendered."))
         except UserFacingError as error:

@@ -35,6 +35,7 @@ from tournaments.api.schema import (
     JobRunningOutput,
     JobStartedOutput,
     error,
+    location_header,
 )
 from tournaments.draw_record import draw_record
 from tournaments.errors import UserFacingError
@@ -436,18 +437,45 @@ class RoundsAheadApi(APIView):
             "every later round from a plan made from the rounds played: these are the tables "
             "they will make while the players present, the constraints and the rounds played "
             "stay as they are. An empty list before round 1, after the last planned round, "
-            "and for the random and Swiss methods."
+            "and for the random and Swiss methods. The plan is computed by a background job "
+            "and kept until the data change: while it is computed the answer is 202 with the "
+            "job's ``status_url`` (ask again when it is done)."
         ),
+        parameters=[location_header(202, description="``status_url``.")],
         responses={
             200: _RoundAheadOutput(many=True),
+            202: JobStartedOutput,
             400: error("The players present or the constraints make a draw impossible."),
             403: REFEREE_ONLY,
             404: NOT_FOUND,
+            503: error("The job computing the plan failed; ask again.", JobFailedOutput),
         },
     )
     def get(self, request, slug):
-        ahead = round_services.schedule_ahead(event=event_from(self))
-        return Response([{"round": n, "tables": tables} for n, tables in ahead])
+        job = round_services.schedule_ahead_request(event=event_from(self))
+        if job is None:
+            return Response([])
+        if job.active:
+            url = reverse("api:job-status", args=[job.task_id])
+            return Response(
+                {"job": job.task_id, "status_url": url},
+                status=status.HTTP_202_ACCEPTED,
+                headers={"Location": url},
+            )
+        result = job.result or {}
+        if job.state == job.State.FAILED:
+            return Response(
+                {
+                    "message": job.error.splitlines()[0] if job.error else "failed",
+                    "extra": {"state": "failed"},
+                },
+                status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                headers={"Retry-After": "5"},
+            )
+        if "error" in result:
+            extra = {k: v for k, v in result.items() if k != "error"}
+            return Response({"message": result["error"], "extra": extra}, status=400)
+        return Response(result.get("rounds", []))
 
 
 class RoundDetailApi(APIView):
@@ -708,17 +736,41 @@ class JobStatusApi(APIView):
         },
     )
     def get(self, request, job_id):
-        result = AsyncResult(job_id)
-        if result.successful():
-            return Response({"state": "done", "result": result.result})
-        if result.failed():
+        from tournaments.models import Job
+
+        job = Job.objects.filter(task_id=job_id).first()
+        if job is not None and job.state == Job.State.FAILED:
             return Response(
-                {"message": str(result.result), "extra": {"state": "failed"}},
+                {
+                    "message": job.error.splitlines()[0] if job.error else "failed",
+                    "extra": {"state": "failed"},
+                },
                 status=status.HTTP_410_GONE,
             )
-        meta = result.info if isinstance(result.info, dict) else {}
+        try:
+            result = AsyncResult(job_id)
+            done, failed = result.successful(), result.failed()
+            value, info, state = result.result, result.info, result.state
+        except Exception:  # the result store (Redis) is out: answer from the job's row
+            done = failed = False
+            value, info, state = None, None, "PENDING"
+        if job is not None:  # the job's row decides (a repeated delivery that was skipped
+            # leaves a "success" in the result store while the job still runs)
+            if job.state == Job.State.DONE:
+                keep = isinstance(value, dict) and "skipped" not in value
+                return Response({"state": "done", "result": value if keep else job.result})
+            state = "QUEUED" if job.state == Job.State.QUEUED else state
+            done = failed = False
+        if done:
+            return Response({"state": "done", "result": value})
+        if failed:
+            return Response(
+                {"message": str(value), "extra": {"state": "failed"}},
+                status=status.HTTP_410_GONE,
+            )
+        meta = info if isinstance(info, dict) and "skipped" not in info else {}
         return Response(
-            {"message": "running", "extra": {"state": result.state, **meta}},
+            {"message": "running", "extra": {"state": state, **meta}},
             status=status.HTTP_409_CONFLICT,
         )
 
