@@ -22,6 +22,7 @@ line.
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 from collections.abc import Sequence
@@ -194,7 +195,126 @@ class Variant:
         raise NotImplementedError
 
 
-class RussianVariant(Variant):
+class ModuleVariant(Variant):
+    """A variant whose work is done by plain functions in its family's modules.
+
+    ``package`` names the family's package and ``functions`` maps each interface method to a
+    ``"module.function"`` in it (the defaults below follow the layout of :mod:`scoring.balkan`:
+    ``jsonio``, ``notation``, ``score``, ``check``, ``result_json``, ``render``); a family
+    names only what it calls differently. Nothing is imported until it is used.
+    """
+
+    package: ClassVar[str]
+    functions: ClassVar[dict[str, str]] = {}
+    #: whether the family's ``parse_sheet`` bounds a sheet line's row by the protocol's deals
+    sheet_takes_deals: ClassVar[bool] = False
+
+    _DEFAULTS: ClassVar[dict[str, str]] = {
+        "from_dict": "jsonio.from_dict",
+        "to_dict": "jsonio.to_dict",
+        "sheet_from_dict": "jsonio.sheet_from_dict",
+        "sheet_to_dict": "jsonio.sheet_to_dict",
+        "loads_sheet": "jsonio.loads_sheet",
+        "parse_text": "notation.parse_with_sheet",
+        "parse_sheet": "notation.parse_sheet",
+        "format_text": "notation.format",
+        "deal_text": "notation.deal_text",
+        "score": "score.score",
+        "check": "check.check",
+        "result_dict": "result_json.result_to_dict",
+        "render": "render.render_sheet",
+        "pairwise": "score.pairwise_results",
+        "deal_stats": "score.deal_stats",
+    }
+
+    def _fn(self, method: str) -> Any:
+        module, _, name = self.functions.get(method, self._DEFAULTS[method]).rpartition(".")
+        return getattr(importlib.import_module(f"{self.package}.{module}"), name)
+
+    def from_dict(self, data: Json) -> tuple[Any, Any]:
+        return self._fn("from_dict")(data)  # type: ignore[no-any-return]
+
+    def to_dict(self, protocol: Any, sheet: Any = None) -> dict[str, Json]:
+        return self._fn("to_dict")(protocol, sheet)  # type: ignore[no-any-return]
+
+    def sheet_from_dict(self, data: Json) -> Any:
+        return self._fn("sheet_from_dict")(data)
+
+    def sheet_to_dict(self, sheet: Any) -> dict[str, Json]:
+        return self._fn("sheet_to_dict")(sheet)  # type: ignore[no-any-return]
+
+    def loads_sheet(self, text: str) -> Any:
+        return self._fn("loads_sheet")(text)
+
+    def parse_text(self, text: str) -> tuple[Any, Any]:
+        return self._fn("parse_text")(text)  # type: ignore[no-any-return]
+
+    def parse_sheet(
+        self, text: str, players: tuple[str, ...], *, deals: int | None = None
+    ) -> Any:
+        if deals is not None and self.sheet_takes_deals:
+            return self._fn("parse_sheet")(text, players, deals=deals)
+        return self._fn("parse_sheet")(text, players)
+
+    def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
+        return self._fn("format_text")(protocol, sheet, ascii=ascii)  # type: ignore[no-any-return]
+
+    def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
+        return self._fn("deal_text")(protocol, index, ascii=ascii)  # type: ignore[no-any-return]
+
+    def score(self, protocol: Any) -> Any:
+        return self._fn("score")(protocol)
+
+    def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
+        return self._fn("check")(protocol, sheet)  # type: ignore[no-any-return]
+
+    def result_dict(
+        self, protocol: Any, findings: Sequence[Finding] | None = None
+    ) -> dict[str, Json]:
+        given = None if findings is None else tuple(findings)
+        return self._fn("result_dict")(self.score(protocol), given)  # type: ignore[no-any-return]
+
+    def render(self, protocol: Any, findings: Sequence[Finding] = (), *, ascii: bool = False) -> str:
+        return self._fn("render")(self.score(protocol), findings, ascii=ascii)  # type: ignore[no-any-return]
+
+    def pairwise(self, protocol: Any) -> tuple[tuple[Fraction, ...], ...]:
+        return self._fn("pairwise")(protocol)  # type: ignore[no-any-return]
+
+    def deal_stats(self, protocol: Any) -> tuple[dict[str, int], ...]:
+        return self._fn("deal_stats")(protocol)  # type: ignore[no-any-return]
+
+    def header_fields(self, text: str) -> frozenset[str]:
+        """The family's ``notation.header_fields`` where it has one; otherwise the header lines
+        (``key: value`` before the first deal) whose key is one of :data:`HEADER_WORDS`."""
+        module = importlib.import_module(f"{self.package}.notation")
+        if hasattr(module, "header_fields"):
+            return module.header_fields(text)  # type: ignore[no-any-return]
+        found: set[str] = set()
+        for raw in text.splitlines():
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            key, sep, _ = line.partition(":")
+            word = key.strip().lower()
+            if not sep or word not in HEADER_WORDS:
+                break
+            found.add(HEADER_WORDS[word])
+        return frozenset(found)
+
+
+#: Header keywords of the notations, in the players' languages, by the shared field they set.
+HEADER_WORDS: Final[dict[str, str]] = {
+    **dict.fromkeys(("players", "spelare", "spieler", "igrači", "igraci", "игроки"), "players"),
+    **dict.fromkeys(("convention", "konvention", "variant", "konvencija", "pravila"), "convention"),
+    **dict.fromkeys(("options", "optioner", "optionen", "opcije", "опции"), "options"),
+    **dict.fromkeys(("target", "stake", "insats", "einsatz", "sits", "bula", "пулька"), "target"),
+    **dict.fromkeys(("first dealer", "förste giv", "geber", "prvi dijeli", "сдаёт"), "first_dealer"),
+    **dict.fromkeys(("ending", "slut", "ende", "kraj", "окончание"), "ending"),
+    **dict.fromkeys(("format", "формат"), "format"),
+}
+
+
+class RussianVariant(ModuleVariant):
     """Russian Preference, seed 001 (the Kodeks): pulya, gora, whists."""
 
     family = RUSSIAN
@@ -202,6 +322,14 @@ class RussianVariant(Variant):
     sheet_format = "pulka-sheet"
     result_format = "pulka-result"
     text_format = "pulka"
+    package = "scoring"
+    functions = {
+        "score": "pulka.score",
+        "render": "cli.render_sheet",
+        "pairwise": "stats.pairwise_results",
+        "deal_stats": "stats.deal_stats",
+    }
+    sheet_takes_deals = True
 
     @property
     def protocol_type(self) -> type:  # type: ignore[override]
@@ -214,60 +342,6 @@ class RussianVariant(Variant):
         from .stats import STAT_KEYS
 
         return STAT_KEYS
-
-    def from_dict(self, data: Json) -> tuple[Any, Any]:
-        from . import jsonio
-
-        return jsonio.from_dict(data)
-
-    def to_dict(self, protocol: Any, sheet: Any = None) -> dict[str, Json]:
-        from . import jsonio
-
-        return jsonio.to_dict(protocol, sheet)
-
-    def sheet_from_dict(self, data: Json) -> Any:
-        from . import jsonio
-
-        return jsonio.sheet_from_dict(data)
-
-    def sheet_to_dict(self, sheet: Any) -> dict[str, Json]:
-        from . import jsonio
-
-        return jsonio.sheet_to_dict(sheet)
-
-    def loads_sheet(self, text: str) -> Any:
-        from . import jsonio
-
-        return jsonio.loads_sheet(text)
-
-    def parse_text(self, text: str) -> tuple[Any, Any]:
-        from . import notation
-
-        return notation.parse_with_sheet(text)
-
-    def parse_sheet(
-        self, text: str, players: tuple[str, ...], *, deals: int | None = None
-    ) -> Any:
-        from . import notation
-
-        if deals is None:
-            return notation.parse_sheet(text, players)
-        return notation.parse_sheet(text, players, deals=deals)
-
-    def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
-        from . import notation
-
-        return notation.format(protocol, sheet, ascii=ascii)
-
-    def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
-        from . import notation
-
-        return notation.deal_text(protocol, index, ascii=ascii)
-
-    def header_fields(self, text: str) -> frozenset[str]:
-        from . import notation
-
-        return notation.header_fields(text)
 
     def blank(
         self,
@@ -289,42 +363,8 @@ class RussianVariant(Variant):
             ending=Ending.IN_PROGRESS,
         )
 
-    def score(self, protocol: Any) -> Any:
-        from .pulka import score
-
-        return score(protocol)
-
-    def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
-        from .check import check
-
-        return check(protocol, sheet)
-
-    def result_dict(
-        self, protocol: Any, findings: Sequence[Finding] | None = None
-    ) -> dict[str, Json]:
-        from .result_json import result_to_dict
-
-        return result_to_dict(
-            self.score(protocol), None if findings is None else tuple(findings)
-        )
-
-    def render(self, protocol: Any, findings: Sequence[Finding] = (), *, ascii: bool = False) -> str:
-        from .cli import render_sheet
-
-        return render_sheet(self.score(protocol), findings, ascii=ascii)
-
     def settlement(self, protocol: Any) -> tuple[Fraction, ...]:
         return tuple(self.score(protocol).settlement.exact)
-
-    def pairwise(self, protocol: Any) -> tuple[tuple[Fraction, ...], ...]:
-        from .stats import pairwise_results
-
-        return pairwise_results(protocol)
-
-    def deal_stats(self, protocol: Any) -> tuple[dict[str, int], ...]:
-        from .stats import deal_stats
-
-        return deal_stats(protocol)
 
     def random_protocol(
         self,
@@ -346,7 +386,7 @@ class RussianVariant(Variant):
         )
 
 
-class BalkanVariant(Variant):
+class BalkanVariant(ModuleVariant):
     """Croatian, Serbian and Slovenian Preference, seed 002: bula, juha/supa, refa."""
 
     family = BALKAN
@@ -354,6 +394,7 @@ class BalkanVariant(Variant):
     sheet_format = "pulka-balkan-sheet"
     result_format = "pulka-balkan-result"
     text_format = "balkan"
+    package = "scoring.balkan"
     stat_keys = (
         "games",
         "games_made",
@@ -371,53 +412,6 @@ class BalkanVariant(Variant):
         from .balkan.protocol import BalkanProtocol
 
         return BalkanProtocol
-
-    def from_dict(self, data: Json) -> tuple[Any, Any]:
-        from .balkan import jsonio
-
-        return jsonio.from_dict(data)
-
-    def to_dict(self, protocol: Any, sheet: Any = None) -> dict[str, Json]:
-        from .balkan import jsonio
-
-        return jsonio.to_dict(protocol, sheet)
-
-    def sheet_from_dict(self, data: Json) -> Any:
-        from .balkan import jsonio
-
-        return jsonio.sheet_from_dict(data)
-
-    def sheet_to_dict(self, sheet: Any) -> dict[str, Json]:
-        from .balkan import jsonio
-
-        return jsonio.sheet_to_dict(sheet)
-
-    def loads_sheet(self, text: str) -> Any:
-        from .balkan import jsonio
-
-        return jsonio.loads_sheet(text)
-
-    def parse_text(self, text: str) -> tuple[Any, Any]:
-        from .balkan import notation
-
-        return notation.parse_with_sheet(text)
-
-    def parse_sheet(
-        self, text: str, players: tuple[str, ...], *, deals: int | None = None
-    ) -> Any:
-        from .balkan import notation
-
-        return notation.parse_sheet(text, players)
-
-    def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
-        from .balkan import notation
-
-        return notation.format(protocol, sheet, ascii=ascii)
-
-    def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
-        from .balkan import notation
-
-        return notation.deal_text(protocol, index, ascii=ascii)
 
     def header_fields(self, text: str) -> frozenset[str]:
         from .balkan import notation
@@ -455,42 +449,8 @@ class BalkanVariant(Variant):
             ending=Ending.IN_PROGRESS,
         )
 
-    def score(self, protocol: Any) -> Any:
-        from .balkan.score import score
-
-        return score(protocol)
-
-    def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
-        from .balkan.check import check
-
-        return check(protocol, sheet)
-
-    def result_dict(
-        self, protocol: Any, findings: Sequence[Finding] | None = None
-    ) -> dict[str, Json]:
-        from .balkan.result_json import result_to_dict
-
-        return result_to_dict(
-            self.score(protocol), None if findings is None else tuple(findings)
-        )
-
-    def render(self, protocol: Any, findings: Sequence[Finding] = (), *, ascii: bool = False) -> str:
-        from .balkan.render import render_sheet
-
-        return render_sheet(self.score(protocol), findings, ascii=ascii)
-
     def settlement(self, protocol: Any) -> tuple[Fraction, ...]:
         return tuple(Fraction(x) for x in self.score(protocol).settlement)
-
-    def pairwise(self, protocol: Any) -> tuple[tuple[Fraction, ...], ...]:
-        from .balkan.score import pairwise_results
-
-        return pairwise_results(protocol)
-
-    def deal_stats(self, protocol: Any) -> tuple[dict[str, int], ...]:
-        from .balkan.score import deal_stats
-
-        return deal_stats(protocol)
 
     def random_protocol(
         self,

@@ -25,8 +25,8 @@ from typing import Any
 
 from rules.variants import POT
 
-from ..findings import CheckReport, Finding
-from ..variants import Json, Variant
+from ..findings import CheckReport
+from ..variants import ModuleVariant
 from .protocol import Hand, Ledger, Penalty, PotProtocol, Rundpass
 from .score import POT as POT_PARTY
 from .score import score
@@ -103,63 +103,27 @@ def deal_stats(protocol: PotProtocol) -> tuple[dict[str, int], ...]:
     return tuple(stats)
 
 
-class PotVariant(Variant):
+class PotVariant(ModuleVariant):
     """Viennese (seed 000) and German (seed 003) Préférence: chips, a pot, no score sheet."""
 
     family = POT
+    package = "scoring.pot"
+    functions = {
+        "sheet_from_dict": "jsonio.ledger_from_dict",
+        "sheet_to_dict": "jsonio.ledger_to_dict",
+        "loads_sheet": "jsonio.loads_ledger",
+        "parse_text": "notation.parse",
+        "parse_sheet": "notation.parse_ledger",
+        "render": "render.render_ledger",
+        "pairwise": "variant.pairwise_results",
+        "deal_stats": "variant.deal_stats",
+    }
     protocol_type = PotProtocol
     protocol_format = "pulka-pot-protocol"
     sheet_format = "pulka-pot-ledger"
     result_format = "pulka-pot-result"
     text_format = "pot"
     stat_keys = STAT_KEYS
-
-    def from_dict(self, data: Json) -> tuple[Any, Any]:
-        from .jsonio import from_dict
-
-        return from_dict(data)
-
-    def to_dict(self, protocol: Any, sheet: Any = None) -> dict[str, Json]:
-        from .jsonio import to_dict
-
-        return to_dict(protocol, sheet)
-
-    def sheet_from_dict(self, data: Json) -> Any:
-        from .jsonio import ledger_from_dict
-
-        return ledger_from_dict(data)
-
-    def sheet_to_dict(self, sheet: Any) -> dict[str, Json]:
-        from .jsonio import ledger_to_dict
-
-        return ledger_to_dict(sheet)
-
-    def loads_sheet(self, text: str) -> Any:
-        from .jsonio import loads_ledger
-
-        return loads_ledger(text)
-
-    def parse_text(self, text: str) -> tuple[Any, Any]:
-        from .notation import parse
-
-        return parse(text)
-
-    def parse_sheet(
-        self, text: str, players: tuple[str, ...], *, deals: int | None = None
-    ) -> Any:
-        from .notation import parse_ledger
-
-        return parse_ledger(text, players)
-
-    def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
-        from .notation import format
-
-        return format(protocol, sheet, ascii=ascii)
-
-    def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
-        from .notation import deal_text
-
-        return deal_text(protocol, index, ascii=ascii)
 
     def blank(
         self,
@@ -187,34 +151,13 @@ class PotVariant(Variant):
             ending=Ending.IN_PROGRESS,
         )
 
-    def score(self, protocol: Any) -> Any:
-        return score(protocol)
-
     def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
         from .check import check
 
         return check(protocol, sheet if isinstance(sheet, Ledger) or sheet is None else None)
 
-    def result_dict(
-        self, protocol: Any, findings: Sequence[Finding] | None = None
-    ) -> dict[str, Json]:
-        from .result_json import result_to_dict
-
-        return result_to_dict(score(protocol), None if findings is None else tuple(findings))
-
-    def render(self, protocol: Any, findings: Sequence[Finding] = (), *, ascii: bool = False) -> str:
-        from .render import render_ledger
-
-        return render_ledger(score(protocol), findings, ascii=ascii)
-
     def settlement(self, protocol: Any) -> tuple[Fraction, ...]:
         return score(protocol).final
-
-    def pairwise(self, protocol: Any) -> tuple[tuple[Fraction, ...], ...]:
-        return pairwise_results(protocol)
-
-    def deal_stats(self, protocol: Any) -> tuple[dict[str, int], ...]:
-        return deal_stats(protocol)
 
     def random_protocol(
         self,

@@ -16,8 +16,7 @@ from typing import Any
 
 from rules.variants import PRIFFE
 
-from ..findings import CheckReport, Finding
-from ..variants import Json, Variant
+from ..variants import ModuleVariant
 from .protocol import Ending, Penalty, PriffeProtocol, default_sittings
 
 __all__ = ["PriffeVariant", "STAT_KEYS", "deal_stats"]
@@ -74,63 +73,18 @@ def deal_stats(protocol: PriffeProtocol) -> tuple[dict[str, int], ...]:
     return stats
 
 
-class PriffeVariant(Variant):
+class PriffeVariant(ModuleVariant):
     """Swedish Priffe, seed 004: bolag, under and över strecket, utgång, sits."""
 
     family = PRIFFE
+    package = "scoring.priffe"
+    functions = {"deal_stats": "variant.deal_stats"}
     protocol_type = PriffeProtocol
     protocol_format = "pulka-priffe-protocol"
     sheet_format = "pulka-priffe-sheet"
     result_format = "pulka-priffe-result"
     text_format = "priffe"
     stat_keys = STAT_KEYS
-
-    def from_dict(self, data: Json) -> tuple[Any, Any]:
-        from . import jsonio
-
-        return jsonio.from_dict(data)
-
-    def to_dict(self, protocol: Any, sheet: Any = None) -> dict[str, Json]:
-        from . import jsonio
-
-        return jsonio.to_dict(protocol, sheet)
-
-    def sheet_from_dict(self, data: Json) -> Any:
-        from . import jsonio
-
-        return jsonio.sheet_from_dict(data)
-
-    def sheet_to_dict(self, sheet: Any) -> dict[str, Json]:
-        from . import jsonio
-
-        return jsonio.sheet_to_dict(sheet)
-
-    def loads_sheet(self, text: str) -> Any:
-        from . import jsonio
-
-        return jsonio.loads_sheet(text)
-
-    def parse_text(self, text: str) -> tuple[Any, Any]:
-        from . import notation
-
-        return notation.parse_with_sheet(text)
-
-    def parse_sheet(
-        self, text: str, players: tuple[str, ...], *, deals: int | None = None
-    ) -> Any:
-        from . import notation
-
-        return notation.parse_sheet(text, players)
-
-    def format_text(self, protocol: Any, sheet: Any = None, *, ascii: bool = False) -> str:
-        from . import notation
-
-        return notation.format(protocol, sheet, ascii=ascii)
-
-    def deal_text(self, protocol: Any, index: int, *, ascii: bool = False) -> str:
-        from . import notation
-
-        return notation.deal_text(protocol, index, ascii=ascii)
 
     def blank(
         self,
@@ -154,38 +108,8 @@ class PriffeVariant(Variant):
             ending=Ending.IN_PROGRESS,
         )
 
-    def score(self, protocol: Any) -> Any:
-        from .score import score
-
-        return score(protocol)
-
-    def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
-        from .check import check
-
-        return check(protocol, sheet)
-
-    def result_dict(
-        self, protocol: Any, findings: Sequence[Finding] | None = None
-    ) -> dict[str, Json]:
-        from .result_json import result_to_dict
-
-        return result_to_dict(self.score(protocol), None if findings is None else tuple(findings))
-
-    def render(self, protocol: Any, findings: Sequence[Finding] = (), *, ascii: bool = False) -> str:
-        from .render import render_sheet
-
-        return render_sheet(self.score(protocol), findings, ascii=ascii)
-
     def settlement(self, protocol: Any) -> tuple[Fraction, ...]:
         return tuple(Fraction(t) for t in self.score(protocol).player_totals)
-
-    def pairwise(self, protocol: Any) -> tuple[tuple[Fraction, ...], ...]:
-        from .score import pairwise_results
-
-        return pairwise_results(protocol)
-
-    def deal_stats(self, protocol: Any) -> tuple[dict[str, int], ...]:
-        return deal_stats(protocol)
 
     def random_protocol(
         self,
