@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
 from tournaments.models.protocol import EntryKind
+from tournaments.models.round import without_draw_record
 from tournaments.models.standings import GeneratedFile, StandingsSnapshot
 from tournaments.standings import (
     Adjustment,
@@ -466,10 +467,16 @@ def player_standing(*, event: Event, entry: Entry) -> dict[str, Any]:
         )
     tables.sort(key=lambda t: t["round"])
     seats = (
-        Seat.objects.filter(entry=entry).select_related("table", "round").order_by("round__number")
+        Seat.objects.filter(entry=entry)
+        .select_related("table", "round")
+        .defer(*without_draw_record("round"))
+        .order_by("round__number")
     )
     penalties = list(
-        EventPenalty.objects.filter(entry=entry).select_related("round").order_by("created_at")
+        EventPenalty.objects.filter(entry=entry)
+        .select_related("round")
+        .defer(*without_draw_record("round"))
+        .order_by("created_at")
     )
     pairs = (
         [
@@ -495,7 +502,12 @@ def generated_files(*, event: Event) -> list[GeneratedFile]:
     """The event's generated files, newest first (one per kind, scope and paper shown)."""
     seen: set[tuple[Any, ...]] = set()
     files = []
-    for f in GeneratedFile.objects.filter(event=event).select_related("round", "table__round"):
+    listed = (
+        GeneratedFile.objects.filter(event=event)
+        .select_related("round", "table__round")
+        .defer(*without_draw_record("round", "table__round"))
+    )
+    for f in listed:
         key = (f.kind, f.round_id, f.table_id, f.paper, f.language)
         if key not in seen:
             seen.add(key)
