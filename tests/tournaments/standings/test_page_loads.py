@@ -114,9 +114,7 @@ def test_a_protocol_save_reads_no_draw_record(event):
     game = random_protocol(random.Random(1), players=size, target=event.pulka_target)
     game = dataclasses.replace(game, players=tuple(names))
     saved = []
-    sql = loads(
-        lambda: saved.append(protocol_save(table=table, protocol=game, based_on_version=1))
-    )
+    sql = loads(lambda: saved.append(protocol_save(table=table, protocol=game, based_on_version=1)))
     assert saved[0].version == 2
     assert no_draw_record(sql), [q for q in sql if "draw_" in q]
 
@@ -127,3 +125,67 @@ def test_the_draw_record_still_loads_where_it_is_shown(event):
     assert round_.draw_report["players"][0]["why"] == "x" * 100  # loaded on access
     full = Round.objects.with_draw_record().get(pk=round_.pk)
     assert not full.get_deferred_fields() & {"draw_report", "draw_params"}
+
+
+SNAPSHOT_DATA = '"tournaments_standingssnapshot"."data"'
+
+
+def test_a_players_page_reads_his_slice_not_the_snapshot(client, event):
+    """The stored standings are decoded and indexed once per version (per process); a player's
+    page then takes his row and his tables from the index, without reading the snapshot's data."""
+    first, second = event.entries_list[0], event.entries_list[1]
+    client.get(reverse("standings-player", args=[event.slug, first.pk]))
+    sql = loads(lambda: client.get(reverse("standings-player", args=[event.slug, second.pk])))
+    assert not [q for q in sql if SNAPSHOT_DATA in q]
+    for name in ("standings", "standings-cross"):
+        sql = loads(lambda n=name: client.get(reverse(n, args=[event.slug])))
+        assert not [q for q in sql if SNAPSHOT_DATA in q], name
+
+
+def test_a_recomputation_shows_at_once(client, event):
+    """The decoded standings are cached by version: a new computation is read again."""
+    entry = event.entries_list[0]
+    url = reverse("standings-player", args=[event.slug, entry.pk])
+    assert "Fined at the desk" not in client.get(url).content.decode()
+    from tournaments.models import EventPenalty
+
+    EventPenalty.objects.create(
+        event=event,
+        entry=entry,
+        kind="fixed_whists",
+        whists=-40,
+        rule="3.2.21",
+        reason="Fined at the desk",
+    )
+    standings_recompute(event_id=event.pk)
+    html = client.get(url).content.decode()
+    assert "Fined at the desk" in html
+    snapshot = event.standings_snapshot
+    snapshot.refresh_from_db()
+    row = next(r for r in snapshot.data["rows"] if r["entry"] == entry.pk)
+    assert f"<strong>{row['total']}</strong>" in html
+
+
+def test_the_cross_table_is_written_once_per_version_and_escaped(client, event):
+    from tournaments.models import Player
+
+    top = event.entries_list[0]
+    Player.objects.filter(pk=top.player_id).update(name="<b>Bold</b>")
+    standings_recompute(event_id=event.pk)
+    url = reverse("standings-cross", args=[event.slug])
+    html = client.get(url).content.decode()
+    assert "&lt;b&gt;Bold&lt;/b&gt;" in html and "<b>Bold" not in html
+    snapshot = event.standings_snapshot
+    snapshot.refresh_from_db()
+    rows = snapshot.data["rows"]
+    # one met pair: the sum of the row player's results against the column player
+    a = rows[0]
+    cell = next(iter(a["rounds"].values()))
+    other, _ = next(iter(cell["versus"].items()))
+    total = sum(c["versus"][other] for c in a["rounds"].values() if other in c.get("versus", {}))
+    assert f">{round(total, 2)}</td>" in html or f">{round(total, 2):g}</td>" in html
+    assert html.count('<td class="self">×</td>') == len(rows)
+    sql = loads(lambda: client.get(url))
+    assert not [q for q in sql if SNAPSHOT_DATA in q]
+    table = html[html.index('<table class="cross">') : html.index("</table>")]
+    assert table in client.get(url).content.decode()
