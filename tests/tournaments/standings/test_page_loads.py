@@ -189,3 +189,19 @@ def test_the_cross_table_is_written_once_per_version_and_escaped(client, event):
     assert not [q for q in sql if SNAPSHOT_DATA in q]
     table = html[html.index('<table class="cross">') : html.index("</table>")]
     assert table in client.get(url).content.decode()
+
+
+def test_a_recompute_after_one_approval_reads_no_pulka_and_no_stored_statistics(event):
+    """The deal statistics of a protocol version are computed once; the worker that computed
+    or read them keeps them, so the usual job (one approval changed) parses no protocol and
+    neither reads nor rewrites the stored statistics."""
+    standings_recompute(event_id=event.pk)  # this process now knows every version's statistics
+    one = Protocol.objects.filter(table__round__event=event, approved=True).first()
+    Protocol.objects.filter(pk=one.pk).update(approved=False)
+    sql = loads(lambda: standings_recompute(event_id=event.pk))
+    assert not [q for q in sql if '"tournaments_protocol"."data"' in q]
+    assert not [q for q in sql if '"protocol_stats"' in q]
+    snapshot = event.standings_snapshot
+    snapshot.refresh_from_db()
+    assert snapshot.runs[-1]["outcome"] == "computed"
+    assert any(r["has_provisional"] for r in snapshot.data["rows"])
