@@ -87,6 +87,18 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.event.name} — {_('round')} {self.number}"
 
+    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+        """As Django's; the draw record is reloaded too where this instance had it loaded (the
+        manager defers it, so Django would keep the stale value)."""
+        deferred = self.get_deferred_fields()
+        if (
+            fields is None
+            and from_queryset is None
+            and any(f not in deferred for f in DRAW_RECORD_FIELDS)
+        ):
+            from_queryset = type(self)._base_manager.db_manager(using).with_draw_record()
+        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
+
     @property
     def ends_at(self):
         """When play must stop: the start and the event's time limit per round (or None)."""
