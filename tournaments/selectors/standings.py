@@ -362,6 +362,15 @@ def _version(snapshot: StandingsSnapshot) -> tuple[Any, ...]:
     return (snapshot.pk, snapshot.inputs_hash, snapshot.computed, snapshot.computed_at)
 
 
+def snapshot_version(snapshot: StandingsSnapshot | None) -> str:
+    """The stored version as a cache key's part: pages written from the standings are cached
+    under it, so a recomputation (a new version) is shown at once."""
+    if snapshot is None:
+        return "none"
+    stamp = snapshot.computed_at.timestamp() if snapshot.computed_at else ""
+    return f"{snapshot.pk}-{snapshot.inputs_hash}-{snapshot.computed}-{stamp}"
+
+
 def _build_view(data: dict[str, Any]) -> dict[str, Any]:
     players = data.get("meta", {}).get("players", {})
     rows = []
@@ -425,7 +434,11 @@ def standings_view(*, event: Event) -> dict[str, Any]:
     """The stored standings ready for a template or the API: rows joined with player names
     (decoded once per stored version and process, :func:`decoded_standings`)."""
     snapshot = standings_header(event=event)
-    return {"snapshot": snapshot, **decoded_standings(snapshot).view}
+    return {
+        "snapshot": snapshot,
+        "standings_version": snapshot_version(snapshot),
+        **decoded_standings(snapshot).view,
+    }
 
 
 def tables_of(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -462,7 +475,7 @@ def round_results(*, event: Event, number: int) -> dict[str, Any]:
     """One round's tables from the snapshot, with names, best result first at each table."""
     snapshot = standings_header(event=event)
     decoded = decoded_standings(snapshot)
-    view = {"snapshot": snapshot, **decoded.view}
+    view = {"snapshot": snapshot, "standings_version": snapshot_version(snapshot), **decoded.view}
     players = view["players"]
     tables = []
     for t in decoded.tables:

@@ -135,12 +135,7 @@ def cross_table(request, slug: str):
     around it is rendered per request (it shows who is logged in)."""
     event = _public_event(request, slug)
     snapshot = sel.standings_header(event=event)
-    version = (
-        f"{snapshot.pk}:{snapshot.inputs_hash}:{snapshot.computed}:"
-        f"{snapshot.computed_at.timestamp() if snapshot.computed_at else ''}"
-        if snapshot
-        else "none"
-    )
+    version = sel.snapshot_version(snapshot)
     key = f"pulka:cross:{event.pk}:{version}:{get_language()}"
     table = cache.get(key)
     view = {"snapshot": snapshot, **sel.decoded_standings(snapshot).view}

@@ -147,6 +147,8 @@ def test_a_recomputation_shows_at_once(client, event):
     entry = event.entries_list[0]
     url = reverse("standings-player", args=[event.slug, entry.pk])
     assert "Fined at the desk" not in client.get(url).content.decode()
+    standings_url = reverse("standings", args=[event.slug])
+    before = client.get(standings_url).content.decode()  # its table now cached
     from tournaments.models import EventPenalty
 
     EventPenalty.objects.create(
@@ -164,6 +166,8 @@ def test_a_recomputation_shows_at_once(client, event):
     snapshot.refresh_from_db()
     row = next(r for r in snapshot.data["rows"] if r["entry"] == entry.pk)
     assert f"<strong>{row['total']}</strong>" in html
+    after = client.get(standings_url).content.decode()
+    assert after != before and f"<strong>{row['total']}</strong>" in after
 
 
 def test_the_cross_table_is_written_once_per_version_and_escaped(client, event):
