@@ -20,6 +20,7 @@ from django.utils import timezone
 from tournaments import pdf
 from tournaments.errors import UserFacingError
 from tournaments.models import Event, GeneratedFile, Round, Table
+from tournaments.models.round import without_draw_record
 
 __all__ = [
     "generated_file_request",
@@ -137,6 +138,7 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
         f = (
             GeneratedFile.objects.select_for_update(of=("self",))
             .select_related("event", "round", "table")
+            .defer(*without_draw_record("round"))
             .get(pk=file_id)
         )
         if f.status == GeneratedFile.Status.OK and f.file:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournaments.models import Event, GeneratedFile, Protocol, Round
+from tournaments.models.round import without_draw_record
 from tournaments.pdf_files import generated_file_request
 from tournaments.services.standings import standings_recompute
 
@@ -44,6 +45,7 @@ def demo_standings(event: Event) -> None:
     approved = (
         Protocol.objects.filter(table__round__event=event, approved=True)
         .select_related("table__round")
+        .defer(*without_draw_record("table__round"))
         .order_by("table__round__number", "table__number")
     )
     requests += [{"kind": GeneratedFile.Kind.FILLED_PROTOCOL, "table": p.table} for p in approved]

@@ -10,6 +10,31 @@ from django.utils.translation import gettext_lazy as _
 from .event import DrawMethod
 from .player import new_url_key
 
+#: the draw's record: the engine's input and parameters, and its report (hundreds of KB of JSON
+#: per round at 1,000 players); only the pages and commands that show it load it
+DRAW_RECORD_FIELDS = ("draw_params", "draw_report")
+
+
+def without_draw_record(*paths: str) -> list[str]:
+    """The ``defer()`` arguments that leave the draw record of the rounds reached through
+    ``paths`` (``"round"``, ``"table__round"``) out of a ``select_related`` query."""
+    return [f"{path}__{name}" for path in paths for name in DRAW_RECORD_FIELDS]
+
+
+class RoundQuerySet(models.QuerySet):
+    def with_draw_record(self) -> RoundQuerySet:
+        """Load the draw's record with the rounds (the draw report page, ``draw_verify``)."""
+        return self.defer(None)
+
+
+class RoundManager(models.Manager.from_queryset(RoundQuerySet)):  # type: ignore[misc]
+    """Rounds without their draw record: it loads on first access (one query) or with
+    :meth:`RoundQuerySet.with_draw_record`. A query that reaches a round through
+    ``select_related`` defers it itself (``defer("round__draw_report", …)``)."""
+
+    def get_queryset(self) -> RoundQuerySet:
+        return super().get_queryset().defer(*DRAW_RECORD_FIELDS)
+
 
 class Round(models.Model):
     """A round moves draft → drawn → published → in play → closed."""
@@ -49,7 +74,11 @@ class Round(models.Model):
     # and when it said so; empty when no job runs.
     draw_job_progress = models.JSONField(default=dict, blank=True)
 
+    objects = RoundManager()
+
     class Meta:
+        # ``seat.round``, ``event.rounds`` and ``refresh_from_db`` go through the base manager
+        base_manager_name = "objects"
         ordering = ["event", "number"]
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="one_round_number_per_event")
@@ -57,6 +86,18 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event.name} — {_('round')} {self.number}"
+
+    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+        """As Django's; the draw record is reloaded too where this instance had it loaded (the
+        manager defers it, so Django would keep the stale value)."""
+        deferred = self.get_deferred_fields()
+        if (
+            fields is None
+            and from_queryset is None
+            and any(f not in deferred for f in DRAW_RECORD_FIELDS)
+        ):
+            from_queryset = type(self)._base_manager.db_manager(using).with_draw_record()
+        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
 
     @property
     def ends_at(self):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, Q
 
 from tournaments.models import Entry, Event, EventRole, Round, Seat, Table
+from tournaments.models.round import without_draw_record
 
 PUBLIC_STATES = (Round.State.PUBLISHED, Round.State.IN_PLAY, Round.State.CLOSED)
 
@@ -112,6 +113,7 @@ def rounds_for_entry(*, entry: Entry):
     seats = list(
         Seat.objects.filter(entry=entry, round__state__in=PUBLIC_STATES)
         .select_related("round", "table")
+        .defer(*without_draw_record("round"))
         .order_by("round__number")
     )
     others = (

@@ -22,6 +22,7 @@ from tournaments.models import (
     Seat,
     Table,
 )
+from tournaments.models.round import without_draw_record
 from tournaments.services.protocols import (
     deal_lines,
     effective_protocol,
@@ -88,12 +89,15 @@ def finding_title(code: str, titles=None) -> str:
 
 
 def table_by_key(key: str) -> Table:
-    return get_object_or_404(Table.objects.select_related("round__event"), url_key=key)
+    return get_object_or_404(
+        Table.objects.select_related("round__event").defer(*without_draw_record("round")),
+        url_key=key,
+    )
 
 
 def table_in_event(*, event: Event, round_number: int, table_number: int) -> Table:
     return get_object_or_404(
-        Table.objects.select_related("round__event"),
+        Table.objects.select_related("round__event").defer(*without_draw_record("round")),
         round__event=event,
         round__number=round_number,
         number=table_number,
@@ -248,6 +252,7 @@ def tables_of_entry(entry) -> list[dict[str, Any]]:
     seats = (
         Seat.objects.filter(entry=entry)
         .select_related("table__round__event")
+        .defer(*without_draw_record("table__round"))
         .order_by("-round__number")
     )
     out = []
@@ -278,6 +283,7 @@ def appeals_for_event(event: Event) -> list[Appeal]:
     return list(
         Appeal.objects.filter(ruling__incident__event=event)
         .select_related("ruling__incident__table__round", "filed_by_entry__player", "new_ruling")
+        .defer(*without_draw_record("ruling__incident__table__round"))
         .order_by("status", "-filed_at")
     )
 

@@ -12,6 +12,7 @@ nothing here computes standings for a page.
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
 from tournaments.models.protocol import EntryKind
+from tournaments.models.round import without_draw_record
 from tournaments.models.standings import GeneratedFile, StandingsSnapshot
 from tournaments.standings import (
     Adjustment,
@@ -332,10 +334,49 @@ def standings_snapshot(*, event: Event) -> StandingsSnapshot | None:
     return StandingsSnapshot.objects.defer("protocol_stats").filter(event=event).first()
 
 
-def standings_view(*, event: Event) -> dict[str, Any]:
-    """The stored standings ready for a template or the API: rows joined with player names."""
-    snapshot = standings_snapshot(event=event)
-    data = (snapshot.data if snapshot else None) or {}
+def standings_header(*, event: Event) -> StandingsSnapshot | None:
+    """The snapshot's state without its large fields (``data``, ``protocol_stats``, ``runs``):
+    what the pages show of the recomputation, and the version their decoded data is cached by."""
+    return (
+        StandingsSnapshot.objects.defer("data", "protocol_stats", "runs")
+        .filter(event=event)
+        .first()
+    )
+
+
+@dataclass
+class Decoded:
+    """One stored version of an event's standings, decoded once per process and indexed: the
+    pages take what they show from it (a player's page: his row and his tables)."""
+
+    view: dict[str, Any]  # standings_view without the snapshot
+    tables: list[dict[str, Any]]  # tables_of(data)
+    row_of: dict[int, dict[str, Any]]
+    tables_of_entry: dict[int, list[dict[str, Any]]]
+
+
+#: decoded versions kept per process (the newest few events' standings)
+DECODED_KEPT = 4
+_decoded_cache: dict[tuple[Any, ...], Decoded] = {}
+_decoded_lock = threading.Lock()
+
+
+def _version(snapshot: StandingsSnapshot) -> tuple[Any, ...]:
+    """What identifies the stored data: rewritten only by a recomputation, which changes the
+    inputs hash and the time computed."""
+    return (snapshot.pk, snapshot.inputs_hash, snapshot.computed, snapshot.computed_at)
+
+
+def snapshot_version(snapshot: StandingsSnapshot | None) -> str:
+    """The stored version as a cache key's part: pages written from the standings are cached
+    under it, so a recomputation (a new version) is shown at once."""
+    if snapshot is None:
+        return "none"
+    stamp = snapshot.computed_at.timestamp() if snapshot.computed_at else ""
+    return f"{snapshot.pk}-{snapshot.inputs_hash}-{snapshot.computed}-{stamp}"
+
+
+def _build_view(data: dict[str, Any]) -> dict[str, Any]:
     players = data.get("meta", {}).get("players", {})
     rows = []
     for row in data.get("rows", []):
@@ -353,7 +394,6 @@ def standings_view(*, event: Event) -> dict[str, Any]:
         )
     columns = [{**c, **metric_label(c["key"])} for c in data.get("columns", [])]
     return {
-        "snapshot": snapshot,
         "data": data,
         "rows": rows,
         "rounds": data.get("rounds", []),
@@ -361,6 +401,48 @@ def standings_view(*, event: Event) -> dict[str, Any]:
         "tiebreak_columns": columns[1:],
         "players": players,
         "provisional": any(r["has_provisional"] for r in rows),
+    }
+
+
+def decoded_standings(snapshot: StandingsSnapshot | None) -> Decoded:
+    """The snapshot's data decoded and indexed, from this process's cache when this version was
+    read before (one query for ``data`` otherwise; nothing for an absent snapshot)."""
+    if snapshot is None:
+        return Decoded(_build_view({}), [], {}, {})
+    key = _version(snapshot)
+    with _decoded_lock:
+        found = _decoded_cache.get(key)
+    if found is not None:
+        return found
+    if "data" in snapshot.get_deferred_fields():
+        data = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("data", flat=True)
+        data = data.first() or {}
+    else:
+        data = snapshot.data or {}
+    view = _build_view(data)
+    tables = tables_of(data)
+    tables_of_entry: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for t in tables:
+        for seat in t["seats"]:
+            tables_of_entry[seat["entry"]].append(t)
+    found = Decoded(view, tables, {r["entry"]: r for r in view["rows"]}, dict(tables_of_entry))
+    with _decoded_lock:
+        for old in [k for k in _decoded_cache if k[0] == snapshot.pk]:
+            del _decoded_cache[old]  # an older version of the same event's standings
+        while len(_decoded_cache) >= DECODED_KEPT:
+            del _decoded_cache[next(iter(_decoded_cache))]
+        _decoded_cache[key] = found
+    return found
+
+
+def standings_view(*, event: Event) -> dict[str, Any]:
+    """The stored standings ready for a template or the API: rows joined with player names
+    (decoded once per stored version and process, :func:`decoded_standings`)."""
+    snapshot = standings_header(event=event)
+    return {
+        "snapshot": snapshot,
+        "standings_version": snapshot_version(snapshot),
+        **decoded_standings(snapshot).view,
     }
 
 
@@ -396,10 +478,12 @@ def tables_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 def round_results(*, event: Event, number: int) -> dict[str, Any]:
     """One round's tables from the snapshot, with names, best result first at each table."""
-    view = standings_view(event=event)
+    snapshot = standings_header(event=event)
+    decoded = decoded_standings(snapshot)
+    view = {"snapshot": snapshot, "standings_version": snapshot_version(snapshot), **decoded.view}
     players = view["players"]
     tables = []
-    for t in tables_of(view["data"]):
+    for t in decoded.tables:
         if t["round"] != number:
             continue
         seats = [
@@ -410,47 +494,44 @@ def round_results(*, event: Event, number: int) -> dict[str, Any]:
     return {**view, "round_tables": tables, "number": number}
 
 
-def cross_table(*, event: Event) -> dict[str, Any]:
+def cross_table(*, event: Event, snapshot: StandingsSnapshot | None = None) -> dict[str, Any]:
     """Who met whom: for each ranked player, per opponent (in standings order) the pairwise
-    results where they met, summed, with the rounds."""
-    view = standings_view(event=event)
-    order = [r["entry"] for r in view["rows"]]
-    met: dict[int, dict[int, list[tuple[int, float]]]] = defaultdict(lambda: defaultdict(list))
-    for t in tables_of(view["data"]):
+    results where they met, summed, with the rounds. ``matrix`` holds the met pairs only
+    (``{row entry: {column entry: cell}}``): at 1,000 players the full grid is a million cells,
+    nearly all empty, so the page fills the gaps as it writes the rows."""
+    snapshot = snapshot or standings_header(event=event)
+    decoded = decoded_standings(snapshot)
+    view = {"snapshot": snapshot, **decoded.view}
+    met: dict[int, dict[int, list[tuple[int, float, bool]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for t in decoded.tables:
         for s in t["seats"]:
             for other, result in s["versus"].items():
                 met[s["entry"]][int(other)].append((t["round"], result, t["final"]))
-    matrix = []
-    for row in view["rows"]:
-        cells = []
-        for other in order:
-            games = met[row["entry"]].get(other, [])
-            if other == row["entry"]:
-                cells.append({"self": True})
-            elif not games:
-                cells.append(None)
-            else:
-                cells.append(
-                    {
-                        "rounds": [g[0] for g in games],
-                        "result": round(sum(g[1] for g in games), 2),
-                        "provisional": not all(g[2] for g in games),
-                        "self": False,
-                    }
-                )
-        matrix.append({**row, "cells": cells})
-    return {**view, "matrix": matrix, "order": order}
+    matrix = {
+        entry: {
+            other: {
+                "rounds": [g[0] for g in games],
+                "result": round(sum(g[1] for g in games), 2),
+                "provisional": not all(g[2] for g in games),
+            }
+            for other, games in row.items()
+        }
+        for entry, row in met.items()
+    }
+    return {**view, "matrix": matrix, "order": [r["entry"] for r in view["rows"]]}
 
 
 def player_standing(*, event: Event, entry: Entry) -> dict[str, Any]:
     """A player's page: his row, his tables (with opponents), protocols and penalties."""
-    view = standings_view(event=event)
+    snapshot = standings_header(event=event)
+    decoded = decoded_standings(snapshot)
+    view = {"snapshot": snapshot, **decoded.view}
     players = view["players"]
-    row = next((r for r in view["rows"] if r["entry"] == entry.pk), None)
+    row = decoded.row_of.get(entry.pk)
     tables = []
-    for t in tables_of(view["data"]):
-        if not any(s["entry"] == entry.pk for s in t["seats"]):
-            continue
+    for t in decoded.tables_of_entry.get(entry.pk, []):
         mine = next(s for s in t["seats"] if s["entry"] == entry.pk)
         opponents = [
             {
@@ -471,10 +552,16 @@ def player_standing(*, event: Event, entry: Entry) -> dict[str, Any]:
         )
     tables.sort(key=lambda t: t["round"])
     seats = (
-        Seat.objects.filter(entry=entry).select_related("table", "round").order_by("round__number")
+        Seat.objects.filter(entry=entry)
+        .select_related("table", "round")
+        .defer(*without_draw_record("round"))
+        .order_by("round__number")
     )
     penalties = list(
-        EventPenalty.objects.filter(entry=entry).select_related("round").order_by("created_at")
+        EventPenalty.objects.filter(entry=entry)
+        .select_related("round")
+        .defer(*without_draw_record("round"))
+        .order_by("created_at")
     )
     pairs = (
         [
@@ -500,7 +587,12 @@ def generated_files(*, event: Event) -> list[GeneratedFile]:
     """The event's generated files, newest first (one per kind, scope and paper shown)."""
     seen: set[tuple[Any, ...]] = set()
     files = []
-    for f in GeneratedFile.objects.filter(event=event).select_related("round", "table__round"):
+    listed = (
+        GeneratedFile.objects.filter(event=event)
+        .select_related("round", "table__round")
+        .defer(*without_draw_record("round", "table__round"))
+    )
+    for f in listed:
         key = (f.kind, f.round_id, f.table_id, f.paper, f.language)
         if key not in seen:
             seen.add(key)

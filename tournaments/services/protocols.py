@@ -35,6 +35,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.models.player import new_url_key
+from tournaments.models.round import without_draw_record
 from tournaments.permissions import can_referee
 from tournaments.services.audit import audit_log
 from tournaments.variants import event_variant, ui_for, ui_of_protocol
@@ -442,7 +443,12 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
 
 
 def _lock_table(table: Table) -> Table:
-    return Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+    return (
+        Table.objects.select_for_update()
+        .select_related("round__event")
+        .defer(*without_draw_record("round"))
+        .get(pk=table.pk)
+    )
 
 
 def _current(table: Table, entry_kind: str) -> Protocol | None:

@@ -12,9 +12,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -38,6 +43,10 @@ from tournaments.standings import round_score
 from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import event_variant, ui_of_event
 from tournaments.views.decorators import posted_id
+
+#: how long a rendered cross-table stays cached (its key changes with every recomputation;
+#: the time only bounds what an old version occupies)
+CROSS_CACHE_SECONDS = 3600
 
 
 def _public_event(request, slug: str) -> Event:
@@ -92,12 +101,64 @@ def round_results(request, slug: str, number: int):
     )
 
 
+def _cross_table_html(event: Event, cross: dict) -> str:
+    """The cross-table (head and rows) as HTML, written directly: a million cells at 1,000
+    players are too many for the template engine (3.5 s); strings are escaped and numbers
+    localised as the template would."""
+    rounds_word = escape(_("rounds"))
+    link = reverse("standings-player", args=[event.slug, 0]).replace("/0/", "/%d/")
+    order = cross["order"]
+    matrix = cross["matrix"]
+    head = "".join(
+        f'<th class="num" title="{escape(r["name"])}">{i}</th>'
+        for i, r in enumerate(cross["rows"], start=1)
+    )
+    out = [
+        f'<thead><tr><th class="num">{escape(_("Place"))}</th><th>{escape(_("Player"))}</th>'
+        f'{head}<th class="num">{escape(_("Total"))}</th></tr></thead>\n<tbody>'
+    ]
+    for i, row in enumerate(cross["rows"], start=1):
+        mine = matrix.get(row["entry"], {})
+        cells = []
+        for other in order:
+            c = mine.get(other)
+            if other == row["entry"]:
+                cells.append('<td class="self">×</td>')
+            elif c is None:
+                cells.append("<td></td>")
+            else:
+                cells.append(
+                    f'<td class="num{" provisional" if c["provisional"] else ""}" '
+                    f'title="{rounds_word} {", ".join(map(str, c["rounds"]))}">'
+                    f"{escape(localize(c['result']))}</td>"
+                )
+        out.append(
+            f'<tr><td class="num">{escape(row["place_label"])}</td><td>{i}. '
+            f'<a href="{link % row["entry"]}">{escape(row["name"])}</a></td>\n    '
+            + "".join(cells)
+            + f'\n    <td class="num"><strong>{escape(localize(row["total"]))}</strong></td></tr>'
+        )
+    out.append("</tbody>")
+    return "".join(out)
+
+
 def cross_table(request, slug: str):
+    """The table is written once per stored version of the standings and language, then served
+    from the cache (a recomputation stores a new version, so the key changes with it); the page
+    around it is rendered per request (it shows who is logged in)."""
     event = _public_event(request, slug)
+    snapshot = sel.standings_header(event=event)
+    version = sel.snapshot_version(snapshot)
+    key = f"pulka:cross:{event.pk}:{version}:{get_language()}"
+    table = cache.get(key)
+    view = {"snapshot": snapshot, **sel.decoded_standings(snapshot).view}
+    if table is None:
+        table = _cross_table_html(event, sel.cross_table(event=event, snapshot=snapshot))
+        cache.set(key, table, CROSS_CACHE_SECONDS)
     return render(
         request,
         "tournaments/standings/cross.html",
-        {"event": event, **sel.cross_table(event=event)},
+        {"event": event, **view, "cross_table": mark_safe(table)},  # noqa: S308 (escaped above)
     )
 
 

@@ -1,0 +1,269 @@
+"""Benchmark (not a timed test): the public pages served by gunicorn, beside a trivial view.
+
+Run (the quick form, then the national final; loopback only, bounded in count and time)::
+
+    .venv/bin/python tests/bench/bench_pages.py --players 150 --rounds 9
+    .venv/bin/python tests/bench/bench_pages.py --players 1000 --rounds 12
+
+It creates the PostgreSQL database ``pulka_bench_pages`` (``BENCH_DATABASE_URL`` to change it;
+dropped and made again each run), builds the event the way ``bench_standings`` does (random legal
+pulkas, all approved) with a draw record per round of realistic size (synthetic: about 0.6 KB a
+player, as the seating engine's report is), computes the standings, starts gunicorn on
+127.0.0.1 with two workers (``tests.bench.bench_settings``: Pulka's settings, DEBUG off, plus a
+trivial view) and runs, for each page, ``--clients`` concurrent clients (processes × threads,
+a new connection per request as gunicorn's sync workers close them) for at most ``--seconds``
+and ``--requests``. It prints requests/s, p50 and p99 per page and each page's throughput as a
+ratio to the trivial view's in the same run. On a shared machine the absolute figures are noisy
+and the client competes with the server for the CPU: compare the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def _client(port: int, path: str, deadline: float, budget: int, threads: int, out) -> None:
+    """One client process: ``threads`` threads requesting ``path`` until the deadline or the
+    budget; returns the latencies (s) and the failures."""
+    latencies: list[float] = []
+    failures = [0]
+    lock = threading.Lock()
+    count = [0]
+
+    def run() -> None:
+        while time.monotonic() < deadline:
+            with lock:
+                if count[0] >= budget:
+                    return
+                count[0] += 1
+            t0 = time.perf_counter()
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                conn.request("GET", path)
+                response = conn.getresponse()
+                response.read()
+                ok = response.status == 200
+                conn.close()
+            except OSError:
+                ok = False
+            with lock:
+                if ok:
+                    latencies.append(time.perf_counter() - t0)
+                else:
+                    failures[0] += 1
+
+    workers = [threading.Thread(target=run) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    out.put((latencies, failures[0]))
+
+
+def load(port: int, path: str, *, clients: int, seconds: float, requests: int) -> dict:
+    processes = min(4, clients)
+    per = [clients // processes + (1 if i < clients % processes else 0) for i in range(processes)]
+    queue: multiprocessing.Queue = multiprocessing.Queue()
+    started = time.monotonic()
+    deadline = started + seconds
+    procs = [
+        multiprocessing.Process(
+            target=_client, args=(port, path, deadline, requests // processes + 1, n, queue)
+        )
+        for n in per
+    ]
+    for p in procs:
+        p.start()
+    latencies: list[float] = []
+    failures = 0
+    for _ in procs:
+        got, failed = queue.get()
+        latencies += got
+        failures += failed
+    for p in procs:
+        p.join()
+    elapsed = time.monotonic() - started
+    latencies.sort()
+    q = statistics.quantiles(latencies, n=100) if len(latencies) >= 2 else latencies * 99
+    return {
+        "requests": len(latencies),
+        "failures": failures,
+        "rps": len(latencies) / elapsed,
+        "p50": q[49] if q else float("nan"),
+        "p99": q[98] if q else float("nan"),
+    }
+
+
+def database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def build(players: int, rounds: int) -> tuple[str, int]:
+    """The event (slug, one entry's id), committed."""
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    from tests.tournaments.standings.factories import make_event, play_round
+    from tournaments.models import Round
+    from tournaments.services.standings import standings_recompute
+
+    t0 = time.perf_counter()
+    event, entries = make_event(
+        players=players, slug="bench", tiebreaks=["raspasy_won", "remizes", "head_to_head"]
+    )
+    rng = random.Random(2026)
+    for n in range(1, rounds + 1):
+        round_, _ = play_round(event, entries, n, rng=rng, approve=True, target=10)
+        why = "met in round 1 (forced by the fours); seat balance 1/1/1; " * 8
+        Round.objects.filter(pk=round_.pk).update(
+            draw_params={
+                "input": {"players": [e.pk for e in entries], "not_checked_in": []},
+                "tables": [[e.pk for e in entries[i : i + 3]] for i in range(0, players, 3)],
+            },
+            draw_report={
+                "players": [{"id": e.pk, "why": why, "repeats": 0} for e in entries],
+                "summary": {"repeats": 0},
+            },
+        )
+    t1 = time.perf_counter()
+    standings_recompute(event_id=event.pk)
+    print(
+        f"[bench_pages] built {players} players x {rounds} rounds in {t1 - t0:.1f} s; "
+        f"standings computed in {time.perf_counter() - t1:.2f} s",
+        flush=True,
+    )
+    return event.slug, entries[len(entries) // 2].pk
+
+
+def serve(port: int, env: dict[str, str]) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tournaments.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            "2",
+            "--timeout",
+            "300",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    for _ in range(200):
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/bench/trivial/")
+            if conn.getresponse().status == 200:
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.terminate()
+    raise SystemExit("gunicorn did not answer")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=150)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--requests", type=int, default=20000)
+    parser.add_argument("--port", type=int, default=18028)
+    args = parser.parse_args()
+
+    url = os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pulka_bench_pages"
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "tests.bench.bench_settings",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+        "REDIS_URL": "",
+        "STATIC_ROOT": os.environ.get("STATIC_ROOT", "/tmp/pulka-bench-static"),
+        "CELERY_BROKER_URL": "",
+    }
+    os.environ.update(env)
+    database(url)
+    slug, entry = build(args.players, args.rounds)
+    pages = [
+        ("trivial view", "/bench/trivial/"),
+        ("standings", f"/e/{slug}/standings/"),
+        ("a player's page", f"/e/{slug}/standings/players/{entry}/"),
+        ("the event's page", f"/e/{slug}/"),
+        ("a round's public page", f"/e/{slug}/rounds/{args.rounds}/"),
+        ("standings API", f"/api/v1/events/{slug}/standings"),
+        ("cross-table", f"/e/{slug}/standings/cross/"),
+    ]
+    proc = serve(args.port, env)
+    try:
+        rows = []
+        for name, path in pages:
+            for _ in range(4):  # warm both workers (their decoded standings, the cache)
+                conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=300)
+                conn.request("GET", path)
+                response = conn.getresponse()
+                size = len(response.read())
+                assert response.status == 200, (path, response.status)
+            r = load(
+                args.port,
+                path,
+                clients=args.clients,
+                seconds=args.seconds,
+                requests=args.requests,
+            )
+            rows.append((name, size, r))
+            print(
+                f"[bench_pages] {name}: {r['rps']:.1f} req/s, p50 {r['p50'] * 1000:.1f} ms, "
+                f"p99 {r['p99'] * 1000:.1f} ms ({r['requests']} requests, "
+                f"{r['failures']} failed)",
+                flush=True,
+            )
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    base = rows[0][2]["rps"]
+    print(
+        f"\n[bench_pages] {args.players} players x {args.rounds} rounds, gunicorn 2 workers, "
+        f"{args.clients} clients, {args.seconds:.0f} s per page, {os.cpu_count()} CPUs"
+    )
+    print("| page | HTML/JSON | requests/s | p50 | p99 | ratio to the trivial view |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, size, r in rows:
+        print(
+            f"| {name} | {size / 1024:.0f} KiB | {r['rps']:.1f} | {r['p50'] * 1000:.1f} ms | "
+            f"{r['p99'] * 1000:.1f} ms | {r['rps'] / base:.3f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
