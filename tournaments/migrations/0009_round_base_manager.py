@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_audit_log_append_only'),
+        ('tournaments', '0008_job_outbox'),
     ]
 
     operations = [
