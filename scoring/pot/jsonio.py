@@ -41,6 +41,7 @@ from scoring.jsonio import (
     _str,
     number,
 )
+from scoring.jsonio import _header as _shared_header
 
 from .protocol import (
     Decision,
@@ -241,19 +242,8 @@ def ledger_from_dict(data: Json, path: str = "$.ledger") -> Ledger:
 
 
 def _header(data: Json, kind: str) -> dict[str, Json]:
-    obj = _Object(data, "$", "a JSON object")
-    found = obj.data.get("format")
-    if found != kind:
-        raise _fail("$.format", repr(kind), found)
-    version = _int(1, None, "a version number ≥ 1")(obj.data.get("version"), "$.version")
-    if version > VERSION:
-        raise JsonFormatError(
-            "$.version", f"version {version} is newer than this Pulka reads (up to {VERSION})"
-        )
-    while version < VERSION:
-        data = MIGRATIONS[version](data)
-        version += 1
-    return dict(data)
+    """The shared envelope (:func:`scoring.jsonio._header`) with this family's versions."""
+    return _shared_header(data, kind, VERSION, MIGRATIONS)
 
 
 def _ending(value: Json, path: str) -> Ending:

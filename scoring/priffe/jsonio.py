@@ -39,6 +39,7 @@ from ..jsonio import (
     _options,
     _str,
 )
+from ..jsonio import _header as _shared_header
 from .protocol import (
     Ending,
     Hand,
@@ -264,19 +265,8 @@ def sheet_from_dict(data: Json, path: str = "$.sheet") -> PriffeSheet:
 
 
 def _header(data: Json, kind: str) -> dict[str, Json]:
-    obj = _Object(data, "$", "a JSON object")
-    found = obj.data.get("format")
-    if found != kind:
-        raise _fail("$.format", repr(kind), found)
-    version = _int(1, None, "a version number ≥ 1")(obj.data.get("version"), "$.version")
-    if version > VERSION:
-        raise JsonFormatError(
-            "$.version", f"version {version} is newer than this Pulka reads (up to {VERSION})"
-        )
-    while version < VERSION:
-        data = MIGRATIONS[version](data)
-        version += 1
-    return dict(data)
+    """The shared envelope (:func:`scoring.jsonio._header`) with this family's versions."""
+    return _shared_header(data, kind, VERSION, MIGRATIONS)
 
 
 def _ending(value: Json, path: str) -> Ending:
