@@ -6,6 +6,7 @@ import datetime as dt
 
 from django.db import transaction
 
+from tournaments.demo.protocols import started_round
 from tournaments.models import Event, EventRole
 from tournaments.services.entries import entries_import_csv
 from tournaments.services.events import event_create
@@ -13,9 +14,6 @@ from tournaments.services.rounds import (
     round_close,
     round_commit_seed,
     round_create,
-    round_draw,
-    round_publish,
-    round_start,
 )
 
 DEMO_SLUG = "demo-cup"
@@ -74,11 +72,7 @@ def demo_event(*, organiser) -> Event:
     EventRole.objects.get_or_create(event=event, user=organiser, role=EventRole.Role.CHIEF_REFEREE)
     entries_import_csv(event=event, text=DEMO_PLAYERS, by=organiser)
     for number in (1, 2, 3):
-        round_ = round_create(event=event, by=organiser)
-        round_commit_seed(round_=round_, by=organiser)
-        round_draw(round_=round_, by=organiser)
-        round_publish(round_=round_, by=organiser)
-        round_start(round_=round_, by=organiser)
+        round_ = started_round(event, organiser)
         if number < 3:
             round_close(round_=round_, by=organiser)
     # round 4: a draft, ready to draw; its seed's hash is published (the event's page shows it)

@@ -19,18 +19,13 @@ from typing import Any
 
 from django.db import transaction
 
-from tournaments.demo.protocols import _approved, _referee
+from tournaments.demo.protocols import _approved, _referee, started_round
 from tournaments.models import Event, EventRole, Protocol, Round, Table
 from tournaments.services.entries import entries_import_csv
 from tournaments.services.events import event_create
 from tournaments.services.protocols import protocol_save, table_header
 from tournaments.services.rounds import (
     round_close,
-    round_commit_seed,
-    round_create,
-    round_draw,
-    round_publish,
-    round_start,
 )
 from tournaments.services.standings import standings_recompute
 from tournaments.variants import event_variant, ui_of_event
@@ -86,11 +81,7 @@ def demo_pot_event(*, organiser) -> Event:
     entries_import_csv(event=event, text=POT_PLAYERS, by=organiser)
     referee = _referee(event)
     for number in (1, 2):
-        round_ = round_create(event=event, by=organiser)
-        round_commit_seed(round_=round_, by=organiser)
-        round_draw(round_=round_, by=organiser)
-        round_publish(round_=round_, by=organiser)
-        round_start(round_=round_, by=organiser)
+        round_ = started_round(event, organiser)
         for table in round_.tables.order_by("number"):
             game = _ledger(event, table, 700 * number + table.number)
             if number == 1:

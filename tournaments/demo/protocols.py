@@ -189,3 +189,22 @@ def demo_protocols(event: Event) -> None:
                     )
         elif round_.state == Round.State.IN_PLAY:
             _in_play(event, round_, referee)
+
+
+def started_round(event: Event, by):
+    """A new round of ``event`` as the day runs it: its seed's hash published first, drawn,
+    published and started (the demo's every family alike)."""
+    from tournaments.services.rounds import (
+        round_commit_seed,
+        round_create,
+        round_draw,
+        round_publish,
+        round_start,
+    )
+
+    round_ = round_create(event=event, by=by)
+    round_commit_seed(round_=round_, by=by)
+    round_draw(round_=round_, by=by)
+    round_publish(round_=round_, by=by)
+    round_start(round_=round_, by=by)
+    return round_
