@@ -207,6 +207,8 @@ def run(args) -> dict:
         import django
 
         django.setup()
+        from django.utils import timezone
+
         from tournaments.models import Event, Job, Protocol, StandingsSnapshot
 
         token, tables = setup_events(args.events, args.players, args.versions, args.seed)
@@ -231,6 +233,7 @@ def run(args) -> dict:
                 stack.stop_redis()
                 redis_down.set()
                 stopped = time.monotonic()
+                faults["redis_stopped_wall"] = timezone.now()
                 faults["redis_stopped_at"] = round(stopped - t0, 1)
                 time.sleep(min(1.0, args.redis_outage / 2))
 
@@ -250,8 +253,13 @@ def run(args) -> dict:
                 asking = threading.Thread(target=ask, daemon=True)
                 asking.start()  # its answer may be slow under load: Redis comes back on time
                 time.sleep(max(0.0, stopped + args.redis_outage - time.monotonic()))
-                # the jobs written meanwhile (approvals, the recomputation) wait for Redis
-                faults["jobs_queued_during_outage"] = Job.objects.filter(state="queued").count()
+                # the jobs written meanwhile (approvals, the recomputation) wait for Redis; a
+                # sweep may be trying to send one at this instant (state "sent"), so this
+                # snapshot is for the report only; the check reads the jobs' times at the end
+                faults["jobs_waiting_at_restart"] = Job.objects.filter(
+                    state__in=("queued", "sent")
+                ).count()
+                faults["redis_back_wall"] = timezone.now()
                 stack.start_redis()
                 redis_down.clear()
                 faults["redis_back_at"] = round(time.monotonic() - t0, 1)
@@ -481,7 +489,28 @@ def run(args) -> dict:
             checks["writes_during_outage_answered"] = (
                 asked or faults.get("approved_while_redis_down", 0) > 0
             )
-            checks["jobs_queued_during_outage"] = faults.get("jobs_queued_during_outage", 0) > 0
+            # every job written while Redis was down waited for it (none started before it
+            # came back: the broker is the only way to a worker) and none was lost
+            down, back = faults.get("redis_stopped_wall"), faults.get("redis_back_wall")
+            written = (
+                Job.objects.filter(created_at__gte=down, created_at__lt=back)
+                if down and back
+                else Job.objects.none()
+            )
+            if faults.get("killed"):  # the job killed on purpose is checked below
+                written = written.exclude(task_id=faults["killed"]["job"])
+            faults["jobs_written_during_outage"] = {
+                "count": written.count(),
+                "states": dict(Counter(written.values_list("state", flat=True))),
+                "started_before_redis_back": written.filter(started_at__lt=back).count(),
+            }
+            checks["jobs_queued_during_outage"] = (
+                written.exists()
+                and not written.filter(started_at__lt=back).exists()
+                and not written.exclude(state="done").exists()
+            )
+            for key in ("redis_stopped_wall", "redis_back_wall"):
+                faults.pop(key, None)  # the report is JSON
         if args.kill_worker:
             killed = faults.get("killed")
             checks["worker_killed_mid_job"] = killed is not None
