@@ -96,6 +96,21 @@ def _tiebreaks_of(variant: str | None) -> tuple[str, ...] | None:
         return None
 
 
+def round_scores_of(variant: str | None) -> tuple[str, ...] | None:
+    """The round scores offered for the convention's tables (``None``: any): normalising tables
+    of four to three only where the convention seats both sizes (not German Préférence, 003
+    "Spieler: 3", whose family also seats four for Vienna)."""
+    from tournaments.standings.scores import round_score_keys_for
+
+    if variant is None:
+        return None
+    try:
+        family = family_of_convention(variant)
+    except InvalidConventionError:
+        return None
+    return round_score_keys_for(_sizes(family, variant))
+
+
 def _sizes(family: Family, convention: str | None) -> tuple[int, ...]:
     if convention is None:
         return family.table_sizes
@@ -170,7 +185,7 @@ def validate_tiebreaks(tiebreaks: Any, variant: str | None = None) -> list[Any]:
     if not isinstance(tiebreaks, list):
         raise UserFacingError(_("The tie-break chain must be a list."), {"field": "tiebreaks"})
     try:
-        config_from_json(tiebreaks, allowed=_tiebreaks_of(variant))
+        config_from_json(tiebreaks, allowed=_tiebreaks_of(variant), scores=round_scores_of(variant))
     except (ValueError, TypeError) as exc:
         raise UserFacingError(str(exc), {"field": "tiebreaks"}) from exc
     return tiebreaks

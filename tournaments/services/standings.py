@@ -259,11 +259,13 @@ def standings_configure(*, event: Event, tiebreaks: list[Any], by=None) -> Event
 
     from tournaments.errors import UserFacingError
     from tournaments.services.audit import audit_log
-    from tournaments.services.events import _tiebreaks_of
+    from tournaments.services.events import _tiebreaks_of, round_scores_of
     from tournaments.standings import config_from_json
 
     try:
-        config_from_json(tiebreaks, allowed=_tiebreaks_of(event.variant))
+        config_from_json(
+            tiebreaks, allowed=_tiebreaks_of(event.variant), scores=round_scores_of(event.variant)
+        )
     except ValueError as error:
         raise UserFacingError(
             _("Invalid tie-break chain: %(error)s") % {"error": error},

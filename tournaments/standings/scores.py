@@ -39,6 +39,7 @@ __all__ = [
     "place_points",
     "whists",
     "round_score",
+    "round_score_keys_for",
 ]
 
 
@@ -139,3 +140,17 @@ def round_score(key: str = "whists", **params: Any) -> RoundScore:
     if unknown:
         raise ValueError(f"round score {key!r} takes no parameter {unknown[0]!r}")
     return RoundScore(key, name, function, tuple(sorted(params.items())))
+
+
+def round_score_keys_for(table_sizes: Sequence[int]) -> tuple[str, ...]:
+    """The round scores that make sense where tables seat ``table_sizes`` players: normalising
+    tables of four to three only where both sizes are played (a family or convention that seats
+    one size only, such as the Balkan games or German Préférence, has nothing to normalise).
+
+    >>> round_score_keys_for((3, 4))
+    ('whists', 'capped', 'scaled', 'normalised', 'place_points')
+    >>> round_score_keys_for((3,))
+    ('whists', 'capped', 'scaled', 'place_points')
+    """
+    mixed = len(set(table_sizes)) > 1
+    return tuple(k for k in ROUND_SCORES if k != "normalised" or mixed)

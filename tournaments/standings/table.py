@@ -51,7 +51,11 @@ class StandingsConfig:
         return (METRICS["total"], *(find_metric(k) for k in self.tiebreaks))
 
 
-def config_from_json(items: Iterable[Any], allowed: Iterable[str] | None = None) -> StandingsConfig:
+def config_from_json(
+    items: Iterable[Any],
+    allowed: Iterable[str] | None = None,
+    scores: Iterable[str] | None = None,
+) -> StandingsConfig:
     """Read ``Event.tiebreaks``: a list of metric keys, and optionally one object
     ``{"round_score": key, **params}`` choosing the round score.
 
@@ -61,6 +65,8 @@ def config_from_json(items: Iterable[Any], allowed: Iterable[str] | None = None)
 
     ``allowed``: the tie-breaks that make sense for the event's rule family
     (:func:`~tournaments.standings.metrics.tiebreak_keys_for`); ``None`` allows every metric.
+    ``scores``: likewise the round scores
+    (:func:`~tournaments.standings.scores.round_score_keys_for`); ``None`` allows every one.
 
     :raises ValueError: naming the bad key.
     """
@@ -79,6 +85,11 @@ def config_from_json(items: Iterable[Any], allowed: Iterable[str] | None = None)
         elif isinstance(item, Mapping) and "round_score" in item:
             params = {k: v for k, v in item.items() if k != "round_score"}
             score = round_score(str(item["round_score"]), **params)
+            if scores is not None and score.key not in (offered_scores := tuple(scores)):
+                raise ValueError(
+                    f"round score {score.key!r} does not apply to this event's tables; choose "
+                    "from " + ", ".join(offered_scores)
+                )
         elif isinstance(item, Mapping) and "metric" in item:
             find_metric(str(item["metric"]))
             _offered(str(item["metric"]), offered)

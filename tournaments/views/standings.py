@@ -37,9 +37,10 @@ from tournaments.permissions import (
     readable_documents,
 )
 from tournaments.selectors import standings as sel
+from tournaments.services.events import round_scores_of
 from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
 from tournaments.services.standings import standings_configure, standings_schedule
-from tournaments.standings import round_score
+from tournaments.standings import ROUND_SCORES, round_score
 from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import event_variant, ui_of_event
 from tournaments.views.decorators import posted_id
@@ -255,9 +256,8 @@ def manage_standings(request, slug: str):
             ],
             "round_scores": [
                 (k, round_score(k).name)
-                for k in ("whists", "capped", "scaled", "normalised", "place_points")
-                # normalising tables of four to three: only for families that seat four
-                if k != "normalised" or len(set(event_variant(event).table_sizes)) > 1
+                # from the convention's table sizes: nothing to normalise where one size is played
+                for k in round_scores_of(event.variant) or ROUND_SCORES
             ],
             "can_organise": can_organise(request.user, event),
         },

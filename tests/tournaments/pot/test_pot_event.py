@@ -288,3 +288,24 @@ def test_a_referees_penalty_is_paid_into_the_pot():
     fined = POT.score(effective)
     assert fined.pot == plain.pot + 10
     assert fined.nets[1] == plain.nets[1] - 15 and fined.nets[0] == plain.nets[0] + 5
+
+
+def test_normalised_round_score_only_where_the_convention_seats_three_and_four(client):
+    """Normalising a table of four to three means nothing where every table seats three: German
+    Préférence is for three (003 "Spieler: 3") although its family seats four for Vienna (000
+    "Spel på fyra personer"); the offer comes from the convention's table sizes."""
+    from tournaments.services.standings import standings_configure
+
+    client.force_login(UserFactory(is_superuser=True))
+    german = EventFactory(slug="abend", variant="german", pulka_target=10, table_size_policy="3")
+    wien = EventFactory(slug="wien", variant="viennese", pulka_target=10, table_size_policy="mixed")
+    page = client.get(reverse("standings-manage", args=[german.slug])).content.decode()
+    assert '<option value="place_points"' in page and '<option value="normalised"' not in page
+    page = client.get(reverse("standings-manage", args=[wien.slug])).content.decode()
+    assert '<option value="normalised"' in page
+    with pytest.raises(UserFacingError) as exc:
+        standings_configure(event=german, tiebreaks=[{"round_score": "normalised"}])
+    assert exc.value.extra["field"] == "tiebreaks" and "normalised" in exc.value.message
+    standings_configure(event=wien, tiebreaks=[{"round_score": "normalised"}])
+    with pytest.raises(UserFacingError):
+        event_update(event=german, tiebreaks=[{"round_score": "normalised"}])
