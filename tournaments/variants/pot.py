@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from tournaments.errors import UserFacingError
 
@@ -162,10 +162,15 @@ class PotUI(FamilyUI):
     def entry_context(self, protocol: Any) -> dict[str, Any]:
         conv = self._rules(protocol)
         lang = conv.language
+        same_language = (get_language() or "").split("-")[0] == lang
         dealer = self.next_dealer(protocol)
         return {
             "contracts": self.contract_choices(protocol),
-            "decisions": [(v, f"{w} ({DECISION_GLOSSES[v]})") for v, w in DECISION_WORDS[lang]],
+            "decisions": [
+                # the gloss only for readers of another language: short selects on a phone
+                (v, w if same_language else f"{w} ({DECISION_GLOSSES[v]})")
+                for v, w in DECISION_WORDS[lang]
+            ],
             "rundpass_word": RUNDPASS_WORDS[lang],
             "krypspel": conv.game == "viennese",
             "efterkop": conv.game == "viennese",

@@ -1,0 +1,253 @@
+"""Issue 26's "Done when" in a real browser: an organiser creates an event in German Préférence
+(seed 003) and sets its options (the agreed maximum, the pot left at the end), registers and
+checks in six players, draws a round of two tables of three; the table enters its deals on a
+phone in German, sees a live finding (tricks that do not add up to ten, 003 "Der Ablauf des
+Spiels") and corrects it; each player confirms through his own link; the referee approves; the
+standings (in German) show each player's result from the nets and say what happened to the pot
+left at the end; the filled protocol PDF is the ledger, in German.
+
+Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look at."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from scoring.variants import VARIANTS
+from tests.factories import UserFactory
+from tournaments.models import EntryKind, Event, GeneratedFile, Protocol
+from tournaments.services.protocols import stored_protocol
+
+from .conftest import login
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ["Anna Bauer", "Bernd Roth", "Clara Vogel", "Dieter Hahn", "Eva Lang", "Fritz Koch"]
+FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
+#: the deal form itself within the phone's 390 px (the decisions' selects stay narrow)
+FORM_FITS = (
+    "document.querySelector('form.deal-form table.players').getBoundingClientRect().right <= 391"
+)
+
+
+@pytest.fixture
+def shots(request) -> Path:
+    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-pot-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _deal(tablet, *, declarer, contract, decisions, tricks, button="Spiel hinzufügen"):
+    """Fill the phone form in the players' words (003: mitgehen, daheim bleiben) and add it."""
+    tablet.select_option("#declarer", str(declarer))
+    tablet.select_option("#contract", contract)
+    for seat, decision in decisions.items():
+        tablet.select_option(f"select[name=defence_{seat}]", decision)
+    for seat, count in tricks.items():
+        tablet.fill(f"input[name=tricks_{seat}]", str(count))
+    tablet.get_by_role("button", name=button).tap()
+
+
+def test_a_german_preference_evening_on_a_phone_in_german(
+    browser, desk, phone, live_server, shots, settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    base = live_server.url
+    organiser = UserFactory(is_superuser=True, is_staff=True)
+    page = desk
+    login(page, live_server, organiser)
+
+    # create the event, then choose German rules: saving shows the pot games' options
+    page.goto(f"{base}/manage/new-event/")
+    page.get_by_label("Short name (URL)").fill("abend")
+    page.get_by_label("Name:", exact=True).fill("Préférence-Abend")
+    page.get_by_label("First day").fill("2027-02-13")
+    page.get_by_label("Last day").fill("2027-02-13")
+    page.get_by_label("Venue").fill("Gasthaus")
+    page.get_by_label("Number of rounds").fill("1")
+    page.get_by_label("Published").check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    page.goto(f"{base}/e/abend/manage/settings/")
+    page.select_option("select[name=variant]", "german")
+    page.select_option("select[name=table_size_policy]", "3")  # 003 "Spieler: 3"
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    page.goto(f"{base}/e/abend/manage/settings/")
+    assert page.get_by_label("Stake (chips):").is_visible()  # the game size, named by the family
+    page.get_by_label("Stake (chips):").fill("10")  # 003: the dealer's ten chips
+    page.locator("details.options summary").click()
+    page.fill("input[name=option_cap]", "40")  # the agreed maximum (Höchstgrenze), 003
+    page.screenshot(path=str(shots / "01-settings.png"), full_page=True)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    event = Event.objects.get(slug="abend")
+    assert (event.variant, event.pulka_target, event.table_size_policy) == ("german", 10, "3")
+    assert event.convention_options == {"cap": 40}
+
+    # register six players, check them in, draw round 1: two tables of three
+    page.goto(f"{base}/e/abend/manage/entries/import/")
+    page.get_by_label("…or paste the CSV").fill(
+        "name,club\n" + "\n".join(f"{name},Verein {k % 2}" for k, name in enumerate(PLAYERS))
+    )
+    with page.expect_navigation():
+        page.get_by_role("button", name="Import").click()
+    page.goto(f"{base}/e/abend/manage/entries/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check in everyone registered").click()
+    page.goto(f"{base}/e/abend/manage/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="New round").click()
+    page.goto(f"{base}/e/abend/manage/rounds/1/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Publish the seed's hash").click()
+    with page.expect_navigation(timeout=60000):
+        page.get_by_role("button", name="Draw", exact=True).click(timeout=60000)
+    assert page.get_by_role("heading", name="Table 2").is_visible()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Publish", exact=True).click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start play").click()
+    round_ = event.rounds.get(number=1)
+    tables = list(round_.tables.order_by("number"))
+    assert [t.seats.count() for t in tables] == [3, 3]
+    table = tables[0]
+    seats = list(table.seats.select_related("entry__player").order_by("position"))
+    names = [s.entry.player.name for s in seats]
+    dealer = table.first_dealer
+    vorhand, mittelhand = (dealer + 1) % 3, (dealer + 2) % 3
+
+    # the table's private link on a phone, in German: the players' words of seed 003
+    tablet = phone
+    tablet.goto(f"{base}/de/t/{table.url_key}/")
+    body = tablet.locator("body").inner_text()
+    for word in ("Alleinspieler", "Stiche", "Topf", "alle passen"):
+        assert word in body, word
+    decisions = tablet.locator(f"select[name=defence_{vorhand}] option").all_inner_texts()
+    assert any(o.startswith("mitgehen") for o in decisions), decisions
+    assert any(o.startswith("daheim bleiben") for o in decisions), decisions
+    assert not any("bjuder in" in o or "tvång" in o for o in decisions)  # Vienna's words only
+    contracts = tablet.locator("#contract option").all_inner_texts()
+    assert {"Eins", "Zwei", "Drei", "Prämie", "Eins aus der Hand"} <= set(contracts), contracts
+    assert not any(c.startswith(("fem", "sex")) for c in contracts)  # no Viennese premiums
+    assert tablet.locator("select[name=efterkop_by]").count() == 0  # 003 has no efterköp
+    tablet.screenshot(path=str(shots / "02-phone-empty.png"), full_page=True)
+    assert tablet.evaluate(FITS) and tablet.evaluate(FORM_FITS)
+
+    # deal 1: Vorhand plays Eins, both go along; the tricks written 6-3-2: eleven, a finding
+    _deal(
+        tablet,
+        declarer=vorhand,
+        contract="1",
+        decisions={mittelhand: "go", dealer: "go"},
+        tricks={vorhand: 6, mittelhand: 3, dealer: 2},
+    )
+    finding = tablet.locator("tr.finding.error")
+    finding.wait_for()
+    text = finding.inner_text()
+    assert "Die Stiche ergeben nicht zehn" in text and "003" in text, text
+    tablet.screenshot(path=str(shots / "03-phone-finding.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    assert saved.error_count == 1 and saved.findings[0]["code"] == "TRICKS_SUM"
+
+    # correct it: the dealer took one trick, not two
+    tablet.locator("#deal-1 a.edit").tap()
+    _deal(
+        tablet,
+        declarer=vorhand,
+        contract="1",
+        decisions={mittelhand: "go", dealer: "go"},
+        tricks={vorhand: 6, mittelhand: 3, dealer: 1},
+        button="Korrektur speichern",
+    )
+    tablet.wait_for_selector("#deal-1")
+    assert tablet.locator("tr.finding.error").count() == 0
+    # deal 2 (Vorhand deals): Mittelhand's Prämie, one stays home, 7-3: five chips each way
+    _deal(
+        tablet,
+        declarer=mittelhand,
+        contract="4",
+        decisions={dealer: "home", vorhand: "go"},
+        tricks={vorhand: 3},  # the declarer's seven are counted from the others'
+    )
+    tablet.wait_for_selector("#deal-2")
+    # deal 3 (Mittelhand deals): the dealer of deal 1 plays Zwei aus der Hand and falls with
+    # five: he brings double the stake into the next pot (003), which the round leaves behind
+    _deal(
+        tablet,
+        declarer=dealer,
+        contract="2u",
+        decisions={vorhand: "go", mittelhand: "go"},
+        tricks={dealer: 5, vorhand: 3, mittelhand: 2},
+    )
+    tablet.wait_for_selector("#deal-3")
+    assert tablet.locator("tr.finding.error").count() == 0
+    tablet.select_option("select[name=ending]", "closed")  # played to the end of the round
+    with tablet.expect_navigation():
+        tablet.get_by_role("button", name="Ende speichern").tap()
+    tablet.screenshot(path=str(shots / "04-phone-entered.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    assert saved.error_count == 0, saved.findings
+    game = stored_protocol(saved.data)
+    assert [d.contract.code for d in game.deals] == ["1", "4", "2u"]
+    scored = VARIANTS["pot"].score(game)
+    assert scored.pot == 20 and scored.deals[-1].fell == (dealer,)  # double the stake of 10
+    settlement = VARIANTS["pot"].settlement(game)
+    assert [Fraction(r["whists"]) for r in saved.result] == list(settlement)
+    assert sum(settlement) == 0 and any(settlement)  # the pot is shared (the default)
+
+    # each player confirms through his own link, on the phone, in German
+    for seat in seats:
+        tablet.goto(f"{base}/de/p/{seat.entry.url_key}/protocols/")
+        with tablet.expect_navigation():
+            tablet.get_by_role("button", name="Ich bestätige dieses Protokoll").tap()
+        assert "Sie haben diese Version bestätigt." in tablet.locator("body").inner_text()
+    assert saved.confirmations.count() == 3
+
+    # the referee approves
+    page.goto(f"{base}/e/abend/manage/rounds/1/tables/{table.number}/protocol")
+    with page.expect_navigation():
+        page.locator("#approve").click()
+    saved.refresh_from_db()
+    assert saved.approved
+
+    # the standings in German: each player's result (net + share of the pot) and the pot rule
+    tablet.goto(f"{base}/de/e/abend/standings/")
+    standings = tablet.locator("body").inner_text()
+    tablet.screenshot(path=str(shots / "05-phone-standings.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+    assert "der Topf am Ende einer Runde wird gleichmäßig unter den Spielern" in standings
+    for name, points in zip(names, settlement, strict=True):
+        row = tablet.locator("tr", has_text=name).first.inner_text()
+        shown = {
+            str(points),
+            str(points).replace("-", "−"),
+            f"{float(points):.2f}".replace(".", ","),
+        }
+        assert any(s in row for s in shown), (name, points, row)
+
+    # the filled protocol PDF, in German: the ledger, a column per player and one for the pot
+    page.goto(f"{base}/e/abend/manage/documents/")
+    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol"))
+    form.locator("select[name=table]").select_option(str(table.pk))
+    form.locator("select[name=language]").select_option("de")
+    with page.expect_navigation():
+        form.get_by_role("button", name="Filled protocol").click()
+    f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
+    assert f.status == GeneratedFile.Status.OK and f.file
+    pdf = tmp_path / "filled.pdf"
+    pdf.write_bytes(f.file.open("rb").read())
+    (shots / "06-filled.pdf").write_bytes(pdf.read_bytes())
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    for word in ("Topf", "Prämie", "Zwei aus der Hand", "GENEHMIGT", "Deutsche Préférence",
+                 "gleichmäßig", *names):  # fmt: skip
+        assert word in text, word
