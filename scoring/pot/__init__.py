@@ -6,7 +6,9 @@ first deal holds after every deal (``rules-reference/variants.md`` §5.1, §6).
 
 Modules: :mod:`scoring.pot.protocol` (the input model), :mod:`scoring.pot.score` (each deal's
 transfers), :mod:`scoring.pot.check` (findings), :mod:`scoring.pot.auction` (the bidding
-constraints), :mod:`scoring.pot.jsonio` and :mod:`scoring.pot.notation` (the formats),
+constraints), :mod:`scoring.pot.jsonio` and :mod:`scoring.pot.notation` (the formats; the notation read by
+:mod:`scoring.pot.notation_read` and :mod:`scoring.pot.notation_deal`, written by
+:mod:`scoring.pot.notation_write`, in the words of :mod:`scoring.pot.notation_words`),
 :mod:`scoring.pot.result_json` (the result document), :mod:`scoring.pot.render` (the readable
 ledger), :mod:`scoring.pot.generate` (random legal games), :mod:`scoring.pot.variant` (the
 registry's interface).

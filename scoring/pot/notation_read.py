@@ -1,0 +1,231 @@
+"""Reading the pot-game notation (:mod:`scoring.pot.notation`): the header lines, the deals
+(:mod:`scoring.pot.notation_deal`) and the written ledger lines."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from rules.conventions import InvalidConventionError
+from rules.pot import find_convention
+from scoring.notation import MAX_DEALS
+from scoring.notation_lexer import Cursor, NotationError, Token, squash, tokenize
+from scoring.protocol import Ending, OptionValue
+
+from .notation_deal import DealReader, read_deal
+from .notation_words import ENDINGS, HEADERS, LEDGER, POT_KEYS, RESULT, fold
+from .protocol import Ledger, LedgerRow, PotDeal, PotProtocol
+
+__all__ = ["parse", "parse_ledger", "option_value"]
+
+
+def option_value(cur: Cursor) -> OptionValue:
+    tok = cur.peek()
+    if tok is None or tok.kind not in ("word", "string"):
+        raise cur.error("an option value (a word, number, true/false, none or quoted text)", tok)
+    cur.i += 1
+    if tok.kind == "string":
+        return tok.text
+    low = tok.text.lower()
+    if re.fullmatch(r"-?[0-9]+", low):
+        return int(low)
+    if low in ("true", "yes", "ja", "on"):
+        return True
+    if low in ("false", "no", "nej", "nein", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    return tok.text
+
+
+def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object]) -> None:
+    head = cur.toks[0]
+    if key in found and key != "options":
+        raise NotationError(cur.number, head.col, f"the {key.replace('_', ' ')} is given twice")
+    if key == "format":
+        word = cur.expect("word", "'pot'")
+        if word.text.lower() != "pot":
+            raise cur.error("'pot'", word)
+        found[key] = cur.integer("the notation version 1", 1, 1)
+    elif key == "convention":
+        name = cur.text("a convention: viennese (wiener) or german (deutsch)")
+        try:
+            reader.game = find_convention(name).game
+        except InvalidConventionError as error:
+            raise NotationError(cur.number, head.col, str(error)) from None
+        found[key] = name
+    elif key == "options":
+        options = dict(found.get("options", {}))  # type: ignore[call-overload]
+        while True:
+            tok = cur.peek()
+            name = cur.text("an option name", stop=",=")
+            cur.expect("=", f"'=' and a value after {name}")
+            if name in options:
+                raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
+            options[name] = option_value(cur)
+            if not cur.at(","):
+                break
+            cur.i += 1
+        found[key] = options
+    elif key == "players":
+        names = [cur.text("a player's name")]
+        while cur.at(","):
+            cur.i += 1
+            names.append(cur.text("a player's name"))
+        if len(names) not in (3, 4):
+            raise NotationError(
+                cur.number, head.col, f"expected 3 or 4 players, found {len(names)}"
+            )
+        if len({n.lower() for n in names}) != len(names):
+            raise NotationError(cur.number, head.col, "two players have the same name")
+        reader.players = tuple(names)
+        found[key] = reader.players
+    elif key == "first_dealer":
+        if reader.players is None:
+            raise NotationError(cur.number, head.col, "expected a 'players:' line before this one")
+        found[key] = reader.seat(cur)
+    elif key == "opening_pot":
+        found[key] = cur.integer("the chips in the pot before the first deal", 0)
+    else:
+        tok = cur.expect("word", "closed, agreement, time-limit or in-progress")
+        if fold(tok.text) not in ENDINGS:
+            raise cur.error("closed, agreement, time-limit or in-progress", tok)
+        found[key] = ENDINGS[fold(tok.text)]
+    if not cur.done():
+        raise cur.error("end of line", cur.peek())
+
+
+def _header_key(tokens: list[Token]) -> str | None:
+    for j, tok in enumerate(tokens):
+        if tok.kind == ":":
+            return HEADERS.get(squash(fold("".join(t.text for t in tokens[:j])))) if j else None
+        if tok.kind != "word":
+            return None
+    return None
+
+
+def _number(cur: Cursor) -> Fraction:
+    tok = cur.peek()
+    if tok is None or tok.kind != "word" or not re.fullmatch(r"[-+]?[0-9]+", tok.text):
+        raise cur.error("a whole number or a fraction such as -80/3", tok)
+    cur.i += 1
+    if not cur.at("/"):
+        return Fraction(int(tok.text))
+    cur.i += 1
+    below = cur.integer("a denominator after '/'", 1)
+    return Fraction(int(tok.text), below)
+
+
+def _ledger_line(reader: DealReader, cur: Cursor, running: dict[int, LedgerRow],
+                 final: list[tuple[Fraction, ...]]) -> None:  # fmt: skip
+    assert reader.players is not None
+    n = len(reader.players)
+    head = cur.toks[0]
+    cur.i = 1
+    if fold(head.text) in RESULT:
+        cur.expect(":", "':'")
+        values = [_number(cur)]
+        while cur.at(","):
+            cur.i += 1
+            values.append(_number(cur))
+        if len(values) != n:
+            raise cur.error(f"{n} results, one per seat", cur.peek())
+        if final:
+            raise NotationError(cur.number, head.col, "the result is given twice")
+        final.append(tuple(values))
+    else:
+        number = cur.integer(
+            f"the deal number the ledger line follows (1 to {MAX_DEALS})", 1, MAX_DEALS
+        )
+        cur.expect(":", "':'")
+        nets = [cur.integer("a net in chips", -(10**12))]
+        while cur.at(","):
+            cur.i += 1
+            nets.append(cur.integer("a net in chips", -(10**12)))
+        if len(nets) != n:
+            raise cur.error(f"{n} nets, one per seat", cur.peek())
+        cur.expect(";", "';' and the pot")
+        word = cur.expect("word", "pott")
+        if fold(word.text) not in POT_KEYS:
+            raise cur.error("pott", word)
+        pot = cur.integer("the pot in chips", -(10**12))
+        if number in running:
+            raise NotationError(cur.number, head.col, f"ledger line {number} is given twice")
+        running[number] = LedgerRow(tuple(nets), pot)
+    if not cur.done():
+        raise cur.error("end of line", cur.peek())
+
+
+def _read(text: str, players: tuple[str, ...] | None = None) -> tuple[dict[str, object],
+                                                                        list[PotDeal], Ledger | None]:  # fmt: skip
+    reader = DealReader()
+    reader.players = players
+    found: dict[str, object] = {}
+    deals: list[PotDeal] = []
+    running: dict[int, LedgerRow] = {}
+    final: list[tuple[Fraction, ...]] = []
+    seen_ledger = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        tokens = tokenize(raw, number)
+        if not tokens:
+            continue
+        cur = Cursor(tokens, number, len(raw))
+        key = _header_key(tokens)
+        if key is not None and not deals and not seen_ledger and players is None:
+            cur.i = tokens.index(next(t for t in tokens if t.kind == ":")) + 1
+            _header(reader, cur, key, found)
+            continue
+        if fold(tokens[0].text) in (LEDGER | RESULT) and tokens[0].kind == "word":
+            if reader.players is None:
+                raise NotationError(number, 1, "expected a 'players:' line before the ledger")
+            seen_ledger = True
+            _ledger_line(reader, cur, running, final)
+            continue
+        if players is not None:
+            raise NotationError(number, 1, "expected a ledger line (kassa N: …; pott …)")
+        if reader.players is None:
+            raise NotationError(number, 1, "expected a 'players:' line before the deals")
+        if re.fullmatch(r"[0-9]+\.?", tokens[0].text) and len(tokens) > 1:
+            if not tokens[0].text.endswith("."):
+                raise NotationError(number, 1, "expected a deal number such as '3.'")
+            if int(tokens[0].text[:-1]) != len(deals) + 1:
+                raise NotationError(number, 1, f"expected deal number {len(deals) + 1}.")
+            cur.i = 1
+        if seen_ledger:
+            raise NotationError(number, 1, "deals must come before the ledger lines")
+        deals.append(read_deal(reader, cur))
+        if not cur.done():
+            raise cur.error("end of the deal", cur.peek())
+    ledger = None
+    if seen_ledger:
+        last = max(running, default=0)
+        ledger = Ledger(tuple(running.get(i) for i in range(1, last + 1)),
+                        final[0] if final else None)  # fmt: skip
+    return found, deals, ledger
+
+
+def parse(text: str) -> tuple[PotProtocol, Ledger | None]:
+    """Read the notation: ``(protocol, ledger or None)``.
+
+    :raises scoring.notation_lexer.NotationError: naming the line and column.
+    """
+    found, deals, ledger = _read(text)
+    if "players" not in found:
+        raise NotationError(1, 1, "expected a 'players:' line")
+    options = found.get("options", {})
+    protocol = PotProtocol(
+        players=found["players"],  # type: ignore[arg-type]
+        deals=tuple(deals),
+        convention=str(found.get("convention", "viennese")),
+        options=tuple(sorted(options.items())),  # type: ignore[attr-defined]
+        first_dealer=int(found.get("first_dealer", 0)),  # type: ignore[call-overload]
+        ending=found.get("ending", Ending.CLOSED),  # type: ignore[arg-type]
+        opening_pot=int(found.get("opening_pot", 0)),  # type: ignore[call-overload]
+    )
+    return protocol, ledger
+
+
+def parse_ledger(text: str, players: tuple[str, ...]) -> Ledger:
+    """Ledger lines alone (``check --sheet``)."""
+    _, _, ledger = _read(text, players)
+    return ledger if ledger is not None else Ledger()
