@@ -103,7 +103,7 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
     defs = defenders_of(size, dealer, hand.player)
     rule_go = "Gå med eller stanna hemma" if viennese else "mitgehen"
     if hand.efterkop and viennese:
-        _efterkop(out, hand, i)
+        _efterkop(out, hand, i, defenders_of(size, dealer, hand.declarer))
     if viennese and (not contract.asks_defenders or hand.efterkop):
         if hand.defence:
             out.add("DEFENCE_NOT_ASKED", "no defender is asked in fem and higher (or after an "
@@ -165,12 +165,20 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
                         "negotiation)", "Förhandling", i, column="negotiated")  # fmt: skip
 
 
-def _efterkop(out: _Findings, hand: Hand, i: int) -> None:
+def _efterkop(out: _Findings, hand: Hand, i: int, defs: tuple[int, int]) -> None:
+    """The efterköp chain in turn order (000 "Efterköp"): only after a contract 1–4; "Spelaren
+    till vänster om spelföraren agerar först och turen går vidare medsols" (the declarer's left,
+    then his right); the declarer buys only on another's efterköp ("går turen tillbaka till
+    spelföraren som också kan göra efterköp på tidigare efterköp"); nobody buys on his own; each
+    names fem or higher with köp ("minst nivån fem"), higher than the one before ("på högre
+    nivå"), and the turn goes on clockwise until nobody wants to buy again."""
     rule = "Efterköp"
     if not hand.contract.is_kop:
         out.add("EFTERKOP", f"efterköp follows only a contract 1–4, not {hand.contract}", rule, i,
                 column="efterkop")  # fmt: skip
-    previous, level = hand.declarer, 0
+    declarer = hand.declarer
+    clockwise = (defs[0], defs[1], declarer)  # the turn after the declarer: left, right, declarer
+    previous, level = declarer, 0
     for k, (seat, c) in enumerate(hand.efterkop):
         if c.level < 5 or c.hand:
             out.add("EFTERKOP_LEVEL", f"efterköp {k + 1}: {c} — an efterköp names fem or higher "
@@ -179,9 +187,16 @@ def _efterkop(out: _Findings, hand: Hand, i: int) -> None:
             out.add("EFTERKOP_LEVEL", f"efterköp {k + 1}: {c} is not higher than the previous "
                     "efterköp", rule, i, column="efterkop", written=c.code)  # fmt: skip
         if seat == previous:
-            out.add("EFTERKOP_ORDER", f"efterköp {k + 1}: seat {seat} buys on his own "
-                    + ("contract" if k == 0 else "efterköp"), rule, i, player=seat,
-                    column="efterkop")  # fmt: skip
+            after = clockwise.index(previous) if previous != declarer else 2
+            turn = [clockwise[(after + j) % 3] for j in (1, 2)]
+            if k == 0:
+                why = (f"efterköp 1: the declarer (seat {seat}) buys first, but the turn begins at "
+                       f"his left (seat {defs[0]}), then his right (seat {defs[1]}); he buys only "
+                       "on another's efterköp")  # fmt: skip
+            else:
+                why = (f"efterköp {k + 1}: seat {seat} buys on his own efterköp; the turn goes on "
+                       f"clockwise to seat {turn[0]}, then seat {turn[1]}")  # fmt: skip
+            out.add("EFTERKOP_ORDER", why, rule, i, player=seat, column="efterkop")
         previous, level = seat, max(level, c.level)
 
 
@@ -217,7 +232,9 @@ def _auction(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, deal: 
         for k, (seat, _) in enumerate(deal.efterkop):
             if seat not in result.bidders:
                 out.add("EFTERKOP_BIDDER", f"efterköp {k + 1}: seat {seat} made no bid and may not "
-                        "buy", "Efterköp", i, player=seat, column="efterkop")  # fmt: skip
+                        "buy (\"Var och en av de övriga spelarna som har givit minst ett bud annat "
+                        "än pass har rätt att göra efterköp\")", "Efterköp", i, player=seat,
+                        column="efterkop")  # fmt: skip
 
 
 def _ledger(out: _Findings, scored: ScoredGame, ledger: Ledger, rule: str) -> None:

@@ -165,11 +165,14 @@ def test_the_first_deal_is_forced_and_nobody_may_stay_home():
 
 def test_impossible_decisions_and_tricks_are_found():
     assert codes(check(game(Hand(0, c("5"), (GO, GO), tricks=(0, 5, 5)), opening_pot=10))) == [
-        "DEFENCE_NOT_ASKED"]  # 000 "Gå med…": "I alla premiekontrakt utom hjärter ställs ingen fråga"
+        "DEFENCE_NOT_ASKED"
+    ]  # 000 "Gå med…": "I alla premiekontrakt utom hjärter ställs ingen fråga"
     assert codes(check(game(Hand(0, c("2"), (INVITE, GO), tricks=(6, 2, 2)), opening_pot=10))) == [
-        "INVITATION"]
+        "INVITATION"
+    ]
     assert codes(check(game(Hand(0, c("2"), (GO,), tricks=(6, 4, 0)), opening_pot=10))) == [
-        "DEFENCE_COUNT"]
+        "DEFENCE_COUNT"
+    ]
     assert "TRICKS_SUM" in codes(check(game(Hand(0, c("2"), (GO, GO), tricks=(6, 2, 1)))))
     assert "TRICKS_MISSING" in codes(check(game(Hand(0, c("2"), (GO, GO)))))
     assert "TRICKS_NOT_PLAYING" in codes(check(game(Hand(0, c("2"), (GO, HOME), tricks=(6, 2, 2)),
@@ -245,7 +248,8 @@ def test_options_are_validated_with_the_seed_section():
         VIENNESE.with_options(herz_premium=5)
     assert VIENNESE.with_options(base_stake=50).max_units() == 150
     assert codes(check(game(Hand(0, c("1"), (GO, GO), tricks=(6, 2, 2)), base_stake=7))) == [
-        "CONVENTION"]
+        "CONVENTION"
+    ]
 
 
 def test_a_larger_base_stake_and_ante_scale_every_amount():
@@ -253,3 +257,61 @@ def test_a_larger_base_stake_and_ante_scale_every_amount():
     assert (d.ante, d.amount, d.trick_value, d.forced) == (20, 20, 2, True)
     assert d.premium_payments[0].amount == 20
     assert one(Hand(0, c("1"), (GO, GO), tricks=(6, 2, 2)), ante=20).forced is False
+
+
+def test_efterkop_chain_in_turn_order_left_right_declarer_and_round_again():
+    # 000 "Efterköp": "Spelaren till vänster om spelföraren agerar först och turen går vidare
+    # medsols" … "kan spelaren till höger fortsätta och göra ett efterköp på efterköpet" … "går
+    # turen tillbaka till spelföraren som också kan göra efterköp på tidigare efterköp" … "Turen …
+    # fortsätter medsols tills ingen … vill göra ett nytt efterköp". Dealer Cecilia (2): Anna
+    # (0) declares, Bertil (1) is her left, Cecilia her right.
+    chain = ((1, c("5")), (2, c("6")), (0, c("7")), (1, c("8")))
+    full = Hand(0, c("2"), efterkop=chain, tricks=(0, 10, 0))
+    assert check(game(full, opening_pot=10)).ok
+    d = one(full, opening_pot=10)
+    assert (d.declarer, d.contract, d.made) == (1, c("8"), True)  # the last buyer plays åtta
+    assert d.premium_payments == (Transfer(2, 1, 40, "premium"), Transfer(0, 1, 40, "premium"))
+    # the right-hand defender may buy when the left passed, and the declarer after either
+    for ok in (((2, c("5")),), ((1, c("5")), (0, c("6"))), ((2, c("5")), (1, c("6")))):
+        assert check(game(Hand(0, c("2"), efterkop=ok, tricks=(0, 0, 10) if ok[-1][0] == 2 else
+                                (0, 10, 0)), opening_pot=10)).ok, ok  # fmt: skip
+
+
+def test_efterkop_out_of_turn_is_found_naming_the_turn():
+    # 000 "Efterköp": the declarer does not buy first, nobody buys on his own efterköp
+    first = check(game(Hand(0, c("2"), efterkop=((0, c("5")),), tricks=(0, 5, 5)), opening_pot=10))
+    (f,) = first.findings
+    assert (f.code, f.rule, f.source, f.player) == ("EFTERKOP_ORDER", "Efterköp", "000", 0)
+    assert "turn begins at his left (seat 1), then his right (seat 2)" in f.message
+    twice = Hand(0, c("2"), efterkop=((1, c("5")), (1, c("6"))), tricks=(0, 10, 0))
+    (f,) = check(game(twice, opening_pot=10)).findings
+    assert f.code == "EFTERKOP_ORDER" and "clockwise to seat 2, then seat 0" in f.message
+    again = Hand(0, c("2"), efterkop=((1, c("5")), (0, c("6")), (0, c("7"))), tricks=(10, 0, 0))
+    (f,) = check(game(again, opening_pot=10)).findings
+    assert f.code == "EFTERKOP_ORDER" and "clockwise to seat 1, then seat 2" in f.message
+
+
+def test_efterkop_chain_only_by_bidders_when_the_auction_is_recorded():
+    # 000 "Efterköp": "Var och en av de övriga spelarna som har givit minst ett bud annat än pass
+    # har rätt att göra efterköp"; Cecilia passed, so she may not buy on Bertil's efterköp
+    auction = ((0, "1"), (1, "2"), (2, "pass"), (0, "2"), (1, "pass"))
+    fine = Hand(0, c("2"), efterkop=((1, c("5")), (0, c("6"))), tricks=(10, 0, 0), auction=auction)
+    assert check(game(fine, opening_pot=10)).ok
+    bad = Hand(0, c("2"), efterkop=((1, c("5")), (2, c("6"))), tricks=(0, 0, 10), auction=auction)
+    (f,) = check(game(bad, opening_pot=10)).findings
+    assert (f.code, f.player, f.rule) == ("EFTERKOP_BIDDER", 2, "Efterköp")
+    assert "minst ett bud annat än pass" in f.message
+
+
+def test_an_efterkop_chain_reads_and_writes_in_json_and_text_in_turn_order():
+    from scoring.pot import jsonio, notation
+
+    chain = ((1, c("5")), (2, c("6")), (0, c("7")))
+    p = game(Hand(0, c("2"), efterkop=chain, tricks=(10, 0, 0)), opening_pot=10)
+    data = jsonio.to_dict(p)
+    assert data["version"] == 1  # the list of [seat, contract] pairs was always a chain
+    assert data["deals"][0]["efterkop"] == [[1, "5"], [2, "6"], [0, "7"]]
+    assert jsonio.from_dict(data)[0] == p
+    text = notation.format(p)
+    assert "Anna 2 efterköp Bertil fem efterköp Cecilia sex efterköp Anna sju / 10-0-0" in text
+    assert notation.parse(text)[0] == p
