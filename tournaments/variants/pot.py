@@ -16,6 +16,7 @@ is paid into the pot (the neutral entry's ``gora``) or to other players (its ``w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -97,6 +98,10 @@ for _code in (
     FINDING_TITLES[_code] = gettext_lazy("The auction breaks the bidding rules")
 
 
+#: the phone form's numbered efterköp rows: ``efterkop_by_1``, ``efterkop_contract_1`` …
+_EFTERKOP_FIELD = re.compile(r"efterkop_(?:by|contract)_([1-9][0-9]?)")
+
+
 def _int(value: Any, field: str) -> int | None:
     value = str(value or "").strip()
     if not value:
@@ -160,9 +165,18 @@ class PotUI(FamilyUI):
 
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
+        from rules.pot import PotContract
+
         conv = self._rules(protocol)
         lang = conv.language
         same_language = (get_language() or "").split("-")[0] == lang
+        efterkop_contracts = [
+            (code, label)
+            for code, label in self.contract_choices(protocol)
+            if conv.game == "viennese"
+            and PotContract.from_code(code).level >= 5
+            and not PotContract.from_code(code).hand
+        ]
         dealer = self.next_dealer(protocol)
         return {
             "contracts": self.contract_choices(protocol),
@@ -173,7 +187,10 @@ class PotUI(FamilyUI):
             ],
             "rundpass_word": RUNDPASS_WORDS[lang],
             "krypspel": conv.game == "viennese",
-            "efterkop": conv.game == "viennese",
+            # 000 "Efterköp": a chain in turn order, each at a higher level of fem … åtta with köp,
+            # so as many rows as these rules have such levels (none where only hjärter is played)
+            "efterkop_rows": list(range(1, len(efterkop_contracts) + 1)),
+            "efterkop_contracts": efterkop_contracts,
             "negotiation": conv.game == "viennese" and conv.negotiation,
             "sitting_out": dealer if protocol.size == 4 else None,
             "next_dealer_seat": dealer,
@@ -207,24 +224,13 @@ class PotUI(FamilyUI):
             contract = PotContract.from_code(str(post.get("contract") or ""))
         except InvalidPotContractError:
             raise UserFacingError(_("Choose the contract."), {"field": "contract"}) from None
-        efterkop: tuple[tuple[int, PotContract], ...] = ()
-        by = _int(post.get("efterkop_by"), "efterkop_by")
-        if by is not None:
-            try:
-                bought = PotContract.from_code(str(post.get("efterkop_contract") or ""))
-            except InvalidPotContractError:
-                raise UserFacingError(
-                    _("Choose the efterköp's contract."), {"field": "efterkop_contract"}
-                ) from None
-            if not 0 <= by < size:
-                raise UserFacingError(_("No such seat at the table."), {"field": "efterkop_by"})
-            efterkop = ((by, bought),)
+        efterkop = self._efterkop(post, size)
         player = efterkop[-1][0] if efterkop else declarer
         if player not in actives:
             raise UserFacingError(
                 _('%(name)s deals and sits out this deal (000 "Spel på fyra personer").')
                 % {"name": protocol.players[player]},
-                {"field": "efterkop_by"},
+                {"field": f"efterkop_by_{len(efterkop)}"},
             )
         played = efterkop[-1][1] if efterkop else contract
         defence: tuple[Decision, ...] = ()
@@ -261,6 +267,45 @@ class PotUI(FamilyUI):
             efterkop=efterkop,
             negotiated=bool(post.get("negotiated")),
         )
+
+    @staticmethod
+    def _efterkop(post: Mapping[str, Any], size: int) -> tuple[tuple[int, Any], ...]:
+        """The efterköp chain from the numbered rows, in turn order (000 "Efterköp"): a row needs
+        both the buyer and the contract, and the rows are filled from the first without a gap.
+        The checker judges the turn order and the levels, citing the seed."""
+        from rules.pot import InvalidPotContractError, PotContract
+
+        numbers = sorted(
+            {int(m.group(1)) for name in post if (m := _EFTERKOP_FIELD.fullmatch(str(name)))}
+        )
+        rows = [
+            (k, _int(post.get(f"efterkop_by_{k}"), f"efterkop_by_{k}"),
+             str(post.get(f"efterkop_contract_{k}") or "").strip())
+            for k in numbers
+        ]  # fmt: skip
+        filled = [row for row in rows if row[1] is not None or row[2]]
+        chain: list[tuple[int, PotContract]] = []
+        for k, by, code in filled:
+            if k != len(chain) + 1:
+                raise UserFacingError(
+                    _("Fill the efterköp rows in turn order, from the first, without a gap."),
+                    {"field": f"efterkop_by_{len(chain) + 1}"},
+                )
+            if by is None:
+                raise UserFacingError(
+                    _("Choose who made efterköp %(n)d.") % {"n": k}, {"field": f"efterkop_by_{k}"}
+                )
+            if not 0 <= by < size:
+                raise UserFacingError(
+                    _("No such seat at the table."), {"field": f"efterkop_by_{k}"}
+                )
+            try:
+                chain.append((by, PotContract.from_code(code)))
+            except InvalidPotContractError:
+                raise UserFacingError(
+                    _("Choose the efterköp's contract."), {"field": f"efterkop_contract_{k}"}
+                ) from None
+        return tuple(chain)
 
     @staticmethod
     def _tricks(

@@ -126,7 +126,7 @@ def test_phone_page_takes_the_seed_000_payment_example_and_shows_the_ledger(clie
     page = client.get(url).content.decode()
     assert 'name="defence_0"' in page and "går med" in page and "stannar hemma" in page
     assert "3 utan köp" in page and "hjärter" in page and "åtta utan köp" in page
-    assert "rundpass" in page and 'name="efterkop_by"' in page
+    assert "rundpass" in page and 'name="efterkop_by_1"' in page
     # the first deal is forced (tvång: the pot holds one base stake after the ante, A-VI-1);
     # Anna takes 4 tricks and pays A = 10 into the pot
     post_deal(client, url, None, declarer="0", contract="1", defence_1="forced",
@@ -159,6 +159,79 @@ def test_phone_page_takes_the_seed_000_payment_example_and_shows_the_ledger(clie
     assert any(r.get("partial") for r in v4.result)  # scored up to the unscorable deal only
     page = client.get(url).content.decode()
     assert "TRICKS_SUM" in page and "[000 §" in page
+
+
+def test_phone_page_takes_an_efterkop_chain_in_turn_order(client):
+    # 000 "Efterköp": after Anna's 2 (dealer Cecilia), her left Bertil buys fem, her right
+    # Cecilia buys sex on it, and Anna buys sju on that; the last buyer plays (A-VI-2)
+    event, (table,), _ = pot_table()
+    url = reverse("protocol-table", args=[table.url_key])
+    page = client.get(url).content.decode()
+    rows = [k for k in range(1, 6) if f'name="efterkop_by_{k}"' in page]
+    assert rows == [1, 2, 3, 4]  # fem, sex, sju, åtta: at most four buyers
+    assert "the declarer's left first, then his right" in page
+    post_deal(client, url, None, declarer="0", contract="2", efterkop_by_1="1",
+              efterkop_contract_1="5", efterkop_by_2="2", efterkop_contract_2="6",
+              efterkop_by_3="0", efterkop_contract_3="7", efterkop_by_4="",
+              efterkop_contract_4="", tricks_1="5", tricks_2="5")  # fmt: skip
+    v1 = current(table)
+    assert v1.error_count == 0, v1.findings
+    deal = stored_protocol(v1.data).deals[0]
+    assert [(s, c.code) for s, c in deal.efterkop] == [(1, "5"), (2, "6"), (0, "7")]
+    assert deal.tricks == (0, 5, 5) and deal.player == 0
+    # out of turn: Bertil buys on his own efterköp; stored with its finding citing 000
+    post_deal(client, url, 1, declarer="1", contract="1", efterkop_by_1="2",
+              efterkop_contract_1="5", efterkop_by_2="2", efterkop_contract_2="6",
+              tricks_0="5", tricks_1="5")  # fmt: skip
+    v2 = current(table)
+    assert [f["code"] for f in v2.findings] == ["EFTERKOP_ORDER"]
+    assert "[000 §Efterköp]" in client.get(url).content.decode()
+    # a row without its buyer, or a gap between rows: an error naming the field, nothing saved
+    for fields, message in (
+        ({"efterkop_contract_1": "5"}, "Choose who made efterköp 1."),
+        ({"efterkop_by_2": "1", "efterkop_contract_2": "5"}, "from the first, without a gap"),
+        ({"efterkop_by_1": "1"}, "Choose the efterköp&#x27;s contract."),
+    ):
+        data = {"based_on_version": "2", "action": "add", "kind": "hand", "declarer": "0",
+                "contract": "2", "tricks_1": "5", "tricks_2": "5", **fields}  # fmt: skip
+        r = client.post(url, data)
+        assert r.status_code == 400 and message in r.content.decode(), fields
+        assert current(table).version == 2
+
+
+def test_referee_desk_takes_an_efterkop_chain_in_the_notation(client):
+    # the referee's form is the text notation: every buyer in turn order (000 "Efterköp")
+    event, (table,), referee = pot_table()
+    client.force_login(referee)
+    url = reverse("protocol-referee", args=[event.slug, 1, table.number])
+    names = [s.entry.player.name for s in table.seats.order_by("position")]
+    line = (f'1. "{names[0]}" 2 efterköp "{names[1]}" fem efterköp "{names[2]}" sex '
+            f'efterköp "{names[0]}" sju / 0-5-5')  # fmt: skip
+    r = client.post(url, {"notation": line, "entry_kind": "table", "ending": "closed"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    v1 = current(table)
+    assert v1.error_count == 0, v1.findings
+    deal = stored_protocol(v1.data).deals[0]
+    assert [(s, c.code) for s, c in deal.efterkop] == [(1, "5"), (2, "6"), (0, "7")]
+    page = client.get(url).content.decode()
+    assert "efterköp" in page and "sju" in page
+    # the same buyer twice in a row: stored with its finding, the turn named
+    r = client.post(url, {"notation": line.replace(f'efterköp "{names[2]}" sex', f'efterköp "{names[1]}" sex'),
+                          "entry_kind": "table", "ending": "closed", "based_on_version": "1"})  # fmt: skip
+    assert r.status_code == 302
+    (finding,) = current(table).findings
+    assert finding["code"] == "EFTERKOP_ORDER" and "clockwise to seat 2" in finding["message"]
+
+
+def test_german_and_hearts_only_tables_have_no_efterkop_rows(client):
+    # 003 has no efterköp; 000 "Varianter" with hjärter only has no level to buy at
+    for convention, options in (("german", {}), ("viennese", {"premiums": "hearts"})):
+        event, (table,), _ = pot_table(convention=convention, options=options)
+        page = client.get(reverse("protocol-table", args=[table.url_key])).content.decode()
+        assert "efterkop_by_1" not in page, convention
+    event, (table,), _ = pot_table(options={"premiums": "five_six"})
+    page = client.get(reverse("protocol-table", args=[table.url_key])).content.decode()
+    assert "efterkop_by_2" in page and "efterkop_by_3" not in page  # fem and sex only
 
 
 def test_four_players_the_dealer_sits_out(client):
