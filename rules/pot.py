@@ -246,6 +246,14 @@ class PotConvention:
     #: A-DE-3: a hand game of the same suit as a talon bid is ``"suit"`` not higher (flagged as
     #: undefined), or ``"hand_higher"``: it outranks it.
     hand_game_rank: str = "suit"
+    #: How long the German auction lasts. 003 names one turn each ("Vorhand muss also entweder
+    #: passen oder melden: Eins … Mittelhand kann ebenfalls passen oder muss überbieten (Zwei).
+    #: Der Kartengeber hat das gleiche Recht: er passt oder meldet Drei") but also "Wer am
+    #: höchsten gereizt hat" and "Wer schon gereizt hat, darf kein Handspiel mehr ansagen",
+    #: which presuppose a bidder speaking again. ``"rounds"`` (default, that reading): the
+    #: auction goes round until two have passed, and a bidder may raise again; ``"one_round"``
+    #: (the seeds' README: "one-round bidding Eins/Zwei/Drei"): each speaks once.
+    bidding: str = "rounds"
 
     def __post_init__(self) -> None:
         if self.game == "viennese" and self.max_units() < self.base_stake:
@@ -333,6 +341,7 @@ VIENNESE_OPTIONS: Final = (
 )  # fmt: skip
 GERMAN_OPTIONS: Final = (
     *_SHARED, "herz_premium", "cap", "cap_applies", "premium_payers", "hand_game_rank",
+    "bidding",
 )  # fmt: skip
 
 #: Allowed values of the string options.
@@ -344,6 +353,7 @@ OPTION_CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "cap_applies": ("penalties", "stake"),
     "premium_payers": ("both", "going"),
     "hand_game_rank": ("suit", "hand_higher"),
+    "bidding": ("rounds", "one_round"),
 }
 #: Allowed ranges of the integer options (inclusive). ``ante`` and ``max_amount`` may also be
 #: ``None`` (their seed defaults); chip amounts marked in :data:`_TENS` must divide by ten.

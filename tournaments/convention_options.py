@@ -179,6 +179,7 @@ POT_OPTION_LABELS: dict[str, Any] = {
     "cap_applies": _("The maximum limits (003, A-DE-1)"),
     "premium_payers": _("The Prämie is paid by and to (003, A-DE-2)"),
     "hand_game_rank": _("A hand game of a talon bid's suit (003, A-DE-3)"),
+    "bidding": _("Bidding (003: “Vorhand … Mittelhand … Der Kartengeber”)"),
 }
 
 VALUE_LABELS.update(
@@ -201,6 +202,8 @@ VALUE_LABELS.update(
         ("premium_payers", "going"): _("the opponents who go along"),
         ("hand_game_rank", "suit"): _("not higher (flagged)"),
         ("hand_game_rank", "hand_higher"): _("higher"),
+        ("bidding", "rounds"): _("round after round until two have passed"),
+        ("bidding", "one_round"): _("one round: each speaks once"),
     }
 )
 

@@ -64,8 +64,17 @@ def check_auction(
     game: str,
     *,
     hand_higher: bool = False,
+    one_round: bool = False,
 ) -> AuctionOutcome:
-    """Check a whole auction; see the module docstring."""
+    """Check a whole auction; see the module docstring.
+
+    German bidding past the first round (option ``bidding``, :class:`rules.pot.PotConvention`):
+    by default the auction goes round until two have passed and a bidder may raise again (003:
+    "Wer am höchsten gereizt hat, macht das Spiel"; "Wer schon gereizt hat, darf kein
+    Handspiel mehr ansagen" presupposes a second turn); with ``one_round`` each speaks once
+    (003: "Vorhand … Mittelhand … Der Kartengeber hat das gleiche Recht: er passt oder meldet
+    Drei") and a second turn is a bid after the auction ended.
+    """
     source = "000" if game == "viennese" else "003"
     section = "Budgivningen" if game == "viennese" else "Der Ablauf des Spiels"
     found: list[Finding] = []
@@ -85,9 +94,13 @@ def check_auction(
     spel_bidders: list[int] = []
     turn = 0
     ended = False
+    spoken: set[int] = set()
     for k, (seat, bid) in enumerate(auction):
         if ended:
-            flag("AUCTION_AFTER_END", f"bid {k + 1} ({bid}) comes after the auction ended", seat)
+            why = " (one round: each speaks once, 003 \"Vorhand … Mittelhand … Der " \
+                "Kartengeber\")" if one_round and game == "german" else ""  # fmt: skip
+            flag("AUCTION_AFTER_END", f"bid {k + 1} ({bid}) comes after the auction ended{why}",
+                 seat)  # fmt: skip
             break
         if seat not in order:
             flag("AUCTION_SEAT", f"seat {seat} does not play this deal", seat)
@@ -119,10 +132,13 @@ def check_auction(
                 flag, k, seat, bid, forehand, bid_before, cur_rank, cur_code, cur_seat, hand_higher
             )
             bid_before.add(seat)
+        spoken.add(seat)
         if cur_code is not None and len(passed) >= 2:
             ended = True
         elif len(passed) == 3:
             ended = True
+        elif one_round and game == "german" and len(spoken) == len(order):
+            ended = True  # each has spoken once (option bidding="one_round")
     if not ended:
         flag("AUCTION_INCOMPLETE", "the auction does not end (two passes after a bid, or three)")
     declarer = cur_seat if cur_code is not None else None

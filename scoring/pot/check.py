@@ -204,7 +204,8 @@ def _auction(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, deal: 
              dealer: int) -> None:  # fmt: skip
     assert deal.auction is not None
     result = check_auction(deal.auction, p.size, dealer, i, conv.game,
-                           hand_higher=conv.hand_game_rank == "hand_higher")  # fmt: skip
+                           hand_higher=conv.hand_game_rank == "hand_higher",
+                           one_round=conv.bidding == "one_round")  # fmt: skip
     out.items += result.findings
     if not result.complete:
         return

@@ -156,3 +156,39 @@ def test_german_trump_at_least_the_bid():
                first_dealer=0)  # fmt: skip
     assert codes(check(low)) == ["CONTRACT_BID"]
     assert check(low.with_deals((Hand(2, c("4"), (GO, GO), tricks=(2, 2, 6), auction=auction),))).ok
+
+
+def test_german_bidding_past_the_first_round_is_the_default_reading():
+    # 003: "Wer am höchsten gereizt hat, macht das Spiel"; "Wer schon gereizt hat, darf kein
+    # Handspiel mehr ansagen" presupposes a bidder speaking again: by default (option bidding
+    # "rounds") the auction goes round until two have passed
+    out = germany([(1, "1"), (2, "2"), (0, "pass"), (1, "3"), (2, "pass")])
+    assert (found(out), out.declarer, out.final) == ([], 1, "3")
+    out = germany([(1, "1"), (2, "2"), (0, "3")])  # nobody has passed yet: not ended
+    assert found(out) == ["AUCTION_INCOMPLETE"]
+
+
+def test_german_one_round_bidding_each_speaks_once():
+    # 003: "Vorhand muss also entweder passen oder melden: Eins … Mittelhand kann ebenfalls
+    # passen oder muss überbieten (Zwei). Der Kartengeber hat das gleiche Recht: er passt oder
+    # meldet Drei"; the seeds' README: "one-round bidding" (option bidding="one_round")
+    out = germany([(1, "1"), (2, "2"), (0, "3")], one_round=True)
+    assert (found(out), out.declarer, out.final) == ([], 0, "3")
+    out = germany([(1, "1"), (2, "2"), (0, "pass"), (1, "3"), (2, "pass")], one_round=True)
+    (f,) = out.findings
+    assert f.code == "AUCTION_AFTER_END" and "each speaks once" in f.message and f.source == "003"
+    assert (out.declarer, out.final) == (2, "2")
+    assert found(germany([(1, "pass"), (2, "pass"), (0, "pass")], one_round=True)) == []
+    # the Viennese auction does not change with it
+    assert found(vienna([(0, "1"), (1, "2"), (2, "pass"), (0, "2"), (1, "pass")])) == []
+
+
+def test_german_bidding_option_reaches_the_checker():
+    from rules.pot import find_convention
+
+    assert find_convention("german").bidding == "rounds"
+    auction = ((1, "1"), (2, "2"), (0, "pass"), (1, "3"), (2, "pass"))
+    hand = Hand(1, c("3"), (GO, GO), tricks=(2, 6, 2), auction=auction)
+    assert check(game(hand, convention="german", first_dealer=0)).ok
+    report = check(game(hand, convention="german", first_dealer=0, bidding="one_round"))
+    assert "AUCTION_AFTER_END" in codes(report)

@@ -24,6 +24,7 @@ OPTIONS = st.sampled_from([
 GERMAN_OPTIONS = st.sampled_from([
     (), (("cap", 20),), (("cap", 30), ("cap_applies", "stake")), (("premium_payers", "going"),),
     (("herz_premium", 10),), (("ante", 20),), (("hand_game_rank", "hand_higher"),),
+    (("bidding", "one_round"),),
 ])  # fmt: skip
 
 

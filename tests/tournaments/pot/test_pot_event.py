@@ -92,7 +92,7 @@ def test_settings_page_offers_both_games_options_citing_seeds_000_and_003(client
     url = reverse("manage-settings", args=[event.slug])
     page = client.get(url).content.decode()
     assert "Stake (chips)" in page
-    for name in ("base_stake", "max_amount", "pot_end", "herz_premium", "cap_applies"):
+    for name in ("base_stake", "max_amount", "pot_end", "herz_premium", "cap_applies", "bidding"):
         assert f'name="option_{name}"' in page, name
     assert "000" in page and "003" in page and 'name="option_refa_limit"' not in page
     assert "Wiener Préférence (Viennese)" in page and "Deutsche Préférence (German)" in page
