@@ -259,7 +259,7 @@ class PotConvention:
         if self.game == "viennese" and self.max_units() < self.base_stake:
             raise InvalidConventionError(
                 f"option 'max_amount': {self.max_amount!r} is below the base stake "
-                f"{self.base_stake} (000 \"Förberedelser\")"
+                f'{self.base_stake} (000 "Förberedelser")'
             )
 
     # --- options ------------------------------------------------------------------------------
@@ -403,8 +403,16 @@ VIENNESE: Final = PotConvention(
     key="viennese",
     name="Wiener Préférence (Viennese)",
     game="viennese",
-    aliases=("wienerpreferans", "wiener", "wien", "österreichisch", "osterreichisch", "austrian",
-             "vienna", "wiener préférence"),
+    aliases=(
+        "wienerpreferans",
+        "wiener",
+        "wien",
+        "österreichisch",
+        "osterreichisch",
+        "austrian",
+        "vienna",
+        "wiener préférence",
+    ),
     language="sv",
 )
 

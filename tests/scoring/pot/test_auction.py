@@ -33,8 +33,10 @@ def test_after_forehand_passes_the_dealer_holds_and_nobody_else():
     # 000: "Om förhand inleder med att passa, går rätten att hålla bud över till givaren"
     out = vienna([(0, "pass"), (1, "1"), (2, "1"), (1, "pass")])
     assert (found(out), out.declarer) == ([], 2)
-    assert found(vienna([(0, "pass"), (1, "1"), (2, "2"), (1, "2")])) == ["AUCTION_HOLD",
-                                                                          "AUCTION_INCOMPLETE"]
+    assert found(vienna([(0, "pass"), (1, "1"), (2, "2"), (1, "2")])) == [
+        "AUCTION_HOLD",
+        "AUCTION_INCOMPLETE",
+    ]
 
 
 def test_four_players_the_hold_passes_to_the_left_of_forehand():
@@ -75,8 +77,10 @@ def test_hearts_and_fem_rank_equal():
 
 
 def test_turns_and_passes():
-    assert found(vienna([(0, "1"), (1, "pass"), (2, "2"), (1, "3")]))[:2] == ["AUCTION_TURN",
-                                                                          "AUCTION_PASSED"]
+    assert found(vienna([(0, "1"), (1, "pass"), (2, "2"), (1, "3")]))[:2] == [
+        "AUCTION_TURN",
+        "AUCTION_PASSED",
+    ]
     assert found(vienna([(0, "pass"), (1, "1"), (2, "pass"), (0, "2")])) == ["AUCTION_AFTER_END"]
     assert "AUCTION_TURN" in found(vienna([(1, "1"), (0, "pass"), (2, "pass")]))
     assert found(vienna([(0, "pass"), (1, "pass"), (2, "pass")])) == []
