@@ -104,3 +104,13 @@ def test_what_the_german_game_does_not_have_is_found():
     assert codes(report) == ["ALL_PASS"] and report.ok  # 003 is silent: a warning, thrown in
     assert score(german(Rundpass())).pot == 10
     assert check(german(Hand(1, c("1"), (GO, GO), tricks=(2, 6, 2)))).findings == ()
+
+
+def test_option_hand_game_rank_reaches_the_checker():
+    # A-DE-3: 003 "Melden mehrere Spieler, so macht der mit dem höchsten Spiel das Rennen" does
+    # not rank "Zwei aus der Hand" against a talon "Zwei": flagged by default, higher by option
+    auction = ((1, "pass"), (2, "2"), (0, "2u"), (2, "pass"))
+    hand = Hand(0, c("2u"), (GO, GO), tricks=(6, 2, 2), auction=auction)
+    report = check(german(hand))
+    assert codes(report) == ["AUCTION_HAND_TIE"] and report.ok  # a warning only
+    assert codes(check(german(hand, hand_game_rank="hand_higher"))) == []

@@ -315,3 +315,15 @@ def test_an_efterkop_chain_reads_and_writes_in_json_and_text_in_turn_order():
     text = notation.format(p)
     assert "Anna 2 efterköp Bertil fem efterköp Cecilia sex efterköp Anna sju / 10-0-0" in text
     assert notation.parse(text)[0] == p
+
+
+def test_option_trump_obligation_changes_the_play_not_the_payments():
+    # 000 "Varianter": "Det finns många kretsar som … också har så kallat trumftvång" — a rule of
+    # the play of the cards; the protocol records tricks, so the payments are the same
+    deals = (Hand(0, c("1"), (FORCED, FORCED), tricks=(6, 2, 2)),
+             Hand(1, c("2"), (GO, GO), tricks=(3, 5, 2)))  # fmt: skip
+    plain, strict = game(*deals), game(*deals, trump_obligation=True)
+    assert strict.rules().trump_obligation and not plain.rules().trump_obligation
+    assert score(strict).deals == score(plain).deals and check(strict).ok
+    with pytest.raises(InvalidConventionError):
+        game(*deals, convention="german", trump_obligation=True).rules()  # 003 has none
