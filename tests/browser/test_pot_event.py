@@ -251,3 +251,67 @@ def test_a_german_preference_evening_on_a_phone_in_german(
     for word in ("Topf", "Prämie", "Zwei aus der Hand", "GENEHMIGT", "Deutsche Préférence",
                  "gleichmäßig", *names):  # fmt: skip
         assert word in text, word
+
+
+def test_a_viennese_table_of_four_enters_an_efterkop_chain_on_a_phone_in_swedish(
+    phone, live_server, shots
+):
+    """000 "Efterköp" and "Spel på fyra personer" on the phone page, in the seed's Swedish: the
+    dealer sits out; the buyers go in numbered rows in turn order; a buyer on his own efterköp is
+    stored with its finding, shown live."""
+    from tests.factories import EntryFactory, EventFactory, PlayerFactory
+    from tournaments.models import Round, Seat, Table
+
+    event = EventFactory(slug="wien", variant="viennese", pulka_target=10, table_size_policy="4")
+    round_ = Round.objects.create(event=event, number=1, state=Round.State.IN_PLAY)
+    table = Table.objects.create(round=round_, number=1, first_dealer=3)
+    names = ["Anna", "Bertil", "Cecilia", "David"]
+    for position, name in enumerate(names):
+        entry = EntryFactory(event=event, player=PlayerFactory(name=name))
+        Seat.objects.create(round=round_, table=table, position=position, entry=entry)
+    tablet = phone
+    tablet.goto(f"{live_server.url}/sv/t/{table.url_key}/")
+    body = tablet.locator("body").inner_text()
+    assert "David ger och står över den här given." in body, (
+        body
+    )  # 000: "står … över den aktuella given"
+    assert tablet.locator("#efterkop_by_4").count() == 1  # fem, sex, sju, åtta
+    assert tablet.locator("#efterkop_by_1 option").all_inner_texts() == ["—", *names[:3]]
+    bought = tablet.locator("#efterkop_contract_1 option").all_inner_texts()
+    assert bought == ["—", "fem", "sex", "sju", "åtta"], bought
+    # all passed hides the contract's fields, efterköp included (000 "Budgivningen")
+    tablet.get_by_label("rundpass", exact=False).check()
+    assert tablet.locator("fieldset.efterkop").is_hidden()
+    tablet.locator("input[name=kind][value=hand]").check()
+    assert tablet.locator("fieldset.efterkop").is_visible()
+    assert tablet.evaluate(FORM_FITS)
+    # Anna's 2 (David deals, sits out): Bertil buys fem, Cecilia sex, Anna sju, who plays it
+    tablet.select_option("#declarer", "0")
+    tablet.select_option("#contract", "2")
+    for k, (seat, level) in enumerate((("1", "5"), ("2", "6"), ("0", "7")), 1):
+        tablet.select_option(f"#efterkop_by_{k}", seat)
+        tablet.select_option(f"#efterkop_contract_{k}", level)
+    tablet.fill("input[name=tricks_1]", "5")
+    tablet.fill("input[name=tricks_2]", "5")
+    tablet.screenshot(path=str(shots / "11-wien-efterkop.png"), full_page=True)
+    tablet.get_by_role("button", name="Lägg till given").tap()
+    tablet.wait_for_selector("#deal-1")
+    assert tablet.locator("tr.finding.error").count() == 0
+    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    deal = stored_protocol(saved.data).deals[0]
+    assert [(s, c.code) for s, c in deal.efterkop] == [(1, "5"), (2, "6"), (0, "7")]
+    assert deal.tricks == (0, 5, 5, 0) and saved.error_count == 0
+    # Bertil (Anna deals now) declares 1; Cecilia buys fem and again sex on her own: a finding
+    tablet.select_option("#declarer", "1")
+    tablet.select_option("#contract", "1")
+    for k, (seat, level) in enumerate((("2", "5"), ("2", "6")), 1):
+        tablet.select_option(f"#efterkop_by_{k}", seat)
+        tablet.select_option(f"#efterkop_contract_{k}", level)
+    tablet.fill("input[name=tricks_1]", "5")
+    tablet.fill("input[name=tricks_3]", "5")
+    tablet.get_by_role("button", name="Lägg till given").tap()
+    finding = tablet.locator("tr.finding.error")
+    finding.wait_for()
+    text = finding.inner_text()
+    assert "Efterköp i fel ordning" in text and "[000 §Efterköp]" in text, text
+    tablet.screenshot(path=str(shots / "12-wien-finding.png"), full_page=True)
