@@ -276,14 +276,18 @@ def test_a_viennese_table_of_four_enters_an_efterkop_chain_on_a_phone_in_swedish
         body
     )  # 000: "står … över den aktuella given"
     assert tablet.locator("#efterkop_by_4").count() == 1  # fem, sex, sju, åtta
-    assert tablet.locator("#efterkop_by_1 option").all_inner_texts() == ["—", *names[:3]]
-    bought = tablet.locator("#efterkop_contract_1 option").all_inner_texts()
+    assert tablet.locator("#efterkop_by_1 option").all_text_contents() == ["—", *names[:3]]
+    bought = tablet.locator("#efterkop_contract_1 option").all_text_contents()
     assert bought == ["—", "fem", "sex", "sju", "åtta"], bought
     # all passed hides the contract's fields, efterköp included (000 "Budgivningen")
     tablet.get_by_label("rundpass", exact=False).check()
-    assert tablet.locator("fieldset.efterkop").is_hidden()
+    assert tablet.locator("details.efterkop").is_hidden()
     tablet.locator("input[name=kind][value=hand]").check()
-    assert tablet.locator("fieldset.efterkop").is_visible()
+    assert tablet.locator("details.efterkop").is_visible()
+    # folded while unused (efterköp is rare); a tap opens the rows
+    assert tablet.locator("#efterkop_by_1").is_hidden()
+    tablet.locator("details.efterkop summary").tap()
+    assert tablet.locator("#efterkop_by_1").is_visible()
     assert tablet.evaluate(FORM_FITS)
     # Anna's 2 (David deals, sits out): Bertil buys fem, Cecilia sex, Anna sju, who plays it
     tablet.select_option("#declarer", "0")
@@ -302,6 +306,7 @@ def test_a_viennese_table_of_four_enters_an_efterkop_chain_on_a_phone_in_swedish
     assert [(s, c.code) for s, c in deal.efterkop] == [(1, "5"), (2, "6"), (0, "7")]
     assert deal.tricks == (0, 5, 5, 0) and saved.error_count == 0
     # Bertil (Anna deals now) declares 1; Cecilia buys fem and again sex on her own: a finding
+    tablet.locator("details.efterkop summary").tap()
     tablet.select_option("#declarer", "1")
     tablet.select_option("#contract", "1")
     for k, (seat, level) in enumerate((("2", "5"), ("2", "6")), 1):
