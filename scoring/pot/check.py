@@ -103,7 +103,7 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
     defs = defenders_of(size, dealer, hand.player)
     rule_go = "Gå med eller stanna hemma" if viennese else "mitgehen"
     if hand.efterkop and viennese:
-        _efterkop(out, hand, i, defenders_of(size, dealer, hand.declarer))
+        _efterkop(out, hand, i, defenders_of(size, dealer, hand.declarer), p.players)
     if viennese and (not contract.asks_defenders or hand.efterkop):
         if hand.defence:
             out.add("DEFENCE_NOT_ASKED", "no defender is asked in fem and higher (or after an "
@@ -165,7 +165,8 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
                         "negotiation)", "Förhandling", i, column="negotiated")  # fmt: skip
 
 
-def _efterkop(out: _Findings, hand: Hand, i: int, defs: tuple[int, int]) -> None:
+def _efterkop(out: _Findings, hand: Hand, i: int, defs: tuple[int, int],
+              names: tuple[str, ...]) -> None:  # fmt: skip
     """The efterköp chain in turn order (000 "Efterköp"): only after a contract 1–4; "Spelaren
     till vänster om spelföraren agerar först och turen går vidare medsols" (the declarer's left,
     then his right); the declarer buys only on another's efterköp ("går turen tillbaka till
@@ -190,12 +191,12 @@ def _efterkop(out: _Findings, hand: Hand, i: int, defs: tuple[int, int]) -> None
             after = clockwise.index(previous) if previous != declarer else 2
             turn = [clockwise[(after + j) % 3] for j in (1, 2)]
             if k == 0:
-                why = (f"efterköp 1: the declarer (seat {seat}) buys first, but the turn begins at "
-                       f"his left (seat {defs[0]}), then his right (seat {defs[1]}); he buys only "
-                       "on another's efterköp")  # fmt: skip
+                why = (f"efterköp 1: the declarer {names[seat]} buys first, but the turn begins at "
+                       f"his left, {names[defs[0]]}, then his right, {names[defs[1]]}; he buys "
+                       "only on another's efterköp")  # fmt: skip
             else:
-                why = (f"efterköp {k + 1}: seat {seat} buys on his own efterköp; the turn goes on "
-                       f"clockwise to seat {turn[0]}, then seat {turn[1]}")  # fmt: skip
+                why = (f"efterköp {k + 1}: {names[seat]} buys on his own efterköp; the turn goes "
+                       f"on clockwise to {names[turn[0]]}, then {names[turn[1]]}")  # fmt: skip
             out.add("EFTERKOP_ORDER", why, rule, i, player=seat, column="efterkop")
         previous, level = seat, max(level, c.level)
 
@@ -232,8 +233,8 @@ def _auction(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, deal: 
             return  # already reported by _efterkop
         for k, (seat, _) in enumerate(deal.efterkop):
             if seat not in result.bidders:
-                out.add("EFTERKOP_BIDDER", f"efterköp {k + 1}: seat {seat} made no bid and may not "
-                        "buy (\"Var och en av de övriga spelarna som har givit minst ett bud annat "
+                out.add("EFTERKOP_BIDDER", f"efterköp {k + 1}: {p.players[seat]} made no bid and "
+                        "may not buy (\"Var och en av de övriga spelarna som har givit minst ett bud annat "
                         "än pass har rätt att göra efterköp\")", "Efterköp", i, player=seat,
                         column="efterkop")  # fmt: skip
 

@@ -282,13 +282,13 @@ def test_efterkop_out_of_turn_is_found_naming_the_turn():
     first = check(game(Hand(0, c("2"), efterkop=((0, c("5")),), tricks=(0, 5, 5)), opening_pot=10))
     (f,) = first.findings
     assert (f.code, f.rule, f.source, f.player) == ("EFTERKOP_ORDER", "Efterköp", "000", 0)
-    assert "turn begins at his left (seat 1), then his right (seat 2)" in f.message
+    assert "turn begins at his left, Bertil, then his right, Cecilia" in f.message
     twice = Hand(0, c("2"), efterkop=((1, c("5")), (1, c("6"))), tricks=(0, 10, 0))
     (f,) = check(game(twice, opening_pot=10)).findings
-    assert f.code == "EFTERKOP_ORDER" and "clockwise to seat 2, then seat 0" in f.message
+    assert f.code == "EFTERKOP_ORDER" and "clockwise to Cecilia, then Anna" in f.message
     again = Hand(0, c("2"), efterkop=((1, c("5")), (0, c("6")), (0, c("7"))), tricks=(10, 0, 0))
     (f,) = check(game(again, opening_pot=10)).findings
-    assert f.code == "EFTERKOP_ORDER" and "clockwise to seat 1, then seat 2" in f.message
+    assert f.code == "EFTERKOP_ORDER" and "clockwise to Bertil, then Cecilia" in f.message
 
 
 def test_efterkop_chain_only_by_bidders_when_the_auction_is_recorded():

@@ -220,7 +220,7 @@ def test_referee_desk_takes_an_efterkop_chain_in_the_notation(client):
                           "entry_kind": "table", "ending": "closed", "based_on_version": "1"})  # fmt: skip
     assert r.status_code == 302
     (finding,) = current(table).findings
-    assert finding["code"] == "EFTERKOP_ORDER" and "clockwise to seat 2" in finding["message"]
+    assert finding["code"] == "EFTERKOP_ORDER" and f"clockwise to {names[2]}" in finding["message"]
 
 
 def test_german_and_hearts_only_tables_have_no_efterkop_rows(client):
