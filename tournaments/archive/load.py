@@ -203,10 +203,17 @@ class _Import:
         try:
             return self.maps[kind][key]
         except (KeyError, TypeError):
+            names = {
+                "entry": _("player"),
+                "table": _("table"),
+                "incident": _("incident"),
+                "ruling": _("ruling"),
+                "appeal": _("appeal"),
+            }
             raise ArchiveError(
                 path,
                 _("refers to %(kind)s %(found)s, which the archive does not hold")
-                % {"kind": kind, **_found(value)},
+                % {"kind": names[kind], **_found(value)},
             ) from None
 
     def items(self, key: str) -> list[tuple[str, dict[str, Any]]]:
