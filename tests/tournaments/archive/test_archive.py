@@ -170,3 +170,26 @@ def test_management_commands_export_and_import(demo, tmp_path):
     with pytest.raises(CommandError, match="version 99"):
         call_command("archive_import", str(out), "--slug", "never")
     assert not Event.objects.filter(slug="never").exists()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        "tournaments.demo.balkan.demo_balkan_event",
+        "tournaments.demo.pot.demo_pot_event",
+        "tournaments.demo.priffe.demo_priffe_event",
+    ],
+)
+def test_round_trip_of_every_rule_familys_demo(db, make):
+    """Each family's protocols are read back by its own scoring module on import."""
+    from django.utils.module_loading import import_string
+
+    organiser = UserFactory(username="demo", is_staff=True, is_superuser=True)
+    event = import_string(make)(organiser=organiser)
+    first = event_archive(event=event)
+    versions = [p for r in first["rounds"] for t in r["tables"] for p in t["protocols"]]
+    assert versions, "the demo has protocols"
+    copy_ = event_archive_import(document=first, by=organiser, slug=f"{event.slug}-copy")
+    second = event_archive(event=copy_)
+    assert second["audit_log"].pop()["action"] == "event.imported"
+    assert _comparable(second) == _comparable(first)
