@@ -20,8 +20,8 @@ ARCHIVES_KEPT = 3
 
 def inline_limit() -> int:
     """Up to this many protocol versions and log entries, the archive is written at once
-    (well under a second); above, by a job (``PULKA_ARCHIVE_INLINE_LIMIT``)."""
-    return int(getattr(settings, "PULKA_ARCHIVE_INLINE_LIMIT", 3000))
+    (about 1.5 s at 500: 600 versions took 1.85 s, tests/bench/bench_archive.py); above, by a job (``PULKA_ARCHIVE_INLINE_LIMIT``)."""
+    return int(getattr(settings, "PULKA_ARCHIVE_INLINE_LIMIT", 500))
 
 
 def archive_size(event: Event) -> int:
