@@ -30,10 +30,12 @@ def demo(db):
     return event
 
 
-def _text(data: bytes) -> str:
+def _text(data: bytes, layout: bool = True) -> str:
     folder = Path(tempfile.mkdtemp(prefix="pulka-filled-"))
     (folder / "p.pdf").write_bytes(data)
-    subprocess.run(["pdftotext", "-layout", str(folder / "p.pdf")], check=True)
+    subprocess.run(
+        ["pdftotext", *(["-layout"] if layout else []), str(folder / "p.pdf")], check=True
+    )
     if os.environ.get("PULKA_SCREENSHOTS"):  # pages as PNG, to look at (not committed)
         shots = Path(os.environ["PULKA_SCREENSHOTS"])
         shots.mkdir(parents=True, exist_ok=True)
@@ -85,3 +87,25 @@ def test_penalty_entries_in_words():
     assert penalty_entry_words({"player": 2, "rule": "4.2.9", "note": "late"}, names) == (
         "Vera: nothing written (4.2.9, late)"
     )
+
+
+@pytest.mark.parametrize(
+    ("make", "language"),
+    [
+        ("tournaments.demo.balkan.demo_balkan_event", "hr"),
+        ("tournaments.demo.pot.demo_pot_event", "de"),
+        ("tournaments.demo.priffe.demo_priffe_event", "sv"),
+    ],
+)
+def test_every_familys_filled_protocol_names_its_rules_and_ending(db, make, language):
+    from django.utils.module_loading import import_string
+
+    from tournaments.models import Protocol
+
+    event = import_string(make)(organiser=UserFactory(username="demo", is_superuser=True))
+    approved = Protocol.objects.filter(table__round__event=event, approved=True).first()
+    context = pdf.filled_protocol_context(table=approved.table)
+    text = _text(pdf.render("filled", context, language=language).data, layout=False)
+    assert event.family.name_in(language) in text and context["event"]["variant"] in text
+    with translation.override(language):
+        assert str(context["protocol"]["ending_words"]) in text
