@@ -4,15 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0009_round_base_manager'),
+        ("tournaments", "0009_round_base_manager"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='generatedfile',
-            name='kind',
-            field=models.CharField(choices=[('blank', 'Blank protocols'), ('filled', 'Filled protocol'), ('seating', 'Seating list'), ('standings', 'Standings'), ('links', "Players' private links"), ('archive', 'Event archive (JSON)')], max_length=12),
+            model_name="generatedfile",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("blank", "Blank protocols"),
+                    ("filled", "Filled protocol"),
+                    ("seating", "Seating list"),
+                    ("standings", "Standings"),
+                    ("links", "Players' private links"),
+                    ("archive", "Event archive (JSON)"),
+                ],
+                max_length=12,
+            ),
         ),
     ]
