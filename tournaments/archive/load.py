@@ -227,6 +227,16 @@ class _Import:
         values = _fields(Event, data, spec.EVENT_FIELDS, "$.event")
         if slug:
             values["slug"] = slug
+        from rules.conventions import InvalidConventionError
+        from rules.variants import find_any_convention
+
+        try:
+            find_any_convention(values["variant"])
+        except (InvalidConventionError, LookupError, ValueError):
+            raise ArchiveError(
+                "$.event.variant",
+                _("this Pulka does not know the convention %(found)s") % _found(values["variant"]),
+            ) from None
         if Event.objects.filter(slug=values["slug"]).exists():
             raise ArchiveError(
                 "$.event.slug",
@@ -351,7 +361,7 @@ class _Import:
                     values = _fields(Protocol, item, spec.PROTOCOL_FIELDS, path)
                     try:
                         stored_protocol(values["data"])
-                    except ValueError as exc:
+                    except (ValueError, LookupError, TypeError) as exc:
                         raise ArchiveError(f"{path}.data", str(exc)) from None
                     protocol = _save(
                         Protocol(

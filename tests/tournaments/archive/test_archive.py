@@ -136,6 +136,7 @@ def test_a_fault_at_the_end_leaves_nothing_half_imported(demo):
         ),
         (lambda d: d["event"].update(table_size_policy="five"), "$.event"),
         (lambda d: d["rulings"][0].update(incident=77), "$.rulings[0].incident"),
+        (lambda d: d["event"].update(variant="bridge"), "$.event.variant"),
     ],
 )
 def test_a_malformed_archive_is_refused_naming_the_place(demo, damage, path):
