@@ -56,7 +56,7 @@ def _counts() -> dict[str, int]:
     }
 
 
-def test_round_trip_of_the_demo_event(demo):
+def test_round_trip_of_the_demo_event(demo, client):
     event, organiser = demo
     first = event_archive(event=event)
     # the demo has what the archive must carry: versions, findings, rulings, an appeal, a log
@@ -91,6 +91,18 @@ def test_round_trip_of_the_demo_event(demo):
     assert {e.player.name for e in copy_.entries.all()} == {
         e.player.name for e in event.entries.all()
     }
+    # and its pages work: the public round, the referees' protocols, the table's versions
+    client.force_login(organiser)
+    for url in (
+        "/e/copy/",
+        "/e/copy/rounds/3/",
+        "/e/copy/manage/",
+        "/e/copy/manage/rounds/3/protocols",
+        "/e/copy/manage/rounds/3/tables/4/protocol/versions",
+        "/e/copy/manage/appeals/",
+        "/e/copy/manage/log/",
+    ):
+        assert client.get(url).status_code == 200, url
 
 
 def test_an_archive_of_a_newer_version_is_refused(demo):
