@@ -18,6 +18,8 @@ __all__ = ["described"]
 SENTENCES: dict[str, Any] = {
     "event.created": _("Event created"),
     "event.updated": _("Settings changed"),
+    "event.exported": _("The event's archive exported"),
+    "event.imported": _("Event imported from the archive of %(from)s"),
     "entry.registered": _("%(entry)s entered"),
     "entries.imported": _("%(count)s players imported from CSV"),
     "entries.checked_in": _("Everyone registered checked in"),

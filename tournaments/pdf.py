@@ -26,7 +26,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from scoring.protocol import Penalty as ScoringPenalty
 from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
+from tournaments.penalty_text import penalty_entry_words
 
 __all__ = [
     "PAPERS",
@@ -55,7 +57,7 @@ PAGE_PT = {"A4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
 #: height of one row of the blank grid, mm
 ROW_MM = 5.0
 #: bump when a template changes, so cached files are rendered again
-TEMPLATE_VERSION = 4
+TEMPLATE_VERSION = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +150,25 @@ def _event_header(event: Event) -> dict[str, Any]:
         "variant": _convention_name(event),
         "pulka_target": event.pulka_target,
         "deals_per_round": event.deals_per_round,
+    }
+
+
+def _rules_named(event: Event) -> dict[str, Any]:
+    """The event's rule family by its name in each language, its dates (printed in the
+    document's language) and its agreed options in words, for the filled protocol."""
+    try:
+        family_names = dict(event.family.names)
+        family_names.setdefault("en", event.family.name)
+    except (LookupError, ValueError):
+        family_names = {}
+    return {
+        "family_names": family_names,
+        "first_day": event.starts_on,
+        "last_day": event.ends_on,
+        "options": [
+            {"label": str(label), "value": str(value)}
+            for label, value in event.convention_options_described
+        ],
     }
 
 
@@ -246,6 +267,7 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
     players = _seats_by_table(round_).get(table.pk, [])
     context: dict[str, Any] = {
         "event": _event_header(event),
+        "rules": _rules_named(event),
         "round": round_.number,
         "table": table.number,
         "players": players,
@@ -273,9 +295,32 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
     n = effective.size
     names = list(effective.players)
     sheet = ui.filled_sheet(effective, origin)
+    for i, row in enumerate(sheet.get("deals", [])):  # a penalty line in words, not its notation
+        deal = effective.deals[i] if i < len(effective.deals) else None
+        if row.get("penalty") and isinstance(deal, ScoringPenalty):
+            row["text"] = penalty_entry_words(
+                {
+                    "player": deal.player,
+                    "gora": deal.gora,
+                    "pulya": deal.pulya,
+                    "whists": deal.whists,
+                    "rule": deal.rule,
+                    "note": deal.note,
+                },
+                names,
+            )
     for p, row in enumerate(sheet["settlement"]):
         r = next((x for x in protocol.result if x.get("seat") == p), None)
         row["whists"] = _num(r.get("whists", 0)) if r else ""
+    # what each ruling wrote into this version, in words (names, not seats or JSON)
+    written: dict[int, list[str]] = {}
+    for applied in protocol.ruling_entries or []:
+        if isinstance(applied, dict):
+            written.setdefault(applied.get("ruling"), []).extend(
+                penalty_entry_words(e, names)
+                for e in applied.get("entries") or []
+                if isinstance(e, dict)
+            )
     penalties = [
         {
             "name": p.entry.player.name,
@@ -296,7 +341,9 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
                 "version": protocol.version,
                 "approved": protocol.approved,
                 "approved_at": protocol.approved_at.isoformat() if protocol.approved_at else "",
+                "approved_on": protocol.approved_at,  # printed in the document's language
                 "ending": str(effective.ending),
+                "ending_words": _ending_words(ui, str(effective.ending)),
             },
             "names": names,
             **sheet,
@@ -316,6 +363,7 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
                     "reason": r.reason,
                     "active": r.active,
                     "seat": names[r.seat] if r.seat is not None and r.seat < n else "",
+                    "wrote": written.get(r.pk, []),
                 }
                 for r in rulings
             ],
@@ -323,6 +371,19 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
         }
     )
     return context
+
+
+def _ending_words(ui: Any, ending: str) -> Any:
+    """How the pulka ended, in the document's language (lazy: rendered in it)."""
+    from django.utils.translation import gettext_lazy
+
+    words = {
+        "closed": ui.ending_closed_label,
+        "agreement": gettext_lazy("stopped by agreement"),
+        "time-limit": gettext_lazy("stopped by the time limit"),
+        "in-progress": gettext_lazy("still being played"),
+    }
+    return words.get(ending, ending)
 
 
 def seating_context(*, round_: Round) -> dict[str, Any]:

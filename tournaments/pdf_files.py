@@ -23,11 +23,43 @@ from tournaments.models import Event, GeneratedFile, Round, Table
 from tournaments.models.round import without_draw_record
 
 __all__ = [
+    "qr_address",
+    "qr_address_is_local",
     "generated_file_request",
     "generated_file_render",
     "generated_file_mark_failed",
     "document_context",
 ]
+
+
+def qr_address(request_base: str = "") -> str:
+    """The site address the QR codes and private links of the printed documents point at:
+    ``PULKA_BASE_URL``, else the address the page was asked at."""
+    from django.conf import settings
+
+    return getattr(settings, "PULKA_BASE_URL", "") or request_base or "http://localhost:8000"
+
+
+def qr_address_is_local(address: str) -> bool:
+    """Whether ``address`` is one the players' phones cannot open: this machine (localhost,
+    127.x, ::1, 0.0.0.0) or a name of the local network only (``.local``, no dot).
+
+    >>> qr_address_is_local("http://localhost:8000/"), qr_address_is_local("http://127.0.0.1/")
+    (True, True)
+    >>> qr_address_is_local("https://pulka.example.org"), qr_address_is_local("http://laptop/")
+    (False, True)
+    """
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(address).hostname or "").lower()
+    if not host or host == "localhost" or host.endswith((".localhost", ".local")):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return "." not in host
+    return ip.is_loopback or ip.is_unspecified or ip.is_link_local
 
 
 def document_context(
@@ -86,7 +118,7 @@ def generated_file_request(
         # the QR codes and links on the sheets and slips are absolute
         from django.conf import settings
 
-        base_url = getattr(settings, "PULKA_BASE_URL", "") or base_url or "http://localhost:8000"
+        base_url = qr_address(base_url)
         if language != settings.LANGUAGE_CODE:
             # and open the page in the document's language (i18n_patterns: /<code>/t/<key>/)
             base_url = f"{base_url.rstrip('/')}/{language}"

@@ -20,7 +20,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HEAD_MM", "HEADER_ROWS_MM", "header_svg", "sheet_geometry", "draw_overlay", "merge"]
+__all__ = [
+    "HEAD_MM",
+    "HEADER_ROWS_MM",
+    "header_svg",
+    "sheet_geometry",
+    "draw_overlay",
+    "fit",
+    "merge",
+]
 
 #: height of the block above the grid (title, meta and QR code), mm
 HEAD_MM = 31.0
@@ -241,12 +249,48 @@ def wrap(runs: list[Run], size: float, width: float) -> list[list[tuple[float, R
 
 
 def _clip(text: str, font: str, size: float, width: float) -> str:
-    """``text`` cut to the characters that fit in ``width`` pt (a column head's overflow)."""
+    """``text`` cut to the characters that fit in ``width`` pt, with "…" where it was cut."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    while text and stringWidth(text, font, size) > width:
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + "…", font, size) > width:
         text = text[:-1]
-    return text
+    return text.rstrip() + "…" if text else ""
+
+
+def fit(text: str, font: str, size: float, width: float, smallest: float) -> tuple[str, float]:
+    """``text`` at the largest size from ``size`` down to ``smallest`` at which it fits in
+    ``width`` pt; else the same with the first names as initials; cut with "…" at ``smallest``
+    if that still does not fit (a column head's name).
+
+    >>> _fonts()
+    >>> fit("Анна", FONTS["r"][0], 6, 100, 4.5)
+    ('Анна', 6)
+    >>> fit("Шамиль Щербаков", FONTS["r"][0], 6, 40, 4.5)
+    ('Ш. Щербаков', 4.5)
+    >>> text, size = fit("Шамиль Щербаков", FONTS["r"][0], 6, 20, 4.5)
+    >>> size, text.endswith("…")
+    (4.5, True)
+    """
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    words = text.split()
+    # the full name, then its first names as initials ("Н. Орлова"), each as large as fits
+    for candidate in dict.fromkeys(
+        [text, " ".join([*(w[0] + "." for w in words[:-1]), *words[-1:]])]
+    ):
+        step = size
+        while step > smallest and stringWidth(candidate, font, step) > width:
+            step = max(smallest, step - 0.25)
+        if stringWidth(candidate, font, step) <= width:
+            return candidate, step
+    return _clip(candidate, font, step, width), step
+
+
+#: the head's right column (the QR code and its caption), the code's side at most and at least,
+#: and the gap under the caption, above the grid's top border, mm
+QR_COLUMN_MM, QR_MM, QR_MIN_MM, QR_GAP_MM = 40.0, 25.0, 16.0, 1.0
 
 
 def _link_lines(link: str, size: float, width: float) -> list[str]:
@@ -286,7 +330,7 @@ def draw_overlay(
     canvas = Canvas(out, pagesize=page, pageCompression=1)
     canvas.setTitle(title)
     x0, top0 = MARGINS_MM[3] * mm + BODY_SIDE_PT, page[1] - MARGINS_MM[0] * mm
-    qr_left = (width_mm - 30.0) * mm
+    qr_left = (width_mm - QR_COLUMN_MM) * mm
 
     def text(
         x: float,
@@ -315,33 +359,40 @@ def draw_overlay(
         top = lines([Run(sheet["title"], "b")], 14, qr_left, 0.0) + 2 * mm
         for meta in sheet["meta"]:
             top = lines(meta, 9, qr_left, top)
-        # QR code (25 mm, centred in a 30 mm column) and its caption (6 pt, centred)
+        # QR code (centred in its column) and its caption (6 pt, centred) under it, all
+        # above the grid's top border: the code is made smaller to leave the caption room
+        column = QR_COLUMN_MM * mm
+        caption = [
+            " ".join(r.text for _, r in line) for line in wrap([Run(sheet["qr_label"])], 6, column)
+        ] + _link_lines(sheet["link"], 6, column)
+        caption_mm = (len(caption) * LINE * 6 + (LINE - ASCENT) * 6) / mm
+        side = max(QR_MIN_MM, min(QR_MM, HEAD_MM - QR_GAP_MM - caption_mm))
         canvas.drawImage(
             ImageReader(io.BytesIO(sheet["qr"])),
-            x0 + qr_left + 2.5 * mm,
-            top0 - 25 * mm,
-            25 * mm,
-            25 * mm,
+            x0 + qr_left + (QR_COLUMN_MM - side) / 2 * mm,
+            top0 - side * mm,
+            side * mm,
+            side * mm,
         )
-        top = 25 * mm + (LINE - ASCENT) * 6  # the image sits on the baseline of its line
-        centre = x0 + qr_left + 15 * mm
+        top = side * mm + (LINE - ASCENT) * 6  # the image sits on the baseline of its line
+        centre = x0 + qr_left + column / 2
         canvas.setFillColorRGB(*BLACK)
         canvas.setFont(FONTS["r"][0], 6)
-        for s in [sheet["qr_label"], *_link_lines(sheet["link"], 6, 30 * mm)]:
+        for s in caption:
             canvas.drawCentredString(centre, top0 - top - ASCENT * 6, s)
             top += LINE * 6
-        # names in the grid's column heads (7 pt bold) and whist columns (6 pt), clipped
+        # names in the grid's column heads (7 pt bold) and whist columns (6 pt): smaller where
+        # a name is wider than its cell, cut with "…" only below 4.5 pt, never over the border
         for heads, weight, size in ((sheet["heads"], "b", 7.0), (sheet["opponents"], "r", 6.0)):
-            half = (1.15 - LINE) * size / 2  # line-height 1.15
             for name, box in heads:
-                s = _clip(name, FONTS[weight][0], size, (box["width"] + PAD_MM) * mm)
+                s, fitted = fit(name, FONTS[weight][0], size, (box["width"] - 2 * PAD_MM) * mm, 4.5)
                 text(
                     (box["left"] + PAD_MM) * mm,
-                    (box["top"] + PAD_MM) * mm,
+                    (box["top"] + PAD_MM) * mm + (size - fitted) * ASCENT,
                     s,
                     weight,
-                    size,
-                    half_leading=half,
+                    fitted,
+                    half_leading=(1.15 - LINE) * size / 2,  # line-height 1.15
                 )
         lines(sheet["signatures"], 9, width_mm * mm, signatures_top_mm * mm)
         # the page footer in the bottom margin (7 pt grey), at the content box's sides

@@ -40,8 +40,9 @@ Kind = GeneratedFile.Kind
 
 #: documents anyone who sees the event may download
 PUBLIC_DOCUMENTS = frozenset({Kind.SEATING, Kind.STANDINGS, Kind.FILLED_PROTOCOL})
-#: documents only organisers may ask for and download: each player's private link
-ORGANISER_DOCUMENTS = frozenset({Kind.PLAYER_LINKS})
+#: documents only organisers may ask for and download: each player's private link, the
+#: event's full archive
+ORGANISER_DOCUMENTS = frozenset({Kind.PLAYER_LINKS, Kind.ARCHIVE})
 
 
 def readable_documents(user, event: Event) -> frozenset[str]:

@@ -13,7 +13,7 @@ from celery import shared_task
 from tournaments.errors import UserFacingError
 from tournaments.job_task import JobTask
 
-__all__ = ["standings_recompute", "generated_file_render"]
+__all__ = ["standings_recompute", "generated_file_render", "event_archive_export"]
 
 MAX_RETRIES = 3
 
@@ -76,3 +76,23 @@ def generated_file_render(self, file_id: int) -> int | None:
             generated_file_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
             raise
         raise self.retry(exc=exc, countdown=2) from exc
+
+
+@shared_task(
+    base=JobTask,
+    name="tournaments.event_archive_export",
+    bind=True,
+    ignore_result=True,  # its state is on its Job row and the GeneratedFile
+    acks_late=True,
+    throws=(UserFacingError,),
+)
+def event_archive_export(self, file_id: int) -> int:
+    """Write an event's archive (large events): ``tournaments.archive.files.archive_render``."""
+    from tournaments.archive.files import archive_render
+    from tournaments.pdf_files import generated_file_mark_failed
+
+    try:
+        return archive_render(file_id=file_id).pk
+    except Exception as exc:
+        generated_file_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
+        raise

@@ -81,6 +81,7 @@ class GeneratedFile(models.Model):
         SEATING = "seating", _("Seating list")
         STANDINGS = "standings", _("Standings")
         PLAYER_LINKS = "links", _("Players' private links")
+        ARCHIVE = "archive", _("Event archive (JSON)")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")

@@ -123,6 +123,7 @@ LOST: dict[str, tuple[bool, Callable[[Job, str], None] | None]] = {
     "tournaments.round_draw": (False, _draw_lost),
     "tournaments.standings_recompute": (True, _standings_lost),
     "tournaments.generated_file_render": (True, _document_lost),
+    "tournaments.event_archive_export": (True, _document_lost),
     "tournaments.schedule_ahead": (True, None),
 }
 

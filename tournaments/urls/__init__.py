@@ -48,6 +48,7 @@ urlpatterns += i18n_patterns(
     path("", include("tournaments.urls.protocols")),
     path("", include("tournaments.urls.standings")),
     path("", include("tournaments.urls.organiser")),
+    path("", include("tournaments.urls.archive")),
     path("", include("tournaments.urls.private")),
     path("", include("tournaments.urls.public")),
     prefix_default_language=False,

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Event, GeneratedFile, Round, Table
 from tournaments.pdf import PAPERS
-from tournaments.pdf_files import generated_file_request
+from tournaments.pdf_files import generated_file_request, qr_address, qr_address_is_local
 from tournaments.permissions import (
     PUBLIC_DOCUMENTS,
     can_organise,
@@ -298,6 +298,8 @@ def manage_documents(request, slug: str):
                 language=language,
                 base_url=request.build_absolute_uri("/"),
             )
+            if kind in QR_KINDS and qr_address_is_local(f.base_url):
+                messages.warning(request, _local_qr_warning(f.base_url))
             if f.status == GeneratedFile.Status.OK:
                 messages.success(
                     request, _("The document is ready: %(name)s") % {"name": f.filename}
@@ -311,6 +313,7 @@ def manage_documents(request, slug: str):
         return redirect("documents-manage", slug=event.slug)
     rounds = list(Round.objects.filter(event=event).prefetch_related("tables").order_by("number"))
     readable = readable_documents(request.user, event)
+    address = qr_address(request.build_absolute_uri("/"))
     return render(
         request,
         "tournaments/standings/manage_documents.html",
@@ -322,5 +325,19 @@ def manage_documents(request, slug: str):
             "rounds": [r.number for r in rounds],
             "papers": list(PAPERS),
             "languages": settings.LANGUAGES,
+            "qr_warning": _local_qr_warning(address) if qr_address_is_local(address) else "",
         },
     )
+
+
+#: documents whose QR codes and links take players and tables to this site
+QR_KINDS = (GeneratedFile.Kind.BLANK_PROTOCOLS, GeneratedFile.Kind.PLAYER_LINKS)
+
+
+def _local_qr_warning(address: str) -> str:
+    return _(
+        "The QR codes would point at %(address)s, an address of this computer that the "
+        "players' phones cannot open. Set PULKA_BASE_URL to the address players reach Pulka at "
+        "(for example PULKA_BASE_URL=https://pulka.myclub.org in the server's environment or "
+        "docker/.env), restart Pulka, then print the blank protocols and the players' links."
+    ) % {"address": address}

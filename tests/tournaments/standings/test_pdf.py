@@ -278,7 +278,8 @@ def test_filled_protocol_shows_a_rulings_entry_with_its_reference(
     )
     f = request(django_capture_on_commit_callbacks, event=event, kind="filled", table=table)
     flat = " ".join(text_of(f.file.read(), tmp_path).split())
-    assert "(ruling)" in flat and "§3.2.21" in flat  # the entry in the pulka, after deal 1
+    # the entry in the pulka, after deal 1, in words with its rule
+    assert "(ruling)" in flat and "5 into the gora (3.2.21)" in flat
     assert "Rulings" in flat and "looked at the talon" in flat
 
 
@@ -307,13 +308,17 @@ def test_blank_protocol_cuts_long_names_to_their_column_and_wraps_long_lines(
     assert right and max(right) < 841.89  # A4 landscape: nothing drawn past the page
     text = text_of(data, tmp_path)
     assert "Константинопольский-Задунайский" in text and "Referee: ____" in text
-    # a whist column's head: the longest prefix of the name that fits its box (6 pt)
+    # a whist column's head: the name as large as fits its box (6 pt down to 4.5 pt), with the
+    # first names as initials, cut with "…" only if even that is too wide (issue 29)
     assert sorted(t.seats.count() for t in Table.objects.filter(round=round1)) == [3, 4]
     table1 = Table.objects.get(round=round1, number=1)
     cells = table1.seats.count() * (table1.seats.count() + 1)
-    width = (75.0 / cells * 277.0 / 100 + pdf_sheets.PAD_MM) * 72 / 25.4  # one column, pt
+    width = (75.0 / cells * 277.0 / 100 - 2 * pdf_sheets.PAD_MM) * 72 / 25.4  # inside, pt
     font = pdf_sheets.FONTS["r"][0]
-    cut = pdf_sheets._clip(long, font, 6, width)
-    assert long.startswith(cut) and 0 < len(cut) < len(long)
-    assert stringWidth(cut, font, 6) <= width < stringWidth(long[: len(cut) + 1], font, 6)
-    assert cut in text.split("Whists on", 1)[1]  # drawn in the column
+    cut, size = pdf_sheets.fit(long, font, 6, width, 4.5)
+    assert cut.endswith("…") and cut.startswith("К. Конст") and size == 4.5
+    assert stringWidth(cut, font, size) <= width
+    # the names drawn (the player's number last): "К. К. 64", whole, in the column
+    drawn, _ = pdf_sheets.fit(f"{long} {entries[0].pk}", font, 6, width, 4.5)
+    assert drawn == f"К. К. {entries[0].pk}"
+    assert drawn in text.split("Whists on", 1)[1]

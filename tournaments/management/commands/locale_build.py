@@ -74,6 +74,8 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/pdf_sheets.py",
     "tournaments/report_text.py",
     "tournaments/audit_text.py",
+    "tournaments/penalty_text.py",
+    "templates/tournaments/hall/",
     "tournaments/convention_options.py",
     "tournaments/variants/priffe.py",
     "tournaments/variants/",

@@ -1,0 +1,64 @@
+"""The projector in the hall (issue 29): one page at a time, turning by itself, and following
+the round's state without a reload."""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.tournaments.standings.factories import make_event, play_round
+from tournaments.models import Round
+from tournaments.services.rounds import round_start
+from tournaments.services.standings import standings_recompute
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+VISIBLE_PAGES = "[...document.querySelectorAll('.hall-page')].filter(p => !p.hidden).length"
+
+
+def test_the_hall_screen_pages_and_follows_the_round(browser, live_server):
+    event, entries = make_event(players=30, slug="hall-cup")
+    rng = random.Random(4)
+    play_round(event, entries, 1, rng=rng)
+    play_round(event, entries, 2, rng=rng, protocols=False)
+    Round.objects.filter(event=event, number=2).update(state=Round.State.PUBLISHED)
+    standings_recompute(event_id=event.pk)
+
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        page.goto(f"{live_server.url}/e/hall-cup/hall/?seconds=1&poll=1")
+        hall = page.locator("#hall")
+        assert page.evaluate(VISIBLE_PAGES) == 1
+        first = page.locator(".hall-page:not([hidden]) h1").inner_text()
+        assert first.startswith("Round 2") and "Published" in first
+        shots = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-hall-"))
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "hall-seating-1280x720.png"))
+        # it turns the page by itself: seating (2 pages of 30 names), then standings (3)
+        page.wait_for_function("document.getElementById('hall').dataset.page === '2'")
+        page.wait_for_function(
+            "document.querySelector('.hall-page:not([hidden])').dataset.kind === 'standings'"
+        )
+        assert page.evaluate(VISIBLE_PAGES) == 1
+        # the seating fits the screen: no page scrolls sideways
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        page.screenshot(path=str(shots / "hall-standings-1280x720.png"))
+
+        # the round starts: the screen follows without a reload, back at the seating
+        page.evaluate("window.stillTheSamePage = true")
+        version = hall.get_attribute("data-version")
+        round_start(round_=Round.objects.get(event=event, number=2))
+        page.wait_for_function(f"document.getElementById('hall').dataset.version !== {version!r}")
+        page.wait_for_function(
+            "document.querySelector('.hall-page:not([hidden]) h1').innerText.includes('In play')"
+        )
+        assert page.evaluate("window.stillTheSamePage === true")
+        assert page.evaluate(VISIBLE_PAGES) == 1
+    finally:
+        context.close()

@@ -1,0 +1,518 @@
+"""Reading an event's archive into this Pulka as a new event: :func:`event_archive_import`.
+
+All or nothing: the whole import runs in one transaction, and the first thing wrong (a key
+missing, a value of the wrong type, a reference to a player the archive does not hold, a
+protocol the scoring module cannot read, a row the database refuses) raises
+:class:`~tournaments.archive.refs.ArchiveError` naming its place in the document; nothing is
+left behind. An archive of a newer version than this Pulka reads is refused, an older one is
+migrated (:data:`~tournaments.archive.refs.MIGRATIONS`).
+
+Rows keep their recorded times (``created_at`` and the like are written as the archive says,
+as ``loaddata`` does), get new ids and new private links (an archive never carries the keys of
+the players' and tables' links). Players are matched by federation id with the players already
+here; accounts by user name (an account missing here is left empty, ``null``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, IntegrityError, models, transaction
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+
+from tournaments.archive import export as spec
+from tournaments.archive.refs import (
+    ARCHIVE_FORMAT,
+    ARCHIVE_VERSION,
+    MIGRATIONS,
+    ArchiveError,
+    IdMaps,
+    audit_data_mapped,
+    result_mapped,
+    ruling_entries_mapped,
+)
+from tournaments.models import (
+    Appeal,
+    AuditLogEntry,
+    Avoidance,
+    Entry,
+    Event,
+    EventPenalty,
+    EventRole,
+    Incident,
+    PenaltyDefinition,
+    Player,
+    Protocol,
+    ProtocolConfirmation,
+    Round,
+    Ruling,
+    Seat,
+    Table,
+)
+
+__all__ = ["archive_checked", "event_archive_import", "event_archive_import_json"]
+
+
+# --- reading the document, with the path of every value ------------------------------------
+
+
+def _obj(value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ArchiveError(path, _("expected an object, found %(found)s") % _found(value))
+    return value
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ArchiveError(path, _("expected a list, found %(found)s") % _found(value))
+    return value
+
+
+def _found(value: Any) -> dict[str, str]:
+    text = json.dumps(value, ensure_ascii=False)
+    return {"found": text if len(text) <= 60 else text[:57] + "…"}
+
+
+def _key(data: dict[str, Any], key: str, path: str) -> Any:
+    if key not in data:
+        raise ArchiveError(f"{path}.{key}", _("missing"))
+    return data[key]
+
+
+def _value(field: models.Field, value: Any, path: str) -> Any:
+    """``value`` of the archive as ``field`` stores it; wrong types are refused by path."""
+    if value is None:
+        if field.null or isinstance(field, models.JSONField):
+            return None
+        raise ArchiveError(path, _("must not be null"))
+    if isinstance(field, models.JSONField):
+        return value
+    if isinstance(field, models.DateTimeField):
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+        if parsed is None or parsed.tzinfo is None:
+            raise ArchiveError(path, _("expected a date and time with its UTC offset"))
+        return parsed
+    if isinstance(field, models.DateField):
+        parsed_date = parse_date(value) if isinstance(value, str) else None
+        if parsed_date is None:
+            raise ArchiveError(
+                path, _("expected a date (YYYY-MM-DD), found %(found)s") % _found(value)
+            )
+        return parsed_date
+    if isinstance(field, models.BooleanField):
+        if not isinstance(value, bool):
+            raise ArchiveError(path, _("expected true or false, found %(found)s") % _found(value))
+        return value
+    if isinstance(field, models.IntegerField):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ArchiveError(path, _("expected a whole number, found %(found)s") % _found(value))
+        return value
+    if not isinstance(value, str) or "\x00" in value:
+        raise ArchiveError(path, _("expected text, found %(found)s") % _found(value))
+    return value
+
+
+def _fields(model: type[models.Model], data: dict[str, Any], names, path: str) -> dict[str, Any]:
+    return {
+        name: _value(model._meta.get_field(name), _key(data, name, path), f"{path}.{name}")
+        for name in names
+    }
+
+
+def _save(obj: models.Model, path: str) -> models.Model:
+    """Check ``obj``'s values (choices, lengths, validators) and insert it as it is, with its
+    recorded times (a raw save, as ``loaddata``)."""
+    relations = [f.name for f in obj._meta.fields if f.is_relation]
+    try:
+        obj.full_clean(exclude=relations, validate_unique=False, validate_constraints=False)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{field}: {' '.join(str(m) for m in messages)}"
+            for field, messages in exc.message_dict.items()
+        )
+        raise ArchiveError(path, problems) from None
+    try:
+        with transaction.atomic():  # a savepoint: the error is reported, not a broken transaction
+            obj.save_base(raw=True)
+    except (IntegrityError, DatabaseError) as exc:
+        raise ArchiveError(path, str(exc).strip().splitlines()[0]) from None
+    return obj
+
+
+def archive_checked(document: Any) -> dict[str, Any]:
+    """The document's format and version checked, an older version migrated to the current.
+
+    :raises ArchiveError: not an archive, or one of a newer version than this Pulka reads.
+    """
+    data = _obj(document, "$")
+    if data.get("format") != ARCHIVE_FORMAT:
+        raise ArchiveError(
+            "$.format",
+            _("expected %(expected)s, found %(found)s")
+            % {"expected": json.dumps(ARCHIVE_FORMAT), **_found(data.get("format"))},
+        )
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ArchiveError(
+            "$.version", _("expected a version number ≥ 1, found %(found)s") % _found(version)
+        )
+    if version > ARCHIVE_VERSION:
+        raise ArchiveError(
+            "$.version",
+            _(
+                "the archive is version %(version)d, made by a newer Pulka; this Pulka reads "
+                "versions up to %(current)d: update Pulka to import it"
+            )
+            % {"version": version, "current": ARCHIVE_VERSION},
+        )
+    while version < ARCHIVE_VERSION:
+        data = MIGRATIONS[version](data)
+        version += 1
+    return data
+
+
+# --- the import ------------------------------------------------------------------------------
+
+
+class _Import:
+    def __init__(self, data: dict[str, Any], by) -> None:
+        self.data = data
+        self.by = by
+        self.users: dict[str, Any] = {}
+        self.maps: IdMaps = {"entry": {}, "table": {}, "incident": {}, "ruling": {}, "appeal": {}}
+        self.definitions: dict[str, PenaltyDefinition] = {}
+        self.rounds: dict[int, Round] = {}
+
+    def user(self, value: Any, path: str):
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise ArchiveError(path, _("expected a user name, found %(found)s") % _found(value))
+        if value not in self.users:
+            self.users[value] = get_user_model().objects.filter(username=value).first()
+        return self.users[value]
+
+    def ref(self, kind: str, value: Any, path: str, *, null: bool = False) -> Any:
+        if value is None and null:
+            return None
+        key = tuple(value) if isinstance(value, list) else value
+        try:
+            return self.maps[kind][key]
+        except (KeyError, TypeError):
+            names = {
+                "entry": _("player"),
+                "table": _("table"),
+                "incident": _("incident"),
+                "ruling": _("ruling"),
+                "appeal": _("appeal"),
+            }
+            raise ArchiveError(
+                path,
+                _("refers to %(kind)s %(found)s, which the archive does not hold")
+                % {"kind": names[kind], **_found(value)},
+            ) from None
+
+    def items(self, key: str) -> list[tuple[str, dict[str, Any]]]:
+        values = _list(_key(self.data, key, "$"), f"$.{key}")
+        return [(f"$.{key}[{i}]", _obj(v, f"$.{key}[{i}]")) for i, v in enumerate(values)]
+
+    # -- the parts, in the order their references need --
+
+    def event(self, slug: str | None) -> Event:
+        data = _obj(_key(self.data, "event", "$"), "$.event")
+        values = _fields(Event, data, spec.EVENT_FIELDS, "$.event")
+        if slug:
+            values["slug"] = slug
+        from rules.conventions import InvalidConventionError
+        from rules.variants import find_any_convention
+
+        try:
+            find_any_convention(values["variant"])
+        except (InvalidConventionError, LookupError, ValueError):
+            raise ArchiveError(
+                "$.event.variant",
+                _("this Pulka does not know the convention %(found)s") % _found(values["variant"]),
+            ) from None
+        if Event.objects.filter(slug=values["slug"]).exists():
+            raise ArchiveError(
+                "$.event.slug",
+                _("an event with the short name %(slug)s exists already: choose another")
+                % {"slug": values["slug"]},
+            )
+        event = Event(**values)
+        _save(event, "$.event")
+        for path, item in self.items("staff"):
+            user = self.user(_key(item, "user", path), f"{path}.user")
+            if user is not None:
+                _save(EventRole(event=event, user=user, role=_key(item, "role", path)), path)
+        for path, item in self.items("penalty_definitions"):
+            values = _fields(PenaltyDefinition, item, spec.DEFINITION_FIELDS, path)
+            self.definitions[values["code"]] = _save(PenaltyDefinition(event=event, **values), path)
+        return event
+
+    def players(self, event: Event) -> None:
+        for path, item in self.items("players"):
+            player_values = _fields(Player, item, spec.PLAYER_FIELDS, path)
+            player = None
+            if player_values["federation_id"]:
+                player = Player.objects.filter(federation_id=player_values["federation_id"]).first()
+            if player is None:
+                player = _save(Player(**player_values), path)
+            entry = _save(
+                Entry(event=event, player=player, **_fields(Entry, item, spec.ENTRY_FIELDS, path)),
+                path,
+            )
+            ref = _key(item, "ref", path)
+            if ref in self.maps["entry"] or not isinstance(ref, int):
+                raise ArchiveError(f"{path}.ref", _("not a whole number, or given twice"))
+            self.maps["entry"][ref] = entry.pk
+        for path, item in self.items("avoidances"):
+            _save(
+                Avoidance(
+                    event=event,
+                    first_id=self.ref("entry", _key(item, "first", path), f"{path}.first"),
+                    second_id=self.ref("entry", _key(item, "second", path), f"{path}.second"),
+                    reason=_value(
+                        Avoidance._meta.get_field("reason"), item.get("reason", ""), path
+                    ),
+                ),
+                path,
+            )
+
+    def rounds_and_tables(self, event: Event) -> None:
+        for path, item in self.items("rounds"):
+            round_ = _save(
+                Round(event=event, **_fields(Round, item, spec.ROUND_FIELDS, path)), path
+            )
+            self.rounds[round_.number] = round_
+            for t, table_data in enumerate(_list(_key(item, "tables", path), f"{path}.tables")):
+                tpath = f"{path}.tables[{t}]"
+                table_data = _obj(table_data, tpath)
+                table = _save(
+                    Table(
+                        round=round_,
+                        **_fields(Table, table_data, ("number", "first_dealer"), tpath),
+                    ),
+                    tpath,
+                )
+                self.maps["table"][(round_.number, table.number)] = table.pk
+                for s, seat in enumerate(_list(_key(table_data, "seats", tpath), f"{tpath}.seats")):
+                    spath = f"{tpath}.seats[{s}]"
+                    seat = _obj(seat, spath)
+                    _save(
+                        Seat(
+                            round=round_,
+                            table=table,
+                            position=_value(
+                                Seat._meta.get_field("position"),
+                                _key(seat, "position", spath),
+                                f"{spath}.position",
+                            ),
+                            entry_id=self.ref(
+                                "entry", _key(seat, "player", spath), f"{spath}.player"
+                            ),
+                        ),
+                        spath,
+                    )
+
+    def rulings(self, event: Event) -> None:
+        for path, item in self.items("incidents"):
+            incident = Incident(
+                event=event,
+                table_id=self.ref("table", _key(item, "table", path), f"{path}.table"),
+                reported_by=self.user(_key(item, "reported_by", path), f"{path}.reported_by"),
+                **_fields(Incident, item, spec.INCIDENT_FIELDS, path),
+            )
+            self.maps["incident"][_key(item, "ref", path)] = _save(incident, path).pk
+        replaces: list[tuple[int, Any, str]] = []
+        for path, item in self.items("rulings"):
+            definition = _key(item, "definition", path)
+            if definition is not None and definition not in self.definitions:
+                raise ArchiveError(f"{path}.definition", _("no penalty of the event has this code"))
+            ruling = Ruling(
+                incident_id=self.ref("incident", _key(item, "incident", path), f"{path}.incident"),
+                definition=self.definitions.get(definition),
+                by=self.user(_key(item, "by", path), f"{path}.by"),
+                **_fields(Ruling, item, spec.RULING_FIELDS, path),
+            )
+            self.maps["ruling"][_key(item, "ref", path)] = _save(ruling, path).pk
+            if _key(item, "replaces", path) is not None:
+                replaces.append((ruling.pk, item["replaces"], f"{path}.replaces"))
+        for pk, ref, path in replaces:
+            Ruling.objects.filter(pk=pk).update(replaces_id=self.ref("ruling", ref, path))
+
+    def protocols(self) -> None:
+        from tournaments.services.protocols import stored_protocol
+
+        for r, round_data in enumerate(_list(self.data["rounds"], "$.rounds")):
+            number = round_data["number"]
+            for t, table_data in enumerate(round_data["tables"]):
+                tpath = f"$.rounds[{r}].tables[{t}]"
+                table_id = self.maps["table"][(number, table_data["number"])]
+                saved: dict[tuple[str, int], Protocol] = {}
+                items = _list(_key(table_data, "protocols", tpath), f"{tpath}.protocols")
+                for p, item in enumerate(items):
+                    path = f"{tpath}.protocols[{p}]"
+                    item = _obj(item, path)
+                    values = _fields(Protocol, item, spec.PROTOCOL_FIELDS, path)
+                    try:
+                        stored_protocol(values["data"])
+                    except (ValueError, LookupError, TypeError) as exc:
+                        raise ArchiveError(f"{path}.data", str(exc)) from None
+                    protocol = _save(
+                        Protocol(
+                            table_id=table_id,
+                            **values,
+                            result=result_mapped(_key(item, "result", path), self.reverse("entry")),
+                            rulings_applied=[
+                                self.ref("ruling", v, f"{path}.rulings_applied")
+                                for v in _list(_key(item, "rulings_applied", path), path)
+                            ],
+                            ruling_entries=ruling_entries_mapped(
+                                _key(item, "ruling_entries", path), self.reverse("ruling")
+                            ),
+                            resolution=_key(item, "resolution", path),
+                            approved_by=self.user(_key(item, "approved_by", path), path),
+                            created_by=self.user(_key(item, "created_by", path), path),
+                            created_via_entry_id=self.ref(
+                                "entry", _key(item, "created_via_player", path), path, null=True
+                            ),
+                        ),
+                        path,
+                    )
+                    saved[(protocol.entry_kind, protocol.version)] = protocol
+                    confirmations = _list(
+                        _key(item, "confirmations", path), f"{path}.confirmations"
+                    )
+                    for c, confirmation in enumerate(confirmations):
+                        cpath = f"{path}.confirmations[{c}]"
+                        confirmation = _obj(confirmation, cpath)
+                        _save(
+                            ProtocolConfirmation(
+                                protocol=protocol,
+                                entry_id=self.ref(
+                                    "entry", _key(confirmation, "player", cpath), cpath
+                                ),
+                                by_referee=self.user(
+                                    _key(confirmation, "by_referee", cpath), cpath
+                                ),
+                                **_fields(
+                                    ProtocolConfirmation,
+                                    confirmation,
+                                    ("seat", "confirmed_at"),
+                                    cpath,
+                                ),
+                            ),
+                            cpath,
+                        )
+                for protocol in saved.values():  # the second entry a resolution chose from
+                    resolution = protocol.resolution
+                    if isinstance(resolution, dict) and "referee_version" in resolution:
+                        other = saved.get(("referee", resolution["referee_version"]))
+                        if other is not None:
+                            protocol.resolution = {**resolution, "referee_protocol": other.pk}
+                            Protocol.objects.filter(pk=protocol.pk).update(
+                                resolution=protocol.resolution
+                            )
+
+    def reverse(self, kind: str) -> IdMaps:
+        """The map of ``kind`` as the ``refs`` translators take it (reference → new id)."""
+        return {kind: self.maps[kind]}
+
+    def appeals_and_penalties(self, event: Event) -> None:
+        for path, item in self.items("appeals"):
+            appeal = Appeal(
+                ruling_id=self.ref("ruling", _key(item, "ruling", path), f"{path}.ruling"),
+                filed_by_entry_id=self.ref(
+                    "entry",
+                    _key(item, "filed_by_player", path),
+                    f"{path}.filed_by_player",
+                    null=True,
+                ),
+                filed_by=self.user(_key(item, "filed_by", path), f"{path}.filed_by"),
+                decided_by=self.user(_key(item, "decided_by", path), f"{path}.decided_by"),
+                new_ruling_id=self.ref(
+                    "ruling", _key(item, "new_ruling", path), f"{path}.new_ruling", null=True
+                ),
+                **_fields(Appeal, item, spec.APPEAL_FIELDS, path),
+            )
+            self.maps["appeal"][_key(item, "ref", path)] = _save(appeal, path).pk
+        for path, item in self.items("event_penalties"):
+            round_number = _key(item, "round", path)
+            if round_number is not None and round_number not in self.rounds:
+                raise ArchiveError(f"{path}.round", _("the archive has no round of this number"))
+            definition = _key(item, "definition", path)
+            if definition is not None and definition not in self.definitions:
+                raise ArchiveError(f"{path}.definition", _("no penalty of the event has this code"))
+            _save(
+                EventPenalty(
+                    event=event,
+                    entry_id=self.ref("entry", _key(item, "player", path), f"{path}.player"),
+                    round=self.rounds.get(round_number),
+                    definition=self.definitions.get(definition),
+                    ruling_id=self.ref(
+                        "ruling", _key(item, "ruling", path), f"{path}.ruling", null=True
+                    ),
+                    by=self.user(_key(item, "by", path), f"{path}.by"),
+                    **_fields(EventPenalty, item, spec.PENALTY_FIELDS, path),
+                ),
+                path,
+            )
+
+    def audit_log(self, event: Event) -> None:
+        for path, item in self.items("audit_log"):
+            values = _fields(AuditLogEntry, item, ("created_at", "action", "reason"), path)
+            data = audit_data_mapped(values["action"], _key(item, "data", path), self.maps)
+            user = self.user(_key(item, "user", path), f"{path}.user")
+            _save(AuditLogEntry(event=event, user=user, data=data, **values), path)
+
+
+@transaction.atomic
+def event_archive_import(*, document: Any, by, slug: str | None = None) -> Event:
+    """Make a new event of the archive ``document`` (parsed JSON), all in one transaction.
+
+    :param slug: the new event's short name (default: the archive's).
+    :raises ArchiveError: anything wrong with the document, by its path; nothing is imported.
+    """
+    from tournaments.services.audit import audit_log
+    from tournaments.services.standings import standings_schedule
+
+    data = archive_checked(document)
+    run = _Import(data, by)
+    event = run.event(slug)
+    run.players(event)
+    run.rounds_and_tables(event)
+    run.rulings(event)
+    run.protocols()
+    run.appeals_and_penalties(event)
+    run.audit_log(event)
+    audit_log(
+        event=event,
+        action="event.imported",
+        by=by,
+        data={
+            "from": data["event"]["slug"],
+            "exported_at": data.get("exported_at"),
+            "version": data["version"],
+        },
+    )
+    if getattr(by, "is_authenticated", False) and not by.is_superuser:
+        EventRole.objects.get_or_create(event=event, user=by, role=EventRole.Role.ORGANISER)
+    standings_schedule(event_id=event.pk)
+    return event
+
+
+def event_archive_import_json(*, text: str | bytes, by, slug: str | None = None) -> Event:
+    """:func:`event_archive_import` of an archive file's text.
+
+    :raises ArchiveError: not JSON, or anything :func:`event_archive_import` refuses.
+    """
+    try:
+        document = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ArchiveError("$", _("not JSON (%(error)s)") % {"error": exc}) from None
+    return event_archive_import(document=document, by=by, slug=slug)

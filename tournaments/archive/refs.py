@@ -1,0 +1,121 @@
+"""What the archive's writer and reader share: its name, version and migrations, and the
+translation of database ids inside recorded data (a protocol's result, the audit log's data)
+into the archive's own references and back.
+
+Inside the archive nothing names a row by its database id: players, incidents, rulings and
+appeals have a ``ref`` (1, 2, 3 … in the order they were made), a table is ``[round, table]``
+by their numbers, a protocol version ``[entry_kind, version]`` of its table. So an archive read
+into another Pulka and written out again is the same document (ids and timestamps of the
+export aside), and ids never clash with the rows already there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from tournaments.errors import UserFacingError
+
+__all__ = [
+    "ARCHIVE_FORMAT",
+    "ARCHIVE_VERSION",
+    "MIGRATIONS",
+    "ArchiveError",
+    "IdMaps",
+    "audit_data_mapped",
+    "result_mapped",
+    "ruling_entries_mapped",
+]
+
+#: the document's ``format``
+ARCHIVE_FORMAT = "pulka-event-archive"
+#: the version this Pulka writes, and the newest it reads
+ARCHIVE_VERSION = 1
+#: version n → a function turning a version-n document into version n + 1 (none yet: version 1
+#: is the first); an older archive is migrated step by step on reading, a newer one refused
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+class ArchiveError(UserFacingError):
+    """An archive that cannot be read: the message names the place (``$.rounds[2].number``)
+    and what was wrong; nothing of it was imported."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(
+            _("The archive cannot be imported: %(path)s: %(problem)s. Nothing was imported.")
+            % {"path": path, "problem": problem},
+            {"field": "archive", "path": path},
+        )
+        self.path = path
+        self.problem = problem
+
+
+#: one kind of row → {id: reference} (export) or {reference: id} (import)
+IdMaps = dict[str, dict[Any, Any]]
+
+#: keys of the audit log's data that name an entry, in every action
+_ENTRY_KEYS = ("entry", "first", "second")
+#: keys that name an incident, a ruling or an appeal
+_ROW_KEYS = {
+    "incident": "incident",
+    "ruling": "ruling",
+    "replaces": "ruling",
+    "new_ruling": "ruling",
+    "appeal": "appeal",
+}
+#: actions whose ``table`` is the table's id (elsewhere it is the table's number)
+_TABLE_ID_ACTIONS = ("protocol.", "incident.")
+
+
+def _mapped(maps: IdMaps, kind: str, value: Any) -> Any:
+    """``value`` through the map of ``kind``; a value it does not know (a row no longer in
+    the event, data of another shape) stays as recorded."""
+    key = tuple(value) if isinstance(value, list) else value
+    try:
+        found = maps[kind].get(key, value)
+    except TypeError:  # unhashable: another shape
+        return value
+    return list(found) if isinstance(found, tuple) else found
+
+
+def audit_data_mapped(action: str, data: Any, maps: IdMaps) -> Any:
+    """An audit entry's ``data`` with the ids it holds translated through ``maps`` (kinds
+    ``entry``, ``table``, ``incident``, ``ruling``, ``appeal``); everything else as recorded."""
+    if not isinstance(data, dict):
+        return data
+    out = dict(data)
+    for key in _ENTRY_KEYS:
+        if key in out:
+            out[key] = _mapped(maps, "entry", out[key])
+    if action == "entries.checked_in" and isinstance(out.get("entries"), list):
+        out["entries"] = [_mapped(maps, "entry", v) for v in out["entries"]]
+    for key, kind in _ROW_KEYS.items():
+        if key in out:
+            out[key] = _mapped(maps, kind, out[key])
+    if "table" in out and action.startswith(_TABLE_ID_ACTIONS):
+        out["table"] = _mapped(maps, "table", out["table"])
+    return out
+
+
+def result_mapped(result: Any, maps: IdMaps) -> Any:
+    """A protocol's ``result`` rows with their ``entry`` translated."""
+    if not isinstance(result, list):
+        return result
+    return [
+        {**row, "entry": _mapped(maps, "entry", row.get("entry"))} if isinstance(row, dict) else row
+        for row in result
+    ]
+
+
+def ruling_entries_mapped(ruling_entries: Any, maps: IdMaps) -> Any:
+    """A protocol's ``ruling_entries`` with their ``ruling`` translated."""
+    if not isinstance(ruling_entries, list):
+        return ruling_entries
+    return [
+        {**row, "ruling": _mapped(maps, "ruling", row.get("ruling"))}
+        if isinstance(row, dict)
+        else row
+        for row in ruling_entries
+    ]

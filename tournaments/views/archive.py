@@ -1,0 +1,143 @@
+"""The record of an event to take away: its full archive (organisers), the standings as CSV
+and each approved protocol in the scoring module's JSON (public, as the pages are), and making
+a new event of an archive (staff).
+
+``/e/<slug>/manage/archive/`` (organisers), ``/manage/import-event/`` (staff),
+``/e/<slug>/standings.csv`` and ``/e/<slug>/rounds/<n>/tables/<t>/protocol.json`` (public).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from tournaments.archive import ArchiveError
+from tournaments.archive.files import archive_request
+from tournaments.archive.load import event_archive_import_json
+from tournaments.models import GeneratedFile, Protocol
+from tournaments.permissions import ORGANISE
+from tournaments.selectors import standings as sel
+from tournaments.services.jobs import DOCUMENT_QUEUED, jobs_waiting
+from tournaments.views.decorators import event_view
+
+#: the largest archive file the import page takes (the command line takes any)
+IMPORT_MAX_BYTES = 200 * 1024 * 1024
+
+
+@event_view(roles=ORGANISE)
+@require_http_methods(["GET", "POST"])
+def manage_archive(request, event):
+    if request.method == "POST":
+        f = archive_request(event=event, by=request.user)
+        if f.status == GeneratedFile.Status.OK:
+            messages.success(request, _("The archive is ready: %(name)s") % {"name": f.filename})
+        elif jobs_waiting(event_id=event.pk, key=f"file:{f.pk}"):
+            messages.warning(request, DOCUMENT_QUEUED)
+        else:
+            messages.success(
+                request, _("The archive is being written; this page shows it when it is ready.")
+            )
+        return redirect("manage-archive", slug=event.slug)
+    files = GeneratedFile.objects.filter(event=event, kind=GeneratedFile.Kind.ARCHIVE).order_by(
+        "-created_at", "-pk"
+    )
+    return render(
+        request,
+        "tournaments/organiser/archive.html",
+        {"event": event, "files": files, "pending": any(f.status == "pending" for f in files)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_event(request):
+    if not (request.user.is_staff or request.user.is_superuser):
+        raise PermissionDenied
+    error = None
+    if request.method == "POST":
+        upload = request.FILES.get("archive")
+        slug = request.POST.get("slug", "").strip() or None
+        if upload is None:
+            error = _("Choose the archive file (.json).")
+        elif upload.size > IMPORT_MAX_BYTES:
+            error = _(
+                "The file is larger than %(mb)d MB: import it with manage.py archive_import."
+            ) % {"mb": IMPORT_MAX_BYTES // (1024 * 1024)}
+        else:
+            try:
+                event = event_archive_import_json(text=upload.read(), by=request.user, slug=slug)
+            except ArchiveError as exc:
+                error = exc.message
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s imported: %(players)d players, %(rounds)d rounds.")
+                    % {
+                        "name": event.name,
+                        "players": event.entries.count(),
+                        "rounds": event.rounds.count(),
+                    },
+                )
+                return redirect("manage", slug=event.slug)
+    return render(request, "tournaments/organiser/import_event.html", {"error": error})
+
+
+@event_view()
+def standings_csv(request, event):
+    """The stored standings as CSV: a header line, then one line a player in place order."""
+    view = sel.standings_view(event=event)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        [_("Place"), _("Player"), _("Club"), _("City"), _("Rounds")]
+        + [_("R%(n)s") % {"n": n} for n in view["rounds"]]
+        + [_("Total"), _("With provisional results")]
+        + [c["name"] for c in view["tiebreak_columns"]]
+    )
+    for r in view["rows"]:
+        writer.writerow(
+            [r.get("place_label", ""), r["name"], r["club"], r["city"], r.get("rounds_played", "")]
+            + [c["score"] if c else "" for c in r["round_cells"]]
+            + [
+                r.get("total", ""),
+                r.get("provisional_total", "") if r.get("has_provisional") else "",
+            ]
+            + ["" if m is None else m for m in r["metric_cells"]]
+        )
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
+    return response
+
+
+@event_view()
+def protocol_json(request, event, number: int, table_number: int):
+    """A table's approved protocol as the scoring module writes it (``docs/protocol-format.md``
+    and the families' formats): public once approved, like the results it makes."""
+    protocol = (
+        Protocol.objects.filter(
+            table__round__event=event,
+            table__round__number=number,
+            table__number=table_number,
+            approved=True,
+        )
+        .only("data")
+        .first()
+    )
+    if protocol is None:
+        raise Http404
+    response = HttpResponse(
+        json.dumps(protocol.data, ensure_ascii=False, indent=2),
+        content_type="application/json; charset=utf-8",
+    )
+    filename = f"{event.slug}-r{number}-t{table_number}.json"
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
