@@ -70,7 +70,7 @@ FINDING_TITLES: dict[str, Any] = {
 
 
 def _int(value: Any, field: str) -> int | None:
-    value = str(value or "").strip()
+    value = "" if value is None else str(value).strip()
     if not value:
         return None
     try:
@@ -395,15 +395,43 @@ class PriffeUI(FamilyUI):
     def penalty_from_json(self, data: Mapping[str, Any]) -> Any:
         """A referee's penalty: its points (the neutral entry's ``gora``, with what the others
         write against the offender added) above the line for the offender's opponents, in the
-        sits of the deal it follows (the last sits when the entry does not say)."""
-        points = int(data.get("gora", 0)) + sum(int(w) for _s, w in data.get("whists", ()))
-        return Penalty(
-            int(data.get("sits", 0)),
-            int(data["player"]),
-            points,
-            str(data.get("rule", "")),
-            str(data.get("note", "")),
-        )
+        sits it names (0-based). A ruling's entry is given the sits of the deal it follows
+        (:meth:`penalty_placement`); an entry that names no sits is refused, naming the field:
+        the partnerships differ from sits to sits, so the sits says who the opponents are.
+
+        :raises UserFacingError: no sits, no offender, or points that are not whole numbers.
+        """
+        if data.get("sits") in (None, ""):
+            raise UserFacingError(
+                _(
+                    "A Priffe penalty needs the sits it was given in: the partnerships change "
+                    'from sits to sits (004 "Utgång").'
+                ),
+                {"field": "sits"},
+            )
+        if data.get("player") in (None, ""):
+            raise UserFacingError(_("Choose the offender."), {"field": "player"})
+        sits = _int(data.get("sits"), "sits")
+        player = _int(data.get("player"), "player")
+        points = _int(data.get("gora", 0), "gora") or 0
+        for _writer, amount in data.get("whists", ()):
+            points += _int(amount, "whists") or 0
+        if sits is None or sits < 0:
+            raise UserFacingError(_("Choose the sits."), {"field": "sits"})
+        if player is None or not 0 <= player < 4:
+            raise UserFacingError(_("No such player."), {"field": "player"})
+        return Penalty(sits, player, points, str(data.get("rule", "")), str(data.get("note", "")))
+
+    def penalty_placement(self, protocol: Any, after_deal: int | None) -> dict[str, Any]:
+        """The sits of the deal a penalty follows (at the end: the last entry's sits; before
+        any deal: the first sits), as the text notation places a ``straff`` line under its
+        ``sits`` heading."""
+        deals = protocol.deals
+        if not deals:
+            return {"sits": 0}
+        if after_deal is None or not 0 <= after_deal < len(deals):
+            return {"sits": deals[-1].sits}
+        return {"sits": deals[after_deal].sits}
 
     def penalty_to_json(self, deal: Any) -> dict[str, Any]:
         return {
