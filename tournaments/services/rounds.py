@@ -321,7 +321,11 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
             [a, b] for ids in by_club.values() for i, a in enumerate(ids) for b in ids[i + 1 :]
         ]
     standings = _standings_for_draw(event)
+    extra: dict[str, Any] = {}
+    if policy == TableSizePolicy.FOUR and _plays_partnerships(event):
+        extra["partnerships"] = True  # the draw spreads partners too (opposite seats, 004)
     return {
+        **extra,
         "entries": [
             {"id": e.pk, "rating": e.player.rating, "club": e.player.club} for e in entries
         ],
@@ -337,6 +341,16 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
         "sitting_out": sitting_out,
         "remainder": remainder,
     }
+
+
+def _plays_partnerships(event: Event) -> bool:
+    """Whether the event's rule family plays in partnerships (its UI adapter says so)."""
+    from tournaments.variants import ui_of_event
+
+    try:
+        return ui_of_event(event).partnerships
+    except (LookupError, ValueError):
+        return False
 
 
 def _fours_remainder(
@@ -641,7 +655,9 @@ def run_engine(
         entries,
         history,
         method=method,
-        policy=seating.TablePolicy(_POLICIES[inputs["policy"]]),
+        policy=seating.TablePolicy.PARTNERSHIPS
+        if inputs.get("partnerships") and inputs["policy"] == TableSizePolicy.FOUR
+        else seating.TablePolicy(_POLICIES[inputs["policy"]]),
         constraints=constraints,
         seed=seed,
         standings=standings,

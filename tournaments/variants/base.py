@@ -59,6 +59,9 @@ class FamilyUI:
     game_size_phrase: ClassVar[Any]
     #: a heading in the user's language for each of the checker's finding codes
     finding_titles: ClassVar[Mapping[str, Any]] = {}
+    #: partners sit opposite at a table of four (Priffe, seed 004): the draw then also spreads
+    #: who partners whom over the rounds (``seating.TablePolicy.PARTNERSHIPS``)
+    partnerships: ClassVar[bool] = False
 
     @property
     def variant(self) -> Variant:

@@ -98,6 +98,7 @@ class PriffeUI(FamilyUI):
     game_size_phrase = gettext_lazy("%(n)d sits")
     ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
     finding_titles = FINDING_TITLES
+    partnerships = True  # two partnerships, partners opposite (seed 004)
 
     def _score(self, protocol: Any) -> Any:
         return self.variant.score(protocol)

@@ -167,3 +167,26 @@ def test_the_organiser_chooses_on_the_settings_page_and_marks_substitutes(client
     client.post(reverse("manage-entry-action", args=[event.slug, entries[0].pk, "regular"]))
     entries[0].refresh_from_db()
     assert not entries[0].substitute
+
+
+def test_a_priffe_draw_spreads_partners_too(monkeypatch):
+    """Partners sit opposite (seed 004): the draw's input says so, and the engine is asked for
+    the partnerships policy, which also spreads who partners whom over the rounds."""
+    from tournaments import seating
+    from tournaments.services import rounds
+
+    event, _entries, _ = priffe_event(8)
+    asked = []
+    real = seating.draw_round
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs["policy"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(seating, "draw_round", spy)
+    round_ = round_create(event=event)
+    assert rounds.draw_input(round_)["partnerships"] is True
+    round_draw(round_=round_)
+    assert asked == [seating.TablePolicy.PARTNERSHIPS]
+    russian = EventFactory(variant="sochi", table_size_policy="4")
+    assert "partnerships" not in rounds.draw_input(round_create(event=russian))
