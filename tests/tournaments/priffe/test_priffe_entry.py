@@ -114,3 +114,28 @@ def test_a_penalty_is_entered_in_the_sits_chosen(client):
                           "sits": "1", "offender": "2", "penalty_rule": "x"})  # fmt: skip
     assert r.status_code == 400 and "Give the penalty" in r.content.decode()
     assert current(table).version == 2
+
+
+def test_the_referee_desk_reads_the_priffe_notation_with_bids_and_a_straff(client):
+    event, (table,), referee = priffe_table()
+    client.force_login(referee)
+    url = reverse("protocol-referee", args=[event.slug, 1, 1])
+    text = (
+        "sits 1: 1, 2, 3, 4\n"
+        '1. "Bertil 1" hjärter 9/4 {hjärter pass spader pass}\n'
+        '2. straff "Cecilia 1" 50 rule=revoke\n'
+    )
+    r = client.post(
+        url,
+        {"notation": text, "ending": "in-progress", "based_on_version": "", "entry_kind": "table"},
+    )
+    assert r.status_code == 302, r.content.decode()[:3000]
+    version = current(table)
+    game = stored_protocol(version.data)
+    assert game.deals == (
+        Hand(0, Contract.HJARTER, BERTIL, (4, 9), bids=("hjärter", "pass", "spader", "pass")),
+        Penalty(0, CECILIA, 50, "revoke"),
+    )
+    assert [f["code"] for f in version.findings] == ["AUCTION", "AUCTION"], version.findings
+    page = client.get(url).content.decode()
+    assert "A bid against the bidding rules" in page and "[004 §Budgivning]" in page
