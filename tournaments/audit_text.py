@@ -27,6 +27,8 @@ SENTENCES: dict[str, Any] = {
     "entry.withdrawn": _("%(entry)s withdrew"),
     "entry.reentered": _("%(entry)s re-entered"),
     "entry.key_rotated": _("%(entry)s got a new private link (the old one no longer works)"),
+    "entry.substitute": _("%(entry)s is a substitute (fills a table of four; not ranked)"),
+    "entry.regular": _("%(entry)s is a player again, not a substitute"),
     "constraint.apart_added": _("%(first)s and %(second)s are kept apart"),
     "constraint.apart_removed": _("%(first)s and %(second)s may meet again"),
     "constraint.table_fixed": _("%(entry)s must sit at table %(table)s"),

@@ -31,6 +31,8 @@ class EventForm(forms.ModelForm):
             "deals_per_round",
             "round_time_limit",
             "table_size_policy",
+            "fours_remainder",
+            "sit_out_score",
             "rounds_planned",
             "default_draw_method",
             "separate_clubs",
@@ -52,12 +54,21 @@ class EventForm(forms.ModelForm):
         self.family = convention_options.family_for(chosen)
         self.fields.update(convention_options.option_fields(self.family))
         self.fields["pulka_target"].label = convention_options.game_size_label(self.family)
+        for name in self.KEEP_WHEN_BLANK:
+            self.fields[name].required = False
         if self.instance.pk and self.family == convention_options.family_for(self.instance.variant):
             self.initial.update(convention_options.initial_from(self.instance.convention_options))
+
+    #: fields a form may leave out (an older page, a script): they keep the event's value
+    KEEP_WHEN_BLANK = ("fours_remainder", "sit_out_score")
 
     def clean(self):
         cleaned = super().clean()
         cleaned["convention_options"] = convention_options.options_from(cleaned)
+        for name in self.KEEP_WHEN_BLANK:
+            if cleaned.get(name) in (None, ""):
+                cleaned[name] = getattr(self.instance, name)
+                self.errors.pop(name, None)
         return cleaned
 
     def main_fields(self):

@@ -36,7 +36,7 @@ from .protocol import (
     SheetEntry,
     default_sittings,
 )
-from .score import score
+from .score import Scoring, score
 
 __all__ = ["PLAYERS", "random_protocol", "random_hand", "sheet_for"]
 
@@ -62,9 +62,7 @@ def _tricks(rng: random.Random, mean: float) -> int:
     return max(0, min(13, round(rng.gauss(mean, 2.5))))
 
 
-def random_hand(
-    rng: random.Random, protocol: PriffeProtocol, sits: int, dealer: int
-) -> Hand:
+def random_hand(rng: random.Random, protocol: PriffeProtocol, sits: int, dealer: int) -> Hand:
     """A legal deal of sits ``sits`` dealt by ``dealer``."""
     conv = find_convention(protocol.convention).with_options(**dict(protocol.options))
     seating = protocol.sittings[sits]
@@ -120,17 +118,20 @@ def random_protocol(
     )
     deals: list[PriffeDeal] = []
     sits, count = 0, 0
-    for _ in range(2000):
+    scoring = Scoring(protocol)  # deal by deal: linear in the deals, not a rescoring per deal
+    cap = 2000 + (2 * target if conv.play == "deals" else 0)  # a guard, never reached
+    for _ in range(cap):
+        deal: PriffeDeal
         if rng.random() < 0.03:
-            deals.append(Penalty(sits, rng.randrange(4), rng.choice((10, 20, 50)), "ruling"))
+            deal = Penalty(sits, rng.randrange(4), rng.choice((10, 20, 50)), "ruling")
         else:
-            dealer = sittings[sits][count % 4]
-            deals.append(random_hand(rng, protocol, sits, dealer))
+            deal = random_hand(rng, protocol, sits, sittings[sits][count % 4])
             count += 1
-        scored = score(protocol.with_deals(tuple(deals)))
-        if scored.closed_at is not None:
+        deals.append(deal)
+        scoring.add(deal)
+        if scoring.closed_at is not None:
             break
-        if not conv.simple and scored.sits[sits].winner is not None:
+        if not conv.simple and scoring.sits_winner(sits) is not None:
             sits, count = sits + 1, 0
     protocol = protocol.with_deals(tuple(deals))
     if cut if cut is not None else rng.random() < 0.2:
@@ -148,8 +149,9 @@ def sheet_for(protocol: PriffeProtocol) -> PriffeSheet:
     """The sheet a careful table writes: every entry, the sits totals and the players' totals."""
     scored = score(protocol)
     return PriffeSheet(
-        entries=tuple(SheetEntry(d.below, d.above, d.game_won_by is not None)
-                      for d in scored.deals),  # fmt: skip
+        entries=tuple(
+            SheetEntry(d.below, d.above, d.game_won_by is not None) for d in scored.deals
+        ),  # fmt: skip
         sits=tuple(s.totals for s in scored.sits),
         result=scored.player_totals,
     )

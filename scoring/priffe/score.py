@@ -46,6 +46,7 @@ __all__ = [
     "ScoredDeal",
     "ScoredSits",
     "ScoredPriffe",
+    "Scoring",
     "convention_of",
     "deal_points",
     "dealers",
@@ -197,9 +198,7 @@ def deal_points(hand: Hand, side: int | None, conv: PriffeConvention) -> tuple[P
     return tuple(parts)
 
 
-def _honour_parts(
-    protocol: PriffeProtocol, hand: Hand, conv: PriffeConvention
-) -> list[Part]:
+def _honour_parts(protocol: PriffeProtocol, hand: Hand, conv: PriffeConvention) -> list[Part]:
     out = []
     for claim in hand.honours:
         side = protocol.side_of(claim.holder, hand.sits)
@@ -234,36 +233,62 @@ class _Sits:
         )
 
 
-def score(protocol: PriffeProtocol) -> ScoredPriffe:
-    """Score a Priffe protocol.
+class Scoring:
+    """A Priffe game scored deal by deal: :meth:`add` scores one more entry in constant time,
+    so that a game built up deal by deal (the generator, a table entering deals) costs linear
+    time, not a full rescoring per deal. :func:`score` is this over a protocol's deals.
 
-    :raises ValueError: a deal whose sits has no seating (the readers refuse those), or an
-        unknown convention or option.
+    ``protocol`` gives the players, the sittings, the target and the rules; its own deals are
+    not read.
+
+    :raises ValueError: an unknown convention or option.
     """
-    conv = convention_of(protocol)
-    rotation = dealers(protocol)
-    table: dict[int, _Sits] = {}
-    scored: list[ScoredDeal] = []
-    totals = [0] * protocol.size
-    closed_at: int | None = None
-    extra: list[int] = []
-    hands = 0
-    for i, deal in enumerate(protocol.deals):
+
+    def __init__(self, protocol: PriffeProtocol) -> None:
+        self.protocol = protocol
+        self.convention = convention_of(protocol)
+        self.table: dict[int, _Sits] = {}
+        self.deals: list[ScoredDeal] = []
+        self.totals = [0] * protocol.size
+        self.closed_at: int | None = None
+        self.extra: list[int] = []
+        self.hands = 0
+        self.won = 0  # sits won so far
+        self._dealt: dict[int, int] = {}  # hands dealt per sits, for the rotation
+
+    def sits_winner(self, sits: int) -> int | None:
+        """The side that won sits ``sits`` so far, or ``None``."""
+        state = self.table.get(sits)
+        return None if state is None else state.winner
+
+    def add(self, deal: Hand | Penalty) -> ScoredDeal:
+        """Score the next entry.
+
+        :raises ValueError: a deal whose sits has no seating (the readers refuse those).
+        """
+        protocol, conv = self.protocol, self.convention
+        i = len(self.deals)
         seating = protocol.seating(deal.sits)
         if seating is None:
             raise ValueError(f"deals[{i}].sits: sits {deal.sits + 1} has no seating")
-        state = table.setdefault(deal.sits, _Sits(deal.sits, seating))
+        state = self.table.get(deal.sits)
+        if state is None:
+            state = self.table[deal.sits] = _Sits(deal.sits, seating)
         state.deals.append(i)
-        if closed_at is not None:
-            extra.append(i)
+        if self.closed_at is not None:
+            self.extra.append(i)
         declaring: int | None = None
+        dealer: int | None = None
         if isinstance(deal, Penalty):
             offender = protocol.side_of(deal.player, deal.sits)
             parts: list[Part] = []
             if offender is not None:
                 parts.append(Part(1 - offender, "above", deal.points, "penalty"))
         else:
-            hands += 1
+            self.hands += 1
+            k = self._dealt.get(deal.sits, 0)
+            dealer = seating[k % 4]  # the rotation (see :func:`dealers`)
+            self._dealt[deal.sits] = k + 1
             if deal.declarer is not None:
                 declaring = protocol.side_of(deal.declarer, deal.sits)
             parts = [*deal_points(deal, declaring, conv), *_honour_parts(protocol, deal, conv)]
@@ -280,7 +305,10 @@ def score(protocol: PriffeProtocol) -> ScoredPriffe:
                 if state.game_points[s] >= conv.game_points and game_won_by is None:
                     game_won_by = s
                     state.games[s] += 1
-                    if state.games[s] <= len(conv.game_bonus) and conv.game_bonus[state.games[s] - 1]:
+                    if (
+                        state.games[s] <= len(conv.game_bonus)
+                        and conv.game_bonus[state.games[s] - 1]
+                    ):
                         bonus = conv.game_bonus[state.games[s] - 1]
                         parts.append(Part(s, "above", bonus, "game bonus"))
                         above[s] += bonus
@@ -289,48 +317,63 @@ def score(protocol: PriffeProtocol) -> ScoredPriffe:
                 state.game += 1
                 if state.games[game_won_by] == 2 and state.winner is None:
                     state.winner, state.won_at, sits_won_by = game_won_by, i, game_won_by
-                    won = sum(1 for t in table.values() if t.winner is not None)
-                    if won >= protocol.target and closed_at is None:
-                        closed_at = i
-        elif closed_at is None and (
-            (conv.play == "deals" and isinstance(deal, Hand) and hands >= protocol.target)
+                    self.won += 1
+                    if self.won >= protocol.target and self.closed_at is None:
+                        self.closed_at = i
+        elif self.closed_at is None and (
+            (conv.play == "deals" and isinstance(deal, Hand) and self.hands >= protocol.target)
             or (conv.play == "total" and max(state.game_points) >= protocol.target)
         ):
-            closed_at = i
+            self.closed_at = i
         for s in (0, 1):
             state.below[s] += below[s]
             state.above[s] += above[s]
             for seat in (s, s + 2):
-                totals[seating[seat]] += below[s] + above[s]
-        scored.append(
-            ScoredDeal(
-                index=i,
-                sits=deal.sits,
-                dealer=rotation[i],
-                declaring_side=declaring,
-                below=(below[0], below[1]),
-                above=(above[0], above[1]),
-                parts=tuple(parts),
-                game=game,
-                game_points=game_points,
-                games=(state.games[0], state.games[1]),
-                game_won_by=game_won_by,
-                sits_won_by=sits_won_by,
-            )
+                self.totals[seating[seat]] += below[s] + above[s]
+        scored = ScoredDeal(
+            index=i,
+            sits=deal.sits,
+            dealer=dealer,
+            declaring_side=declaring,
+            below=(below[0], below[1]),
+            above=(above[0], above[1]),
+            parts=tuple(parts),
+            game=game,
+            game_points=game_points,
+            games=(state.games[0], state.games[1]),
+            game_won_by=game_won_by,
+            sits_won_by=sits_won_by,
         )
-    sits = tuple(
-        table[k].freeze() if k in table else _Sits(k, protocol.sittings[k]).freeze()
-        for k in range(len(protocol.sittings))
-    )
-    return ScoredPriffe(
-        protocol=protocol,
-        convention=conv,
-        deals=tuple(scored),
-        sits=sits,
-        player_totals=tuple(totals),
-        closed_at=closed_at,
-        extra=tuple(extra),
-    )
+        self.deals.append(scored)
+        return scored
+
+    def result(self, protocol: PriffeProtocol | None = None) -> ScoredPriffe:
+        """The game scored so far (``protocol``: the one whose deals were added)."""
+        sits = tuple(
+            self.table[k].freeze() if k in self.table else _Sits(k, s).freeze()
+            for k, s in enumerate(self.protocol.sittings)
+        )
+        return ScoredPriffe(
+            protocol=protocol if protocol is not None else self.protocol,
+            convention=self.convention,
+            deals=tuple(self.deals),
+            sits=sits,
+            player_totals=tuple(self.totals),
+            closed_at=self.closed_at,
+            extra=tuple(self.extra),
+        )
+
+
+def score(protocol: PriffeProtocol) -> ScoredPriffe:
+    """Score a Priffe protocol.
+
+    :raises ValueError: a deal whose sits has no seating (the readers refuse those), or an
+        unknown convention or option.
+    """
+    scoring = Scoring(protocol)
+    for deal in protocol.deals:
+        scoring.add(deal)
+    return scoring.result()
 
 
 def pairwise_results(protocol: PriffeProtocol) -> tuple[tuple[Fraction, ...], ...]:

@@ -8,6 +8,9 @@ the issue's target is at least 100,000 deals/s on one core.
 ``--families [N]`` measures every registered family instead, through the variant registry
 (:mod:`scoring.variants`): N generated games of each family's conventions, scored and then scored
 and checked, in deals per second and as a ratio to Russian (Sochi) measured in the same run.
+
+``--priffe-generate`` times the Priffe generator on games of growing length (the simpler variant,
+a fixed number of deals): linear generation keeps the deals per second level as games grow.
 """
 
 from __future__ import annotations
@@ -56,10 +59,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=1, help="best of N runs per measurement")
     parser.add_argument(
-        "--families", type=int, nargs="?", const=300, default=0,
+        "--families",
+        type=int,
+        nargs="?",
+        const=300,
+        default=0,
         help="measure every registered family through the registry, N games each (300)",
     )
+    parser.add_argument(
+        "--priffe-generate",
+        action="store_true",
+        help="the Priffe generator's deals per second on games of 100 to 10,000 deals",
+    )
     args = parser.parse_args()
+    if args.priffe_generate:
+        priffe_generation(args.seed, args.repeat)
+        return
     if args.families:
         families(args.families, args.seed, args.repeat)
         return
@@ -139,9 +154,7 @@ def families(games: int, seed: int, repeat: int) -> None:
         made = time.perf_counter() - started
         deals = sum(len(p.deals) for p in protocols)
         scored = _rate(deals, lambda v=variant, ps=protocols: [v.score(p) for p in ps], repeat)
-        checked = _rate(
-            deals, lambda v=variant, ps=protocols: [v.check(p) for p in ps], repeat
-        )
+        checked = _rate(deals, lambda v=variant, ps=protocols: [v.check(p) for p in ps], repeat)
         errors = sum(not variant.check(p).ok for p in protocols)
         rows.append((key, len(protocols), deals, made, scored, checked, errors))
     base = {r[0]: r for r in rows}["russian"]
@@ -152,6 +165,27 @@ def families(games: int, seed: int, repeat: int) -> None:
             f"{key:8} {n:6} {deals:8} {scored:14,.0f} {scored / base[4]:6.2f} "
             f"{checked:14,.0f} {checked / base[5]:6.2f}  {made:.1f} s, {errors} with errors"
         )
+
+
+def priffe_generation(seed: int, repeat: int) -> None:
+    """Deals per second of :func:`scoring.priffe.generate.random_protocol` for one game of
+    100, 1,000 and 10,000 deals (``play=deals``): level when generation is linear."""
+    from scoring.priffe.generate import random_protocol as priffe_protocol
+
+    print(f"{'deals per game':>14} {'games':>6} {'generated deals/s':>18}")
+    for length in (100, 1_000, 10_000):
+        games = max(1, 10_000 // length)
+        made: list[int] = []
+
+        def work(n: int = length, k: int = games, out: list[int] = made) -> None:
+            rng = random.Random(seed)
+            out[:] = [
+                len(priffe_protocol(rng, target=n, options=(("play", "deals"),), cut=False).deals)
+                for _ in range(k)
+            ]
+
+        work()
+        print(f"{length:14,} {games:6} {_rate(sum(made), work, repeat):18,.0f}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,15 @@ class TableSizePolicy(models.TextChoices):
     MIXED_PREFER_FOUR = "mixed4", _("Tables of 4, and of 3 where the count requires")
 
 
+class FoursRemainder(models.TextChoices):
+    """What the draw does when the players present do not fill tables of four (Priffe, seed
+    004: four at a table; any fours-only event): the organiser's choice."""
+
+    REFUSE = "refuse", _("Refuse to draw: check players in or out to a multiple of four")
+    SIT_OUT = "sit_out", _("Players sit out in turn, each credited the stated score")
+    SUBSTITUTE = "substitute", _("Substitutes fill the last table (not ranked)")
+
+
 class DrawMethod(models.TextChoices):
     RANDOM = "random", _("Random draw (Kodeks note 8)")
     NO_REPEATS = "no_repeats", _("Avoid repeated opponents")
@@ -53,6 +62,23 @@ class Event(models.Model):
         max_length=8,
         choices=TableSizePolicy.choices,
         default=TableSizePolicy.MIXED,
+    )
+    fours_remainder = models.CharField(
+        _("players beyond a multiple of four"),
+        max_length=12,
+        choices=FoursRemainder.choices,
+        default=FoursRemainder.REFUSE,
+        help_text=_(
+            "At tables of four only: who sits out takes turns over the rounds (fewest rounds "
+            "out first); substitutes are entries marked as substitutes."
+        ),
+    )
+    sit_out_score = models.DecimalField(
+        _("score of a round sat out"),
+        max_digits=9,
+        decimal_places=2,
+        default=0,
+        help_text=_("Credited in the standings to a player who sits out a round."),
     )
     rounds_planned = models.PositiveSmallIntegerField(_("number of rounds"), default=6)
     default_draw_method = models.CharField(

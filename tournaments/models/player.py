@@ -52,6 +52,14 @@ class Entry(models.Model):
     joined_round = models.PositiveSmallIntegerField(null=True, blank=True)
     # A player who must sit at a given table number (e.g. accessibility), honoured by the draw.
     fixed_table = models.PositiveSmallIntegerField(_("must sit at table"), null=True, blank=True)
+    substitute = models.BooleanField(
+        _("substitute"),
+        default=False,
+        help_text=_(
+            "Plays only to fill a table of four when the others do not (the event's choice); "
+            "not ranked."
+        ),
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -60,6 +60,8 @@ class Round(models.Model):
     # when the hash was only made with the draw.
     draw_seed_committed_at = models.DateTimeField(null=True, blank=True)
     draw_params = models.JSONField(default=dict, blank=True)
+    #: the entries sitting this round out (tables of four only, the event's ``fours_remainder``)
+    sitting_out = models.JSONField(default=list, blank=True)
     draw_report = models.JSONField(default=dict, blank=True)
     drawn_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)

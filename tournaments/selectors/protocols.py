@@ -83,6 +83,8 @@ FINDING_TITLES = {
 
 def finding_title(code: str, titles=None) -> str:
     """The heading of finding ``code`` from ``titles`` (a family's; Russian by default)."""
+    if titles is not None and code in titles:  # the family's own heading first
+        return str(titles[code])
     if code.startswith("AUCTION"):
         return str(_("Auction irregular"))
     return str((FINDING_TITLES if titles is None else titles).get(code, code))

@@ -145,11 +145,14 @@ def standings_sources(*, event: Event) -> StandingsSources:
     """
     config = config_from_json(event.tiebreaks or [])
     entries = list(
-        Entry.objects.filter(event=event)
+        Entry.objects.filter(event=event, substitute=False)  # a substitute is not ranked
         .order_by("id")
         .values_list("id", "player__name", "player__club", "player__city", "status")
     )
-    rounds = dict(Round.objects.filter(event=event).values_list("number", "state"))
+    round_rows = list(
+        Round.objects.filter(event=event).values_list("number", "state", "sitting_out")
+    )
+    rounds = {number: state for number, state, _out in round_rows}
     tables = {
         t[0]: t
         for t in Table.objects.filter(round__event=event).values_list(
@@ -177,7 +180,48 @@ def standings_sources(*, event: Event) -> StandingsSources:
         .values_list("entry_id", "whists", "round__number", "rule", "reason")
         .order_by("id")
     ]
+    adjustments += sit_out_adjustments(
+        event=event,
+        by_round={n: out for n, state, out in round_rows if out and state != Round.State.DRAFT},
+    )
     return StandingsSources(event, config, entries, rounds, tables, seats, chosen, adjustments)
+
+
+SIT_OUT_RULE = "sit-out"
+
+
+def sitting_out_by_round(*, event: Event) -> dict[int, list[int]]:
+    """Per drawn round the entries who sat it out (tables of four only, the event's
+    ``fours_remainder``), for rounds that have any."""
+    return {
+        number: list(out)
+        for number, out in Round.objects.filter(event=event)
+        .exclude(state=Round.State.DRAFT)
+        .order_by("number")
+        .values_list("number", "sitting_out")
+        if out
+    }
+
+
+def sit_out_adjustments(
+    *, event: Event, by_round: dict[int, list[int]] | None = None
+) -> list[Adjustment]:
+    """The event's stated score for each round a player sat out, as an award of that round
+    (``by_round``: :func:`sitting_out_by_round`, when already read)."""
+    score = Fraction(event.sit_out_score)
+    if by_round is None:
+        by_round = sitting_out_by_round(event=event)
+    return [
+        Adjustment(
+            entry=entry,
+            whists=score,
+            round=number,
+            rule=SIT_OUT_RULE,
+            reason=f"sat out round {number}",
+        )
+        for number, out in sorted(by_round.items())
+        for entry in out
+    ]
 
 
 def _results(*, ids: list[int]) -> dict[int, list[tuple[Any, Any, Any]]]:
@@ -231,6 +275,7 @@ def standings_inputs(
 
     rows: list[RoundResult] = []
     warnings: list[str] = []
+    ranked = {e[0] for e in src.entries}
     for table_id, p in sorted(chosen.items()):
         _, round_number, table_number = src.tables[table_id]
         by_seat = {int(seat): (entry, whists) for seat, entry, whists in results.get(p["id"]) or []}
@@ -256,6 +301,8 @@ def standings_inputs(
                 warnings.append(
                     f"table {round_number}/{table_number}: seat {seat + 1} has no entry"
                 )
+                continue
+            if entry not in ranked:  # a substitute: his opponents' results count, not his
                 continue
             others = [q for q in present if q != seat]
             if pairwise is not None:

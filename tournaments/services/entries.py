@@ -392,3 +392,19 @@ def entry_rotate_key(*, entry: Entry, by=None) -> Entry:
     entry.save(update_fields=["url_key"])
     audit_log(event=entry.event, action="entry.key_rotated", by=by, data={"entry": entry.pk})
     return entry
+
+
+@transaction.atomic
+def entry_set_substitute(*, entry: Entry, substitute: bool, by=None) -> Entry:
+    """Mark an entry as a substitute (or a player again): at an event of tables of four whose
+    organiser chose substitutes for the players beyond a multiple of four, a substitute is
+    seated only to fill the last table and is not ranked."""
+    entry.substitute = substitute
+    entry.save(update_fields=["substitute"])
+    audit_log(
+        event=entry.event,
+        action="entry.substitute" if substitute else "entry.regular",
+        by=by,
+        data={"entry": entry.pk},
+    )
+    return entry

@@ -40,6 +40,8 @@ _EDITABLE = {
     "deals_per_round",
     "round_time_limit",
     "table_size_policy",
+    "fours_remainder",
+    "sit_out_score",
     "rounds_planned",
     "default_draw_method",
     "separate_clubs",
@@ -266,6 +268,10 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
     audit_log(
         event=event, action="event.updated", by=by, data={k: str(v) for k, v in fields.items()}
     )
+    if "sit_out_score" in fields:  # the rounds sat out are worth the new score
+        from tournaments.services.standings import standings_schedule
+
+        standings_schedule(event_id=event.pk)
     return event
 
 

@@ -211,8 +211,9 @@ def effective_protocol(
     after: dict[int, list[Any]] = {}
     at_end: list[Any] = []
     for item in applied:
-        entries = [ui.penalty_from_json(e) for e in item["entries"]]
         anchor = item.get("after_deal")
+        placed = ui.penalty_placement(protocol, anchor)
+        entries = [ui.penalty_from_json({**placed, **e}) for e in item["entries"]]
         if anchor is None or anchor >= len(protocol.deals):
             at_end.extend(entries)
         else:

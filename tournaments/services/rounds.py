@@ -26,7 +26,10 @@ from django.utils.translation import gettext as _
 from tournaments import seating
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Job, Round, Seat, Table
-from tournaments.models.event import TableSizePolicy
+from tournaments.models.event import FoursRemainder, TableSizePolicy
+from tournaments.seating.remainder import remainder_of
+from tournaments.seating.remainder import sitting_out as sitting_out_of
+from tournaments.seating.remainder import substitutes as substitutes_of
 from tournaments.services.audit import audit_log
 from tournaments.services.events import event_table_policy
 
@@ -290,12 +293,13 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
         not_checked_in = [e.pk for e in entries if e.status != Entry.Status.CHECKED_IN]
         entries = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
     history = []
-    for past in (
+    earlier = list(
         event.rounds.filter(number__lt=round_.number)
         .exclude(state=State.DRAFT)
         .prefetch_related("tables__seats")
         .order_by("number")
-    ):
+    )
+    for past in earlier:
         history.append(
             [
                 {
@@ -305,6 +309,8 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
                 for t in sorted(past.tables.all(), key=lambda t: t.number)
             ]
         )
+    policy = event_table_policy(event)  # the rule family's table sizes
+    entries, sitting_out, remainder = _fours_remainder(round_, entries, earlier, policy)
     avoid = [[a.first_id, a.second_id] for a in Avoidance.objects.filter(event=event)]
     if event.separate_clubs:
         by_club: dict[str, list[int]] = {}
@@ -315,7 +321,11 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
             [a, b] for ids in by_club.values() for i, a in enumerate(ids) for b in ids[i + 1 :]
         ]
     standings = _standings_for_draw(event)
+    extra: dict[str, Any] = {}
+    if policy == TableSizePolicy.FOUR and _plays_partnerships(event):
+        extra["partnerships"] = True  # the draw spreads partners too (opposite seats, 004)
     return {
+        **extra,
         "entries": [
             {"id": e.pk, "rating": e.player.rating, "club": e.player.club} for e in entries
         ],
@@ -324,11 +334,64 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
         "avoid": avoid,
         "standings": standings,
         "method": method or round_.draw_method,
-        "policy": event_table_policy(event),  # the rule family's table sizes
+        "policy": policy,
         "round": round_.number,
         "rounds_planned": event.rounds_planned,
         "not_checked_in": not_checked_in,
+        "sitting_out": sitting_out,
+        "remainder": remainder,
     }
+
+
+def _plays_partnerships(event: Event) -> bool:
+    """Whether the event's rule family plays in partnerships (its UI adapter says so)."""
+    from tournaments.variants import ui_of_event
+
+    try:
+        return ui_of_event(event).partnerships
+    except (LookupError, ValueError):
+        return False
+
+
+def _fours_remainder(
+    round_: Round, entries: list[Entry], earlier: list[Round], policy: str
+) -> tuple[list[Entry], list[int], dict[str, Any]]:
+    """The entries the engine seats, those sitting the round out, and what the organiser chose
+    for players beyond a multiple of four (:mod:`tournaments.seating.remainder`). Substitutes
+    are seated only to fill tables of four under the event's ``substitute`` choice."""
+    event = round_.event
+    regular = [e for e in entries if not e.substitute]
+    available = [e for e in entries if e.substitute]
+    choice = event.fours_remainder
+    remainder: dict[str, Any] = {"choice": choice, "substitutes": [], "short": 0}
+    extra = remainder_of(len(regular)) if policy == TableSizePolicy.FOUR else 0
+    if not extra:
+        return regular, [], remainder
+    if choice == FoursRemainder.SIT_OUT:
+        rounds_out: dict[int, int] = {}
+        for past in earlier:
+            for entry in past.sitting_out or []:
+                rounds_out[entry] = rounds_out.get(entry, 0) + 1
+        out = sitting_out_of(
+            [e.pk for e in regular],
+            k=extra,
+            rounds_out=rounds_out,
+            seed=round_.draw_seed,
+            fixed=[e.pk for e in regular if e.fixed_table],
+        )
+        remainder["score"] = str(event.sit_out_score)
+        return [e for e in regular if e.pk not in out], list(out), remainder
+    if choice == FoursRemainder.SUBSTITUTE:
+        need = 4 - extra
+        played: dict[int, int] = {}
+        for past in earlier:
+            for table in past.tables.all():
+                for seat in table.seats.all():
+                    played[seat.entry_id] = played.get(seat.entry_id, 0) + 1
+        chosen = substitutes_of([e.pk for e in available], k=need, played=played)
+        remainder.update(substitutes=list(chosen), short=need - len(chosen))
+        return regular + [e for e in available if e.pk in chosen], [], remainder
+    return regular, [], remainder
 
 
 def _standings_for_draw(event: Event) -> dict[str, float]:
@@ -464,6 +527,7 @@ def _draw_store(
     inputs = {**inputs, "not_checked_in": now["not_checked_in"]}  # for the page; not drawn from
     round_.tables.all().delete()
     _store_tables(round_, draw.tables)
+    round_.sitting_out = list(inputs.get("sitting_out", []))
     round_.draw_method = inputs["method"]
     round_.draw_seed = seed
     round_.draw_seed_hash = round_.draw_seed_hash or seed_hash(seed)
@@ -509,6 +573,31 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
     a count the table sizes cannot seat, a fixed table the round does not have, more players
     fixed at a table than it seats."""
     ids = [e["id"] for e in inputs["entries"]]
+    remainder = inputs.get("remainder") or {}
+    if inputs["policy"] == TableSizePolicy.FOUR and len(ids) % 4:
+        if remainder.get("short"):
+            raise UserFacingError(
+                _(
+                    "%(n)d players present need %(k)d substitutes to fill tables of four, and "
+                    "%(m)d are checked in: check substitutes in (an entry marked “substitute”), "
+                    "or let players sit out in turn (the event's settings)."
+                )
+                % {
+                    "n": len(ids) - len(remainder.get("substitutes", [])),
+                    "k": len(remainder.get("substitutes", [])) + remainder["short"],
+                    "m": len(remainder.get("substitutes", [])),
+                },
+                {"field": "fours_remainder"},
+            )
+        raise UserFacingError(
+            _(
+                "%(n)d players present do not fill tables of four: choose in the event's "
+                "settings whether players sit out in turn (with a stated score) or substitutes "
+                "fill the last table, or check players in or out."
+            )
+            % {"n": len(ids)},
+            {"field": "fours_remainder"},
+        )
     try:
         sizes = seating.table_sizes(len(ids), seating.TablePolicy(_POLICIES[inputs["policy"]]))
     except seating.TableCountError as exc:
@@ -566,7 +655,9 @@ def run_engine(
         entries,
         history,
         method=method,
-        policy=seating.TablePolicy(_POLICIES[inputs["policy"]]),
+        policy=seating.TablePolicy.PARTNERSHIPS
+        if inputs.get("partnerships") and inputs["policy"] == TableSizePolicy.FOUR
+        else seating.TablePolicy(_POLICIES[inputs["policy"]]),
         constraints=constraints,
         seed=seed,
         standings=standings,

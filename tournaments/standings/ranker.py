@@ -55,7 +55,7 @@ def rank(records: Sequence[PlayerRecord], metrics: Sequence[Metric]) -> list[Ran
     for m in metrics:
         split: list[list[int]] = []
         for group in groups:
-            if len(group) == 1:
+            if len(group) <= 1:  # one player, or an event with no one entered yet
                 split.append(group)
                 continue
             if m.group_dependent:

@@ -59,6 +59,9 @@ class FamilyUI:
     game_size_phrase: ClassVar[Any]
     #: a heading in the user's language for each of the checker's finding codes
     finding_titles: ClassVar[Mapping[str, Any]] = {}
+    #: partners sit opposite at a table of four (Priffe, seed 004): the draw then also spreads
+    #: who partners whom over the rounds (``seating.TablePolicy.PARTNERSHIPS``)
+    partnerships: ClassVar[bool] = False
 
     @property
     def variant(self) -> Variant:
@@ -118,6 +121,7 @@ class FamilyUI:
         """``rebuilt`` (``protocol`` on the event's rules) with what the table recorded that the
         event does not set (Priffe's seating per sits); the others record nothing more."""
         return rebuilt
+
     def blank_context(self, convention: Any) -> dict[str, Any]:
         """What the family's blank sheet shows of the event's ``convention`` (with options)."""
         return {}
@@ -136,6 +140,12 @@ class FamilyUI:
 
     def penalty_to_json(self, deal: Any) -> dict[str, Any]:
         raise NotImplementedError
+
+    def penalty_placement(self, protocol: Any, after_deal: int | None) -> dict[str, Any]:
+        """What a penalty entry placed after deal ``after_deal`` of ``protocol`` (``None``: at
+        the end) takes from where it stands, for the keys its JSON leaves out (Priffe: the
+        sits of the deal it follows); nothing for the others."""
+        return {}
 
     def catalogue_entries(
         self, code: str, protocol: Any, *, deal: int | None, seat: int, params: Mapping[str, Any]

@@ -23,7 +23,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.priffe import Contract
+from rules.priffe import PASS, Contract, auction_outcome, auction_problems, parse_bid
 from scoring.priffe.protocol import Hand, Honours, HonoursPattern, Penalty, default_sittings
 from scoring.priffe.score import convention_of
 from tournaments.errors import UserFacingError
@@ -41,6 +41,7 @@ HONOURS = [
 
 FINDING_TITLES: dict[str, Any] = {
     "INFORMATION_BID_CONTRACT": gettext_lazy("An information bid is not a contract"),
+    "AUCTION": gettext_lazy("A bid against the bidding rules"),
     "AUCTION_CONTRACT": gettext_lazy("The contract is not what the bids give"),
     "DECLARER": gettext_lazy("No such declarer"),
     "TRICKS_SUM": gettext_lazy("The tricks do not make thirteen"),
@@ -70,7 +71,7 @@ FINDING_TITLES: dict[str, Any] = {
 
 
 def _int(value: Any, field: str) -> int | None:
-    value = str(value or "").strip()
+    value = "" if value is None else str(value).strip()
     if not value:
         return None
     try:
@@ -97,6 +98,7 @@ class PriffeUI(FamilyUI):
     game_size_phrase = gettext_lazy("%(n)d sits")
     ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
     finding_titles = FINDING_TITLES
+    partnerships = True  # two partnerships, partners opposite (seed 004)
 
     def _score(self, protocol: Any) -> Any:
         return self.variant.score(protocol)
@@ -131,9 +133,14 @@ class PriffeUI(FamilyUI):
             contracts = [c for c in conv.ladder if conv.is_contract(c)]
         except ValueError:
             contracts = [Contract.PREFERENCE, Contract.NOLL, Contract.HJARTER, Contract.RUTER]
+        try:
+            ladder = list(convention_of(protocol).ladder)
+        except ValueError:
+            ladder = [c for c in Contract if c is not Contract.TVANGSNOLL]
         current = self.current_sits(protocol)
         return {
             "contracts": [(c.value, c.value) for c in contracts],
+            "bids": [(PASS, PASS), *((c.value, c.value) for c in ladder)],
             "honours": HONOURS,
             "sittings": [
                 {"index": k, "number": k + 1, "sides": self._side_names(protocol, k)}
@@ -143,9 +150,16 @@ class PriffeUI(FamilyUI):
         }
 
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
-        """A deal from the phone form (seed 004): its sits, the contract and who bid it (or
-        tvångsnoll and a player of the side whose tricks are given), the tricks of that side
-        and of the other (13 together: the other is counted when left blank), honours."""
+        """A deal from the phone form (seed 004): its sits; the auction as each player spoke it
+        (optional: all four or none); the contract and who bid it — taken from the auction when
+        left blank — or tvångsnoll and a player of the side whose tricks are given; the tricks
+        of that side and of the other (13 together: the other is counted when left blank);
+        honours. Or (``kind=straff``) a penalty the referee gave: the offender, the points
+        written above the line for his opponents in the sits chosen, the rule.
+
+        The auction is stored as spoken, in order from forehand; its legality (one round, each
+        bid higher, information bids of the first two speakers only) and the contract it gives
+        are the checker's findings, shown next to the deal (seed 004 "Budgivning")."""
         sits = _int(post.get("sits"), "sits")
         if sits is None:
             sits = self.current_sits(protocol)
@@ -154,8 +168,24 @@ class PriffeUI(FamilyUI):
         if not 0 <= sits < len(protocol.sittings):
             raise UserFacingError(_("Choose the sits."), {"field": "sits"})
         seating = protocol.sittings[sits]
+        if post.get("kind") == "straff":
+            return self._penalty_from_post(post, sits)
+        bids = self._bids_from_post(post, protocol, sits, seating)
         forced = post.get("kind") == "tvangsnoll"
         player = _int(post.get("declarer"), "declarer")
+        contract_word = str(post.get("contract") or "")
+        if not forced and not contract_word and bids is not None:
+            try:
+                contract, speaker = auction_outcome(bids, convention_of(protocol))
+            except ValueError:
+                contract, speaker = None, None
+            if contract is Contract.TVANGSNOLL:
+                forced = True
+            elif contract is not None and speaker is not None:
+                contract_word = contract.value
+                if player is None and not auction_problems(bids, convention_of(protocol)):
+                    player = seating[(seating.index(self._dealer_of(protocol, post, sits)) + 1
+                                      + speaker) % 4]  # fmt: skip
         if player is None or not 0 <= player < 4:
             if forced:
                 raise UserFacingError(
@@ -166,7 +196,7 @@ class PriffeUI(FamilyUI):
             contract = Contract.TVANGSNOLL
         else:
             try:
-                contract = Contract(str(post.get("contract") or ""))
+                contract = Contract(contract_word)
             except ValueError:
                 raise UserFacingError(_("Choose the contract."), {"field": "contract"}) from None
             if contract is Contract.TVANGSNOLL:
@@ -205,7 +235,69 @@ class PriffeUI(FamilyUI):
             None if forced else player,
             (int(tricks[0]), int(tricks[1])),
             honours=honours,
+            bids=bids,
         )
+
+    @staticmethod
+    def _dealer_of(protocol: Any, post: Mapping[str, Any], sits: int) -> int:
+        """The dealer of the deal posted, by the rotation (seed 004: clockwise through the
+        sits' seating, one seat per deal): a new deal follows the sits' deals so far, a
+        corrected one (``action=replace``, ``index``) those before it."""
+        deals = list(protocol.deals)
+        index = _int(post.get("index"), "index")
+        if post.get("action") == "replace" and index is not None and 0 <= index < len(deals):
+            deals = deals[:index]
+        played = sum(1 for d in deals if isinstance(d, Hand) and d.sits == sits)
+        return int(protocol.sittings[sits][played % 4])
+
+    def _bids_from_post(
+        self, post: Mapping[str, Any], protocol: Any, sits: int, seating: Any
+    ) -> tuple[str, ...] | None:
+        """Each player's bid (``bid_<seat>``), in speaking order from forehand (the dealer's
+        left); ``None`` when the table recorded no auction. A partial auction is refused,
+        naming the first player whose bid is missing."""
+        said = {p: str(post.get(f"bid_{p}") or "").strip() for p in range(4)}
+        if not any(said.values()):
+            return None
+        start = seating.index(self._dealer_of(protocol, post, sits)) + 1
+        order = [seating[(start + k) % 4] for k in range(4)]
+        bids = []
+        for p in order:
+            if not said[p]:
+                raise UserFacingError(
+                    _(
+                        "Give %(name)s's bid (pass if he passed), or leave every bid blank: "
+                        'one round of four bids (004 "Budgivning").'
+                    )
+                    % {"name": protocol.players[p]},
+                    {"field": f"bid_{p}"},
+                )
+            try:
+                bids.append(parse_bid(said[p]))
+            except ValueError:
+                raise UserFacingError(
+                    _("%(value)r is not a bid.") % {"value": said[p]}, {"field": f"bid_{p}"}
+                ) from None
+        return tuple(bids)
+
+    def _penalty_from_post(self, post: Mapping[str, Any], sits: int) -> Penalty:
+        """A penalty entered at the table: the offender, whole points (above the line for
+        his opponents in ``sits``), the rule or reason."""
+        player = _int(post.get("offender"), "offender")
+        if player is None or not 0 <= player < 4:
+            raise UserFacingError(_("Choose the offender."), {"field": "offender"})
+        points = _int(post.get("penalty_points"), "penalty_points")
+        if points is None or points <= 0:
+            raise UserFacingError(
+                _("Give the penalty's points (a whole number above 0)."),
+                {"field": "penalty_points"},
+            )
+        rule = str(post.get("penalty_rule") or "").strip()
+        if not rule:
+            raise UserFacingError(
+                _("Give the rule or the reason for the penalty."), {"field": "penalty_rule"}
+            )
+        return Penalty(sits, player, points, rule)
 
     def next_dealer(self, protocol: Any) -> int:
         """The dealer passes clockwise through the sits' seating; each sits starts with its
@@ -395,15 +487,43 @@ class PriffeUI(FamilyUI):
     def penalty_from_json(self, data: Mapping[str, Any]) -> Any:
         """A referee's penalty: its points (the neutral entry's ``gora``, with what the others
         write against the offender added) above the line for the offender's opponents, in the
-        sits of the deal it follows (the last sits when the entry does not say)."""
-        points = int(data.get("gora", 0)) + sum(int(w) for _s, w in data.get("whists", ()))
-        return Penalty(
-            int(data.get("sits", 0)),
-            int(data["player"]),
-            points,
-            str(data.get("rule", "")),
-            str(data.get("note", "")),
-        )
+        sits it names (0-based). A ruling's entry is given the sits of the deal it follows
+        (:meth:`penalty_placement`); an entry that names no sits is refused, naming the field:
+        the partnerships differ from sits to sits, so the sits says who the opponents are.
+
+        :raises UserFacingError: no sits, no offender, or points that are not whole numbers.
+        """
+        if data.get("sits") in (None, ""):
+            raise UserFacingError(
+                _(
+                    "A Priffe penalty needs the sits it was given in: the partnerships change "
+                    'from sits to sits (004 "Utgång").'
+                ),
+                {"field": "sits"},
+            )
+        if data.get("player") in (None, ""):
+            raise UserFacingError(_("Choose the offender."), {"field": "player"})
+        sits = _int(data.get("sits"), "sits")
+        player = _int(data.get("player"), "player")
+        points = _int(data.get("gora", 0), "gora") or 0
+        for _writer, amount in data.get("whists", ()):
+            points += _int(amount, "whists") or 0
+        if sits is None or sits < 0:
+            raise UserFacingError(_("Choose the sits."), {"field": "sits"})
+        if player is None or not 0 <= player < 4:
+            raise UserFacingError(_("No such player."), {"field": "player"})
+        return Penalty(sits, player, points, str(data.get("rule", "")), str(data.get("note", "")))
+
+    def penalty_placement(self, protocol: Any, after_deal: int | None) -> dict[str, Any]:
+        """The sits of the deal a penalty follows (at the end: the last entry's sits; before
+        any deal: the first sits), as the text notation places a ``straff`` line under its
+        ``sits`` heading."""
+        deals = protocol.deals
+        if not deals:
+            return {"sits": 0}
+        if after_deal is None or not 0 <= after_deal < len(deals):
+            return {"sits": deals[-1].sits}
+        return {"sits": deals[after_deal].sits}
 
     def penalty_to_json(self, deal: Any) -> dict[str, Any]:
         return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -36,6 +37,7 @@ from tournaments.selectors.events import (
     seating_alphabetical,
     tables_for_round,
 )
+from tournaments.selectors.sit_out import round_remainder
 from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
@@ -346,6 +348,8 @@ _ENTRY_ACTIONS = {
     "withdraw": (entry_services.entry_withdraw, True),
     "reenter": (entry_services.entry_reenter, True),
     "rotate-key": (entry_services.entry_rotate_key, False),
+    "substitute": (partial(entry_services.entry_set_substitute, substitute=True), False),
+    "regular": (partial(entry_services.entry_set_substitute, substitute=False), False),
 }
 
 
@@ -408,6 +412,7 @@ def round_detail(request, event, number: int, forms=None):
             "round": round_,
             "tables": tables,
             "alphabetical": seating_alphabetical(tables=tables),
+            "remainder": round_remainder(round_=round_),
             "report_rows": report_text.rows(report, names),
             "report_summary": report_text.summary(report.get("summary", {})),
             "report_notes": [report_text.note(n, note_names) for n in report.get("notes", [])],

@@ -14,6 +14,7 @@ from tournaments.selectors.events import (
     seed_commitments,
     tables_for_round,
 )
+from tournaments.selectors.sit_out import round_remainder
 from tournaments.views.decorators import event_view
 
 
@@ -54,6 +55,7 @@ def round_seating(request, event, number: int):
             "round": round_,
             "tables": tables,
             "alphabetical": seating_alphabetical(tables=tables),
+            "remainder": round_remainder(round_=round_),
             "corrections": [
                 (c, audit_text.described(c.action, c.data, names)) for c in corrections
             ],

@@ -38,6 +38,7 @@ from tournaments.permissions import (
 )
 from tournaments.selectors import standings as sel
 from tournaments.services.events import round_scores_of
+from tournaments.selectors.sit_out import event_sit_outs
 from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
 from tournaments.services.standings import standings_configure, standings_schedule
 from tournaments.standings import ROUND_SCORES, round_score
@@ -87,6 +88,7 @@ def standings(request, slug: str):
             "criterion": _criterion(event),
             "ui": ui_of_event(event),
             **sel.standings_view(event=event),
+            "sit_outs": event_sit_outs(event=event),
             "staff": can_referee(request.user, event),
         },
     )

@@ -99,7 +99,10 @@ def test_phone_page_takes_priffe_deals_and_shows_findings_citing_seed_004(client
     url = reverse("protocol-table", args=[table.url_key])
     page = client.get(url).content.decode()
     assert 'name="tricks_own"' in page and 'name="honours_holder"' in page
-    assert "tvångsnoll" in page and ">hjärter<" in page and ">spader<" not in page  # modern
+    contracts = page[page.index('<select name="contract"') :]
+    contracts = contracts[: contracts.index("</select>")]
+    assert "tvångsnoll" in page and ">hjärter<" in contracts
+    assert ">spader<" not in contracts  # modern: an information bid, not a contract
     assert "Anna 1 &amp; Cecilia 1 — Bertil 1 &amp; David 1" in page  # sits 1's partnerships
     # Bertil bids hjärter, his side takes 9: 30 under the line, a game; Cecilia holds 3 honours
     post_deal(

@@ -321,3 +321,11 @@ def test_doctests(module):
 
     result = doctest.testmod(importlib.import_module(f"tournaments.standings.{module}"))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_an_event_with_no_one_entered_ranks_no_one():
+    """The standings job of a new event (settings saved before any player): nothing to rank,
+    not an IndexError."""
+    from tournaments.standings.table import compute_standings
+
+    assert compute_standings([], None, [], []).ranked == ()

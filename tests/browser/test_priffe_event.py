@@ -1,0 +1,227 @@
+"""Issue 27's "Done when" in a real browser: a Priffe table played through on a phone in
+Swedish. The organiser creates an event in modern Priffe (seed 004) at tables of four,
+registers and checks in four players and draws the round; the table enters its deals on a
+phone (390 × 844) in Swedish, each player's bid included: an information bid from the third
+speaker is a live finding citing seed 004 "Budgivning", corrected; three sits are played (each
+partnership once) and the ending saved; each of the four players confirms through his own
+private link; the referee approves; the standings in Swedish show the player totals; the filled
+protocol PDF in Swedish is the below/above-the-line sheet.
+
+Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look at."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from scoring.variants import VARIANTS
+from tests.factories import UserFactory
+from tournaments.models import EntryKind, Event, GeneratedFile, Protocol
+from tournaments.services.protocols import stored_protocol, table_header
+
+from .conftest import login
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ["Astrid Berg", "Bengt Dahl", "Cecilia Ek", "Dagny Frisk"]
+FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
+
+
+@pytest.fixture
+def shots() -> Path:
+    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-priffe-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def current(table) -> Protocol:
+    return Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+
+
+def enter(tablet, *, declarer: int, tricks: int, bids: dict[int, str] | None = None) -> None:
+    """One hjärter deal on the phone form (the sits is the one the page offers)."""
+    for seat, word in (bids or {}).items():
+        tablet.select_option(f"#bid_{seat}", word)
+    tablet.select_option("#contract", "hjärter")
+    tablet.select_option("#declarer", str(declarer))
+    tablet.fill("#tricks_own", str(tricks))
+
+
+def test_a_priffe_evening_on_a_phone_in_swedish(
+    browser, desk, phone, live_server, shots, settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    base = live_server.url
+    organiser = UserFactory(is_superuser=True, is_staff=True)
+    page = desk
+    login(page, live_server, organiser)
+
+    # the event: modern Priffe at tables of four, three sits (everyone partners everyone)
+    page.goto(f"{base}/manage/new-event/")
+    page.get_by_label("Short name (URL)").fill("priffe")
+    page.get_by_label("Name:", exact=True).fill("Priffekväll")
+    page.get_by_label("First day").fill("2027-02-05")
+    page.get_by_label("Last day").fill("2027-02-05")
+    page.get_by_label("Venue").fill("Klubben")
+    page.get_by_label("Number of rounds").fill("1")
+    page.get_by_label("Published").check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    page.goto(f"{base}/e/priffe/manage/settings/")
+    page.select_option("select[name=variant]", "modern")
+    page.select_option("select[name=table_size_policy]", "4")  # seed 004: four at a table
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    page.goto(f"{base}/e/priffe/manage/settings/")
+    page.fill("input[name=pulka_target]", "3")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    event = Event.objects.get(slug="priffe")
+    assert (event.variant, event.pulka_target, event.table_size_policy) == ("modern", 3, "4")
+
+    # four players, checked in; the round drawn, published and started
+    page.goto(f"{base}/e/priffe/manage/entries/import/")
+    page.get_by_label("…or paste the CSV").fill(
+        "name,club\n" + "\n".join(f"{name},Klubben" for name in PLAYERS)
+    )
+    with page.expect_navigation():
+        page.get_by_role("button", name="Import").click()
+    page.goto(f"{base}/e/priffe/manage/entries/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check in everyone registered").click()
+    page.goto(f"{base}/e/priffe/manage/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="New round").click()
+    page.goto(f"{base}/e/priffe/manage/rounds/1/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Publish the seed's hash").click()
+    with page.expect_navigation(timeout=60000):
+        page.get_by_role("button", name="Draw", exact=True).click(timeout=60000)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Publish", exact=True).click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start play").click()
+    (table,) = event.rounds.get(number=1).tables.all()
+    seats = list(table.seats.order_by("position").select_related("entry__player"))
+    assert len(seats) == 4
+    names = [s.entry.player.name for s in seats]
+    sittings = table_header(table).sittings  # a+c, a+b, a+d from the first dealer (A-PR-5)
+
+    # the table's link on a phone, in Swedish
+    tablet = phone
+    url = f"{base}/sv/t/{table.url_key}/"
+    tablet.goto(url)
+    body = tablet.locator("body").inner_text()
+    for word in (
+        "Kontrakt",
+        "Spelförarbolagets stick",
+        "tvångsnoll",
+        "Bud (budgivning)",
+        "straff (",
+    ):
+        assert word in body, word
+    assert "Lägg till given" in body
+    tablet.screenshot(path=str(shots / "01-phone-empty.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+
+    # deal 1 of sits 1: the first dealer deals, forehand (his left) bids hjärter, the third
+    # speaker says spader — an information bid of the first two speakers only: a finding
+    first = sittings[0]
+    forehand, second, third, dealer = first[1], first[2], first[3], first[0]
+    illegal = {forehand: "hjärter", second: "pass", third: "spader", dealer: "pass"}
+    enter(tablet, declarer=forehand, tricks=9, bids=illegal)
+    tablet.get_by_role("button", name="Lägg till given").tap()
+    finding = tablet.locator("tr.finding.error").first
+    finding.wait_for()
+    text = finding.inner_text()
+    assert "Ett bud mot budgivningens regler" in text and "004" in text, text
+    tablet.screenshot(path=str(shots / "02-phone-finding.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+    saved = current(table)
+    assert saved.error_count >= 1 and {f["code"] for f in saved.findings} == {"AUCTION"}
+    assert stored_protocol(saved.data).deals[0].bids == ("hjärter", "pass", "spader", "pass")
+
+    # corrected: the third speaker passed
+    tablet.locator("#deal-1 a.edit").tap()
+    enter(tablet, declarer=forehand, tricks=9, bids={**illegal, third: "pass"})
+    tablet.get_by_role("button", name="Spara rättelsen").tap()
+    tablet.wait_for_selector("#deal-1")
+    assert tablet.locator("tr.finding.error").count() == 0
+    assert current(table).error_count == 0
+
+    # the rest of the three sits: in each, the second player's partnership wins two games of
+    # hjärter (9 tricks, 30 under strecket each); the page offers the next sits when one is won
+    entered = 1
+    for sits, seating in enumerate(sittings):
+        for _ in range(1 if sits == 0 else 2):
+            assert tablet.locator("#sits").input_value() == str(sits + 1)
+            enter(tablet, declarer=seating[1], tricks=9)
+            tablet.get_by_role("button", name="Lägg till given").tap()
+            entered += 1
+            tablet.wait_for_selector(f"#deal-{entered}")
+    assert "utgång" in tablet.locator("table.pulka").inner_text()
+    tablet.select_option("select[name=ending]", "closed")
+    tablet.get_by_role("button", name="Spara avslutningen").tap()
+    tablet.wait_for_selector("#deal-6")
+    tablet.screenshot(path=str(shots / "03-phone-played.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+    saved = current(table)
+    assert saved.error_count == 0, saved.findings
+    game = stored_protocol(saved.data)
+    totals = VARIANTS["priffe"].score(game).player_totals
+    assert [Fraction(r["whists"]) for r in saved.result] == [Fraction(t) for t in totals]
+    assert sorted(totals) == [0, 120, 120, 120]  # the first dealer was always on side 0
+
+    # each of the four confirms on his own phone link, in Swedish
+    for seat in seats:
+        tablet.goto(f"{base}/sv/p/{seat.entry.url_key}/protocols/")
+        tablet.screenshot(path=str(shots / "04-phone-confirm.png"), full_page=True)
+        # the four-column pulka is wider than the phone on this page (the page zooms out, and
+        # a synthesised tap lands beside the button): the keyboard presses it
+        tablet.get_by_role("button", name="Jag bekräftar protokollet").focus()
+        with tablet.expect_navigation():
+            tablet.keyboard.press("Enter")
+        assert "Du bekräftade" in tablet.locator("body").inner_text() or (
+            tablet.get_by_role("button", name="Jag bekräftar protokollet").count() == 0
+        )
+    assert saved.confirmations.count() == 4
+
+    # the referee approves
+    page.goto(f"{base}/e/priffe/manage/rounds/1/tables/{table.number}/protocol")
+    with page.expect_navigation():
+        page.locator("#approve").click()
+    saved.refresh_from_db()
+    assert saved.approved
+
+    # the standings in Swedish: each player's total, credited to both partners
+    tablet.goto(f"{base}/sv/e/priffe/standings/")
+    standings = tablet.locator("body").inner_text()
+    assert "Ställning" in standings
+    for name, points in zip(names, totals, strict=True):
+        row = tablet.locator("tr", has_text=name).first.inner_text()
+        assert str(points) in row, (name, points, row)
+    tablet.screenshot(path=str(shots / "05-phone-standings.png"), full_page=True)
+    assert tablet.evaluate(FITS)
+
+    # the filled protocol PDF in Swedish: the sheet below and above the line
+    page.goto(f"{base}/e/priffe/manage/documents/")
+    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol"))
+    form.locator("select[name=table]").select_option(str(table.pk))
+    form.locator("select[name=language]").select_option("sv")
+    with page.expect_navigation():
+        form.get_by_role("button", name="Filled protocol").click()
+    f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
+    assert f.status == GeneratedFile.Status.OK and f.file
+    pdf = tmp_path / "filled.pdf"
+    pdf.write_bytes(f.file.open("rb").read())
+    (shots / "06-filled.pdf").write_bytes(pdf.read_bytes())
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    for word in ("över strecket", "under strecket", "utgång", "GODKÄNT", *names):
+        assert word in text, word

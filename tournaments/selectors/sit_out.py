@@ -1,0 +1,63 @@
+"""Who sits a round out, and who substitutes, at an event played at tables of four (the event's
+``fours_remainder``; :mod:`tournaments.seating.remainder`): what the round pages and the
+standings say about it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.models import Entry, Event, Round, Seat
+from tournaments.models.event import FoursRemainder
+
+__all__ = ["round_remainder", "event_sit_outs"]
+
+
+def _unit(event: Event) -> str:
+    from tournaments.variants import ui_of_event
+
+    try:
+        return str(ui_of_event(event).result_unit)
+    except (LookupError, ValueError):
+        return ""
+
+
+def round_remainder(*, round_: Round) -> dict[str, Any] | None:
+    """Who sat ``round_`` out (with the score each is credited) and the substitutes seated in
+    it (with their tables); ``None`` when neither."""
+    event = round_.event
+    out = list(round_.sitting_out or [])
+    names = dict(Entry.objects.filter(pk__in=out).values_list("pk", "player__name"))
+    substitutes = [
+        (name, table)
+        for name, table in Seat.objects.filter(round=round_, entry__substitute=True)
+        .order_by("table__number", "position")
+        .values_list("entry__player__name", "table__number")
+    ]
+    if not out and not substitutes:
+        return None
+    return {
+        "sitting_out": sorted(names[e] for e in out if e in names),
+        "score": event.sit_out_score,
+        "unit": _unit(event),
+        "substitutes": substitutes,
+    }
+
+
+def event_sit_outs(*, event: Event) -> dict[str, Any] | None:
+    """For the standings page: the score a round sat out is worth and, per round, who sat it
+    out; ``None`` when nobody did."""
+    from tournaments.selectors.standings import sitting_out_by_round
+
+    by_round = sitting_out_by_round(event=event)
+    if not by_round and event.fours_remainder != FoursRemainder.SIT_OUT:
+        return None
+    ids = {e for out in by_round.values() for e in out}
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+    return {
+        "score": event.sit_out_score,
+        "unit": _unit(event),
+        "rounds": [
+            {"number": n, "names": sorted(names[e] for e in out if e in names)}
+            for n, out in by_round.items()
+        ],
+    }
