@@ -25,6 +25,8 @@ SENTENCES: dict[str, Any] = {
     "entry.withdrawn": _("%(entry)s withdrew"),
     "entry.reentered": _("%(entry)s re-entered"),
     "entry.key_rotated": _("%(entry)s got a new private link (the old one no longer works)"),
+    "entry.updated": _("%(entry)s: details changed (%(changes)s)"),
+    "entry.check_in_undone": _("%(entry)s: check-in undone"),
     "constraint.apart_added": _("%(first)s and %(second)s are kept apart"),
     "constraint.apart_removed": _("%(first)s and %(second)s may meet again"),
     "constraint.table_fixed": _("%(entry)s must sit at table %(table)s"),
@@ -35,6 +37,9 @@ SENTENCES: dict[str, Any] = {
     "round.published": _("Round %(round)s published"),
     "round.started": _("Round %(round)s: play started"),
     "round.closed": _("Round %(round)s closed"),
+    "round.closed_unfinished": _(
+        "Round %(round)s closed with tables without an approved protocol: %(tables)s"
+    ),
     "seats.swapped": _("Round %(round)s: %(first)s and %(second)s swapped seats"),
     "seat.moved": _("Round %(round)s: %(entry)s moved from table %(from)s to table %(to)s"),
     "table.redrawn": _("Round %(round)s: table %(table)s drawn again"),
@@ -47,6 +52,14 @@ SENTENCES: dict[str, Any] = {
     "account.created": _("Account %(user)s created"),
 }
 _ENTRY_FIELDS = ("entry", "first", "second")
+#: a player's fields as the log names them
+FIELD_NAMES = {
+    "name": _("name"),
+    "club": _("club"),
+    "city": _("city"),
+    "rating": _("rating"),
+    "federation_id": _("federation id"),
+}
 
 
 def described(action: str, data: dict[str, Any], names: dict[int, str]) -> str:
@@ -60,6 +73,15 @@ def described(action: str, data: dict[str, Any], names: dict[int, str]) -> str:
     }
     if action == "entry.registered" and "name" in data:
         values["entry"] = data["name"]
+    if action == "round.closed" and data.get("unfinished"):
+        sentence = SENTENCES["round.closed_unfinished"]
+        values["tables"] = ", ".join(str(t.get("table")) for t in data["unfinished"])
+    if action == "entry.updated" and isinstance(data.get("changes"), dict):
+        values["changes"] = "; ".join(
+            f"{FIELD_NAMES.get(k, k)}: {old if old not in ('', None) else '—'} → "
+            f"{new if new not in ('', None) else '—'}"
+            for k, (old, new) in data["changes"].items()
+        )
     if action == "round.drawn" and "method" in data:
         from tournaments.models.event import DrawMethod
 

@@ -118,6 +118,7 @@ class FamilyUI:
         """``rebuilt`` (``protocol`` on the event's rules) with what the table recorded that the
         event does not set (Priffe's seating per sits); the others record nothing more."""
         return rebuilt
+
     def blank_context(self, convention: Any) -> dict[str, Any]:
         """What the family's blank sheet shows of the event's ``convention`` (with options)."""
         return {}

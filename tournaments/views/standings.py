@@ -210,6 +210,10 @@ def manage_standings(request, slug: str):
             job.refresh_from_db(fields=["state"])
             if job.state == job.State.QUEUED:  # the broker is down: the sweep sends it later
                 messages.warning(request, STANDINGS_QUEUED)
+            elif job.state == job.State.DONE:  # ran inline: say so, not "scheduled"
+                messages.success(request, _("The standings are recomputed."))
+            elif job.state == job.State.FAILED:
+                messages.error(request, _("The recomputation failed; see below."))
             else:
                 messages.success(request, _("Recomputation scheduled."))
         elif action == "tiebreaks":
@@ -298,9 +302,16 @@ def manage_documents(request, slug: str):
                 language=language,
                 base_url=request.build_absolute_uri("/"),
             )
+            f.refresh_from_db(fields=["status", "filename", "error"])  # rendered inline?
             if f.status == GeneratedFile.Status.OK:
                 messages.success(
                     request, _("The document is ready: %(name)s") % {"name": f.filename}
+                )
+            elif f.status == GeneratedFile.Status.FAILED:
+                messages.error(
+                    request,
+                    _("The document could not be rendered: %(error)s")
+                    % {"error": (f.error or "?").strip().splitlines()[0]},
                 )
             elif jobs_waiting(event_id=event.pk, key=f"file:{f.pk}"):
                 messages.warning(request, DOCUMENT_QUEUED)
