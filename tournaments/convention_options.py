@@ -165,8 +165,8 @@ PRIFFE_OPTION_LABELS: dict[str, Any] = {
 #: point open. An option of the other game is refused for a convention (its error names it).
 POT_OPTION_LABELS: dict[str, Any] = {
     "base_stake": _('Base stake (grundinsats) in chips, divisible by ten (000 "Förberedelser")'),
-    "max_amount": _("Maximum amount (maxbelopp) in chips; blank: three base stakes (000)"),
-    "ante": _('The dealer\'s ante every deal; blank: one base stake, or 10 (000 "Giv"; 003)'),
+    "max_amount": _('Maximum amount (maxbelopp) in chips; blank: three base stakes (000)'),
+    "ante": _("The dealer's ante every deal; blank: one base stake, or 10 (000 \"Giv\"; 003)"),
     "pot_end": _("The pot left at the end of the round (the seeds are silent)"),
     "defender_quota": _("A going defender falls under (000, A-VI-3)"),
     "invitation_pay": _('After an invitation the declarer pays (000 "Betalning", A-VI-4)'),
