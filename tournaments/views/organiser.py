@@ -174,7 +174,9 @@ def entries_check_in_all(request, event):
     count, _error = run_service(
         request, entry_services.entries_check_in_all, event=event, by=request.user
     )
-    if count is not None:
+    if count == 0:
+        messages.info(request, _("Nobody was waiting to be checked in."))
+    elif count is not None:
         messages.success(
             request,
             ngettext("%(n)d player checked in.", "%(n)d players checked in.", count) % {"n": count},
@@ -586,7 +588,12 @@ def round_action(request, event, number: int, action: str):
 def audit(request, event):
     names = dict(event.entries.values_list("pk", "player__name"))
     log = [
-        (item, audit_text.described(item.action, item.data, names))
+        (
+            item,
+            audit_text.described(item.action, item.data, names),
+            # the record as programs read it (JSON, as the export has it), not a Python dict
+            json.dumps(item.data, ensure_ascii=False, sort_keys=True),
+        )
         for item in event.audit_log.select_related("user")[:500]
     ]
     return render(request, "tournaments/organiser/log.html", {"event": event, "log": log})

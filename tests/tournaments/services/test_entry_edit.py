@@ -122,6 +122,10 @@ def test_entry_actions_say_what_they_did_with_the_players_name(client, organiser
         reverse("manage-entries-check-in-all", args=[event.slug]), follow=True
     ).content.decode()
     assert "1 player checked in." in page
+    page = client.post(
+        reverse("manage-entries-check-in-all", args=[event.slug]), follow=True
+    ).content.decode()
+    assert "Nobody was waiting to be checked in." in page and "0 players" not in page
 
 
 def test_the_event_form_says_the_last_day_cannot_be_before_the_first(client, organiser, event):
