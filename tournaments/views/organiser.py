@@ -44,7 +44,7 @@ from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
-from tournaments.views.decorators import event_view, posted_id, run_service
+from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
 
 ORGANISE = permissions.ORGANISE
 REFEREE = permissions.REFEREE
@@ -57,7 +57,9 @@ def event_new(request):
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
-        event, error = run_service(request, event_services.event_create, by=request.user, **data)
+        event, error = run_form_service(
+            request, form, event_services.event_create, by=request.user, **data
+        )
         if event:
             return redirect("manage", slug=event.slug)
     return render(request, "tournaments/organiser/event_form.html", {"form": form})
@@ -85,8 +87,9 @@ def event_settings(request, event):
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "slug"}
         event.refresh_from_db()  # the form wrote into the instance; the service decides
-        _ok, error = run_service(
+        _ok, error = run_form_service(
             request,
+            form,
             event_services.event_update,
             event=event,
             by=request.user,
@@ -105,8 +108,9 @@ def entries(request, event):
         if not permissions.can_organise(request.user, event):
             raise PermissionDenied
         if form.is_valid():
-            entry, error = run_service(
+            entry, error = run_form_service(
                 request,
+                form,
                 entry_services.entry_register,
                 event=event,
                 by=request.user,
@@ -206,8 +210,9 @@ def constraints(request, event):
             _set_choices(apart_form, choices, "first", "second")
             if apart_form.is_valid():
                 data = apart_form.cleaned_data
-                _done, error = run_service(
+                _done, error = run_form_service(
                     request,
+                    apart_form,
                     constraint_services.avoidance_add,
                     event=event,
                     first=get_object_or_404(event.entries, pk=data["first"]),
@@ -233,8 +238,9 @@ def constraints(request, event):
             _set_choices(fixed_form, choices, "entry")
             if fixed_form.is_valid():
                 data = fixed_form.cleaned_data
-                _done, error = run_service(
+                _done, error = run_form_service(
                     request,
+                    fixed_form,
                     constraint_services.entry_fix_table,
                     entry=get_object_or_404(event.entries, pk=data["entry"]),
                     table=data["table"],
@@ -281,8 +287,9 @@ def staff(request, event):
             return redirect("manage-staff", slug=event.slug)
         form = StaffForm(request.POST)
         if form.is_valid():
-            result, error = run_service(
+            result, error = run_form_service(
                 request,
+                form,
                 event_services.event_staff_add,
                 event=event,
                 by=request.user,
@@ -570,8 +577,9 @@ def round_action(request, event, number: int, action: str):
             if field in form.fields:
                 form.fields[field].widget.choices = _choices(tables, blank=field == "seat_4")
         if form.is_valid():
-            _ok, error = run_service(
+            _ok, error = run_form_service(
                 request,
+                form,
                 fn,
                 round_=round_,
                 by=request.user,

@@ -163,3 +163,12 @@ def test_the_round_page_lists_each_draw_method_once(client, organiser, event):
     labels = [line for line in select.split("<option")[1:]]
     assert len(labels) == 4
     assert select.count("Avoid repeated opponents") == 1
+
+
+def test_a_services_refusal_is_shown_beside_the_field_it_is_about(client, organiser, event):
+    EntryFactory(event=event, player=PlayerFactory(name="Oleg"))
+    page = client.post(reverse("manage-entries", args=[event.slug]), {"name": "oleg"})
+    body = page.content.decode()
+    beside = body[body.index('id="id_name"') :].split("</div>")[0]
+    assert "oleg is already entered" in beside
+    assert 'class="messages"' not in body  # said once, where it belongs

@@ -45,16 +45,18 @@ def seat_round(event, number: int, tables: int, state=Round.State.IN_PLAY) -> Ro
 
 def record(table: Table, *, errors=0, confirmed=0, approved=False, kind=EntryKind.TABLE):
     """A current version of the table's record with ``confirmed`` seats confirmed."""
+    seats = list(table.seats.order_by("position"))
     protocol = Protocol.objects.create(
         table=table,
         entry_kind=kind,
         version=1,
         data={},
+        result=[{"seat": s.position, "entry": s.entry_id, "whists": "0"} for s in seats],
         error_count=errors,
         approved=approved,
         is_current=True,
     )
-    for seat in table.seats.order_by("position")[:confirmed]:
+    for seat in seats[:confirmed]:
         ProtocolConfirmation.objects.create(protocol=protocol, seat=seat.position, entry=seat.entry)
     return protocol
 
@@ -231,3 +233,17 @@ def test_the_desk_reads_in_few_queries_whatever_the_number_of_tables(
     with django_assert_max_num_queries(len(small.captured_queries)):
         page = client.get(reverse("manage", args=[event.slug])).content.decode()
     assert len(re.findall(r"tables without a protocol", page)) == 2
+
+
+def test_the_rounds_protocols_page_names_each_state_in_words(
+    client, organiser, event, round_in_play
+):
+    page = client.get(reverse("protocol-round", args=[event.slug, 1])).content.decode()
+    states = re.findall(r'<span class="state">([^<]*)</span>', page)
+    assert states == [
+        "with errors",
+        "entered, not confirmed",
+        "confirmed, waiting for approval",
+        "approved",
+    ]
+    assert "not entered" in page  # table 1
