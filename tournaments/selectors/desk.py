@@ -248,7 +248,9 @@ def _jobs(event: Event, round_numbers: dict[int, int]) -> list[JobLine]:
         )
         .order_by("created_at", "id")
     ):
-        what = (job.task, job.key or str(job.args))
+        # the same piece of work: a round's draw (whatever its method), a file, a plan
+        args = job.args[:1] if job.task == "tournaments.round_draw" else job.args
+        what = (job.task, job.key or str(args))
         latest[what] = job
     for job in latest.values():
         kind = _JOB_KINDS.get(job.task)

@@ -33,7 +33,7 @@ from tournaments.forms import (
 from tournaments.models import Entry
 from tournaments.models.event import DrawMethod
 from tournaments.selectors.audit import audit_log_csv, audit_log_export
-from tournaments.selectors.desk import desk_for_event, unfinished_tables
+from tournaments.selectors.desk import desk_for_event, entry_counts, unfinished_tables
 from tournaments.selectors.events import (
     entries_for_event,
     rounds_for_event,
@@ -125,6 +125,7 @@ def entries(request, event):
         {
             "event": event,
             "entries": entries_for_event(event=event),
+            "counts": desk_text.entry_counts_text(entry_counts(event=event)),
             "form": form,
             "import_form": CsvImportForm(),
             "can_organise": permissions.can_organise(request.user, event),

@@ -105,6 +105,9 @@ def test_the_standings_page_says_no_result_and_ranks_a_player_without_any_last(c
     page = client.get(reverse("standings", args=[event.slug])).content.decode()
     assert page.count("no result") >= 6  # each one's round cell and total
     assert "no-result-note" in page
+    last = rows[-1]["entry"]
+    mine = client.get(reverse("standings-player", args=[event.slug, last])).content.decode()
+    assert "Place: <strong>—</strong>" in mine and "Total: <strong>no result</strong>" in mine
 
 
 def test_the_round_page_lists_the_open_tables_and_asks_for_a_reason(client, event):

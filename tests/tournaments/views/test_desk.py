@@ -137,6 +137,8 @@ def test_counts_read_plainly(client, organiser, event):
     EntryFactory(event=event, status=Entry.Status.WITHDRAWN)
     page = client.get(reverse("manage", args=[event.slug])).content.decode()
     assert "13 players, 12 checked in, 1 withdrawn" in page
+    page = client.get(reverse("manage-entries", args=[event.slug])).content.decode()
+    assert '<p id="entry-counts">13 players, 12 checked in, 1 withdrawn</p>' in page
 
 
 @pytest.mark.parametrize(
@@ -210,8 +212,14 @@ def test_incidents_appeals_and_jobs_are_on_the_desk(client, organiser, event, ro
     assert reverse("documents-manage", args=[event.slug]) in jobs
     # a failure done again since is no longer news
     Job.objects.create(task="tournaments.standings_recompute", event=event, state="done")
+    Job.objects.create(
+        task="tournaments.round_draw",
+        event=event,
+        args=[round_in_play.pk, None, "swiss", None],
+        state="done",
+    )
     page = client.get(reverse("manage", args=[event.slug])).content.decode()
-    assert "recomputation failed" not in page
+    assert "recomputation failed" not in page and "The draw of round 1" not in page
 
 
 def test_a_referee_sees_the_desk_a_stranger_does_not(client, event, round_in_play):
