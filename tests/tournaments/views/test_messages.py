@@ -1,0 +1,44 @@
+"""Flash messages tell the truth (issue 29): a job that ran inline is said done, not running."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import EntryFactory, EventFactory, UserFactory
+from tournaments.models import EventRole
+from tournaments.services.rounds import draw_in_background, round_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event(client):
+    event = EventFactory(rounds_planned=6)
+    for _ in range(9):
+        EntryFactory(event=event)
+    user = UserFactory()
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    client.force_login(user)
+    return event
+
+
+def test_a_draw_job_that_ran_inline_is_said_done_not_running(client, event):
+    assert draw_in_background(event)  # six rounds of nine players: the draw is a job
+    round_create(event=event)
+    page = client.post(
+        reverse("manage-round-action", args=[event.slug, 1, "draw"]), follow=True
+    ).content.decode()
+    assert "The round is drawn." in page
+    assert "The draw is running" not in page
+    assert event.rounds.get(number=1).state == "drawn"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_recomputation_that_ran_inline_is_said_done(client, event):
+    """Committed as in production (no test transaction around the request): the job is sent
+    at once and, with no worker configured, runs inline; the message says it is done."""
+    url = reverse("standings-manage", args=[event.slug])
+    page = client.post(url, {"action": "recompute"}, follow=True).content.decode()
+    assert "The standings are recomputed." in page
+    assert "scheduled" not in page and "is queued" not in page
