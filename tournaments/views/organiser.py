@@ -239,15 +239,21 @@ def constraints(request, event):
             _set_choices(fixed_form, choices, "entry")
             if fixed_form.is_valid():
                 data = fixed_form.cleaned_data
+                entry = get_object_or_404(event.entries.select_related("player"), pk=data["entry"])
+                names = {"name": entry.player.name, "n": data["table"]}
                 _done, error = run_form_service(
                     request,
                     fixed_form,
                     constraint_services.entry_fix_table,
-                    entry=get_object_or_404(event.entries, pk=data["entry"]),
+                    entry=entry,
                     table=data["table"],
                     reason=data["reason"],
                     by=request.user,
-                    success=_("Saved."),
+                    success=(
+                        _("%(name)s must sit at table %(n)d in every draw.") % names
+                        if data["table"]
+                        else _("%(name)s no longer has a fixed table.") % names
+                    ),
                 )
                 if not error:
                     return redirect("manage-constraints", slug=event.slug)

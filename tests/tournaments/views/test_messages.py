@@ -34,6 +34,26 @@ def test_a_draw_job_that_ran_inline_is_said_done_not_running(client, event):
     assert event.rounds.get(number=1).state == "drawn"
 
 
+def test_a_fixed_table_is_said_in_words(client, event):
+    entry = event.entries.select_related("player").first()
+    url = reverse("manage-constraints", args=[event.slug])
+    page = client.post(
+        url, {"action": "fix-table", "entry": entry.pk, "table": "2"}, follow=True
+    ).content.decode()
+    assert f"{entry.player.name} must sit at table 2 in every draw." in page
+    page = client.post(
+        url, {"action": "fix-table", "entry": entry.pk, "table": ""}, follow=True
+    ).content.decode()
+    assert f"{entry.player.name} no longer has a fixed table." in page and "Saved." not in page
+
+
+def test_the_log_shows_each_records_data_as_json_not_a_python_dict(client, event):
+    round_create(event=event)
+    page = client.get(reverse("manage-log", args=[event.slug])).content.decode()
+    assert "Round 1 created" in page
+    assert "<code>{&quot;round&quot;: 1}</code>" in page and "{&#x27;round&#x27;" not in page
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_recomputation_that_ran_inline_is_said_done(client, event):
     """Committed as in production (no test transaction around the request): the job is sent
