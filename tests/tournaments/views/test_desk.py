@@ -255,3 +255,11 @@ def test_the_rounds_protocols_page_names_each_state_in_words(
         "approved",
     ]
     assert "not entered" in page  # table 1
+
+
+def test_the_desk_reads_in_russian(client, organiser, event, round_in_play):
+    page = client.get("/ru" + reverse("manage", args=[event.slug])).content.decode()
+    assert "Требует внимания сейчас" in page
+    assert "1 стол без протокола" in page and "1 протокол с ошибками" in page
+    assert "1 протокол ждёт утверждения" in page and "утверждено 1 из 5 столов" in page
+    assert "15 игроков, 15 отмечены" in page
