@@ -62,3 +62,20 @@ def test_a_recomputation_that_ran_inline_is_said_done(client, event):
     page = client.post(url, {"action": "recompute"}, follow=True).content.decode()
     assert "The standings are recomputed." in page
     assert "scheduled" not in page and "is queued" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_document_rendered_inline_is_said_ready_not_being_rendered(client):
+    import random
+
+    from tests.tournaments.standings.factories import make_event, play_round
+
+    event, entries = make_event(players=9, slug="docs")
+    play_round(event, entries, 1, rng=random.Random(1))
+    user = UserFactory()
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    client.force_login(user)
+    url = reverse("documents-manage", args=[event.slug])
+    page = client.post(url, {"kind": "seating", "round": "1", "paper": "A4"}, follow=True)
+    body = page.content.decode()
+    assert "The document is ready:" in body and "being rendered" not in body
