@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 __all__ = ["described"]
 
@@ -73,6 +74,12 @@ def described(action: str, data: dict[str, Any], names: dict[int, str]) -> str:
     }
     if action == "entry.registered" and "name" in data:
         values["entry"] = data["name"]
+    if action == "entries.imported" and isinstance(data.get("count"), int):
+        sentence = ngettext(
+            "%(count)s player imported from CSV",
+            "%(count)s players imported from CSV",
+            data["count"],
+        )
     if action == "round.closed" and data.get("unfinished"):
         sentence = SENTENCES["round.closed_unfinished"]
         values["tables"] = ", ".join(str(t.get("table")) for t in data["unfinished"])

@@ -515,9 +515,12 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
         sizes = seating.table_sizes(len(ids), seating.TablePolicy(_POLICIES[inputs["policy"]]))
     except seating.TableCountError as exc:
         raise UserFacingError(
-            _(
+            ngettext(
+                "%(n)d player present cannot be seated as “%(policy)s” (001 §3.2.10): change "
+                "the table sizes in the event's settings, or check players in or out.",
                 "%(n)d players present cannot be seated as “%(policy)s” (001 §3.2.10): change "
-                "the table sizes in the event's settings, or check players in or out."
+                "the table sizes in the event's settings, or check players in or out.",
+                len(ids),
             )
             % {"n": len(ids), "policy": TableSizePolicy(inputs["policy"]).label},
             {"field": "table_size_policy", "rule": "3.2.10"},
@@ -527,7 +530,11 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
     for entry, table in sorted(fixed.items(), key=lambda kv: (kv[1], names[kv[0]])):
         if table > len(sizes):
             raise UserFacingError(
-                _("%(name)s must sit at table %(t)d, but this round has %(n)d tables.")
+                ngettext(
+                    "%(name)s must sit at table %(t)d, but this round has %(n)d table.",
+                    "%(name)s must sit at table %(t)d, but this round has %(n)d tables.",
+                    len(sizes),
+                )
                 % {"name": names[entry], "t": table, "n": len(sizes)},
                 {"field": "fixed_table"},
             )

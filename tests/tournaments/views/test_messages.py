@@ -79,3 +79,14 @@ def test_a_document_rendered_inline_is_said_ready_not_being_rendered(client):
     page = client.post(url, {"kind": "seating", "round": "1", "paper": "A4"}, follow=True)
     body = page.content.decode()
     assert "The document is ready:" in body and "being rendered" not in body
+
+
+def test_the_logs_import_sentence_has_its_plural_forms():
+    from django.utils import translation
+
+    from tournaments.audit_text import described
+
+    assert described("entries.imported", {"count": 1}, {}) == "1 player imported from CSV"
+    assert described("entries.imported", {"count": 5}, {}) == "5 players imported from CSV"
+    with translation.override("ru"):
+        assert described("entries.imported", {"count": 5}, {}) == "Из CSV загружено игроков: 5"
