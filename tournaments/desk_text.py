@@ -185,6 +185,18 @@ def attention(event, desk: EventDesk) -> dict:
             }
             for d in desk.rounds
         ],
+        "next_steps": [
+            Item(
+                (
+                    _("Round %(n)d is drawn: check the tables, then publish it.")
+                    if r.state == "drawn"
+                    else _("Round %(n)d is published: start play once the players are seated.")
+                )
+                % {"n": r.number},
+                reverse("manage-round", args=[event.slug, r.number]),
+            )
+            for r in desk.next_steps
+        ],
         "jobs": [job_item(event, j) for j in desk.jobs],
         "incidents": [
             Item(

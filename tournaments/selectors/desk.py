@@ -213,6 +213,8 @@ class EventDesk:
     jobs: list[JobLine]
     incidents: list[Incident]
     appeals: list[Appeal]
+    #: rounds drawn or published, waiting for the organiser's next step (publish, start play)
+    next_steps: list[Round] = field(default_factory=list)
 
     @property
     def quiet(self) -> bool:
@@ -222,6 +224,7 @@ class EventDesk:
             and not self.jobs
             and not self.incidents
             and not self.appeals
+            and not self.next_steps
         )
 
 
@@ -302,11 +305,11 @@ def _jobs(event: Event, round_numbers: dict[int, int]) -> list[JobLine]:
 
 
 def desk_for_event(*, event: Event) -> EventDesk:
-    """What the event's desk shows: the players' counts; each round being played, or closed
-    with tables still open, with its tables by state; jobs running or failed; incidents without
-    a ruling; appeals not decided."""
+    """What the event's desk shows: the players' counts; each round in play, or closed with
+    tables still open, with its tables by state; rounds drawn or published waiting for the next
+    step; jobs running or failed; incidents without a ruling; appeals not decided."""
     rounds = list(event.rounds.order_by("number"))
-    shown = [r for r in rounds if r.state in (Round.State.PUBLISHED, Round.State.IN_PLAY)]
+    shown = [r for r in rounds if r.state == Round.State.IN_PLAY]
     closed = [r for r in rounds if r.state == Round.State.CLOSED]
     states = table_states(rounds=event.rounds.filter(pk__in=[r.pk for r in shown + closed]))
     desk_rounds = [DeskRound(r, states.get(r.number, [])) for r in shown]
@@ -332,4 +335,5 @@ def desk_for_event(*, event: Event) -> EventDesk:
         _jobs(event, {r.pk: r.number for r in rounds}),
         incidents,
         appeals,
+        [r for r in rounds if r.state in (Round.State.DRAWN, Round.State.PUBLISHED)],
     )

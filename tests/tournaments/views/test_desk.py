@@ -263,3 +263,15 @@ def test_the_desk_reads_in_russian(client, organiser, event, round_in_play):
     assert "1 стол без протокола" in page and "1 протокол с ошибками" in page
     assert "1 протокол ждёт утверждения" in page and "утверждено 1 из 5 столов" in page
     assert "15 игроков, 15 отмечены" in page
+
+
+def test_rounds_drawn_or_published_wait_for_the_next_step(client, organiser, event):
+    seat_round(event, 1, 2, state=Round.State.PUBLISHED)
+    seat_round(event, 2, 2, state=Round.State.DRAWN)
+    page = client.get(reverse("manage", args=[event.slug])).content.decode()
+    steps = page[page.index('id="desk-next-steps"') :].split("</ul>")[0]
+    assert "Round 1 is published: start play once the players are seated." in steps
+    assert "Round 2 is drawn: check the tables, then publish it." in steps
+    assert reverse("manage-round", args=[event.slug, 2]) in steps
+    # play has not started: no table is missing its protocol yet
+    assert "without a protocol" not in page and 'id="desk-quiet"' not in page
