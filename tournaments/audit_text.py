@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 __all__ = ["described"]
 
@@ -29,6 +30,8 @@ SENTENCES: dict[str, Any] = {
     "entry.key_rotated": _("%(entry)s got a new private link (the old one no longer works)"),
     "entry.substitute": _("%(entry)s is a substitute (fills a table of four; not ranked)"),
     "entry.regular": _("%(entry)s is a player again, not a substitute"),
+    "entry.updated": _("%(entry)s: details changed (%(changes)s)"),
+    "entry.check_in_undone": _("%(entry)s: check-in undone"),
     "constraint.apart_added": _("%(first)s and %(second)s are kept apart"),
     "constraint.apart_removed": _("%(first)s and %(second)s may meet again"),
     "constraint.table_fixed": _("%(entry)s must sit at table %(table)s"),
@@ -39,6 +42,9 @@ SENTENCES: dict[str, Any] = {
     "round.published": _("Round %(round)s published"),
     "round.started": _("Round %(round)s: play started"),
     "round.closed": _("Round %(round)s closed"),
+    "round.closed_unfinished": _(
+        "Round %(round)s closed with tables without an approved protocol: %(tables)s"
+    ),
     "seats.swapped": _("Round %(round)s: %(first)s and %(second)s swapped seats"),
     "seat.moved": _("Round %(round)s: %(entry)s moved from table %(from)s to table %(to)s"),
     "table.redrawn": _("Round %(round)s: table %(table)s drawn again"),
@@ -51,6 +57,14 @@ SENTENCES: dict[str, Any] = {
     "account.created": _("Account %(user)s created"),
 }
 _ENTRY_FIELDS = ("entry", "first", "second")
+#: a player's fields as the log names them
+FIELD_NAMES = {
+    "name": _("name"),
+    "club": _("club"),
+    "city": _("city"),
+    "rating": _("rating"),
+    "federation_id": _("federation id"),
+}
 
 
 def described(action: str, data: dict[str, Any], names: dict[int, str]) -> str:
@@ -64,6 +78,21 @@ def described(action: str, data: dict[str, Any], names: dict[int, str]) -> str:
     }
     if action == "entry.registered" and "name" in data:
         values["entry"] = data["name"]
+    if action == "entries.imported" and isinstance(data.get("count"), int):
+        sentence = ngettext(
+            "%(count)s player imported from CSV",
+            "%(count)s players imported from CSV",
+            data["count"],
+        )
+    if action == "round.closed" and data.get("unfinished"):
+        sentence = SENTENCES["round.closed_unfinished"]
+        values["tables"] = ", ".join(str(t.get("table")) for t in data["unfinished"])
+    if action == "entry.updated" and isinstance(data.get("changes"), dict):
+        values["changes"] = "; ".join(
+            f"{FIELD_NAMES.get(k, k)}: {old if old not in ('', None) else '—'} → "
+            f"{new if new not in ('', None) else '—'}"
+            for k, (old, new) in data["changes"].items()
+        )
     if action == "round.drawn" and "method" in data:
         from tournaments.models.event import DrawMethod
 

@@ -64,6 +64,10 @@ class EventForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        starts, ends = cleaned.get("starts_on"), cleaned.get("ends_on")
+        if starts and ends and ends < starts:
+            # said here, beside the field: the database's check would only name its constraint
+            self.add_error("ends_on", _("The last day cannot be before the first."))
         cleaned["convention_options"] = convention_options.options_from(cleaned)
         for name in self.KEEP_WHEN_BLANK:
             if cleaned.get(name) in (None, ""):
@@ -93,6 +97,24 @@ class EntryForm(forms.Form):
     city = forms.CharField(label=_("City"), max_length=120, required=False)
     rating = forms.IntegerField(label=_("Rating"), required=False)
     federation_id = forms.CharField(label=_("Federation id"), max_length=40, required=False)
+
+
+class RoundCloseForm(forms.Form):
+    """Closing a round whose tables are not all approved: the organiser confirms it and says
+    why (the log keeps the reason and the tables)."""
+
+    confirm = forms.BooleanField(
+        label=_("Close the round anyway: these tables get no result for it"), required=True
+    )
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=500,
+        help_text=_('For the log, e.g. "the table left after the time limit".'),
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "close_%s")
+        super().__init__(*args, **kwargs)
 
 
 class CsvImportForm(forms.Form):

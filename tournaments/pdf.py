@@ -452,10 +452,17 @@ def standings_context(*, event: Event) -> dict[str, Any]:
                 "club": r["club"],
                 "rounds_played": r["rounds_played"],
                 "total": r["total"],
+                "no_result": r.get("no_result", False),
                 "provisional_total": r["provisional_total"] if r["has_provisional"] else None,
                 "withdrawn": r["withdrawn"],
                 "cells": [
-                    None if c is None else {"score": c["score"], "final": c["final"]}
+                    None
+                    if c is None
+                    else {
+                        "score": c["score"],
+                        "final": c["final"],
+                        "no_result": c.get("no_result", False),
+                    }
                     for c in r["round_cells"]
                 ],
                 "metrics": r["metric_cells"],

@@ -74,7 +74,11 @@ def demo_event(*, organiser) -> Event:
     for number in (1, 2, 3):
         round_ = started_round(event, organiser)
         if number < 3:
-            round_close(round_=round_, by=organiser)
+            round_close(
+                round_=round_,
+                by=organiser,
+                unfinished_reason="Demo: the protocols are entered from the paper sheets.",
+            )
     # round 4: a draft, ready to draw; its seed's hash is published (the event's page shows it)
     round_commit_seed(round_=round_create(event=event, by=organiser), by=organiser)
     return event

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -66,7 +66,7 @@ class StandingsSources:
         """Protocol versions are immutable rows (a change is a new row), so their ids and
         approval flags stand for their results."""
         return {
-            "format": 2,  # the layout of the stored data: a new layout recomputes
+            "format": 3,  # the layout of the stored data: a new layout recomputes
             "tiebreaks": self.event.tiebreaks,
             "entries": self.entries,
             "rounds": self.rounds,
@@ -87,6 +87,8 @@ class StandingsInputs:
     entries: list[int]
     meta: dict[str, Any]
     stats_cache: dict[str, Any]
+    #: (entry, round) of the players seated at a table of a closed round without a result
+    no_result: list[tuple[int, int]] = field(default_factory=list)
 
 
 def protocol_stats(data: Any) -> dict[str, Any]:
@@ -338,8 +340,21 @@ def standings_inputs(
         },
         "warnings": warnings,
     }
+    closed = {n for n, state in src.rounds.items() if state == Round.State.CLOSED}
+    no_result = [
+        (entry, round_number)
+        for table_id, (_, round_number, _n) in src.tables.items()
+        if round_number in closed and table_id not in chosen
+        for entry in src.seats.get(table_id, {}).values()
+    ]
     return StandingsInputs(
-        rows, src.config, src.adjustments, [e[0] for e in src.entries], meta, stats_cache
+        rows,
+        src.config,
+        src.adjustments,
+        [e[0] for e in src.entries],
+        meta,
+        stats_cache,
+        sorted(no_result),
     )
 
 
@@ -423,6 +438,10 @@ def snapshot_version(snapshot: StandingsSnapshot | None) -> str:
     return f"{snapshot.pk}-{snapshot.inputs_hash}-{snapshot.computed}-{stamp}"
 
 
+#: a round cell of a player whose table has no result in a closed round
+NO_RESULT_CELL: dict[str, Any] = {"no_result": True, "score": None, "final": True}
+
+
 def _build_view(data: dict[str, Any]) -> dict[str, Any]:
     players = data.get("meta", {}).get("players", {})
     rows = []
@@ -435,7 +454,11 @@ def _build_view(data: dict[str, Any]) -> dict[str, Any]:
                 "club": player.get("club", ""),
                 "city": player.get("city", ""),
                 "withdrawn": player.get("status") == Entry.Status.WITHDRAWN,
-                "round_cells": [row["rounds"].get(str(n)) for n in data.get("rounds", [])],
+                "round_cells": [
+                    row["rounds"].get(str(n))
+                    or (NO_RESULT_CELL if n in row.get("no_result_rounds", ()) else None)
+                    for n in data.get("rounds", [])
+                ],
                 "metric_cells": [row["metrics"].get(c["key"]) for c in data.get("columns", [])[1:]],
             }
         )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Event, Player
@@ -20,6 +21,8 @@ __all__ = [
     "CsvImportResult",
     "entries_import_csv",
     "entry_check_in",
+    "entry_check_in_undo",
+    "entry_update",
     "entry_reenter",
     "entry_register",
     "entry_rotate_key",
@@ -65,7 +68,12 @@ class CsvImportError(UserFacingError):
     def __init__(self, errors: list[CsvLineError]) -> None:
         self.errors = errors
         super().__init__(
-            _("The CSV file has %(n)d error(s); nothing was imported.") % {"n": len(errors)},
+            ngettext(
+                "The CSV file has %(n)d error; nothing was imported.",
+                "The CSV file has %(n)d errors; nothing was imported.",
+                len(errors),
+            )
+            % {"n": len(errors)},
             {"lines": [{"line": e.line, "field": e.field, "message": e.message} for e in errors]},
         )
 
@@ -346,6 +354,86 @@ def entry_check_in(*, entry: Entry, by=None) -> Entry:
     entry.status = Entry.Status.CHECKED_IN
     entry.save(update_fields=["status"])
     audit_log(event=entry.event, action="entry.checked_in", by=by, data={"entry": entry.pk})
+    return entry
+
+
+@transaction.atomic
+def entry_check_in_undo(*, entry: Entry, by=None) -> Entry:
+    """A check-in made by mistake: the player is registered again (not at the venue yet)."""
+    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
+    if entry.status != Entry.Status.CHECKED_IN:
+        raise UserFacingError(
+            _("%(name)s is not checked in.") % {"name": entry.player.name}, {"field": "status"}
+        )
+    entry.status = Entry.Status.REGISTERED
+    entry.save(update_fields=["status"])
+    audit_log(event=entry.event, action="entry.check_in_undone", by=by, data={"entry": entry.pk})
+    return entry
+
+
+@transaction.atomic
+def entry_update(
+    *,
+    entry: Entry,
+    name: str,
+    club: str = "",
+    city: str = "",
+    rating: int | None = None,
+    federation_id: str = "",
+    by=None,
+) -> Entry:
+    """Correct a player's details (a misspelt name, a club, a rating, a federation id). The
+    player is the same person in every event he entered, so the correction shows there too;
+    the log keeps each field's old and new value."""
+    entry = Entry.objects.select_related("player", "event").get(pk=entry.pk)
+    player = Player.objects.select_for_update().get(pk=entry.player_id)
+    errors: list[CsvLineError] = []
+    values = {
+        "name": _clean_text(name, "name", errors, 0),
+        "club": _clean_text(club, "club", errors, 0),
+        "city": _clean_text(city, "city", errors, 0),
+        "federation_id": _clean_text(federation_id, "federation_id", errors, 0),
+        "rating": rating,
+    }
+    if rating is not None and not RATING_MIN <= rating <= RATING_MAX:
+        errors.append(CsvLineError(0, "rating", _rating_out_of_range(rating)))
+    if errors:
+        raise UserFacingError(errors[0].message, {"field": errors[0].field})
+    if not values["name"]:
+        raise UserFacingError(_("A player needs a name."), {"field": "name"})
+    fid = values["federation_id"]
+    if fid:
+        holder = Player.objects.filter(federation_id=fid).exclude(pk=player.pk).first()
+        if holder is not None:
+            raise UserFacingError(
+                _("The federation id %(id)s is %(name)s's already.")
+                % {"id": fid, "name": holder.name},
+                {"field": "federation_id"},
+            )
+    elif values["name"].casefold() != player.name.casefold():
+        others = entry.event.entries.exclude(pk=entry.pk).values_list("player__name", flat=True)
+        if values["name"].casefold() in {n.casefold() for n in others}:
+            raise UserFacingError(
+                _("%(name)s is already entered (give a federation id to tell namesakes apart).")
+                % {"name": values["name"]},
+                {"field": "name"},
+            )
+    changes = {
+        key: [getattr(player, key), value]
+        for key, value in values.items()
+        if getattr(player, key) != value
+    }
+    if changes:
+        for key, (_old, new) in changes.items():
+            setattr(player, key, new)
+        player.save(update_fields=list(changes))
+        audit_log(
+            event=entry.event,
+            action="entry.updated",
+            by=by,
+            data={"entry": entry.pk, "changes": changes},
+        )
+    entry.player = player
     return entry
 
 

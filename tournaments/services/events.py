@@ -7,6 +7,7 @@ import datetime as dt
 import secrets
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -213,7 +214,7 @@ def event_create(
         )
     ends_on = ends_on or starts_on
     if ends_on < starts_on:
-        raise UserFacingError(_("The last day is before the first day."), {"field": "ends_on"})
+        raise UserFacingError(_("The last day cannot be before the first."), {"field": "ends_on"})
     fields["variant"], fields["convention_options"] = validate_variant(
         fields.get("variant", "sochi"), fields.get("convention_options")
     )
@@ -261,9 +262,17 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
             fields["table_size_policy"] = _policy_of(family, variant)
     if "tiebreaks" in fields or "variant" in fields:
         fields["tiebreaks"] = validate_tiebreaks(fields.get("tiebreaks", event.tiebreaks), variant)
+    starts_on = fields.get("starts_on", event.starts_on)
+    ends_on = fields.get("ends_on", event.ends_on)
+    if starts_on and ends_on and ends_on < starts_on:
+        raise UserFacingError(_("The last day cannot be before the first."), {"field": "ends_on"})
     for name, value in fields.items():
         setattr(event, name, value)
-    event.full_clean(exclude=["slug"])
+    try:
+        event.full_clean(exclude=["slug"])
+    except ValidationError as exc:  # a field's own words, never a constraint's name
+        field, messages = next(iter(exc.message_dict.items()))
+        raise UserFacingError(" ".join(messages), {"field": field}) from None
     event.save()
     audit_log(
         event=event, action="event.updated", by=by, data={k: str(v) for k, v in fields.items()}
@@ -313,7 +322,6 @@ def event_staff_add(*, event: Event, username: str, role: str, by=None) -> tuple
     """
     from django.contrib.auth import get_user_model
     from django.contrib.auth.validators import UnicodeUsernameValidator
-    from django.core.exceptions import ValidationError
 
     username = (username or "").strip()
     try:

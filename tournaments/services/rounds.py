@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import seating
 from tournaments.errors import UserFacingError
@@ -36,6 +37,7 @@ from tournaments.services.events import event_table_policy
 __all__ = [
     "ASYNC_DRAW_THRESHOLD",
     "DrawnMeanwhileError",
+    "UnfinishedTablesError",
     "draw_in_background",
     "draw_input",
     "draw_job_queue",
@@ -602,9 +604,12 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
         sizes = seating.table_sizes(len(ids), seating.TablePolicy(_POLICIES[inputs["policy"]]))
     except seating.TableCountError as exc:
         raise UserFacingError(
-            _(
+            ngettext(
+                "%(n)d player present cannot be seated as “%(policy)s” (001 §3.2.10): change "
+                "the table sizes in the event's settings, or check players in or out.",
                 "%(n)d players present cannot be seated as “%(policy)s” (001 §3.2.10): change "
-                "the table sizes in the event's settings, or check players in or out."
+                "the table sizes in the event's settings, or check players in or out.",
+                len(ids),
             )
             % {"n": len(ids), "policy": TableSizePolicy(inputs["policy"]).label},
             {"field": "table_size_policy", "rule": "3.2.10"},
@@ -614,7 +619,11 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
     for entry, table in sorted(fixed.items(), key=lambda kv: (kv[1], names[kv[0]])):
         if table > len(sizes):
             raise UserFacingError(
-                _("%(name)s must sit at table %(t)d, but this round has %(n)d tables.")
+                ngettext(
+                    "%(name)s must sit at table %(t)d, but this round has %(n)d table.",
+                    "%(name)s must sit at table %(t)d, but this round has %(n)d tables.",
+                    len(sizes),
+                )
                 % {"name": names[entry], "t": table, "n": len(sizes)},
                 {"field": "fixed_table"},
             )
@@ -749,9 +758,51 @@ def round_start(*, round_: Round, by=None) -> Round:
     return _transition(round_, (State.PUBLISHED,), State.IN_PLAY, "started_at", "round.started", by)
 
 
+class UnfinishedTablesError(UserFacingError):
+    """Closing a round whose tables are not all approved needs a reason; ``extra["tables"]``
+    lists them (number and state, :mod:`tournaments.selectors.desk`)."""
+
+
 @transaction.atomic
-def round_close(*, round_: Round, by=None) -> Round:
-    return _transition(round_, (State.IN_PLAY,), State.CLOSED, "closed_at", "round.closed", by)
+def round_close(*, round_: Round, by=None, unfinished_reason: str = "") -> Round:
+    """End play in ``round_``. Tables without an approved protocol are left without a result
+    for this round (the standings say "no result" for their players): closing with such tables
+    needs ``unfinished_reason``, and the log keeps the tables and the reason."""
+    from tournaments.selectors.desk import unfinished_tables
+
+    round_ = _lock(round_)
+    _require(round_, State.IN_PLAY)
+    unfinished = unfinished_tables(round_=round_)
+    reason = (unfinished_reason or "").strip()
+    if unfinished and not reason:
+        raise UnfinishedTablesError(
+            ngettext(
+                "Table %(tables)s has no approved protocol; confirm and give a reason to close "
+                "the round without its result.",
+                "Tables %(tables)s have no approved protocol; confirm and give a reason to close "
+                "the round without their results.",
+                len(unfinished),
+            )
+            % {"tables": ", ".join(str(t.number) for t in unfinished)},
+            {
+                "field": "unfinished_reason",
+                "tables": [{"table": t.number, "state": t.state} for t in unfinished],
+            },
+        )
+    round_.state = State.CLOSED
+    round_.closed_at = timezone.now()
+    round_.save(update_fields=["state", "closed_at"])
+    data: dict[str, Any] = {"round": round_.number}
+    if unfinished:
+        data["unfinished"] = [{"table": t.number, "state": t.state} for t in unfinished]
+    audit_log(
+        event=round_.event,
+        action="round.closed",
+        by=by,
+        reason=reason if unfinished else "",
+        data=data,
+    )
+    return round_
 
 
 # --- corrections: atomic, with a reason, recorded -------------------------------------------

@@ -179,7 +179,11 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
                 inputs = standings_inputs(event=event, stats_cache=cache, sources=sources)
                 _remember_stats(inputs.stats_cache)
                 standings = compute_standings(
-                    inputs.rows, inputs.config, inputs.adjustments, inputs.entries
+                    inputs.rows,
+                    inputs.config,
+                    inputs.adjustments,
+                    inputs.entries,
+                    inputs.no_result,
                 )
                 changes = {
                     "data": {**standings.as_json(), "meta": inputs.meta},

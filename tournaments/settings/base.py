@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the widgets' templates, for FORM_RENDERER below
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -90,6 +91,9 @@ TEMPLATES = [
         },
     },
 ]
+
+# Every form is laid out alike: label above the input, errors beside it (tournaments/forms/).
+FORM_RENDERER = "tournaments.form_rendering.PulkaFormRenderer"
 
 # Database: DATABASE_URL (postgres://user:pass@host:5432/name), default a SQLite file.
 DATABASES = {
@@ -167,7 +171,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # the jobs' state is on their rows (services/jobs.py), and jobs that need no result store none.
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 3,
-    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},
+    "retry_policy": {
+        "max_retries": 2,
+        "interval_start": 0,
+        "interval_step": 0.5,
+        "interval_max": 1,
+    },
 }
 # Jobs nothing can lose (services/jobs.py): the sweep sends the jobs written while the broker
 # was down, sends again what it lost, and ends jobs whose worker stopped renewing their lease.

@@ -117,13 +117,19 @@ class Standings:
     results: tuple[RoundResult, ...]
     round_scores: Mapping[tuple[int, int], Fraction]
     adjustments: tuple[Adjustment, ...] = ()
+    #: (entry, round) of each player seated at a table left without a result (no protocol
+    #: when its round closed): the pages say "no result" there, not a score
+    no_result: frozenset[tuple[int, int]] = frozenset()
 
     def as_json(self) -> dict[str, Any]:
         """The snapshot's ``data``: the columns and one row per ranked player, with a cell per
         round (table, seat, result, place at the table, results against each opponent); the
         tables of a round are these cells grouped (:mod:`tournaments.selectors.standings`)."""
         metrics = self.config.metrics
-        rounds = sorted({r.round for r in self.results})
+        rounds = sorted({r.round for r in self.results} | {n for _e, n in self.no_result})
+        missing: dict[int, list[int]] = defaultdict(list)
+        for e, n in sorted(self.no_result):
+            missing[e].append(n)
         by_entry: dict[int, list[RoundResult]] = defaultdict(list)
         for r in self.results:
             by_entry[r.entry].append(r)
@@ -153,10 +159,12 @@ class Standings:
                 {
                     "entry": ranked.entry,
                     "place": ranked.place,
-                    "place_label": ranked.place_label,
+                    "place_label": "—" if not record.rounds else ranked.place_label,
                     "shared": ranked.shared,
                     "decided_by": ranked.decided_by,
                     "rounds_played": len(record.rounds),
+                    "no_result": not record.rounds,
+                    "no_result_rounds": missing.get(ranked.entry, []),
                     "rounds": cells,
                     "total": num(total),
                     "provisional_total": num(total + provisional_total),
@@ -212,8 +220,26 @@ def compute_standings(
     config: StandingsConfig | None = None,
     adjustments: Iterable[Adjustment] = (),
     entries: Iterable[int] = (),
+    no_result: Iterable[tuple[int, int]] = (),
 ) -> Standings:
-    """Rank the players; ``entries`` lists players to include even without a result yet.
+    """Rank the players; ``entries`` lists players to include even without a result yet;
+    ``no_result`` the (entry, round) of players whose table has no result in a closed round.
+
+    How a player without a result ranks:
+
+    - a round whose table has no result counts nothing (it is neither 0 nor a score: the
+      pages say "no result" in its cell); the player is ranked by the rounds that have one;
+    - a player with no counted round at all (no approved protocol yet, or only tables without
+      a result) has no place: such players come after every ranked player, sharing the places
+      after them, with "—" as their place label — never above a player with a negative total.
+
+    >>> from fractions import Fraction as F
+    >>> rows = [RoundResult(1, 1, 10, F(-30)), RoundResult(2, 1, 10, F(30))]
+    >>> s = compute_standings(rows, entries=[1, 2, 3], no_result=[(3, 1)])
+    >>> [(r.entry, r.place) for r in s.ranked]
+    [(2, 1), (1, 2), (3, 3)]
+    >>> [(r["entry"], r["place_label"], r["no_result_rounds"]) for r in s.as_json()["rows"]]
+    [(2, '1', []), (1, '2', []), (3, '—', [1])]
 
     :raises ValueError: when a player has two results in one round.
     """
@@ -255,5 +281,23 @@ def compute_standings(
         )
         for e in all_entries
     }
-    ranked = tuple(rank(list(records.values()), config.metrics))
-    return Standings(config, ranked, records, results, round_scores, adjustments)
+    missing = frozenset(no_result) - seen
+    records.update(
+        {
+            e: PlayerRecord(entry=e, adjust_total=adjust_total)
+            for e, _n in missing
+            if e not in records
+        }
+    )
+    with_result = [r for r in records.values() if r.rounds]
+    without = [r for r in records.values() if not r.rounds]
+    ranked = rank(with_result, config.metrics) if with_result else []
+    unranked = rank(without, config.metrics) if without else []
+    offset = len(with_result)
+    ranked += [
+        Ranked(r.entry, offset + 1, True, len(records), r.values, None)
+        if len(unranked) > 1
+        else Ranked(r.entry, offset + 1, False, offset + 1, r.values, None)
+        for r in unranked
+    ]
+    return Standings(config, tuple(ranked), records, results, round_scores, adjustments, missing)

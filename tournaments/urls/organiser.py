@@ -19,6 +19,11 @@ urlpatterns = [
     path("e/<slug:slug>/manage/staff/", v.staff, name="manage-staff"),
     path("e/<slug:slug>/manage/schedule/", v.schedule, name="manage-schedule"),
     path(
+        "e/<slug:slug>/manage/entries/<int:entry_id>/edit/",
+        v.entry_edit,
+        name="manage-entry-edit",
+    ),
+    path(
         "e/<slug:slug>/manage/entries/<int:entry_id>/<str:action>/",
         v.entry_action,
         name="manage-entry-action",

@@ -339,7 +339,11 @@ def _one_word_names(players: tuple[str, ...]) -> tuple[str, ...]:
     >>> _one_word_names(("Ana Kovač", "Boris Horvat", "Cvita")), _one_word_names(("Ana K", "Ana B", "C"))
     (('Ana', 'Boris', 'Cvita'), ('Ana_K', 'Ana_B', 'C'))
     """
-    firsts = tuple(re.sub(r"[^\w.-]", "", name.split()[0]) if name.split() else name for name in players)
+    firsts = tuple(
+        re.sub(r"[^\w.-]", "", name.split()[0]) if name.split() else name for name in players
+    )
     if all(firsts) and len({f.lower() for f in firsts}) == len(firsts):
         return firsts
-    return tuple(re.sub(r"[^\w.-]+", "_", name.strip()) or f"#{i + 1}" for i, name in enumerate(players))
+    return tuple(
+        re.sub(r"[^\w.-]+", "_", name.strip()) or f"#{i + 1}" for i, name in enumerate(players)
+    )

@@ -51,6 +51,23 @@ def run_service(request, fn, *, success: str | None = None, **kwargs):
     return result, None
 
 
+def run_form_service(request, form, fn, *, success: str | None = None, **kwargs):
+    """As :func:`run_service` for a form's input: an error about one of the form's fields is
+    shown beside that field (``extra["field"]``), not as a message at the top of the page."""
+    try:
+        result = fn(**kwargs)
+    except UserFacingError as exc:
+        field = exc.extra.get("field")
+        if field in form.fields:
+            form.add_error(field, exc.message)
+        else:
+            messages.error(request, exc.message)
+        return None, exc
+    if success:
+        messages.success(request, success)
+    return result, None
+
+
 def posted_id(value: object) -> int:
     """The id of a row named in a posted (usually hidden) field; anything that is not a whole
     number names no row: 404, not a 500."""

@@ -13,10 +13,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import audit_text, permissions, report_text
+from tournaments import audit_text, desk_text, permissions, report_text
+from tournaments.errors import UserFacingError
 from tournaments.forms import (
     CsvImportForm,
     EntryForm,
@@ -25,12 +26,15 @@ from tournaments.forms import (
     KeepApartForm,
     MoveForm,
     RedrawTableForm,
+    RoundCloseForm,
     SeatAsDrawnForm,
     StaffForm,
     SwapForm,
 )
 from tournaments.models import Entry
+from tournaments.models.event import DrawMethod
 from tournaments.selectors.audit import audit_log_csv, audit_log_export
+from tournaments.selectors.desk import desk_for_event, entry_counts, unfinished_tables
 from tournaments.selectors.events import (
     entries_for_event,
     rounds_for_event,
@@ -42,7 +46,7 @@ from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
-from tournaments.views.decorators import event_view, posted_id, run_service
+from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
 
 ORGANISE = permissions.ORGANISE
 REFEREE = permissions.REFEREE
@@ -55,7 +59,9 @@ def event_new(request):
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
-        event, error = run_service(request, event_services.event_create, by=request.user, **data)
+        event, error = run_form_service(
+            request, form, event_services.event_create, by=request.user, **data
+        )
         if event:
             return redirect("manage", slug=event.slug)
     return render(request, "tournaments/organiser/event_form.html", {"form": form})
@@ -69,7 +75,7 @@ def dashboard(request, event):
         {
             "event": event,
             "rounds": rounds_for_event(event=event, public=False),
-            "entry_counts": {s.label: event.entries.filter(status=s).count() for s in Entry.Status},
+            "desk": desk_text.attention(event, desk_for_event(event=event)),
             "can_organise": permissions.can_organise(request.user, event),
             "can_read_log": permissions.can_chief_referee(request.user, event),
         },
@@ -83,8 +89,9 @@ def event_settings(request, event):
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "slug"}
         event.refresh_from_db()  # the form wrote into the instance; the service decides
-        _ok, error = run_service(
+        _ok, error = run_form_service(
             request,
+            form,
             event_services.event_update,
             event=event,
             by=request.user,
@@ -103,8 +110,9 @@ def entries(request, event):
         if not permissions.can_organise(request.user, event):
             raise PermissionDenied
         if form.is_valid():
-            entry, error = run_service(
+            entry, error = run_form_service(
                 request,
+                form,
                 entry_services.entry_register,
                 event=event,
                 by=request.user,
@@ -119,6 +127,7 @@ def entries(request, event):
         {
             "event": event,
             "entries": entries_for_event(event=event),
+            "counts": desk_text.entry_counts_text(entry_counts(event=event)),
             "form": form,
             "import_form": CsvImportForm(),
             "can_organise": permissions.can_organise(request.user, event),
@@ -146,7 +155,11 @@ def entries_import(request, event):
                 by=request.user,
             )
             if result is not None:
-                messages.success(request, _("%(n)d players imported.") % {"n": len(result.entries)})
+                n = len(result.entries)
+                messages.success(
+                    request,
+                    ngettext("%(n)d player imported.", "%(n)d players imported.", n) % {"n": n},
+                )
                 if result.skipped:
                     messages.info(
                         request,
@@ -168,8 +181,13 @@ def entries_check_in_all(request, event):
     count, _error = run_service(
         request, entry_services.entries_check_in_all, event=event, by=request.user
     )
-    if count is not None:
-        messages.success(request, _("%(n)d players checked in.") % {"n": count})
+    if count == 0:
+        messages.info(request, _("Nobody was waiting to be checked in."))
+    elif count is not None:
+        messages.success(
+            request,
+            ngettext("%(n)d player checked in.", "%(n)d players checked in.", count) % {"n": count},
+        )
     return redirect("manage-entries", slug=event.slug)
 
 
@@ -195,8 +213,9 @@ def constraints(request, event):
             _set_choices(apart_form, choices, "first", "second")
             if apart_form.is_valid():
                 data = apart_form.cleaned_data
-                _done, error = run_service(
+                _done, error = run_form_service(
                     request,
+                    apart_form,
                     constraint_services.avoidance_add,
                     event=event,
                     first=get_object_or_404(event.entries, pk=data["first"]),
@@ -222,14 +241,21 @@ def constraints(request, event):
             _set_choices(fixed_form, choices, "entry")
             if fixed_form.is_valid():
                 data = fixed_form.cleaned_data
-                _done, error = run_service(
+                entry = get_object_or_404(event.entries.select_related("player"), pk=data["entry"])
+                names = {"name": entry.player.name, "n": data["table"]}
+                _done, error = run_form_service(
                     request,
+                    fixed_form,
                     constraint_services.entry_fix_table,
-                    entry=get_object_or_404(event.entries, pk=data["entry"]),
+                    entry=entry,
                     table=data["table"],
                     reason=data["reason"],
                     by=request.user,
-                    success=_("Saved."),
+                    success=(
+                        _("%(name)s must sit at table %(n)d in every draw.") % names
+                        if data["table"]
+                        else _("%(name)s no longer has a fixed table.") % names
+                    ),
                 )
                 if not error:
                     return redirect("manage-constraints", slug=event.slug)
@@ -270,8 +296,9 @@ def staff(request, event):
             return redirect("manage-staff", slug=event.slug)
         form = StaffForm(request.POST)
         if form.is_valid():
-            result, error = run_service(
+            result, error = run_form_service(
                 request,
+                form,
                 event_services.event_staff_add,
                 event=event,
                 by=request.user,
@@ -343,26 +370,83 @@ def _set_choices(form, choices, *fields: str) -> None:
         form.fields[field].widget.choices = choices
 
 
+#: action → (service, takes a reason, what the message says once done)
 _ENTRY_ACTIONS = {
-    "check-in": (entry_services.entry_check_in, False),
-    "withdraw": (entry_services.entry_withdraw, True),
-    "reenter": (entry_services.entry_reenter, True),
-    "rotate-key": (entry_services.entry_rotate_key, False),
-    "substitute": (partial(entry_services.entry_set_substitute, substitute=True), False),
-    "regular": (partial(entry_services.entry_set_substitute, substitute=False), False),
+    "check-in": (
+        entry_services.entry_check_in,
+        False,
+        gettext_lazy("%(name)s is checked in."),
+    ),
+    "undo-check-in": (
+        entry_services.entry_check_in_undo,
+        False,
+        gettext_lazy("%(name)s's check-in is undone: registered, not checked in."),
+    ),
+    "withdraw": (
+        entry_services.entry_withdraw,
+        True,
+        gettext_lazy("%(name)s has withdrawn: not drawn again."),
+    ),
+    "reenter": (
+        entry_services.entry_reenter,
+        True,
+        gettext_lazy("%(name)s is entered again and checked in."),
+    ),
+    "rotate-key": (
+        entry_services.entry_rotate_key,
+        False,
+        gettext_lazy("%(name)s has a new private link; the old one no longer works."),
+    ),
+    "substitute": (
+        partial(entry_services.entry_set_substitute, substitute=True),
+        False,
+        gettext_lazy("%(name)s is a substitute: fills a table of four, not ranked."),
+    ),
+    "regular": (
+        partial(entry_services.entry_set_substitute, substitute=False),
+        False,
+        gettext_lazy("%(name)s is a player again, not a substitute."),
+    ),
 }
 
 
 @require_POST
 @event_view(roles=ORGANISE)
 def entry_action(request, event, entry_id: int, action: str):
-    entry = get_object_or_404(event.entries, pk=entry_id)
+    entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
     if action not in _ENTRY_ACTIONS:
         raise PermissionDenied
-    fn, takes_reason = _ENTRY_ACTIONS[action]
+    fn, takes_reason, done = _ENTRY_ACTIONS[action]
     kwargs = {"reason": request.POST.get("reason", "")} if takes_reason else {}
-    run_service(request, fn, entry=entry, by=request.user, success=_("Done."), **kwargs)
+    success = str(done) % {"name": entry.player.name}
+    run_service(request, fn, entry=entry, by=request.user, success=success, **kwargs)
     return redirect(request.POST.get("next") or reverse("manage-entries", args=[event.slug]))
+
+
+@event_view(roles=ORGANISE)
+def entry_edit(request, event, entry_id: int):
+    """Correct a player's name, club, city, rating or federation id (logged)."""
+    entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
+    player = entry.player
+    form = EntryForm(
+        request.POST or None,
+        initial={f: getattr(player, f) for f in EntryForm.base_fields},
+    )
+    if request.method == "POST" and form.is_valid():
+        data = {k: v or ("" if k != "rating" else None) for k, v in form.cleaned_data.items()}
+        try:
+            entry_services.entry_update(entry=entry, by=request.user, **data)
+        except UserFacingError as exc:  # the service's words beside the field they are about
+            field = exc.extra.get("field")
+            form.add_error(field if field in form.fields else None, exc.message)
+        else:
+            messages.success(request, _("%(name)s's details are saved.") % {"name": data["name"]})
+            return redirect("manage-entries", slug=event.slug)
+    return render(
+        request,
+        "tournaments/organiser/entry_form.html",
+        {"event": event, "entry": entry, "form": form},
+    )
 
 
 @require_POST
@@ -422,10 +506,17 @@ def round_detail(request, event, number: int, forms=None):
             "as_drawn_form": as_drawn,
             "can_organise": permissions.can_organise(request.user, event),
             "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
+            "draw_methods": DrawMethod.choices,
             "draw_running": round_services.draw_job_running(round_),
             "draw_queued": getattr(round_services.draw_job(round_), "state", "") == "queued",
             "draw_progress": report_text.progress(round_.draw_job_progress),
             "withdrawn_seated": withdrawn_seated if round_.state != "closed" else [],
+            "unfinished": (
+                desk_text.unfinished_items(event, unfinished_tables(round_=round_))
+                if round_.state == "in_play"
+                else []
+            ),
+            "close_form": forms.get("close") or RoundCloseForm(),
             "not_checked_in": list(
                 Entry.objects.filter(
                     pk__in=(round_.draw_params or {}).get("input", {}).get("not_checked_in", [])
@@ -445,7 +536,6 @@ _ROUND_ACTIONS = {
     "draw": (round_services.round_draw, gettext_lazy("The round is drawn.")),
     "publish": (round_services.round_publish, gettext_lazy("The round is published.")),
     "start": (round_services.round_start, gettext_lazy("The round has started.")),
-    "close": (round_services.round_close, gettext_lazy("The round is closed.")),
 }
 _CORRECTIONS = {
     "swap": (SwapForm, round_services.seats_swap),
@@ -459,6 +549,23 @@ _CORRECTIONS = {
 @event_view(roles=ORGANISE)
 def round_action(request, event, number: int, action: str):
     round_ = get_object_or_404(event.rounds.select_related("event"), number=number)
+    if action == "close":
+        form = RoundCloseForm(request.POST)
+        confirmed = form.is_valid()
+        _ok, error = run_service(
+            request,
+            round_services.round_close,
+            round_=round_,
+            by=request.user,
+            unfinished_reason=form.cleaned_data["reason"] if confirmed else "",
+            success=_("The round is closed."),
+        )
+        if isinstance(error, round_services.UnfinishedTablesError) and request.POST.keys() & {
+            "confirm",
+            "reason",
+        }:  # the form was filled in part: its errors beside its fields
+            return round_detail.__wrapped__(request, event, number, forms={"close": form})
+        return redirect("manage-round", slug=event.slug, number=number)
     if action in _ROUND_ACTIONS:
         fn, success = _ROUND_ACTIONS[action]
         kwargs = {}
@@ -466,14 +573,19 @@ def round_action(request, event, number: int, action: str):
             if request.POST.get("method"):
                 kwargs["method"] = request.POST["method"]
             if round_services.draw_in_background(event):
-                run_service(
-                    request,
-                    round_services.draw_job_queue,
-                    round_=round_,
-                    by=request.user,
-                    success=_("The draw is running; this page shows it when done."),
-                    **kwargs,
+                job_id, _error = run_service(
+                    request, round_services.draw_job_queue, round_=round_, by=request.user, **kwargs
                 )
+                if job_id is not None:
+                    round_.refresh_from_db(fields=["state", "draw_job_id", "draw_job_error"])
+                    if round_services.draw_job_running(round_):
+                        messages.info(
+                            request, _("The draw is running; this page shows it when done.")
+                        )
+                    elif round_.draw_job_error:
+                        messages.error(request, _("The draw failed; nothing was changed."))
+                    else:  # the job ran inline (no worker configured): the tables are shown
+                        messages.success(request, _("The round is drawn."))
                 return redirect("manage-round", slug=event.slug, number=number)
         run_service(request, fn, round_=round_, by=request.user, success=success, **kwargs)
         return redirect("manage-round", slug=event.slug, number=number)
@@ -485,8 +597,9 @@ def round_action(request, event, number: int, action: str):
             if field in form.fields:
                 form.fields[field].widget.choices = _choices(tables, blank=field == "seat_4")
         if form.is_valid():
-            _ok, error = run_service(
+            _ok, error = run_form_service(
                 request,
+                form,
                 fn,
                 round_=round_,
                 by=request.user,
@@ -503,7 +616,12 @@ def round_action(request, event, number: int, action: str):
 def audit(request, event):
     names = dict(event.entries.values_list("pk", "player__name"))
     log = [
-        (item, audit_text.described(item.action, item.data, names))
+        (
+            item,
+            audit_text.described(item.action, item.data, names),
+            # the record as programs read it (JSON, as the export has it), not a Python dict
+            json.dumps(item.data, ensure_ascii=False, sort_keys=True),
+        )
         for item in event.audit_log.select_related("user")[:500]
     ]
     return render(request, "tournaments/organiser/log.html", {"event": event, "log": log})

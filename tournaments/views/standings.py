@@ -37,8 +37,8 @@ from tournaments.permissions import (
     readable_documents,
 )
 from tournaments.selectors import standings as sel
-from tournaments.services.events import round_scores_of
 from tournaments.selectors.sit_out import event_sit_outs
+from tournaments.services.events import round_scores_of
 from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
 from tournaments.services.standings import standings_configure, standings_schedule
 from tournaments.standings import ROUND_SCORES, round_score
@@ -213,6 +213,10 @@ def manage_standings(request, slug: str):
             job.refresh_from_db(fields=["state"])
             if job.state == job.State.QUEUED:  # the broker is down: the sweep sends it later
                 messages.warning(request, STANDINGS_QUEUED)
+            elif job.state == job.State.DONE:  # ran inline: say so, not "scheduled"
+                messages.success(request, _("The standings are recomputed."))
+            elif job.state == job.State.FAILED:
+                messages.error(request, _("The recomputation failed; see below."))
             else:
                 messages.success(request, _("Recomputation scheduled."))
         elif action == "tiebreaks":
@@ -302,9 +306,16 @@ def manage_documents(request, slug: str):
             )
             if kind in QR_KINDS and qr_address_is_local(f.base_url):
                 messages.warning(request, _local_qr_warning(f.base_url))
+            f.refresh_from_db(fields=["status", "filename", "error"])  # rendered inline?
             if f.status == GeneratedFile.Status.OK:
                 messages.success(
                     request, _("The document is ready: %(name)s") % {"name": f.filename}
+                )
+            elif f.status == GeneratedFile.Status.FAILED:
+                messages.error(
+                    request,
+                    _("The document could not be rendered: %(error)s")
+                    % {"error": (f.error or "?").strip().splitlines()[0]},
                 )
             elif jobs_waiting(event_id=event.pk, key=f"file:{f.pk}"):
                 messages.warning(request, DOCUMENT_QUEUED)

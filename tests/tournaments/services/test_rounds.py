@@ -42,7 +42,7 @@ def play_round(event, **draw):
     round_draw(round_=r, **draw)
     round_publish(round_=r)
     round_start(round_=r)
-    round_close(round_=r)
+    round_close(round_=r, unfinished_reason="no protocols in this test")
     return r
 
 
@@ -76,7 +76,7 @@ def test_lifecycle_draft_drawn_published_in_play_closed_and_no_skipping():
     with pytest.raises(UserFacingError):
         round_draw(round_=r)  # a published round is corrected, not drawn again
     round_start(round_=r)
-    round_close(round_=r)
+    round_close(round_=r, unfinished_reason="no protocols in this test")
     assert round_create(event=event).number == 2
     actions = list(AuditLogEntry.objects.filter(event=event).values_list("action", flat=True))
     for action in ("round.drawn", "round.published", "round.started", "round.closed"):

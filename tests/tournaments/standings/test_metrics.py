@@ -120,10 +120,40 @@ def test_event_penalty_is_deducted_from_the_total():
     assert s.as_json()["rows"][1]["adjustment"] == -6
 
 
-def test_players_without_results_are_listed_with_nothing():
+def test_players_without_results_are_listed_after_the_ranked_ones_with_no_place():
+    """A player with no counted round is not ranked above a negative total (issue 29): he
+    comes after every ranked player, his place shown "—", marked as having no result."""
     s = compute_standings(table3(1, 10, (1, 10), (2, -20), (3, 10)), entries=[9])
-    assert places(s) == {1: "1–2", 3: "1–2", 9: "3", 2: "4"}
-    assert s.as_json()["rows"][2]["rounds_played"] == 0
+    assert places(s) == {1: "1–2", 3: "1–2", 2: "3", 9: "4"}
+    last = s.as_json()["rows"][3]
+    assert last["entry"] == 9 and last["place_label"] == "—" and last["no_result"]
+    assert last["rounds_played"] == 0 and last["place"] == 4
+
+
+def test_unranked_players_share_the_places_after_the_ranked_ones():
+    rows = table3(1, 10, (1, -10), (2, -20), (3, 30))
+    s = compute_standings(rows, entries=[8, 9], no_result=[(8, 1), (9, 1)])
+    assert [r.entry for r in s.ranked][:3] == [3, 1, 2]
+    tail = s.as_json()["rows"][3:]
+    assert {r["entry"] for r in tail} == {8, 9}
+    assert all(r["place_label"] == "—" and r["no_result_rounds"] == [1] for r in tail)
+    assert all(r["place"] == 4 and r["shared"] for r in tail)
+
+
+def test_a_round_without_a_result_counts_nothing_and_is_marked():
+    """A player whose table has no result in round 2 keeps his place by round 1's result;
+    round 2 is in the columns and his cell says "no result" (not 0)."""
+    rows = table3(1, 10, (1, 10), (2, -5), (3, -5)) + table3(2, 20, (4, 9), (5, 0), (6, -9))
+    s = compute_standings(rows, entries=[7], no_result=[(1, 2), (2, 2), (3, 2)])
+    data = s.as_json()
+    assert data["rounds"] == [1, 2]
+    by = {r["entry"]: r for r in data["rows"]}
+    assert by[1]["no_result_rounds"] == [2] and "2" not in by[1]["rounds"]
+    assert by[1]["total"] == 10 and by[1]["place_label"] == "1"
+    assert not by[1]["no_result"] and by[7]["no_result"] and by[7]["place_label"] == "—"
+    # a provisional result is a result: no "no result" mark where one exists
+    s = compute_standings(rows, no_result=[(4, 2)])
+    assert {r["entry"]: r["no_result_rounds"] for r in s.as_json()["rows"]}[4] == []
 
 
 def test_two_results_in_one_round_are_refused():

@@ -29,7 +29,7 @@ def six_players_three_rounds():
         if r.number < 3:
             round_publish(round_=r)
             round_start(round_=r)
-            round_close(round_=r)
+            round_close(round_=r, unfinished_reason="no protocols in this test")
     r.refresh_from_db()
     return event, entries, r
 

@@ -21,5 +21,5 @@ def test_importing_an_extended_list_again_from_the_page(client):
     assert event.entries.count() == 2
     page = client.post(url, {"text": extended, "skip_entered": "on"}, follow=True)
     body = page.content.decode()
-    assert "1 players imported." in body and "Skipped as already entered: lines 2, 3." in body
+    assert "1 player imported." in body and "Skipped as already entered: lines 2, 3." in body
     assert event.entries.count() == 3

@@ -59,7 +59,11 @@ def test_organiser_runs_an_event_from_registration_to_six_published_rounds(clien
         sizes = Counter(t.seats.count() for t in round_.tables.all())
         assert sizes[3] * 3 + sizes[4] * 4 == 61 and sizes[4] >= 1  # 61 needs tables of four
         client.post(reverse("manage-round-action", args=[event.slug, number, "start"]))
-        client.post(reverse("manage-round-action", args=[event.slug, number, "close"]))
+        client.post(
+            reverse("manage-round-action", args=[event.slug, number, "close"]),
+            {"confirm": "on", "reason": "no protocols in this test"},
+        )
+        assert event.rounds.get(number=number).state == "closed"
 
     pairs = Counter()
     for round_ in event.rounds.all():

@@ -178,6 +178,17 @@ class StandingsListApi(APIView):
         club = serializers.CharField()
         withdrawn = serializers.BooleanField()
         rounds_played = serializers.IntegerField()
+        no_result = serializers.BooleanField(
+            default=False,
+            help_text="No counted round at all: the player has no place (place_label is "
+            "'—') and comes after every ranked player.",
+        )
+        no_result_rounds = serializers.ListField(
+            child=serializers.IntegerField(),
+            default=list,
+            help_text="Rounds closed with the player's table left without a result "
+            "(they count nothing).",
+        )
         total = serializers.FloatField()
         provisional_total = serializers.FloatField()
         has_provisional = serializers.BooleanField()
