@@ -419,6 +419,13 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
                 "column": f.column,
                 "written": _plain(f.written),
                 "expected": _plain(f.expected),
+                # the message as a template and its parameters, shown in the reader's
+                # language (selectors.protocols.finding_message)
+                **(
+                    {"text": f.text, "params": {k: _plain(v) for k, v in f.params}}
+                    if f.text
+                    else {}
+                ),
             }
         )
     seats = {s.position: s for s in table.seats.select_related("entry__player")}
