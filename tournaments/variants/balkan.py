@@ -102,6 +102,9 @@ class BalkanUI(FamilyUI):
     game_size_phrase = gettext_lazy("bula %(n)d")
     ending_closed_label = gettext_lazy("ended (the declarer columns sum to zero)")
     finding_titles = FINDING_TITLES
+    # Seed 002 "Players and Deal" says the deal rotates, not how the seats or the first dealer
+    # are drawn, nor how a tournament draws its tables: no rule is cited for them
+    # (FamilyUI.seating_rule).
 
     def _score(self, protocol: Any) -> Any:
         return self.variant.score(protocol)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from scoring.findings import Finding
 from scoring.variants import VARIANTS, Variant
 
 __all__ = ["FamilyUI", "PulkaCells"]
@@ -59,6 +60,13 @@ class FamilyUI:
     game_size_phrase: ClassVar[Any]
     #: a heading in the user's language for each of the checker's finding codes
     finding_titles: ClassVar[Mapping[str, Any]] = {}
+    #: the rules of the family's seed the round pages cite ("3.2.1"), or "" where the seed says
+    #: nothing of it (no reference rather than another family's): how the players draw their
+    #: seats at a table, and who deals first (see :attr:`seating_citation`)
+    seating_rule: ClassVar[str] = ""
+    first_dealer_rule: ClassVar[str] = ""
+    #: the rule behind a random seating draw, as a reader looks it up ("Kodeks note 8"), or ""
+    random_draw_citation: ClassVar[str] = ""
 
     @property
     def variant(self) -> Variant:
@@ -72,6 +80,19 @@ class FamilyUI:
     def seed(self) -> str:
         """The seed its findings' rules are cited from (``001``, ``002``)."""
         return self.variant.seed
+
+    def cite(self, rule: str) -> str:
+        """A rule of the family's seed as a reader looks it up (``001 §3.2.1``, ``002
+        "Kontra"``, as the findings cite them); "" for no rule."""
+        return Finding("", "", rule=rule, source=self.seed).citation
+
+    @property
+    def seating_citation(self) -> str:
+        return self.cite(self.seating_rule)
+
+    @property
+    def first_dealer_citation(self) -> str:
+        return self.cite(self.first_dealer_rule)
 
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
@@ -118,6 +139,7 @@ class FamilyUI:
         """``rebuilt`` (``protocol`` on the event's rules) with what the table recorded that the
         event does not set (Priffe's seating per sits); the others record nothing more."""
         return rebuilt
+
     def blank_context(self, convention: Any) -> dict[str, Any]:
         """What the family's blank sheet shows of the event's ``convention`` (with options)."""
         return {}

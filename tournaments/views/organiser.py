@@ -40,6 +40,7 @@ from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
+from tournaments.variants import ui_of_event
 from tournaments.views.decorators import event_view, posted_id, run_service
 
 ORGANISE = permissions.ORGANISE
@@ -405,6 +406,7 @@ def round_detail(request, event, number: int, forms=None):
         "tournaments/organiser/round.html",
         {
             "event": event,
+            "family": ui_of_event(event),  # the rules the page cites
             "round": round_,
             "tables": tables,
             "alphabetical": seating_alphabetical(tables=tables),

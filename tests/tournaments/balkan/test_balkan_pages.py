@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import EventFactory, UserFactory
+from tournaments.models import Round, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -49,3 +50,42 @@ def test_standings_page_offers_the_balkan_tiebreaks(client):
     assert "Raspasy won" not in page
     assert '<option value="place_points"' in page
     assert '<option value="normalised"' not in page  # every Balkan table seats three
+
+
+def test_round_pages_cite_the_familys_rules_not_the_kodeks(client):
+    """Seed 002 says how the deal rotates, not how seats or the first dealer are drawn: a
+    Balkan event's round pages cite no rule there, where a Russian one cites 001 §3.1.1 and
+    §3.2.1 (FamilyUI.seating_rule, first_dealer_rule)."""
+    from tests.tournaments.balkan.test_balkan_event import balkan_table
+
+    client.force_login(UserFactory(is_superuser=True))
+    event, (table,), _ = balkan_table()
+    organiser = client.get(reverse("manage-round", args=[event.slug, 1])).content.decode()
+    public = client.get(reverse("round-seating", args=[event.slug, 1])).content.decode()
+    assert "Where the players drew their seats and the first deal themselves." in organiser
+    for page in (organiser, public):
+        assert "first dealer" in page
+        assert "Kodeks" not in page and "001" not in page and "3.2.1" not in page
+    russian = EventFactory(slug="kup", variant="sochi")
+    round_ = Round.objects.create(event=russian, number=1, state=Round.State.IN_PLAY)
+    Table.objects.create(round=round_, number=1, first_dealer=0)
+    page = client.get(reverse("manage-round", args=[russian.slug, 1])).content.decode()
+    assert "(001 §3.1.1, 001 §3.2.1)" in page and "first dealer (001 §3.2.1)" in page
+
+
+def test_seats_as_drawn_errors_cite_no_russian_rule_in_a_balkan_event():
+    from tests.tournaments.balkan.test_balkan_event import balkan_table
+    from tournaments.errors import UserFacingError
+    from tournaments.services.rounds import table_seat_as_drawn
+
+    event, (table,), _ = balkan_table()
+    round_ = table.round
+    seats = list(table.seats.order_by("position").values_list("entry_id", flat=True))
+    with pytest.raises(UserFacingError) as err:
+        table_seat_as_drawn(
+            round_=round_, table=1, order=[seats[0]] * 3, first_dealer=seats[0], reason="x"
+        )
+    assert "001" not in err.value.message and err.value.extra == {"field": "order", "rule": ""}
+    with pytest.raises(UserFacingError) as err:
+        table_seat_as_drawn(round_=round_, table=1, order=seats, first_dealer=-1, reason="x")
+    assert err.value.message.endswith("table 1.") and err.value.extra["rule"] == ""
