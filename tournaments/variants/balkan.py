@@ -100,6 +100,16 @@ class BalkanUI(FamilyUI):
         '(002 "Scoring").'
     )
     game_size_phrase = gettext_lazy("bula %(n)d")
+    round_score_names = {
+        **FamilyUI.round_score_names,
+        "whists": gettext_lazy("Points (the final calculation)"),
+        "capped": gettext_lazy("Capped points"),
+        "scaled": gettext_lazy("Scaled points"),
+    }
+    metric_names = {"whists": (gettext_lazy("Points"), gettext_lazy("Pts"))}
+    own_column_label = gettext_lazy("Declarer column (bula)")
+    in_own_column = gettext_lazy("in the declarer column")
+    deduction_label = gettext_lazy("Points deducted")
     ending_closed_label = gettext_lazy("ended (the declarer columns sum to zero)")
     finding_titles = FINDING_TITLES
     # Seed 002 "Players and Deal" says the deal rotates, not how the seats or the first dealer

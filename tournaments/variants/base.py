@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext, gettext_lazy
+
 from scoring.findings import Finding
 from scoring.variants import VARIANTS, Variant
 
@@ -56,6 +58,23 @@ class FamilyUI:
     result_heading: ClassVar[Any]
     #: the standings' main criterion, citing the family's rule (see :meth:`standings_criterion`)
     criterion_text: ClassVar[Any] = None
+    #: the round scores' names on the standings settings page in the family's words (the keys
+    #: of :data:`tournaments.standings.scores.ROUND_SCORES`, whose names are the fallback)
+    round_score_names: ClassVar[Mapping[str, Any]] = {
+        "whists": gettext_lazy("Whists"),
+        "capped": gettext_lazy("Capped whists"),
+        "scaled": gettext_lazy("Scaled whists"),
+        "normalised": gettext_lazy("Whists normalised to tables of three"),
+        "place_points": gettext_lazy("Place points at the table"),
+    }
+    #: the standings metrics' names and abbreviations where the family's words differ from
+    #: :data:`tournaments.selectors.standings.METRIC_LABELS` (a table result in points)
+    metric_names: ClassVar[Mapping[str, tuple[Any, Any]]] = {}
+    #: a penalty's points in the offender's own column, and in a sentence ("in the gora")
+    own_column_label: ClassVar[Any] = gettext_lazy("Gora")
+    in_own_column: ClassVar[Any] = gettext_lazy("in the gora")
+    #: an event penalty's deduction from the standings total
+    deduction_label: ClassVar[Any] = gettext_lazy("Whists deducted")
     #: the game's size as the family says it, ``%(n)d`` the size ("pulkas to 20", "bula 30")
     game_size_phrase: ClassVar[Any]
     #: a heading in the user's language for each of the checker's finding codes
@@ -143,6 +162,22 @@ class FamilyUI:
     def blank_context(self, convention: Any) -> dict[str, Any]:
         """What the family's blank sheet shows of the event's ``convention`` (with options)."""
         return {}
+
+    def round_score_name(self, key: str) -> str:
+        """The round score ``key``'s name in the family's words, in the user's language."""
+        from tournaments.standings.scores import round_score
+
+        return str(self.round_score_names.get(key) or gettext(round_score(key).name))
+
+    def metric_label(self, key: str) -> dict[str, str]:
+        """A standings metric's ``key``, ``name`` and ``abbr`` in the family's words."""
+        from tournaments.selectors.standings import metric_label
+
+        label = metric_label(key)
+        if key in self.metric_names:
+            name, abbr = self.metric_names[key]
+            label.update(name=str(name), abbr=str(abbr))
+        return label
 
     def standings_criterion(self, convention: Any) -> str | None:
         """What the standings page says a table result is, for an event of ``convention``

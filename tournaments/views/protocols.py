@@ -495,6 +495,7 @@ def penalties(request, event):
         {
             "event": event,
             "catalogue": ui_of_event(event).catalogue,
+            "family": ui_of_event(event),  # the family's words for the penalties' columns
             "error": error,
             "kinds": PenaltyKind.choices,
             "definitions": PenaltyDefinition.objects.filter(event=event),

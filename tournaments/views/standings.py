@@ -39,7 +39,6 @@ from tournaments.permissions import (
 from tournaments.selectors import standings as sel
 from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
 from tournaments.services.standings import standings_configure, standings_schedule
-from tournaments.standings import round_score
 from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import event_variant, ui_of_event
 from tournaments.views.decorators import posted_id
@@ -78,14 +77,20 @@ def _criterion(event: Event) -> str | None:
 
 def standings(request, slug: str):
     event = _public_event(request, slug)
+    ui = ui_of_event(event)
+    view = sel.standings_view(event=event)
     return render(
         request,
         "tournaments/standings/standings.html",
         {
             "event": event,
             "criterion": _criterion(event),
-            "ui": ui_of_event(event),
-            **sel.standings_view(event=event),
+            "ui": ui,
+            **view,
+            # the tie-breaks in the family's words (a Balkan table result is in points)
+            "tiebreak_columns": [
+                {**c, **ui.metric_label(c["key"])} for c in view.get("tiebreak_columns", [])
+            ],
             "staff": can_referee(request.user, event),
         },
     )
@@ -168,7 +173,7 @@ def player(request, slug: str, entry_id: int):
     return render(
         request,
         "tournaments/standings/player.html",
-        {"event": event, **sel.player_standing(event=event, entry=entry)},
+        {"event": event, "ui": ui_of_event(event), **sel.player_standing(event=event, entry=entry)},
     )
 
 
@@ -222,7 +227,7 @@ def manage_standings(request, slug: str):
                 if score == "capped":
                     cap = (request.POST.get("cap") or "200").strip()
                     if not cap.isdigit():
-                        messages.error(request, _("The cap must be a whole number of whists."))
+                        messages.error(request, _("The cap must be a whole number."))
                         return redirect("standings-manage", slug=event.slug)
                     params["cap"] = int(cap)
                 if score == "scaled":
@@ -251,10 +256,13 @@ def manage_standings(request, slug: str):
             "jobs_queued": jobs_waiting(event_id=event.pk, task="tournaments.standings_recompute"),
             "chain_slots": [current[i] if i < len(current) else "" for i in range(6)],
             "choices": [  # the tie-breaks that make sense for the event's rule family
-                sel.metric_label(k) for k in tiebreak_keys_for(event_variant(event).stat_keys)
+                ui_of_event(event).metric_label(k)
+                for k in tiebreak_keys_for(event_variant(event).stat_keys)
             ],
+            "criterion": _criterion(event),
+            "ui": ui_of_event(event),
             "round_scores": [
-                (k, round_score(k).name)
+                (k, ui_of_event(event).round_score_name(k))
                 for k in ("whists", "capped", "scaled", "normalised", "place_points")
                 # normalising tables of four to three: only for families that seat four
                 if k != "normalised" or len(set(event_variant(event).table_sizes)) > 1

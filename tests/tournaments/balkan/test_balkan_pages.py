@@ -3,6 +3,8 @@ offers the family's options (seed 002); the standings page offers the family's t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -89,3 +91,20 @@ def test_seats_as_drawn_errors_cite_no_russian_rule_in_a_balkan_event():
     with pytest.raises(UserFacingError) as err:
         table_seat_as_drawn(round_=round_, table=1, order=seats, first_dealer=-1, reason="x")
     assert err.value.message.endswith("table 1.") and err.value.extra["rule"] == ""
+
+
+def test_standings_settings_say_the_familys_criterion_and_round_scores(client):
+    """The organiser's standings page of a Balkan event: the criterion is the final
+    calculation's points (002 "Scoring", FamilyUI.criterion_text), the round scores are in
+    points; a Russian event's still says whists (001 §4.1.3)."""
+    event = EventFactory(slug="liga", variant="croatian", pulka_target=30, table_size_policy="3")
+    client.force_login(UserFactory(is_superuser=True))
+    page = client.get(reverse("standings-manage", args=[event.slug])).content.decode()
+    assert "the sum of the final calculation&#x27;s points" in page
+    assert "sum of whists" not in page and "001 §4.1.3" not in page
+    assert "Points (the final calculation)" in page and "Capped points" in page
+    m = re.search(r">[^<]*whists", page, re.I)
+    assert not m, page[m.start() - 300 : m.end() + 100]
+    russian = EventFactory(slug="kup", variant="sochi")
+    page = client.get(reverse("standings-manage", args=[russian.slug])).content.decode()
+    assert "sum of whists" in page and "001 §4.1.3" in page and "Capped whists" in page
