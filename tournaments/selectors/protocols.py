@@ -176,6 +176,8 @@ class PulkaView:
     result_label: str = ""
     #: columns after the players' (the pot games' pot)
     extra_headers: list[str] = field(default_factory=list)
+    #: the family's word for the table's game (an accessible name for the table)
+    game_label: str = ""
 
     @property
     def finding_span(self) -> int:
@@ -250,6 +252,7 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         ui.seed,
         str(ui.result_label),
         list(cells.extra_headers) if cells is not None else [],
+        game_label=str(ui.game_label),
     )
 
 

@@ -111,6 +111,17 @@ class BalkanUI(FamilyUI):
     in_own_column = gettext_lazy("in the declarer column")
     deduction_label = gettext_lazy("Points deducted")
     ending_closed_label = gettext_lazy("ended (the declarer columns sum to zero)")
+    game_label = gettext_lazy("The game (partija)")  # seed 002 has no pulka
+    # docs/balkan-format.md; tests/tournaments/balkan/test_balkan_pages.py parses them
+    notation_hint = gettext_lazy(
+        "Deals, one a line (e.g. “Ana bundeva ide/ide štihovi 6-2-2”, “Branko igra žir ne "
+        "ide/ide kontra Ana 5-5-0”, “dalje”, “kazna Branko §3 bula=10”)"
+    )
+    sheet_hint = gettext_lazy(
+        "Optionally what the players wrote, to check it: “sheet 1: Ana -24 0 0 0; Branko -30 12 "
+        "0 0; Cvijeta -30 12 0 0” (the declarer column signed, the soups against the others in "
+        "seat order, the unplayed refas)."
+    )
     finding_titles = FINDING_TITLES
     # Seed 002 "Players and Deal" says the deal rotates, not how the seats or the first dealer
     # are drawn, nor how a tournament draws its tables: no rule is cited for them

@@ -50,6 +50,12 @@ class FamilyUI:
     blank_template: ClassVar[str | None] = None
     #: the ending select's label for a game played to its end
     ending_closed_label: ClassVar[Any]
+    #: the record of one table's game in the family's word ("The pulka"), heading its ending
+    game_label: ClassVar[Any] = gettext_lazy("The pulka")
+    #: the referee's desk: examples of the family's deal lines and of its sheet lines, in its
+    #: notation (``None``: the page's own, in the Russian notation)
+    notation_hint: ClassVar[Any] = None
+    sheet_hint: ClassVar[Any] = None
     #: the unit of a table result, for people ("whists", "points")
     result_unit: ClassVar[Any]
     #: the pulka view's result row heading ("Result (whists)")

@@ -220,6 +220,7 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
             "text": text,
             "ending": ending,
             "endings": [e.value for e in Ending],
+            "family": ui_of_event(event),  # the family's notation examples
             "error": error,
             "stale": stale,
             "view": sel.pulka_view(table, version),

@@ -108,3 +108,48 @@ def test_standings_settings_say_the_familys_criterion_and_round_scores(client):
     russian = EventFactory(slug="kup", variant="sochi")
     page = client.get(reverse("standings-manage", args=[russian.slug])).content.decode()
     assert "sum of whists" in page and "001 §4.1.3" in page and "Capped whists" in page
+
+
+@pytest.mark.parametrize("language, word", [("en", "The game (partija)"), ("hr", "Partija")])
+def test_the_phone_page_names_the_game_in_the_familys_word(client, language, word):
+    """Seed 002 has no pulka: the ending select and the table's accessible name say partija."""
+    from django.utils import translation
+
+    from scoring.balkan.protocol import Hand
+    from tests.tournaments.balkan.test_balkan_event import balkan_table
+    from tournaments.services.protocols import protocol_save, table_header
+
+    event, (table,), _ = balkan_table()
+    game = table_header(table).with_deals((Hand(2, 3, tricks=(2, 2, 6)),))
+    protocol_save(table=table, protocol=game, based_on_version=None)
+    with translation.override(language):
+        url = reverse("protocol-table", args=[table.url_key])
+    page = client.get(url).content.decode()
+    assert f'<label>{word} <select name="ending">' in page
+    assert f'aria-label="{word}"' in page
+    main = page[page.index("<main") :]  # the product's name, Pulka, heads every page
+    main = re.sub(r"<style.*?</style>", "", main, flags=re.S)  # and names CSS classes
+    assert not re.search(r">[^<]*pulk", main, re.I) and "Pulka (partija)" not in page
+
+
+def test_the_referee_desk_gives_examples_in_the_balkan_notation(client):
+    """The examples on the referee's desk are Balkan notation the desk reads, checked clean."""
+    import html
+
+    from scoring.variants import VARIANTS
+    from tests.tournaments.balkan.test_balkan_event import balkan_table
+
+    event, (table,), referee = balkan_table()
+    client.force_login(referee)
+    page = html.unescape(
+        client.get(reverse("protocol-referee", args=[event.slug, 1, 1])).content.decode()
+    )
+    assert "ровно" not in page and "распасы" not in page and "pulya, gora" not in page
+    deals = re.search(r'<label for="notation">([^<]*)</label>', page).group(1)
+    sheet = re.search(r"“(sheet 1:[^”]*)”", page).group(1)
+    lines = re.findall(r"“([^”]*)”", deals)
+    assert len(lines) == 4
+    text = "bula: 30\nigrači: Ana, Branko, Cvijeta\nkraj: traje\n" + "\n".join(lines)
+    protocol, written = VARIANTS["balkan"].parse_text(f"{text}\n{sheet}\n")
+    assert len(protocol.deals) == 4 and written is not None
+    assert VARIANTS["balkan"].check(protocol, written).findings == ()
