@@ -153,3 +153,62 @@ def test_the_referee_desk_gives_examples_in_the_balkan_notation(client):
     protocol, written = VARIANTS["balkan"].parse_text(f"{text}\n{sheet}\n")
     assert len(protocol.deals) == 4 and written is not None
     assert VARIANTS["balkan"].check(protocol, written).findings == ()
+
+
+def test_switching_a_russian_event_to_croatian_rules_resets_the_russian_settings(client):
+    """A pulka to 20 is no bula, Russian options and the raspasy tie-break mean nothing in
+    seed 002, a mixed table policy seats fours: switching the family resets each one the
+    organiser did not set in the same change to the Balkan default, and logs what it reset."""
+    from tournaments.models import AuditLogEntry
+
+    event = EventFactory(
+        slug="liga", variant="sochi", pulka_target=20, table_size_policy="mixed",
+        convention_options={"raspasy_progression": "geometric"},
+        tiebreaks=["raspasy_won", "head_to_head"],
+    )  # fmt: skip
+    client.force_login(UserFactory(is_superuser=True))
+    url = reverse("manage-settings", args=[event.slug])
+    posted = {**SETTINGS, "pulka_target": 20, "table_size_policy": "mixed"}  # as the form was
+    r = client.post(url, posted)
+    assert r.status_code == 302, r.content.decode()[:3000]
+    event.refresh_from_db()
+    assert (event.variant, event.pulka_target, event.table_size_policy) == ("croatian", 30, "3")
+    assert event.convention_options == {} and event.tiebreaks == ["head_to_head"]
+    log = AuditLogEntry.objects.get(event=event, action="event.family_changed")
+    assert log.data == {
+        "from": "sochi",
+        "to": "croatian",
+        "reset": {
+            "convention_options": {"raspasy_progression": "geometric"},
+            "pulka_target": [20, 30],
+            "tiebreaks": [["raspasy_won", "head_to_head"], ["head_to_head"]],
+            "table_size_policy": ["mixed", "3"],
+        },
+    }
+    page = client.get(url).content.decode()
+    assert 'name="pulka_target" value="30"' in page
+
+
+def test_a_size_set_with_the_switch_is_kept_and_a_played_event_cannot_switch():
+    from tests.tournaments.balkan.test_balkan_event import balkan_table
+    from tournaments.errors import UserFacingError
+    from tournaments.services.events import event_update
+    from tournaments.services.protocols import protocol_save, table_header
+
+    russian = EventFactory(slug="kup", variant="sochi", pulka_target=20)
+    event_update(event=russian, variant="croatian", pulka_target=50)
+    russian.refresh_from_db()
+    assert (russian.variant, russian.pulka_target) == ("croatian", 50)
+    event_update(event=russian, variant="leningrad")  # back: the Russian default size
+    russian.refresh_from_db()
+    assert (russian.variant, russian.pulka_target) == ("leningrad", 10)
+    event, (table,), _ = balkan_table()
+    protocol_save(table=table, protocol=table_header(table), based_on_version=None)
+    with pytest.raises(UserFacingError, match="protocols are written in") as err:
+        event_update(event=event, variant="sochi")
+    assert err.value.extra == {"field": "variant"}
+    event.refresh_from_db()
+    assert event.variant == "croatian"
+    event_update(event=event, variant="serbian")  # a convention of the same family: allowed
+    event.refresh_from_db()
+    assert (event.variant, event.pulka_target) == ("serbian", 30)
