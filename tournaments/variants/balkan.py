@@ -112,6 +112,13 @@ class BalkanUI(FamilyUI):
     deduction_label = gettext_lazy("Points deducted")
     ending_closed_label = gettext_lazy("ended (the declarer columns sum to zero)")
     game_label = gettext_lazy("The game (partija)")  # seed 002 has no pulka
+    # scoring.balkan.score.pairwise_results
+    cross_table_note = gettext_lazy(
+        "Each cell: the points the player in the row won from the player in the column where "
+        "they met (the soups they wrote against each other, netted, plus ten times the "
+        "difference of their declarer columns shared by three; 002 \"Ending the Game\"), with "
+        "the rounds."
+    )
     # docs/balkan-format.md; tests/tournaments/balkan/test_balkan_pages.py parses them
     notation_hint = gettext_lazy(
         "Deals, one a line (e.g. “Ana bundeva ide/ide štihovi 6-2-2”, “Branko igra žir ne "

@@ -52,6 +52,9 @@ class FamilyUI:
     ending_closed_label: ClassVar[Any]
     #: the record of one table's game in the family's word ("The pulka"), heading its ending
     game_label: ClassVar[Any] = gettext_lazy("The pulka")
+    #: what a cross-table cell is (``scoring.variants.Variant.pairwise``); ``None``: the page's
+    #: own sentence (whists, 001 §4.2.14)
+    cross_table_note: ClassVar[Any] = None
     #: the referee's desk: examples of the family's deal lines and of its sheet lines, in its
     #: notation (``None``: the page's own, in the Russian notation)
     notation_hint: ClassVar[Any] = None

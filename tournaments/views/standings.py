@@ -163,7 +163,12 @@ def cross_table(request, slug: str):
     return render(
         request,
         "tournaments/standings/cross.html",
-        {"event": event, **view, "cross_table": mark_safe(table)},  # noqa: S308 (escaped above)
+        {
+            "event": event,
+            **view,
+            "cross_note": ui_of_event(event).cross_table_note,  # what a cell is in the family
+            "cross_table": mark_safe(table),  # noqa: S308 (escaped above)
+        },
     )
 
 

@@ -96,6 +96,12 @@ def test_a_column_penalty_is_written_into_the_offenders_bula_and_counts_ten_time
     client.force_login(referee)
     page = client.get(reverse("protocol-table", args=[table.url_key])).content.decode()
     assert "reg. 3" in page
+    # the ruling is cited by the event's own reference, not as a Kodeks section
+    page = client.get(reverse("protocol-incidents", args=[event.slug, 1, 1])).content.decode()
+    assert "[reg. 3]" in page and "001 §" not in page
+    key = table.seats.get(position=1).entry.url_key
+    page = client.get(reverse("protocol-player", args=[key])).content.decode()
+    assert "[reg. 3]" in page and "001 §" not in page
 
 
 def test_a_points_penalty_comes_off_the_standings_total_in_points():
@@ -135,3 +141,26 @@ def test_the_penalties_page_speaks_the_familys_words(client):
     assert r.status_code == 302
     page = client.get(reverse("protocol-penalties", args=[event.slug])).content.decode()
     assert "10 in the declarer column" in page
+
+
+def test_the_cross_table_says_what_a_balkan_cell_is(client):
+    event, table, referee, organiser, game, v1 = _approved_game()
+    standings_recompute(event_id=event.pk)
+    page = client.get(reverse("standings-cross", args=[event.slug])).content.decode()
+    assert "ten times the difference of their declarer columns" in page
+    assert "001 §4.2.14" not in page and "whists" not in page
+
+
+def test_a_rule_text_ruling_is_cited_from_the_events_seed():
+    """The filter the ruling lists use: a catalogue penalty of a Russian event is cited
+    ``001 §…``, an event's own penalty by its own reference, in every family."""
+    from types import SimpleNamespace
+
+    from tests.factories import EventFactory
+    from tournaments.templatetags.pulka import ruling_citation
+
+    russian, balkan = EventFactory(variant="sochi"), EventFactory(variant="croatian")
+    catalogue = SimpleNamespace(rule="3.2.21", kind=Ruling.Kind.CATALOGUE)
+    own = SimpleNamespace(rule="reg. 5", kind=Ruling.Kind.EVENT)
+    assert ruling_citation(catalogue, russian) == "001 §3.2.21"
+    assert ruling_citation(own, russian) == ruling_citation(own, balkan) == "reg. 5"
