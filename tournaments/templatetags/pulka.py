@@ -26,6 +26,14 @@ def ruling_citation(ruling, event) -> str:
     return rule
 
 
+@register.filter
+def penalty_kind(penalty, family) -> str:
+    """An event penalty's (or its definition's) kind in the family's words ("Fixed points" in
+    a Balkan event, "Fixed whists" in a Russian one)."""
+    label = penalty.get_kind_display()
+    return family.penalty_kind_name(penalty.kind, label) if family else str(label)
+
+
 @register.simple_tag
 def can_manage(user, event) -> bool:
     """Whether ``user`` may open the event's desk (an organiser or a referee of it)."""

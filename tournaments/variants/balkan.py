@@ -110,8 +110,13 @@ class BalkanUI(FamilyUI):
     own_column_label = gettext_lazy("Declarer column (bula)")
     in_own_column = gettext_lazy("in the declarer column")
     deduction_label = gettext_lazy("Points deducted")
+    penalty_kind_names = {
+        "fixed_whists": gettext_lazy("Fixed points"),
+        "fixed_gora": gettext_lazy("Fixed points in the declarer column"),
+    }
     ending_closed_label = gettext_lazy("ended (the declarer columns sum to zero)")
     game_label = gettext_lazy("The game (partija)")  # seed 002 has no pulka
+    opponents_heading = gettext_lazy("Opponents (points won from each)")
     # scoring.balkan.score.pairwise_results
     cross_table_note = gettext_lazy(
         "Each cell: the points the player in the row won from the player in the column where "

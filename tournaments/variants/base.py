@@ -55,6 +55,8 @@ class FamilyUI:
     #: what a cross-table cell is (``scoring.variants.Variant.pairwise``); ``None``: the page's
     #: own sentence (whists, 001 §4.2.14)
     cross_table_note: ClassVar[Any] = None
+    #: the player's standings page: his opponents, with what he won from each
+    opponents_heading: ClassVar[Any] = gettext_lazy("Opponents (whists won from each)")
     #: the referee's desk: examples of the family's deal lines and of its sheet lines, in its
     #: notation (``None``: the page's own, in the Russian notation)
     notation_hint: ClassVar[Any] = None
@@ -84,6 +86,14 @@ class FamilyUI:
     in_own_column: ClassVar[Any] = gettext_lazy("in the gora")
     #: an event penalty's deduction from the standings total
     deduction_label: ClassVar[Any] = gettext_lazy("Whists deducted")
+    #: the kinds of the event's own penalties in the family's words, where they differ from
+    #: ``PenaltyKind``'s labels ("Fixed whists")
+    penalty_kind_names: ClassVar[Mapping[str, Any]] = {}
+
+    def penalty_kind_name(self, kind: str, label: Any) -> str:
+        """Penalty kind ``kind`` (``PenaltyKind``'s ``label``) in the family's words."""
+        return str(self.penalty_kind_names.get(kind, label))
+
     #: the game's size as the family says it, ``%(n)d`` the size ("pulkas to 20", "bula 30")
     game_size_phrase: ClassVar[Any]
     #: a heading in the user's language for each of the checker's finding codes

@@ -498,7 +498,10 @@ def penalties(request, event):
             "catalogue": ui_of_event(event).catalogue,
             "family": ui_of_event(event),  # the family's words for the penalties' columns
             "error": error,
-            "kinds": PenaltyKind.choices,
+            "kinds": [
+                (v, ui_of_event(event).penalty_kind_name(v, label))
+                for v, label in PenaltyKind.choices
+            ],
             "definitions": PenaltyDefinition.objects.filter(event=event),
             "can_organise": permissions.can_organise(request.user, event),
         },

@@ -212,3 +212,11 @@ def test_a_size_set_with_the_switch_is_kept_and_a_played_event_cannot_switch():
     event_update(event=event, variant="serbian")  # a convention of the same family: allowed
     event.refresh_from_db()
     assert (event.variant, event.pulka_target) == ("serbian", 30)
+
+
+@pytest.mark.parametrize("language, size", [("en", "Bula: 30"), ("hr", "Bula: 30")])
+def test_the_public_event_page_names_the_bula(client, language, size):
+    event = EventFactory(slug="liga", variant="croatian", pulka_target=30, table_size_policy="3")
+    prefix = "" if language == "en" else f"/{language}"  # English has no prefix
+    page = client.get(f"{prefix}/e/{event.slug}/").content.decode()
+    assert size in page and "Pulka" not in page[page.index("<main") :]

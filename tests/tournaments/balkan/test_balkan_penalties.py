@@ -124,6 +124,7 @@ def test_a_points_penalty_comes_off_the_standings_total_in_points():
 
     page = Client().get(reverse("standings-player", args=[event.slug, ana.pk])).content.decode()
     assert '<th class="num">Points</th>' in page and ">Whists<" not in page
+    assert "Opponents (points won from each)" in page and "whists" not in page
     assert "−30" in page or "-30" in page
 
 
