@@ -412,6 +412,7 @@ def incidents(request, event, number: int, table_number: int):
             "error": error,
             "incidents": sel.incidents_for_table(table),
             "catalogue": ui_of_event(event).catalogue,
+            "family": ui_of_event(event),  # the family's words for the event's penalties
             "definitions": PenaltyDefinition.objects.filter(event=event),
             "post": request.POST,
         },

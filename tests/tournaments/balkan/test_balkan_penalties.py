@@ -99,6 +99,7 @@ def test_a_column_penalty_is_written_into_the_offenders_bula_and_counts_ten_time
     # the ruling is cited by the event's own reference, not as a Kodeks section
     page = client.get(reverse("protocol-incidents", args=[event.slug, 1, 1])).content.decode()
     assert "[reg. 3]" in page and "001 §" not in page
+    assert "Looked at the talon (Fixed points in the declarer column)" in page
     key = table.seats.get(position=1).entry.url_key
     page = client.get(reverse("protocol-player", args=[key])).content.decode()
     assert "[reg. 3]" in page and "001 §" not in page
