@@ -68,6 +68,18 @@ FINDING_TITLES: dict[str, Any] = {
     "SHEET_SHAPE": gettext_lazy("A written row has the wrong shape"),
     "SEAT": gettext_lazy("No such seat at the table"),
     "PENALTY": gettext_lazy("Penalty entry"),
+    "TABLE": gettext_lazy("The table cannot be scored"),
+    "DEAL_TYPE": gettext_lazy("Not a deal"),
+    "ODD_BULA": gettext_lazy("An odd bula"),
+    "INVITATION": gettext_lazy("An invitation that does not fit"),
+    "BID": gettext_lazy("Not a bid"),
+    "PASS_FINAL": gettext_lazy("A bid after passing"),
+    "NUMBER_AFTER_IGRA": gettext_lazy("A number bid after igra"),
+    "SAME": gettext_lazy("“I ja” by a player who may not hold"),
+    "IGRA_FIRST_TURN": gettext_lazy("Igra only at the first turn"),
+    "REVEAL": gettext_lazy("The game revealed twice"),
+    "IGRA_COMMITS": gettext_lazy("Plain igra commits to trumps"),
+    "CONTRACT_BID": gettext_lazy("The contract does not fit the auction"),
 }
 
 

@@ -73,3 +73,31 @@ def test_a_stored_finding_without_a_template_keeps_its_message():
         # a translation that does not fit the parameters falls back to the stored message
         broken = {"message": "m", "text": SENTENCES["en"].replace("11", "{total}"), "params": {}}
         assert finding_message(broken) == "m"
+
+
+def _codes() -> set[str]:
+    """Every finding code the Balkan scorer and checkers write (read from their source)."""
+    import re
+    from pathlib import Path
+
+    import scoring.balkan
+
+    found: set[str] = set()
+    for path in Path(scoring.balkan.__file__).parent.glob("*.py"):
+        found |= set(re.findall(r'(?:_f|_err|templated|Finding)\(\s*"([A-Z_]+)"', path.read_text()))
+    return found
+
+
+@pytest.mark.parametrize("language", ["hr", "sr-latn", "ru", "de", "sv"])
+def test_every_balkan_finding_has_a_heading_in_the_readers_language(language):
+    from tournaments.selectors.protocols import finding_title
+    from tournaments.variants import ui_for
+
+    titles = ui_for("croatian").finding_titles
+    codes = _codes()
+    assert {"TRICKS_SUM", "KONTRA_MISSING", "SHEET_CELL", "PASS_FINAL"} <= codes
+    for code in sorted(codes):
+        english = finding_title(code, titles)
+        assert english != code, code  # a heading, not the bare code
+        with translation.override(language):
+            assert finding_title(code, titles) != english, (language, code)
