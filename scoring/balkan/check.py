@@ -49,7 +49,9 @@ def check(protocol: BalkanProtocol, sheet: BalkanSheet | None = None) -> CheckRe
     try:
         scored = score(protocol)
     except ValueError as exc:
-        return CheckReport((Finding("TABLE", str(exc), rule="Players and Deal", source=SOURCE),))
+        return CheckReport((templated(
+            "TABLE", gettext_noop("the table cannot be scored: {error}"), {"error": str(exc)},
+            rule="Players and Deal", source=SOURCE),))
     findings = [*scored.findings, *_dealers(scored), *_auctions(scored)]
     if sheet is not None:
         findings.extend(check_sheet(scored, sheet))

@@ -89,6 +89,8 @@ def finding_title(code: str, titles=None) -> str:
     """The heading of finding ``code`` from ``titles`` (a family's; Russian by default)."""
     if code.startswith("AUCTION"):
         return str(_("Auction irregular"))
+    if code == "RULING_NOT_RECOMPUTED":  # the Django side's own, in every family
+        return str(_("A ruling kept as made"))
     return str((FINDING_TITLES if titles is None else titles).get(code, code))
 
 

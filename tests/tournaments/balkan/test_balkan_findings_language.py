@@ -101,3 +101,22 @@ def test_every_balkan_finding_has_a_heading_in_the_readers_language(language):
         assert english != code, code  # a heading, not the bare code
         with translation.override(language):
             assert finding_title(code, titles) != english, (language, code)
+
+
+def test_a_table_that_cannot_be_scored_and_a_kept_ruling_speak_the_readers_language():
+    from scoring.balkan.check import check
+    from scoring.balkan.protocol import BalkanProtocol
+    from tournaments.selectors.protocols import finding_title
+
+    (table,) = check(BalkanProtocol(("A", "B"), 30, ())).findings  # two players
+    assert table.code == "TABLE" and table.message.startswith("the table cannot be scored: ")
+    stored = {"text": table.text, "params": dict(table.params), "message": table.message}
+    kept = {  # tournaments.services.protocols: a ruling that no longer applies
+        "code": "RULING_NOT_RECOMPUTED",
+        "text": "ruling #{ruling} kept as made: {reason}",
+        "params": {"ruling": 4, "reason": "x"},
+    }
+    with translation.override("hr"):
+        assert finding_message(stored).startswith("stol se ne može obračunati: ")
+        assert finding_message(kept) == "odluka br. 4 ostaje kakva je donesena: x"
+        assert finding_title("RULING_NOT_RECOMPUTED") == "Odluka ostaje kakva je donesena"
