@@ -103,6 +103,11 @@ def test_a_column_penalty_is_written_into_the_offenders_bula_and_counts_ten_time
     key = table.seats.get(position=1).entry.url_key
     page = client.get(reverse("protocol-player", args=[key])).content.decode()
     assert "[reg. 3]" in page and "001 §" not in page
+    from django.utils import translation
+
+    with translation.override("hr"):  # the version's state in the player's language
+        page = client.get(reverse("protocol-player", args=[key])).content.decode()
+    assert '<span class="state">odobren</span>' in page
 
 
 def test_a_points_penalty_comes_off_the_standings_total_in_points():
