@@ -5,14 +5,26 @@
 (<Severity.ERROR: 'error'>, 'deal 4: tricks sum to 9, not 10 [001 §3.2.8] (TRICKS_SUM)')
 >>> CheckReport((f,)).ok
 False
+
+A finding may carry its message as a template and its parameters (:func:`templated`), so that a
+reader's language can be shown: ``text`` is the English template, marked with
+:func:`gettext_noop` for the translators' catalogue (Django's ``makemessages`` extracts it by
+that name), and the Django side renders ``gettext(text).format(**params)``; ``message`` is the
+template filled in English, for the command line and the JSON documents.
+
+>>> g = templated("DEALER", gettext_noop("the turn to deal is seat {seat}"), {"seat": 2})
+>>> g.message, g.text, g.params
+('the turn to deal is seat 2', 'the turn to deal is seat {seat}', (('seat', 2),))
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Severity", "Finding", "CheckReport"]
+__all__ = ["Severity", "Finding", "CheckReport", "gettext_noop", "templated"]
 
 
 class Severity(enum.StrEnum):
@@ -45,6 +57,10 @@ class Finding:
     expected: object = None
     severity: Severity = Severity.ERROR
     source: str = "001"
+    #: ``message`` as a template (``{name}`` fields) and its parameters; "" when the message
+    #: has none (see :func:`templated`)
+    text: str = ""
+    params: tuple[tuple[str, object], ...] = ()
 
     @property
     def citation(self) -> str:
@@ -78,3 +94,18 @@ class CheckReport:
     @property
     def warnings(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.severity is Severity.WARNING)
+
+
+def gettext_noop(text: str) -> str:
+    """Mark ``text`` for the translators' catalogue and return it unchanged (the name is the
+    one Django's ``makemessages`` looks for; nothing here imports Django)."""
+    return text
+
+
+def templated(
+    code: str, text: str, params: Mapping[str, object] | None = None, /, **fields: Any
+) -> Finding:
+    """A finding whose message is ``text`` (a :func:`gettext_noop` template) filled with
+    ``params``; ``fields`` are the other :class:`Finding` fields."""
+    params = dict(params or {})
+    return Finding(code, text.format(**params), text=text, params=tuple(params.items()), **fields)

@@ -255,6 +255,7 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
 def filled_protocol_context(*, table: Table) -> dict[str, Any]:
     """The approved pulka as on paper (or the current version, marked provisional)."""
     from tournaments.models import Ruling
+    from tournaments.selectors.protocols import finding_citation, finding_message
     from tournaments.services.protocols import effective_protocol, stored_protocol
     from tournaments.variants import ui_of_event, ui_of_protocol
 
@@ -350,8 +351,9 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
             "findings": [
                 {
                     "severity": f.get("severity", ""),
-                    "message": f.get("message", ""),
+                    "message": finding_message(f),  # in the reader's language
                     "rule": f.get("rule", ""),
+                    "citation": finding_citation(f, ui.seed),
                     "deal": f.get("deal"),
                 }
                 for f in protocol.findings

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from rules.balkan import BalkanConvention
 
-from ..findings import Finding
+from ..findings import Finding, gettext_noop, templated
 from .protocol import Hand
 
 __all__ = ["check_auction", "parse_bid"]
@@ -68,9 +68,12 @@ def parse_bid(text: str) -> tuple[str, int | None]:
     return "unknown", None
 
 
-def _f(code: str, message: str, i: int, rule: str = "The Bidding", **kw: object) -> Finding:
-    return Finding(code, message, rule=rule, deal=i, source="002", column="auction",
-                   **kw)  # type: ignore[arg-type]
+def _f(code: str, text: str, i: int, params: dict[str, object] | None = None,
+       rule: str = "The Bidding", **kw: object) -> Finding:
+    """A finding whose message is the template ``text`` (marked for the translators) filled
+    with ``params`` (:func:`scoring.findings.templated`)."""
+    kw.setdefault("column", "auction")
+    return templated(code, text, params, rule=rule, deal=i, source="002", **kw)
 
 
 def check_auction(h: Hand, dealer: int, conv: BalkanConvention, i: int) -> list[Finding]:
@@ -89,25 +92,28 @@ def check_auction(h: Hand, dealer: int, conv: BalkanConvention, i: int) -> list[
     current, holder, last = 0, None, None
     for seat, text in h.auction:
         if seat not in pos:
-            out.append(_f("AUCTION_SEAT", f"bid {text!r} by seat {seat!r}, not at the table", i))
+            out.append(_f("AUCTION_SEAT", gettext_noop("bid {bid} by seat {seat}, not at the table"), i,
+                          {"bid": repr(text), "seat": repr(seat)}))
             return out
         kind, n = parse_bid(text)
         if kind == "unknown":
-            out.append(_f("BID", f"{text!r} is not a bid (pass, 2–{top}, same/i ja, igra)", i,
-                          player=seat, written=text))
+            out.append(_f("BID", gettext_noop("{bid} is not a bid (pass, 2–{top}, same/i ja, igra)"), i,
+                          {"bid": repr(text), "top": top}, player=seat, written=text))
             return out
         if not games:
             expected = _next(order, last, passed)
             if expected is not None and seat != expected:
-                out.append(_f("OUT_OF_TURN", f"seat {seat} spoke where seat {expected} was to "
-                              "bid (the turn passes to the next player still bidding)", i,
-                              player=seat, written=text))
+                out.append(_f("OUT_OF_TURN", gettext_noop(
+                    "seat {seat} spoke where seat {expected} was to bid (the turn passes to the "
+                    "next player still bidding)"), i, {"seat": seat, "expected": expected},
+                    player=seat, written=text))
         first_turn = seat not in spoken
         spoken.add(seat)
         last = seat
         if seat in passed:
-            out.append(_f("PASS_FINAL", f"{text!r} after passing: no player who has passed may "
-                          "reenter the bidding", i, player=seat, written=text))
+            out.append(_f("PASS_FINAL", gettext_noop("{bid} after passing: no player who has passed may "
+                                             "reenter the bidding"), i, {"bid": repr(text)},
+                          player=seat, written=text))
             continue
         if kind == "pass":
             passed.add(seat)
@@ -116,12 +122,15 @@ def check_auction(h: Hand, dealer: int, conv: BalkanConvention, i: int) -> list[
         if kind == "number":
             assert n is not None
             if games:
-                out.append(_f("NUMBER_AFTER_IGRA", f"{text!r} after igra: once game has been "
-                              "bid, no more numerical bids can be made", i, player=seat))
+                out.append(_f("NUMBER_AFTER_IGRA", gettext_noop(
+                    "{bid} after igra: once game has been bid, no more numerical bids can be "
+                    "made"), i, {"bid": repr(text)}, player=seat))
             elif n != (current + 1 if current else 2) or n > top:
                 want = current + 1 if current else 2
-                out.append(_f("JUMP_BID", f"{text!r}: numbers go up by one, the next is "
-                              f"{want}" + (f" (at most {top})" if n > top else ""), i,
+                jump = (gettext_noop("{bid}: numbers go up by one, the next is {want} (at most "
+                                     "{top})") if n > top
+                        else gettext_noop("{bid}: numbers go up by one, the next is {want}"))
+                out.append(_f("JUMP_BID", jump, i, {"bid": repr(text), "want": want, "top": top},
                               player=seat, written=text, expected=str(want)))
             else:
                 current, holder = n, seat
@@ -130,37 +139,42 @@ def check_auction(h: Hand, dealer: int, conv: BalkanConvention, i: int) -> list[
             if games or holder is None or seat not in numbers or holder == seat or (
                 pos[seat] > pos[holder]
             ):
-                out.append(_f("SAME", f"{text!r}: only an earlier number bidder who was outbid "
-                              "may hold the number (i ja)", i, player=seat, written=text))
+                out.append(_f("SAME", gettext_noop("{bid}: only an earlier number bidder who was outbid "
+                                           "may hold the number (i ja)"), i, {"bid": repr(text)},
+                              player=seat, written=text))
             else:
                 holder = seat
         elif kind == "igra":
             if not first_turn:
-                out.append(_f("IGRA_FIRST_TURN", "igra only at a player's first turn to speak",
+                out.append(_f("IGRA_FIRST_TURN", gettext_noop("igra only at a player's first turn to speak"),
                               i, player=seat, written=text))
             else:
                 games[seat] = None
         elif kind == "game":
             assert n is not None
             if not 2 <= n <= top:
-                out.append(_f("BID", f"{text!r}: no such game", i, player=seat, written=text))
+                out.append(_f("BID", gettext_noop("{bid}: no such game"), i, {"bid": repr(text)}, player=seat,
+                              written=text))
             elif seat in games and not first_turn:
                 if games[seat] is not None:
-                    out.append(_f("REVEAL", f"{text!r}: the game was already revealed", i,
-                                  player=seat, written=text))
+                    out.append(_f("REVEAL", gettext_noop("{bid}: the game was already revealed"), i,
+                                  {"bid": repr(text)}, player=seat, written=text))
                 elif conv.igra_commits_to_trumps and n > 5:
                     out.append(_f(
-                        "IGRA_COMMITS", f"{text!r} after a plain igra: plain igra commits to "
-                        "trumps; igra betl / sans / preferans must be said at the first turn",
-                        i, rule="variations played in Serbia", player=seat, written=text))
+                        "IGRA_COMMITS", gettext_noop(
+                            "{bid} after a plain igra: plain igra commits to trumps; igra betl / "
+                            "sans / preferans must be said at the first turn"),
+                        i, {"bid": repr(text)}, rule="variations played in Serbia", player=seat,
+                        written=text))
                     games[seat] = n  # what was said, so that the winner is judged once
                 else:
                     games[seat] = n
             elif first_turn:
                 games[seat] = n
             else:
-                out.append(_f("IGRA_FIRST_TURN", f"{text!r}: igra only at a player's first turn "
-                              "to speak", i, player=seat, written=text))
+                out.append(_f("IGRA_FIRST_TURN", gettext_noop("{bid}: igra only at a player's first turn "
+                                                  "to speak"), i, {"bid": repr(text)},
+                              player=seat, written=text))
     out += _winner(h, conv, i, games, pos, current, holder, passed)
     return out
 
@@ -186,32 +200,36 @@ def _winner(
         winner = min((s for s in pool if best is None or revealed[s] == best), key=pos.get)
         contract = revealed.get(winner)
         if not h.game:
-            out.append(_f("CONTRACT_BID", "the auction was won by igra, so the contract is a "
-                          "game (no talon)", i, rule="The Contract", column="game"))
+            out.append(_f("CONTRACT_BID", gettext_noop("the auction was won by igra, so the contract is a "
+                                               "game (no talon)"), i, rule="The Contract",
+                          column="game"))
         if contract is not None and h.contract != contract:
-            out.append(_f("CONTRACT_BID", f"contract {h.contract} is not the game announced "
-                          f"({contract})", i, rule="The Contract", written=h.contract,
-                          expected=contract))
+            out.append(_f("CONTRACT_BID", gettext_noop("contract {contract} is not the game announced "
+                                               "({announced})"), i,
+                          {"contract": h.contract, "announced": contract}, rule="The Contract",
+                          written=h.contract, expected=contract))
         elif contract is None and conv.igra_commits_to_trumps and h.contract > 5:
-            out.append(_f("IGRA_COMMITS", "plain igra commits to a trump contract (2–5)", i,
+            out.append(_f("IGRA_COMMITS", gettext_noop("plain igra commits to a trump contract (2–5)"), i,
                           rule="variations played in Serbia", written=h.contract))
     else:
         if holder is None:
-            out.append(_f("AUCTION_WINNER", "everybody passed: that is an all-pass deal, not a "
-                          "contract", i))
+            out.append(_f("AUCTION_WINNER", gettext_noop("everybody passed: that is an all-pass deal, not a "
+                                                 "contract"), i))
             return out
         winner = holder
         if len(set(pos) - passed) > 1:
-            out.append(_f("AUCTION_INCOMPLETE", "the auction ends when all but one have passed",
+            out.append(_f("AUCTION_INCOMPLETE", gettext_noop("the auction ends when all but one have passed"),
                           i))
         if h.game:
-            out.append(_f("CONTRACT_BID", "nobody bid igra, so the contract is not a game", i,
+            out.append(_f("CONTRACT_BID", gettext_noop("nobody bid igra, so the contract is not a game"), i,
                           rule="The Contract", column="game"))
         if h.contract < current:
-            out.append(_f("CONTRACT_BID", f"contract {h.contract} below the winning bid "
-                          f"{current}", i, rule="The Contract", written=h.contract,
-                          expected=current))
+            out.append(_f("CONTRACT_BID", gettext_noop("contract {contract} below the winning bid {bid}"), i,
+                          {"contract": h.contract, "bid": current}, rule="The Contract",
+                          written=h.contract, expected=current))
     if h.declarer != winner:
-        out.append(_f("AUCTION_WINNER", f"the declarer is seat {h.declarer}, but the auction "
-                      f"was won by seat {winner}", i, written=h.declarer, expected=winner))
+        out.append(_f("AUCTION_WINNER", gettext_noop("the declarer is seat {declarer}, but the auction "
+                                                 "was won by seat {winner}"), i,
+                      {"declarer": h.declarer, "winner": winner}, written=h.declarer,
+                      expected=winner))
     return out

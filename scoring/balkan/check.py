@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from rules.balkan import BETTEL
 
-from ..findings import CheckReport, Finding, Severity
+from ..findings import CheckReport, Finding, Severity, gettext_noop, templated
 from .auction import check_auction
 from .protocol import AllPass, BalkanProtocol, BalkanSheet, BalkanSheetRow, Hand
 from .score import DealResult, ScoredBalkan, score
@@ -49,7 +49,9 @@ def check(protocol: BalkanProtocol, sheet: BalkanSheet | None = None) -> CheckRe
     try:
         scored = score(protocol)
     except ValueError as exc:
-        return CheckReport((Finding("TABLE", str(exc), rule="Players and Deal", source=SOURCE),))
+        return CheckReport((templated(
+            "TABLE", gettext_noop("the table cannot be scored: {error}"), {"error": str(exc)},
+            rule="Players and Deal", source=SOURCE),))
     findings = [*scored.findings, *_dealers(scored), *_auctions(scored)]
     if sheet is not None:
         findings.extend(check_sheet(scored, sheet))
@@ -63,9 +65,11 @@ def _dealers(scored: ScoredBalkan) -> list[Finding]:
         if isinstance(deal, Hand | AllPass) and deal.dealer is not None:
             expected = scored.deals[i].dealer
             if deal.dealer != expected:
-                out.append(Finding(
-                    "DEALER", f"dealer written as seat {deal.dealer!r}; the turn to deal rotates "
-                    f"to seat {expected}", rule="Players and Deal", deal=i, column="dealer",
+                out.append(templated(
+                    "DEALER", gettext_noop("dealer written as seat {written}; the turn to deal "
+                                           "rotates to seat {expected}"),
+                    {"written": repr(deal.dealer), "expected": expected},
+                    rule="Players and Deal", deal=i, column="dealer",
                     written=deal.dealer, expected=expected, source=SOURCE))
     return out
 
@@ -121,12 +125,22 @@ def _rule(d: DealResult | None, seat: int, column: str) -> str:
     return "Scoring"
 
 
-def _what(column: str, names: tuple[str, ...]) -> str:
-    if column == "column":
-        return "in the declarer column"
-    if column == "refas":
-        return "as unplayed refas"
-    return f"in the soup against {names[int(column.split(':')[1])]}"
+#: a wrong cell's message by the cell's kind and whether it is in the final row
+_CELL_TEXTS = {
+    ("column", False): gettext_noop(
+        "{player} wrote {written} in the declarer column, expected {expected}"),
+    ("column", True): gettext_noop(
+        "{player} wrote {written} in the declarer column in the final row, expected {expected}"),
+    ("refas", False): gettext_noop(
+        "{player} wrote {written} as unplayed refas, expected {expected}"),
+    ("refas", True): gettext_noop(
+        "{player} wrote {written} as unplayed refas in the final row, expected {expected}"),
+    ("soup", False): gettext_noop(
+        "{player} wrote {written} in the soup against {opponent}, expected {expected}"),
+    ("soup", True): gettext_noop(
+        "{player} wrote {written} in the soup against {opponent} in the final row, expected "
+        "{expected}"),
+}
 
 
 def check_sheet(scored: ScoredBalkan, sheet: BalkanSheet) -> list[Finding]:
@@ -135,8 +149,9 @@ def check_sheet(scored: ScoredBalkan, sheet: BalkanSheet) -> list[Finding]:
     out: list[Finding] = []
     deals = scored.deals
     if len(sheet.running) > len(deals):
-        out.append(Finding("SHEET_ROWS", f"{len(sheet.running)} running rows for "
-                           f"{len(deals)} deals", rule="Scoring", source=SOURCE))
+        out.append(templated("SHEET_ROWS", gettext_noop("{rows} running rows for {deals} deals"),
+                             {"rows": len(sheet.running), "deals": len(deals)}, rule="Scoring",
+                             source=SOURCE))
     start = _cells((-scored.bula,) * 3, ((0, 0, 0),) * 3, (0, 0, 0))
     prev_written: Cells | None = start
     prev_expected = start
@@ -148,18 +163,22 @@ def check_sheet(scored: ScoredBalkan, sheet: BalkanSheet) -> list[Finding]:
         d = deals[i]
         expected = _cells(d.columns, d.soups, d.refas)
         if written is None:
-            out.append(Finding("SHEET_SHAPE", "a sheet row needs three players, each with a "
-                               "soup per seat", rule="Scoring", deal=i, source=SOURCE))
+            out.append(templated("SHEET_SHAPE", gettext_noop(
+                "a sheet row needs three players, each with a soup per seat"), rule="Scoring",
+                deal=i, source=SOURCE))
             prev_written = None
             continue
         for (seat, column), value in written.items():
             want = expected[seat, column]
             before = None if prev_written is None else prev_written[seat, column]
             if column.startswith("soup:") and before is not None and want != value < before:
-                out.append(Finding(
-                    "SOUP_DOWN", f"{names[seat]}'s soup against "
-                    f"{names[int(column[5:])]} went down from {before} to {value}; soups are "
-                    "only added to, never subtracted", rule="Scoring", deal=i, player=seat,
+                out.append(templated(
+                    "SOUP_DOWN", gettext_noop(
+                        "{player}'s soup against {opponent} went down from {before} to "
+                        "{written}; soups are only added to, never subtracted"),
+                    {"player": names[seat], "opponent": names[int(column[5:])],
+                     "before": before, "written": value},
+                    rule="Scoring", deal=i, player=seat,
                     column=column, written=value, expected=want, source=SOURCE))
             if value == want:
                 continue
@@ -172,8 +191,9 @@ def check_sheet(scored: ScoredBalkan, sheet: BalkanSheet) -> list[Finding]:
         written = _written(sheet.final)
         expected = _cells(scored.columns, scored.soups, scored.refas)
         if written is None:
-            out.append(Finding("SHEET_SHAPE", "the final row needs three players, each with a "
-                               "soup per seat", rule="Scoring", source=SOURCE))
+            out.append(templated("SHEET_SHAPE", gettext_noop(
+                "the final row needs three players, each with a soup per seat"), rule="Scoring",
+                source=SOURCE))
         else:
             for (seat, column), value in written.items():
                 if value != expected[seat, column]:
@@ -181,15 +201,18 @@ def check_sheet(scored: ScoredBalkan, sheet: BalkanSheet) -> list[Finding]:
                                      expected[seat, column]))
     if sheet.result is not None:
         if len(sheet.result) != 3:
-            out.append(Finding("SHEET_SHAPE", "the result needs one number per player",
-                               rule="Ending the Game", column="result", source=SOURCE))
+            out.append(templated("SHEET_SHAPE", gettext_noop(
+                "the result needs one number per player"), rule="Ending the Game",
+                column="result", source=SOURCE))
         else:
             for seat, (value, want) in enumerate(zip(sheet.result, scored.settlement,
                                                      strict=True)):
                 if value != want:
-                    out.append(Finding(
-                        "SHEET_RESULT", f"{names[seat]}'s result written as {value}, the final "
-                        f"calculation gives {want}", rule="Ending the Game", player=seat,
+                    out.append(templated(
+                        "SHEET_RESULT", gettext_noop("{player}'s result written as {written}, "
+                                                     "the final calculation gives {expected}"),
+                        {"player": names[seat], "written": value, "expected": want},
+                        rule="Ending the Game", player=seat,
                         column="result", written=value, expected=want, source=SOURCE))
     return out
 
@@ -198,13 +221,19 @@ def _cell(scored: ScoredBalkan, d: DealResult | None, i: int | None, seat: int, 
           value: int, want: int) -> Finding:
     names = scored.protocol.players
     if column == "refas" and value > want and value > scored.refa_limit:
-        return Finding(
-            "REFA_BEYOND_LIMIT", f"{names[seat]} wrote {value} unplayed refas; at most "
-            f"{scored.refa_limit} can be given with bula {scored.bula}, and {want} remain",
+        return templated(
+            "REFA_BEYOND_LIMIT", gettext_noop(
+                "{player} wrote {written} unplayed refas; at most {limit} can be given with bula "
+                "{bula}, and {expected} remain"),
+            {"player": names[seat], "written": value, "limit": scored.refa_limit,
+             "bula": scored.bula, "expected": want},
             rule="Refa", deal=i, player=seat, column=column, written=value, expected=want,
             source=SOURCE)
-    where = "" if d is not None else " in the final row"
-    return Finding(
-        "SHEET_CELL", f"{names[seat]} wrote {value} {_what(column, names)}{where}, expected "
-        f"{want}", rule=_rule(d, seat, column), deal=i, player=seat, column=column,
-        written=value, expected=want, source=SOURCE, severity=Severity.ERROR)
+    kind = column if column in ("column", "refas") else "soup"
+    params: dict[str, object] = {"player": names[seat], "written": value, "expected": want}
+    if kind == "soup":
+        params["opponent"] = names[int(column.split(":")[1])]
+    return templated(
+        "SHEET_CELL", _CELL_TEXTS[kind, d is None], params, rule=_rule(d, seat, column),
+        deal=i, player=seat, column=column, written=value, expected=want, source=SOURCE,
+        severity=Severity.ERROR)

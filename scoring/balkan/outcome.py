@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from rules.balkan import BETTEL, PREFERANS, BalkanConvention
 
-from ..findings import Finding, Severity
+from ..findings import Finding, Severity, gettext_noop, templated
 from .protocol import Defence, Hand
 
 __all__ = ["Plan", "hand_outcome", "plays"]
@@ -68,11 +68,13 @@ class Plan:
         return self.made is not None
 
 
-def _f(code: str, message: str, rule: str, deal: int, *, warning: bool = False,
-       **kw: object) -> Finding:
+def _f(code: str, text: str, rule: str, deal: int, params: dict[str, object] | None = None, *,
+       warning: bool = False, **kw: object) -> Finding:
+    """A finding whose message is the template ``text`` (marked for the translators) filled
+    with ``params`` (:func:`scoring.findings.templated`)."""
     severity = Severity.WARNING if warning else Severity.ERROR
-    return Finding(code, message, rule=rule, deal=deal, source=SOURCE,  # type: ignore[arg-type]
-                   severity=severity, **kw)
+    return templated(code, text, params, rule=rule, deal=deal, source=SOURCE,
+                     severity=severity, **kw)
 
 
 def plays(h: Hand, seat: int) -> bool:
@@ -87,48 +89,53 @@ def _record_problems(h: Hand, conv: BalkanConvention, i: int) -> list[Finding]:
     """The impossible records of a hand, before its tricks."""
     out: list[Finding] = []
     if h.declarer not in (0, 1, 2):
-        out.append(_f("SEAT", f"declarer seat {h.declarer!r} is not at the table",
-                      "Players and Deal", i, column="declarer", written=h.declarer))
+        out.append(_f("SEAT", gettext_noop("declarer seat {seat} is not at the table"),
+                      "Players and Deal", i, {"seat": repr(h.declarer)}, column="declarer",
+                      written=h.declarer))
         return out
     allowed = (2, 3, 4, 5, 6, 7, 8) if conv.preferans else (2, 3, 4, 5, 6, 7)
     if h.contract not in allowed:
         rule = "variations played in Serbia" if h.contract == PREFERANS else "The Bidding"
-        extra = " (preferans 8 only with the option 'preferans')" if h.contract == 8 else ""
-        out.append(_f("CONTRACT", f"contract {h.contract!r} is not one of 2–7{extra}", rule, i,
+        text = (gettext_noop("contract {contract} is not one of 2–7 (preferans 8 only with the option "
+                   "'preferans')") if h.contract == 8
+                else gettext_noop("contract {contract} is not one of 2–7"))
+        out.append(_f("CONTRACT", text, rule, i, {"contract": repr(h.contract)},
                       column="contract", written=h.contract))
     defence = tuple(h.defence)
     if len(defence) != 2 or any(d not in tuple(Defence) for d in defence):
-        out.append(_f("DEFENCE", f"defence {defence!r}: two decisions (play, drop, invite) are "
-                      "needed, one per defender", "The Defenders' Decisions", i,
-                      column="defence"))
+        out.append(_f("DEFENCE", gettext_noop("defence {defence}: two decisions (play, drop, invite) are "
+                                 "needed, one per defender"), "The Defenders' Decisions", i,
+                      {"defence": repr(defence)}, column="defence"))
         return out
     for k, decision in enumerate(defence):
         if decision is Defence.INVITE and defence[1 - k] is not Defence.DROP:
-            out.append(_f("INVITATION", "an invitation is made only by the single defender who "
-                          "plays, to the partner who dropped", "The Defenders' Decisions", i,
+            out.append(_f("INVITATION", gettext_noop("an invitation is made only by the single defender who "
+                                        "plays, to the partner who dropped"), "The Defenders' Decisions", i,
                           player=h.defenders()[k], column="defence"))
     if h.contract in (BETTEL, PREFERANS) and any(d is not Defence.PLAY for d in defence):
         word = conv.contract_word(h.contract)
-        out.append(_f("DROP_IN_BETTEL", f"in {word} the defenders may not drop out (nor invite)",
+        out.append(_f("DROP_IN_BETTEL", gettext_noop("in {contract} the defenders may not drop out (nor invite)"),
                       "The Contract" if h.contract == BETTEL else "variations played in Serbia",
-                      i, column="defence"))
+                      i, {"contract": word}, column="defence"))
     if isinstance(h.kontra, bool) or not isinstance(h.kontra, int) or h.kontra < 0:
-        out.append(_f("KONTRA_LEVEL", f"kontra level {h.kontra!r} is not a whole number ≥ 0",
-                      "Kontra", i, column="kontra", written=h.kontra))
+        out.append(_f("KONTRA_LEVEL", gettext_noop("kontra level {level} is not a whole number ≥ 0"),
+                      "Kontra", i, {"level": repr(h.kontra)}, column="kontra", written=h.kontra))
         return out
     if conv.kontra_limit and h.kontra > conv.kontra_limit:
-        out.append(_f("KONTRA_LEVEL", f"kontra level {h.kontra} beyond this convention's limit "
-                      f"{conv.kontra_limit}", "variants.md §3", i, column="kontra",
+        out.append(_f("KONTRA_LEVEL", gettext_noop("kontra level {level} beyond the limit {limit} agreed for "
+                                      "this game"), "Kontra", i,
+                      {"level": h.kontra, "limit": conv.kontra_limit}, column="kontra",
                       written=h.kontra, expected=conv.kontra_limit))
     if h.kontra and h.kontra_by not in h.defenders():
-        out.append(_f("KONTRA_BY", f"kontra said by seat {h.kontra_by!r}, not a defender",
-                      "Kontra", i, column="kontra_by", written=h.kontra_by))
+        out.append(_f("KONTRA_BY", gettext_noop("kontra said by seat {seat}, not a defender"),
+                      "Kontra", i, {"seat": repr(h.kontra_by)}, column="kontra_by",
+                      written=h.kontra_by))
     elif h.kontra and not _plays_voluntarily(h, h.kontra_by):
-        out.append(_f("KONTRA_BY", "kontra said by a defender who dropped out", "Kontra", i,
+        out.append(_f("KONTRA_BY", gettext_noop("kontra said by a defender who dropped out"), "Kontra", i,
                       player=h.kontra_by, column="kontra_by"))
     if not h.kontra and h.kontra_by is not None:
-        out.append(_f("KONTRA_BY", f"kontra_by {h.kontra_by!r} without a kontra", "Kontra", i,
-                      column="kontra_by", written=h.kontra_by))
+        out.append(_f("KONTRA_BY", gettext_noop("kontra_by {seat} without a kontra"), "Kontra", i,
+                      {"seat": repr(h.kontra_by)}, column="kontra_by", written=h.kontra_by))
     return out
 
 
@@ -143,27 +150,28 @@ def _trick_problems(h: Hand, i: int) -> list[Finding]:
     Decisions": play stops when the defence has five)."""
     t = h.tricks
     if t is None:
-        return [_f("TRICKS_MISSING", "the hand was played but no tricks are recorded",
+        return [_f("TRICKS_MISSING", gettext_noop("the hand was played but no tricks are recorded"),
                    "The Play", i, column="tricks")]
     if len(t) != 3 or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in t):
-        return [_f("TRICKS", f"tricks {t!r}: one whole number ≥ 0 per seat", "Idea of the Game",
-                   i, column="tricks", written=t)]
+        return [_f("TRICKS", gettext_noop("tricks {tricks}: one whole number ≥ 0 per seat"),
+                   "Idea of the Game", i, {"tricks": repr(t)}, column="tricks", written=t)]
     out = []
     for seat in h.defenders():
         if t[seat] and not plays(h, seat):
-            out.append(_f("TRICKS_DROPPED", f"{t[seat]} tricks for a defender who dropped out "
-                          "and was not invited", "The Defenders' Decisions", i, player=seat,
+            out.append(_f("TRICKS_DROPPED", gettext_noop("{tricks} tricks for a defender who dropped out "
+                                            "and was not invited"),
+                          "The Defenders' Decisions", i, {"tricks": t[seat]}, player=seat,
                           column="tricks"))
     total, declarer = sum(t), t[h.declarer]
     defence = total - declarer
     if h.contract in _TRICK_CONTRACTS and defence > 5:
-        out.append(_f("DEFENCE_TRICKS", f"{defence} defence tricks: play stops when the "
-                      "defence has five", "The Defenders' Decisions", i, column="tricks",
-                      written=t))
+        out.append(_f("DEFENCE_TRICKS", gettext_noop("{tricks} defence tricks: play stops when the "
+                                        "defence has five"), "The Defenders' Decisions", i,
+                      {"tricks": defence}, column="tricks", written=t))
     elif total > 10 or total < 10 and not _stopped_early(h.contract, declarer, defence):
-        out.append(_f("TRICKS_SUM", f"tricks sum to {total}, not 10 (or a defence of 5 when "
-                      "play stopped)", "Idea of the Game", i, column="tricks", written=t,
-                      expected=10))
+        out.append(_f("TRICKS_SUM", gettext_noop("tricks sum to {total}, not 10 (or a defence of 5 when "
+                                    "play stopped)"), "Idea of the Game", i, {"total": total},
+                      column="tricks", written=t, expected=10))
     return out
 
 
@@ -199,8 +207,9 @@ def hand_outcome(
     plain_two = h.contract == 2 and not h.game and not has_refa and not h.kontra
     if plain_two:
         if h.tricks is not None and not both_drop:
-            return [_f("KONTRA_MISSING", "a plain two (no igra, no refa) is played only after a "
-                       "kontra; without one there is no play", "Kontra", i, column="kontra")
+            return [_f("KONTRA_MISSING", gettext_noop("a plain two (no igra, no refa) is played only after a "
+                                          "kontra; without one there is no play"), "Kontra", i,
+                       column="kontra")
                     ], warnings, None
         return errors, _unplayed_tricks(h, i), _plain_two(conv, refa_possible, under_hat)
     if both_drop:
@@ -218,9 +227,10 @@ def hand_outcome(
     if h.contract == BETTEL:
         if h.kontra:
             warnings.append(_f(
-                "BETTEL_KONTRA", "bettel with kontra: the seed does not say who scores; scored "
-                f"as option bettel_kontra={conv.bettel_kontra!r}", "variants.md A-HR-1", i,
-                warning=True, column="kontra"))
+                "BETTEL_KONTRA", gettext_noop("bettel with kontra: the seed does not say who scores; scored "
+                                   "as option bettel_kontra={option} (reading aid A-HR-1)"),
+                "Kontra", i, {"option": repr(conv.bettel_kontra)}, warning=True,
+                column="kontra"))
         if t[h.declarer] == 0:
             return errors, warnings, Plan("played", "made", True, host=host, guest=guest)
         writers = (host,) if h.kontra and conv.bettel_kontra == "host" else (first, second)
@@ -230,8 +240,9 @@ def hand_outcome(
     if h.contract == PREFERANS:
         if t[h.declarer] == 10:
             return errors, warnings, Plan("played", "made", True, host=host, guest=guest)
-        return [_f("UNDEFINED", "a failed preferans: the seed does not define its scoring, so "
-                   "the deal is not scored", "variants.md §9", i, column="tricks")
+        return [_f("UNDEFINED", gettext_noop("a failed preferans: the seed does not define its scoring, so "
+                                  "the deal is not scored"), "variations played in Serbia", i,
+                   column="tricks")
                 ], warnings, None
     made = t[h.declarer] >= 6
     soups: list[tuple[int, int]]
@@ -276,5 +287,5 @@ def _plain_two(conv: BalkanConvention, refa_possible: bool, under_hat: bool) -> 
 def _unplayed_tricks(h: Hand, i: int) -> list[Finding]:
     if h.tricks is None:
         return []
-    return [_f("TRICKS_UNPLAYED", "tricks recorded for a hand that was not played; ignored",
+    return [_f("TRICKS_UNPLAYED", gettext_noop("tricks recorded for a hand that was not played; ignored"),
                "The Play", i, warning=True, column="tricks", written=h.tricks)]

@@ -41,7 +41,7 @@ from fractions import Fraction
 
 from rules.balkan import BETTEL, BalkanConvention, find_convention
 
-from ..findings import Finding, Severity
+from ..findings import Finding, Severity, gettext_noop, templated
 from ..protocol import Ending
 from .outcome import hand_outcome
 from .protocol import AllPass, BalkanProtocol, Defence, Hand, Penalty
@@ -188,8 +188,11 @@ class _Sheet:
             r.append(index)
 
 
-def _err(code: str, message: str, rule: str, deal: int, **kw: object) -> Finding:
-    return Finding(code, message, rule=rule, deal=deal, source=SOURCE, **kw)  # type: ignore[arg-type]
+def _err(code: str, text: str, rule: str, deal: int, params: dict[str, object] | None = None,
+         **kw: object) -> Finding:
+    """An error whose message is the template ``text`` (marked for the translators) filled
+    with ``params`` (:func:`scoring.findings.templated`)."""
+    return templated(code, text, params, rule=rule, deal=deal, source=SOURCE, **kw)
 
 
 def score(protocol: BalkanProtocol) -> ScoredBalkan:
@@ -266,15 +269,17 @@ class Replay:
             if self.ended_at is not None:
                 findings.append(_err(
                     "DEAL_AFTER_END",
-                    f"a deal after the game ended at deal {self.ended_at + 1} (the declarer "
-                    "columns summed to zero)", "Ending the Game", i))
+                    gettext_noop("a deal after the game ended at deal {deal} (the declarer "
+                                 "columns summed to zero)"), "Ending the Game", i,
+                    {"deal": self.ended_at + 1}))
                 info = {"kind": "not-scored", "outcome": "after-end"}
             elif isinstance(deal, AllPass):
                 info = _all_pass(sheet, conv, self.limit, i)
             elif isinstance(deal, Hand):
                 info = _hand(deal, sheet, conv, self.limit, i, findings)
             else:
-                findings.append(_err("DEAL_TYPE", f"not a deal: {deal!r}", "The Bidding", i))
+                findings.append(_err("DEAL_TYPE", gettext_noop("not a deal: {deal}"), "The Bidding", i,
+                                     {"deal": repr(deal)}))
                 info = {"kind": "not-scored", "outcome": "invalid"}
         hats = tuple(
             (s, "up" if after > 0 else "down")
@@ -314,23 +319,26 @@ class Replay:
         )
         ended = self.ended_at is not None
         if not ended and protocol.ending == Ending.CLOSED:
-            findings.append(Finding(
+            findings.append(templated(
                 "NOT_ENDED",
-                f"the protocol says the game ended, but the declarer columns sum to "
-                f"{sum(columns)}, not zero", rule="Ending the Game", source=SOURCE,
-                column="ending"))
+                gettext_noop("the protocol says the game ended, but the declarer columns sum "
+                             "to {sum}, not zero"), {"sum": sum(columns)},
+                rule="Ending the Game", source=SOURCE, column="ending"))
         if not ended and protocol.ending in (Ending.TIME_LIMIT, Ending.AGREEMENT):
-            findings.append(Finding(
+            # The seed ends a game only at a zero sum; the reading aid's A-HR-4 applies the
+            # final calculation as it stands.
+            findings.append(templated(
                 "STOPPED_EARLY",
-                f"the game stopped ({protocol.ending}) before the declarer columns summed to "
-                f"zero (they sum to {sum(columns)}): the final calculation is applied as it "
-                f"stands and is not zero-sum (Σ = {sum(settlement)})",
-                rule="variants.md A-HR-4", source=SOURCE, severity=Severity.WARNING))
+                gettext_noop("the game stopped before the declarer columns summed to zero "
+                             "(they sum to {sum}): the final calculation is applied as it "
+                             "stands and is not zero-sum (Σ = {total})"),
+                {"sum": sum(columns), "total": sum(settlement)},
+                rule="Ending the Game", source=SOURCE, severity=Severity.WARNING))
         if protocol.bula % 2:
-            findings.append(Finding(
-                "ODD_BULA", f"bula {protocol.bula} is odd; it should be even, as every score "
-                "value is", rule="variants.md §1.2", source=SOURCE, column="bula",
-                severity=Severity.WARNING))
+            findings.append(templated(
+                "ODD_BULA", gettext_noop("bula {bula} is odd; it should be even, as every score "
+                                         "value is"), {"bula": protocol.bula},
+                rule="Scoring", source=SOURCE, column="bula", severity=Severity.WARNING))
         findings.sort(key=lambda f: -1 if f.deal is None else f.deal)
         return ScoredBalkan(
             protocol=protocol,
@@ -357,19 +365,23 @@ def _all_pass(sheet: _Sheet, conv: BalkanConvention, limit: int, i: int) -> dict
 
 def _penalty(pen: Penalty, sheet: _Sheet, i: int, findings: list[Finding]) -> dict[str, object]:
     """A referee's entry: points against the offender's column, soups others write on him."""
-    problems = []
+    problems: list[tuple[str, object]] = []
     if pen.player not in (0, 1, 2):
-        problems.append(f"the offender's seat {pen.player!r} is not at the table")
+        problems.append((gettext_noop("penalty entry: the offender's seat {value} is not at the "
+                                      "table"), pen.player))
     if not isinstance(pen.column, int) or pen.column < 0:
-        problems.append(f"column points {pen.column!r} must be a whole number ≥ 0")
+        problems.append((gettext_noop("penalty entry: column points {value} must be a whole "
+                                      "number ≥ 0"), pen.column))
     for writer, points in pen.soups:
         if writer not in (0, 1, 2) or writer == pen.player:
-            problems.append(f"soup writer {writer!r} is not another player at the table")
+            problems.append((gettext_noop("penalty entry: soup writer {value} is not another "
+                                          "player at the table"), writer))
         if not isinstance(points, int) or points < 0:
-            problems.append(f"soup points {points!r} must be a whole number ≥ 0")
+            problems.append((gettext_noop("penalty entry: soup points {value} must be a whole "
+                                          "number ≥ 0"), points))
     if problems:
-        for text in problems:
-            findings.append(_err("PENALTY", f"penalty entry: {text}", "Scoring", i,
+        for text, value in problems:
+            findings.append(_err("PENALTY", text, "Scoring", i, {"value": repr(value)},
                                  player=pen.player if pen.player in (0, 1, 2) else None))
         return {"kind": "not-scored", "outcome": "invalid"}
     sheet.columns[pen.player] -= pen.column

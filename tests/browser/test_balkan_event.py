@@ -130,6 +130,9 @@ def test_a_croatian_league_evening_in_the_browser(
     finding.wait_for()
     text = finding.inner_text()
     assert "Obična dvojka traži kontru" in text and "002" in text, text
+    # the sentence under the heading in Croatian too, the rule cited as seed 002's section
+    assert "obična dvojka (bez igre, bez refe) igra se samo nakon kontre" in text, text
+    assert '[002 "Kontra"]' in text, text
     tablet.screenshot(path=str(shots / "03-phone-finding.png"), full_page=True)
     assert tablet.evaluate(FITS)
     saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)

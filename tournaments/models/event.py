@@ -128,6 +128,13 @@ class Event(models.Model):
         return family_of_convention(self.variant)
 
     @property
+    def game_size_label(self) -> str:
+        """What the game's size is called in the event's rule family ("Pulka size", "Bula")."""
+        from tournaments.convention_options import family_for, game_size_label
+
+        return game_size_label(family_for(self.variant))
+
+    @property
     def convention_options_described(self) -> list[tuple[str, str]]:
         """The options agreed for the event, as (label, value) in the page's language."""
         from tournaments.convention_options import described, family_for

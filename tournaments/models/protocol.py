@@ -121,6 +121,20 @@ class Protocol(models.Model):
             return "confirmed"
         return "findings" if self.error_count else "draft"
 
+    #: :attr:`state` as a player reads it
+    STATE_LABELS = {
+        "approved": _("approved"),
+        "confirmed": _("confirmed by every player"),
+        "findings": _("with errors"),
+        "draft": _("not yet confirmed"),
+    }
+
+    @property
+    def state_label(self) -> str:
+        """:attr:`state` in the reader's language (the player's page shows it)."""
+        state = self.state
+        return str(self.STATE_LABELS.get(state, state))
+
 
 class ProtocolConfirmation(models.Model):
     """A seat's confirmation of one version: by the player (private link) or a referee."""

@@ -7,8 +7,10 @@ from typing import Any
 
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.findings import Finding
 from scoring.protocol import Ending
 from tournaments.models import (
     Appeal,
@@ -36,6 +38,8 @@ __all__ = [
     "FINDING_TITLES",
     "PulkaView",
     "appeals_for_event",
+    "finding_citation",
+    "finding_message",
     "finding_title",
     "next_dealer",
     "protocol_audit_log",
@@ -87,7 +91,31 @@ def finding_title(code: str, titles=None) -> str:
         return str(titles[code])
     if code.startswith("AUCTION"):
         return str(_("Auction irregular"))
+    if code == "RULING_NOT_RECOMPUTED":  # the Django side's own, in every family
+        return str(_("A ruling kept as made"))
     return str((FINDING_TITLES if titles is None else titles).get(code, code))
+
+
+def finding_message(finding: dict[str, Any]) -> str:
+    """A stored finding's sentence in the reader's language: its template (``text``, from the
+    family's scorer, e.g. :mod:`scoring.balkan.check`) translated and filled with its
+    ``params``; the stored English ``message`` where it has no template (versions stored
+    before) or a translation does not fit its parameters."""
+    text = finding.get("text")
+    if not text:
+        return str(finding.get("message", ""))
+    try:
+        return gettext(text).format(**(finding.get("params") or {}))
+    except (KeyError, IndexError, ValueError):
+        return str(finding.get("message", ""))
+
+
+def finding_citation(finding: dict[str, Any], seed: str) -> str:
+    """The rule a stored finding cites, written as the scorer writes it (``001 §3.8.6``,
+    ``002 "Kontra"``: :attr:`scoring.findings.Finding.citation`); ``seed`` where it names
+    none; "" without a rule."""
+    rule = str(finding.get("rule") or "")
+    return Finding("", "", rule=rule, source=str(finding.get("source") or seed)).citation
 
 
 def table_by_key(key: str) -> Table:
@@ -152,6 +180,8 @@ class PulkaView:
     result_label: str = ""
     #: columns after the players' (the pot games' pot)
     extra_headers: list[str] = field(default_factory=list)
+    #: the family's word for the table's game (an accessible name for the table)
+    game_label: str = ""
 
     @property
     def finding_span(self) -> int:
@@ -199,7 +229,15 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         )
     general = []
     titles = ui.finding_titles
-    findings = [dict(f, title=finding_title(f.get("code", ""), titles)) for f in findings]
+    findings = [
+        dict(
+            f,
+            title=finding_title(f.get("code", ""), titles),
+            message=finding_message(f),
+            citation=finding_citation(f, ui.seed),
+        )
+        for f in findings
+    ]
     for f in findings:
         if f.get("deal") is not None and f["deal"] < len(rows):
             rows[f["deal"]].findings.append(f)
@@ -218,6 +256,7 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         ui.seed,
         str(ui.result_label),
         list(cells.extra_headers) if cells is not None else [],
+        game_label=str(ui.game_label),
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rules.conventions import InvalidConventionError
@@ -247,6 +248,9 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
     unknown = set(fields) - _EDITABLE
     if unknown:
         raise UserFacingError(_("Unknown event fields: %s") % ", ".join(sorted(unknown)))
+    if "variant" in fields and "convention_options" not in fields:
+        if _family_key(fields["variant"]) != _family_key(event.variant):
+            fields["convention_options"] = {}  # the old family's options mean nothing here
     if "variant" in fields or "convention_options" in fields:
         fields["variant"], fields["convention_options"] = validate_variant(
             fields.get("variant", event.variant),
@@ -254,12 +258,15 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
         )
     variant = fields.get("variant", event.variant)
     family = family_of_convention(variant)
+    reset = _family_switch(event, family, fields)
     if "table_size_policy" in fields or "variant" in fields:
         policy = fields.get("table_size_policy", event.table_size_policy)
         if "table_size_policy" in fields:
             validate_table_policy(family, policy, variant)
         elif not _fits_family(family, policy, variant):
             fields["table_size_policy"] = _policy_of(family, variant)
+    if reset is not None and fields.get("table_size_policy", policy) != event.table_size_policy:
+        reset["reset"]["table_size_policy"] = [event.table_size_policy, fields["table_size_policy"]]
     if "tiebreaks" in fields or "variant" in fields:
         fields["tiebreaks"] = validate_tiebreaks(fields.get("tiebreaks", event.tiebreaks), variant)
     starts_on = fields.get("starts_on", event.starts_on)
@@ -281,7 +288,78 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
         from tournaments.services.standings import standings_schedule
 
         standings_schedule(event_id=event.pk)
+    if reset is not None:
+        audit_log(event=event, action="event.family_changed", by=by, data=reset)
     return event
+
+
+def _language() -> str:
+    """The user's language as the families name their languages ("sr-latn" → "sr")."""
+    return (get_language() or "en").split("-")[0]
+
+
+def _family_key(convention: str) -> str | None:
+    try:
+        return family_of_convention(convention).key
+    except InvalidConventionError:
+        return None
+
+
+def _game_size_of(family: Family, convention: str, options: dict[str, Any]) -> int:
+    """A new event's game size in ``family``: the convention's own (the pot games' stake),
+    else the family's first (a Russian pulka to 10, a Balkan bula of 30)."""
+    own = getattr(family.find(convention).with_options(**options), "stake", None)
+    return int(own or family.game_sizes[0])
+
+
+def _family_switch(event: Event, family: Family, fields: dict[str, Any]) -> dict[str, Any] | None:
+    """Switching an event to another rule family (Russian to Croatian rules …) resets what
+    belongs to the old family: the game size (a pulka to 20 is no bula), the convention's
+    options, the table sizes and the tie-breaks the new family lacks, each to the new family's
+    default unless this same change sets it (a value the settings form posts unchanged is not
+    set); ``fields`` is completed in place. Refused once the event has protocols, which were
+    written in the old family's rules. What was reset, for the log; ``None`` when the family
+    stays."""
+    if _family_key(event.variant) in (None, family.key):
+        return None
+    old = family_of_convention(event.variant)
+    from tournaments.models import Protocol
+
+    if Protocol.objects.filter(table__round__event=event).exists():
+        raise UserFacingError(
+            _(
+                "The event's protocols are written in %(old)s; its rules cannot change to "
+                "%(new)s. Create a new event for the new rules."
+            )
+            % {"old": old.name_in(_language()), "new": family.name_in(_language())},
+            {"field": "variant"},
+        )
+    reset: dict[str, Any] = {"from": event.variant, "to": fields["variant"], "reset": {}}
+    if fields.get("table_size_policy") == event.table_size_policy:
+        del fields["table_size_policy"]  # not set by this change: fitted to the new family
+    if not fields.get("convention_options"):
+        fields["convention_options"] = {}
+        if event.convention_options:
+            reset["reset"]["convention_options"] = event.convention_options
+    size = _game_size_of(family, fields["variant"], fields["convention_options"])
+    if fields.get("pulka_target", event.pulka_target) == event.pulka_target:
+        if event.pulka_target != size:
+            reset["reset"]["pulka_target"] = [event.pulka_target, size]
+        fields["pulka_target"] = size  # the old family's size, not set again by this change
+    if "tiebreaks" not in fields or fields["tiebreaks"] == event.tiebreaks:
+        kept = [k for k in event.tiebreaks or [] if _tiebreak_fits(k, fields["variant"])]
+        if kept != list(event.tiebreaks or []):
+            reset["reset"]["tiebreaks"] = [event.tiebreaks, kept]
+        fields["tiebreaks"] = kept  # the tie-breaks the new family has, in their order
+    return reset
+
+
+def _tiebreak_fits(key: Any, variant: str) -> bool:
+    try:
+        validate_tiebreaks([key], variant)
+    except UserFacingError:
+        return False
+    return True
 
 
 def event_role_grant(*, event: Event, user, role: str, by=None) -> EventRole:

@@ -17,6 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from rules.conventions import InvalidConventionError
 from rules.variants import family_of_convention, find_any_convention
@@ -378,6 +379,9 @@ def _rulings_applied(
                     "severity": "warning",
                     "rule": ruling.rule,
                     "message": f"ruling #{ruling.pk} kept as made: {exc.message}",
+                    # shown in the reader's language (selectors.protocols.finding_message)
+                    "text": gettext_noop("ruling #{ruling} kept as made: {reason}"),
+                    "params": {"ruling": ruling.pk, "reason": exc.message},
                     "deal": None,
                     "data_deal": ruling.incident.deal,
                     "player": ruling.seat,
@@ -420,6 +424,13 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
                 "column": f.column,
                 "written": _plain(f.written),
                 "expected": _plain(f.expected),
+                # the message as a template and its parameters, shown in the reader's
+                # language (selectors.protocols.finding_message)
+                **(
+                    {"text": f.text, "params": {k: _plain(v) for k, v in f.params}}
+                    if f.text
+                    else {}
+                ),
             }
         )
     seats = {s.position: s for s in table.seats.select_related("entry__player")}

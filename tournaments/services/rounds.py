@@ -33,6 +33,7 @@ from tournaments.seating.remainder import sitting_out as sitting_out_of
 from tournaments.seating.remainder import substitutes as substitutes_of
 from tournaments.services.audit import audit_log
 from tournaments.services.events import event_table_policy
+from tournaments.variants import ui_of_event
 
 __all__ = [
     "ASYNC_DRAW_THRESHOLD",
@@ -981,6 +982,11 @@ def table_redraw(*, round_: Round, table: int, reason: str, by=None) -> Table:
     )
 
 
+def _cited(message: str, citation: str) -> str:
+    """``message`` with the family's rule it rests on, when its seed has one."""
+    return f"{message[:-1]} ({citation})." if citation else message
+
+
 @transaction.atomic
 def table_seat_as_drawn(
     *, round_: Round, table: int, order: list[int], first_dealer: int, reason: str, by=None
@@ -995,15 +1001,23 @@ def table_seat_as_drawn(
     at_table = sorted(s.entry_id for s in seats)
     if sorted(order) != at_table:
         names = ", ".join(s.entry.player.name for s in seats)
+        family = ui_of_event(round_.event)
         raise UserFacingError(
-            _("Seat each player of table %(t)d once: %(names)s (001 §3.1.1).")
-            % {"t": table, "names": names},
-            {"field": "order", "rule": "3.1.1"},
+            _cited(
+                _("Seat each player of table %(t)d once: %(names)s.")
+                % {"t": table, "names": names},
+                family.seating_citation,
+            ),
+            {"field": "order", "rule": family.seating_rule},
         )
     if first_dealer not in order:
+        family = ui_of_event(round_.event)
         raise UserFacingError(
-            _("The first dealer must be a player of table %(t)d (001 §3.2.1).") % {"t": table},
-            {"field": "first_dealer", "rule": "3.2.1"},
+            _cited(
+                _("The first dealer must be a player of table %(t)d.") % {"t": table},
+                family.first_dealer_citation,
+            ),
+            {"field": "first_dealer", "rule": family.first_dealer_rule},
         )
     before = {"seats": [s.entry_id for s in seats], "first_dealer": t.first_dealer}
     return _seat_table(

@@ -68,6 +68,18 @@ FINDING_TITLES: dict[str, Any] = {
     "SHEET_SHAPE": gettext_lazy("A written row has the wrong shape"),
     "SEAT": gettext_lazy("No such seat at the table"),
     "PENALTY": gettext_lazy("Penalty entry"),
+    "TABLE": gettext_lazy("The table cannot be scored"),
+    "DEAL_TYPE": gettext_lazy("Not a deal"),
+    "ODD_BULA": gettext_lazy("An odd bula"),
+    "INVITATION": gettext_lazy("An invitation that does not fit"),
+    "BID": gettext_lazy("Not a bid"),
+    "PASS_FINAL": gettext_lazy("A bid after passing"),
+    "NUMBER_AFTER_IGRA": gettext_lazy("A number bid after igra"),
+    "SAME": gettext_lazy("“I ja” by a player who may not hold"),
+    "IGRA_FIRST_TURN": gettext_lazy("Igra only at the first turn"),
+    "REVEAL": gettext_lazy("The game revealed twice"),
+    "IGRA_COMMITS": gettext_lazy("Plain igra commits to trumps"),
+    "CONTRACT_BID": gettext_lazy("The contract does not fit the auction"),
 }
 
 
@@ -100,8 +112,44 @@ class BalkanUI(FamilyUI):
         '(002 "Scoring").'
     )
     game_size_phrase = gettext_lazy("bula %(n)d")
+    round_score_names = {
+        **FamilyUI.round_score_names,
+        "whists": gettext_lazy("Points (the final calculation)"),
+        "capped": gettext_lazy("Capped points"),
+        "scaled": gettext_lazy("Scaled points"),
+    }
+    metric_names = {"whists": (gettext_lazy("Points"), gettext_lazy("Pts"))}
+    own_column_label = gettext_lazy("Declarer column (bula)")
+    in_own_column = gettext_lazy("in the declarer column")
+    deduction_label = gettext_lazy("Points deducted")
+    penalty_kind_names = {
+        "fixed_whists": gettext_lazy("Fixed points"),
+        "fixed_gora": gettext_lazy("Fixed points in the declarer column"),
+    }
     ending_closed_label = gettext_lazy("ended (the declarer columns sum to zero)")
+    game_label = gettext_lazy("The game (partija)")  # seed 002 has no pulka
+    opponents_heading = gettext_lazy("Opponents (points won from each)")
+    # scoring.balkan.score.pairwise_results
+    cross_table_note = gettext_lazy(
+        "Each cell: the points the player in the row won from the player in the column where "
+        "they met (the soups they wrote against each other, netted, plus ten times the "
+        "difference of their declarer columns shared by three; 002 \"Ending the Game\"), with "
+        "the rounds."
+    )
+    # docs/balkan-format.md; tests/tournaments/balkan/test_balkan_pages.py parses them
+    notation_hint = gettext_lazy(
+        "Deals, one a line (e.g. “Ana bundeva ide/ide štihovi 6-2-2”, “Branko igra žir ne "
+        "ide/ide kontra Ana 5-5-0”, “dalje”, “kazna Branko §3 bula=10”)"
+    )
+    sheet_hint = gettext_lazy(
+        "Optionally what the players wrote, to check it: “sheet 1: Ana -24 0 0 0; Branko -30 12 "
+        "0 0; Cvijeta -30 12 0 0” (the declarer column signed, the soups against the others in "
+        "seat order, the unplayed refas)."
+    )
     finding_titles = FINDING_TITLES
+    # Seed 002 "Players and Deal" says the deal rotates, not how the seats or the first dealer
+    # are drawn, nor how a tournament draws its tables: no rule is cited for them
+    # (FamilyUI.seating_rule).
 
     def _score(self, protocol: Any) -> Any:
         return self.variant.score(protocol)

@@ -6,6 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext, gettext_lazy
+
+from scoring.findings import Finding
 from scoring.variants import VARIANTS, Variant
 
 __all__ = ["FamilyUI", "PulkaCells"]
@@ -47,6 +50,17 @@ class FamilyUI:
     blank_template: ClassVar[str | None] = None
     #: the ending select's label for a game played to its end
     ending_closed_label: ClassVar[Any]
+    #: the record of one table's game in the family's word ("The pulka"), heading its ending
+    game_label: ClassVar[Any] = gettext_lazy("The pulka")
+    #: what a cross-table cell is (``scoring.variants.Variant.pairwise``); ``None``: the page's
+    #: own sentence (whists, 001 §4.2.14)
+    cross_table_note: ClassVar[Any] = None
+    #: the player's standings page: his opponents, with what he won from each
+    opponents_heading: ClassVar[Any] = gettext_lazy("Opponents (whists won from each)")
+    #: the referee's desk: examples of the family's deal lines and of its sheet lines, in its
+    #: notation (``None``: the page's own, in the Russian notation)
+    notation_hint: ClassVar[Any] = None
+    sheet_hint: ClassVar[Any] = None
     #: the unit of a table result, for people ("whists", "points")
     result_unit: ClassVar[Any]
     #: the pulka view's result row heading ("Result (whists)")
@@ -55,6 +69,31 @@ class FamilyUI:
     result_heading: ClassVar[Any]
     #: the standings' main criterion, citing the family's rule (see :meth:`standings_criterion`)
     criterion_text: ClassVar[Any] = None
+    #: the round scores' names on the standings settings page in the family's words (the keys
+    #: of :data:`tournaments.standings.scores.ROUND_SCORES`, whose names are the fallback)
+    round_score_names: ClassVar[Mapping[str, Any]] = {
+        "whists": gettext_lazy("Whists"),
+        "capped": gettext_lazy("Capped whists"),
+        "scaled": gettext_lazy("Scaled whists"),
+        "normalised": gettext_lazy("Whists normalised to tables of three"),
+        "place_points": gettext_lazy("Place points at the table"),
+    }
+    #: the standings metrics' names and abbreviations where the family's words differ from
+    #: :data:`tournaments.selectors.standings.METRIC_LABELS` (a table result in points)
+    metric_names: ClassVar[Mapping[str, tuple[Any, Any]]] = {}
+    #: a penalty's points in the offender's own column, and in a sentence ("in the gora")
+    own_column_label: ClassVar[Any] = gettext_lazy("Gora")
+    in_own_column: ClassVar[Any] = gettext_lazy("in the gora")
+    #: an event penalty's deduction from the standings total
+    deduction_label: ClassVar[Any] = gettext_lazy("Whists deducted")
+    #: the kinds of the event's own penalties in the family's words, where they differ from
+    #: ``PenaltyKind``'s labels ("Fixed whists")
+    penalty_kind_names: ClassVar[Mapping[str, Any]] = {}
+
+    def penalty_kind_name(self, kind: str, label: Any) -> str:
+        """Penalty kind ``kind`` (``PenaltyKind``'s ``label``) in the family's words."""
+        return str(self.penalty_kind_names.get(kind, label))
+
     #: the game's size as the family says it, ``%(n)d`` the size ("pulkas to 20", "bula 30")
     game_size_phrase: ClassVar[Any]
     #: a heading in the user's language for each of the checker's finding codes
@@ -62,6 +101,13 @@ class FamilyUI:
     #: partners sit opposite at a table of four (Priffe, seed 004): the draw then also spreads
     #: who partners whom over the rounds (``seating.TablePolicy.PARTNERSHIPS``)
     partnerships: ClassVar[bool] = False
+    #: the rules of the family's seed the round pages cite ("3.2.1"), or "" where the seed says
+    #: nothing of it (no reference rather than another family's): how the players draw their
+    #: seats at a table, and who deals first (see :attr:`seating_citation`)
+    seating_rule: ClassVar[str] = ""
+    first_dealer_rule: ClassVar[str] = ""
+    #: the rule behind a random seating draw, as a reader looks it up ("Kodeks note 8"), or ""
+    random_draw_citation: ClassVar[str] = ""
 
     @property
     def variant(self) -> Variant:
@@ -75,6 +121,19 @@ class FamilyUI:
     def seed(self) -> str:
         """The seed its findings' rules are cited from (``001``, ``002``)."""
         return self.variant.seed
+
+    def cite(self, rule: str) -> str:
+        """A rule of the family's seed as a reader looks it up (``001 §3.2.1``, ``002
+        "Kontra"``, as the findings cite them); "" for no rule."""
+        return Finding("", "", rule=rule, source=self.seed).citation
+
+    @property
+    def seating_citation(self) -> str:
+        return self.cite(self.seating_rule)
+
+    @property
+    def first_dealer_citation(self) -> str:
+        return self.cite(self.first_dealer_rule)
 
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
@@ -125,6 +184,22 @@ class FamilyUI:
     def blank_context(self, convention: Any) -> dict[str, Any]:
         """What the family's blank sheet shows of the event's ``convention`` (with options)."""
         return {}
+
+    def round_score_name(self, key: str) -> str:
+        """The round score ``key``'s name in the family's words, in the user's language."""
+        from tournaments.standings.scores import round_score
+
+        return str(self.round_score_names.get(key) or gettext(round_score(key).name))
+
+    def metric_label(self, key: str) -> dict[str, str]:
+        """A standings metric's ``key``, ``name`` and ``abbr`` in the family's words."""
+        from tournaments.selectors.standings import metric_label
+
+        label = metric_label(key)
+        if key in self.metric_names:
+            name, abbr = self.metric_names[key]
+            label.update(name=str(name), abbr=str(abbr))
+        return label
 
     def standings_criterion(self, convention: Any) -> str | None:
         """What the standings page says a table result is, for an event of ``convention``

@@ -77,6 +77,9 @@ class RussianUI(FamilyUI):
     game_size_phrase = gettext_lazy("pulkas to %(n)d")
     ending_closed_label = gettext_lazy("closed (every pulya reached the target)")
     catalogue = CATALOGUE
+    seating_rule = "3.1.1"  # тираж: the seats drawn by lot
+    first_dealer_rule = "3.2.1"
+    random_draw_citation = "Kodeks note 8"
 
     @property
     def finding_titles(self) -> Mapping[str, Any]:  # type: ignore[override]

@@ -46,6 +46,7 @@ from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
+from tournaments.variants import ui_of_event
 from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
 
 ORGANISE = permissions.ORGANISE
@@ -493,6 +494,7 @@ def round_detail(request, event, number: int, forms=None):
         "tournaments/organiser/round.html",
         {
             "event": event,
+            "family": ui_of_event(event),  # the rules the page cites
             "round": round_,
             "tables": tables,
             "alphabetical": seating_alphabetical(tables=tables),
@@ -506,7 +508,11 @@ def round_detail(request, event, number: int, forms=None):
             "as_drawn_form": as_drawn,
             "can_organise": permissions.can_organise(request.user, event),
             "async_threshold": round_services.ASYNC_DRAW_THRESHOLD,
-            "draw_methods": DrawMethod.choices,
+            # the random draw's rule is the family's to cite (``random_draw_citation``)
+            "draw_methods": [
+                (value, _("Random draw") if value == DrawMethod.RANDOM else label)
+                for value, label in DrawMethod.choices
+            ],
             "draw_running": round_services.draw_job_running(round_),
             "draw_queued": getattr(round_services.draw_job(round_), "state", "") == "queued",
             "draw_progress": report_text.progress(round_.draw_job_progress),

@@ -220,6 +220,7 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
             "text": text,
             "ending": ending,
             "endings": [e.value for e in Ending],
+            "family": ui_of_event(event),  # the family's notation examples
             "error": error,
             "stale": stale,
             "view": sel.pulka_view(table, version),
@@ -411,6 +412,7 @@ def incidents(request, event, number: int, table_number: int):
             "error": error,
             "incidents": sel.incidents_for_table(table),
             "catalogue": ui_of_event(event).catalogue,
+            "family": ui_of_event(event),  # the family's words for the event's penalties
             "definitions": PenaltyDefinition.objects.filter(event=event),
             "post": request.POST,
         },
@@ -495,8 +497,12 @@ def penalties(request, event):
         {
             "event": event,
             "catalogue": ui_of_event(event).catalogue,
+            "family": ui_of_event(event),  # the family's words for the penalties' columns
             "error": error,
-            "kinds": PenaltyKind.choices,
+            "kinds": [
+                (v, ui_of_event(event).penalty_kind_name(v, label))
+                for v, label in PenaltyKind.choices
+            ],
             "definitions": PenaltyDefinition.objects.filter(event=event),
             "can_organise": permissions.can_organise(request.user, event),
         },

@@ -15,6 +15,7 @@ from tournaments.selectors.events import (
     tables_for_round,
 )
 from tournaments.selectors.sit_out import round_remainder
+from tournaments.variants import ui_of_event
 from tournaments.views.decorators import event_view
 
 
@@ -52,6 +53,7 @@ def round_seating(request, event, number: int):
         "tournaments/public/round.html",
         {
             "event": event,
+            "family": ui_of_event(event),  # the rules the page cites
             "round": round_,
             "tables": tables,
             "alphabetical": seating_alphabetical(tables=tables),

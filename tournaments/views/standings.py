@@ -41,7 +41,7 @@ from tournaments.selectors.sit_out import event_sit_outs
 from tournaments.services.events import round_scores_of
 from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
 from tournaments.services.standings import standings_configure, standings_schedule
-from tournaments.standings import ROUND_SCORES, round_score
+from tournaments.standings import ROUND_SCORES
 from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import event_variant, ui_of_event
 from tournaments.views.decorators import posted_id
@@ -80,14 +80,20 @@ def _criterion(event: Event) -> str | None:
 
 def standings(request, slug: str):
     event = _public_event(request, slug)
+    ui = ui_of_event(event)
+    view = sel.standings_view(event=event)
     return render(
         request,
         "tournaments/standings/standings.html",
         {
             "event": event,
             "criterion": _criterion(event),
-            "ui": ui_of_event(event),
-            **sel.standings_view(event=event),
+            "ui": ui,
+            **view,
+            # the tie-breaks in the family's words (a Balkan table result is in points)
+            "tiebreak_columns": [
+                {**c, **ui.metric_label(c["key"])} for c in view.get("tiebreak_columns", [])
+            ],
             "sit_outs": event_sit_outs(event=event),
             "staff": can_referee(request.user, event),
         },
@@ -161,7 +167,12 @@ def cross_table(request, slug: str):
     return render(
         request,
         "tournaments/standings/cross.html",
-        {"event": event, **view, "cross_table": mark_safe(table)},  # noqa: S308 (escaped above)
+        {
+            "event": event,
+            **view,
+            "cross_note": ui_of_event(event).cross_table_note,  # what a cell is in the family
+            "cross_table": mark_safe(table),  # noqa: S308 (escaped above)
+        },
     )
 
 
@@ -171,7 +182,7 @@ def player(request, slug: str, entry_id: int):
     return render(
         request,
         "tournaments/standings/player.html",
-        {"event": event, **sel.player_standing(event=event, entry=entry)},
+        {"event": event, "ui": ui_of_event(event), **sel.player_standing(event=event, entry=entry)},
     )
 
 
@@ -229,7 +240,7 @@ def manage_standings(request, slug: str):
                 if score == "capped":
                     cap = (request.POST.get("cap") or "200").strip()
                     if not cap.isdigit():
-                        messages.error(request, _("The cap must be a whole number of whists."))
+                        messages.error(request, _("The cap must be a whole number."))
                         return redirect("standings-manage", slug=event.slug)
                     params["cap"] = int(cap)
                 if score == "scaled":
@@ -258,10 +269,13 @@ def manage_standings(request, slug: str):
             "jobs_queued": jobs_waiting(event_id=event.pk, task="tournaments.standings_recompute"),
             "chain_slots": [current[i] if i < len(current) else "" for i in range(6)],
             "choices": [  # the tie-breaks that make sense for the event's rule family
-                sel.metric_label(k) for k in tiebreak_keys_for(event_variant(event).stat_keys)
+                ui_of_event(event).metric_label(k)
+                for k in tiebreak_keys_for(event_variant(event).stat_keys)
             ],
+            "criterion": _criterion(event),
+            "ui": ui_of_event(event),
             "round_scores": [
-                (k, round_score(k).name)
+                (k, ui_of_event(event).round_score_name(k))
                 # from the convention's table sizes: nothing to normalise where one size is played
                 for k in round_scores_of(event.variant) or ROUND_SCORES
             ],

@@ -24,10 +24,22 @@ def game(*deals, convention="croatian", **options):
                           options=tuple(sorted(options.items())), ending="in-progress")
 
 
+#: the headings of seed 002 a finding cites (and its "variations played in Serbia/Slovenia")
+SECTIONS = {
+    "Idea of the Game", "Players and Deal", "The Bidding", "The Exchange", "The Contract",
+    "The Defenders' Decisions", "Kontra", "The Play", "Scoring", "Refa", "Ending the Game",
+    "variations played in Serbia", "variations played in Slovenia",
+}
+
+
 def found(protocol, sheet=None):
     report = check(protocol, sheet)
     for f in report.findings:
-        assert f.source == "002" and f.rule, f
+        # every finding cites a section of seed 002 by its heading, never the reading aid's id
+        assert f.source == "002" and f.rule in SECTIONS, f
+        assert f.citation == f'002 "{f.rule}"'
+        # and carries its message as a template and parameters, for the reader's language
+        assert f.text and f.message == f.text.format(**dict(f.params)), f
     return [f.code for f in report.findings]
 
 
@@ -157,6 +169,15 @@ def test_no_numbers_after_igra():
 def test_contract_below_the_bid():
     codes = auction((1, "2"), (2, "3"), (0, "pass"), (1, "pass"), declarer=2, contract=2)
     assert codes == ["CONTRACT_BID"]
+
+
+def test_game_flag_against_the_auction_is_a_finding_not_a_crash():
+    # 002 "The Contract": a game is played without the talon only after igra was bid (these two
+    # findings name the "game" field and once crashed the checker)
+    assert auction((1, "2"), (2, "pass"), (0, "pass"), declarer=1, contract=3,
+                   game_=True) == ["CONTRACT_BID"]
+    assert auction((1, "igra"), (2, "pass"), (0, "pass"), declarer=1, contract=3) == [
+        "CONTRACT_BID"]
 
 
 def test_declarer_not_the_winner():

@@ -51,7 +51,7 @@ def test_undefined_and_stopped_early_are_said(no_jsonio):
     assert data["deals"][0]["kind"] == "not-scored" and data["deals"][0]["outcome"] == "undefined"
     assert data["stopped_early"] and not data["zero_sum"]
     codes = {f["code"]: f for f in data["findings"]}
-    assert codes["UNDEFINED"]["rule"] == "variants.md §9" and codes["UNDEFINED"]["source"] == "002"
+    assert codes["UNDEFINED"]["rule"] == "variations played in Serbia" and codes["UNDEFINED"]["source"] == "002"
     assert codes["STOPPED_EARLY"]["severity"] == "warning"
 
 

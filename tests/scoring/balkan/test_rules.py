@@ -118,7 +118,7 @@ def test_bettel_won_no_soups():
 def test_bettel_kontra_option_and_warning(option, writers):
     # variants.md A-HR-1 and §9: undefined by the seed; scored per the option, with a warning
     s = score(game(Hand(0, 6, kontra=1, kontra_by=2, tricks=(1, 5, 4)), bettel_kontra=option))
-    assert codes(s) == ["BETTEL_KONTRA"] and s.findings[0].rule == "variants.md A-HR-1"
+    assert codes(s) == ["BETTEL_KONTRA"] and s.findings[0].citation == '002 "Kontra"'
     assert s.ok  # a warning
     assert tuple(w for w in (1, 2) if s.soups[w][0]) == writers
     assert all(s.soups[w][0] == 120 for w in writers) and s.columns[0] == -54
@@ -195,6 +195,8 @@ def test_stopped_early_settlement_is_not_zero_sum():
     assert s.settlement == (-240 - 24, -300 + 12, -300 + 12)
     assert sum(s.settlement) == 10 * sum(s.columns) and not s.zero_sum and s.stopped_early
     assert codes(s) == ["STOPPED_EARLY"] and s.ok
+    # cited as every Balkan finding is: a section of seed 002, not the reading aid's id
+    assert s.findings[0].citation == '002 "Ending the Game"'
 
 
 def test_penalty_entry():
@@ -231,7 +233,7 @@ def test_serbian_preferans_won_and_failed():
     s = score(game(Hand(0, 8, tricks=(10, 0, 0)), convention="serbian", preferans=True))
     assert s.deals[0].value == 16 and s.columns[0] == -14
     s = score(game(Hand(0, 8, tricks=(9, 1, 0)), convention="serbian", preferans=True))
-    assert codes(s) == ["UNDEFINED"] and s.findings[0].rule == "variants.md §9"
+    assert codes(s) == ["UNDEFINED"] and s.findings[0].citation == '002 "variations played in Serbia"'
     assert s.deals[0].kind == "not-scored" and s.deals[0].outcome == "undefined"
 
 

@@ -158,7 +158,7 @@ def test_phone_page_takes_the_seed_000_payment_example_and_shows_the_ledger(clie
     assert "TRICKS_SUM" in codes, v4.findings
     assert any(r.get("partial") for r in v4.result)  # scored up to the unscorable deal only
     page = client.get(url).content.decode()
-    assert "TRICKS_SUM" in page and "[000 §" in page
+    assert "TRICKS_SUM" in page and "[000 &quot;" in page
 
 
 def test_phone_page_takes_an_efterkop_chain_in_turn_order(client):

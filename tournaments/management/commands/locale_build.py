@@ -88,6 +88,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/models/player.py",
     "tournaments/models/round.py",
     "tournaments/models/standings.py",
+    "scoring/balkan/",  # the Balkan findings' sentences (gettext_noop templates)
 )
 
 #: Russian is complete; every other language but English covers :data:`PLAYER_FACING`.
