@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "tournaments",
 ]
 
@@ -167,7 +168,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # the jobs' state is on their rows (services/jobs.py), and jobs that need no result store none.
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 3,
-    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},
+    "retry_policy": {
+        "max_retries": 2,
+        "interval_start": 0,
+        "interval_step": 0.5,
+        "interval_max": 1,
+    },
 }
 # Jobs nothing can lose (services/jobs.py): the sweep sends the jobs written while the broker
 # was down, sends again what it lost, and ends jobs whose worker stopped renewing their lease.
@@ -206,6 +212,9 @@ SPECTACULAR_SETTINGS = {
     # Separate request and response components, so that a field the server always returns
     # (one with a model default) is required in the response schema.
     "COMPONENT_SPLIT_REQUEST": True,
+    # The reference page's script from our own static files (drf-spectacular-sidecar), not a
+    # CDN: a club hall often has no internet (issue 29).
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Behind HTTPS (SECURE_COOKIES): secure cookies, HTTP redirected to HTTPS (except /healthz, which
