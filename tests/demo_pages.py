@@ -15,7 +15,7 @@ from tournaments.demo.protocols import demo_protocols
 from tournaments.models import Event, Round
 from tournaments.services.standings import standings_recompute
 
-__all__ = ["DemoPage", "demo_pages"]
+__all__ = ["DemoPage", "demo_pages", "family_demo_pages"]
 
 
 @dataclass(frozen=True)
@@ -79,3 +79,46 @@ def demo_pages(*, organiser) -> tuple[Event, list[DemoPage]]:
         DemoPage("desk-documents", f"/e/{slug}/manage/documents/", staff=True),
     ]
     return event, pages
+
+
+def family_demo_pages(*, organiser) -> list[DemoPage]:
+    """The other rule families' demo evenings (Croatian, Priffe, Viennese pot game), each with
+    its event, standings, rounds, every table's phone page and referee page, and a player's
+    pages; names are prefixed with the event's slug."""
+    from tournaments.demo.balkan import demo_balkan_event
+    from tournaments.demo.pot import demo_pot_event
+    from tournaments.demo.priffe import demo_priffe_event
+
+    pages = []
+    for make in (demo_balkan_event, demo_priffe_event, demo_pot_event):
+        event = make(organiser=organiser)
+        slug = event.slug
+        pages += [
+            DemoPage(f"{slug}-event", f"/e/{slug}/"),
+            DemoPage(f"{slug}-standings", f"/e/{slug}/standings/"),
+            DemoPage(f"{slug}-cross-table", f"/e/{slug}/standings/cross/"),
+            DemoPage(f"{slug}-desk", f"/e/{slug}/manage/", staff=True),
+        ]
+        for r in event.rounds.exclude(state=Round.State.DRAFT).order_by("number"):
+            n = r.number
+            pages += [
+                DemoPage(f"{slug}-round-{n}", f"/e/{slug}/rounds/{n}/"),
+                DemoPage(f"{slug}-results-{n}", f"/e/{slug}/standings/rounds/{n}/"),
+                DemoPage(f"{slug}-desk-round-{n}", f"/e/{slug}/manage/rounds/{n}/", staff=True),
+            ]
+            for t in r.tables.order_by("number"):
+                pages += [
+                    DemoPage(f"{slug}-table-{n}-{t.number}", f"/t/{t.url_key}/"),
+                    DemoPage(
+                        f"{slug}-referee-{n}-{t.number}",
+                        f"/e/{slug}/manage/rounds/{n}/tables/{t.number}/protocol",
+                        staff=True,
+                    ),
+                ]
+        entry = event.entries.order_by("pk").first()
+        pages += [
+            DemoPage(f"{slug}-player", f"/p/{entry.url_key}/"),
+            DemoPage(f"{slug}-player-protocols", f"/p/{entry.url_key}/protocols/"),
+            DemoPage(f"{slug}-standings-player", f"/e/{slug}/standings/players/{entry.pk}/"),
+        ]
+    return pages
