@@ -124,24 +124,25 @@ KNOWN_ELSEWHERE = {
     ("desk-protocol-log", "a list's repr"),
     ("desk-protocol-log", "None"),
     ("desk-protocol-log", "a code in capitals"),
-    # the other families' pulkas: the finding codes; the pot game's "tvång" finding also says
-    # "seat 0" and "the pot holds None" (scoring/pot, issue 26)
-    ("demo-liga-table-3-1", "a finding code"),
-    ("demo-liga-table-3-1", "a code in capitals"),
-    ("demo-liga-referee-3-1", "a finding code"),
-    ("demo-liga-referee-3-1", "a code in capitals"),
-    ("demo-priffe-table-3-1", "a finding code"),
-    ("demo-priffe-table-3-1", "a code in capitals"),
-    ("demo-priffe-referee-3-1", "a finding code"),
-    ("demo-priffe-referee-3-1", "a code in capitals"),
-    ("demo-wien-table-2-1", "a finding code"),
-    ("demo-wien-table-2-1", "a code in capitals"),
-    ("demo-wien-table-2-1", "None"),
-    ("demo-wien-table-2-1", "a 0-based seat"),
-    ("demo-wien-referee-2-1", "a finding code"),
-    ("demo-wien-referee-2-1", "a code in capitals"),
-    ("demo-wien-referee-2-1", "None"),
-    ("demo-wien-referee-2-1", "a 0-based seat"),
+}
+
+
+#: The same on the other families' demo evenings, whose draws (and so which table holds which
+#: finding) vary from run to run: allowed there, by kind of page, but not required. Their
+#: pulkas show finding codes, and the pot game's "tvång" finding says "seat 0" and "the pot
+#: holds None" (scoring/pot, issue 26).
+MAY_SHOW_ELSEWHERE = {
+    (f"{slug}-{page}", what)
+    for slug in ("demo-liga", "demo-priffe", "demo-wien")
+    for page in ("table", "referee", "player-protocols")
+    for what in ("a finding code", "a code in capitals")
+} | {
+    ("demo-wien-table", "None"),
+    ("demo-wien-table", "a 0-based seat"),
+    ("demo-wien-referee", "None"),
+    ("demo-wien-referee", "a 0-based seat"),
+    ("demo-wien-player-protocols", "None"),
+    ("demo-wien-player-protocols", "a 0-based seat"),
 }
 
 
@@ -161,9 +162,10 @@ def test_no_page_of_the_demo_shows_a_code_a_repr_or_a_0_based_seat():
     for page in pages:
         response = (staff if page.staff else public).get(page.path)
         assert response.status_code == 200, (page.name, page.path, response.status_code)
+        kind = re.sub(r"-\d+-\d+$", "", page.name)  # a family's table or referee page
         for what, context in leaks(shown_text(response.content.decode()), codes):
             seen.add((page.name, what))
-            if (page.name, what) not in KNOWN_ELSEWHERE:
+            if (page.name, what) not in KNOWN_ELSEWHERE and (kind, what) not in MAY_SHOW_ELSEWHERE:
                 problems.append(f"{page.name} ({page.path}) shows {what}: {context}")
     fixed = sorted(KNOWN_ELSEWHERE - seen)
     assert not problems, "\n".join(problems)
