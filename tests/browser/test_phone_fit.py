@@ -46,7 +46,7 @@ def shots() -> Path:
     return folder
 
 
-def test_the_demo_pages_fit_a_phone_and_pass_axe(browser, phone, desk, live_server, shots):
+def test_the_demo_pages_fit_a_phone_and_pass_axe(phone, desk, live_server, shots):
     organiser = UserFactory(is_staff=True, is_superuser=True)
     _, pages = demo_pages(organiser=organiser)
     login(phone, live_server, organiser)
