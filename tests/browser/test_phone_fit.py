@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.demo_pages import demo_pages
+from tests.demo_pages import demo_pages, family_demo_pages
 from tests.factories import UserFactory
 
 from .conftest import login
@@ -71,6 +71,27 @@ def test_the_demo_pages_fit_a_phone_and_pass_axe(phone, desk, live_server, shots
         width, inner = phone.evaluate(WIDTHS)
         if not width <= inner == 390:
             problems.append(f"{page.name} in Russian: the page is {width}px wide in {inner}px")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_other_families_pages_fit_a_phone_and_pass_axe(phone, live_server, shots):
+    """The Croatian, Priffe and Viennese demo evenings: their own pulka columns, sheets and
+    standings on a phone (photographed too)."""
+    organiser = UserFactory(is_staff=True, is_superuser=True)
+    pages = family_demo_pages(organiser=organiser)
+    login(phone, live_server, organiser)
+    axe = AXE.read_text()
+    problems = []
+    for page in pages:
+        response = phone.goto(live_server.url + page.path)
+        assert response.ok, (page.name, response.status)
+        width, inner = phone.evaluate(WIDTHS)
+        if not width <= inner == 390:
+            problems.append(f"{page.name}: the page is {width}px wide in a {inner}px window")
+        phone.screenshot(path=str(shots / f"{page.name}-phone.png"), full_page=True)
+        phone.add_script_tag(content=axe)
+        for rule, help_, targets in phone.evaluate(AXE_RUN):
+            problems.append(f"{page.name}: axe {rule} ({help_}) at {targets}")
     assert not problems, "\n".join(problems)
 
 
