@@ -30,7 +30,10 @@ def red_pixels(data: bytes, tmp_path: Path) -> int:
         check=True,
     )
     image = Image.open(next(tmp_path.glob("page*.png"))).convert("RGB")
-    return sum(1 for r, g, b in image.getdata() if r > 150 and g < 90 and b < 110)
+    px = image.tobytes()  # r, g, b bytes, pixel after pixel
+    return sum(
+        1 for i in range(0, len(px), 3) if px[i] > 150 and px[i + 1] < 90 and px[i + 2] < 110
+    )
 
 
 def test_the_filled_protocol_prints_red_suits_red(settings, tmp_path):
