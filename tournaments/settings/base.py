@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "tournaments",
 ]
 
@@ -215,6 +216,9 @@ SPECTACULAR_SETTINGS = {
     # Separate request and response components, so that a field the server always returns
     # (one with a model default) is required in the response schema.
     "COMPONENT_SPLIT_REQUEST": True,
+    # The reference page's script from our own static files (drf-spectacular-sidecar), not a
+    # CDN: a club hall often has no internet (issue 29).
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Behind HTTPS (SECURE_COOKIES): secure cookies, HTTP redirected to HTTPS (except /healthz, which

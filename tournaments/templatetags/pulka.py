@@ -1,13 +1,22 @@
-"""Template tags of Pulka's pages."""
+"""Template tags of Pulka's pages and documents."""
 
 from __future__ import annotations
 
+import re
+
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 
 from tournaments import permissions
 from tournaments.models import Event
 
 register = template.Library()
+
+#: the suit symbols as printed on protocols (rules/contracts.py) and their outline forms
+_RED = "♦♥♢♡"
+_BLACK = "♠♣♤♧"
+_SUITS = re.compile(f"[{_RED}{_BLACK}]")
 
 
 @register.filter
@@ -38,3 +47,25 @@ def penalty_kind(penalty, family) -> str:
 def can_manage(user, event) -> bool:
     """Whether ``user`` may open the event's desk (an organiser or a referee of it)."""
     return isinstance(event, Event) and permissions.can_referee(user, event)
+
+
+@register.filter(needs_autoescape=True)
+def suits(text, autoescape: bool = True) -> SafeString:
+    """``text`` with each suit symbol in a span that colours it: ♦ and ♥ red (``suit-red``),
+    ♠ and ♣ black (``suit-black``), on the pages and in the PDFs alike. The rest of the text is
+    escaped as usual.
+
+    >>> str(suits("8♦ / one down, 6♠"))
+    '8<span class="suit-red">♦</span> / one down, 6<span class="suit-black">♠</span>'
+    >>> str(suits("<b>7♥</b>"))
+    '&lt;b&gt;7<span class="suit-red">♥</span>&lt;/b&gt;'
+    """
+    if text is None:
+        return mark_safe("")
+    escaped = conditional_escape(text) if autoescape else str(text)
+
+    def paint(m: re.Match) -> str:
+        colour = "red" if m.group(0) in _RED else "black"
+        return f'<span class="suit-{colour}">{m.group(0)}</span>'
+
+    return mark_safe(_SUITS.sub(paint, escaped))

@@ -30,7 +30,12 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
+    # templates/api/redoc.html: the reference without the web fonts drf-spectacular links to
+    path(
+        "api/docs/",
+        SpectacularRedocView.as_view(url_name="api-schema", template_name="api/redoc.html"),
+        name="api-docs",
+    ),
 ]
 urlpatterns += i18n_patterns(
     # Organisers' and referees' login: any active account with a role in an event (the

@@ -1,0 +1,172 @@
+"""Issue 29: people read words, not codes. Every public, player, table and organiser page of the
+demo is rendered, and the text a person sees (the page's text, its tooltips and labels, not its
+markup or scripts) must hold no finding code, no Python repr of a dict or a list, no ``None``
+and no 0-based seat number."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+
+from tests.demo_pages import demo_pages, family_demo_pages
+from tests.factories import UserFactory
+from tournaments.models import Protocol
+
+pytestmark = pytest.mark.django_db
+
+#: attributes whose values a person reads (tooltips, names read out by screen readers)
+SHOWN_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
+
+#: what a template shows when it prints a Python value instead of words
+LEAKS = {
+    "a dict's repr": re.compile(r"\{'|': |\{\}"),
+    "a list's repr": re.compile(r"\['|\[\]|\[-?\d+(?:, -?\d+)+\]"),
+    "an object's repr": re.compile(r"<[A-Za-z_.]+ object at |<[A-Z][A-Za-z]+: "),
+    "None": re.compile(r"(?m)^None$|[:=(\[,]\s*None\b|\bNone\s*[,)\]}]"),
+    "a rule reference as an identifier": re.compile(r"\[\d{3}-"),
+    "a code in capitals": re.compile(r"\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b"),
+    "a 0-based seat": re.compile(r"\b(?:seat|место|mjesto|mesto|Platz|plats)\s*0\b", re.I),
+}
+
+
+class _ShownText(HTMLParser):
+    """The text of a page as a person meets it: text nodes outside script and style, and the
+    attributes that are shown or read out."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self._hidden += 1
+        for name, value in attrs:
+            if name in SHOWN_ATTRIBUTES and value:
+                self.parts.append(value)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self._hidden:
+            self._hidden -= 1
+
+    def handle_data(self, data):
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def shown_text(html: str) -> str:
+    parser = _ShownText()
+    parser.feed(html)
+    return "\n".join(p.strip() for p in parser.parts if p.strip())
+
+
+def leaks(text: str, codes: set[str]) -> list[tuple[str, str]]:
+    """What of ``text`` a person should not see: (the kind of leak, its context)."""
+    found = []
+    for what, pattern in LEAKS.items():
+        found += [(what, _around(text, m)) for m in pattern.finditer(text)]
+    for code in codes:
+        found += [("a finding code", _around(text, m)) for m in re.finditer(rf"\b{code}\b", text)]
+    return found
+
+
+def _around(text: str, m: re.Match) -> str:
+    return "…" + text[max(0, m.start() - 40) : m.end() + 40].replace("\n", " ¶ ") + "…"
+
+
+def test_the_scan_finds_what_it_looks_for():
+    """The check itself can fail: each kind of leak in a page is caught."""
+    html = (
+        "<p>Penalty {'gora': 5}</p><p title='[0, 1]'>x</p><td>None</td><p>Penalties: None.</p><p>TRICKS_SUM</p>"
+        "<p>Сергей: seat 0</p><p>[001-3.2.21]</p><script>var a = {'b': None}</script>"
+    )
+    found = {what for what, _ in leaks(shown_text(html), {"TALON_PEEK"})}
+    for what in (
+        "a dict's repr",
+        "a list's repr",
+        "None",
+        "a code in capitals",
+        "a 0-based seat",
+        "a rule reference as an identifier",
+    ):
+        assert what in found
+    assert not any("var a" in context for _, context in leaks(shown_text(html), set()))
+    assert ("a finding code", "…TALON_PEEK here…") in leaks(
+        shown_text("<p>TALON_PEEK here</p>"), {"TALON_PEEK"}
+    )
+    clean = "<p>Сергей Морозов: 5 into the gora (001 §3.2.21, looked at the talon); seat 1</p>"
+    assert leaks(shown_text(clean), set()) == []
+
+
+#: Leaks the issue's other parts remove (issue 29: "findings ... are sentences with the rule",
+#: "rulings and penalties are written in words everywhere (pages, PDFs, log)"), by page and kind.
+#: Each must still be seen: once a page is fixed, the test says so and its line goes.
+KNOWN_ELSEWHERE = {
+    ("table-findings", "a finding code"),
+    ("table-findings", "a code in capitals"),
+    ("player-protocols", "a finding code"),
+    ("player-protocols", "a code in capitals"),
+    ("referee-findings", "a finding code"),
+    ("referee-findings", "a code in capitals"),
+    ("referee-ruling", "a code in capitals"),
+    ("referee-incidents", "a dict's repr"),
+    ("referee-incidents", "a list's repr"),
+    ("referee-incidents", "a code in capitals"),
+    ("desk-appeals", "a code in capitals"),
+    ("desk-log", "a dict's repr"),
+    ("desk-log", "a list's repr"),
+    ("desk-log", "None"),
+    ("desk-log", "a code in capitals"),
+    ("desk-protocol-log", "a dict's repr"),
+    ("desk-protocol-log", "a list's repr"),
+    ("desk-protocol-log", "None"),
+    ("desk-protocol-log", "a code in capitals"),
+}
+
+
+#: The same on the other families' demo evenings, whose draws (and so which table holds which
+#: finding) vary from run to run: allowed there, by kind of page, but not required. Their
+#: pulkas show finding codes, and the pot game's "tvång" finding says "seat 0" and "the pot
+#: holds None" (scoring/pot, issue 26).
+MAY_SHOW_ELSEWHERE = {
+    (f"{slug}-{page}", what)
+    for slug in ("demo-liga", "demo-priffe", "demo-wien")
+    for page in ("table", "referee", "player-protocols")
+    for what in ("a finding code", "a code in capitals")
+} | {
+    ("demo-wien-table", "None"),
+    ("demo-wien-table", "a 0-based seat"),
+    ("demo-wien-referee", "None"),
+    ("demo-wien-referee", "a 0-based seat"),
+    ("demo-wien-player-protocols", "None"),
+    ("demo-wien-player-protocols", "a 0-based seat"),
+}
+
+
+def test_no_page_of_the_demo_shows_a_code_a_repr_or_a_0_based_seat():
+    organiser = UserFactory(is_staff=True, is_superuser=True)
+    event, pages = demo_pages(organiser=organiser)
+    pages += family_demo_pages(organiser=organiser)
+    codes = {
+        f["code"]
+        for findings in Protocol.objects.values_list("findings", flat=True)
+        for f in findings
+    }
+    assert codes  # the demo has findings: the scan has codes to look for
+    public, staff = Client(), Client()
+    staff.force_login(organiser)
+    problems, seen = [], set()
+    for page in pages:
+        response = (staff if page.staff else public).get(page.path)
+        assert response.status_code == 200, (page.name, page.path, response.status_code)
+        kind = re.sub(r"-\d+-\d+$", "", page.name)  # a family's table or referee page
+        for what, context in leaks(shown_text(response.content.decode()), codes):
+            seen.add((page.name, what))
+            if (page.name, what) not in KNOWN_ELSEWHERE and (kind, what) not in MAY_SHOW_ELSEWHERE:
+                problems.append(f"{page.name} ({page.path}) shows {what}: {context}")
+    fixed = sorted(KNOWN_ELSEWHERE - seen)
+    assert not problems, "\n".join(problems)
+    assert not fixed, f"no longer shown, remove from KNOWN_ELSEWHERE: {fixed}"
