@@ -1,0 +1,22 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    """The version of a round's public page (issue 28): the cache key and ETag of the page."""
+
+    dependencies = [
+        ("tournaments", "0009_round_base_manager"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="round",
+            name="public_version",
+            field=models.PositiveIntegerField(default=0),
+        ),
+        migrations.AddField(
+            model_name="round",
+            name="public_changed_at",
+            field=models.DateTimeField(blank=True, null=True),
+        ),
+    ]
