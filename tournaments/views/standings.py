@@ -470,12 +470,15 @@ def manage_documents(request, slug: str):
         return redirect("documents-manage", slug=event.slug)
     rounds = list(Round.objects.filter(event=event).prefetch_related("tables").order_by("number"))
     readable = readable_documents(request.user, event)
+    files = [f for f in sel.generated_files(event=event) if f.kind in readable]
     return render(
         request,
         "tournaments/standings/manage_documents.html",
         {
             "event": event,
-            "files": [f for f in sel.generated_files(event=event) if f.kind in readable],
+            "files": files,
+            # the page follows a rendering as it goes (a round's protocols: table n of m)
+            "rendering": any(f.status == GeneratedFile.Status.PENDING for f in files),
             "can_organise": can_organise(request.user, event),
             "round_list": rounds,
             "rounds": [r.number for r in rounds],

@@ -395,7 +395,10 @@ class DocumentDetailApi(APIView):
                 "No event with this slug, or no such document in it; or a referees' document "
                 '(blank protocols) asked for by someone else ("not found").'
             ),
-            409: error('Being rendered: ``extra.status`` is "pending".'),
+            409: error(
+                'Being rendered: ``extra.status`` is "pending"; a round\'s filled protocols '
+                "also give ``extra.done`` and ``extra.total`` (tables)."
+            ),
             410: error("Rendering failed: ``extra.error`` says why."),
         },
     )
@@ -411,7 +414,7 @@ class DocumentDetailApi(APIView):
             )
         if f.status != GeneratedFile.Status.OK or not f.file:
             return Response(
-                {"message": "being rendered", "extra": {"status": f.status}},
+                {"message": "being rendered", "extra": {"status": f.status, **f.progress}},
                 status=status.HTTP_409_CONFLICT,
             )
         return FileResponse(f.file.open("rb"), filename=f.filename, content_type=f.content_type)

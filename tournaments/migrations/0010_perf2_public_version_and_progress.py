@@ -2,7 +2,8 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    """The version of a round's public page (issue 28): the cache key and ETag of the page."""
+    """The version of a round's public page (issue 28): the cache key and ETag of the page;
+    the progress of a long document's rendering (a round's filled protocols)."""
 
     dependencies = [
         ("tournaments", "0009_round_base_manager"),
@@ -18,5 +19,10 @@ class Migration(migrations.Migration):
             model_name="round",
             name="public_changed_at",
             field=models.DateTimeField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name="generatedfile",
+            name="progress",
+            field=models.JSONField(blank=True, default=dict),
         ),
     ]
