@@ -168,3 +168,23 @@ def test_the_documents_page_and_the_api_show_a_renderings_progress(client, playe
     f.save()
     html = client.get(reverse("documents-manage", args=[event.slug])).content.decode()
     assert '<meta http-equiv="refresh"' not in html
+
+
+def test_the_api_asks_for_a_rounds_protocols_with_the_round_alone(
+    client, played, django_capture_on_commit_callbacks
+):
+    event, *_ = played
+    user = get_user_model().objects.create_user("ref", password="pw")
+    EventRole.objects.create(event=event, user=user, role="referee")
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/api/v1/events/{event.slug}/documents",
+            {"kind": "filled", "round": 1},
+            content_type="application/json",
+        )
+    assert response.status_code == 202, response.content
+    got = client.get(response.json()["url"])
+    assert got.status_code == 200 and got["Content-Type"] == "application/pdf"
+    f = GeneratedFile.objects.get(pk=response.json()["id"])
+    assert f.table is None and f.filename.endswith("-round1-protocols.pdf")
