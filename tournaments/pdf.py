@@ -614,6 +614,8 @@ def render(
 ROUND_FILLED_NAME = "{slug}-round{round}-protocols.pdf"
 #: tables between two reports of a round job's progress
 PROGRESS_EVERY_TABLES = 10
+#: sheets laid out before they are written to PDF (bounds the memory of a round's job)
+SHEETS_PER_PART = 50
 
 
 def render_filled_round(
@@ -626,11 +628,15 @@ def render_filled_round(
     """A round's filled protocols (:func:`filled_round_context`) as one PDF, a sheet per table.
 
     Each sheet is laid out on its own (its page numbers count its own pages), sharing one font
-    configuration: the fonts are loaded once and embedded once in the file, whose pages are the
-    sheets' pages in table order. ``progress(done, total)`` after every
+    configuration. The laid-out sheets are written :data:`SHEETS_PER_PART` at a time (their
+    fonts embedded once per part), so the memory held does not grow with the round, and the
+    parts joined in table order. ``progress(done, total)`` after every
     :data:`PROGRESS_EVERY_TABLES` tables and at the end.
     """
+    import io
+
     import weasyprint
+    from pypdf import PdfWriter
     from weasyprint.text.fonts import FontConfiguration
 
     if paper not in PAPERS:
@@ -639,7 +645,14 @@ def render_filled_round(
     fetcher = static_only_fetcher()
     now = timezone.now()
     tables = context["tables"]
-    documents = []
+    parts: list[bytes] = []
+    documents: list[Any] = []
+
+    def write_part() -> None:
+        pages = [page for document in documents for page in document.pages]
+        parts.append(documents[0].copy(pages).write_pdf())
+        documents.clear()
+
     with translation.override(language):
         for i, sheet in enumerate(tables, start=1):
             html = render_to_string(
@@ -651,10 +664,20 @@ def render_filled_round(
                     string=html, url_fetcher=fetcher, base_url=str(settings.BASE_DIR)
                 ).render(font_config=fonts)
             )
+            if len(documents) == SHEETS_PER_PART:
+                write_part()
             if progress is not None and (i % PROGRESS_EVERY_TABLES == 0 or i == len(tables)):
                 progress(i, len(tables))
-    pages = [page for document in documents for page in document.pages]
-    return documents[0].copy(pages).write_pdf()
+    if documents:
+        write_part()
+    if len(parts) == 1:
+        return parts[0]
+    writer = PdfWriter()
+    for part in parts:
+        writer.append(io.BytesIO(part))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def render_blank(context: dict[str, Any], *, paper: str = "A4", language: str = "en") -> bytes:

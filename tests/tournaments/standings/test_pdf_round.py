@@ -188,3 +188,20 @@ def test_the_api_asks_for_a_rounds_protocols_with_the_round_alone(
     assert got.status_code == 200 and got["Content-Type"] == "application/pdf"
     f = GeneratedFile.objects.get(pk=response.json()["id"])
     assert f.table is None and f.filename.endswith("-round1-protocols.pdf")
+
+
+def test_a_long_round_is_written_in_parts_joined_in_table_order(played, tmp_path, monkeypatch):
+    """The sheets are written a few at a time (bounded memory) and the parts joined."""
+    _event, _entries, round1, _ = played
+    monkeypatch.setattr(pdf, "SHEETS_PER_PART", 3)
+    context = pdf.filled_round_context(round_=round1)
+    whole = pdf.render("filled", context)
+    pages, text = pages_of(whole.data, tmp_path)
+    flat = " ".join(text.split())
+    numbers = [t["table"] for t in context["tables"]]
+    assert pages >= len(numbers) == 4
+    positions = [flat.index(f"Round 1, table {n}") for n in numbers]
+    assert positions == sorted(positions)
+    monkeypatch.setattr(pdf, "SHEETS_PER_PART", 50)
+    one_part, one_text = pages_of(pdf.render("filled", context).data, tmp_path)
+    assert one_part == pages and " ".join(one_text.split()) == flat
