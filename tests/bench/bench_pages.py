@@ -10,7 +10,8 @@ dropped and made again each run), builds the event the way ``bench_standings`` d
 pulkas, all approved) with a draw record per round of realistic size (synthetic: about 0.6 KB a
 player, as the seating engine's report is), computes the standings, starts gunicorn on
 127.0.0.1 with two workers (``tests.bench.bench_settings``: Pulka's settings, DEBUG off, plus a
-trivial view) and runs, for each page, ``--clients`` concurrent clients (processes × threads,
+trivial view; database connections kept, ``CONN_MAX_AGE`` 60 as in ``docker/compose.yaml``) and
+runs, for each page, ``--clients`` concurrent clients (processes × threads,
 a new connection per request as gunicorn's sync workers close them) for at most ``--seconds``
 and ``--requests``. It prints requests/s, p50 and p99 per page and each page's throughput as a
 ratio to the trivial view's in the same run. The rows marked "refresh (304)" send the ETag
@@ -233,6 +234,8 @@ def main() -> None:
         "REDIS_URL": "",
         "STATIC_ROOT": os.environ.get("STATIC_ROOT", "/tmp/pulka-bench-static"),
         "CELERY_BROKER_URL": "",
+        # as docker/compose.yaml: each gunicorn worker keeps its database connection
+        "CONN_MAX_AGE": os.environ.get("CONN_MAX_AGE", "60"),
     }
     os.environ.update(env)
     database(url)
