@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -36,6 +37,8 @@ __all__ = [
     "KINDS",
     "blank_protocols_context",
     "filled_protocol_context",
+    "filled_round_context",
+    "render_filled_round",
     "seating_context",
     "standings_context",
     "context_hash",
@@ -255,9 +258,6 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
 def filled_protocol_context(*, table: Table) -> dict[str, Any]:
     """The approved pulka as on paper (or the current version, marked provisional)."""
     from tournaments.models import Ruling
-    from tournaments.selectors.protocols import finding_citation, finding_message
-    from tournaments.services.protocols import effective_protocol, stored_protocol
-    from tournaments.variants import ui_of_event, ui_of_protocol
 
     round_ = table.round
     event = round_.event
@@ -266,11 +266,113 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
         or Protocol.objects.filter(table=table, is_current=True, entry_kind="table").first()
     )
     players = _seats_by_table(round_).get(table.pk, [])
+    return _filled_sheet(
+        event=event,
+        header=_event_header(event),
+        round_number=round_.number,
+        table_number=table.number,
+        players=players,
+        protocol=protocol,
+        rulings=lambda: list(
+            Ruling.objects.filter(incident__table=table).order_by("created_at", "id")
+        ),
+        penalties=lambda: list(
+            EventPenalty.objects.filter(event=event, entry__seats__table=table)
+            .select_related("entry__player")
+            .order_by("created_at", "id")
+        ),
+    )
+
+
+def filled_round_context(*, round_: Round) -> dict[str, Any]:
+    """Every table's filled protocol of the round, one sheet each (the referees' archive of a
+    round), from one query per kind of row whatever the number of tables: the seats, the
+    protocols chosen (approved, else the table's current version), the rulings, the penalties.
+
+    :raises UserFacingError: for a round without tables.
+    """
+    from collections import defaultdict
+
+    from django.db.models import Q
+
+    from tournaments.errors import UserFacingError
+    from tournaments.models import Ruling
+
+    event = round_.event
+    tables = list(Table.objects.filter(round=round_).order_by("number"))
+    if not tables:
+        raise UserFacingError(
+            gettext("Round %(n)s has no tables yet.") % {"n": round_.number}, {"field": "round"}
+        )
+    seats = _seats_by_table(round_)
+    chosen: dict[int, Protocol] = {}
+    for p in (
+        Protocol.objects.filter(table__round=round_)
+        .filter(Q(approved=True) | Q(is_current=True, entry_kind="table"))
+        .order_by("table_id", "-approved", "-version")
+    ):
+        chosen.setdefault(p.table_id, p)
+    rulings: dict[int, list[Any]] = defaultdict(list)
+    for r in (
+        Ruling.objects.filter(incident__table__round=round_)
+        .select_related("incident")
+        .order_by("created_at", "id")
+    ):
+        rulings[r.incident.table_id].append(r)
+    seated = {p["entry"] for players in seats.values() for p in players}
+    penalties: dict[int, list[EventPenalty]] = defaultdict(list)
+    for pen in (
+        EventPenalty.objects.filter(event=event, entry_id__in=seated)
+        .select_related("entry__player")
+        .order_by("created_at", "id")
+    ):
+        penalties[pen.entry_id].append(pen)
+    header = _event_header(event)
+
+    def of_table(players: list[dict[str, Any]]) -> list[EventPenalty]:
+        mine = [pen for p in players for pen in penalties.get(p["entry"], [])]
+        return sorted(mine, key=lambda pen: (pen.created_at, pen.pk))
+
+    sheets = []
+    for t in tables:
+        players = seats.get(t.pk, [])
+        sheets.append(
+            _filled_sheet(
+                event=event,
+                header=header,
+                round_number=round_.number,
+                table_number=t.number,
+                players=players,
+                protocol=chosen.get(t.pk),
+                rulings=lambda t=t: rulings.get(t.pk, []),
+                penalties=lambda players=players: of_table(players),
+            )
+        )
+    return {"event": header, "round": round_.number, "tables": sheets}
+
+
+def _filled_sheet(
+    *,
+    event: Event,
+    header: dict[str, Any],
+    round_number: int,
+    table_number: int,
+    players: list[dict[str, Any]],
+    protocol: Protocol | None,
+    rulings,
+    penalties,
+) -> dict[str, Any]:
+    """One table's filled protocol (``rulings()``, ``penalties()``: the table's rows, read only
+    when there is a protocol)."""
+    from tournaments.selectors.protocols import finding_citation, finding_message
+    from tournaments.services.protocols import effective_protocol, stored_protocol
+    from tournaments.variants import ui_of_event, ui_of_protocol
+
     context: dict[str, Any] = {
-        "event": _event_header(event),
+        "event": header,
         "rules": _rules_named(event),
-        "round": round_.number,
-        "table": table.number,
+        "round": round_number,
+        "table": table_number,
         "players": players,
         "protocol": None,
         "deals": [],
@@ -285,7 +387,6 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
     scoring_protocol = stored_protocol(protocol.data)
     ui = ui_of_protocol(scoring_protocol)
     context["layout"] = ui.filled_template
-    rulings = list(Ruling.objects.filter(incident__table=table).order_by("created_at", "id"))
     # the pulka as scored: with the penalty entries the rulings wrote into this version
     try:
         effective, origin = effective_protocol(
@@ -322,19 +423,6 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
                 for e in applied.get("entries") or []
                 if isinstance(e, dict)
             )
-    penalties = [
-        {
-            "name": p.entry.player.name,
-            "kind": p.get_kind_display(),
-            "whists": p.whists,
-            "rule": p.rule,
-            "reason": p.reason,
-            "active": p.active,
-        }
-        for p in EventPenalty.objects.filter(event=event, entry__seats__table=table)
-        .select_related("entry__player")
-        .order_by("created_at", "id")
-    ]
     context.update(
         {
             "protocol": {
@@ -367,9 +455,19 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
                     "seat": names[r.seat] if r.seat is not None and r.seat < n else "",
                     "wrote": written.get(r.pk, []),
                 }
-                for r in rulings
+                for r in rulings()
             ],
-            "penalties": penalties,
+            "penalties": [
+                {
+                    "name": p.entry.player.name,
+                    "kind": p.get_kind_display(),
+                    "whists": p.whists,
+                    "rule": p.rule,
+                    "reason": p.reason,
+                    "active": p.active,
+                }
+                for p in penalties()
+            ],
         }
     )
     return context
@@ -545,9 +643,15 @@ def render_pdf(
 
 
 def render(
-    kind: str, context: dict[str, Any], *, paper: str = "A4", language: str = "en"
+    kind: str,
+    context: dict[str, Any],
+    *,
+    paper: str = "A4",
+    language: str = "en",
+    progress: Callable[[int, int], None] | None = None,
 ) -> RenderedFile:
-    """A rendered file of ``kind`` (pretix's renderer contract)."""
+    """A rendered file of ``kind`` (pretix's renderer contract); ``progress(done, total)`` is
+    told how far a long document (a round's filled protocols) has got."""
     template, pattern = KINDS[kind]
     template = context.get("layout") or template  # a rule family's own sheet layout
     event = context.get("event", {})
@@ -564,11 +668,86 @@ def render(
     if kind == "blank" and context.get("layout"):  # a family's own sheet: each table's QR code
         tables = [{**t, "qr": qr_data_uri(t["link"])} for t in context["tables"]]
         context = {**context, "tables": tables}
-    if kind == "blank" and not context.get("layout"):  # the overlay sheet (pdf_sheets)
+    if kind == "filled" and "tables" in context:  # every table of a round
+        filename = ROUND_FILLED_NAME.format(slug=event.get("slug", "event"), round=context["round"])
+        if paper != "A4":
+            filename = filename.replace(".pdf", f"-{paper}.pdf")
+        data = render_filled_round(context, paper=paper, language=language, progress=progress)
+    elif kind == "blank" and not context.get("layout"):  # the overlay sheet (pdf_sheets)
         data = render_blank(context, paper=paper, language=language)
     else:
         data = render_pdf(template, context, paper=paper, language=language)
     return RenderedFile(filename, "application/pdf", data)
+
+
+#: the file name of a round's filled protocols (every table in one PDF)
+ROUND_FILLED_NAME = "{slug}-round{round}-protocols.pdf"
+#: tables between two reports of a round job's progress
+PROGRESS_EVERY_TABLES = 10
+#: sheets laid out before they are written to PDF (bounds the memory of a round's job)
+SHEETS_PER_PART = 50
+
+
+def render_filled_round(
+    context: dict[str, Any],
+    *,
+    paper: str = "A4",
+    language: str = "en",
+    progress: Callable[[int, int], None] | None = None,
+) -> bytes:
+    """A round's filled protocols (:func:`filled_round_context`) as one PDF, a sheet per table.
+
+    Each sheet is laid out on its own (its page numbers count its own pages), sharing one font
+    configuration. The laid-out sheets are written :data:`SHEETS_PER_PART` at a time (their
+    fonts embedded once per part), so the memory held does not grow with the round, and the
+    parts joined in table order. ``progress(done, total)`` after every
+    :data:`PROGRESS_EVERY_TABLES` tables and at the end.
+    """
+    import io
+
+    import weasyprint
+    from pypdf import PdfWriter
+    from weasyprint.text.fonts import FontConfiguration
+
+    if paper not in PAPERS:
+        raise ValueError(f"paper {paper!r}: choose one of {sorted(PAPERS)}")
+    fonts = FontConfiguration()
+    fetcher = static_only_fetcher()
+    now = timezone.now()
+    tables = context["tables"]
+    parts: list[bytes] = []
+    documents: list[Any] = []
+
+    def write_part() -> None:
+        pages = [page for document in documents for page in document.pages]
+        parts.append(documents[0].copy(pages).write_pdf())
+        documents.clear()
+
+    with translation.override(language):
+        for i, sheet in enumerate(tables, start=1):
+            html = render_to_string(
+                sheet.get("layout") or KINDS["filled"][0],
+                {**sheet, "paper": PAPERS[paper], "generated_at": now},
+            )
+            documents.append(
+                weasyprint.HTML(
+                    string=html, url_fetcher=fetcher, base_url=str(settings.BASE_DIR)
+                ).render(font_config=fonts)
+            )
+            if len(documents) == SHEETS_PER_PART:
+                write_part()
+            if progress is not None and (i % PROGRESS_EVERY_TABLES == 0 or i == len(tables)):
+                progress(i, len(tables))
+    if documents:
+        write_part()
+    if len(parts) == 1:
+        return parts[0]
+    writer = PdfWriter()
+    for part in parts:
+        writer.append(io.BytesIO(part))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def render_blank(context: dict[str, Any], *, paper: str = "A4", language: str = "en") -> bytes:

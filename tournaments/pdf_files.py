@@ -81,9 +81,11 @@ def document_context(
     if kind == GeneratedFile.Kind.PLAYER_LINKS:
         return pdf.player_links_context(event=event, base_url=base_url)
     if kind == GeneratedFile.Kind.FILLED_PROTOCOL:
-        if table is None:
-            raise UserFacingError(_("Choose a table."), {"field": "table"})
-        return pdf.filled_protocol_context(table=table)
+        if table is not None:
+            return pdf.filled_protocol_context(table=table)
+        if round_ is None:
+            raise UserFacingError(_("Choose a round or a table."), {"field": "table"})
+        return pdf.filled_round_context(round_=round_)  # every table of the round, one file
     if round_ is None:
         raise UserFacingError(_("Choose a round."), {"field": "round"})
     if kind == GeneratedFile.Kind.SEATING:
@@ -164,8 +166,34 @@ def generated_file_request(
     return created
 
 
+def _progress(file_id: int, done: int, total: int) -> None:
+    GeneratedFile.objects.filter(pk=file_id).update(progress={"done": done, "total": total})
+
+
 def generated_file_render(*, file_id: int) -> GeneratedFile:
-    """Render the file (the job's body; idempotent: a file already rendered is returned)."""
+    """Render the file (the job's body; idempotent: a file already rendered is returned).
+
+    The rendering runs outside any lock or transaction, so that a long one (a round's filled
+    protocols: hundreds of sheets) shows its progress (``GeneratedFile.progress``) as it goes;
+    the file is stored under the row's lock, unless another delivery of the job stored it
+    meanwhile."""
+    f = (
+        GeneratedFile.objects.select_related("event", "round", "table")
+        .defer(*without_draw_record("round"))
+        .get(pk=file_id)
+    )
+    if f.status == GeneratedFile.Status.OK and f.file:
+        return f
+    context = document_context(
+        kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url
+    )
+    rendered = pdf.render(
+        f.kind,
+        context,
+        paper=f.paper,
+        language=f.language,
+        progress=lambda done, total: _progress(file_id, done, total),
+    )
     with transaction.atomic():
         f = (
             GeneratedFile.objects.select_for_update(of=("self",))
@@ -175,10 +203,6 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
         )
         if f.status == GeneratedFile.Status.OK and f.file:
             return f
-        context = document_context(
-            kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url
-        )
-        rendered = pdf.render(f.kind, context, paper=f.paper, language=f.language)
         old = [
             o
             for o in GeneratedFile.objects.filter(
@@ -195,6 +219,7 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
         f.content_type = rendered.content_type
         f.status = GeneratedFile.Status.OK
         f.error = ""
+        f.progress = {}
         f.rendered_at = timezone.now()
         # the hash of what was rendered (the data may have moved on since the request)
         f.inputs_hash = pdf.context_hash(f.kind, context, paper=f.paper, language=f.language)

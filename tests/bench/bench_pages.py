@@ -10,10 +10,13 @@ dropped and made again each run), builds the event the way ``bench_standings`` d
 pulkas, all approved) with a draw record per round of realistic size (synthetic: about 0.6 KB a
 player, as the seating engine's report is), computes the standings, starts gunicorn on
 127.0.0.1 with two workers (``tests.bench.bench_settings``: Pulka's settings, DEBUG off, plus a
-trivial view) and runs, for each page, ``--clients`` concurrent clients (processes × threads,
+trivial view; database connections kept, ``CONN_MAX_AGE`` 60 as in ``docker/compose.yaml``) and
+runs, for each page, ``--clients`` concurrent clients (processes × threads,
 a new connection per request as gunicorn's sync workers close them) for at most ``--seconds``
 and ``--requests``. It prints requests/s, p50 and p99 per page and each page's throughput as a
-ratio to the trivial view's in the same run. On a shared machine the absolute figures are noisy
+ratio to the trivial view's in the same run. The rows marked "refresh (304)" send the ETag
+the page answered with (a phone refreshing a page it has) and count only 304 answers. On a
+shared machine the absolute figures are noisy
 and the client competes with the server for the CPU: compare the ratios.
 """
 
@@ -36,9 +39,19 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 
-def _client(port: int, path: str, deadline: float, budget: int, threads: int, out) -> None:
-    """One client process: ``threads`` threads requesting ``path`` until the deadline or the
-    budget; returns the latencies (s) and the failures."""
+def _client(
+    port: int,
+    path: str,
+    deadline: float,
+    budget: int,
+    threads: int,
+    out,
+    headers: dict[str, str],
+    expect: int,
+) -> None:
+    """One client process: ``threads`` threads requesting ``path`` (with ``headers``) until the
+    deadline or the budget; returns the latencies (s) and the failures (a status other than
+    ``expect``)."""
     latencies: list[float] = []
     failures = [0]
     lock = threading.Lock()
@@ -53,10 +66,10 @@ def _client(port: int, path: str, deadline: float, budget: int, threads: int, ou
             t0 = time.perf_counter()
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-                conn.request("GET", path)
+                conn.request("GET", path, headers=headers)
                 response = conn.getresponse()
                 response.read()
-                ok = response.status == 200
+                ok = response.status == expect
                 conn.close()
             except OSError:
                 ok = False
@@ -74,7 +87,16 @@ def _client(port: int, path: str, deadline: float, budget: int, threads: int, ou
     out.put((latencies, failures[0]))
 
 
-def load(port: int, path: str, *, clients: int, seconds: float, requests: int) -> dict:
+def load(
+    port: int,
+    path: str,
+    *,
+    clients: int,
+    seconds: float,
+    requests: int,
+    headers: dict[str, str] | None = None,
+    expect: int = 200,
+) -> dict:
     processes = min(4, clients)
     per = [clients // processes + (1 if i < clients % processes else 0) for i in range(processes)]
     queue: multiprocessing.Queue = multiprocessing.Queue()
@@ -82,7 +104,8 @@ def load(port: int, path: str, *, clients: int, seconds: float, requests: int) -
     deadline = started + seconds
     procs = [
         multiprocessing.Process(
-            target=_client, args=(port, path, deadline, requests // processes + 1, n, queue)
+            target=_client,
+            args=(port, path, deadline, requests // processes + 1, n, queue, headers or {}, expect),
         )
         for n in per
     ]
@@ -211,6 +234,8 @@ def main() -> None:
         "REDIS_URL": "",
         "STATIC_ROOT": os.environ.get("STATIC_ROOT", "/tmp/pulka-bench-static"),
         "CELERY_BROKER_URL": "",
+        # as docker/compose.yaml: each gunicorn worker keeps its database connection
+        "CONN_MAX_AGE": os.environ.get("CONN_MAX_AGE", "60"),
     }
     os.environ.update(env)
     database(url)
@@ -223,23 +248,37 @@ def main() -> None:
         ("a round's public page", f"/e/{slug}/rounds/{args.rounds}/"),
         ("standings API", f"/api/v1/events/{slug}/standings"),
         ("cross-table", f"/e/{slug}/standings/cross/"),
+        # a phone's refresh: the ETag of the page it has, answered 304 (issue 28)
+        ("standings, refresh (304)", f"/e/{slug}/standings/"),
+        ("a round's public page, refresh (304)", f"/e/{slug}/rounds/{args.rounds}/"),
+        ("standings API, refresh (304)", f"/api/v1/events/{slug}/standings"),
+        ("standings, a search (name)", f"/e/{slug}/standings/?q=0042"),
+        ("standings CSV (the whole list)", f"/e/{slug}/standings.csv"),
     ]
     proc = serve(args.port, env)
     try:
         rows = []
         for name, path in pages:
+            etag = None
             for _ in range(4):  # warm both workers (their decoded standings, the cache)
                 conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=300)
                 conn.request("GET", path)
                 response = conn.getresponse()
                 size = len(response.read())
+                etag = response.getheader("ETag")
                 assert response.status == 200, (path, response.status)
+            refresh = "(304)" in name
+            if refresh:
+                assert etag, path
+                size = 0
             r = load(
                 args.port,
                 path,
                 clients=args.clients,
                 seconds=args.seconds,
                 requests=args.requests,
+                headers={"If-None-Match": etag} if refresh else None,
+                expect=304 if refresh else 200,
             )
             rows.append((name, size, r))
             print(

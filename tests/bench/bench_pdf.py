@@ -64,3 +64,52 @@ def test_bench_blank_protocols_100_tables(tmp_path):
         f"[bench_pdf] seating list of the same round ({3 * TABLES} players): "
         f"{t_seating:.2f} s, {len(seating.data) / 1024:.0f} KiB"
     )
+
+
+#: the tables of a national final's round (999 players at tables of three), issue 28
+ROUND_TABLES = int(os.environ.get("PULKA_BENCH_ROUND_TABLES", "333"))
+
+
+@pytest.mark.django_db
+def test_bench_filled_protocols_of_a_round(tmp_path):
+    """The filled protocols of a 333-table round as one job (target under 60 s, issue 28):
+    the contexts from one query set, one font configuration, progress every 10 tables."""
+    import resource
+
+    from tournaments.models import Protocol
+
+    event, entries = make_event(players=3 * ROUND_TABLES, slug="bench-filled")
+    round_, _ = play_round(event, entries, 1, rng=random.Random(28), approve=True, target=10)
+    deals = sum(len(p.data.get("deals", [])) for p in Protocol.objects.filter(table__round=round_))
+    pdf.render("seating", {"event": {"name": "warm-up", "slug": "w"}, "round": 1, "tables": []})
+
+    t0 = time.perf_counter()
+    context = pdf.filled_round_context(round_=round_)
+    t_context = time.perf_counter() - t0
+    reports: list[tuple[int, int, float]] = []
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    rendered = pdf.render(
+        "filled",
+        context,
+        progress=lambda done, total: reports.append((done, total, time.perf_counter() - t0)),
+    )
+    t_render = time.perf_counter() - t0
+    cpu_render = time.process_time() - cpu0
+    path = tmp_path / rendered.filename
+    path.write_bytes(rendered.data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
+    pages = int(
+        next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:"))
+    )
+    assert pages >= ROUND_TABLES and reports[-1][:2] == (ROUND_TABLES, ROUND_TABLES)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    laid_out = next((t for d, _n, t in reports if d >= ROUND_TABLES // 2), 0.0)
+    print(
+        f"\n[bench_pdf] filled protocols of a round, {ROUND_TABLES} tables ({deals} deals): "
+        f"context {t_context:.2f} s, render {t_render:.2f} s ({cpu_render:.2f} s of CPU; "
+        f"half the tables laid out at "
+        f"{laid_out:.1f} s), total {t_context + t_render:.2f} s, {pages} pages, "
+        f"{len(rendered.data) / 1024:.0f} KiB, peak RSS {rss:.0f} MiB, "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )

@@ -75,6 +75,11 @@ class Round(models.Model):
     # How far the running job has gone: the engine's stage and step (seating.Progress.as_dict)
     # and when it said so; empty when no job runs.
     draw_job_progress = models.JSONField(default=dict, blank=True)
+    # What the round's public page shows changed (a draw, a publication, the start or close, a
+    # correction to the seating): the page is cached under this version and answers a refresh
+    # whose ETag names it with a 304 (services.rounds.round_changed, views.caching).
+    public_version = models.PositiveIntegerField(default=0)
+    public_changed_at = models.DateTimeField(null=True, blank=True)
 
     objects = RoundManager()
 

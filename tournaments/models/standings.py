@@ -118,6 +118,9 @@ class GeneratedFile(models.Model):
     inputs_hash = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     rendered_at = models.DateTimeField(null=True, blank=True)
+    # how far a long rendering has got, {"done": tables, "total": tables} (a round's filled
+    # protocols, pdf_files.generated_file_render); empty otherwise
+    progress = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -41,6 +41,8 @@ __all__ = [
     "protocol_stats",
     "standings_snapshot",
     "standings_view",
+    "standings_page",
+    "cross_group",
     "player_standing",
     "cross_table",
     "round_results",
@@ -505,14 +507,56 @@ def decoded_standings(snapshot: StandingsSnapshot | None) -> Decoded:
     return found
 
 
-def standings_view(*, event: Event) -> dict[str, Any]:
+def standings_view(*, event: Event, snapshot: StandingsSnapshot | None = None) -> dict[str, Any]:
     """The stored standings ready for a template or the API: rows joined with player names
-    (decoded once per stored version and process, :func:`decoded_standings`)."""
-    snapshot = standings_header(event=event)
+    (decoded once per stored version and process, :func:`decoded_standings`); ``snapshot``:
+    its header, when the caller has read it already."""
+    snapshot = snapshot or standings_header(event=event)
     return {
         "snapshot": snapshot,
         "standings_version": snapshot_version(snapshot),
         **decoded_standings(snapshot).view,
+    }
+
+
+#: rows on one page of the standings (a phone scrolls 100 rows; 1,000 is a download)
+STANDINGS_PAGE_SIZE = 100
+
+
+def rows_matching(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    """The rows whose player's name, club or city contains ``query`` (compared
+    case-insensitively, spaces as typed); all rows for an empty query."""
+    text = " ".join(query.casefold().split())
+    if not text:
+        return rows
+    return [
+        r
+        for r in rows
+        if text in r["name"].casefold()
+        or text in r["club"].casefold()
+        or text in r["city"].casefold()
+    ]
+
+
+def standings_page(
+    view: dict[str, Any], *, query: str = "", page: int = 1, size: int = STANDINGS_PAGE_SIZE
+) -> dict[str, Any]:
+    """One page of the standings' rows (``view``: :func:`standings_view`), those matching
+    ``query`` (in the name, club or city), with the places they hold in the
+    whole standings. ``page`` beyond the last gives the last."""
+    matching = rows_matching(view["rows"], query.strip())
+    pages = max(1, -(-len(matching) // size))
+    page = min(max(1, page), pages)
+    start = (page - 1) * size
+    return {
+        "page_rows": matching[start : start + size],
+        "query": query.strip(),
+        "page": page,
+        "pages": pages,
+        "matching": len(matching),
+        "first_shown": start + 1 if matching else 0,
+        "last_shown": min(start + size, len(matching)),
+        "page_numbers": list(range(1, pages + 1)),
     }
 
 
@@ -546,9 +590,11 @@ def tables_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(tables.values(), key=lambda t: (t["round"], t["table_number"]))
 
 
-def round_results(*, event: Event, number: int) -> dict[str, Any]:
+def round_results(
+    *, event: Event, number: int, snapshot: StandingsSnapshot | None = None
+) -> dict[str, Any]:
     """One round's tables from the snapshot, with names, best result first at each table."""
-    snapshot = standings_header(event=event)
+    snapshot = snapshot or standings_header(event=event)
     decoded = decoded_standings(snapshot)
     view = {"snapshot": snapshot, "standings_version": snapshot_version(snapshot), **decoded.view}
     players = view["players"]
@@ -591,6 +637,52 @@ def cross_table(*, event: Event, snapshot: StandingsSnapshot | None = None) -> d
         for entry, row in met.items()
     }
     return {**view, "matrix": matrix, "order": [r["entry"] for r in view["rows"]]}
+
+
+#: above this many ranked players the cross-table page shows a group of places at a time
+CROSS_MATRIX_MAX = 60
+#: places per group of the cross-table page of a large event
+CROSS_GROUP_SIZE = 50
+
+
+def cross_group(
+    *, event: Event, snapshot: StandingsSnapshot | None, group: int, size: int = CROSS_GROUP_SIZE
+) -> dict[str, Any]:
+    """The cross-table of a large event, one group of places at a time (places
+    ``(group - 1) * size + 1`` …): per player and round, the opponents met at the table (by
+    place) and the whists won from each (pairwise settlement), as a Swiss cross-table lists
+    them. The full who-met-whom matrix is the download (:func:`cross_table`)."""
+    decoded = decoded_standings(snapshot)
+    rows = decoded.view["rows"]
+    groups = max(1, -(-len(rows) // size))
+    group = min(max(1, group), groups)
+    number = {r["entry"]: i for i, r in enumerate(rows, start=1)}
+    shown = []
+    for i, row in enumerate(rows[(group - 1) * size : group * size], start=(group - 1) * size + 1):
+        by_round: dict[int, dict[str, Any]] = {}
+        for t in decoded.tables_of_entry.get(row["entry"], []):
+            mine = next(s for s in t["seats"] if s["entry"] == row["entry"])
+            by_round[t["round"]] = {
+                "final": t["final"],
+                "table": t["table_number"],
+                "opponents": [
+                    {
+                        "entry": s["entry"],
+                        "number": number.get(s["entry"]),
+                        "result": mine["versus"].get(str(s["entry"])),
+                    }
+                    for s in t["seats"]
+                    if s["entry"] != row["entry"]
+                ],
+            }
+        shown.append(
+            {"number": i, "row": row, "cells": [by_round.get(n) for n in decoded.view["rounds"]]}
+        )
+    return {
+        "group_rows": shown,
+        "group": group,
+        "groups": [(g, (g - 1) * size + 1, min(g * size, len(rows))) for g in range(1, groups + 1)],
+    }
 
 
 def player_standing(*, event: Event, entry: Entry) -> dict[str, Any]:

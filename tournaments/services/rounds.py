@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -45,6 +45,7 @@ __all__ = [
     "draw_job_run",
     "draw_job_running",
     "round_close",
+    "round_changed",
     "round_commit_seed",
     "round_create",
     "round_draw",
@@ -223,6 +224,19 @@ def _lock(round_: Round) -> Round:
     return Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
 
 
+def round_changed(round_: Round) -> None:
+    """Record that what the round's public page shows has changed (a draw, a publication, the
+    start or close, a correction to the seating): the page is cached under
+    ``Round.public_version`` (views.caching), so the next request renders it again, and a
+    phone's refresh with the old ETag gets the new page instead of a 304."""
+    now = timezone.now()
+    Round.objects.filter(pk=round_.pk).update(
+        public_version=F("public_version") + 1, public_changed_at=now
+    )
+    round_.public_version = (round_.public_version or 0) + 1
+    round_.public_changed_at = now
+
+
 def _require(round_: Round, *states: str) -> None:
     if round_.state not in states:
         allowed = ", ".join(str(State(s).label) for s in states)
@@ -270,6 +284,7 @@ def round_commit_seed(*, round_: Round, by=None) -> Round:
     round_.draw_seed_hash = seed_hash(round_.draw_seed)
     round_.draw_seed_committed_at = timezone.now()
     round_.save(update_fields=["draw_seed", "draw_seed_hash", "draw_seed_committed_at"])
+    round_changed(round_)
     audit_log(
         event=round_.event,
         action="round.seed_committed",
@@ -545,6 +560,7 @@ def _draw_store(
     round_.drawn_at = timezone.now()
     round_.draw_job_error = ""
     round_.save()
+    round_changed(round_)
     audit_log(
         event=round_.event,
         action="round.drawn",
@@ -743,6 +759,7 @@ def _transition(round_: Round, frm: tuple[str, ...], to: str, stamp: str, action
     round_.state = to
     setattr(round_, stamp, timezone.now())
     round_.save(update_fields=["state", stamp])
+    round_changed(round_)
     audit_log(event=round_.event, action=action, by=by, data={"round": round_.number})
     return round_
 
@@ -841,6 +858,7 @@ def seats_swap(*, round_: Round, first: int, second: int, reason: str, by=None) 
         raise UserFacingError(_("Choose two different players."), {"field": "second"})
     a, b = _seat_of(round_, first), _seat_of(round_, second)
     _reseat([(a, second), (b, first)])
+    round_changed(round_)
     audit_log(
         event=round_.event,
         action="seats.swapped",
@@ -881,6 +899,7 @@ def seat_move(*, round_: Round, entry: int, table: int, reason: str, by=None) ->
     seat.delete()
     _renumber(source)
     Seat.objects.create(round=round_, table=target, position=target_size, entry_id=entry)
+    round_changed(round_)
     audit_log(
         event=round_.event,
         action="seat.moved",
@@ -927,6 +946,7 @@ def _seat_table(
     _reseat(list(zip(seats, order, strict=True)))
     table.first_dealer = first_dealer
     table.save(update_fields=["first_dealer"])
+    round_changed(round_)
     audit_log(
         event=round_.event,
         action=action,

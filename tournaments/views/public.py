@@ -2,6 +2,7 @@
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils.functional import cached_property
 
 from tournaments import audit_text
 from tournaments.selectors.events import (
@@ -16,6 +17,7 @@ from tournaments.selectors.events import (
 )
 from tournaments.selectors.sit_out import round_remainder
 from tournaments.variants import ui_of_event
+from tournaments.views.caching import conditional, page_etag
 from tournaments.views.decorators import event_view
 
 
@@ -40,26 +42,61 @@ def event_detail(request, event):
     )
 
 
+class _Seating:
+    """The round's tables, its alphabetical list and its corrections, read on first use: the
+    template's cache block uses them only when it renders (once per version and language)."""
+
+    def __init__(self, event, round_):
+        self.event, self.round = event, round_
+
+    @cached_property
+    def tables(self):
+        return tables_for_round(round_=self.round)
+
+    @cached_property
+    def alphabetical(self):
+        return seating_alphabetical(tables=self.tables)
+
+    @cached_property
+    def corrections(self):
+        corrections = list(round_corrections(round_=self.round))
+        names = dict(self.event.entries.values_list("pk", "player__name")) if corrections else {}
+        return [(c, audit_text.described(c.action, c.data, names)) for c in corrections]
+
+    @cached_property
+    def remainder(self):  # who sits the round out, who substitutes (tables of four)
+        return round_remainder(round_=self.round)
+
+    @cached_property
+    def family(self):  # the rules the page cites
+        return ui_of_event(self.event)
+
+
 @event_view()
 def round_seating(request, event, number: int):
+    """The seating is written once per ``Round.public_version`` and language (a draw, a
+    publication, the start or close and each correction change it) and served from the cache;
+    a refresh naming the page's ETag costs a 304."""
     round_ = get_object_or_404(event.rounds, number=number)
     if round_.state not in PUBLIC_STATES:
         raise Http404
-    tables = tables_for_round(round_=round_)
-    corrections = list(round_corrections(round_=round_))
-    names = dict(event.entries.values_list("pk", "player__name")) if corrections else {}
-    return render(
+    seating = _Seating(event, round_)
+    return conditional(
         request,
-        "tournaments/public/round.html",
-        {
-            "event": event,
-            "family": ui_of_event(event),  # the rules the page cites
-            "round": round_,
-            "tables": tables,
-            "alphabetical": seating_alphabetical(tables=tables),
-            "remainder": round_remainder(round_=round_),
-            "corrections": [
-                (c, audit_text.described(c.action, c.data, names)) for c in corrections
-            ],
-        },
+        etag=page_etag(
+            request,
+            "round",
+            round_.pk,
+            round_.public_version,
+            event.name,
+            event.round_time_limit,
+            event.variant,
+            event.sit_out_score,
+        ),
+        last_modified=round_.public_changed_at,
+        render=lambda: render(
+            request,
+            "tournaments/public/round.html",
+            {"event": event, "round": round_, "seating": seating},
+        ),
     )

@@ -9,12 +9,15 @@ results), ``…/cross/`` (who met whom), ``…/players/<entry>/`` (a player's pa
 
 from __future__ import annotations
 
+import csv
+import io
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.formats import localize
@@ -44,6 +47,7 @@ from tournaments.services.standings import standings_configure, standings_schedu
 from tournaments.standings import ROUND_SCORES
 from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import event_variant, ui_of_event
+from tournaments.views.caching import conditional, page_etag
 from tournaments.views.decorators import posted_id
 
 #: how long a rendered cross-table stays cached (its key changes with every recomputation;
@@ -78,35 +82,144 @@ def _criterion(event: Event) -> str | None:
         return None
 
 
-def standings(request, slug: str):
-    event = _public_event(request, slug)
-    ui = ui_of_event(event)
-    view = sel.standings_view(event=event)
-    return render(
+def _standings_etag(request, event: Event, snapshot, *parts: object) -> str:
+    """The ETag of a page written from the stored standings: their version and state (a
+    pending recomputation is announced), and the event's fields the page shows."""
+    state = (snapshot.status, snapshot.pending) if snapshot is not None else None
+    return page_etag(
         request,
-        "tournaments/standings/standings.html",
-        {
-            "event": event,
-            "criterion": _criterion(event),
-            "ui": ui,
-            **view,
-            # the tie-breaks in the family's words (a Balkan table result is in points)
-            "tiebreak_columns": [
-                {**c, **ui.metric_label(c["key"])} for c in view.get("tiebreak_columns", [])
-            ],
-            "sit_outs": event_sit_outs(event=event),
-            "staff": can_referee(request.user, event),
-        },
+        sel.snapshot_version(snapshot),
+        state,
+        event.name,
+        event.variant,
+        event.convention_options,
+        event.sit_out_score,
+        *parts,
     )
+
+
+def _standings_changed_at(snapshot):
+    """Last-Modified of a page written from the stored standings: the later of their
+    computation and the last request for one."""
+    if snapshot is None:
+        return None
+    stamps = [t for t in (snapshot.computed_at, snapshot.requested_at) if t is not None]
+    return max(stamps) if stamps else None
+
+
+def _page_number(request, name: str = "page") -> int:
+    try:
+        return max(1, int(request.GET.get(name, "1")))
+    except ValueError:
+        return 1
+
+
+def standings(request, slug: str):
+    """A page of 100 rows at a time, or the rows whose player's name, club or city matches
+    ``q``; the whole list is the CSV download. Unfiltered pages are cached by the stored
+    version, page and language (the template's cache block); a refresh naming the page's ETag
+    costs a 304."""
+    event = _public_event(request, slug)
+    snapshot = sel.standings_header(event=event)
+    query = request.GET.get("q", "")[:100]
+    page = _page_number(request)
+
+    def page_of_standings():
+        view = sel.standings_view(event=event, snapshot=snapshot)
+        ui = ui_of_event(event)
+        return render(
+            request,
+            "tournaments/standings/standings.html",
+            {
+                "event": event,
+                "criterion": _criterion(event),
+                "ui": ui,
+                **view,
+                # the tie-breaks in the family's words (a Balkan table result is in points)
+                "tiebreak_columns": [
+                    {**c, **ui.metric_label(c["key"])} for c in view.get("tiebreak_columns", [])
+                ],
+                **sel.standings_page(view, query=query, page=page),
+                "sit_outs": event_sit_outs(event=event),
+                "staff": can_referee(request.user, event),
+            },
+        )
+
+    return conditional(
+        request,
+        etag=_standings_etag(request, event, snapshot, "standings", query, page),
+        last_modified=_standings_changed_at(snapshot),
+        render=page_of_standings,
+    )
+
+
+def _csv_response(request, event: Event, snapshot, name: str, write) -> HttpResponse:
+    """A CSV download written once per stored version and language (``write(out)`` writes the
+    rows), with the standings' ETag."""
+    key = f"pulka:{name}-csv:{event.pk}:{sel.snapshot_version(snapshot)}:{get_language()}"
+
+    def download():
+        data = cache.get(key)
+        if data is None:
+            out = io.StringIO()
+            out.write("\ufeff")  # a byte-order mark: spreadsheets then read the names as UTF-8
+            write(csv.writer(out))
+            data = out.getvalue().encode()
+            cache.set(key, data, CROSS_CACHE_SECONDS)
+        response = HttpResponse(data, content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{event.slug}-{name}.csv"'
+        return response
+
+    return conditional(
+        request,
+        etag=_standings_etag(request, event, snapshot, name + ".csv"),
+        last_modified=_standings_changed_at(snapshot),
+        render=download,
+    )
+
+
+def standings_csv(request, slug: str):
+    """The whole standings as CSV: place, player, club, city, rounds played, each round's
+    score, the total (and with the provisional results), the tie-breaks."""
+    event = _public_event(request, slug)
+    snapshot = sel.standings_header(event=event)
+
+    def write(out):
+        view = sel.standings_view(event=event, snapshot=snapshot)
+        out.writerow(
+            [_("Place"), _("Player"), _("Club"), _("City"), _("Rounds")]
+            + [_("Round %(n)s") % {"n": n} for n in view["rounds"]]
+            + [_("Total"), _("Total with the provisional results")]
+            + [c["name"] for c in view["tiebreak_columns"]]
+        )
+        for r in view["rows"]:
+            out.writerow(
+                [r["place_label"], r["name"], r["club"], r["city"], r["rounds_played"]]
+                + [c["score"] if c else "" for c in r["round_cells"]]
+                + [r["total"], r["provisional_total"]]
+                + ["" if m is None else m for m in r["metric_cells"]]
+            )
+
+    return _csv_response(request, event, snapshot, "standings", write)
 
 
 def round_results(request, slug: str, number: int):
     event = _public_event(request, slug)
     get_object_or_404(Round, event=event, number=number)
-    return render(
+    snapshot = sel.standings_header(event=event)
+    return conditional(
         request,
-        "tournaments/standings/round.html",
-        {"event": event, "ui": ui_of_event(event), **sel.round_results(event=event, number=number)},
+        etag=_standings_etag(request, event, snapshot, "round", number),
+        last_modified=_standings_changed_at(snapshot),
+        render=lambda: render(
+            request,
+            "tournaments/standings/round.html",
+            {
+                "event": event,
+                "ui": ui_of_event(event),
+                **sel.round_results(event=event, number=number, snapshot=snapshot),
+            },
+        ),
     )
 
 
@@ -152,28 +265,74 @@ def _cross_table_html(event: Event, cross: dict) -> str:
 
 
 def cross_table(request, slug: str):
-    """The table is written once per stored version of the standings and language, then served
-    from the cache (a recomputation stores a new version, so the key changes with it); the page
-    around it is rendered per request (it shows who is logged in)."""
+    """Up to ``CROSS_MATRIX_MAX`` players, who met whom as one matrix, written once per stored
+    version of the standings and language and served from the cache (a recomputation stores a
+    new version, so the key changes with it). A larger event shows a group of places at a time
+    (``?group=``), each player's opponents by round; the full matrix is the CSV download. The
+    page around the table is rendered per request (it shows who is logged in)."""
     event = _public_event(request, slug)
     snapshot = sel.standings_header(event=event)
-    version = sel.snapshot_version(snapshot)
-    key = f"pulka:cross:{event.pk}:{version}:{get_language()}"
-    table = cache.get(key)
-    view = {"snapshot": snapshot, **sel.decoded_standings(snapshot).view}
-    if table is None:
-        table = _cross_table_html(event, sel.cross_table(event=event, snapshot=snapshot))
-        cache.set(key, table, CROSS_CACHE_SECONDS)
-    return render(
+    group = _page_number(request, "group")
+
+    def page():
+        view = {"snapshot": snapshot, **sel.decoded_standings(snapshot).view}
+        if len(view["rows"]) > sel.CROSS_MATRIX_MAX:
+            return render(
+                request,
+                "tournaments/standings/cross.html",
+                {
+                    "event": event,
+                    **view,
+                    **sel.cross_group(event=event, snapshot=snapshot, group=group),
+                    "standings_version": sel.snapshot_version(snapshot),
+                },
+            )
+        version = sel.snapshot_version(snapshot)
+        key = f"pulka:cross:{event.pk}:{version}:{get_language()}"
+        table = cache.get(key)
+        if table is None:
+            table = _cross_table_html(event, sel.cross_table(event=event, snapshot=snapshot))
+            cache.set(key, table, CROSS_CACHE_SECONDS)
+        return render(
+            request,
+            "tournaments/standings/cross.html",
+            {
+                "event": event,
+                **view,
+                "cross_note": ui_of_event(event).cross_table_note,  # what a cell is in the family
+                "cross_table": mark_safe(table),  # noqa: S308 (escaped above)
+            },
+        )
+
+    return conditional(
         request,
-        "tournaments/standings/cross.html",
-        {
-            "event": event,
-            **view,
-            "cross_note": ui_of_event(event).cross_table_note,  # what a cell is in the family
-            "cross_table": mark_safe(table),  # noqa: S308 (escaped above)
-        },
+        etag=_standings_etag(request, event, snapshot, "cross", group),
+        last_modified=_standings_changed_at(snapshot),
+        render=page,
     )
+
+
+def cross_table_csv(request, slug: str):
+    """The full cross-table as CSV: a row and a column per ranked player (in standings order),
+    each cell the whists the row's player won from the column's where they met."""
+    event = _public_event(request, slug)
+    snapshot = sel.standings_header(event=event)
+
+    def write(out):
+        cross = sel.cross_table(event=event, snapshot=snapshot)
+        rows, matrix = cross["rows"], cross["matrix"]
+        out.writerow(
+            [_("Place"), _("Player")] + [f"{i}" for i in range(1, len(rows) + 1)] + [_("Total")]
+        )
+        for i, row in enumerate(rows, start=1):
+            mine = matrix.get(row["entry"], {})
+            cells = []
+            for other in cross["order"]:
+                c = mine.get(other)
+                cells.append("×" if other == row["entry"] else "" if c is None else c["result"])
+            out.writerow([row["place_label"], f"{i}. {row['name']}", *cells, row["total"]])
+
+    return _csv_response(request, event, snapshot, "cross-table", write)
 
 
 def player(request, slug: str, entry_id: int):
@@ -341,12 +500,15 @@ def manage_documents(request, slug: str):
     rounds = list(Round.objects.filter(event=event).prefetch_related("tables").order_by("number"))
     readable = readable_documents(request.user, event)
     address = qr_address(request.build_absolute_uri("/"))
+    files = [f for f in sel.generated_files(event=event) if f.kind in readable]
     return render(
         request,
         "tournaments/standings/manage_documents.html",
         {
             "event": event,
-            "files": [f for f in sel.generated_files(event=event) if f.kind in readable],
+            "files": files,
+            # the page follows a rendering as it goes (a round's protocols: table n of m)
+            "rendering": any(f.status == GeneratedFile.Status.PENDING for f in files),
             "can_organise": can_organise(request.user, event),
             "round_list": rounds,
             "rounds": [r.number for r in rounds],

@@ -83,12 +83,27 @@ def pages(event):
         "cross": (reverse("standings-cross", args=[event.slug]), 4),
         "player": (reverse("standings-player", args=[event.slug, entry.pk]), 8),
         "api": (reverse("api:standings", args=[event.slug]), 4),
+        "standings-csv": (reverse("standings-csv", args=[event.slug]), 4),
+        "cross-csv": (reverse("standings-cross-csv", args=[event.slug]), 4),
+        "standings-search": (reverse("standings", args=[event.slug]) + "?q=0001", 4),
     }
 
 
 @pytest.mark.parametrize(
     "page",
-    ["event", "round", "documents", "standings", "standings-round", "cross", "player", "api"],
+    [
+        "event",
+        "round",
+        "documents",
+        "standings",
+        "standings-round",
+        "cross",
+        "player",
+        "api",
+        "standings-csv",
+        "cross-csv",
+        "standings-search",
+    ],
 )
 def test_public_page_reads_no_draw_record_in_bounded_queries(client, event, page):
     url, most = pages(event)[page]

@@ -11,7 +11,8 @@ file when ready, 409 while it is being rendered, 410 when rendering failed (pret
 
 from __future__ import annotations
 
-from django.http import FileResponse
+from django.core.cache import cache
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -25,6 +26,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -43,8 +45,14 @@ from tournaments.errors import UserFacingError
 from tournaments.models import GeneratedFile, Round, StandingsSnapshot, Table
 from tournaments.pdf import PAPERS
 from tournaments.pdf_files import generated_file_request
-from tournaments.selectors.standings import standings_snapshot, standings_view
+from tournaments.selectors.standings import (
+    snapshot_version,
+    standings_header,
+    standings_snapshot,
+    standings_view,
+)
 from tournaments.services.standings import standings_schedule
+from tournaments.views.caching import PAGE_CACHE_SECONDS, conditional, page_etag
 
 __all__ = [
     "DocumentCreateApi",
@@ -210,22 +218,43 @@ class StandingsListApi(APIView):
         responses={200: _standings_output(OutputSerializer), 403: VISIBLE_ONLY, 404: NOT_FOUND},
     )
     def get(self, request, slug: str):
+        """The rows are serialised once per stored version and language and kept as JSON in
+        the cache (1,000 rows are about 2 MB); a request naming the current ETag gets a 304."""
         event = event_from(self)
-        view = standings_view(event=event)
+        snapshot = standings_header(event=event)
         staff = permissions.can_referee(request.user, event)
-        return Response(
-            {
-                "event": event.slug,
-                **_status(view["snapshot"], staff=staff),
-                "criterion": "whists (001 §4.1.3)",
-                "round_score": view["data"].get("round_score"),
-                "columns": [
-                    {k: c[k] for k in ("key", "name", "abbr", "ascending")} for c in view["columns"]
-                ],
-                "rounds": view["rounds"],
-                "rows": self.OutputSerializer(view["rows"], many=True).data,
-            }
+        state = _status(snapshot, staff=staff)
+        version = snapshot_version(snapshot)
+        fmt = request.accepted_renderer.format
+        return conditional(
+            request,
+            etag=page_etag(request, "standings-api", version, sorted(state.items()), fmt),
+            last_modified=snapshot.computed_at if snapshot is not None else None,
+            render=lambda: self._body(event, snapshot, state, version, as_json=fmt == "json"),
         )
+
+    def _body(self, event, snapshot, state, version: str, *, as_json: bool):
+        view = standings_view(event=event, snapshot=snapshot)
+        head = {
+            "event": event.slug,
+            **state,
+            "criterion": "whists (001 §4.1.3)",
+            "round_score": view["data"].get("round_score"),
+            "columns": [
+                {k: c[k] for k in ("key", "name", "abbr", "ascending")} for c in view["columns"]
+            ],
+            "rounds": view["rounds"],
+        }
+        if not as_json:  # the browsable API: rendered by DRF, not cached
+            return Response({**head, "rows": self.OutputSerializer(view["rows"], many=True).data})
+        key = f"pulka:standings-api:{event.pk}:{version}:{get_language()}"
+        rows = cache.get(key)
+        if rows is None:
+            rows = JSONRenderer().render(self.OutputSerializer(view["rows"], many=True).data)
+            cache.set(key, rows, PAGE_CACHE_SECONDS)
+        # the bytes DRF's JSON renderer would write for the whole body: "rows" comes last
+        body = JSONRenderer().render(head)[:-1] + b',"rows":' + rows + b"}"
+        return HttpResponse(body, content_type="application/json")
 
 
 class StandingsStatusApi(APIView):
@@ -290,7 +319,7 @@ class DocumentCreateApi(APIView):
         summary="Ask for a PDF document",
         description=(
             "Referees only (the players' private links, ``links``: organisers only). ``round`` "
-            "is needed for a round's documents (seating, blank protocols), ``round`` and ``table`` for a filled protocol. 200 when the stored file "
+            "is needed for a round's documents (seating, blank protocols), ``round`` and ``table`` for a filled protocol; ``filled`` with ``round`` alone is every table's protocol in one file (progress in the status answer). 200 when the stored file "
             "is up to date, else 202 while it is rendered; either way fetch it at ``url`` (also "
             "the ``Location`` header)."
         ),
@@ -377,7 +406,10 @@ class DocumentDetailApi(APIView):
                 "No event with this slug, or no such document in it; or a referees' document "
                 '(blank protocols) asked for by someone else ("not found").'
             ),
-            409: error('Being rendered: ``extra.status`` is "pending".'),
+            409: error(
+                'Being rendered: ``extra.status`` is "pending"; a round\'s filled protocols '
+                "also give ``extra.done`` and ``extra.total`` (tables)."
+            ),
             410: error("Rendering failed: ``extra.error`` says why."),
         },
     )
@@ -393,7 +425,7 @@ class DocumentDetailApi(APIView):
             )
         if f.status != GeneratedFile.Status.OK or not f.file:
             return Response(
-                {"message": "being rendered", "extra": {"status": f.status}},
+                {"message": "being rendered", "extra": {"status": f.status, **f.progress}},
                 status=status.HTTP_409_CONFLICT,
             )
         return FileResponse(f.file.open("rb"), filename=f.filename, content_type=f.content_type)

@@ -52,6 +52,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "templates/tournaments/_tables.html",
     "templates/tournaments/_alphabetical.html",
     "templates/tournaments/standings/standings.html",
+    "templates/tournaments/standings/_standings_table.html",
     "templates/tournaments/standings/round.html",
     "templates/tournaments/standings/cross.html",
     "templates/tournaments/standings/player.html",
