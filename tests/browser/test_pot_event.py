@@ -318,5 +318,5 @@ def test_a_viennese_table_of_four_enters_an_efterkop_chain_on_a_phone_in_swedish
     finding = tablet.locator("tr.finding.error")
     finding.wait_for()
     text = finding.inner_text()
-    assert "Efterköp i fel ordning" in text and "[000 §Efterköp]" in text, text
+    assert "Efterköp i fel ordning" in text and "[000 \"Efterköp\"]" in text, text
     tablet.screenshot(path=str(shots / "12-wien-finding.png"), full_page=True)

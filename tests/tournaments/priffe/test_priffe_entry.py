@@ -138,4 +138,4 @@ def test_the_referee_desk_reads_the_priffe_notation_with_bids_and_a_straff(clien
     )
     assert [f["code"] for f in version.findings] == ["AUCTION", "AUCTION"], version.findings
     page = client.get(url).content.decode()
-    assert "A bid against the bidding rules" in page and "[004 §Budgivning]" in page
+    assert "A bid against the bidding rules" in page and "[004 &quot;Budgivning&quot;]" in page
