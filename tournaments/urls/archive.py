@@ -8,7 +8,6 @@ from tournaments.views import archive, hall
 urlpatterns = [
     path("manage/import-event/", archive.import_event, name="event-import"),
     path("e/<slug:slug>/manage/archive/", archive.manage_archive, name="manage-archive"),
-    path("e/<slug:slug>/standings.csv", archive.standings_csv, name="standings-csv"),
     path(
         "e/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/protocol.json",
         archive.protocol_json,

@@ -3,13 +3,11 @@ and each approved protocol in the scoring module's JSON (public, as the pages ar
 a new event of an archive (staff).
 
 ``/e/<slug>/manage/archive/`` (organisers), ``/manage/import-event/`` (staff),
-``/e/<slug>/standings.csv`` and ``/e/<slug>/rounds/<n>/tables/<t>/protocol.json`` (public).
+``/e/<slug>/standings.csv`` (served by ``tournaments.views.standings``) and ``/e/<slug>/rounds/<n>/tables/<t>/protocol.json`` (public).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 from django.contrib import messages
@@ -25,7 +23,6 @@ from tournaments.archive.files import archive_request
 from tournaments.archive.load import event_archive_import_json
 from tournaments.models import GeneratedFile, Protocol
 from tournaments.permissions import ORGANISE
-from tournaments.selectors import standings as sel
 from tournaments.services.jobs import DOCUMENT_QUEUED, jobs_waiting
 from tournaments.views.decorators import event_view
 
@@ -89,33 +86,6 @@ def import_event(request):
                 )
                 return redirect("manage", slug=event.slug)
     return render(request, "tournaments/organiser/import_event.html", {"error": error})
-
-
-@event_view()
-def standings_csv(request, event):
-    """The stored standings as CSV: a header line, then one line a player in place order."""
-    view = sel.standings_view(event=event)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        [_("Place"), _("Player"), _("Club"), _("City"), _("Rounds")]
-        + [_("R%(n)s") % {"n": n} for n in view["rounds"]]
-        + [_("Total"), _("With provisional results")]
-        + [c["name"] for c in view["tiebreak_columns"]]
-    )
-    for r in view["rows"]:
-        writer.writerow(
-            [r.get("place_label", ""), r["name"], r["club"], r["city"], r.get("rounds_played", "")]
-            + [c["score"] if c else "" for c in r["round_cells"]]
-            + [
-                r.get("total", ""),
-                r.get("provisional_total", "") if r.get("has_provisional") else "",
-            ]
-            + ["" if m is None else m for m in r["metric_cells"]]
-        )
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
-    return response
 
 
 @event_view()

@@ -71,7 +71,7 @@ def test_an_illegal_auction_is_stored_with_its_finding_citing_seed_004(client):
     assert "information bid" in finding["message"], finding
     assert (finding["source"], finding["rule"]) == ("004", "Budgivning"), finding
     page = client.get(url).content.decode()
-    assert "[004 §" in page
+    assert "[004 &quot;" in page
     # bids that give another contract than the one written: a finding too
     post_deal(
         client, url, "1", sits="1", contract="pref", declarer=str(CECILIA), tricks_own="7",

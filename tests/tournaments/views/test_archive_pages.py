@@ -102,7 +102,7 @@ def test_import_page_is_for_staff(client, event):
 def test_standings_csv_is_public_and_in_place_order(client, event):
     response = client.get(reverse("standings-csv", args=[event.slug]))
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0][:5] == ["Place", "Player", "Club", "City", "Rounds"]
     assert len(rows) == 10
     assert [r[0] for r in rows[1:]][0] in ("1", "1–2", "1-2")

@@ -81,7 +81,7 @@ def test_the_round_page_renders_its_seating_once_per_version(client, published_r
     sql = sql_of(lambda: client.get(url_of(round_)))
     assert not [q for q in sql if '"tournaments_seat"' in q or '"tournaments_table"' in q], sql
     again = client.get(url_of(round_)).content.decode()
-    assert again[again.index("<main>") :] == html[html.index("<main>") :]
+    assert again[again.index("<main") :] == html[html.index("<main") :]
 
 
 def names_at_tables(html: str) -> list[str]:
@@ -115,7 +115,7 @@ def test_each_change_of_the_round_shows_at_once(client, published_round, change)
         round_start(round_=round_)
     else:
         round_start(round_=round_)
-        round_close(round_=round_)
+        round_close(round_=round_, unfinished_reason="the tables did not finish")
     again = client.get(url_of(round_), HTTP_IF_NONE_MATCH=first.headers["ETag"])
     assert again.status_code == 200
     assert again.headers["ETag"] != first.headers["ETag"]
