@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from rules.contracts import Contract, InvalidContractError
 
+from .explain import CellRules, cell_rules, final_rule, rule_for_cell
 from .findings import CheckReport, Finding
 from .protocol import Game, Penalty, Protocol, Raspasy, Sheet, SheetRow
 from .pulka import ScoredPulka, score
@@ -155,6 +156,7 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
                 column="running",
             )
         )
+    explained: dict[int, CellRules] = {}  # deal → its writes with their rules, when needed
     previous = [0] * (n * stride)  # written − expected, per cell, where last seen
     dirty = False  # some earlier written cell was wrong and may be carried on
     width = n * stride
@@ -187,6 +189,11 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
             for k, column, written in cells:
                 diff = written - expected[base + k]
                 if diff and diff != previous[base + k]:
+                    if i not in explained:
+                        explained[i] = cell_rules(scored, i)
+                    rule = rule_for_cell(
+                        scored, i, p, column, diff - previous[base + k], explained[i]
+                    )
                     out.append(
                         _mismatch(
                             scored,
@@ -195,6 +202,7 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
                             column,
                             written,
                             expected[base + k],
+                            rule,
                             carried=previous[base + k],
                         )
                     )
@@ -203,16 +211,13 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
         expected = scored.final
         for p, line in enumerate(sheet.final):
             base = p * stride
-            if line.pulya != expected[base]:
-                out.append(_mismatch(scored, None, p, "pulya", line.pulya, expected[base]))
-            if line.gora != expected[base + 1]:
-                out.append(_mismatch(scored, None, p, "gora", line.gora, expected[base + 1]))
-            for q in range(n):
-                if q != p and line.whists[q] != expected[base + 2 + q]:
+            cells = [(0, "pulya", line.pulya), (1, "gora", line.gora)]
+            cells += [(2 + q, f"whists:{q}", line.whists[q]) for q in range(n) if q != p]
+            for k, column, written in cells:
+                if written != expected[base + k]:
+                    rule = final_rule(scored, p, column)
                     out.append(
-                        _mismatch(
-                            scored, None, p, f"whists:{q}", line.whists[q], expected[base + 2 + q]
-                        )
+                        _mismatch(scored, None, p, column, written, expected[base + k], rule)
                     )
     if sheet.result is not None:
         settlement = scored.settlement  # published totals: variant 1 after rounding (4.2.14)
@@ -274,21 +279,6 @@ def _shape_ok(row: SheetRow, n: int, out: list[Finding], i: int | None) -> bool:
     return True
 
 
-def _rule_for(scored: ScoredPulka, i: int | None, column: str) -> str:
-    if i is None:
-        return "4.2.3.3" if scored.convention.end_conversion == 2 else "4.2.3"
-    deal = scored.protocol.deals[i]
-    if type(deal) is Penalty:
-        return deal.rule
-    if any(h[0] == i for h in scored.helps) and column != "gora":
-        return "4.2.3"
-    if type(deal) is Raspasy:
-        return "3.7.2.2" if scored.convention.raspasy_mode == "whists" else "3.7.2.1"
-    if column == "pulya":
-        return "4.2.1"
-    return "3.8.1.1" if column.startswith("whists") else "3.8.11"
-
-
 def _mismatch(
     scored: ScoredPulka,
     i: int | None,
@@ -296,6 +286,7 @@ def _mismatch(
     column: str,
     written: int,
     expected: int,
+    rule: str,
     carried: int = 0,
 ) -> Finding:
     names = scored.protocol.players
@@ -309,7 +300,7 @@ def _mismatch(
     return Finding(
         "SHEET_MISMATCH",
         f"{names[p]}: {where}{label} written {written}, expected {expected}{note}",
-        _rule_for(scored, i, column),
+        rule,
         i,
         p,
         column,
