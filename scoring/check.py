@@ -96,11 +96,11 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
                     )
                 )
             continue
-        out.extend(_fallback_auction(i, deal))
+        out.extend(_fallback_auction(i, deal, protocol.players))
     return out
 
 
-def _fallback_auction(i: int, deal: Game) -> list[Finding]:
+def _fallback_auction(i: int, deal: Game, players: Sequence[str]) -> list[Finding]:
     out: list[Finding] = []
     last: tuple[int, Contract] | None = None
     for seat, text in deal.auction or ():
@@ -116,7 +116,7 @@ def _fallback_auction(i: int, deal: Game) -> list[Finding]:
             out.append(
                 Finding(
                     "DECLARER_NOT_BIDDER",
-                    f"the auction was won by seat {seat}",
+                    f"the auction was won by {players[seat] if 0 <= seat < len(players) else seat}",
                     "3.3.13",
                     i,
                     deal.declarer,

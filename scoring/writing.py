@@ -235,6 +235,8 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
             f"tricks {tricks} + {split!r} do not make 10",
             "3.2.8",
             column="defender_tricks",
+            written=tricks + sum(split),
+            expected=10,
         )
         return False
     pair = first is _WHIST and second is _WHIST
@@ -509,7 +511,12 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
         return False
     if sum(own) != 10:
         t.error(
-            "TRICKS_SUM", f"raspasy tricks sum to {sum(own)}, not 10", "3.7.6.1", column="tricks"
+            "TRICKS_SUM",
+            f"raspasy tricks sum to {sum(own)}, not 10",
+            "3.7.6.1",
+            column="tricks",
+            written=sum(own),
+            expected=10,
         )
         return False
     least = min(own)

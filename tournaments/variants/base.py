@@ -86,7 +86,33 @@ class FamilyUI:
         """The seat that deals next."""
         raise NotImplementedError
 
+    def form_values(
+        self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The deal form's values (the family's entry template reads them as ``form``): deal
+        ``index`` as entered ("Correct" opens the form so), or the ``post`` a refused form
+        keeps, or a blank form. Empty: the family's form fills itself."""
+        return {}
+
     # --- showing a protocol -------------------------------------------------------------
+    def deal_words(self, protocol: Any, index: int, dealer: int | None) -> str:
+        """Deal ``index`` in words for people, in the page's language, with players' names;
+        by default the family's notation line."""
+        return self.variant.deal_text(protocol, index)
+
+    def finding_sentence(self, finding: Mapping[str, Any], names: Any, title: str) -> str:
+        """A stored finding as a sentence for people (its rule is cited beside it, its code
+        kept for the API and the logs); by default its heading and the checker's message."""
+        message = str(finding.get("message", ""))
+        return f"{title}: {message}" if message else title
+
+    def penalty_words(self, entry: Mapping[str, Any], names: Any) -> str:
+        """A ruling's or penalty's entry (the neutral JSON, see above) in words, with names."""
+        seat = int(entry.get("player", 0))
+        who = names[seat] if 0 <= seat < len(names) else "?"
+        what = ", ".join(str(x) for x in (entry.get("rule", ""), entry.get("note", "")) if x)
+        return f"{who}: {what}" if what else who
+
     def deal_kind(self, deal: Any) -> str:
         """``game``, ``raspasy``/``allpass`` or ``penalty``: a CSS class and a filter."""
         raise NotImplementedError
@@ -118,6 +144,7 @@ class FamilyUI:
         """``rebuilt`` (``protocol`` on the event's rules) with what the table recorded that the
         event does not set (Priffe's seating per sits); the others record nothing more."""
         return rebuilt
+
     def blank_context(self, convention: Any) -> dict[str, Any]:
         """What the family's blank sheet shows of the event's ``convention`` (with options)."""
         return {}

@@ -127,6 +127,15 @@ def table_entry(request, key: str):
     view = sel.pulka_view(table, version)
     seats = sel.seats_of(table)
     edited = protocol.deals[edit] if edit is not None and edit < len(protocol.deals) else None
+    if request.method == "POST" and request.POST.get("action", "add") in ("add", "replace"):
+        form = ui.form_values(protocol, None, request.POST)  # a refused form keeps what it had
+        if request.POST.get("action") == "replace" and edited is None:
+            edit = _int(request.POST.get("index"))
+            edited = (
+                protocol.deals[edit] if edit is not None and edit < len(protocol.deals) else None
+            )
+    else:  # "Correct" opens the deal's form filled with the deal as entered (issue 29)
+        form = ui.form_values(protocol, edit if edited is not None else None)
     return render(
         request,
         "tournaments/protocols/table_entry.html",
@@ -142,6 +151,7 @@ def table_entry(request, key: str):
             "stale": stale,
             "edit": edit,
             "edited": edited,
+            "form": form,
             "endings": [(e.value, e.value) for e in Ending],
             "post": request.POST,
             "approved": version is not None and version.approved,
@@ -166,7 +176,8 @@ def referee_entry(request, event, number: int, table_number: int):
     version, protocol = _current_protocol(table, kind)
     error = stale = None
     sheet = svc.stored_sheet(protocol, version.sheet) if version else None
-    text = svc.notation_text(protocol, sheet) if version else ""
+    # the text as the referee typed it (his sheet lines keep his names), else written out
+    text = (version.notation or svc.notation_text(protocol, sheet)) if version else ""
     ending = str(Ending(protocol.ending)) if version else Ending.CLOSED.value
     if request.method == "POST":
         text = request.POST.get("notation", "")
@@ -219,7 +230,7 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
             "version": version,
             "text": text,
             "ending": ending,
-            "endings": [e.value for e in Ending],
+            "endings": sel.ending_choices(ui_of_event(event)),
             "error": error,
             "stale": stale,
             "view": sel.pulka_view(table, version),
@@ -229,6 +240,7 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
             if table_version
             else set(),
             "double": svc.double_entry_status(table) if event.double_entry else None,
+            "players_errors": svc.players_sheet_errors(table_version) if table_version else (0, 0),
             "saved": request.GET.get("saved"),
             "reason": request.POST.get("reason", ""),
             "reload_url": reverse(
@@ -282,6 +294,8 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
                 ),
                 by=request.user,
                 confirm_missing=bool(request.POST.get("confirm_missing")),
+                acknowledge_players_errors=bool(request.POST.get("acknowledge_players_errors")),
+                note=request.POST.get("note", ""),
             )
         elif action == "reopen":
             svc.protocol_reopen(
@@ -540,6 +554,7 @@ def player_protocols(request, key: str):
             and row["protocol"].confirmations.filter(seat=row["seat"].position).exists()
         )
         row["incidents"] = sel.incidents_for_table(row["table"])
+        row["state"] = sel.state_text(row["protocol"]) if row["protocol"] else ""
     return render(
         request,
         "tournaments/protocols/player.html",

@@ -1,0 +1,207 @@
+"""The table's phone page and the referee's entry in words (issue 29): deals as the sheet says
+them, the correction form filled with the deal, findings as sentences with their rule, the
+ending, and approving a computed pulka over the players' written errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+from django.urls import reverse
+
+from rules.contracts import MISERE, Contract
+from scoring import Sheet, score
+from scoring.protocol import Call, Ending, Game, Raspasy
+from tournaments.errors import UserFacingError
+from tournaments.models import AuditLogEntry, Protocol
+from tournaments.selectors.protocols import FINDING_TITLES
+from tournaments.services.protocols import (
+    players_sheet_errors,
+    protocol_approve,
+    protocol_save,
+    table_header,
+)
+
+W, P = Call.WHIST, Call.PASS
+
+#: a finding code, the way the checker names them (TRICKS_SUM, SHEET_MISMATCH …)
+CODE = re.compile(r"\b(" + "|".join(FINDING_TITLES) + r")\b")
+
+
+def c(text: str) -> Contract:
+    return Contract.from_str(text)
+
+
+def deals_protocol(setup, deals, ending=Ending.IN_PROGRESS):
+    return dataclasses.replace(table_header(setup.table).with_deals(tuple(deals)), ending=ending)
+
+
+def save(setup, protocol, based_on=None, sheet=None):
+    return protocol_save(
+        table=setup.table,
+        protocol=protocol,
+        based_on_version=based_on,
+        sheet=sheet,
+        source=Protocol.Source.TABLE_LINK,
+    )
+
+
+DEALS = [
+    Game(0, c("6NT"), (W, P), 6),  # Anna, Boris whists, Vera passes: made
+    Game(1, c("8♦"), (W, P), 7),  # Boris one down (dealer Boris: Vera, Anna defend)
+    Game(2, MISERE, (), 0),  # Vera's misère, clean
+    Raspasy((4, 3, 3)),
+]
+
+
+def test_deals_are_shown_in_words_with_names_in_the_pages_language(client, setup):
+    save(setup, deals_protocol(setup, DEALS))
+    url = reverse("protocol-table", args=[setup.table.url_key])
+    page = client.get(url).content.decode()
+    assert "Anna: 6NT / made — Boris whist, Vera pass" in page
+    assert "Boris: 8♦ / one down" in page
+    assert "Vera: misère / made" in page
+    assert "raspasy: Anna 4, Boris 3, Vera 3" in page
+    page = client.get("/ru" + url).content.decode()
+    assert "Anna: 6БК / сыграна — Boris вист, Vera пас" in page
+    assert "Boris: 8♦ / без одной" in page and "Vera: мизер / сыграна" in page
+    assert "распасы: Anna 4, Boris 3, Vera 3" in page
+
+
+def test_correct_opens_the_deals_form_filled_with_the_deal(client, setup):
+    both = Game(0, c("7♥"), (W, W), 6, (2, 2))  # both whisted: each whister's tricks
+    save(setup, deals_protocol(setup, [both, Raspasy((2, 5, 3))]))
+    url = reverse("protocol-table", args=[setup.table.url_key])
+    page = client.get(url + "?edit=0").content.decode()
+    assert '<option value="0" selected>Anna</option>' in page
+    assert '<option value="7♥" selected>7♥</option>' in page
+    assert '<option value="7БК">7NT</option>' in page  # the contract in the page's language
+    assert re.search(r'name="call_1".*?<option value="whist" selected>', page, re.S)
+    assert re.search(r'name="call_2".*?<option value="whist" selected>', page, re.S)
+    for seat, tricks in ((0, 6), (1, 2), (2, 2)):
+        assert re.search(rf'name="tricks_{seat}"[^>]*value="{tricks}"', page)
+    assert "each whister's tricks" in page  # the hint says so
+    page = client.get(url + "?edit=1").content.decode()
+    assert re.search(r'value="raspasy" data-no-contract checked', page)
+    assert re.search(r'name="tricks_1"[^>]*value="5"', page)
+
+
+def test_both_whisted_needs_each_whisters_tricks_and_impossible_counts_name_the_field(
+    client, setup
+):
+    url = reverse("protocol-table", args=[setup.table.url_key])
+    base = {"based_on_version": "", "action": "add", "kind": "game", "declarer": "0",
+            "contract": "7♥", "call_1": "whist", "call_2": "whist"}
+    r = client.post(url, dict(base, tricks_0="7", tricks_1="2"))
+    body = r.content.decode()
+    assert r.status_code == 400 and "give the tricks of Vera too (001 §3.8.6)" in body
+    assert re.search(r'name="tricks_2"[^>]*aria-invalid="true"', body)
+    assert re.search(r'name="tricks_1"[^>]*value="2"', body)  # the form keeps what was typed
+    r = client.post(url, dict(base, tricks_0="7", tricks_1="2", tricks_2="2"))
+    assert r.status_code == 400 and "add up to 11: a deal has 10 (001 §3.2.8)" in (
+        r.content.decode())
+    r = client.post(url, dict(base, tricks_0="12"))
+    assert r.status_code == 400 and "Tricks of Anna: 12 is not possible" in r.content.decode()
+    assert not Protocol.objects.filter(table=setup.table).exists()  # nothing saved
+    r = client.post(url, dict(base, tricks_0="7", tricks_1="2", tricks_2="1"))
+    assert r.status_code == 302
+    deal = Protocol.objects.get(table=setup.table).data["deals"][0]
+    assert deal["defender_tricks"] == [2, 1] and deal["declarer_tricks"] == 7
+
+
+def written_sheet(protocol, deal: int, seat: int, whist_on: int, by: int | None = None) -> Sheet:
+    """The computed sheet with one whist cell written ``by`` off from ``deal`` on (``None``:
+    the deal's own amount left out)."""
+    s = score(protocol)
+    if by is None:
+        by = -s.delta(deal)[seat].whists[whist_on]
+    rows = []
+    for i in range(len(protocol.deals)):
+        row = list(s.row(i))
+        if i >= deal:
+            line = row[seat]
+            whists = list(line.whists)
+            whists[whist_on] += by
+            row[seat] = dataclasses.replace(line, whists=tuple(whists))
+        rows.append(tuple(row))
+    return Sheet(tuple(rows))
+
+
+def test_findings_are_sentences_with_the_rule_and_no_code(client, setup):
+    protocol = deals_protocol(setup, DEALS[:2])
+    save(setup, protocol, sheet=written_sheet(protocol, 1, 0, 1))
+    url = reverse("protocol-table", args=[setup.table.url_key])
+    page = client.get(url).content.decode()
+    # Anna passed Boris's 8♦ one down: she writes only consolation, 6 a trick (001 §3.8.1.2)
+    assert "Anna: whists on Boris written 0, should be 6 [001 §3.8.1.2]" in page
+    assert "The players' figure" in page
+    assert not CODE.search(page) and "{&#x27;" not in page
+    page = client.get("/ru" + url).content.decode()
+    assert "Anna: висты на Boris — записано 0, должно быть 6 [001 §3.8.1.2]" in page
+    assert "Запись игроков" in page
+    assert not CODE.search(page)
+
+
+def test_player_sees_how_the_pulka_ended_and_its_state_in_words(client, setup):
+    save(setup, deals_protocol(setup, DEALS, ending=Ending.AGREEMENT))
+    page = client.get(reverse("protocol-player", args=[setup.entries[0].url_key])).content.decode()
+    assert "The pulka: stopped by agreement" in page
+    assert "not confirmed yet" in page and not CODE.search(page)
+
+
+def confirmed(setup, protocol, sheet):
+    from tournaments.services.protocols import protocol_confirm
+
+    version = save(setup, protocol, sheet=sheet)
+    for seat, entry in enumerate(setup.entries):
+        protocol_confirm(protocol=version, seat=seat, entry=entry)
+    return version
+
+
+def test_referee_approves_the_computed_pulka_with_the_players_error_on_record(setup):
+    protocol = deals_protocol(setup, DEALS, ending=Ending.AGREEMENT)
+    version = confirmed(setup, protocol, written_sheet(protocol, 1, 0, 1))
+    assert version.error_count == 1 and players_sheet_errors(version) == (1, 1)
+    with pytest.raises(UserFacingError, match="acknowledged") as caught:
+        protocol_approve(protocol=version, by=setup.referee)
+    assert caught.value.extra == {"field": "acknowledge_players_errors", "rule": "4.2.7"}
+    with pytest.raises(UserFacingError, match="why"):
+        protocol_approve(protocol=version, by=setup.referee, acknowledge_players_errors=True)
+    approved = protocol_approve(protocol=version, by=setup.referee,
+                                acknowledge_players_errors=True, note="Anna forgot consolation")
+    approved.refresh_from_db()
+    assert approved.approved and approved.players_errors_acknowledged_by == setup.referee
+    assert approved.players_errors_acknowledged_at == approved.approved_at
+    assert approved.players_errors_note == "Anna forgot consolation"
+    # the players' figures stay as written; the finding stays on record
+    assert approved.sheet["running"][1][0]["whists"][1] == 0 and approved.error_count == 1
+    log = AuditLogEntry.objects.get(action="protocol.approved")
+    assert log.data["players_errors"] == 1 and log.reason == "Anna forgot consolation"
+
+
+def test_an_error_in_the_pulka_itself_cannot_be_acknowledged(setup):
+    bad = Game(0, c("6♠"), (W, W), 6, (3, 3))  # 12 tricks: the record itself is wrong
+    version = save(setup, deals_protocol(setup, [bad], ending=Ending.AGREEMENT))
+    assert players_sheet_errors(version) == (1, 0)
+    with pytest.raises(UserFacingError, match="cannot be approved"):
+        protocol_approve(protocol=version, by=setup.referee, acknowledge_players_errors=True,
+                         note="no")
+
+
+def test_the_desk_approves_with_the_acknowledgement_and_shows_it(client, setup):
+    protocol = deals_protocol(setup, DEALS, ending=Ending.AGREEMENT)
+    version = confirmed(setup, protocol, written_sheet(protocol, 1, 0, 1))
+    client.force_login(setup.referee)
+    desk = reverse("protocol-referee", args=[setup.event.slug, 1, setup.table.number])
+    page = client.get(desk).content.decode()
+    assert "1 figure the players wrote differs from it (001 §4.2.7)" in page
+    action = reverse("protocol-action",
+                     args=[setup.event.slug, 1, setup.table.number, "approve"])
+    client.post(action, {"version": version.version, "acknowledge_players_errors": "on",
+                         "note": "copied wrong"})
+    version.refresh_from_db()
+    assert version.approved and version.players_errors_note == "copied wrong"
+    page = client.get(desk).content.decode()
+    assert "stay on record as the players' error" in page and "copied wrong" in page
+    assert setup.referee.get_username() in page
