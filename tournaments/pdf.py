@@ -234,6 +234,8 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
 def filled_protocol_context(*, table: Table) -> dict[str, Any]:
     """The approved pulka as on paper (or the current version, marked provisional)."""
     from tournaments.models import Ruling
+    from tournaments.selectors.protocols import finding_title
+    from tournaments.selectors.rulings_text import ruling_text
     from tournaments.services.protocols import effective_protocol, stored_protocol
     from tournaments.variants import ui_of_event, ui_of_protocol
 
@@ -304,6 +306,11 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
                 {
                     "severity": f.get("severity", ""),
                     "message": f.get("message", ""),
+                    # in words, with names (issue 29)
+                    "title": finding_title(f.get("code", ""), ui.finding_titles),
+                    "sentence": ui.finding_sentence(
+                        f, names, finding_title(f.get("code", ""), ui.finding_titles)
+                    ),
                     "rule": f.get("rule", ""),
                     "deal": f.get("deal"),
                 }
@@ -316,6 +323,7 @@ def filled_protocol_context(*, table: Table) -> dict[str, Any]:
                     "reason": r.reason,
                     "active": r.active,
                     "seat": names[r.seat] if r.seat is not None and r.seat < n else "",
+                    "text": ruling_text(r, names, ui),  # in words (issue 29)
                 }
                 for r in rulings
             ],

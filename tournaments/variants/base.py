@@ -101,10 +101,20 @@ class FamilyUI:
         return self.variant.deal_text(protocol, index)
 
     def finding_sentence(self, finding: Mapping[str, Any], names: Any, title: str) -> str:
-        """A stored finding as a sentence for people (its rule is cited beside it, its code
-        kept for the API and the logs); by default its heading and the checker's message."""
-        message = str(finding.get("message", ""))
-        return f"{title}: {message}" if message else title
+        """A stored finding as a sentence for people, after its heading ``title`` (its rule is
+        cited beside it, its code kept for the API and the logs); by default the checker's
+        message."""
+        return str(finding.get("message", ""))
+
+    def penalty_name(self, code: str) -> str:
+        """The name of the catalogue's penalty ``code`` in the page's language, or ""."""
+        from django.utils.translation import get_language
+
+        russian = (get_language() or "").startswith("ru")
+        for entry in self.catalogue:
+            if entry.code == code.upper():
+                return str(getattr(entry, "name_ru" if russian else "name_en", "") or entry.code)
+        return ""
 
     def penalty_words(self, entry: Mapping[str, Any], names: Any) -> str:
         """A ruling's or penalty's entry (the neutral JSON, see above) in words, with names."""

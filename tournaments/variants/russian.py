@@ -361,6 +361,10 @@ class RussianUI(FamilyUI):
         played = protocol.deals[deal]
         if type(played) is not Game:
             raise PenaltyError(_("The deal is not a game."))
+        if params.get("other_tricks") in (None, ""):
+            raise PenaltyError(_("Adjusted result: give the declarer's tricks by the other plan."))
+        if params.get("passer") in (None, ""):
+            raise PenaltyError(_("Adjusted result: choose the player who passed."))
         split = params.get("other_split")
         other = dataclasses.replace(
             played,

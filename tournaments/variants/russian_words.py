@@ -97,12 +97,13 @@ def deal_words(protocol: Any, index: int, dealer: int | None = None) -> str:
     return f"{text} — {said}" if said else text
 
 
-def rule_name(rule: str) -> str:
-    """The name of a Kodeks penalty rule in the page's language ("looked at the talon")."""
-    for entry in CATALOGUE:
-        if entry.rule == rule:
-            name = entry.name_ru if (get_language() or "").startswith("ru") else entry.name_en
-            return name[:1].lower() + name[1:]
+def rule_name(rule: str, code: str = "") -> str:
+    """The name of a Kodeks penalty in the page's language ("looked at the talon"): the
+    catalogue's ``code`` (a ruling's entry notes it), else the first penalty of ``rule``."""
+    entries = [e for e in CATALOGUE if e.code == code] or [e for e in CATALOGUE if e.rule == rule]
+    for entry in entries:
+        name = entry.name_ru if (get_language() or "").startswith("ru") else entry.name_en
+        return name[:1].lower() + name[1:]
     return ""
 
 
@@ -140,7 +141,7 @@ def penalty_words(entry: Penalty | Mapping[str, Any], names: Sequence[str]) -> s
     if not parts:
         parts.append(gettext("nothing written"))
     rule = rule.strip().removeprefix("001").strip().removeprefix("§").strip()
-    why = ", ".join(x for x in (rule, rule_name(rule) or note) if x)
+    why = ", ".join(x for x in (rule, rule_name(rule, note) or note) if x)
     return f"{name(player)}: {', '.join(parts)}" + (f" ({why})" if why else "")
 
 
@@ -157,8 +158,9 @@ def column_words(column: str, names: Sequence[str]) -> str:
 
 
 def finding_sentence(finding: Mapping[str, Any], names: Sequence[str], title: str) -> str:
-    """A finding of the Russian checker as a sentence for people (the rule is cited beside it):
-    "Boris: whists on Anna written 29, should be 28"; "Tricks add up to 11: a deal has 10"."""
+    """A finding of the Russian checker as a sentence for people, after its heading ``title``
+    (the rule is cited beside it): "Boris: whists on Anna written 29, should be 28"; "Tricks
+    add up to 11: a deal has 10"."""
     code = finding.get("code", "")
     player = finding.get("player")
     who = names[player] if isinstance(player, int) and 0 <= player < len(names) else ""
@@ -181,7 +183,8 @@ def finding_sentence(finding: Mapping[str, Any], names: Sequence[str], title: st
             "written": names[written] if written < len(names) else "?",
             "expected": names[expected] if expected < len(names) else "?",
         }
-    message = str(finding.get("message", ""))
-    if (get_language() or "en").startswith("en") and message:
-        return f"{title}: {message}"
-    return f"{title}" + (f" ({who})" if who else "")
+    # otherwise the checker's own message where the page is in English; the heading alone
+    # (translated) in other languages
+    if (get_language() or "en").startswith("en"):
+        return str(finding.get("message", ""))
+    return who

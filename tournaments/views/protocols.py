@@ -29,6 +29,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.selectors import protocols as sel
+from tournaments.selectors import rulings_text as rtext
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 from tournaments.services.jobs import STANDINGS_QUEUED, jobs_waiting
@@ -376,6 +377,48 @@ def _params(text: str) -> dict[str, object]:
     return out
 
 
+#: The ruling form's labelled parameter fields (``p_<name>``), as the penalties read them.
+_PARAM_FIELDS = {
+    "gora": "number",
+    "inevitable": "flag",
+    "extra": "number",
+    "column": "text",
+    "amount": "number",
+    "on": "number",
+    "other_tricks": "number",
+    "passer": "number",
+    "lot": "text",
+}
+
+
+def _ruling_params(post) -> dict[str, object]:
+    """A ruling's parameters from the form's labelled fields (and the older one-line
+    ``key=value`` box, still read); a bad number is refused naming its field."""
+    out = _params(post.get("params", ""))
+    for name, kind in _PARAM_FIELDS.items():
+        value = (post.get(f"p_{name}") or "").strip()
+        if not value:
+            continue
+        if kind == "number":
+            try:
+                out[name] = int(value)
+            except ValueError:
+                raise UserFacingError(
+                    _("%(value)r is not a whole number.") % {"value": value}, {"field": f"p_{name}"}
+                ) from None
+        else:
+            out[name] = value
+    split = [(post.get(f"p_other_split_{k}") or "").strip() for k in (0, 1)]
+    if any(split):
+        if not all(split) or not all(x.isdigit() for x in split):
+            raise UserFacingError(
+                _("Give both whisters' tricks by the other plan, or neither."),
+                {"field": "p_other_split_1"},
+            )
+        out["other_split"] = [int(x) for x in split]
+    return out
+
+
 @staff_view(permissions.REFEREE)
 def incidents(request, event, number: int, table_number: int):
     """Record an incident at the table and rule on it."""
@@ -399,7 +442,7 @@ def incidents(request, event, number: int, table_number: int):
                     if kind == "catalogue"
                     else "",
                     seat=_int(request.POST.get("seat")),
-                    params=_params(request.POST.get("params", "")),
+                    params=_ruling_params(request.POST),
                     definition=definition,
                     reason=request.POST.get("reason", ""),
                 )
@@ -422,8 +465,9 @@ def incidents(request, event, number: int, table_number: int):
             "event": event,
             "table": table,
             "seats": sel.seats_of(table),
+            "seat_names": [(s.position, s.entry.player.name) for s in sel.seats_of(table)],
             "error": error,
-            "incidents": sel.incidents_for_table(table),
+            "incidents": rtext.annotate_rulings(sel.incidents_for_table(table), table),
             "catalogue": ui_of_event(event).catalogue,
             "definitions": PenaltyDefinition.objects.filter(event=event),
             "post": request.POST,
@@ -447,7 +491,7 @@ def appeals(request, event):
                     "kind": request.POST.get("kind", "catalogue"),
                     "penalty_code": request.POST.get("penalty_code", ""),
                     "seat": _int(request.POST.get("seat")),
-                    "params": _params(request.POST.get("params", "")),
+                    "params": _ruling_params(request.POST),
                 }
             rsvc.appeal_decide(
                 appeal=appeal,
@@ -464,7 +508,7 @@ def appeals(request, event):
         "tournaments/protocols/appeals.html",
         {
             "event": event,
-            "appeals": sel.appeals_for_event(event),
+            "appeals": _appeals_in_words(event),
             "error": error,
             "can_decide": permissions.has_event_role(request.user, event, permissions.APPEALS),
             "catalogue": ui_of_event(event).catalogue,
@@ -473,12 +517,25 @@ def appeals(request, event):
     )
 
 
+def _appeals_in_words(event):
+    appeals = sel.appeals_for_event(event)
+    ui = ui_of_event(event)
+    names: dict[int, list[str]] = {}
+    for appeal in appeals:
+        table = appeal.ruling.incident.table
+        if table.pk not in names:
+            names[table.pk] = rtext.table_names(table)
+        appeal.ruling.text = rtext.ruling_text(appeal.ruling, names[table.pk], ui)
+        appeal.seat_names = list(enumerate(names[table.pk]))
+    return appeals
+
+
 @staff_view(permissions.CHIEF_REFEREE)
 def protocol_log(request, event):
     return render(
         request,
         "tournaments/protocols/log.html",
-        {"event": event, "entries": sel.protocol_audit_log(event)},
+        {"event": event, "rows": rtext.log_rows(event, sel.protocol_audit_log(event))},
     )
 
 
@@ -553,7 +610,9 @@ def player_protocols(request, key: str):
             row["protocol"]
             and row["protocol"].confirmations.filter(seat=row["seat"].position).exists()
         )
-        row["incidents"] = sel.incidents_for_table(row["table"])
+        row["incidents"] = rtext.annotate_rulings(
+            sel.incidents_for_table(row["table"]), row["table"]
+        )
         row["state"] = sel.state_text(row["protocol"]) if row["protocol"] else ""
     return render(
         request,

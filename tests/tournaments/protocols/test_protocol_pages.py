@@ -217,7 +217,10 @@ def test_incidents_rulings_and_appeals_pages(client, setup):
     assert not ruling.active and current(setup).rulings_applied == []
     client.force_login(setup.chief)
     log = client.get(reverse("protocol-log", args=[setup.event.slug])).content.decode()
-    assert "appeal.decided" in log and "ruling.made" in log
+    # in words, with names: not the action codes nor the data dict (issue 29)
+    assert "appeal decided: Ruling reversed" in log
+    assert "ruling: Boris: 5 into the gora (3.2.21, looked at the talon)" in log
+    assert "ruling.made" not in log and "{&#x27;" not in log
     client.force_login(setup.referee)
     assert client.get(reverse("protocol-log", args=[setup.event.slug])).status_code == 403
 

@@ -29,6 +29,11 @@ W, P = Call.WHIST, Call.PASS
 CODE = re.compile(r"\b(" + "|".join(FINDING_TITLES) + r")\b")
 
 
+def visible(page: str) -> str:
+    """What a person reads: the page's text without its tags (a select's values are codes)."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
 def c(text: str) -> Contract:
     return Contract.from_str(text)
 
@@ -205,3 +210,68 @@ def test_the_desk_approves_with_the_acknowledgement_and_shows_it(client, setup):
     page = client.get(desk).content.decode()
     assert "stay on record as the players' error" in page and "copied wrong" in page
     assert setup.referee.get_username() in page
+
+
+def test_rulings_are_written_in_words_everywhere(client, setup):
+    """Incidents page, player's page, appeals, the log and the filled PDF's context say
+    "Boris: 5 into the gora (3.2.21, looked at the talon)", never a dict, a seat or a code."""
+    from tournaments.models import Appeal
+    from tournaments.pdf import filled_protocol_context
+    from tournaments.services.rulings import incident_record, ruling_make
+
+    save(setup, deals_protocol(setup, DEALS, ending=Ending.AGREEMENT))
+    incident = incident_record(table=setup.table, by=setup.referee, description="talon",
+                               deal=1, seats=[1])
+    ruling = ruling_make(incident=incident, kind="catalogue", penalty_code="TALON_PEEK",
+                         seat=1, reason="seen", by=setup.referee)
+    Appeal.objects.create(ruling=ruling, grounds="disputed")
+    words = "Boris: 5 into the gora (3.2.21, looked at the talon)"
+    client.force_login(setup.chief)
+    pages = {
+        "incidents": reverse("protocol-incidents", args=[setup.event.slug, 1, 1]),
+        "appeals": reverse("protocol-appeals", args=[setup.event.slug]),
+        "log": reverse("protocol-log", args=[setup.event.slug]),
+        "player": reverse("protocol-player", args=[setup.entries[1].url_key]),
+        "desk": reverse("protocol-referee", args=[setup.event.slug, 1, 1]),
+    }
+    for name, url in pages.items():
+        page = visible(client.get(url).content.decode())
+        assert words in page or name == "desk", name
+        assert "TALON_PEEK" not in page and "{&#x27;" not in page and "{'" not in page, name
+        assert not CODE.search(page), name
+        assert "seat 2" not in page.lower() and "seat 1" not in page.lower(), name
+    page = client.get("/ru" + pages["incidents"]).content.decode()
+    assert "Boris: 5 в гору (3.2.21, подсмотрел прикуп)" in page
+    from django.utils import translation
+
+    with translation.override("en"):
+        context = filled_protocol_context(table=setup.table)
+    assert context["rulings"][0]["text"] == words
+
+
+def test_the_ruling_form_has_labelled_fields(client, setup):
+    """An adjusted result (001 §3.8.5.1 Б) and a false entry (§4.2.7) through labelled fields,
+    not "gora=5, other_tricks=5"."""
+    save(setup, deals_protocol(setup, [Game(0, c("6♠"), (W, P), 6)], ending=Ending.AGREEMENT))
+    client.force_login(setup.referee)
+    url = reverse("protocol-incidents", args=[setup.event.slug, 1, 1])
+    client.post(url, {"action": "incident", "deal": "1", "seats": ["1"], "description": "plan"})
+    incident = setup.table.incidents.get()
+    page = client.get(url).content.decode()
+    assert "the declarer&#x27;s tricks by the other plan" in page or (
+        "the declarer's tricks by the other plan" in page)
+    assert 'name="p_passer"' in page and "<option value=\"2\">Vera</option>" in page
+    assert "other_tricks=5" not in page
+    r = client.post(url, {"action": "ruling", "incident": incident.pk, "kind": "adjusted",
+                          "p_other_tricks": "", "p_passer": "2", "reason": "plan"})
+    assert r.status_code == 400
+    assert "give the declarer&#x27;s tricks by the other plan" in r.content.decode() or (
+        "give the declarer's tricks by the other plan" in r.content.decode())
+    r = client.post(url, {"action": "ruling", "incident": incident.pk, "kind": "catalogue",
+                          "penalty_code": "RECORDING_ERROR", "seat": "0", "p_column": "whists",
+                          "p_amount": "4", "p_on": "1", "reason": "wrote 4 too many"})
+    assert r.status_code == 302
+    ruling = incident.rulings.get()
+    assert ruling.params == {"column": "whists", "amount": 4, "on": 1}
+    page = client.get(url).content.decode()
+    assert "Anna: Boris writes 4 whists on him (4.2.7, false entry (the pencil was put down" in page
