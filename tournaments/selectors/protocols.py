@@ -283,6 +283,7 @@ def round_protocols(round_: Round) -> list[dict[str, Any]]:
                 "players": [s.entry.player.name for s in t.seats.all()],
                 "protocol": by_kind.get(EntryKind.TABLE),
                 "second": by_kind.get(EntryKind.REFEREE),
+                "state": state_text(by_kind[EntryKind.TABLE]) if EntryKind.TABLE in by_kind else "",
             }
         )
     return out

@@ -94,6 +94,22 @@ class FamilyUI:
         keeps, or a blank form. Empty: the family's form fills itself."""
         return {}
 
+    # --- what the players wrote (the paper sheet) on the table's page -------------------
+    #: the phone page's form for a written row (``None``: the family's page does not take it)
+    sheet_template: ClassVar[str | None] = None
+
+    def sheet_rows(self, protocol: Any) -> list[tuple[str, str]]:
+        """The rows of the sheet a table can copy: ``(key, label)``, a deal's or the final."""
+        return []
+
+    def sheet_form(self, protocol: Any, sheet: Any, row: str) -> dict[str, Any]:
+        """The written row ``row`` (a key of :meth:`sheet_rows`) as the form shows it."""
+        return {}
+
+    def sheet_from_post(self, post: Mapping[str, Any], protocol: Any, sheet: Any) -> Any:
+        """``sheet`` with the row the form posted; :class:`UserFacingError` naming the field."""
+        raise NotImplementedError
+
     # --- showing a protocol -------------------------------------------------------------
     def deal_words(self, protocol: Any, index: int, dealer: int | None) -> str:
         """Deal ``index`` in words for people, in the page's language, with players' names;

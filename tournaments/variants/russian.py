@@ -20,6 +20,7 @@ from scoring.pulka import score
 from scoring.writing import whisting_order
 from tournaments.errors import UserFacingError
 
+from . import russian_sheet as paper
 from . import russian_words as words
 from .base import FamilyUI, PulkaCells
 
@@ -215,6 +216,18 @@ class RussianUI(FamilyUI):
                 for d, t in zip(defenders, deal.defender_tricks or (), strict=False):
                     rows[d]["tricks"] = str(t)
         return dict(form, rows=rows)
+
+    # --- what the players wrote ------------------------------------------------------------
+    sheet_template = "tournaments/protocols/sheet/russian.html"
+
+    def sheet_rows(self, protocol: Any) -> list[tuple[str, str]]:
+        return paper.sheet_rows(protocol)
+
+    def sheet_form(self, protocol: Any, sheet: Any, row: str) -> dict[str, Any]:
+        return paper.sheet_form(protocol, sheet, row)
+
+    def sheet_from_post(self, post: Mapping[str, Any], protocol: Any, sheet: Any) -> Any:
+        return paper.sheet_from_post(post, protocol, sheet)
 
     def next_dealer(self, protocol: Any) -> int:
         """The seat that deals next (001 §3.2.2: the deal passes to the left)."""

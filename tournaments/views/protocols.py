@@ -92,10 +92,13 @@ def table_entry(request, key: str):
     if request.method == "POST":
         action = request.POST.get("action", "add")
         deals = list(protocol.deals)
+        sheet = svc.stored_sheet(protocol, version.sheet) if version else None
         try:
             based_on = _int(request.POST.get("based_on_version"))
             ending = None
-            if action == "ending":
+            if action == "sheet" and ui.sheet_template:  # a row the players wrote on paper
+                sheet = ui.sheet_from_post(request.POST, protocol, sheet)
+            elif action == "ending":
                 ending = request.POST.get("ending")
                 if ending not in Ending._value2member_map_:
                     raise UserFacingError(_("Choose how the pulka ended."), {"field": "ending"})
@@ -115,11 +118,16 @@ def table_entry(request, key: str):
             svc.protocol_save(
                 table=table,
                 protocol=svc.on_event_rules(table, _rebuild(protocol, deals, ending)),
-                sheet=svc.stored_sheet(protocol, version.sheet) if version else None,
+                sheet=sheet,
                 based_on_version=based_on,
                 source=Protocol.Source.TABLE_LINK,
                 by=request.user,
             )
+            if action == "sheet":
+                row = request.POST.get("sheet_row", "")
+                return HttpResponseRedirect(
+                    reverse("protocol-table", args=[key]) + f"?sheet_row={row}#sheet"
+                )
             return HttpResponseRedirect(reverse("protocol-table", args=[key]) + "#last")
         except svc.StaleProtocolError as exc:
             stale = exc
@@ -137,6 +145,18 @@ def table_entry(request, key: str):
             )
     else:  # "Correct" opens the deal's form filled with the deal as entered (issue 29)
         form = ui.form_values(protocol, edit if edited is not None else None)
+    sheet_context = {}
+    if ui.sheet_template and protocol.deals:
+        rows = ui.sheet_rows(protocol)
+        keys = [k for k, _label in rows]
+        row = request.POST.get("sheet_row") or request.GET.get("sheet_row") or ""
+        row = row if row in keys else keys[-2] if len(keys) > 1 else keys[-1]
+        written = svc.stored_sheet(protocol, version.sheet) if version else None
+        sheet_context = {
+            "sheet_rows": rows,
+            "sheet_form": ui.sheet_form(protocol, written, row),
+            "sheet_open": "sheet_row" in request.GET or request.POST.get("action") == "sheet",
+        }
     return render(
         request,
         "tournaments/protocols/table_entry.html",
@@ -153,6 +173,7 @@ def table_entry(request, key: str):
             "edit": edit,
             "edited": edited,
             "form": form,
+            **sheet_context,
             "endings": [(e.value, e.value) for e in Ending],
             "post": request.POST,
             "approved": version is not None and version.approved,
