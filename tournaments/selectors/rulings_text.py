@@ -63,8 +63,17 @@ def _names_of_tables(table_ids: set[int]) -> dict[int, list[str]]:
     return out
 
 
-def log_rows(event: Event, entries: Sequence[AuditLogEntry]) -> list[dict[str, Any]]:
-    """The protocols' log for people: each entry's action in words, with names, no data dict."""
+#: The actions this module says in words (the others are :mod:`tournaments.audit_text`'s).
+AREAS = ("protocol.", "incident.", "ruling.", "appeal.", "penalty.")
+
+
+def log_rows(
+    event: Event, entries: Sequence[AuditLogEntry], *, only_known: bool = False
+) -> list[dict[str, Any]]:
+    """The protocols' log for people: each entry's action in words, with names, no data dict
+    (``only_known``: only the entries of :data:`AREAS`)."""
+    if only_known:
+        entries = [e for e in entries if e.action.startswith(AREAS)]
     tables = {
         e.data.get("table")
         for e in entries

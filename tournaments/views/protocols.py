@@ -135,14 +135,23 @@ def table_entry(request, key: str):
             error = exc
     view = sel.pulka_view(table, version)
     seats = sel.seats_of(table)
-    edited = protocol.deals[edit] if edit is not None and edit < len(protocol.deals) else None
+
+    def deal_at(index: int | None):
+        return (
+            protocol.deals[index]
+            if index is not None and 0 <= index < len(protocol.deals)
+            else None
+        )
+
+    edited = deal_at(edit)
     if request.method == "POST" and request.POST.get("action", "add") in ("add", "replace"):
         form = ui.form_values(protocol, None, request.POST)  # a refused form keeps what it had
         if request.POST.get("action") == "replace" and edited is None:
-            edit = _int(request.POST.get("index"))
-            edited = (
-                protocol.deals[edit] if edit is not None and edit < len(protocol.deals) else None
-            )
+            try:
+                edit = _int(request.POST.get("index"))
+            except UserFacingError:
+                edit = None
+            edited = deal_at(edit)
     else:  # "Correct" opens the deal's form filled with the deal as entered (issue 29)
         form = ui.form_values(protocol, edit if edited is not None else None)
     sheet_context = {}

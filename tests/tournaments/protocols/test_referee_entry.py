@@ -233,6 +233,7 @@ def test_rulings_are_written_in_words_everywhere(client, setup):
         "log": reverse("protocol-log", args=[setup.event.slug]),
         "player": reverse("protocol-player", args=[setup.entries[1].url_key]),
         "desk": reverse("protocol-referee", args=[setup.event.slug, 1, 1]),
+        "event log": reverse("manage-log", args=[setup.event.slug]),
     }
     for name, url in pages.items():
         page = visible(client.get(url).content.decode())
@@ -321,3 +322,17 @@ def test_the_table_page_takes_what_the_players_wrote(client, setup):
     assert client.post(url, empty).status_code == 302  # an empty form removes the row
     v = Protocol.objects.get(table=setup.table, is_current=True)
     assert v.sheet["running"] == [] and v.sheet["final"] is not None
+
+
+def test_the_desk_keeps_the_text_the_referee_typed(client, setup):
+    """Sheet lines keep the names (here the seat numbers) the referee typed."""
+    client.force_login(setup.referee)
+    desk = reverse("protocol-referee", args=[setup.event.slug, 1, 1])
+    text = "Anna 6♠ = w/p\nsheet 1: 1 2 0 0 0; 2 0 0 0 0; 3 0 0 0 0\n"
+    r = client.post(desk, {"notation": text, "ending": "in-progress", "based_on_version": "",
+                           "entry_kind": "table"})
+    assert r.status_code == 302
+    page = client.get(desk).content.decode()
+    assert "sheet 1: 1 2 0 0 0; 2 0 0 0 0; 3 0 0 0 0" in page
+    # Boris whisted Anna's made 6♠ and wrote nothing: the players' error, named and cited
+    assert "Boris: whists on Anna written 0, should be 8 [001 §3.8.1.1]" in page
