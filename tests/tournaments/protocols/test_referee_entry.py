@@ -336,3 +336,20 @@ def test_the_desk_keeps_the_text_the_referee_typed(client, setup):
     assert "sheet 1: 1 2 0 0 0; 2 0 0 0 0; 3 0 0 0 0" in page
     # Boris whisted Anna's made 6♠ and wrote nothing: the players' error, named and cited
     assert "Boris: whists on Anna written 0, should be 8 [001 §3.8.1.1]" in page
+
+
+def test_a_document_naming_a_seat_not_at_the_table_is_refused_where_it_enters(setup):
+    """The API's and the import's JSON reader: ``declarer: 7`` names no seat (001 §3.2.10)."""
+    from tournaments.services.protocols import protocol_from_document
+
+    document = {"format": "pulka-protocol", "version": 1, "players": ["Anna", "Boris", "Vera"],
+                "target": 10, "deals": [{"type": "game", "declarer": 7, "contract": "6S",
+                                         "calls": ["pass", "pass"]}]}
+    with pytest.raises(UserFacingError) as caught:
+        protocol_from_document(setup.table, document)
+    assert caught.value.extra == {"field": "protocol", "path": "$.deals[0].declarer"}
+    assert "001 §3.2.10" in caught.value.message
+    document = dict(document, players=["Anna", "Boris", "Anna"], deals=[])
+    with pytest.raises(UserFacingError) as caught:
+        protocol_from_document(setup.table, document)
+    assert caught.value.extra["path"] == "$.players[2]"
