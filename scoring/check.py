@@ -157,12 +157,20 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
             )
         )
     explained: dict[int, CellRules] = {}  # deal → its writes with their rules, when needed
+
+    def rules_of(j: int) -> CellRules:
+        if j not in explained:
+            explained[j] = cell_rules(scored, j)
+        return explained[j]
+
+    since = 0  # the first deal after the last row the players wrote
     previous = [0] * (n * stride)  # written − expected, per cell, where last seen
     dirty = False  # some earlier written cell was wrong and may be carried on
     width = n * stride
     for i, row in enumerate(sheet.running[: len(deals)]):
         if row is None:
             continue
+        covered, since = since, i + 1
         expected = scored.totals[i]
         if len(row) == n:  # the whole row right? (the common case: no per-cell work)
             base = 0
@@ -189,11 +197,8 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
             for k, column, written in cells:
                 diff = written - expected[base + k]
                 if diff and diff != previous[base + k]:
-                    if i not in explained:
-                        explained[i] = cell_rules(scored, i)
-                    rule = rule_for_cell(
-                        scored, i, p, column, diff - previous[base + k], explained[i]
-                    )
+                    error = diff - previous[base + k]
+                    rule = rule_for_cell(scored, i, p, column, error, rules_of, covered)
                     out.append(
                         _mismatch(
                             scored,

@@ -13,11 +13,15 @@ error. Only a sheet with a wrong cell is explained, so scoring itself pays nothi
 >>> p = Protocol(("A", "B", "C"), 20, (Game(0, Contract.from_str("7♠"), (Call.WHIST,
 ...              Call.PASS), 5),), ending="in-progress")
 >>> rules = cell_rules(score(p), 0)
->>> rules[1], rules[4 + 2]  # A's gora (remiz); B's whists on A: tricks then consolation
-(((8, '4.2.1'),), ((20, '3.8.1.1'), (8, '3.8.1.2')))
+>>> rules[1]  # A's gora (stride 5: pulya, gora, whists on A, B, C): his remiz
+((8, '4.2.1'),)
+>>> rules[5 + 2]  # B's whists on A: consolation, then his tricks
+((8, '3.8.1.2'), (20, '3.8.1.1'))
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from .protocol import Game, Penalty, Raspasy
 from .pulka import ScoredPulka
@@ -27,6 +31,9 @@ __all__ = ["cell_rules", "rule_for_cell", "final_rule"]
 
 #: per flat cell index, the (amount, rule) written into it by one deal
 CellRules = dict[int, tuple[tuple[int, str], ...]]
+
+#: how many deals back an unwritten stretch of the sheet is searched for a left-out part
+_LOOK_BACK = 40
 
 
 def cell_rules(scored: ScoredPulka, i: int) -> CellRules:
@@ -53,23 +60,37 @@ def cell_rules(scored: ScoredPulka, i: int) -> CellRules:
 
 
 def rule_for_cell(
-    scored: ScoredPulka, i: int, player: int, column: str, error: int, rules: CellRules
+    scored: ScoredPulka,
+    i: int,
+    player: int,
+    column: str,
+    error: int,
+    rules_of: Callable[[int], CellRules],
+    since: int | None = None,
 ) -> str:
-    """The rule behind ``player``'s ``column`` cell of deal ``i``, written ``error`` off.
+    """The rule behind ``player``'s ``column`` cell after deal ``i``, written ``error`` off.
 
-    Of the rules that wrote into the cell, the one whose amount the players left out (or
-    wrote twice); else the largest part. A cell the deal should not have touched cites the
-    rule of that column for the player's part in the deal.
+    ``rules_of(j)`` gives deal ``j``'s writes (:func:`cell_rules`); ``since`` is the first deal
+    after the last row the players wrote before this one (its deals' writes are in this row's
+    totals too). Of the rules that wrote into the cell at deal ``i``, the one whose amount the
+    players left out (or wrote twice), else the largest part; where deal ``i`` wrote nothing
+    there, an earlier deal since the last written row whose amount the players left out; else
+    the rule of that column for the player's part in deal ``i`` (a write where none is due).
     """
-    n = scored.size
-    stride = n + 2
+    stride = scored.size + 2
     k = 0 if column == "pulya" else 1 if column == "gora" else 2 + int(column.split(":")[1])
-    parts = rules.get(player * stride + k, ())
+    cell = player * stride + k
+    parts = rules_of(i).get(cell, ())
     for amount, rule in parts:
         if amount == -error or amount == error:
             return rule
     if parts:
         return max(parts, key=lambda part: abs(part[0]))[1]
+    first = i if since is None else max(since, i - _LOOK_BACK)
+    for j in range(i - 1, first - 1, -1):
+        for amount, rule in rules_of(j).get(cell, ()):
+            if amount == -error:
+                return rule
     return _column_rule(scored, i, player, column)
 
 
@@ -79,9 +100,7 @@ def _column_rule(scored: ScoredPulka, i: int, player: int, column: str) -> str:
     conv = scored.convention
     if type(deal) is Penalty:
         return deal.rule.strip().removeprefix("001").strip().removeprefix("§").strip()
-    if type(deal) is Raspasy:
-        if column.startswith("whists"):
-            return "3.7.2.2"
+    if type(deal) is Raspasy:  # into the gora (001 §3.7.2.1) or Rostov whists (§3.7.2.2)
         return "3.7.2.2" if conv.raspasy_mode == "whists" else "3.7.2.1"
     assert type(deal) is Game
     if deal.contract.denomination is None:  # misère: pulya or gora of the declarer only

@@ -89,6 +89,17 @@ def test_correct_opens_the_deals_form_filled_on_a_phone(phone, live_server, shot
     page.wait_for_selector("text=Anna: 7♥ / made — Boris whist, Vera whist")
     assert current(setup).version == 2
     assert current(setup).data["deals"][0]["defender_tricks"] == [2, 1]
+    # what the players wrote, copied from paper, still fits the phone; in Russian too
+    page.locator("#sheet summary").tap()
+    page.get_by_label("Whists on Boris").first.fill("1")
+    page.get_by_role("button", name="Save the written row").tap()
+    page.wait_for_selector("tr.finding.error")
+    assert page.evaluate(FITS)
+    assert current(setup).version == 3 and current(setup).sheet["running"][1] is not None
+    page.goto(f"{live_server.url}/ru/t/{setup.table.url_key}/")
+    assert "Anna: 7♥ / сыграна — Boris вист, Vera вист" in page.locator("#deal-1").inner_text()
+    page.screenshot(path=str(shots / "03-phone-ru-sheet-finding.png"), full_page=True)
+    assert page.evaluate(FITS)
 
 
 def test_referee_approves_with_the_players_error_on_record(desk, live_server, shots):
@@ -115,13 +126,13 @@ def test_referee_approves_with_the_players_error_on_record(desk, live_server, sh
     assert not current(setup).approved
     desk.locator("#acknowledge_players_errors").check()
     desk.locator("#acknowledge_note").fill("Anna forgot the consolation; the pulka is right")
-    desk.screenshot(path=str(shots / "03-desk-acknowledge.png"), full_page=True)
+    desk.screenshot(path=str(shots / "04-desk-acknowledge.png"), full_page=True)
     desk.locator("#approve").click()
     desk.wait_for_selector("p.acknowledged")
     note = desk.locator("p.acknowledged").inner_text()
     assert "stay on record as the players' error" in note
     assert setup.referee.get_username() in note and "Anna forgot the consolation" in note
-    desk.screenshot(path=str(shots / "04-desk-acknowledged.png"), full_page=True)
+    desk.screenshot(path=str(shots / "05-desk-acknowledged.png"), full_page=True)
     approved = current(setup)
     assert approved.approved and approved.players_errors_acknowledged_by == setup.referee
     assert approved.error_count == 1 and approved.sheet["running"][1][0]["whists"][1] == 0

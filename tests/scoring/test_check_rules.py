@@ -140,3 +140,16 @@ def test_a_cell_the_deal_should_not_touch_cites_its_columns_rule():
     p = proto([Game(0, c("6♠"), (W, P), 6)])
     assert cited(p, spoiled(p, 0, 2, "whists:0", 4)) == [
         ("SHEET_MISMATCH", 0, 2, "whists:0", "3.8.1.1")]
+
+
+def test_an_unwritten_stretch_cites_the_deal_whose_part_was_left_out():
+    """Only the row after deal 2 is copied: Anna's pulya there left out her made 6 of deal 1
+    (001 §4.2.1), not a raspasy rule; Boris's raspasy tricks left out cite §3.7.2.1."""
+    p = proto([Game(0, c("6♠"), (W, P), 6), Raspasy((2, 5, 3))])
+    s = score(p)
+    row = list(s.row(1))
+    row[0] = dataclasses.replace(row[0], pulya=0)
+    row[1] = dataclasses.replace(row[1], gora=0)
+    found = cited(p, Sheet((None, tuple(row))))
+    assert found == [("SHEET_MISMATCH", 1, 0, "pulya", "4.2.1"),
+                     ("SHEET_MISMATCH", 1, 1, "gora", "3.7.2.1")]
