@@ -102,8 +102,11 @@ class FamilyUI:
         """The rows of the sheet a table can copy: ``(key, label)``, a deal's or the final."""
         return []
 
-    def sheet_form(self, protocol: Any, sheet: Any, row: str) -> dict[str, Any]:
-        """The written row ``row`` (a key of :meth:`sheet_rows`) as the form shows it."""
+    def sheet_form(
+        self, protocol: Any, sheet: Any, row: str, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The written row ``row`` (a key of :meth:`sheet_rows`) as the form shows it, or as
+        ``post``ed when the form was refused."""
         return {}
 
     def sheet_from_post(self, post: Mapping[str, Any], protocol: Any, sheet: Any) -> Any:

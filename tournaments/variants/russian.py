@@ -223,8 +223,10 @@ class RussianUI(FamilyUI):
     def sheet_rows(self, protocol: Any) -> list[tuple[str, str]]:
         return paper.sheet_rows(protocol)
 
-    def sheet_form(self, protocol: Any, sheet: Any, row: str) -> dict[str, Any]:
-        return paper.sheet_form(protocol, sheet, row)
+    def sheet_form(
+        self, protocol: Any, sheet: Any, row: str, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return paper.sheet_form(protocol, sheet, row, post)
 
     def sheet_from_post(self, post: Mapping[str, Any], protocol: Any, sheet: Any) -> Any:
         return paper.sheet_from_post(post, protocol, sheet)

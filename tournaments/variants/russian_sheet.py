@@ -40,12 +40,21 @@ def _written(sheet: Sheet | None, row: str) -> tuple[SheetLine, ...] | None:
     return sheet.running[i] if i < len(sheet.running) else None
 
 
-def sheet_form(protocol: Any, sheet: Sheet | None, row: str) -> dict[str, Any]:
-    """The row ``row`` as written so far (blank where nothing was copied), per player: his
-    pulya, gora and the whists he wrote on each other player."""
+def sheet_form(
+    protocol: Any, sheet: Sheet | None, row: str, post: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The row ``row`` as written so far (blank where nothing was copied), or as ``post``ed
+    (a refused form keeps what was typed), per player: his pulya, gora and the whists he
+    wrote on each other player."""
     names = protocol.players
     n = len(names)
     written = _written(sheet, row)
+
+    def cell(p: int, field: str, value: Any) -> Any:
+        if post is not None:
+            return post.get(f"w_{p}_{field}", "")
+        return value
+
     players = []
     for p in range(n):
         line = written[p] if written is not None and p < len(written) else None
@@ -53,13 +62,17 @@ def sheet_form(protocol: Any, sheet: Sheet | None, row: str) -> dict[str, Any]:
             {
                 "position": p,
                 "name": names[p],
-                "pulya": "" if line is None else line.pulya,
-                "gora": "" if line is None else line.gora,
+                "pulya": cell(p, "pulya", "" if line is None else line.pulya),
+                "gora": cell(p, "gora", "" if line is None else line.gora),
                 "others": [
                     {
                         "position": q,
                         "name": names[q],
-                        "whists": "" if line is None or q >= len(line.whists) else line.whists[q],
+                        "whists": cell(
+                            p,
+                            f"on_{q}",
+                            "" if line is None or q >= len(line.whists) else line.whists[q],
+                        ),
                     }
                     for q in range(n)
                     if q != p

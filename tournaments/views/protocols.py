@@ -163,7 +163,12 @@ def table_entry(request, key: str):
         written = svc.stored_sheet(protocol, version.sheet) if version else None
         sheet_context = {
             "sheet_rows": rows,
-            "sheet_form": ui.sheet_form(protocol, written, row),
+            "sheet_form": ui.sheet_form(
+                protocol,
+                written,
+                row,
+                request.POST if error and request.POST.get("action") == "sheet" else None,
+            ),
             "sheet_open": "sheet_row" in request.GET or request.POST.get("action") == "sheet",
         }
     return render(

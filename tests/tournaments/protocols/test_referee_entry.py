@@ -318,6 +318,9 @@ def test_the_table_page_takes_what_the_players_wrote(client, setup):
     r = client.post(url, bad)
     body = visible(r.content.decode()).replace("&#x27;", "'")
     assert r.status_code == 400 and "Boris, pulya: 'x' is not a whole number" in body
+    # the refused form keeps what was typed
+    assert re.search(r'name="w_1_pulya"[^>]*value="x"', r.content.decode())
+    assert re.search(rf'name="w_2_gora"[^>]*value="{final[2].gora - 1}"', r.content.decode())
     empty = {"based_on_version": "3", "action": "sheet", "sheet_row": "1"}
     assert client.post(url, empty).status_code == 302  # an empty form removes the row
     v = Protocol.objects.get(table=setup.table, is_current=True)
