@@ -163,14 +163,12 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
             explained[j] = cell_rules(scored, j)
         return explained[j]
 
-    since = 0  # the first deal after the last row the players wrote
     previous = [0] * (n * stride)  # written − expected, per cell, where last seen
     dirty = False  # some earlier written cell was wrong and may be carried on
     width = n * stride
     for i, row in enumerate(sheet.running[: len(deals)]):
         if row is None:
             continue
-        covered, since = since, i + 1
         expected = scored.totals[i]
         if len(row) == n:  # the whole row right? (the common case: no per-cell work)
             base = 0
@@ -198,7 +196,8 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
                 diff = written - expected[base + k]
                 if diff and diff != previous[base + k]:
                     error = diff - previous[base + k]
-                    rule = rule_for_cell(scored, i, p, column, error, rules_of, covered)
+                    since = _after_written_row(sheet, i)
+                    rule = rule_for_cell(scored, i, p, column, error, rules_of, since)
                     out.append(
                         _mismatch(
                             scored,
@@ -216,6 +215,12 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
         expected = scored.final
         for p, line in enumerate(sheet.final):
             base = p * stride
+            if (
+                line.pulya == expected[base]
+                and line.gora == expected[base + 1]
+                and line.whists == expected[base + 2 : base + stride]
+            ):
+                continue  # the common case: the player's final line is right
             cells = [(0, "pulya", line.pulya), (1, "gora", line.gora)]
             cells += [(2 + q, f"whists:{q}", line.whists[q]) for q in range(n) if q != p]
             for k, column, written in cells:
@@ -254,6 +259,14 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
                         )
                     )
     return out
+
+
+def _after_written_row(sheet: Sheet, i: int) -> int:
+    """The first deal after the last row the players wrote before row ``i`` (0: none)."""
+    for j in range(i - 1, -1, -1):
+        if sheet.running[j] is not None:
+            return j + 1
+    return 0
 
 
 def _same_result(written: Fraction | int, numerator: int, denominator: int) -> bool:

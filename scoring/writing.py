@@ -87,16 +87,19 @@ class Table:
         at = p * stride
         if not self.conv.help:  # Leningrad: everything into one's own pulya (001 §4.2.3.3)
             cells[at] += points
-            self.cite(at, points, rule)
+            if self.why is not None:
+                self.cite(at, points, rule)
             return
         room = target - cells[at]
         if room >= points:
             cells[at] += points
-            self.cite(at, points, rule)
+            if self.why is not None:
+                self.cite(at, points, rule)
             return
         if room > 0:
             cells[at] = target
-            self.cite(at, room, rule)
+            if self.why is not None:
+                self.cite(at, room, rule)
             points -= room
         n = self.n
         while points > 0:
@@ -108,15 +111,18 @@ class Table:
                     best, best_pulya = q, v
             if best < 0:  # every pulya closed: off the donor's own gora, even below 0 (001 §4.1.1)
                 cells[at + 1] -= points * self.conv.end_conversion
-                self.cite(at + 1, -points * self.conv.end_conversion, "4.1.1")
+                if self.why is not None:
+                    self.cite(at + 1, -points * self.conv.end_conversion, "4.1.1")
                 self.helps.append((self.deal or 0, p, -1, points))
                 return
             given = min(points, target - best_pulya)
             cells[best * stride] += given
             # 10 whists a point of help (001 §4.2.3); a pulya point worth 20 doubles it (D7)
             cells[at + 2 + best] += 10 * self.conv.end_conversion * given
-            self.cite(best * stride, given, "4.2.3")
-            self.cite(at + 2 + best, 10 * self.conv.end_conversion * given, "4.2.3")
+            if self.why is not None:
+                self.cite(best * stride, given, "4.2.3")
+            if self.why is not None:
+                self.cite(at + 2 + best, 10 * self.conv.end_conversion * given, "4.2.3")
             self.helps.append((self.deal or 0, p, best, given))
             points -= given
 
@@ -214,7 +220,10 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         if first is _HALF or second is _HALF:
             half_whister = defenders[0] if first is _HALF else defenders[1]
             cells[half_whister * stride + 2 + d] += (_OBLIGATION[level] // 2) * game_cost
-            t.cite(half_whister * stride + 2 + d, (_OBLIGATION[level] // 2) * game_cost, "3.8.7")
+            if t.why is not None:
+                t.cite(
+                    half_whister * stride + 2 + d, (_OBLIGATION[level] // 2) * game_cost, "3.8.7"
+                )
         return True
     if tricks is None or not 0 <= tricks <= 10:
         t.error(
@@ -261,13 +270,15 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         at = d * stride
         if cells[at] + price * m <= t.target or not conv.help:
             cells[at] += price * m
-            t.cite(at, price * m, "4.2.1")
+            if t.why is not None:
+                t.cite(at, price * m, "4.2.1")
         else:
             t.pulya(d, price * m, "4.2.1")
     else:
         under = level - tricks  # remiz: gora per undertrick, consolation from opponents (3.8.1.2)
         cells[d * stride + 1] += under * price * conv.declarer_gora_multiplier * m
-        t.cite(d * stride + 1, under * price * conv.declarer_gora_multiplier * m, "4.2.1")
+        if t.why is not None:
+            t.cite(d * stride + 1, under * price * conv.declarer_gora_multiplier * m, "4.2.1")
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
         silent = -1  # a writer who writes no consolation on this deal
         if (
@@ -281,19 +292,23 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         for q in t.writers[dealer][d]:
             if q != silent:
                 cells[q * stride + 2 + d] += under * per
-                t.cite(q * stride + 2 + d, under * per, "3.8.1.2")
+                if t.why is not None:
+                    t.cite(q * stride + 2 + d, under * per, "3.8.1.2")
     premium = g.talon_premium
     if premium and dealer != d:  # 001 §3.4.11, valued as a trick's consolation
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
         cells[dealer * stride + 2 + d] += premium * per
-        t.cite(dealer * stride + 2 + d, premium * per, "3.4.11")
+        if t.why is not None:
+            t.cite(dealer * stride + 2 + d, premium * per, "3.4.11")
     obligation = 0 if (level == 10 and conv.ten_checked) else _OBLIGATION[level]
     if pair:
         assert split is not None
         cells[defenders[0] * stride + 2 + d] += split[0] * game_cost  # each for himself (3.8.13)
         cells[defenders[1] * stride + 2 + d] += split[1] * game_cost
-        t.cite(defenders[0] * stride + 2 + d, split[0] * game_cost, "3.8.1.1")
-        t.cite(defenders[1] * stride + 2 + d, split[1] * game_cost, "3.8.1.1")
+        if t.why is not None:
+            t.cite(defenders[0] * stride + 2 + d, split[0] * game_cost, "3.8.1.1")
+        if t.why is not None:
+            t.cite(defenders[1] * stride + 2 + d, split[1] * game_cost, "3.8.1.1")
         if obligation > defence or conv.pair_shortfall_6_7 == "each_own":
             _pair_responsibility(t, defenders, split, level, obligation, defence, game_cost)
         return True
@@ -304,20 +319,25 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if own_tricks:
         assert split is not None
         cells[w * stride + 2 + d] += split[defenders.index(w)] * game_cost
-        t.cite(w * stride + 2 + d, split[defenders.index(w)] * game_cost, "3.8.1.1")
+        if t.why is not None:
+            t.cite(w * stride + 2 + d, split[defenders.index(w)] * game_cost, "3.8.1.1")
     elif tricks >= level or conv.whist_style == "greedy" or first_half or second_half:
         cells[w * stride + 2 + d] += defence * game_cost  # 001 §3.8.5, §3.8.13
-        t.cite(w * stride + 2 + d, defence * game_cost, "3.8.1.1")
+        if t.why is not None:
+            t.cite(w * stride + 2 + d, defence * game_cost, "3.8.1.1")
     else:  # gentleman at the declarer's remiz: halves (001 §3.8.14)
         half = defence * game_cost // 2
         cells[w * stride + 2 + d] += half
         cells[other * stride + 2 + d] += defence * game_cost - half
-        t.cite(w * stride + 2 + d, half, "3.8.14")
-        t.cite(other * stride + 2 + d, defence * game_cost - half, "3.8.14")
+        if t.why is not None:
+            t.cite(w * stride + 2 + d, half, "3.8.14")
+        if t.why is not None:
+            t.cite(other * stride + 2 + d, defence * game_cost - half, "3.8.14")
     if obligation > defence:  # the single whister answers alone (001 §3.8.5)
         per_trick = _responsibility(t, w, game_cost)
         cells[w * stride + 1] += (obligation - defence) * per_trick
-        t.cite(w * stride + 1, (obligation - defence) * per_trick, _responsibility_rule(t, w))
+        if t.why is not None:
+            t.cite(w * stride + 1, (obligation - defence) * per_trick, _responsibility_rule(t, w))
     return True
 
 
@@ -443,7 +463,8 @@ def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -
         t.pulya(d, 10 * m, "3.6")
         return True
     t.cells[d * t.stride + 1] += tricks * t.conv.misere_gora_per_trick * m
-    t.cite(d * t.stride + 1, tricks * t.conv.misere_gora_per_trick * m, "3.6")
+    if t.why is not None:
+        t.cite(d * t.stride + 1, tricks * t.conv.misere_gora_per_trick * m, "3.6")
     if t.conv.misere_consolation:  # D18
         conv = t.conv
         per = (
@@ -453,7 +474,8 @@ def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -
         )
         for q in writers:
             t.cells[q * t.stride + 2 + d] += tricks * per
-            t.cite(q * t.stride + 2 + d, tricks * per, "3.8.1.2")
+            if t.why is not None:
+                t.cite(q * t.stride + 2 + d, tricks * per, "3.8.1.2")
     return True
 
 
@@ -528,7 +550,8 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
             c = own[k]
             if c > least:
                 cells[p * stride + 1] += (c - least) * price
-                t.cite(p * stride + 1, (c - least) * price, "3.7.2.1")
+                if t.why is not None:
+                    t.cite(p * stride + 1, (c - least) * price, "3.7.2.1")
     else:  # Rostov: the least taker writes on the others (001 §3.7.2.2)
         takers = [p for p, c in zip(seats, own, strict=True) if c == least]
         per = conv.raspasy_price * step * m
@@ -540,7 +563,8 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
             share, extra = divmod(amount, len(takers))
             for i, p in enumerate(takers):  # tied takers write in halves
                 cells[p * stride + 2 + q] += share + (1 if i < extra else 0)
-                t.cite(p * stride + 2 + q, share + (1 if i < extra else 0), "3.7.2.2")
+                if t.why is not None:
+                    t.cite(p * stride + 2 + q, share + (1 if i < extra else 0), "3.7.2.2")
     if least == 0 or n == 4:
         mode = conv.raspasy_zero_bonus
         bonus = (
@@ -606,11 +630,14 @@ def write_penalty(t: Table, pen: Penalty) -> bool:
         )
     cells[p * stride + 1] += pen.gora
     cells[p * stride] -= pen.pulya
-    t.cite(p * stride + 1, pen.gora, rule)
-    t.cite(p * stride, -pen.pulya, rule)
+    if t.why is not None:
+        t.cite(p * stride + 1, pen.gora, rule)
+    if t.why is not None:
+        t.cite(p * stride, -pen.pulya, rule)
     for writer, amount in pen.whists:
         cells[writer * stride + 2 + p] += amount
-        t.cite(writer * stride + 2 + p, amount, rule)
+        if t.why is not None:
+            t.cite(writer * stride + 2 + p, amount, rule)
     return True
 
 
