@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from rules.contracts import Contract, InvalidContractError
 
+from .explain import CellRules, cell_rules, final_rule, rule_for_cell
 from .findings import CheckReport, Finding
 from .protocol import Game, Penalty, Protocol, Raspasy, Sheet, SheetRow
 from .pulka import ScoredPulka, score
@@ -95,11 +96,11 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
                     )
                 )
             continue
-        out.extend(_fallback_auction(i, deal))
+        out.extend(_fallback_auction(i, deal, protocol.players))
     return out
 
 
-def _fallback_auction(i: int, deal: Game) -> list[Finding]:
+def _fallback_auction(i: int, deal: Game, players: Sequence[str]) -> list[Finding]:
     out: list[Finding] = []
     last: tuple[int, Contract] | None = None
     for seat, text in deal.auction or ():
@@ -115,7 +116,7 @@ def _fallback_auction(i: int, deal: Game) -> list[Finding]:
             out.append(
                 Finding(
                     "DECLARER_NOT_BIDDER",
-                    f"the auction was won by seat {seat}",
+                    f"the auction was won by {players[seat] if 0 <= seat < len(players) else seat}",
                     "3.3.13",
                     i,
                     deal.declarer,
@@ -155,6 +156,13 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
                 column="running",
             )
         )
+    explained: dict[int, CellRules] = {}  # deal → its writes with their rules, when needed
+
+    def rules_of(j: int) -> CellRules:
+        if j not in explained:
+            explained[j] = cell_rules(scored, j)
+        return explained[j]
+
     previous = [0] * (n * stride)  # written − expected, per cell, where last seen
     dirty = False  # some earlier written cell was wrong and may be carried on
     width = n * stride
@@ -187,6 +195,9 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
             for k, column, written in cells:
                 diff = written - expected[base + k]
                 if diff and diff != previous[base + k]:
+                    error = diff - previous[base + k]
+                    since = _after_written_row(sheet, i)
+                    rule = rule_for_cell(scored, i, p, column, error, rules_of, since)
                     out.append(
                         _mismatch(
                             scored,
@@ -195,6 +206,7 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
                             column,
                             written,
                             expected[base + k],
+                            rule,
                             carried=previous[base + k],
                         )
                     )
@@ -203,16 +215,19 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
         expected = scored.final
         for p, line in enumerate(sheet.final):
             base = p * stride
-            if line.pulya != expected[base]:
-                out.append(_mismatch(scored, None, p, "pulya", line.pulya, expected[base]))
-            if line.gora != expected[base + 1]:
-                out.append(_mismatch(scored, None, p, "gora", line.gora, expected[base + 1]))
-            for q in range(n):
-                if q != p and line.whists[q] != expected[base + 2 + q]:
+            if (
+                line.pulya == expected[base]
+                and line.gora == expected[base + 1]
+                and line.whists == expected[base + 2 : base + stride]
+            ):
+                continue  # the common case: the player's final line is right
+            cells = [(0, "pulya", line.pulya), (1, "gora", line.gora)]
+            cells += [(2 + q, f"whists:{q}", line.whists[q]) for q in range(n) if q != p]
+            for k, column, written in cells:
+                if written != expected[base + k]:
+                    rule = final_rule(scored, p, column)
                     out.append(
-                        _mismatch(
-                            scored, None, p, f"whists:{q}", line.whists[q], expected[base + 2 + q]
-                        )
+                        _mismatch(scored, None, p, column, written, expected[base + k], rule)
                     )
     if sheet.result is not None:
         settlement = scored.settlement  # published totals: variant 1 after rounding (4.2.14)
@@ -246,6 +261,14 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
     return out
 
 
+def _after_written_row(sheet: Sheet, i: int) -> int:
+    """The first deal after the last row the players wrote before row ``i`` (0: none)."""
+    for j in range(i - 1, -1, -1):
+        if sheet.running[j] is not None:
+            return j + 1
+    return 0
+
+
 def _same_result(written: Fraction | int, numerator: int, denominator: int) -> bool:
     """``written == numerator / denominator``, without building Fractions in the usual cases.
 
@@ -274,21 +297,6 @@ def _shape_ok(row: SheetRow, n: int, out: list[Finding], i: int | None) -> bool:
     return True
 
 
-def _rule_for(scored: ScoredPulka, i: int | None, column: str) -> str:
-    if i is None:
-        return "4.2.3.3" if scored.convention.end_conversion == 2 else "4.2.3"
-    deal = scored.protocol.deals[i]
-    if type(deal) is Penalty:
-        return deal.rule
-    if any(h[0] == i for h in scored.helps) and column != "gora":
-        return "4.2.3"
-    if type(deal) is Raspasy:
-        return "3.7.2.2" if scored.convention.raspasy_mode == "whists" else "3.7.2.1"
-    if column == "pulya":
-        return "4.2.1"
-    return "3.8.1.1" if column.startswith("whists") else "3.8.11"
-
-
 def _mismatch(
     scored: ScoredPulka,
     i: int | None,
@@ -296,6 +304,7 @@ def _mismatch(
     column: str,
     written: int,
     expected: int,
+    rule: str,
     carried: int = 0,
 ) -> Finding:
     names = scored.protocol.players
@@ -309,7 +318,7 @@ def _mismatch(
     return Finding(
         "SHEET_MISMATCH",
         f"{names[p]}: {where}{label} written {written}, expected {expected}{note}",
-        _rule_for(scored, i, column),
+        rule,
         i,
         p,
         column,

@@ -445,7 +445,72 @@ def _protocol_body(obj: _Object) -> tuple[Protocol, Sheet | None]:
     )
     sheet = obj.get("sheet", _optional(sheet_from_dict), None)
     obj.finish()
+    _check_names(players, f"{obj.path}.players")
+    _check_seats(protocol.deals, len(players), f"{obj.path}.deals")
     return protocol, sheet
+
+
+def _check_names(players: tuple[str, ...], path: str) -> None:
+    """Each seat's player by a name of his own: the pulka has a column per player
+    (001 §4.2.1, §4.2.4), and findings, rulings and standings name him.
+
+    >>> _check_names(("Anna", "Boris", " anna"), "$.players")
+    Traceback (most recent call last):
+    ...
+    scoring.jsonio.JsonFormatError: $.players[2]: 'anna' is also the name of seat 0: each player needs a name of his own (001 §4.2.1)
+    """
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(players):
+        key = name.strip().casefold()
+        if not key:
+            raise JsonFormatError(f"{path}[{seat}]", "a player needs a name (001 §4.2.1)")
+        if key in seen:
+            raise JsonFormatError(
+                f"{path}[{seat}]",
+                f"{name.strip()!r} is also the name of seat {seen[key]}: each player needs a "
+                "name of his own (001 §4.2.1)",
+            )
+        seen[key] = seat
+
+
+def _check_seats(deals: tuple[Deal, ...], n: int, path: str) -> None:
+    """Every seat a deal names is one of the ``n`` players' (001 §3.2.10: 3 or 4 at a table):
+    a record that reads but cannot be is refused where it enters, naming the field.
+
+    >>> from rules.contracts import Contract
+    >>> _check_seats((Game(7, Contract.from_str("6S")),), 3, "$.deals")
+    Traceback (most recent call last):
+    ...
+    scoring.jsonio.JsonFormatError: $.deals[0].declarer: expected a seat number from 0 to 2 (3 players, 001 §3.2.10), found 7
+    """
+
+    def seat(value: int | None, where: str) -> None:
+        if value is not None and not 0 <= value < n:
+            raise JsonFormatError(
+                where,
+                f"expected a seat number from 0 to {n - 1} ({n} players, 001 §3.2.10), "
+                f"found {value}",
+            )
+
+    for i, deal in enumerate(deals):
+        at = f"{path}[{i}]"
+        if type(deal) is Game:
+            seat(deal.declarer, f"{at}.declarer")
+            seat(deal.dealer, f"{at}.dealer")
+            for k, (speaker, _bid) in enumerate(deal.auction or ()):
+                seat(speaker, f"{at}.auction[{k}][0]")
+        elif type(deal) is Raspasy:
+            seat(deal.dealer, f"{at}.dealer")
+            if len(deal.tricks) != n:
+                raise JsonFormatError(
+                    f"{at}.tricks",
+                    f"expected {n} trick counts, one per seat (001 §3.7.1), "
+                    f"found {len(deal.tricks)}",
+                )
+        elif type(deal) is Penalty:
+            seat(deal.player, f"{at}.player")
+            for k, (writer, _amount) in enumerate(deal.whists):
+                seat(writer, f"{at}.whists[{k}][0]")
 
 
 def from_dict(data: Json) -> tuple[Protocol, Sheet | None]:

@@ -47,6 +47,7 @@ class Table:
         "deal",
         "orders",
         "writers",
+        "why",
     )
 
     def __init__(self, conv: Convention, n: int, target: int) -> None:
@@ -62,6 +63,14 @@ class Table:
         #: orders[dealer][declarer]: the two defenders in whisting order;
         #: writers[dealer][declarer]: who writes consolation (001 §3.8.1.2; D5)
         self.orders, self.writers = _seating(n, conv.consolation_writers)
+        #: when explaining a deal (:func:`scoring.explain.cell_rules`): (cell, amount, rule)
+        #: for every write, so a wrong written cell cites the rule that produces it
+        self.why: list[tuple[int, int, str]] | None = None
+
+    def cite(self, at: int, amount: int, rule: str) -> None:
+        """``amount`` went into cell ``at`` by ``rule`` (recorded only when explaining)."""
+        if self.why is not None and amount:
+            self.why.append((at, amount, rule))
 
     def error(self, code: str, message: str, rule: str, **place: object) -> None:
         self.findings.append(Finding(code, message, rule, self.deal, **place))  # type: ignore[arg-type]
@@ -71,19 +80,26 @@ class Table:
             Finding(code, message, rule, self.deal, severity=Severity.WARNING, **place)  # type: ignore[arg-type]
         )
 
-    def pulya(self, p: int, points: int) -> None:
-        """Write ``points`` into ``p``'s pulya, with help and overflow (001 §4.2.3, §4.1.1)."""
+    def pulya(self, p: int, points: int, rule: str) -> None:
+        """Write ``points`` into ``p``'s pulya by ``rule``, with help and overflow
+        (001 §4.2.3, §4.1.1)."""
         cells, stride, target = self.cells, self.stride, self.target
         at = p * stride
         if not self.conv.help:  # Leningrad: everything into one's own pulya (001 §4.2.3.3)
             cells[at] += points
+            if self.why is not None:
+                self.cite(at, points, rule)
             return
         room = target - cells[at]
         if room >= points:
             cells[at] += points
+            if self.why is not None:
+                self.cite(at, points, rule)
             return
         if room > 0:
             cells[at] = target
+            if self.why is not None:
+                self.cite(at, room, rule)
             points -= room
         n = self.n
         while points > 0:
@@ -95,12 +111,18 @@ class Table:
                     best, best_pulya = q, v
             if best < 0:  # every pulya closed: off the donor's own gora, even below 0 (001 §4.1.1)
                 cells[at + 1] -= points * self.conv.end_conversion
+                if self.why is not None:
+                    self.cite(at + 1, -points * self.conv.end_conversion, "4.1.1")
                 self.helps.append((self.deal or 0, p, -1, points))
                 return
             given = min(points, target - best_pulya)
             cells[best * stride] += given
             # 10 whists a point of help (001 §4.2.3); a pulya point worth 20 doubles it (D7)
             cells[at + 2 + best] += 10 * self.conv.end_conversion * given
+            if self.why is not None:
+                self.cite(best * stride, given, "4.2.3")
+            if self.why is not None:
+                self.cite(at + 2 + best, 10 * self.conv.end_conversion * given, "4.2.3")
             self.helps.append((self.deal or 0, p, best, given))
             points -= given
 
@@ -194,10 +216,14 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         # Not played: the game counts as made (001 §3.5.3); полвиста writes half (001 §3.8.7).
         if tricks is not None or g.defender_tricks is not None:
             t.warn("UNPLAYED_TRICKS", "tricks recorded for a deal that is not played", "3.5.3")
-        t.pulya(d, price * m)
+        t.pulya(d, price * m, "4.2.1")  # not played: counted made (001 §3.5.3)
         if first is _HALF or second is _HALF:
             half_whister = defenders[0] if first is _HALF else defenders[1]
             cells[half_whister * stride + 2 + d] += (_OBLIGATION[level] // 2) * game_cost
+            if t.why is not None:
+                t.cite(
+                    half_whister * stride + 2 + d, (_OBLIGATION[level] // 2) * game_cost, "3.8.7"
+                )
         return True
     if tricks is None or not 0 <= tricks <= 10:
         t.error(
@@ -218,6 +244,8 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
             f"tricks {tricks} + {split!r} do not make 10",
             "3.2.8",
             column="defender_tricks",
+            written=tricks + sum(split),
+            expected=10,
         )
         return False
     pair = first is _WHIST and second is _WHIST
@@ -242,11 +270,15 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         at = d * stride
         if cells[at] + price * m <= t.target or not conv.help:
             cells[at] += price * m
+            if t.why is not None:
+                t.cite(at, price * m, "4.2.1")
         else:
-            t.pulya(d, price * m)
+            t.pulya(d, price * m, "4.2.1")
     else:
         under = level - tricks  # remiz: gora per undertrick, consolation from opponents (3.8.1.2)
         cells[d * stride + 1] += under * price * conv.declarer_gora_multiplier * m
+        if t.why is not None:
+            t.cite(d * stride + 1, under * price * conv.declarer_gora_multiplier * m, "4.2.1")
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
         silent = -1  # a writer who writes no consolation on this deal
         if (
@@ -260,15 +292,23 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         for q in t.writers[dealer][d]:
             if q != silent:
                 cells[q * stride + 2 + d] += under * per
+                if t.why is not None:
+                    t.cite(q * stride + 2 + d, under * per, "3.8.1.2")
     premium = g.talon_premium
     if premium and dealer != d:  # 001 §3.4.11, valued as a trick's consolation
         per = game_cost if conv.consolation == "game_cost" else conv.consolation_flat * m
         cells[dealer * stride + 2 + d] += premium * per
+        if t.why is not None:
+            t.cite(dealer * stride + 2 + d, premium * per, "3.4.11")
     obligation = 0 if (level == 10 and conv.ten_checked) else _OBLIGATION[level]
     if pair:
         assert split is not None
         cells[defenders[0] * stride + 2 + d] += split[0] * game_cost  # each for himself (3.8.13)
         cells[defenders[1] * stride + 2 + d] += split[1] * game_cost
+        if t.why is not None:
+            t.cite(defenders[0] * stride + 2 + d, split[0] * game_cost, "3.8.1.1")
+        if t.why is not None:
+            t.cite(defenders[1] * stride + 2 + d, split[1] * game_cost, "3.8.1.1")
         if obligation > defence or conv.pair_shortfall_6_7 == "each_own":
             _pair_responsibility(t, defenders, split, level, obligation, defence, game_cost)
         return True
@@ -279,14 +319,25 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if own_tricks:
         assert split is not None
         cells[w * stride + 2 + d] += split[defenders.index(w)] * game_cost
+        if t.why is not None:
+            t.cite(w * stride + 2 + d, split[defenders.index(w)] * game_cost, "3.8.1.1")
     elif tricks >= level or conv.whist_style == "greedy" or first_half or second_half:
         cells[w * stride + 2 + d] += defence * game_cost  # 001 §3.8.5, §3.8.13
+        if t.why is not None:
+            t.cite(w * stride + 2 + d, defence * game_cost, "3.8.1.1")
     else:  # gentleman at the declarer's remiz: halves (001 §3.8.14)
         half = defence * game_cost // 2
         cells[w * stride + 2 + d] += half
         cells[other * stride + 2 + d] += defence * game_cost - half
+        if t.why is not None:
+            t.cite(w * stride + 2 + d, half, "3.8.14")
+        if t.why is not None:
+            t.cite(other * stride + 2 + d, defence * game_cost - half, "3.8.14")
     if obligation > defence:  # the single whister answers alone (001 §3.8.5)
-        cells[w * stride + 1] += (obligation - defence) * _responsibility(t, w, game_cost)
+        per_trick = _responsibility(t, w, game_cost)
+        cells[w * stride + 1] += (obligation - defence) * per_trick
+        if t.why is not None:
+            t.cite(w * stride + 1, (obligation - defence) * per_trick, _responsibility_rule(t, w))
     return True
 
 
@@ -340,6 +391,13 @@ def _responsibility(t: Table, whister: int, game_cost: int) -> int:
     return game_cost // 2
 
 
+def _responsibility_rule(t: Table, whister: int) -> str:
+    """The rule of a whister's shortfall: 001 §3.8.11 (full) or §3.8.12 (half)."""
+    mode = t.conv.whist_responsibility
+    full = mode == "full" or (mode == "half_then_full" and t.pulya_closed(whister))
+    return "3.8.11" if full else "3.8.12"
+
+
 def _pair_responsibility(
     t: Table,
     defenders: tuple[int, int],
@@ -363,11 +421,19 @@ def _pair_responsibility(
                 if mode == "capped":
                     missing = min(missing, short)
                 cells[s * stride + 1] += missing * _responsibility(t, s, game_cost)
+                t.cite(
+                    s * stride + 1,
+                    missing * _responsibility(t, s, game_cost),
+                    _responsibility_rule(t, s),
+                )
         return
     if short > 0:  # 8, 9, 10: the second whister answers (note 58) or, by agreement, both
         payers = defenders[1:] if conv.pair_shortfall_8_10 == "second" else defenders
         for s in payers:
             cells[s * stride + 1] += short * _responsibility(t, s, game_cost)
+            t.cite(
+                s * stride + 1, short * _responsibility(t, s, game_cost), _responsibility_rule(t, s)
+            )
 
 
 def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -> bool:
@@ -394,9 +460,11 @@ def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -
         t.error("TALON_PREMIUM", "no talon premium on a misère", "3.4.11", column="talon_premium")
         return False
     if tricks == 0:
-        t.pulya(d, 10 * m)
+        t.pulya(d, 10 * m, "3.6")
         return True
     t.cells[d * t.stride + 1] += tricks * t.conv.misere_gora_per_trick * m
+    if t.why is not None:
+        t.cite(d * t.stride + 1, tricks * t.conv.misere_gora_per_trick * m, "3.6")
     if t.conv.misere_consolation:  # D18
         conv = t.conv
         per = (
@@ -406,6 +474,8 @@ def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -
         )
         for q in writers:
             t.cells[q * t.stride + 2 + d] += tricks * per
+            if t.why is not None:
+                t.cite(q * t.stride + 2 + d, tricks * per, "3.8.1.2")
     return True
 
 
@@ -463,7 +533,12 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
         return False
     if sum(own) != 10:
         t.error(
-            "TRICKS_SUM", f"raspasy tricks sum to {sum(own)}, not 10", "3.7.6.1", column="tricks"
+            "TRICKS_SUM",
+            f"raspasy tricks sum to {sum(own)}, not 10",
+            "3.7.6.1",
+            column="tricks",
+            written=sum(own),
+            expected=10,
         )
         return False
     least = min(own)
@@ -475,6 +550,8 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
             c = own[k]
             if c > least:
                 cells[p * stride + 1] += (c - least) * price
+                if t.why is not None:
+                    t.cite(p * stride + 1, (c - least) * price, "3.7.2.1")
     else:  # Rostov: the least taker writes on the others (001 §3.7.2.2)
         takers = [p for p, c in zip(seats, own, strict=True) if c == least]
         per = conv.raspasy_price * step * m
@@ -486,6 +563,8 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
             share, extra = divmod(amount, len(takers))
             for i, p in enumerate(takers):  # tied takers write in halves
                 cells[p * stride + 2 + q] += share + (1 if i < extra else 0)
+                if t.why is not None:
+                    t.cite(p * stride + 2 + q, share + (1 if i < extra else 0), "3.7.2.2")
     if least == 0 or n == 4:
         mode = conv.raspasy_zero_bonus
         bonus = (
@@ -494,9 +573,9 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
         for p in range(n):
             if n == 4 and p == dealer:
                 if conv.raspasy_dealer_zero_bonus and not counts[p]:
-                    t.pulya(p, bonus)  # D12; Rostov 3.7.6.2
-            elif counts[p] == 0:
-                t.pulya(p, bonus)  # "пишет в пульку стоимость одной взятки" (001 §3.7.2.1)
+                    t.pulya(p, bonus, "3.7.6.2")  # D12; Rostov 3.7.6.2
+            elif counts[p] == 0:  # "пишет в пульку стоимость одной взятки" (001 §3.7.2.1)
+                t.pulya(p, bonus, "3.7.2.2" if conv.raspasy_mode == "whists" else "3.7.2.1")
     return True
 
 
@@ -551,8 +630,14 @@ def write_penalty(t: Table, pen: Penalty) -> bool:
         )
     cells[p * stride + 1] += pen.gora
     cells[p * stride] -= pen.pulya
+    if t.why is not None:
+        t.cite(p * stride + 1, pen.gora, rule)
+    if t.why is not None:
+        t.cite(p * stride, -pen.pulya, rule)
     for writer, amount in pen.whists:
         cells[writer * stride + 2 + p] += amount
+        if t.why is not None:
+            t.cite(writer * stride + 2 + p, amount, rule)
     return True
 
 

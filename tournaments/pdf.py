@@ -364,7 +364,8 @@ def _filled_sheet(
 ) -> dict[str, Any]:
     """One table's filled protocol (``rulings()``, ``penalties()``: the table's rows, read only
     when there is a protocol)."""
-    from tournaments.selectors.protocols import finding_citation, finding_message
+    from tournaments.selectors.protocols import finding_citation, finding_message, finding_title
+    from tournaments.selectors.rulings_text import ruling_text
     from tournaments.services.protocols import effective_protocol, stored_protocol
     from tournaments.variants import ui_of_event, ui_of_protocol
 
@@ -440,6 +441,13 @@ def _filled_sheet(
                 {
                     "severity": f.get("severity", ""),
                     "message": finding_message(f),  # in the reader's language
+                    # in words, with names (issue 29)
+                    "title": finding_title(f.get("code", ""), ui.finding_titles),
+                    "sentence": ui.finding_sentence(
+                        dict(f, message=finding_message(f)),
+                        names,
+                        finding_title(f.get("code", ""), ui.finding_titles),
+                    ),
                     "rule": f.get("rule", ""),
                     "citation": finding_citation(f, ui.seed),
                     "deal": f.get("deal"),
@@ -454,6 +462,7 @@ def _filled_sheet(
                     "active": r.active,
                     "seat": names[r.seat] if r.seat is not None and r.seat < n else "",
                     "wrote": written.get(r.pk, []),
+                    "text": ruling_text(r, names, ui),  # in words (issue 29)
                 }
                 for r in rulings()
             ],

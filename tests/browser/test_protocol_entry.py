@@ -74,13 +74,14 @@ def test_referee_enters_from_the_paper_with_the_keyboard_only(desk, live_server)
     assert saved.version == 1 and saved.notation.startswith("Anna 6♠")
     # the ending defaulted to "closed", but no pulya reached 10: the finding shows (4.2.14)
     assert saved.error_count == 1 and "4.2.14" in page.locator("ul.findings").inner_text()
-    # second save: one more deal, Tab to the ending, "a" picks "agreement" (001 §4.2.3)
+    # second save: one more deal, Tab to the ending, "s" picks "stopped by agreement" (the
+    # endings are in words, issue 29; 001 §4.2.3)
     page.focus("#notation")
     page.keyboard.press("Control+End")
     page.keyboard.type("Anna 6♣ = w3/w1\n")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "ending"
-    page.keyboard.press("a")
+    page.keyboard.press("s")
     assert page.evaluate("document.activeElement.value") == "agreement"
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")

@@ -80,6 +80,13 @@ class Protocol(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     approved_at = models.DateTimeField(null=True, blank=True)
+    #: A referee approved the computed pulka while the players' written figures differ from
+    #: it: the mismatch stays on record as the players' error, acknowledged by him (issue 29).
+    players_errors_acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    players_errors_acknowledged_at = models.DateTimeField(null=True, blank=True)
+    players_errors_note = models.TextField(blank=True)
     source = models.CharField(max_length=12, choices=Source.choices, default=Source.REFEREE)
     #: Why this version was made (required for a change after approval).
     reason = models.TextField(blank=True)

@@ -40,11 +40,13 @@ __all__ = [
     "appeals_for_event",
     "finding_citation",
     "finding_message",
+    "ending_choices",
     "finding_title",
     "next_dealer",
     "protocol_audit_log",
     "protocol_current",
     "protocol_versions",
+    "state_text",
     "pulka_view",
     "round_protocols",
     "table_by_key",
@@ -182,11 +184,38 @@ class PulkaView:
     extra_headers: list[str] = field(default_factory=list)
     #: the family's word for the table's game (an accessible name for the table)
     game_label: str = ""
+    #: how the pulka ended, in words (closed, by agreement, by the time limit, still played)
+    ending_text: str = ""
+    #: the players' written errors a referee approved over: who, when, why (or None)
+    acknowledgement: dict[str, Any] | None = None
 
     @property
     def finding_span(self) -> int:
         """The columns a finding's row spans: the deal's and every player's and extra column."""
         return len(self.players) + 1 + len(self.extra_headers)
+
+
+#: A protocol version's state (``Protocol.state``) in words.
+STATES = {
+    "approved": _("approved"),
+    "confirmed": _("confirmed by every player"),
+    "findings": _("has errors"),
+    "draft": _("not confirmed yet"),
+}
+
+
+def state_text(protocol: Protocol) -> str:
+    return str(STATES.get(protocol.state, protocol.state))
+
+
+def ending_choices(ui) -> list[tuple[str, str]]:
+    """Each way a pulka ends, with its words (the family says what "closed" means)."""
+    return [
+        (Ending.CLOSED.value, str(ui.ending_closed_label)),
+        (Ending.AGREEMENT.value, str(_("stopped by agreement"))),
+        (Ending.TIME_LIMIT.value, str(_("stopped by the time limit"))),
+        (Ending.IN_PROGRESS.value, str(_("still being played"))),
+    ]
 
 
 def next_dealer(protocol: Any) -> int:
@@ -208,25 +237,22 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
     effective, origin = effective_protocol(protocol, applied)
     ui = ui_of_protocol(effective)
     cells = ui.pulka_cells(effective)
-    texts = deal_lines(effective)
     rows: list[DealRow] = []
+    names = effective.players
     for i, deal in enumerate(effective.deals):
         written: list[dict[str, Any]] = []
         dealer = ""
+        d = None
         if cells is not None and i < len(cells.written):
             written = cells.written[i]
             d = cells.dealers[i]
-            dealer = effective.players[d] if d is not None else ""
-        rows.append(
-            DealRow(
-                i + 1,
-                origin[i],
-                texts[i] if i < len(texts) else repr(deal),
-                ui.deal_kind(deal),
-                dealer,
-                written,
-            )
-        )
+            dealer = names[d] if d is not None else ""
+        try:  # in words, in the page's language (issue 29)
+            text = ui.deal_words(effective, i, d)
+        except (ValueError, IndexError, KeyError, TypeError):
+            lines = deal_lines(effective)
+            text = lines[i] if i < len(lines) else repr(deal)
+        rows.append(DealRow(i + 1, origin[i], text, ui.deal_kind(deal), dealer, written))
     general = []
     titles = ui.finding_titles
     findings = [
@@ -238,6 +264,8 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         )
         for f in findings
     ]
+    for f in findings:  # a sentence for people; the code stays for the API and the logs
+        f["sentence"] = ui.finding_sentence(f, names, f["title"])
     for f in findings:
         if f.get("deal") is not None and f["deal"] < len(rows):
             rows[f["deal"]].findings.append(f)
@@ -257,7 +285,20 @@ def pulka_view(table: Table, version: Protocol | None) -> PulkaView:
         str(ui.result_label),
         list(cells.extra_headers) if cells is not None else [],
         game_label=str(ui.game_label),
+        ending_text=dict(ending_choices(ui)).get(str(Ending(protocol.ending)), ""),
+        acknowledgement=_acknowledgement(version),
     )
+
+
+def _acknowledgement(version: Protocol | None) -> dict[str, Any] | None:
+    if version is None or version.players_errors_acknowledged_at is None:
+        return None
+    user = version.players_errors_acknowledged_by
+    return {
+        "by": (user.get_full_name() or user.get_username()) if user else "",
+        "at": version.players_errors_acknowledged_at,
+        "note": version.players_errors_note,
+    }
 
 
 def round_protocols(round_: Round) -> list[dict[str, Any]]:
@@ -283,6 +324,7 @@ def round_protocols(round_: Round) -> list[dict[str, Any]]:
                 "players": [s.entry.player.name for s in t.seats.all()],
                 "protocol": by_kind.get(EntryKind.TABLE),
                 "second": by_kind.get(EntryKind.REFEREE),
+                "state": state_text(by_kind[EntryKind.TABLE]) if EntryKind.TABLE in by_kind else "",
             }
         )
     return out

@@ -46,6 +46,7 @@ __all__ = [
     "StaleProtocolError",
     "deal_lines",
     "effective_protocol",
+    "players_sheet_errors",
     "protocol_approve",
     "protocol_confirm",
     "protocol_from_document",
@@ -397,6 +398,16 @@ def _rulings_applied(
     return applied, warnings
 
 
+def _finding_key(f: Any) -> tuple[Any, ...]:
+    return (f.code, f.deal, f.player, f.column, f.message)
+
+
+def players_sheet_errors(protocol: Protocol) -> tuple[int, int]:
+    """``(errors, of which in the players' written figures)`` of a stored version."""
+    errors = [f for f in protocol.findings if f.get("severity") == "error"]
+    return len(errors), sum(1 for f in errors if f.get("players_sheet"))
+
+
 def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> dict[str, Any]:
     """Check and score the effective pulka; the fields a version stores."""
     applied, warnings = _rulings_applied(table, protocol)
@@ -407,6 +418,12 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
         rows = ui_for(variant).result_rows(effective)
     except ValueError as exc:
         raise UserFacingError(str(exc), {"field": "data"}) from exc
+    # the players' written figures: what the sheet adds to the check of the pulka itself
+    computed = (
+        {_finding_key(f) for f in variant.check(effective, None).findings}
+        if sheet is not None and report.findings
+        else None
+    )
     findings = []
     for f in report.findings:
         findings.append(
@@ -433,6 +450,10 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
                 ),
             }
         )
+        if computed is not None and _finding_key(f) not in computed:
+            # a written cell differs from the computed pulka: the players' error, which a
+            # referee may approve over with his acknowledgement (protocol_approve)
+            findings[-1]["players_sheet"] = True
     seats = {s.position: s for s in table.seats.select_related("entry__player")}
     result = [
         {
@@ -754,7 +775,10 @@ def protocol_confirm(*, protocol: Protocol, seat: int, entry=None, by=None) -> P
             )
     elif not can_referee(by, event):
         raise UserFacingError(_("Only the player or a referee can confirm."), {"field": "seat"})
-    if protocol.error_count:
+    errors, written = players_sheet_errors(protocol)
+    if protocol.error_count and not (errors and written == errors):
+        # (the players' written figures alone do not stop a confirmation of the deals: the
+        # referee approves the computed pulka over them, with his acknowledgement)
         raise UserFacingError(
             _("The protocol has %(n)d error(s); correct them before confirming.")
             % {"n": protocol.error_count},
@@ -802,7 +826,14 @@ def double_entry_status(table: Table) -> dict[str, Any]:
 
 
 @transaction.atomic
-def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -> Protocol:
+def protocol_approve(
+    *,
+    protocol: Protocol,
+    by,
+    confirm_missing: bool = False,
+    acknowledge_players_errors: bool = False,
+    note: str = "",
+) -> Protocol:
     """A referee approves ``protocol``: the version he saw (the form carries its number, see
     :func:`protocol_version`). It must still be the current version (every seat confirmed, no
     errors, double entry matched or resolved); ``confirm_missing`` confirms that same version
@@ -811,6 +842,11 @@ def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -
     :raises StaleProtocolError: the table saved a newer version since; with the differences.
     :raises AlreadyApprovedError: another referee approved it first (the table row is locked,
         so of two simultaneous approvals the second waits and is told by whom).
+
+    When the computed pulka is right and only the players' written figures differ from it
+    (001 §4.2.7), ``acknowledge_players_errors`` with a ``note`` approves it: the mismatch
+    stays on record in the version as the players' error, with who acknowledged it and when
+    (logged), and nothing the players wrote is overwritten.
     """
     table = _lock_table(protocol.table)
     protocol.refresh_from_db()
@@ -835,7 +871,26 @@ def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -
                 "approved_at": when.isoformat() if when else None,
             },
         )
-    if protocol.error_count:
+    errors, written = players_sheet_errors(protocol)
+    acknowledged = False
+    if protocol.error_count and errors and written == errors and acknowledge_players_errors:
+        if not note.strip():
+            raise UserFacingError(
+                _("Say why the players' written figures are approved as they are."),
+                {"field": "note"},
+            )
+        acknowledged = True
+    elif protocol.error_count and errors and written == errors:
+        raise UserFacingError(
+            _(
+                "The computed pulka is right, but %(n)d figure(s) the players wrote differ "
+                "from it (001 §4.2.7). Correct the sheet, or approve with the players' error "
+                "acknowledged."
+            )
+            % {"n": written},
+            {"field": "acknowledge_players_errors", "rule": "4.2.7"},
+        )
+    elif protocol.error_count:
         raise UserFacingError(
             _("The protocol has %(n)d error(s); it cannot be approved.")
             % {"n": protocol.error_count},
@@ -864,12 +919,26 @@ def protocol_approve(*, protocol: Protocol, by, confirm_missing: bool = False) -
     protocol.approved = True
     protocol.approved_by = by
     protocol.approved_at = timezone.now()
-    protocol.save(update_fields=["approved", "approved_by", "approved_at"])
+    fields = ["approved", "approved_by", "approved_at"]
+    if acknowledged:
+        protocol.players_errors_acknowledged_by = by
+        protocol.players_errors_acknowledged_at = protocol.approved_at
+        protocol.players_errors_note = note.strip()
+        fields += [
+            "players_errors_acknowledged_by",
+            "players_errors_acknowledged_at",
+            "players_errors_note",
+        ]
+    protocol.save(update_fields=fields)
+    data = {"table": table.pk, "version": protocol.version}
+    if acknowledged:
+        data["players_errors"] = written
     audit_log(
         event=event,
         action="protocol.approved",
         by=by,
-        data={"table": table.pk, "version": protocol.version},
+        reason=note.strip() if acknowledged else "",
+        data=data,
     )
     schedule_standings(event.pk)
     return protocol

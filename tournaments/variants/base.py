@@ -148,7 +148,62 @@ class FamilyUI:
         """The seat that deals next."""
         raise NotImplementedError
 
+    def form_values(
+        self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The deal form's values (the family's entry template reads them as ``form``): deal
+        ``index`` as entered ("Correct" opens the form so), or the ``post`` a refused form
+        keeps, or a blank form. Empty: the family's form fills itself."""
+        return {}
+
+    # --- what the players wrote (the paper sheet) on the table's page -------------------
+    #: the phone page's form for a written row (``None``: the family's page does not take it)
+    sheet_template: ClassVar[str | None] = None
+
+    def sheet_rows(self, protocol: Any) -> list[tuple[str, str]]:
+        """The rows of the sheet a table can copy: ``(key, label)``, a deal's or the final."""
+        return []
+
+    def sheet_form(
+        self, protocol: Any, sheet: Any, row: str, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The written row ``row`` (a key of :meth:`sheet_rows`) as the form shows it, or as
+        ``post``ed when the form was refused."""
+        return {}
+
+    def sheet_from_post(self, post: Mapping[str, Any], protocol: Any, sheet: Any) -> Any:
+        """``sheet`` with the row the form posted; :class:`UserFacingError` naming the field."""
+        raise NotImplementedError
+
     # --- showing a protocol -------------------------------------------------------------
+    def deal_words(self, protocol: Any, index: int, dealer: int | None) -> str:
+        """Deal ``index`` in words for people, in the page's language, with players' names;
+        by default the family's notation line."""
+        return self.variant.deal_text(protocol, index)
+
+    def finding_sentence(self, finding: Mapping[str, Any], names: Any, title: str) -> str:
+        """A stored finding as a sentence for people, after its heading ``title`` (its rule is
+        cited beside it, its code kept for the API and the logs); by default the checker's
+        message."""
+        return str(finding.get("message", ""))
+
+    def penalty_name(self, code: str) -> str:
+        """The name of the catalogue's penalty ``code`` in the page's language, or ""."""
+        from django.utils.translation import get_language
+
+        russian = (get_language() or "").startswith("ru")
+        for entry in self.catalogue:
+            if entry.code == code.upper():
+                return str(getattr(entry, "name_ru" if russian else "name_en", "") or entry.code)
+        return ""
+
+    def penalty_words(self, entry: Mapping[str, Any], names: Any) -> str:
+        """A ruling's or penalty's entry (the neutral JSON, see above) in words, with names."""
+        seat = int(entry.get("player", 0))
+        who = names[seat] if 0 <= seat < len(names) else "?"
+        what = ", ".join(str(x) for x in (entry.get("rule", ""), entry.get("note", "")) if x)
+        return f"{who}: {what}" if what else who
+
     def deal_kind(self, deal: Any) -> str:
         """``game``, ``raspasy``/``allpass`` or ``penalty``: a CSS class and a filter."""
         raise NotImplementedError

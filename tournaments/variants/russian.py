@@ -20,6 +20,8 @@ from scoring.pulka import score
 from scoring.writing import whisting_order
 from tournaments.errors import UserFacingError
 
+from . import russian_sheet as paper
+from . import russian_words as words
 from .base import FamilyUI, PulkaCells
 
 __all__ = ["RussianUI", "CALLS"]
@@ -56,6 +58,26 @@ def _int(value: str | None) -> int | None:
         raise UserFacingError(_("%(value)r is not a whole number.") % {"value": value}) from None
 
 
+def _tricks(post: Mapping[str, Any], seat: int, name: str) -> int | None:
+    """A seat's tricks from the form: 0–10 (a deal has ten tricks, 001 §3.2.8), or none; the
+    app's own message names the field, whatever the browser let through."""
+    field = f"tricks_{seat}"
+    value = (post.get(field) or "").strip()
+    if not value:
+        return None
+    try:
+        tricks = int(value)
+    except ValueError:
+        tricks = -1
+    if not 0 <= tricks <= 10:
+        raise UserFacingError(
+            _("Tricks of %(name)s: %(value)s is not possible, a deal has 10 tricks (001 §3.2.8).")
+            % {"name": name, "value": value},
+            {"field": field, "rule": "3.2.8"},
+        )
+    return tricks
+
+
 def _num(x: Any) -> str:
     f = Fraction(str(x))
     if f.denominator == 1:
@@ -89,12 +111,16 @@ class RussianUI(FamilyUI):
 
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
-        return {"contracts": [str(c) for c in LADDER], "calls": CALLS}
+        return {
+            "contracts": [(str(c), words.contract_words(c)) for c in LADDER],
+            "calls": CALLS,
+        }
 
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
         """A deal from the table's form: declarer, contract, each player's call and tricks."""
         n = protocol.size
-        tricks = [_int(post.get(f"tricks_{p}")) for p in range(n)]
+        names = protocol.players
+        tricks = [_tricks(post, p, names[p]) for p in range(n)]
         if post.get("kind") == "raspasy":
             return Raspasy(tuple(tricks[p] for p in range(n)))
         declarer = _int(post.get("declarer"))
@@ -113,8 +139,28 @@ class RussianUI(FamilyUI):
         played = Call.WHIST in calls and Call.HALF not in calls
         split = tuple(tricks[d] for d in defenders)
         declarer_tricks = tricks[declarer]
+        if played and calls == (Call.WHIST, Call.WHIST):
+            for d in defenders:  # each answers for his own tricks (001 §3.8.6)
+                if tricks[d] is None:
+                    raise UserFacingError(
+                        _("Both whisted: give the tricks of %(name)s too (001 §3.8.6).")
+                        % {"name": names[d]},
+                        {"field": f"tricks_{d}", "rule": "3.8.6"},
+                    )
         if played and declarer_tricks is None and None not in split:
             declarer_tricks = 10 - sum(split)  # type: ignore[arg-type]
+        if played and declarer_tricks is None:
+            raise UserFacingError(
+                _("Give the tricks of %(name)s (the declarer), or each whister's.")
+                % {"name": names[declarer]},
+                {"field": f"tricks_{declarer}", "rule": "3.8.1"},
+            )
+        given = [t for t in (declarer_tricks, *split) if t is not None]
+        if played and (len(given) == 3 and sum(given) != 10 or sum(given) > 10):
+            raise UserFacingError(
+                _("The tricks add up to %(n)d: a deal has 10 (001 §3.2.8).") % {"n": sum(given)},
+                {"field": f"tricks_{declarer}", "rule": "3.2.8"},
+            )
         return Game(
             declarer,
             contract,
@@ -123,6 +169,70 @@ class RussianUI(FamilyUI):
             split if played and None not in split else None,
             open=bool(post.get("open")),
         )
+
+    def form_values(
+        self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The deal form's values: deal ``index`` as entered ("Correct"), what was posted (a
+        refused form keeps it), or blank. Per seat (``rows``) its call and tricks: the
+        declarer's, and each whister's where they are known."""
+        n = protocol.size
+        rows = [
+            {
+                "position": p,
+                "name": protocol.players[p],
+                "field": f"tricks_{p}",
+                "call": "",
+                "tricks": "",
+            }
+            for p in range(n)
+        ]
+        form: dict[str, Any] = {"kind": "game", "declarer": "", "contract": "", "open": False}
+        if post is not None:
+            form.update(
+                kind=post.get("kind", "game"),
+                declarer=str(post.get("declarer", "")),
+                contract=post.get("contract", ""),
+                open=bool(post.get("open")),
+            )
+            for row in rows:
+                row["call"] = post.get(f"call_{row['position']}", "")
+                row["tricks"] = post.get(f"tricks_{row['position']}", "")
+            return dict(form, rows=rows)
+        deal = protocol.deals[index] if index is not None else None
+        if type(deal) is Raspasy:
+            for row, c in zip(rows, deal.tricks, strict=False):
+                row["tricks"] = "" if c is None else str(c)
+            form["kind"] = "raspasy"
+        elif type(deal) is Game and 0 <= deal.declarer < n:
+            form.update(declarer=str(deal.declarer), contract=str(deal.contract), open=deal.open)
+            if deal.declarer_tricks is not None:
+                rows[deal.declarer]["tricks"] = str(deal.declarer_tricks)
+            try:
+                dealer = score(protocol.with_deals(protocol.deals[: index + 1])).dealers[index]
+            except ValueError:
+                dealer = None
+            if dealer is not None and deal.calls:
+                defenders = whisting_order(deal.declarer, n, dealer)
+                for d, call in zip(defenders, deal.calls, strict=False):
+                    rows[d]["call"] = str(call)
+                for d, t in zip(defenders, deal.defender_tricks or (), strict=False):
+                    rows[d]["tricks"] = str(t)
+        return dict(form, rows=rows)
+
+    # --- what the players wrote ------------------------------------------------------------
+    sheet_template = "tournaments/protocols/sheet/russian.html"
+
+    def sheet_rows(self, protocol: Any) -> list[tuple[str, str]]:
+        return paper.sheet_rows(protocol)
+
+    def sheet_form(
+        self, protocol: Any, sheet: Any, row: str, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return paper.sheet_form(protocol, sheet, row, post)
+
+    def sheet_from_post(self, post: Mapping[str, Any], protocol: Any, sheet: Any) -> Any:
+        return paper.sheet_from_post(post, protocol, sheet)
 
     def next_dealer(self, protocol: Any) -> int:
         """The seat that deals next (001 §3.2.2: the deal passes to the left)."""
@@ -133,6 +243,15 @@ class RussianUI(FamilyUI):
         return (dealers[-1] + 1) % protocol.size if dealers else protocol.first_dealer
 
     # --- showing a protocol -------------------------------------------------------------
+    def deal_words(self, protocol: Any, index: int, dealer: int | None) -> str:
+        return words.deal_words(protocol, index, dealer)
+
+    def finding_sentence(self, finding: Mapping[str, Any], names: Any, title: str) -> str:
+        return words.finding_sentence(finding, names, title)
+
+    def penalty_words(self, entry: Mapping[str, Any], names: Any) -> str:
+        return words.penalty_words(entry, names)
+
     def deal_kind(self, deal: Any) -> str:
         return "game" if type(deal) is Game else "raspasy" if type(deal) is Raspasy else "penalty"
 
@@ -260,6 +379,10 @@ class RussianUI(FamilyUI):
         played = protocol.deals[deal]
         if type(played) is not Game:
             raise PenaltyError(_("The deal is not a game."))
+        if params.get("other_tricks") in (None, ""):
+            raise PenaltyError(_("Adjusted result: give the declarer's tricks by the other plan."))
+        if params.get("passer") in (None, ""):
+            raise PenaltyError(_("Adjusted result: choose the player who passed."))
         split = params.get("other_split")
         other = dataclasses.replace(
             played,

@@ -620,15 +620,20 @@ def round_action(request, event, number: int, action: str):
 
 @event_view(roles=permissions.CHIEF_REFEREE)
 def audit(request, event):
+    from tournaments.selectors.rulings_text import log_rows
+
     names = dict(event.entries.values_list("pk", "player__name"))
+    items = list(event.audit_log.select_related("user")[:500])
+    # protocols, incidents, rulings and appeals in words with the table's names (issue 29)
+    words = {r["entry"].pk: r["text"] for r in log_rows(event, items, only_known=True)}
     log = [
         (
             item,
-            audit_text.described(item.action, item.data, names),
+            words.get(item.pk) or audit_text.described(item.action, item.data, names),
             # the record as programs read it (JSON, as the export has it), not a Python dict
             json.dumps(item.data, ensure_ascii=False, sort_keys=True),
         )
-        for item in event.audit_log.select_related("user")[:500]
+        for item in items
     ]
     return render(request, "tournaments/organiser/log.html", {"event": event, "log": log})
 

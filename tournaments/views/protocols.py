@@ -29,6 +29,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.selectors import protocols as sel
+from tournaments.selectors import rulings_text as rtext
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 from tournaments.services.jobs import STANDINGS_QUEUED, jobs_waiting
@@ -91,10 +92,13 @@ def table_entry(request, key: str):
     if request.method == "POST":
         action = request.POST.get("action", "add")
         deals = list(protocol.deals)
+        sheet = svc.stored_sheet(protocol, version.sheet) if version else None
         try:
             based_on = _int(request.POST.get("based_on_version"))
             ending = None
-            if action == "ending":
+            if action == "sheet" and ui.sheet_template:  # a row the players wrote on paper
+                sheet = ui.sheet_from_post(request.POST, protocol, sheet)
+            elif action == "ending":
                 ending = request.POST.get("ending")
                 if ending not in Ending._value2member_map_:
                     raise UserFacingError(_("Choose how the pulka ended."), {"field": "ending"})
@@ -114,11 +118,16 @@ def table_entry(request, key: str):
             svc.protocol_save(
                 table=table,
                 protocol=svc.on_event_rules(table, _rebuild(protocol, deals, ending)),
-                sheet=svc.stored_sheet(protocol, version.sheet) if version else None,
+                sheet=sheet,
                 based_on_version=based_on,
                 source=Protocol.Source.TABLE_LINK,
                 by=request.user,
             )
+            if action == "sheet":
+                row = request.POST.get("sheet_row", "")
+                return HttpResponseRedirect(
+                    reverse("protocol-table", args=[key]) + f"?sheet_row={row}#sheet"
+                )
             return HttpResponseRedirect(reverse("protocol-table", args=[key]) + "#last")
         except svc.StaleProtocolError as exc:
             stale = exc
@@ -126,7 +135,42 @@ def table_entry(request, key: str):
             error = exc
     view = sel.pulka_view(table, version)
     seats = sel.seats_of(table)
-    edited = protocol.deals[edit] if edit is not None and edit < len(protocol.deals) else None
+
+    def deal_at(index: int | None):
+        return (
+            protocol.deals[index]
+            if index is not None and 0 <= index < len(protocol.deals)
+            else None
+        )
+
+    edited = deal_at(edit)
+    if request.method == "POST" and request.POST.get("action", "add") in ("add", "replace"):
+        form = ui.form_values(protocol, None, request.POST)  # a refused form keeps what it had
+        if request.POST.get("action") == "replace" and edited is None:
+            try:
+                edit = _int(request.POST.get("index"))
+            except UserFacingError:
+                edit = None
+            edited = deal_at(edit)
+    else:  # "Correct" opens the deal's form filled with the deal as entered (issue 29)
+        form = ui.form_values(protocol, edit if edited is not None else None)
+    sheet_context = {}
+    if ui.sheet_template and protocol.deals:
+        rows = ui.sheet_rows(protocol)
+        keys = [k for k, _label in rows]
+        row = request.POST.get("sheet_row") or request.GET.get("sheet_row") or ""
+        row = row if row in keys else keys[-2] if len(keys) > 1 else keys[-1]
+        written = svc.stored_sheet(protocol, version.sheet) if version else None
+        sheet_context = {
+            "sheet_rows": rows,
+            "sheet_form": ui.sheet_form(
+                protocol,
+                written,
+                row,
+                request.POST if error and request.POST.get("action") == "sheet" else None,
+            ),
+            "sheet_open": "sheet_row" in request.GET or request.POST.get("action") == "sheet",
+        }
     return render(
         request,
         "tournaments/protocols/table_entry.html",
@@ -142,6 +186,8 @@ def table_entry(request, key: str):
             "stale": stale,
             "edit": edit,
             "edited": edited,
+            "form": form,
+            **sheet_context,
             "endings": [(e.value, e.value) for e in Ending],
             "post": request.POST,
             "approved": version is not None and version.approved,
@@ -166,7 +212,8 @@ def referee_entry(request, event, number: int, table_number: int):
     version, protocol = _current_protocol(table, kind)
     error = stale = None
     sheet = svc.stored_sheet(protocol, version.sheet) if version else None
-    text = svc.notation_text(protocol, sheet) if version else ""
+    # the text as the referee typed it (his sheet lines keep his names), else written out
+    text = (version.notation or svc.notation_text(protocol, sheet)) if version else ""
     ending = str(Ending(protocol.ending)) if version else Ending.CLOSED.value
     if request.method == "POST":
         text = request.POST.get("notation", "")
@@ -219,7 +266,7 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
             "version": version,
             "text": text,
             "ending": ending,
-            "endings": [e.value for e in Ending],
+            "endings": sel.ending_choices(ui_of_event(event)),
             "family": ui_of_event(event),  # the family's notation examples
             "error": error,
             "stale": stale,
@@ -230,6 +277,7 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
             if table_version
             else set(),
             "double": svc.double_entry_status(table) if event.double_entry else None,
+            "players_errors": svc.players_sheet_errors(table_version) if table_version else (0, 0),
             "saved": request.GET.get("saved"),
             "reason": request.POST.get("reason", ""),
             "reload_url": reverse(
@@ -283,6 +331,8 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
                 ),
                 by=request.user,
                 confirm_missing=bool(request.POST.get("confirm_missing")),
+                acknowledge_players_errors=bool(request.POST.get("acknowledge_players_errors")),
+                note=request.POST.get("note", ""),
             )
         elif action == "reopen":
             svc.protocol_reopen(
@@ -363,6 +413,48 @@ def _params(text: str) -> dict[str, object]:
     return out
 
 
+#: The ruling form's labelled parameter fields (``p_<name>``), as the penalties read them.
+_PARAM_FIELDS = {
+    "gora": "number",
+    "inevitable": "flag",
+    "extra": "number",
+    "column": "text",
+    "amount": "number",
+    "on": "number",
+    "other_tricks": "number",
+    "passer": "number",
+    "lot": "text",
+}
+
+
+def _ruling_params(post) -> dict[str, object]:
+    """A ruling's parameters from the form's labelled fields (and the older one-line
+    ``key=value`` box, still read); a bad number is refused naming its field."""
+    out = _params(post.get("params", ""))
+    for name, kind in _PARAM_FIELDS.items():
+        value = (post.get(f"p_{name}") or "").strip()
+        if not value:
+            continue
+        if kind == "number":
+            try:
+                out[name] = int(value)
+            except ValueError:
+                raise UserFacingError(
+                    _("%(value)r is not a whole number.") % {"value": value}, {"field": f"p_{name}"}
+                ) from None
+        else:
+            out[name] = value
+    split = [(post.get(f"p_other_split_{k}") or "").strip() for k in (0, 1)]
+    if any(split):
+        if not all(split) or not all(x.isdigit() for x in split):
+            raise UserFacingError(
+                _("Give both whisters' tricks by the other plan, or neither."),
+                {"field": "p_other_split_1"},
+            )
+        out["other_split"] = [int(x) for x in split]
+    return out
+
+
 @staff_view(permissions.REFEREE)
 def incidents(request, event, number: int, table_number: int):
     """Record an incident at the table and rule on it."""
@@ -386,7 +478,7 @@ def incidents(request, event, number: int, table_number: int):
                     if kind == "catalogue"
                     else "",
                     seat=_int(request.POST.get("seat")),
-                    params=_params(request.POST.get("params", "")),
+                    params=_ruling_params(request.POST),
                     definition=definition,
                     reason=request.POST.get("reason", ""),
                 )
@@ -409,8 +501,9 @@ def incidents(request, event, number: int, table_number: int):
             "event": event,
             "table": table,
             "seats": sel.seats_of(table),
+            "seat_names": [(s.position, s.entry.player.name) for s in sel.seats_of(table)],
             "error": error,
-            "incidents": sel.incidents_for_table(table),
+            "incidents": rtext.annotate_rulings(sel.incidents_for_table(table), table),
             "catalogue": ui_of_event(event).catalogue,
             "family": ui_of_event(event),  # the family's words for the event's penalties
             "definitions": PenaltyDefinition.objects.filter(event=event),
@@ -435,7 +528,7 @@ def appeals(request, event):
                     "kind": request.POST.get("kind", "catalogue"),
                     "penalty_code": request.POST.get("penalty_code", ""),
                     "seat": _int(request.POST.get("seat")),
-                    "params": _params(request.POST.get("params", "")),
+                    "params": _ruling_params(request.POST),
                 }
             rsvc.appeal_decide(
                 appeal=appeal,
@@ -452,7 +545,7 @@ def appeals(request, event):
         "tournaments/protocols/appeals.html",
         {
             "event": event,
-            "appeals": sel.appeals_for_event(event),
+            "appeals": _appeals_in_words(event),
             "error": error,
             "can_decide": permissions.has_event_role(request.user, event, permissions.APPEALS),
             "catalogue": ui_of_event(event).catalogue,
@@ -461,12 +554,25 @@ def appeals(request, event):
     )
 
 
+def _appeals_in_words(event):
+    appeals = sel.appeals_for_event(event)
+    ui = ui_of_event(event)
+    names: dict[int, list[str]] = {}
+    for appeal in appeals:
+        table = appeal.ruling.incident.table
+        if table.pk not in names:
+            names[table.pk] = rtext.table_names(table)
+        appeal.ruling.text = rtext.ruling_text(appeal.ruling, names[table.pk], ui)
+        appeal.seat_names = list(enumerate(names[table.pk]))
+    return appeals
+
+
 @staff_view(permissions.CHIEF_REFEREE)
 def protocol_log(request, event):
     return render(
         request,
         "tournaments/protocols/log.html",
-        {"event": event, "entries": sel.protocol_audit_log(event)},
+        {"event": event, "rows": rtext.log_rows(event, sel.protocol_audit_log(event))},
     )
 
 
@@ -545,7 +651,10 @@ def player_protocols(request, key: str):
             row["protocol"]
             and row["protocol"].confirmations.filter(seat=row["seat"].position).exists()
         )
-        row["incidents"] = sel.incidents_for_table(row["table"])
+        row["incidents"] = rtext.annotate_rulings(
+            sel.incidents_for_table(row["table"]), row["table"]
+        )
+        row["state"] = sel.state_text(row["protocol"]) if row["protocol"] else ""
     return render(
         request,
         "tournaments/protocols/player.html",

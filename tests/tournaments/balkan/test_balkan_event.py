@@ -109,7 +109,9 @@ def test_phone_page_takes_balkan_deals_and_shows_findings_citing_seed_002(client
     codes = {f["code"] for f in v3.findings}
     assert "TRICKS_SUM" in codes, v3.findings
     page = client.get(url).content.decode()
-    assert "TRICKS_SUM" in page and "[002 &quot;Idea of the Game&quot;]" in page
+    # the finding in words with its rule; its code is for the API and the logs (issue 29)
+    assert "The tricks do not add up" in page and "[002 &quot;Idea of the Game&quot;]" in page
+    assert "TRICKS_SUM" not in page
     assert "Result (points)" not in page or v3.result  # the footer shows points once scored
 
 

@@ -64,6 +64,8 @@ class ProtocolOutputSerializer(serializers.ModelSerializer):
             "is_current",
             "approved",
             "approved_at",
+            "players_errors_acknowledged_at",
+            "players_errors_note",
             "source",
             "reason",
             "resolution",
@@ -407,6 +409,19 @@ class ProtocolApproveApi(_TableApi):
             default=False,
             help_text="Confirm that same version for the players who have not confirmed it.",
         )
+        acknowledge_players_errors = serializers.BooleanField(
+            default=False,
+            help_text=(
+                "Approve the computed pulka although figures the players wrote differ from it "
+                "(001 §4.2.7): the mismatch stays on record as the players' error, with your "
+                "acknowledgement. Refused when the pulka itself has an error."
+            ),
+        )
+        note = serializers.CharField(
+            default="",
+            allow_blank=True,
+            help_text="Why (required with ``acknowledge_players_errors``).",
+        )
 
     @extend_schema(
         operation_id="protocols_approve",
@@ -452,7 +467,11 @@ class ProtocolApproveApi(_TableApi):
         try:
             protocol = svc.protocol_version(table=table, version=data["version"])
             approved = svc.protocol_approve(
-                protocol=protocol, by=request.user, confirm_missing=data["confirm_missing"]
+                protocol=protocol,
+                by=request.user,
+                confirm_missing=data["confirm_missing"],
+                acknowledge_players_errors=data["acknowledge_players_errors"],
+                note=data["note"],
             )
         except (svc.StaleProtocolError, svc.AlreadyApprovedError) as exc:
             return _error(exc, status.HTTP_409_CONFLICT)

@@ -63,6 +63,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "templates/tournaments/protocols/table_entry.html",
     "templates/tournaments/protocols/entry/",
     "templates/tournaments/protocols/cells/",
+    "templates/tournaments/protocols/sheet/",
     "templates/tournaments/protocols/player.html",
     "templates/tournaments/protocols/_pulka.html",
     "templates/tournaments/protocols/_stale.html",

@@ -1,0 +1,177 @@
+"""Rulings, penalties and the protocols' log in words (issue 29): "Сергей Морозов: 5 into the
+gora (3.2.21, looked at the talon)" — never a dict, a 0-based seat or a code. The stored rows
+keep their codes and data for programs (the API, the exports); people read these sentences, in
+the page's language, through the rule family's adapter (:mod:`tournaments.variants`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from tournaments.models import AuditLogEntry, Event, Incident, Ruling, Seat, Table
+from tournaments.variants import ui_of_event
+
+__all__ = ["annotate_rulings", "log_rows", "ruling_text", "table_names"]
+
+
+def table_names(table: Table) -> list[str]:
+    """The players' names in seat order."""
+    seats = table.seats.select_related("entry__player").order_by("position")
+    return [s.entry.player.name for s in seats]
+
+
+def ruling_text(ruling: Ruling, names: Sequence[str], ui: Any) -> str:
+    """What ``ruling`` writes, in words, with the players' names."""
+    if ruling.entries:
+        return "; ".join(ui.penalty_words(entry, names) for entry in ruling.entries)
+    who = names[ruling.seat] if ruling.seat is not None and ruling.seat < len(names) else ""
+    if ruling.kind == Ruling.Kind.NONE:
+        what = _("no penalty")
+    elif ruling.definition is not None:
+        what = f"{ruling.definition.name} ({ruling.definition.get_kind_display()})"
+    else:
+        what = ui.penalty_name(ruling.penalty_code) or _("nothing written")
+    rule = f" ({ruling.rule})" if ruling.rule and ruling.kind != Ruling.Kind.NONE else ""
+    return f"{who}: {what}{rule}" if who else f"{what}{rule}"
+
+
+def annotate_rulings(incidents: Sequence[Incident], table: Table) -> list[Incident]:
+    """Give each ruling of ``incidents`` (prefetched) its ``text``; the incident its players'
+    names (``who``)."""
+    if not incidents:
+        return list(incidents)
+    names = table_names(table)
+    ui = ui_of_event(table.round.event)
+    for incident in incidents:
+        incident.who = ", ".join(names[s] for s in incident.seats if 0 <= s < len(names))
+        for ruling in incident.rulings.all():
+            ruling.text = ruling_text(ruling, names, ui)
+    return list(incidents)
+
+
+def _names_of_tables(table_ids: set[int]) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    seats = (
+        Seat.objects.filter(table_id__in=table_ids)
+        .select_related("entry__player")
+        .order_by("table_id", "position")
+    )
+    for seat in seats:
+        out.setdefault(seat.table_id, []).append(seat.entry.player.name)
+    return out
+
+
+#: The actions this module says in words (the others are :mod:`tournaments.audit_text`'s).
+AREAS = ("protocol.", "incident.", "ruling.", "appeal.", "penalty.")
+
+
+def log_rows(
+    event: Event, entries: Sequence[AuditLogEntry], *, only_known: bool = False
+) -> list[dict[str, Any]]:
+    """The protocols' log for people: each entry's action in words, with names, no data dict
+    (``only_known``: only the entries of :data:`AREAS`)."""
+    if only_known:
+        entries = [e for e in entries if e.action.startswith(AREAS)]
+    tables = {
+        e.data.get("table")
+        for e in entries
+        if isinstance(e.data, dict) and isinstance(e.data.get("table"), int)
+    }
+    incident_tables = dict(
+        Incident.objects.filter(
+            pk__in={e.data.get("incident") for e in entries if isinstance(e.data, dict)} - {None}
+        ).values_list("pk", "table_id")
+    )
+    tables |= set(incident_tables.values())
+    numbers = {
+        t.pk: (t.round.number, t.number)
+        for t in Table.objects.filter(pk__in=tables).select_related("round")
+    }
+    names = _names_of_tables(tables)
+    ui = ui_of_event(event)
+    rows = []
+    for e in entries:
+        data = e.data if isinstance(e.data, dict) else {}
+        table = data.get("table")
+        if table is None and data.get("incident") in incident_tables:
+            table = incident_tables[data["incident"]]
+        seats = names.get(table, [])
+        rows.append(
+            {
+                "entry": e,
+                "where": (
+                    _("round %(round)d, table %(table)d")
+                    % {"round": numbers[table][0], "table": numbers[table][1]}
+                    if table in numbers
+                    else ""
+                ),
+                "text": _described(e.action, data, seats, ui),
+            }
+        )
+    return rows
+
+
+def _seat(seats: Sequence[str], seat: object) -> str:
+    return seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "—"
+
+
+def _described(action: str, data: dict[str, Any], seats: Sequence[str], ui: Any) -> str:
+    version = data.get("version")
+    if action == "protocol.saved":
+        text = _("version %(v)s saved") % {"v": version}
+        errors = data.get("errors")
+        return text + (_(", %(n)s error(s)") % {"n": errors} if errors else "")
+    if action == "protocol.rescored":
+        return _("version %(v)s: scored again with the rulings in force") % {"v": version}
+    if action == "protocol.confirmed":
+        return _("version %(v)s confirmed for %(name)s") % {
+            "v": version,
+            "name": _seat(seats, data.get("seat")),
+        }
+    if action == "protocol.approved":
+        text = _("version %(v)s approved") % {"v": version}
+        if data.get("players_errors"):
+            text += " " + _(
+                "(the computed pulka; %(n)s figure(s) the players wrote stay on record as "
+                "their error)"
+            ) % {"n": data["players_errors"]}
+        return text
+    if action == "protocol.reopened":
+        return _("approval of version %(v)s withdrawn") % {"v": version}
+    if action == "protocol.double_entry_resolved":
+        return _("double entry resolved")
+    if action == "incident.recorded":
+        who = ", ".join(_seat(seats, s) for s in data.get("seats") or ())
+        deal = data.get("deal")
+        text = _("incident recorded") + (f": {who}" if who else "")
+        return text + (_(", deal %(n)s") % {"n": deal + 1} if isinstance(deal, int) else "")
+    if action == "ruling.made":
+        entries = data.get("entries") or []
+        if entries:
+            what = "; ".join(ui.penalty_words(entry, seats) for entry in entries)
+        else:
+            who = _seat(seats, data.get("seat")) if data.get("seat") is not None else ""
+            name = (
+                _("no penalty")
+                if data.get("kind") == "none"
+                else ui.penalty_name(str(data.get("code", ""))) or _("nothing written")
+            )
+            rule = f" ({data['rule']})" if data.get("rule") else ""
+            what = f"{who}: {name}{rule}" if who else f"{name}{rule}"
+        return _("ruling: %(what)s") % {"what": what}
+    if action == "appeal.filed":
+        return _("appeal filed against a ruling")
+    if action == "appeal.decided":
+        status = dict(_appeal_statuses()).get(data.get("status"), data.get("status") or "")
+        return _("appeal decided: %(status)s") % {"status": status}
+    if action == "penalty.defined":
+        return _("event penalty defined: %(code)s") % {"code": data.get("code", "")}
+    return action
+
+
+def _appeal_statuses():
+    from tournaments.models import Appeal
+
+    return Appeal.Status.choices

@@ -1,0 +1,190 @@
+"""Russian Preference's records in words, in the page's language (issue 29): a deal as the
+Kodeks' tournament sheet writes it ("6♠ / made", "8♦ / one down", 001 §4.2.11), a penalty or a
+ruling's entry ("Сергей Морозов: 5 into the gora (3.2.21, looked at the talon)"), and the
+checker's findings as sentences with players' names — never a seat number or a code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import get_language, gettext, ngettext, pgettext
+
+from rules.contracts import Contract
+from rules.penalties import CATALOGUE
+from scoring.protocol import Call, Game, Penalty, Raspasy
+
+__all__ = [
+    "call_words",
+    "column_words",
+    "contract_words",
+    "deal_words",
+    "finding_sentence",
+    "penalty_words",
+    "rule_name",
+]
+
+_SUITS = "♠♣♦♥"
+
+
+def contract_words(contract: Contract) -> str:
+    """``6♠``, ``7NT`` (``7БК`` in Russian), ``misère`` (``мизер``)."""
+    if contract.is_misere:
+        return gettext("misère")
+    denomination = contract.denomination
+    if denomination is not None and denomination < len(_SUITS):
+        return f"{contract.level}{_SUITS[denomination]}"
+    return f"{contract.level}" + pgettext("no trumps, after the level", "NT")
+
+
+def call_words(call: Call) -> str:
+    return {
+        Call.WHIST: gettext("whist"),
+        Call.PASS: gettext("pass"),
+        Call.HALF: gettext("half-whist"),
+        Call.HALF_RETURNED: gettext("half, returned"),
+    }[call]
+
+
+def _down(n: int) -> str:
+    """Undertricks as the sheet says them: one down, two down … (без одной, без двух …)."""
+    words = {1: gettext("one down"), 2: gettext("two down"), 3: gettext("three down")}
+    return words.get(n) or gettext("%(n)d down") % {"n": n}
+
+
+def deal_words(protocol: Any, index: int, dealer: int | None = None) -> str:
+    """One deal (or penalty entry) of ``protocol`` in words, with the players' names."""
+    deal = protocol.deals[index]
+    names = protocol.players
+    if type(deal) is Penalty:
+        return penalty_words(deal, names)
+    if type(deal) is Raspasy:
+        counts = ", ".join(f"{names[p]} {c}" for p, c in enumerate(deal.tricks) if c is not None)
+        return gettext("raspasy: %(tricks)s") % {"tricks": counts}
+    assert type(deal) is Game
+    who = names[deal.declarer] if 0 <= deal.declarer < len(names) else "?"
+    contract = contract_words(deal.contract)
+    tricks = deal.declarer_tricks
+    if deal.contract.is_misere:
+        if tricks is None:
+            outcome = "?"
+        elif tricks == 0:
+            outcome = gettext("made")
+        else:
+            outcome = ngettext("%(n)d trick", "%(n)d tricks", tricks) % {"n": tricks}
+        return f"{who}: {contract} / {outcome}"
+    calls = list(deal.calls)
+    if len(calls) == 2 and dealer is not None:
+        from scoring.writing import whisting_order
+
+        defenders = whisting_order(deal.declarer, len(names), dealer)
+        said = ", ".join(
+            f"{names[d]} {call_words(c)}" for d, c in zip(defenders, calls, strict=True)
+        )
+    else:
+        said = ", ".join(call_words(c) for c in calls)
+    if Call.WHIST not in calls or Call.HALF in calls:
+        outcome = gettext("not played")
+    elif tricks is None:
+        outcome = "?"
+    elif tricks >= deal.contract.level:
+        over = tricks - deal.contract.level
+        outcome = gettext("made") if not over else (gettext("made, %(n)d over") % {"n": over})
+    else:
+        outcome = _down(deal.contract.level - tricks)
+    text = f"{who}: {contract} / {outcome}"
+    return f"{text} — {said}" if said else text
+
+
+def rule_name(rule: str, code: str = "") -> str:
+    """The name of a Kodeks penalty in the page's language ("looked at the talon"): the
+    catalogue's ``code`` (a ruling's entry notes it), else the first penalty of ``rule``."""
+    entries = [e for e in CATALOGUE if e.code == code] or [e for e in CATALOGUE if e.rule == rule]
+    for entry in entries:
+        name = entry.name_ru if (get_language() or "").startswith("ru") else entry.name_en
+        return name[:1].lower() + name[1:]
+    return ""
+
+
+def penalty_words(entry: Penalty | Mapping[str, Any], names: Sequence[str]) -> str:
+    """A penalty entry in words: "Сергей Морозов: 5 into the gora (3.2.21, looked at the
+    talon)"; ``entry`` a scoring Penalty or its JSON (a ruling's entry)."""
+    if isinstance(entry, Penalty):
+        player, rule, gora, pulya, whists, note = (
+            entry.player,
+            entry.rule,
+            entry.gora,
+            entry.pulya,
+            entry.whists,
+            entry.note,
+        )
+    else:
+        player = int(entry.get("player", 0))
+        rule = str(entry.get("rule", ""))
+        gora, pulya = int(entry.get("gora", 0)), int(entry.get("pulya", 0))
+        whists = tuple((int(s), int(w)) for s, w in entry.get("whists", ()))
+        note = str(entry.get("note", ""))
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else "?"
+
+    parts = []
+    if gora:
+        parts.append(gettext("%(n)d into the gora") % {"n": gora})
+    if pulya:
+        parts.append(gettext("%(n)d off the pulya") % {"n": pulya})
+    for writer, amount in whists:
+        parts.append(
+            gettext("%(writer)s writes %(n)d whists on him") % {"writer": name(writer), "n": amount}
+        )
+    if not parts:
+        parts.append(gettext("nothing written"))
+    rule = rule.strip().removeprefix("001").strip().removeprefix("§").strip()
+    why = ", ".join(x for x in (rule, rule_name(rule, note) or note) if x)
+    return f"{name(player)}: {', '.join(parts)}" + (f" ({why})" if why else "")
+
+
+def column_words(column: str, names: Sequence[str]) -> str:
+    """A sheet column: the pulya, the gora, whists on a player, the result."""
+    if column.startswith("whists:"):
+        q = int(column.split(":")[1])
+        return gettext("whists on %(name)s") % {"name": names[q] if q < len(names) else "?"}
+    return {
+        "pulya": gettext("pulya"),
+        "gora": gettext("gora"),
+        "result": gettext("result"),
+    }.get(column, column)
+
+
+def finding_sentence(finding: Mapping[str, Any], names: Sequence[str], title: str) -> str:
+    """A finding of the Russian checker as a sentence for people, after its heading ``title``
+    (the rule is cited beside it): "Boris: whists on Anna written 29, should be 28"; "Tricks
+    add up to 11: a deal has 10"."""
+    code = finding.get("code", "")
+    player = finding.get("player")
+    who = names[player] if isinstance(player, int) and 0 <= player < len(names) else ""
+    written, expected = finding.get("written"), finding.get("expected")
+    column = finding.get("column") or ""
+    if code in ("SHEET_MISMATCH", "RESULT_MISMATCH") and who:
+        where = column_words(column, names)
+        if code == "SHEET_MISMATCH" and finding.get("deal") is None:
+            where = gettext("final %(column)s") % {"column": where}
+        return gettext("%(name)s: %(column)s written %(written)s, should be %(expected)s") % {
+            "name": who,
+            "column": where,
+            "written": written,
+            "expected": expected,
+        }
+    if code == "TRICKS_SUM" and isinstance(written, int):
+        return gettext("Tricks add up to %(n)d: a deal has 10") % {"n": written}
+    if code == "DEALER_OUT_OF_TURN" and isinstance(written, int) and isinstance(expected, int):
+        return gettext("%(written)s dealt; it was %(expected)s's turn") % {
+            "written": names[written] if written < len(names) else "?",
+            "expected": names[expected] if expected < len(names) else "?",
+        }
+    # otherwise the checker's own message where the page is in English; the heading alone
+    # (translated) in other languages
+    if (get_language() or "en").startswith("en"):
+        return str(finding.get("message", ""))
+    return who
