@@ -627,12 +627,8 @@ def audit(request, event):
     # protocols, incidents, rulings and appeals in words with the table's names (issue 29)
     words = {r["entry"].pk: r["text"] for r in log_rows(event, items, only_known=True)}
     log = [
-        (
-            item,
-            words.get(item.pk) or audit_text.described(item.action, item.data, names),
-            # the record as programs read it (JSON, as the export has it), not a Python dict
-            json.dumps(item.data, ensure_ascii=False, sort_keys=True),
-        )
+        # in words only: the record as programs read it is the JSON and CSV download
+        (item, words.get(item.pk) or audit_text.described(item.action, item.data, names))
         for item in items
     ]
     return render(request, "tournaments/organiser/log.html", {"event": event, "log": log})

@@ -249,9 +249,9 @@ def test_the_rounds_protocols_page_names_each_state_in_words(
     page = client.get(reverse("protocol-round", args=[event.slug, 1])).content.decode()
     states = re.findall(r'<span class="state">([^<]*)</span>', page)
     assert states == [
-        "with errors",
-        "entered, not confirmed",
-        "confirmed, waiting for approval",
+        "has errors",
+        "not confirmed yet",
+        "confirmed by every player",
         "approved",
     ]
     assert "not entered" in page  # table 1
