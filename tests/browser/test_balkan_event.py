@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from scoring.variants import VARIANTS
+from tests.browser.steps import create_event, start_round_one
 from tests.factories import UserFactory
 from tournaments.models import EntryKind, Event, GeneratedFile, Protocol
 from tournaments.services.protocols import stored_protocol
@@ -46,21 +47,10 @@ def test_a_croatian_league_evening_in_the_browser(
     login(page, live_server, organiser)
 
     # create the event, then choose Croatian rules: saving shows the Balkan options
-    page.goto(f"{base}/manage/new-event/")
-    page.get_by_label("Short name (URL)").fill("liga")
-    page.get_by_label("Name:", exact=True).fill("Liga Zagreb")
-    page.get_by_label("First day").fill("2027-01-09")
-    page.get_by_label("Last day").fill("2027-01-09")
-    page.get_by_label("Venue").fill("Klub")
-    page.get_by_label("Number of rounds").fill("1")  # one round tonight: a quick draw
-    page.get_by_label("Published").check()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").click()
-    page.goto(f"{base}/e/liga/manage/settings/")
-    page.select_option("select[name=variant]", "croatian")
-    page.select_option("select[name=table_size_policy]", "3")  # seed 002: tables of three
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").click()
+    create_event(
+        page, base, slug="liga", name="Liga Zagreb", day="2027-01-09", venue="Klub",
+        variant="croatian", table_size_policy="3",
+    )  # fmt: skip
     page.goto(f"{base}/e/liga/manage/settings/")
     assert page.get_by_label("Bula:", exact=True).is_visible()  # the game size, named by the family
     page.get_by_label("Bula:", exact=True).fill("30")
@@ -74,28 +64,13 @@ def test_a_croatian_league_evening_in_the_browser(
     assert event.convention_options == {"refa_limit": 1}
 
     # register six players, check them in, draw round 1: two tables of three
-    page.goto(f"{base}/e/liga/manage/entries/import/")
-    page.get_by_label("…or paste the CSV").fill(
-        "name,club\n" + "\n".join(f"{name},Klub {k % 2}" for k, name in enumerate(PLAYERS))
+    start_round_one(
+        page,
+        base,
+        slug="liga",
+        players_csv="name,club\n"
+        + "\n".join(f"{name},Klub {k % 2}" for k, name in enumerate(PLAYERS)),
     )
-    with page.expect_navigation():
-        page.get_by_role("button", name="Import").click()
-    page.goto(f"{base}/e/liga/manage/entries/")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Check in everyone registered").click()
-    page.goto(f"{base}/e/liga/manage/")
-    with page.expect_navigation():
-        page.get_by_role("button", name="New round").click()
-    page.goto(f"{base}/e/liga/manage/rounds/1/")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Publish the seed's hash").click()
-    with page.expect_navigation(timeout=60000):
-        page.get_by_role("button", name="Draw", exact=True).click(timeout=60000)
-    assert page.get_by_role("heading", name="Table 2").is_visible()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Publish", exact=True).click()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Start play").click()
     round_ = event.rounds.get(number=1)
     tables = list(round_.tables.order_by("number"))
     assert [t.seats.count() for t in tables] == [3, 3]
@@ -194,11 +169,11 @@ def test_a_croatian_league_evening_in_the_browser(
 
     # the filled protocol PDF, in Croatian: the Balkan sheet's words and columns
     page.goto(f"{base}/e/liga/manage/documents/")
-    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol"))
+    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol", exact=True))
     form.locator("select[name=table]").select_option(str(table.pk))
     form.locator("select[name=language]").select_option("hr")
     with page.expect_navigation():
-        form.get_by_role("button", name="Filled protocol").click()
+        form.get_by_role("button", name="Filled protocol", exact=True).click()
     f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
     assert f.status == GeneratedFile.Status.OK and f.file
     pdf = tmp_path / "filled.pdf"

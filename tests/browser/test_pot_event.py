@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from scoring.variants import VARIANTS
+from tests.browser.steps import create_event, start_round_one
 from tests.factories import UserFactory
 from tournaments.models import EntryKind, Event, GeneratedFile, Protocol
 from tournaments.services.protocols import stored_protocol
@@ -63,21 +64,10 @@ def test_a_german_preference_evening_on_a_phone_in_german(
     login(page, live_server, organiser)
 
     # create the event, then choose German rules: saving shows the pot games' options
-    page.goto(f"{base}/manage/new-event/")
-    page.get_by_label("Short name (URL)").fill("abend")
-    page.get_by_label("Name:", exact=True).fill("Préférence-Abend")
-    page.get_by_label("First day").fill("2027-02-13")
-    page.get_by_label("Last day").fill("2027-02-13")
-    page.get_by_label("Venue").fill("Gasthaus")
-    page.get_by_label("Number of rounds").fill("1")
-    page.get_by_label("Published").check()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").click()
-    page.goto(f"{base}/e/abend/manage/settings/")
-    page.select_option("select[name=variant]", "german")
-    page.select_option("select[name=table_size_policy]", "3")  # 003 "Spieler: 3"
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").click()
+    create_event(
+        page, base, slug="abend", name="Préférence-Abend", day="2027-02-13", venue="Gasthaus",
+        variant="german", table_size_policy="3",
+    )  # fmt: skip
     page.goto(f"{base}/e/abend/manage/settings/")
     assert page.get_by_label("Stake (chips):").is_visible()  # the game size, named by the family
     page.get_by_label("Stake (chips):").fill("10")  # 003: the dealer's ten chips
@@ -91,28 +81,13 @@ def test_a_german_preference_evening_on_a_phone_in_german(
     assert event.convention_options == {"cap": 40}
 
     # register six players, check them in, draw round 1: two tables of three
-    page.goto(f"{base}/e/abend/manage/entries/import/")
-    page.get_by_label("…or paste the CSV").fill(
-        "name,club\n" + "\n".join(f"{name},Verein {k % 2}" for k, name in enumerate(PLAYERS))
+    start_round_one(
+        page,
+        base,
+        slug="abend",
+        players_csv="name,club\n"
+        + "\n".join(f"{name},Verein {k % 2}" for k, name in enumerate(PLAYERS)),
     )
-    with page.expect_navigation():
-        page.get_by_role("button", name="Import").click()
-    page.goto(f"{base}/e/abend/manage/entries/")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Check in everyone registered").click()
-    page.goto(f"{base}/e/abend/manage/")
-    with page.expect_navigation():
-        page.get_by_role("button", name="New round").click()
-    page.goto(f"{base}/e/abend/manage/rounds/1/")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Publish the seed's hash").click()
-    with page.expect_navigation(timeout=60000):
-        page.get_by_role("button", name="Draw", exact=True).click(timeout=60000)
-    assert page.get_by_role("heading", name="Table 2").is_visible()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Publish", exact=True).click()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Start play").click()
     round_ = event.rounds.get(number=1)
     tables = list(round_.tables.order_by("number"))
     assert [t.seats.count() for t in tables] == [3, 3]
@@ -235,11 +210,11 @@ def test_a_german_preference_evening_on_a_phone_in_german(
 
     # the filled protocol PDF, in German: the ledger, a column per player and one for the pot
     page.goto(f"{base}/e/abend/manage/documents/")
-    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol"))
+    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol", exact=True))
     form.locator("select[name=table]").select_option(str(table.pk))
     form.locator("select[name=language]").select_option("de")
     with page.expect_navigation():
-        form.get_by_role("button", name="Filled protocol").click()
+        form.get_by_role("button", name="Filled protocol", exact=True).click()
     f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
     assert f.status == GeneratedFile.Status.OK and f.file
     pdf = tmp_path / "filled.pdf"
@@ -318,5 +293,5 @@ def test_a_viennese_table_of_four_enters_an_efterkop_chain_on_a_phone_in_swedish
     finding = tablet.locator("tr.finding.error")
     finding.wait_for()
     text = finding.inner_text()
-    assert "Efterköp i fel ordning" in text and "[000 \"Efterköp\"]" in text, text
+    assert "Efterköp i fel ordning" in text and '[000 "Efterköp"]' in text, text
     tablet.screenshot(path=str(shots / "12-wien-finding.png"), full_page=True)

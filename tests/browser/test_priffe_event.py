@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from scoring.variants import VARIANTS
+from tests.browser.steps import create_event, start_round_one
 from tests.factories import UserFactory
 from tournaments.models import EntryKind, Event, GeneratedFile, Protocol
 from tournaments.services.protocols import stored_protocol, table_header
@@ -62,21 +63,10 @@ def test_a_priffe_evening_on_a_phone_in_swedish(
     login(page, live_server, organiser)
 
     # the event: modern Priffe at tables of four, three sits (everyone partners everyone)
-    page.goto(f"{base}/manage/new-event/")
-    page.get_by_label("Short name (URL)").fill("priffe")
-    page.get_by_label("Name:", exact=True).fill("Priffekväll")
-    page.get_by_label("First day").fill("2027-02-05")
-    page.get_by_label("Last day").fill("2027-02-05")
-    page.get_by_label("Venue").fill("Klubben")
-    page.get_by_label("Number of rounds").fill("1")
-    page.get_by_label("Published").check()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").click()
-    page.goto(f"{base}/e/priffe/manage/settings/")
-    page.select_option("select[name=variant]", "modern")
-    page.select_option("select[name=table_size_policy]", "4")  # seed 004: four at a table
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").click()
+    create_event(
+        page, base, slug="priffe", name="Priffekväll", day="2027-02-05", venue="Klubben",
+        variant="modern", table_size_policy="4",
+    )  # fmt: skip
     page.goto(f"{base}/e/priffe/manage/settings/")
     page.fill("input[name=pulka_target]", "3")
     with page.expect_navigation():
@@ -85,27 +75,12 @@ def test_a_priffe_evening_on_a_phone_in_swedish(
     assert (event.variant, event.pulka_target, event.table_size_policy) == ("modern", 3, "4")
 
     # four players, checked in; the round drawn, published and started
-    page.goto(f"{base}/e/priffe/manage/entries/import/")
-    page.get_by_label("…or paste the CSV").fill(
-        "name,club\n" + "\n".join(f"{name},Klubben" for name in PLAYERS)
+    start_round_one(
+        page,
+        base,
+        slug="priffe",
+        players_csv="name,club\n" + "\n".join(f"{name},Klubben" for name in PLAYERS),
     )
-    with page.expect_navigation():
-        page.get_by_role("button", name="Import").click()
-    page.goto(f"{base}/e/priffe/manage/entries/")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Check in everyone registered").click()
-    page.goto(f"{base}/e/priffe/manage/")
-    with page.expect_navigation():
-        page.get_by_role("button", name="New round").click()
-    page.goto(f"{base}/e/priffe/manage/rounds/1/")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Publish the seed's hash").click()
-    with page.expect_navigation(timeout=60000):
-        page.get_by_role("button", name="Draw", exact=True).click(timeout=60000)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Publish", exact=True).click()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Start play").click()
     (table,) = event.rounds.get(number=1).tables.all()
     seats = list(table.seats.order_by("position").select_related("entry__player"))
     assert len(seats) == 4
@@ -210,11 +185,11 @@ def test_a_priffe_evening_on_a_phone_in_swedish(
 
     # the filled protocol PDF in Swedish: the sheet below and above the line
     page.goto(f"{base}/e/priffe/manage/documents/")
-    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol"))
+    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol", exact=True))
     form.locator("select[name=table]").select_option(str(table.pk))
     form.locator("select[name=language]").select_option("sv")
     with page.expect_navigation():
-        form.get_by_role("button", name="Filled protocol").click()
+        form.get_by_role("button", name="Filled protocol", exact=True).click()
     f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
     assert f.status == GeneratedFile.Status.OK and f.file
     pdf = tmp_path / "filled.pdf"
