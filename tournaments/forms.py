@@ -9,6 +9,23 @@ from tournaments import convention_options
 from tournaments.models import Event, EventRole
 
 
+def draw_method_choices(family_key: str) -> list[tuple[str, str]]:
+    """The draw methods, the random draw citing the family's rule for it (the Kodeks' note 8
+    for Russian Preference; none where the family's texts say nothing)."""
+    from tournaments.models.event import DrawMethod
+    from tournaments.variants import ui_for
+
+    try:
+        citation = ui_for(family_key).random_draw_citation
+    except LookupError:
+        citation = ""
+    random = _("Random draw") + (f" ({citation})" if citation else "")
+    return [
+        (value, random if value == DrawMethod.RANDOM else label)
+        for value, label in DrawMethod.choices
+    ]
+
+
 class EventForm(forms.ModelForm):
     """The event's settings. The convention choices are grouped by rule family; the options
     shown are those of the chosen convention's family (after a change of family, saving shows
@@ -54,6 +71,11 @@ class EventForm(forms.ModelForm):
         self.family = convention_options.family_for(chosen)
         self.fields.update(convention_options.option_fields(self.family))
         self.fields["pulka_target"].label = convention_options.game_size_label(self.family)
+        # in the family's words: no pulka, and the random draw's rule only where it has one
+        self.fields["deals_per_round"].help_text = _(
+            "Instead of playing to the game size above, play a fixed number of deals."
+        )
+        self.fields["default_draw_method"].choices = draw_method_choices(self.family.key)
         for name in self.KEEP_WHEN_BLANK:
             self.fields[name].required = False
         if self.instance.pk and self.family == convention_options.family_for(self.instance.variant):

@@ -108,6 +108,12 @@ class FamilyUI:
     first_dealer_rule: ClassVar[str] = ""
     #: the rule behind a random seating draw, as a reader looks it up ("Kodeks note 8"), or ""
     random_draw_citation: ClassVar[str] = ""
+    #: the rule that lets a referee adjust a deal's result (001 §3.8.5.1 Б: "3.8.5.1 Б"), or ""
+    #: where the family's texts give none: the ruling form then does not offer it
+    adjusted_result_rule: ClassVar[str] = ""
+    #: the ruling form's fields for the parameters of the family's catalogue penalties (a
+    #: template taking ``seats``: (position, name) pairs), or "" where the catalogue needs none
+    ruling_params_template: ClassVar[str] = ""
 
     @property
     def variant(self) -> Variant:

@@ -102,6 +102,8 @@ class RussianUI(FamilyUI):
     seating_rule = "3.1.1"  # тираж: the seats drawn by lot
     first_dealer_rule = "3.2.1"
     random_draw_citation = "Kodeks note 8"
+    adjusted_result_rule = "3.8.5.1 Б"
+    ruling_params_template = "tournaments/protocols/_ruling_params.html"
 
     @property
     def finding_titles(self) -> Mapping[str, Any]:  # type: ignore[override]

@@ -549,6 +549,7 @@ def appeals(request, event):
             "error": error,
             "can_decide": permissions.has_event_role(request.user, event, permissions.APPEALS),
             "catalogue": ui_of_event(event).catalogue,
+            "family": ui_of_event(event),  # which rulings and parameters the family has
         },
         status=400 if error else 200,
     )

@@ -220,3 +220,39 @@ def test_the_public_event_page_names_the_bula(client, language, size):
     prefix = "" if language == "en" else f"/{language}"  # English has no prefix
     page = client.get(f"{prefix}/e/{event.slug}/").content.decode()
     assert size in page and "Pulka" not in page[page.index("<main") :]
+
+
+def test_settings_and_ruling_forms_offer_no_russian_rule_in_a_balkan_event(client):
+    """Seed 002 has no random-draw note, no adjusted result (001 §3.8.5.1 Б) and none of the
+    Kodeks catalogue's parameters: a Balkan event's settings and incident pages offer none of
+    them (FamilyUI.random_draw_citation, adjusted_result_rule, ruling_params_template), where a
+    Russian event's do."""
+    from tests.tournaments.balkan.test_balkan_event import balkan_table
+
+    client.force_login(UserFactory(is_superuser=True))
+    event, (table,), _ = balkan_table()
+    settings = client.get(reverse("manage-settings", args=[event.slug])).content.decode()
+    assert ">Random draw</option>" in settings and "Kodeks" not in settings
+    assert "pulka length" not in settings and "the game size above" in settings
+    from django.utils import timezone
+
+    from tournaments.models import Incident
+
+    Incident.objects.create(
+        event=event, table=table, occurred_at=timezone.now(), description="looked at the talon"
+    )
+    incidents = reverse("protocol-incidents", args=[event.slug, 1, table.number])
+    page = client.get(incidents).content.decode()
+    assert 'name="kind"' in page  # the ruling form is there, without the Russian rulings
+    assert 'value="adjusted"' not in page and "3.8.5.1" not in page
+    assert 'name="p_gora"' not in page and "3.2.17" not in page
+    russian = EventFactory(slug="kup", variant="sochi")
+    round_ = Round.objects.create(event=russian, number=1, state=Round.State.IN_PLAY)
+    kup_table = Table.objects.create(round=round_, number=1, first_dealer=0)
+    Incident.objects.create(
+        event=russian, table=kup_table, occurred_at=timezone.now(), description="talon"
+    )
+    settings = client.get(reverse("manage-settings", args=[russian.slug])).content.decode()
+    assert ">Random draw (Kodeks note 8)</option>" in settings
+    page = client.get(reverse("protocol-incidents", args=[russian.slug, 1, 1])).content.decode()
+    assert "adjusted result (3.8.5.1 Б)" in page and 'name="p_gora"' in page
