@@ -65,6 +65,7 @@ def check_auction(
     *,
     hand_higher: bool = False,
     one_round: bool = False,
+    names: tuple[str, ...] = (),
 ) -> AuctionOutcome:
     """Check a whole auction; see the module docstring.
 
@@ -74,13 +75,20 @@ def check_auction(
     Handspiel mehr ansagen" presupposes a second turn); with ``one_round`` each speaks once
     (003: "Vorhand … Mittelhand … Der Kartengeber hat das gleiche Recht: er passt oder meldet
     Drei") and a second turn is a bid after the auction ended.
+
+    Findings name the players by ``names`` (the protocol's players), else "seat n" from 1.
     """
     source = "000" if game == "viennese" else "003"
     section = "Budgivningen" if game == "viennese" else "Der Ablauf des Spiels"
     found: list[Finding] = []
 
+    def who(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
     def flag(code: str, message: str, seat: int | None = None, rule: str = section,
              severity: Severity = Severity.ERROR) -> None:  # fmt: skip
+        if seat is not None:  # "{player}": the player who spoke, by name
+            message = message.replace("{player}", who(seat))
         found.append(Finding(code, message, rule=rule, deal=deal, player=seat, column="auction",
                              severity=severity, source=source))  # fmt: skip
 
@@ -103,18 +111,18 @@ def check_auction(
                  seat)  # fmt: skip
             break
         if seat not in order:
-            flag("AUCTION_SEAT", f"seat {seat} does not play this deal", seat)
+            flag("AUCTION_SEAT", f"{who(seat)} does not play this deal", seat)
             return AuctionOutcome(tuple(found), None, None, frozenset(bid_before), False)
         expected = order[turn % 3]
         while expected in passed:
             turn += 1
             expected = order[turn % 3]
         if seat != expected:
-            flag("AUCTION_TURN", f"bid {k + 1}: seat {seat} speaks out of turn "
-                 f"(seat {expected} was to speak)", seat)  # fmt: skip
+            flag("AUCTION_TURN", f"bid {k + 1}: {who(seat)} speaks out of turn "
+                 f"({who(expected)} was to speak)", seat)  # fmt: skip
         turn = order.index(seat) + 1
         if seat in passed:
-            flag("AUCTION_PASSED", f"bid {k + 1}: seat {seat} bids again after passing", seat)
+            flag("AUCTION_PASSED", f"bid {k + 1}: {who(seat)} bids again after passing", seat)
         if seat == forehand and seat not in first and hold_right is None:
             # 000 "Budgivningen": forehand holds; if he opened with a pass, the dealer
             # (four players: the player left of forehand, 000 "Spel på fyra personer")
@@ -157,7 +165,7 @@ def _viennese_bid(flag, k, seat, bid, first, cur_rank, cur_code, cur_seat, hold_
         mine = None
     if mine is not None and mine != category and not (mine == "spel" and category == "spel"):
         what = {"kop": "1–4", "spel": "spel", "premium": "a premium contract"}[mine]
-        flag("AUCTION_LEVEL_LOCK", f"bid {k + 1}: seat {seat} first bid {what} and may not bid "
+        flag("AUCTION_LEVEL_LOCK", f"bid {k + 1}: {{player}} first bid {what} and may not bid "
              f"{bid} (000 \"Budgivningen\": the level lock)", seat)  # fmt: skip
         return cur_rank, cur_code, cur_seat
     if category == "spel" and bid != "spel":
@@ -183,7 +191,7 @@ def _viennese_bid(flag, k, seat, bid, first, cur_rank, cur_code, cur_seat, hold_
     hold = (category == "kop" and rank == cur_rank and seat == hold_right and cur_seat != seat)
     if rank <= cur_rank and not hold:
         if category == "kop" and rank == cur_rank:
-            flag("AUCTION_HOLD", f"bid {k + 1}: seat {seat} has no right to hold {bid} "
+            flag("AUCTION_HOLD", f"bid {k + 1}: {{player}} has no right to hold {bid} "
                  "(only forehand, or the dealer after forehand passed)", seat)  # fmt: skip
         else:
             flag("AUCTION_NOT_HIGHER", f"bid {k + 1}: {bid} is not higher than {cur_code}"
@@ -210,7 +218,7 @@ def _german_bid(flag, k, seat, bid, forehand, bid_before, cur_rank, cur_code, cu
         flag("AUCTION_BID", f"bid {k + 1}: {bid} is not a German game (Eins–Prämie)", seat, rule)
         return cur_rank, cur_code, cur_seat
     if contract.hand and seat in bid_before:
-        flag("AUCTION_HAND_AFTER_BID", f"bid {k + 1}: seat {seat} has already bid and may not "
+        flag("AUCTION_HAND_AFTER_BID", f"bid {k + 1}: {{player}} has already bid and may not "
              "announce a hand game (003: \"Wer schon gereizt hat, darf kein Handspiel mehr "
              "ansagen\")", seat, "aus der Hand")  # fmt: skip
     if seat == forehand and cur_code is None and not contract.hand and contract.level != 1:

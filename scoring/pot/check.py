@@ -50,8 +50,14 @@ class _Findings:
                                   severity=severity, source=source or self.source))  # fmt: skip
 
 
+def _who(p: PotProtocol, seat: int) -> str:
+    """A seat by its player's name (findings are read by people); "seat n" from 1 when the
+    seat is not at the table."""
+    return p.players[seat] if 0 <= seat < p.size else f"seat {seat + 1}"
+
+
 def _tricks(out: _Findings, i: int, tricks: tuple[int, ...] | None, size: int,
-            playing: tuple[int, ...], rule: str) -> bool:  # fmt: skip
+            playing: tuple[int, ...], rule: str, names: tuple[str, ...] = ()) -> bool:  # fmt: skip
     """Tricks are one count per seat, summing to 10, only for seats that played."""
     if tricks is None:
         out.add("TRICKS_MISSING", "the deal was played but its tricks are not recorded", rule, i,
@@ -68,7 +74,8 @@ def _tricks(out: _Findings, i: int, tricks: tuple[int, ...] | None, size: int,
         ok = False
     for s in range(size):
         if s not in playing and tricks[s]:
-            out.add("TRICKS_NOT_PLAYING", f"seat {s} did not play this deal but has {tricks[s]} "
+            out.add("TRICKS_NOT_PLAYING", f"{names[s] if s < len(names) else f'seat {s + 1}'} did not play this deal but has "
+                    f"{tricks[s]} "
                     "tricks", rule, i, player=s, column="tricks")  # fmt: skip
             ok = False
     return ok
@@ -80,11 +87,11 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
     actives = active_seats(size, dealer)
     for k, (seat, _) in enumerate(hand.efterkop):
         if not 0 <= seat < size or seat not in actives:
-            out.add("SEAT", f"efterköp {k + 1}: seat {seat} does not play this deal", "Efterköp",
+            out.add("SEAT", f"efterköp {k + 1}: {_who(p, seat)} does not play this deal", "Efterköp",
                     i, column="efterkop")  # fmt: skip
             return
     if hand.declarer not in actives or hand.player not in actives:
-        out.add("SEAT", f"the declarer (seat {hand.player}) does not play this deal", "Giv"
+        out.add("SEAT", f"the declarer ({_who(p, hand.player)}) does not play this deal", "Giv"
                 if viennese else "Der Ablauf des Spiels", i, column="declarer")  # fmt: skip
         return
     contract = hand.played
@@ -111,7 +118,7 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
         if hand.negotiated:
             out.add("NEGOTIATION", "negotiation needs one defender going and one at home",
                     "Förhandling", i, column="negotiated")  # fmt: skip
-        _tricks(out, i, hand.tricks, size, (hand.player, *defs), "Betalning")
+        _tricks(out, i, hand.tricks, size, (hand.player, *defs), "Betalning", tuple(p.players))
     else:
         if len(hand.defence) != 2:
             out.add("DEFENCE_COUNT", f"{len(hand.defence)} decisions; each of the two defenders "
@@ -121,17 +128,17 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
         if not viennese:
             for d, dec in by.items():
                 if dec not in (Decision.GO, Decision.HOME):
-                    out.add("DECISION", f"seat {d}: {dec} does not exist in German Préférence "
+                    out.add("DECISION", f"{_who(p, d)}: {dec} does not exist in German Préférence "
                             "(mitgehen or daheim bleiben)", rule_go, i, player=d,
                             column="defence")  # fmt: skip
         forced = pot_after_ante is not None and pot_after_ante == conv.base_stake and viennese
         for d, dec in by.items():
             if forced and dec in (Decision.HOME, Decision.INVITE, Decision.INVITED):
-                out.add("TVANG", f"seat {d} {dec} in a forced deal: the pot holds one base stake, "
+                out.add("TVANG", f"{_who(p, d)}: {dec} in a forced deal: the pot holds one base stake, "
                         "so both go along (tvång)", rule_go, i, player=d,
                         column="defence")  # fmt: skip
-            if viennese and dec is Decision.FORCED and not forced:
-                out.add("NOT_FORCED", f"seat {d} marked tvång, but the pot holds "
+            if viennese and dec is Decision.FORCED and not forced and pot_after_ante is not None:
+                out.add("NOT_FORCED", f"{_who(p, d)} marked tvång, but the pot holds "
                         f"{pot_after_ante}, not one base stake", rule_go, i, player=d,
                         column="defence", written=pot_after_ante,
                         expected=conv.base_stake)  # fmt: skip
@@ -149,7 +156,8 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
                 out.add("NEGOTIATION", "nothing to negotiate: both stayed home", "Förhandling", i,
                         column="negotiated")  # fmt: skip
         elif _tricks(out, i, hand.tricks, size, (hand.player, *playing), "Betalning"
-                     if viennese else "Der Ablauf des Spiels") and hand.negotiated:  # fmt: skip
+                     if viennese else "Der Ablauf des Spiels", tuple(p.players)) \
+                and hand.negotiated:  # fmt: skip
             tricks = hand.tricks
             assert tricks is not None
             alone = len(playing) == 1 and Decision.INVITE not in decisions
@@ -205,6 +213,7 @@ def _auction(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, deal: 
              dealer: int) -> None:  # fmt: skip
     assert deal.auction is not None
     result = check_auction(deal.auction, p.size, dealer, i, conv.game,
+                           names=tuple(p.players),
                            hand_higher=conv.hand_game_rank == "hand_higher",
                            one_round=conv.bidding == "one_round")  # fmt: skip
     out.items += result.findings
@@ -213,15 +222,15 @@ def _auction(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, deal: 
     section = "Budgivningen" if conv.game == "viennese" else "Der Ablauf des Spiels"
     if isinstance(deal, Rundpass):
         if result.declarer is not None:
-            out.add("AUCTION_DEAL", f"the auction ends with a bid by seat {result.declarer}, "
+            out.add("AUCTION_DEAL", f"the auction ends with a bid by {_who(p, result.declarer)}, "
                     "but the deal is recorded as all passed", section, i)  # fmt: skip
         return
     if result.declarer is None or result.final is None:
         out.add("AUCTION_DEAL", "everybody passed, but a contract is recorded", section, i)
         return
     if result.declarer != deal.declarer:
-        out.add("AUCTION_DECLARER", f"the auction's winner is seat {result.declarer}, not seat "
-                f"{deal.declarer}", section, i, column="declarer", written=deal.declarer,
+        out.add("AUCTION_DECLARER", f"the auction's winner is {_who(p, result.declarer)}, not "
+                f"{_who(p, deal.declarer)}", section, i, column="declarer", written=deal.declarer,
                 expected=result.declarer)  # fmt: skip
     why = check_contract_against_bid(result.final, deal.contract, conv.game)
     if why:
@@ -311,20 +320,21 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
             continue
         assert dealer is not None
         if deal.dealer is not None and deal.dealer != dealer:
-            out.add("DEALER", f"dealer recorded as seat {deal.dealer}, but by the rotation it is "
-                    f"seat {dealer}", rule_deal, i, column="dealer", written=deal.dealer,
+            out.add("DEALER", f"dealer recorded as {_who(protocol, deal.dealer)}, but by the rotation it is "
+                    f"{_who(protocol, dealer)}", rule_deal, i, column="dealer", written=deal.dealer,
                     expected=dealer)  # fmt: skip
         pot_after = None
         if known is not None and i < len(known.deals):
             pot_after = known.deals[i].pot_before + known.deals[i].ante
         if isinstance(deal, Hand):
             if not 0 <= deal.declarer < size:
-                out.add("SEAT", f"declarer {deal.declarer} is not a seat", rule_deal, i,
+                out.add("SEAT", f"declarer {deal.declarer + 1} is not a seat at the table", rule_deal, i,
                         column="declarer")  # fmt: skip
                 continue
             _hand(out, conv, protocol, i, deal, dealer, pot_after)
         elif viennese:
-            _tricks(out, i, deal.tricks, size, active_seats(size, dealer), "Betalning")
+            _tricks(out, i, deal.tricks, size, active_seats(size, dealer), "Betalning",
+                    tuple(protocol.players))
         else:
             out.add("ALL_PASS", "003 does not say what happens when all pass; scored as thrown "
                     "in: the dealer's chips stay in the pot", "Der Ablauf des Spiels", i,

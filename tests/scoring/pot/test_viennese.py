@@ -217,6 +217,10 @@ def test_dealer_rotation_is_checked():
     # 000 "Giv": "Turen att ge går vidare medsols"
     report = check(game(Hand(0, c("1"), (GO, GO), tricks=(6, 2, 2), dealer=1)))
     assert codes(report) == ["DEALER"] and report.findings[0].expected == 2
+    # read by people: the players by name, never a 0-based seat (issue 29)
+    players = game(Hand(0, c("1"), (GO, GO), tricks=(6, 2, 2))).players
+    message = report.findings[0].message
+    assert players[1] in message and players[2] in message and "seat" not in message
 
 
 def test_the_written_ledger_is_checked_cell_by_cell():

@@ -116,9 +116,7 @@ KNOWN_ELSEWHERE: set[tuple[str, str]] = set()
 
 
 #: The same on the other families' demo evenings, whose draws (and so which table holds which
-#: finding) vary from run to run: allowed there, by kind of page, but not required. Their
-#: pulkas show finding codes, and the pot game's "tvång" finding says "seat 0" and "the pot
-#: holds None" (scoring/pot, issue 26).
+#: finding) vary from run to run: allowed there, by kind of page, but not required.
 MAY_SHOW_ELSEWHERE = {
     (f"{slug}-{page}", what)
     for slug in ("demo-liga", "demo-priffe", "demo-wien")
