@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from rules.conventions import InvalidConventionError
 from rules.variants import family_of_convention, find_any_convention
@@ -780,7 +780,11 @@ def protocol_confirm(*, protocol: Protocol, seat: int, entry=None, by=None) -> P
         # (the players' written figures alone do not stop a confirmation of the deals: the
         # referee approves the computed pulka over them, with his acknowledgement)
         raise UserFacingError(
-            _("The protocol has %(n)d error(s); correct them before confirming.")
+            ngettext(
+                "The protocol has %(n)d error; correct it before confirming.",
+                "The protocol has %(n)d errors; correct them before confirming.",
+                protocol.error_count,
+            )
             % {"n": protocol.error_count},
             {"field": "protocol"},
         )
@@ -892,7 +896,11 @@ def protocol_approve(
         )
     elif protocol.error_count:
         raise UserFacingError(
-            _("The protocol has %(n)d error(s); it cannot be approved.")
+            ngettext(
+                "The protocol has %(n)d error; it cannot be approved.",
+                "The protocol has %(n)d errors; it cannot be approved.",
+                protocol.error_count,
+            )
             % {"n": protocol.error_count},
             {"field": "protocol"},
         )

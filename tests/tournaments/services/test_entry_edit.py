@@ -3,6 +3,8 @@ user's language beside the field, never a constraint's name."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -145,6 +147,10 @@ def test_the_event_form_says_the_last_day_cannot_be_before_the_first(client, org
     beside = page[page.index('id="id_ends_on"') :].split("</div>")[0]
     assert "The last day cannot be before the first." in beside
     assert 'class="field field-invalid"' in page
+    # the input names its error for screen readers (aria-describedby), and the error is there
+    described = re.search(r'<input[^>]*id="id_ends_on"[^>]*>', page).group(0)
+    assert 'aria-describedby="id_ends_on_error"' in described and 'aria-invalid="true"' in described
+    assert 'id="id_ends_on_error"' in beside
     staff = UserFactory(is_staff=True)
     client.force_login(staff)
     page = client.post(reverse("event-new"), {**fields, "slug": "new-one"}).content.decode()
