@@ -23,7 +23,8 @@ _NAME_CHARS = st.characters(
 )
 names = st.one_of(
     st.sampled_from(["Anna", "Boris", "Vera", "Gleb", "Иванов", "Пётр", "O'Neil", "Jean-Luc"]),
-    st.text(_NAME_CHARS, min_size=1, max_size=12),
+    # a name is more than spaces (the readers refuse a blank one, 001 §4.2.1)
+    st.text(_NAME_CHARS, min_size=1, max_size=12).filter(lambda s: s.strip()),
 )
 free_text = st.text(_NAME_CHARS, max_size=15)
 option_values = st.one_of(
@@ -82,7 +83,7 @@ def penalties(draw: st.DrawFn, n: int) -> Penalty:
 def protocols(draw: st.DrawFn) -> Protocol:
     n = draw(st.sampled_from([3, 4]))
     players = draw(
-        st.lists(names, min_size=n, max_size=n, unique_by=lambda s: s.lower()).map(tuple)
+        st.lists(names, min_size=n, max_size=n, unique_by=lambda s: s.strip().casefold()).map(tuple)
     )
     deal_strategy: st.SearchStrategy[Deal] = st.one_of(games(n), raspasys(n), penalties(n))
     option_names = st.sampled_from(["whist_style", "raspasy_price", "help", "x", "ten_checked"])
