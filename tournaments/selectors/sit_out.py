@@ -4,12 +4,13 @@ standings say about it."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from tournaments.models import Entry, Event, Round, Seat
 from tournaments.models.event import FoursRemainder
 
-__all__ = ["round_remainder", "event_sit_outs"]
+__all__ = ["round_remainder", "event_sit_outs", "sit_out_worth", "sitting_out_of_round"]
 
 
 def _unit(event: Event) -> str:
@@ -19,6 +20,34 @@ def _unit(event: Event) -> str:
         return str(ui_of_event(event).result_unit)
     except (LookupError, ValueError):
         return ""
+
+
+def sit_out_worth(event: Event) -> tuple[Any, str]:
+    """What a round sat out adds to the total, with its unit: the stated ``sit_out_score`` in
+    the table's unit, or, where the event ranks by place points, the average place at a table
+    of four (:meth:`tournaments.standings.scores.RoundScore.sit_out`, where the reading is
+    explained)."""
+    from django.utils.translation import gettext
+
+    from tournaments.standings import config_from_json
+
+    try:
+        worth = config_from_json(event.tiebreaks or []).score.sit_out()
+    except ValueError:  # an invalid chain: the standings say so; the stated score stands here
+        worth = None
+    if worth is None:
+        return event.sit_out_score, _unit(event)
+    return Decimal(worth.numerator) / Decimal(worth.denominator), gettext("place points")
+
+
+def sitting_out_of_round(*, round_: Round) -> list[dict[str, Any]]:
+    """``{"entry", "name"}`` of each entry who sat ``round_`` out, by name (no query when
+    nobody did)."""
+    out = list(round_.sitting_out or [])
+    if not out:
+        return []
+    names = Entry.objects.filter(pk__in=out).values_list("pk", "player__name")
+    return [{"entry": pk, "name": name} for pk, name in sorted(names, key=lambda p: (p[1], p[0]))]
 
 
 def round_remainder(*, round_: Round) -> dict[str, Any] | None:
@@ -37,8 +66,7 @@ def round_remainder(*, round_: Round) -> dict[str, Any] | None:
         return None
     return {
         "sitting_out": sorted(names[e] for e in out if e in names),
-        "score": event.sit_out_score,
-        "unit": _unit(event),
+        **dict(zip(("score", "unit"), sit_out_worth(event), strict=True)),
         "substitutes": substitutes,
     }
 
@@ -54,8 +82,7 @@ def event_sit_outs(*, event: Event) -> dict[str, Any] | None:
     ids = {e for out in by_round.values() for e in out}
     names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
     return {
-        "score": event.sit_out_score,
-        "unit": _unit(event),
+        **dict(zip(("score", "unit"), sit_out_worth(event), strict=True)),
         "rounds": [
             {"number": n, "names": sorted(names[e] for e in out if e in names)}
             for n, out in by_round.items()

@@ -32,6 +32,7 @@ from tournaments.standings import (
     StandingsConfig,
     config_from_json,
 )
+from tournaments.standings.rows import SIT_OUT_RULE
 
 __all__ = [
     "StandingsInputs",
@@ -191,7 +192,6 @@ def standings_sources(*, event: Event) -> StandingsSources:
     return StandingsSources(event, config, entries, rounds, tables, seats, chosen, adjustments)
 
 
-SIT_OUT_RULE = "sit-out"
 
 
 def sitting_out_by_round(*, event: Event) -> dict[int, list[int]]:

@@ -45,7 +45,9 @@ class PlayerRecord:
 
     ``scores[round]`` is the round score (after the chosen round-score option), ``places``
     the shared-aware place at the table (1 = top), ``adjustment`` the event-level penalties
-    and awards in whists, ``adjust_total`` whether those apply to the total too.
+    and awards in whists, ``adjust_total`` whether those apply to the total too; ``sat_out``
+    what the rounds he sat out add to the total where that is not their stated score (place
+    points: :meth:`~tournaments.standings.scores.RoundScore.sit_out`).
     """
 
     entry: int
@@ -54,6 +56,7 @@ class PlayerRecord:
     places: Mapping[int, int] = field(default_factory=dict)
     adjustment: Fraction = Fraction(0)
     adjust_total: bool = True
+    sat_out: Fraction = Fraction(0)
 
     def stat(self, key: str) -> int:
         return sum(r.stats.get(key, 0) for r in self.rounds)
@@ -84,7 +87,7 @@ class Total(Metric):
 
     def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         extra = record.adjustment if record.adjust_total else Fraction(0)
-        return sum(record.scores.values(), Fraction(0)) + extra
+        return sum(record.scores.values(), Fraction(0)) + extra + record.sat_out
 
 
 class Whists(Metric):

@@ -13,7 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-__all__ = ["RoundResult", "Adjustment", "EMPTY_STATS"]
+__all__ = ["RoundResult", "Adjustment", "EMPTY_STATS", "SIT_OUT_RULE"]
+
+#: the rule of the award a player is credited for a round he sat out (tables of four)
+SIT_OUT_RULE = "sit-out"
 
 EMPTY_STATS: Mapping[str, int] = {}
 

@@ -14,6 +14,16 @@ each is a small pure function of one table's results (so place points can see th
                  share the points of the places they cover equally (two tied for first at a
                  table of three get (2 + 1) / 2 = 1.5 each).
 
+A round sat out (tables of four, the event's ``fours_remainder``) is worth the event's stated
+``sit_out_score``, a result in the table's unit: the whist-like scores add it to the total as
+it stands (:meth:`RoundScore.sit_out`). Place points rank a player against his table, and a
+player who sat out had no table, so the stated score cannot be placed; his round is worth the
+average place at a table of four — the points the table would share if all four tied (3, 2,
+1, 0 → 1.5; scaled → 1). That is what a stated score of 0 (the default) means in whists, since
+a table's results sum to zero: neither a win nor a loss, so sitting out neither lifts a player
+above those who played nor drops him below them. The stated score still counts in the
+``whists`` tie-break.
+
 >>> from fractions import Fraction as F
 >>> place_points([F(30), F(30), F(-60)])
 (Fraction(3, 2), Fraction(3, 2), Fraction(0, 1))
@@ -116,6 +126,22 @@ class RoundScore:
 
     def __call__(self, results: Sequence[Fraction]) -> tuple[Fraction, ...]:
         return self.function(results, **dict(self.params))
+
+    def sit_out(self, size: int = 4) -> Fraction | None:
+        """What a round sat out is worth in this round score, when it is not the stated score
+        itself (``None``: the whist-like scores count the stated score as it stands). Place
+        points: the average place at a table of ``size`` (all ``size`` players tied).
+
+        >>> round_score("place_points").sit_out()
+        Fraction(3, 2)
+        >>> round_score("place_points", four="scaled").sit_out()
+        Fraction(1, 1)
+        >>> round_score("capped", cap=100).sit_out() is None
+        True
+        """
+        if self.key != "place_points":
+            return None
+        return self([Fraction(0)] * size)[0]
 
 
 ROUND_SCORES: Mapping[str, tuple[str, Callable[..., tuple[Fraction, ...]], tuple[str, ...]]] = {

@@ -17,7 +17,7 @@ from typing import Any
 
 from .metrics import METRICS, Metric, PlayerRecord, find_metric
 from .ranker import Ranked, rank
-from .rows import Adjustment, RoundResult
+from .rows import SIT_OUT_RULE, Adjustment, RoundResult
 from .scores import RoundScore, round_score
 
 __all__ = ["StandingsConfig", "Standings", "compute_standings", "config_from_json", "num"]
@@ -170,6 +170,7 @@ class Standings:
                     "provisional_total": num(total + provisional_total),
                     "has_provisional": any(not r.final for r in by_entry[ranked.entry]),
                     "adjustment": num(record.adjustment),
+                    "sat_out": num(record.sat_out),
                     "metrics": {k: num(v) for k, v in ranked.values.items()},
                 }
             )
@@ -270,6 +271,12 @@ def compute_standings(
         extra[a.entry] += Fraction(a.whists)
     all_entries = set(entries) | {r.entry for r in results} | set(extra)
     adjust_total = config.score.key in WHIST_SCORES
+    # a round sat out, where the round score does not count the stated score (place points)
+    sat_out: dict[int, Fraction] = defaultdict(Fraction)
+    if not adjust_total and (worth := config.score.sit_out()) is not None:
+        for a in adjustments:
+            if a.rule == SIT_OUT_RULE:
+                sat_out[a.entry] += worth
     records = {
         e: PlayerRecord(
             entry=e,
@@ -278,6 +285,7 @@ def compute_standings(
             places=places[e],
             adjustment=extra[e],
             adjust_total=adjust_total,
+            sat_out=sat_out[e],
         )
         for e in all_entries
     }

@@ -92,6 +92,7 @@ def round_seating(request, event, number: int):
             event.round_time_limit,
             event.variant,
             event.sit_out_score,
+            event.tiebreaks,  # place points: a round sat out is worth the average place
         ),
         last_modified=round_.public_changed_at,
         render=lambda: render(

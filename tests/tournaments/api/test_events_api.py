@@ -257,3 +257,54 @@ def test_seed_commitments_through_the_api(organiser_api, api, event):
     assert organiser_api.post(base + "1/publish").status_code == 200
     [listed] = api.get(base + "commitments").json()
     assert hashlib.sha256(listed["draw_seed"].encode()).hexdigest() == digest
+
+
+def fours_event(n: int, substitutes: int = 0, **fields):
+    """A Priffe event at tables of four with ``n`` players checked in (and substitutes)."""
+    from decimal import Decimal
+
+    from tournaments.models import Entry
+
+    event = EventFactory(
+        variant="modern", table_size_policy="4", published=True,
+        fours_remainder="sit_out", sit_out_score=Decimal("12.5"), **fields,
+    )  # fmt: skip
+    for _ in range(n):
+        EntryFactory(event=event, status=Entry.Status.CHECKED_IN)
+    for _ in range(substitutes):
+        EntryFactory(event=event, status=Entry.Status.CHECKED_IN, substitute=True)
+    return event
+
+
+def test_the_fours_remainder_choice_substitutes_and_who_sat_out(api):
+    from tournaments.services.rounds import round_create, round_draw, round_publish
+
+    event = fours_event(13, substitutes=1)
+    e = f"/api/v1/events/{event.slug}"
+    detail = api.get(f"{e}/").json()
+    assert detail["fours_remainder"] == "sit_out" and detail["sit_out_score"] == "12.50"
+    entries = api.get(f"{e}/entries/").json()
+    assert sorted(x["substitute"] for x in entries) == [False] * 13 + [True]
+    round_ = round_create(event=event)
+    round_draw(round_=round_)
+    round_publish(round_=round_)
+    round_.refresh_from_db()
+    (sitter,) = round_.sitting_out
+    name = next(x["name"] for x in entries if x["id"] == sitter)
+    body = api.get(f"{e}/rounds/1/").json()
+    assert body["sitting_out"] == [{"entry": sitter, "name": name}]
+    assert sitter not in {s["entry"] for t in body["tables"] for s in t["seats"]}
+    assert api.get(f"{e}/rounds/").json()[0]["sitting_out"] == body["sitting_out"]
+
+
+def test_a_round_nobody_sat_out_lists_nobody(api, event, organiser_api):
+    from tournaments.services.rounds import round_create
+
+    detail = api.get(f"/api/v1/events/{event.slug}/").json()
+    assert detail["fours_remainder"] == "refuse" and detail["sit_out_score"] == "0.00"
+    round_create(event=event)
+    organiser_api.post(
+        f"/api/v1/events/{event.slug}/rounds/1/draw", {"background": False}, format="json"
+    )
+    body = organiser_api.get(f"/api/v1/events/{event.slug}/rounds/1/").json()
+    assert body["sitting_out"] == [] and body["tables"]

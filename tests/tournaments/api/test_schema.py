@@ -267,6 +267,45 @@ def test_event_round_and_constraint_bodies_are_as_documented(schema):
 
 
 @pytest.mark.django_db
+def test_the_sit_out_fields_are_as_documented(schema):
+    from decimal import Decimal
+
+    from rest_framework.test import APIClient
+
+    from tests.factories import EntryFactory, EventFactory
+    from tournaments.models import Entry
+    from tournaments.services.rounds import round_create, round_draw, round_publish
+
+    event = EventFactory(
+        variant="modern", table_size_policy="4", published=True,
+        fours_remainder="sit_out", sit_out_score=Decimal(25),
+    )  # fmt: skip
+    for i in range(14):
+        EntryFactory(event=event, status=Entry.Status.CHECKED_IN, substitute=i == 13)
+    round_ = round_create(event=event)
+    round_draw(round_=round_)
+    round_publish(round_=round_)
+    api, e = APIClient(), f"/api/v1/events/{event.slug}"
+    assert documented(schema, "events_retrieve", api.get(f"{e}/")).json()["sit_out_score"]
+    assert any(
+        x["substitute"] for x in documented(schema, "entries_list", api.get(f"{e}/entries/")).json()
+    )
+    r = documented(schema, "rounds_retrieve", api.get(f"{e}/rounds/1/"))
+    assert len(r.json()["sitting_out"]) == 1
+    assert documented(schema, "rounds_list", api.get(f"{e}/rounds/")).json()[0]["sitting_out"]
+    props = schema["components"]["schemas"]["Event"]["properties"]
+    choice = props["fours_remainder"]
+    choice = next((part for part in choice.get("allOf", ()) if "$ref" in part), choice)
+    enum = conforms(schema, choice, "sit_out") or schema["components"]["schemas"][
+        choice["$ref"].rsplit("/", 1)[1]
+    ]["enum"]
+    assert enum == ["refuse", "sit_out", "substitute"]
+    with pytest.raises(AssertionError):
+        conforms(schema, choice, "sit-out")
+    assert "description" in props["sit_out_score"]
+
+
+@pytest.mark.django_db
 def test_protocol_standings_and_document_bodies_are_as_documented(schema):
     from rest_framework.test import APIClient
 

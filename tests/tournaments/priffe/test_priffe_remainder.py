@@ -116,6 +116,37 @@ def test_players_sit_out_in_turn_with_the_stated_score(client):
         assert after[entry] == totals[entry] - 15
 
 
+def test_with_place_points_a_round_sat_out_is_worth_the_average_place(client):
+    event, _entries, _ = priffe_event(
+        13,
+        fours_remainder="sit_out",
+        sit_out_score=Decimal(25),
+        tiebreaks=[{"round_score": "place_points"}, "whists"],
+    )
+    referee = UserFactory(is_superuser=True)
+    for _ in range(1, 3):
+        round_ = round_create(event=event)
+        round_draw(round_=round_)
+        play(round_, referee)
+    snapshot = standings_recompute(event_id=event.pk)
+    rows = {r["entry"]: r for r in snapshot.data["rows"]}
+    for number in (1, 2):
+        (sitter,) = event.rounds.get(number=number).sitting_out
+        row = rows[sitter]
+        # one round played: side 1 won both games, a table of four shares 3, 2 (2.5 each) and
+        # 1, 0 (0.5 each); the round sat out adds the average place, 1.5 — not the 25 points
+        (cell,) = row["rounds"].values()
+        assert cell["score"] in (2.5, 0.5)
+        assert row["sat_out"] == 1.5 and row["total"] == cell["score"] + 1.5
+        # the stated score still counts in the whists tie-break
+        assert row["metrics"]["whists"] == cell["whists"] + 25
+    # the round page and the standings page say what the round sat out is worth
+    page = client.get(reverse("round-seating", args=[event.slug, 1])).content.decode()
+    assert "Each is credited 1.50 place points" in page
+    page = client.get(reverse("standings", args=[event.slug])).content.decode()
+    assert "is credited 1.50 place points in the total" in page
+
+
 def test_substitutes_fill_the_last_table_and_are_not_ranked(client):
     event, entries, subs = priffe_event(14, substitutes=3, fours_remainder="substitute")
     round_ = round_create(event=event)

@@ -29,6 +29,7 @@ from tournaments.standings import (
     find_metric,
     round_score,
 )
+from tournaments.standings.rows import SIT_OUT_RULE
 from tournaments.standings.scores import capped, normalised, place_points, scaled
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -278,6 +279,47 @@ def test_capped_round_score_with_event_penalty_keeps_penalty_in_total():
         adjustments=[Adjustment(1, F(-10))],
     )
     assert {r.entry: r.values["total"] for r in s.ranked}[1] == 90
+
+
+def four(rnd, table, *people):
+    """Four players (entry, score) at one table of four."""
+    return [rr(e, rnd, table, s, size=4) for e, s in people]
+
+
+def sat_out(entry, rnd, score=25):
+    return Adjustment(entry, F(score), round=rnd, rule=SIT_OUT_RULE, reason=f"sat out {rnd}")
+
+
+def test_a_round_sat_out_is_worth_the_average_place_in_place_points():
+    # round 1: 5 sits out; round 2: 1 sits out (tables of four, the stated score 25 points)
+    rows = four(1, 10, (1, 60), (2, 30), (3, -30), (4, -60)) + four(
+        2, 20, (2, 60), (3, 30), (4, -30), (5, -60)
+    )
+    out = [sat_out(5, 1), sat_out(1, 2)]
+    s = compute_standings(rows, config_from_json([{"round_score": "place_points"}]), out)
+    totals = {r.entry: r.values["total"] for r in s.ranked}
+    # 3, 2, 1, 0 per place; a round sat out: the average place, (3 + 2 + 1 + 0) / 4 = 1.5,
+    # not the stated 25 (a result in points, which place points cannot place without a table)
+    assert totals == {1: 3 + F(3, 2), 2: 2 + 3, 3: 1 + 2, 4: 0 + 1, 5: F(3, 2) + 0}
+    assert s.records[5].sat_out == F(3, 2)
+    assert next(r for r in s.as_json()["rows"] if r["entry"] == 5)["sat_out"] == 1.5
+    # on the scale of three (2, 4/3, 2/3, 0) the average place is 1
+    scaled_cfg = config_from_json([{"round_score": "place_points", "four": "scaled"}])
+    scaled_totals = {
+        r.entry: r.values["total"] for r in compute_standings(rows, scaled_cfg, out).ranked
+    }
+    assert scaled_totals[5] == 1 + 0 and scaled_totals[1] == 2 + 1
+    # the stated score still counts in the whists tie-break, and in whists it is the total
+    assert find_metric("whists").value(s.records[5]) == -60 + 25
+    whists = {r.entry: r.values["total"] for r in compute_standings(rows, adjustments=out).ranked}
+    assert whists[5] == -60 + 25 and whists[1] == 60 + 25
+
+
+def test_only_the_sit_out_award_is_converted_to_place_points():
+    rows = four(1, 10, (1, 60), (2, 30), (3, -30), (4, -60))
+    penalty = Adjustment(1, F(-10), round=1, rule="001 §4.2", reason="late")
+    s = compute_standings(rows, config_from_json([{"round_score": "place_points"}]), [penalty])
+    assert s.records[1].sat_out == 0 and s.ranked[0].values["total"] == 3
 
 
 # --- deal statistics from the scoring protocol ---------------------------------------------------

@@ -40,6 +40,7 @@ from tournaments.api.schema import (
 from tournaments.draw_record import draw_record
 from tournaments.errors import UserFacingError
 from tournaments.models import Round
+from tournaments.models.event import FoursRemainder
 from tournaments.selectors.events import (
     PUBLIC_STATES,
     entries_for_event,
@@ -47,6 +48,7 @@ from tournaments.selectors.events import (
     seed_commitments,
     tables_for_round,
 )
+from tournaments.selectors.sit_out import sitting_out_of_round
 from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import rounds as round_services
@@ -65,6 +67,24 @@ class EventOutput(serializers.Serializer):
     deals_per_round = serializers.IntegerField(allow_null=True)
     rounds_planned = serializers.IntegerField()
     table_size_policy = serializers.CharField()
+    fours_remainder = serializers.ChoiceField(
+        choices=FoursRemainder.choices,
+        help_text=(
+            "At tables of four: what the draw does with the players beyond a multiple of four — "
+            "refuse to draw, let them sit out in turn (credited sit_out_score), or seat "
+            "substitutes (entries with substitute true, never ranked)."
+        ),
+    )
+    sit_out_score = serializers.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        help_text=(
+            "The score a round sat out is credited, in the table's unit (whists, points, chips), "
+            "as a decimal string. With the place-points round score a round sat out is worth "
+            "the average place at a table of four instead; this score then counts in the "
+            "whists tie-break only."
+        ),
+    )
 
 
 class EventListApi(APIView):
@@ -104,6 +124,12 @@ class EntryOutput(serializers.Serializer):
     rating = serializers.IntegerField(source="player.rating", allow_null=True)
     status = serializers.CharField()
     joined_round = serializers.IntegerField(allow_null=True)
+    substitute = serializers.BooleanField(
+        help_text=(
+            "A substitute: seated only to fill a table of four (the event's fours_remainder "
+            "substitute), never ranked."
+        )
+    )
 
 
 class EntryListApi(APIView):
@@ -290,6 +316,12 @@ class TableOutput(serializers.Serializer):
     seats = SeatOutput(many=True, source="seats.all")
 
 
+@extend_schema_serializer(component_name="SittingOut")
+class _SittingOutOutput(serializers.Serializer):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+
+
 @extend_schema_serializer(component_name="Round")
 class RoundOutput(serializers.Serializer):
     number = serializers.IntegerField()
@@ -297,6 +329,19 @@ class RoundOutput(serializers.Serializer):
     draw_method = serializers.CharField()
     draw_seed_hash = serializers.CharField()
     draw_seed = serializers.SerializerMethodField()
+    sitting_out = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        _SittingOutOutput(
+            many=True,
+            help_text=(
+                "The entries who sat this round out (tables of four, the event's "
+                "fours_remainder sit_out), by name; empty otherwise."
+            ),
+        )
+    )
+    def get_sitting_out(self, round_):
+        return _SittingOutOutput(sitting_out_of_round(round_=round_), many=True).data
 
     @extend_schema_field(
         serializers.CharField(
