@@ -348,16 +348,20 @@ def test_qr_links_open_the_pages_in_the_sheets_language(
     for f in (blank, slips, english):
         f.refresh_from_db()
         assert f.status == "ok", f.error
-    squeezed = "".join(pdf_text(blank.file.read(), tmp_path).split())
-    assert f"https://pulka.example.org/hr/t/{key}/" in squeezed
-    assert "Kolo1" in squeezed
+    def squeezed(f) -> str:
+        # the PDF's text without spaces, and without hyphens: a private key may hold a "-",
+        # where the printed link can wrap, and pdftotext drops a hyphen at a line's end
+        return "".join(pdf_text(f.file.read(), tmp_path).split()).replace("-", "")
+
+    def link(url: str) -> str:
+        return url.replace("-", "")
+
+    text = squeezed(blank)
+    assert link(f"https://pulka.example.org/hr/t/{key}/") in text
+    assert "Kolo1" in text
     entry_key = setup.entries[0].url_key
-    assert f"https://pulka.example.org/sv/p/{entry_key}/" in "".join(
-        pdf_text(slips.file.read(), tmp_path).split()
-    )
-    assert f"https://pulka.example.org/t/{key}/" in "".join(
-        pdf_text(english.file.read(), tmp_path).split()
-    )
+    assert link(f"https://pulka.example.org/sv/p/{entry_key}/") in squeezed(slips)
+    assert link(f"https://pulka.example.org/t/{key}/") in squeezed(english)
     from django.test import Client
 
     html = Client().get(f"/hr/t/{key}/").content.decode()

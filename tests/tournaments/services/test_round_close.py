@@ -127,7 +127,7 @@ def test_the_round_page_lists_the_open_tables_and_asks_for_a_reason(client, even
     assert "Table 1 has no approved protocol" in page
     # a reason without the confirmation: the form's error beside its field
     page = client.post(url, {"reason": "late"}).content.decode()
-    assert 'class="field-errors error" id="close_confirm_errors"' in page
+    assert 'class="field-errors error" id="close_confirm_error"' in page
     round_.refresh_from_db()
     assert round_.state == Round.State.IN_PLAY
     client.post(url, {"confirm": "on", "reason": "the table left"})
