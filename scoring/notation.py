@@ -38,7 +38,16 @@ from fractions import Fraction
 from typing import Final
 
 from .notation_deals import RESULT_WORDS, DealReader, referrer, write_deal
-from .notation_lexer import Cursor, NotationError, Token, is_bare, quote, squash, tokenize
+from .notation_lexer import (
+    Cursor,
+    NotationError,
+    Token,
+    is_bare,
+    player_names,
+    quote,
+    squash,
+    tokenize,
+)
 from .protocol import (
     Deal,
     Ending,
@@ -135,17 +144,7 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
     elif key == "target":
         found[key] = cur.integer("the pulka size, a whole number of points (e.g. 10, 20, 50)", 1)
     elif key == "players":
-        names = [cur.text("a player's name")]
-        while cur.at(","):
-            cur.i += 1
-            names.append(cur.text("a player's name"))
-        if len(names) not in (3, 4):
-            raise NotationError(
-                cur.number, head.col, f"expected 3 or 4 players, found {len(names)}"
-            )
-        if len({name.lower() for name in names}) != len(names):
-            raise NotationError(cur.number, head.col, "two players have the same name")
-        reader.players = tuple(names)
+        reader.players = player_names(cur, head.col)
         found[key] = reader.players
     elif key == "first_dealer":
         if reader.players is None:

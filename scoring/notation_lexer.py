@@ -14,7 +14,16 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["NotationError", "Token", "Cursor", "tokenize", "is_bare", "quote", "squash"]
+__all__ = [
+    "NotationError",
+    "Token",
+    "Cursor",
+    "tokenize",
+    "is_bare",
+    "quote",
+    "squash",
+    "player_names",
+]
 
 _PUNCT: Final = "/{};,=:§"
 
@@ -122,6 +131,21 @@ class Cursor:
 
     def done(self) -> bool:
         return self.i >= len(self.toks)
+
+
+def player_names(cur: Cursor, col: int) -> tuple[str, ...]:
+    """A ``players:`` line's names, comma-separated: three or four, no two the same (ignoring
+    case), as every family's text notation writes them. ``col`` is the header's column, for the
+    error."""
+    names = [cur.text("a player's name")]
+    while cur.at(","):
+        cur.i += 1
+        names.append(cur.text("a player's name"))
+    if len(names) not in (3, 4):
+        raise NotationError(cur.number, col, f"expected 3 or 4 players, found {len(names)}")
+    if len({name.lower() for name in names}) != len(names):
+        raise NotationError(cur.number, col, "two players have the same name")
+    return tuple(names)
 
 
 def squash(text: str) -> str:

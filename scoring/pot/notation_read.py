@@ -9,7 +9,7 @@ from fractions import Fraction
 from rules.conventions import InvalidConventionError
 from rules.pot import find_convention
 from scoring.notation import MAX_DEALS
-from scoring.notation_lexer import Cursor, NotationError, Token, squash, tokenize
+from scoring.notation_lexer import Cursor, NotationError, Token, player_names, squash, tokenize
 from scoring.protocol import Ending, OptionValue
 
 from .notation_deal import DealReader, read_deal
@@ -68,17 +68,7 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
             cur.i += 1
         found[key] = options
     elif key == "players":
-        names = [cur.text("a player's name")]
-        while cur.at(","):
-            cur.i += 1
-            names.append(cur.text("a player's name"))
-        if len(names) not in (3, 4):
-            raise NotationError(
-                cur.number, head.col, f"expected 3 or 4 players, found {len(names)}"
-            )
-        if len({n.lower() for n in names}) != len(names):
-            raise NotationError(cur.number, head.col, "two players have the same name")
-        reader.players = tuple(names)
+        reader.players = player_names(cur, head.col)
         found[key] = reader.players
     elif key == "first_dealer":
         if reader.players is None:
