@@ -15,12 +15,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import permissions
+from tournaments.api.parsers import NestingJSONParser
 from tournaments.api.permissions import EventOrganiser, EventReferee, EventVisible, event_from
 from tournaments.api.schema import (
     BAD_REQUEST,
@@ -233,7 +234,7 @@ class EntryImportApi(APIView):
     """POST text/csv (or {"csv": "..."}): all lines or none; 400 lists every bad line."""
 
     permission_classes = [EventOrganiser]
-    parser_classes = [JSONParser, FormParser, MultiPartParser, CsvTextParser]
+    parser_classes = [NestingJSONParser, FormParser, MultiPartParser, CsvTextParser]
 
     @extend_schema(
         operation_id="entries_import",
