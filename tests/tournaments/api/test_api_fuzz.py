@@ -4,7 +4,7 @@ round in play; no answer is a 5xx and every answer matches the schema (status co
 type, body, headers).
 
 The CI form is bounded (``PULKA_FUZZ_EXAMPLES`` examples per operation, 4 by default); the
-long form is ``PULKA_FUZZ_EXAMPLES=200 bash .ci/test tests/tournaments/api/test_api_fuzz.py``.
+long form is ``PULKA_FUZZ_EXAMPLES=50 bash .ci/test tests/tournaments/api/test_api_fuzz.py``.
 """
 
 from __future__ import annotations
