@@ -82,7 +82,10 @@ def organiser_token(db):
     for _ in range(9):
         EntryFactory(event=event)
     user = UserFactory(username="fuzz-organiser")
+    # both roles: the organisers' operations (entries, draws, constraints, documents) are
+    # reached, not only answered 403
     EventRole.objects.create(event=event, user=user, role=EventRole.Role.CHIEF_REFEREE)
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
     round_ = round_create(event=event)
     round_draw(round_=round_)
     round_publish(round_=round_)
@@ -122,4 +125,43 @@ def test_the_api_answers_by_its_schema_and_never_5xx(case, organiser_token, wsgi
         app=wsgi_app,
         headers={"Authorization": f"Token {organiser_token}"},
         checks=CHECKS,
+    )
+
+
+# --- requests the schema does not allow (negative mode) --------------------------------------
+
+NEGATIVE = schemathesis.openapi.from_dict(_schema_dict())
+NEGATIVE.config.generation.update(modes=[GenerationMode.NEGATIVE])
+
+
+@schemathesis.check
+def a_json_error(ctx, response, case) -> bool | None:
+    """Issue 25 item 8: every error the API answers is JSON ``{"message", "extra"}``."""
+    if response.status_code >= 400:
+        assert response.headers.get("content-type", [""])[0].startswith("application/json"), (
+            response.status_code,
+            response.text[:200],
+        )
+        assert set(response.json()) == {"message", "extra"}, response.text[:200]
+    return None
+
+
+@NEGATIVE.include(path_regex="^/api/v1/").parametrize()
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+@pytest.mark.django_db
+def test_bad_requests_are_json_errors_never_5xx(case, organiser_token, wsgi_app):
+    """Bodies, queries and path ids the schema refuses (wrong types, missing fields, values
+    out of range): a 4xx JSON error, never a 5xx (issue 25 item 8)."""
+    params = case.path_parameters or {}
+    if isinstance(params.get("slug"), str):
+        params["slug"] = "fuzz"
+    case.call_and_validate(
+        app=wsgi_app,
+        headers={"Authorization": f"Token {organiser_token}"},
+        checks=[not_a_server_error, a_json_error],
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from celery.result import AsyncResult
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -287,7 +289,11 @@ class EntryImportApi(APIView):
         },
     )
     def post(self, request, slug):
-        text = request.data if isinstance(request.data, str) else request.data.get("csv")
+        data = request.data  # CSV text, or a JSON document or form (any JSON: a list, a number)
+        if isinstance(data, str):
+            text = data
+        else:
+            text = data.get("csv") if isinstance(data, Mapping) else None
         if not isinstance(text, str):
             raise UserFacingError(
                 "csv: send the CSV as a text/csv body, or as the field 'csv' of JSON or a form",
