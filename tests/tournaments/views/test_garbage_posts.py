@@ -138,6 +138,47 @@ def test_garbage_posted_to_every_page_is_never_a_500():
     assert not failures, "\n".join(map(repr, failures))
 
 
+_QUERY = re.compile(r"""request\.GET(?:\.get|\.getlist)?[(\[]\s*["']([A-Za-z_0-9]+)["']""")
+
+
+def query_fields() -> set[str]:
+    """Every query parameter the views read (``?edit=``, ``?q=``, ``?format=`` …)."""
+    names = set()
+    for source in VIEWS.glob("*.py"):
+        names |= set(_QUERY.findall(source.read_text(encoding="utf-8")))
+    return names
+
+
+def test_garbage_in_the_query_and_the_conditional_headers_is_never_a_500():
+    """The GET side of item 8: every page route, signed in with every role and anonymous, with
+    every query parameter a view reads and the conditional-request headers the cached pages
+    read (``If-None-Match``, ``If-Modified-Since``) set to garbage."""
+    setup = make_table()
+    user = UserFactory(username="everything")
+    for role in EventRole.Role.values:
+        EventRole.objects.create(event=setup.event, user=user, role=role)
+    names = query_fields()
+    assert {"q", "edit", "format"} <= names, names
+    failures = []
+    for signed_in in (True, False):
+        client = Client(raise_request_exception=False)
+        if signed_in:
+            client.force_login(user)
+        for route in page_routes():
+            for url in urls_for(route, setup)[:3]:
+                for garbage in ("x", "-1", "99999999999999999999", "\x00", "%"):
+                    response = client.get(
+                        url,
+                        dict.fromkeys(names, garbage),
+                        HTTP_IF_NONE_MATCH=garbage,
+                        HTTP_IF_MODIFIED_SINCE=garbage,
+                        HTTP_ACCEPT_LANGUAGE=garbage,
+                    )
+                    if response.status_code >= 500:
+                        failures.append((url, garbage, signed_in))
+    assert not failures, failures
+
+
 def test_a_call_that_is_not_a_call_is_a_form_error(client):
     setup = make_table()
     post = {"declarer": "0", "contract": "6♠", "call_1": "maybe", "call_2": "pass"}
