@@ -180,3 +180,19 @@ def test_the_desk_tells_the_second_referee_who_approved_it(client, setup):
     assert f"already approved by {setup.referee.username}" in r.content.decode()
     assert AuditLogEntry.objects.filter(action="protocol.approved").count() == 1
     assert Protocol.objects.get(approved=True).approved_by == setup.referee
+
+
+def test_a_player_confirms_on_his_page_the_version_he_was_shown(client, setup):
+    """The player's own page (``/p/<key>/protocols/``) posts the version it showed: once the
+    table saved a newer one, nothing is confirmed and the page says so."""
+    good = closed_protocol(setup)
+    early = dataclasses.replace(good.with_deals(good.deals[:-1]), ending=Ending.AGREEMENT)
+    v1 = save(setup, early, None)
+    page = reverse("protocol-player", args=[setup.entries[1].url_key])
+    assert f'name="protocol" value="{v1.pk}"' in client.get(page).content.decode()
+    v2 = save(setup, good, 1)
+    r = client.post(page, {"protocol": str(v1.pk)})
+    assert r.status_code == 400 and "version 2" in r.content.decode()
+    assert not ProtocolConfirmation.objects.exists()
+    assert client.post(page, {"protocol": str(v2.pk)}).status_code == 302
+    assert list(ProtocolConfirmation.objects.values_list("protocol__version", "seat")) == [(2, 1)]
