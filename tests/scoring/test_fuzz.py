@@ -228,3 +228,102 @@ def test_every_family_bounds_a_sheet_rows_number(family, line, players):
 
     with pytest.raises(NotationError, match=r"^line 1, column \d+: .*1000"):
         VARIANTS[family].parse_sheet(line, players)
+
+
+# --- every family's readers ------------------------------------------------------------------
+
+#: The Balkan, pot and Priffe readers (the Russian ones are fuzzed above): their text notation,
+#: their JSON text and their sheet lines, each with the error it documents.
+FAMILIES = ("balkan", "pot", "priffe")
+#: Words of those notations, to build lines that get past the first token.
+FAMILY_VOCABULARY = [
+    "format:", "balkan", "pot", "priffe", "convention:", "bula:", "target:", "players:",
+    "first dealer:", "ending:", "croatian", "serbian", "viennese", "german", "modern", "Ana",
+    "Branko", "Vesna", "Anna", "Bertil", "Cecilia", "David", "ide", "ne ide", "igra", "list",
+    "betl", "sans", "srce", "kontra", "refa", "štihovi", "giv", "går med", "stannar hemma",
+    "efterköp", "sex", "rundpass", "tvång", "kassa", "pott", "sits", "sits 1:", "ruter",
+    "spader", "hjärter", "klöver", "trumf", "pass", "honnörer", "straff", "tvångsnoll", "{",
+    "}", "/", "-", "+", "0", "1", "4/9", "3-1-6", "99999999999999999999", "10000000", "sheet",
+    "sheet 1:", "under", "över", ";", ",", ":", "1.", "2.", "=", "#",
+]  # fmt: skip
+
+
+def family_json_reader(family: str):
+    import importlib
+
+    module = importlib.import_module(f"scoring.{family}.jsonio")
+    return module.loads_with_ledger if family == "pot" else module.loads_with_sheet
+
+
+def family_protocol(family: str, seed: int):
+    import random
+
+    from scoring.variants import VARIANTS
+
+    players = 4 if family == "priffe" else 3
+    return VARIANTS[family].random_protocol(random.Random(seed), players=players)
+
+
+@FUZZ
+@given(st.sampled_from(FAMILIES), st.text())
+def test_any_text_is_a_familys_protocol_or_its_documented_error(family: str, text: str) -> None:
+    from scoring.variants import VARIANTS
+
+    only((NotationError,), VARIANTS[family].parse_text, text)
+    only((JsonFormatError,), family_json_reader(family), text)
+
+
+@FUZZ
+@given(
+    st.sampled_from(FAMILIES),
+    st.lists(
+        st.lists(st.sampled_from(FAMILY_VOCABULARY) | st.text(max_size=4), max_size=12),
+        max_size=12,
+    ),
+)
+def test_a_soup_of_a_familys_words_is_read_or_a_notation_error(family, lines) -> None:
+    from scoring.variants import VARIANTS
+
+    text = "\n".join(" ".join(words) for words in lines)
+    variant = VARIANTS[family]
+    only((NotationError,), variant.parse_text, text)
+    players = ("A", "B", "C", "D") if family == "priffe" else ("A", "B", "C")
+    only((NotationError,), lambda t: variant.parse_sheet(t, players, deals=5), text)
+
+
+@FUZZ
+@given(st.sampled_from(FAMILIES), st.integers(0, 2**32), st.data())
+def test_a_familys_edited_protocol_and_json_are_read_or_their_errors(family, seed, data) -> None:
+    """A valid protocol of the family, written as its text and as its JSON, with random edits:
+    the edits most likely to reach deep into the readers."""
+    from scoring.variants import VARIANTS
+
+    variant = VARIANTS[family]
+    protocol = family_protocol(family, seed)
+    text = data.draw(edited(variant.format_text(protocol)))
+    only((NotationError,), variant.parse_text, text)
+    document = json.dumps(variant.to_dict(protocol), ensure_ascii=False)
+    only((JsonFormatError,), family_json_reader(family), data.draw(edited(document)))
+
+
+@FUZZ
+@given(st.sampled_from(FAMILIES), st.integers(0, 2**32), st.data())
+def test_a_familys_document_with_a_value_replaced_is_read_or_a_format_error(
+    family, seed, data
+) -> None:
+    from scoring.variants import VARIANTS
+
+    variant = VARIANTS[family]
+    document = variant.to_dict(family_protocol(family, seed))
+    node: Any = document
+    while True:  # walk down to a random value and replace it
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = data.draw(st.sampled_from(keys))
+        if isinstance(node[key], dict | list) and node[key] and data.draw(st.booleans()):
+            node = node[key]
+            continue
+        node[key] = data.draw(json_values)
+        break
+    only((JsonFormatError,), variant.from_dict, document)

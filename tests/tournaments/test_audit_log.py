@@ -85,6 +85,47 @@ def test_the_admin_only_reads_the_log(logged):
     assert admin.has_view_permission(request, entry)
 
 
+def test_the_admin_pages_refuse_to_add_change_or_delete_an_entry_or_its_event(client, logged):
+    """Through the admin's own pages, as a superuser: the log's list and an entry are shown;
+    adding, changing, deleting one and the bulk delete action are refused; deleting the event
+    (its page or the bulk action) or an account in the log deletes nothing."""
+    event, chief = logged
+    client.force_login(UserFactory(username="root", is_superuser=True, is_staff=True))
+    entry = AuditLogEntry.objects.filter(event=event).first()
+    changelist = reverse("admin:tournaments_auditlogentry_changelist")
+    change = reverse("admin:tournaments_auditlogentry_change", args=[entry.pk])
+    assert client.get(changelist).status_code == 200
+    page = client.get(change)
+    assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+    assert client.get(reverse("admin:tournaments_auditlogentry_add")).status_code == 403
+    r = client.post(
+        reverse("admin:tournaments_auditlogentry_add"), {"action": "x", "event": event.pk}
+    )
+    assert r.status_code == 403
+    r = client.post(change, {"action": "round.published", "reason": "forged", "event": event.pk})
+    assert r.status_code == 403
+    delete = reverse("admin:tournaments_auditlogentry_delete", args=[entry.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    bulk = {"action": "delete_selected", "_selected_action": [entry.pk], "post": "yes"}
+    client.post(changelist, bulk)
+    r = client.post(reverse("admin:tournaments_event_delete", args=[event.pk]), {"post": "yes"})
+    assert r.status_code in (200, 403) and "Cannot delete" in r.content.decode()
+    client.post(
+        reverse("admin:tournaments_event_changelist"),
+        {"action": "delete_selected", "_selected_action": [event.pk], "post": "yes"},
+    )
+    r = client.post(reverse("admin:auth_user_delete", args=[chief.pk]), {"post": "yes"})
+    assert "Cannot delete" in r.content.decode()
+    assert (
+        Event.objects.filter(pk=event.pk).exists()
+        and chief.__class__.objects.filter(pk=chief.pk).exists()
+    )
+    assert [(e.action, e.reason) for e in AuditLogEntry.objects.order_by("pk")] == [
+        ("round.created", ""),
+        ("round.closed", "time"),
+    ]
+
+
 def test_organisers_download_the_log_as_csv_and_json_and_through_the_api(client, logged):
     event, chief = logged
     url = reverse("manage-log-export", args=[event.slug])

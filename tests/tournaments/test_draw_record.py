@@ -93,6 +93,9 @@ def test_a_tampered_or_foreign_record_fails(event, tmp_path, capsys):
     path.write_text("not json", encoding="utf-8")
     with pytest.raises(CommandError, match="not JSON"):
         call_command("draw_verify", record=str(path))
+    path.write_text("[" * 100_000, encoding="utf-8")  # issue 25 item 7: no RecursionError
+    with pytest.raises(CommandError, match="nested too deeply"):
+        call_command("draw_verify", record=str(path))
     with pytest.raises(CommandError, match="not both"):
         call_command("draw_verify", event.slug, "1", record=str(path))
 

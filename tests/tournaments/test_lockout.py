@@ -105,7 +105,8 @@ def test_a_right_password_of_a_user_the_admin_refuses_is_not_a_failure(client, c
     assert login(client, "organiser", "pw").status_code == 302
 
 
-def test_api_token_guessing_is_locked_per_address(clock, monkeypatch, settings):
+def test_api_token_guessing_is_locked_per_address(clock, monkeypatch, settings, caplog):
+    caplog.set_level(logging.INFO, logger="pulka.security")
     monkeypatch.setattr(lockout, "API_TOKEN", lockout.Policy("api-token", 0, per_address=6))
     token = Token.objects.create(user=UserFactory())
     api = APIClient()
@@ -123,9 +124,12 @@ def test_api_token_guessing_is_locked_per_address(clock, monkeypatch, settings):
     clock.now += 2
     assert api.get("/api/v1/events/").status_code == 200
     assert APIClient().get("/api/v1/events/").status_code == 200  # no token: nothing counted
+    events = [r.message for r in caplog.records if r.name == "pulka.security"]
+    assert sum(m.startswith("failed scope=api-token address=127.0.0.1") for m in events) == 4
 
 
-def test_private_key_guessing_is_locked_per_address(clock, settings):
+def test_private_key_guessing_is_locked_per_address(clock, settings, caplog):
+    caplog.set_level(logging.INFO, logger="pulka.security")
     setup = make_table()
     key = setup.table.url_key
     guesser = Client()
@@ -138,6 +142,9 @@ def test_private_key_guessing_is_locked_per_address(clock, settings):
     assert "Too many failed attempts. Try again in 15 minutes" in r.content.decode()
     assert guesser.get(f"/p/{setup.entries[0].url_key}/").status_code == 429
     assert Client(REMOTE_ADDR="10.9.9.9").get(f"/t/{key}/").status_code == 200
+    events = [r.message for r in caplog.records if r.name == "pulka.security"]
+    assert sum("failed scope=key address=127.0.0.1" in m for m in events) >= 14
+    assert any(m.startswith("lockout scope=key address=127.0.0.1") for m in events)
 
 
 def test_a_wrong_table_key_on_the_api_locks_that_table(clock, settings):

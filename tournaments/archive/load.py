@@ -515,4 +515,9 @@ def event_archive_import_json(*, text: str | bytes, by, slug: str | None = None)
         document = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ArchiveError("$", _("not JSON (%(error)s)") % {"error": exc}) from None
-    return event_archive_import(document=document, by=by, slug=slug)
+    except RecursionError:  # deeper than the decoder goes (issue 25, item 7)
+        raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
+    try:
+        return event_archive_import(document=document, by=by, slug=slug)
+    except RecursionError:  # decoded, but too deep to check or store; nothing was imported
+        raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None

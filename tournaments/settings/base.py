@@ -207,6 +207,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # DRF's three, with the JSON reader that refuses nesting its decoder cannot take (a 400).
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.NestingJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -26,8 +27,12 @@ from tournaments.permissions import ORGANISE
 from tournaments.services.jobs import DOCUMENT_QUEUED, jobs_waiting
 from tournaments.views.decorators import event_view
 
-#: the largest archive file the import page takes (the command line takes any)
-IMPORT_MAX_BYTES = 200 * 1024 * 1024
+
+def import_max_bytes() -> int:
+    """The largest archive file the import page takes: the request body limit
+    (``MAX_REQUEST_BODY``, answered 413 above it before any view runs); the command line
+    (``manage.py archive_import``) takes any."""
+    return settings.MAX_REQUEST_BODY
 
 
 @event_view(roles=ORGANISE)
@@ -65,10 +70,10 @@ def import_event(request):
         slug = request.POST.get("slug", "").strip() or None
         if upload is None:
             error = _("Choose the archive file (.json).")
-        elif upload.size > IMPORT_MAX_BYTES:
+        elif upload.size > import_max_bytes():
             error = _(
                 "The file is larger than %(mb)d MB: import it with manage.py archive_import."
-            ) % {"mb": IMPORT_MAX_BYTES // (1024 * 1024)}
+            ) % {"mb": import_max_bytes() // (1024 * 1024)}
         else:
             try:
                 event = event_archive_import_json(text=upload.read(), by=request.user, slug=slug)
@@ -85,7 +90,12 @@ def import_event(request):
                     },
                 )
                 return redirect("manage", slug=event.slug)
-    return render(request, "tournaments/organiser/import_event.html", {"error": error})
+    return render(
+        request,
+        "tournaments/organiser/import_event.html",
+        {"error": error, "limit": import_max_bytes()},
+        status=400 if error else 200,
+    )
 
 
 @event_view()

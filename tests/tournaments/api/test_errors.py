@@ -14,9 +14,13 @@ import psycopg
 import pytest
 from django.db import OperationalError
 from django.test import Client
+from rest_framework.test import APIClient
 
 from tests.conftest import ROOT
+from tests.factories import UserFactory
+from tests.tournaments.protocols.conftest import make_table
 from tournaments.api.views.events import EventListApi
+from tournaments.models import Protocol
 
 pytestmark = pytest.mark.django_db
 
@@ -91,6 +95,33 @@ def test_a_request_body_over_the_limit_is_refused_unread(client, settings):
     assert page.status_code == 413
     small = client.post("/api/v1/events/e/entries/register", "{}", content_type="application/json")
     assert small.status_code != 413
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["[" * 100_000, '{"protocol": ' + "[" * 100_000 + "]" * 100_000 + "}", '{"a": ' * 50_000],
+)
+def test_a_json_body_nested_too_deeply_is_a_400_naming_it(body):
+    """Issue 25 item 7 on the API: a body under the size limit but deeper than the decoder goes
+    is a JSON 400, not a RecursionError answered 500 — on the table key's protocol submission,
+    a referee's approval and the entries import (its own parsers)."""
+    setup = make_table(slug="deep-json")
+    table = APIClient(raise_request_exception=False)
+    table.credentials(HTTP_X_TABLE_KEY=setup.table.url_key)
+    referee = APIClient(raise_request_exception=False)
+    referee.force_authenticate(setup.chief)
+    organiser = APIClient(raise_request_exception=False)
+    organiser.force_authenticate(UserFactory(is_superuser=True))
+    tables = "/api/v1/events/deep-json/rounds/1/tables/1/protocols"
+    for api, url in (
+        (table, tables),
+        (referee, tables + "/approve"),
+        (organiser, "/api/v1/events/deep-json/entries/import"),
+    ):
+        response = api.generic("POST", url, body, content_type="application/json")
+        assert response.status_code == 400, (url, response.content[:300])
+        assert _envelope(response)["message"] == "The JSON body is nested too deeply."
+    assert not Protocol.objects.exists()
 
 
 def test_the_default_limit_is_two_megabytes(settings):

@@ -80,6 +80,10 @@ def test_register_and_import_errors_name_the_field(organiser_api, event):
     assert [line["line"] for line in bad.json()["extra"]["lines"]] == [2, 3]
     invalid = organiser_api.post(f"/api/v1/events/{event.slug}/entries/register", {}, format="json")
     assert invalid.status_code == 400 and "name" in invalid.json()["extra"]["fields"]
+    # any JSON that is not an object (found by the API fuzz, issue 25 item 8): a 400, not a 500
+    for body in (["csv"], 7, None):
+        odd = organiser_api.post(f"/api/v1/events/{event.slug}/entries/import", body, format="json")
+        assert odd.status_code == 400 and odd.json()["extra"]["field"] == "csv", odd.content
 
 
 def test_draw_inline_then_publish(organiser_api, api, event):

@@ -170,6 +170,29 @@ def test_not_json_and_a_taken_short_name_are_refused(demo):
         event_archive_import(document=event_archive(event=event), by=organiser)
 
 
+def _decodes(text: str) -> bool:
+    try:
+        json.loads(text)
+    except RecursionError:
+        return False
+    return True
+
+
+def test_json_nested_too_deeply_is_refused_and_nothing_imported(demo):
+    """Issue 25 item 7: nesting the decoder refuses, and nesting it takes but that is too deep
+    to check and store (an audit entry's data here), are ArchiveErrors, not RecursionErrors."""
+    event, organiser = demo
+    before = _counts()
+    with pytest.raises(ArchiveError, match="nested too deeply"):
+        event_archive_import_json(text="[" * 100_000, by=organiser)
+    deep = next(d for d in range(3000, 0, -10) if _decodes("[" * d + "]" * d)) - 10
+    document = json.loads(json.dumps(event_archive(event=event)))
+    document["audit_log"][0]["data"] = json.loads("[" * deep + "]" * deep)
+    with pytest.raises(ArchiveError, match="nested too deeply"):
+        event_archive_import_json(text=json.dumps(document), by=organiser, slug="deep")
+    assert _counts() == before and not Event.objects.filter(slug="deep").exists()
+
+
 def test_management_commands_export_and_import(demo, tmp_path):
     event, organiser = demo
     out = tmp_path / "demo.json"

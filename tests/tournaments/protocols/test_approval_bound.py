@@ -149,3 +149,50 @@ def test_simultaneous_approvals_one_approves_the_other_is_told_by_whom():
     assert outcomes[loser] == winner  # told who approved it
     assert AuditLogEntry.objects.filter(action="protocol.approved").count() == 1
     assert Protocol.objects.get(approved=True).approved_by.username == winner
+
+
+def test_the_desk_confirms_for_a_player_the_version_its_form_showed(client, setup):
+    """Item 1 on the page: "Confirm for this player" carries the version shown; once the table
+    saved a newer one, the desk answers 409 with the differences and confirms nothing."""
+    good = closed_protocol(setup)
+    early = dataclasses.replace(good.with_deals(good.deals[:-1]), ending=Ending.AGREEMENT)
+    save(setup, early, None)
+    client.force_login(setup.referee)
+    desk = client.get(reverse("protocol-referee", args=[setup.event.slug, 1, 1])).content.decode()
+    assert 'name="seat" value="0"><input type="hidden" name="version" value="1"' in desk
+    save(setup, good, 1)
+    confirm = reverse("protocol-action", args=[setup.event.slug, 1, 1, "confirm"])
+    r = client.post(confirm, {"seat": "0", "version": "1"})
+    assert r.status_code == 409 and "Saved meanwhile" in r.content.decode()
+    assert not ProtocolConfirmation.objects.exists()
+    r = client.post(confirm, {"seat": "0", "version": "2"})
+    assert r.status_code == 302 and "error" not in r["Location"], r["Location"]
+    assert list(ProtocolConfirmation.objects.values_list("protocol__version", "seat")) == [(2, 0)]
+
+
+def test_the_desk_tells_the_second_referee_who_approved_it(client, setup):
+    """Item 4 on the page: the second approval of a version is refused naming who approved it."""
+    v1 = save(setup, closed_protocol(setup), None)
+    protocol_approve(protocol=v1, by=setup.referee, confirm_missing=True)
+    client.force_login(setup.chief)
+    approve = reverse("protocol-action", args=[setup.event.slug, 1, 1, "approve"])
+    r = client.post(approve, {"version": "1"}, follow=True)
+    assert f"already approved by {setup.referee.username}" in r.content.decode()
+    assert AuditLogEntry.objects.filter(action="protocol.approved").count() == 1
+    assert Protocol.objects.get(approved=True).approved_by == setup.referee
+
+
+def test_a_player_confirms_on_his_page_the_version_he_was_shown(client, setup):
+    """The player's own page (``/p/<key>/protocols/``) posts the version it showed: once the
+    table saved a newer one, nothing is confirmed and the page says so."""
+    good = closed_protocol(setup)
+    early = dataclasses.replace(good.with_deals(good.deals[:-1]), ending=Ending.AGREEMENT)
+    v1 = save(setup, early, None)
+    page = reverse("protocol-player", args=[setup.entries[1].url_key])
+    assert f'name="protocol" value="{v1.pk}"' in client.get(page).content.decode()
+    v2 = save(setup, good, 1)
+    r = client.post(page, {"protocol": str(v1.pk)})
+    assert r.status_code == 400 and "version 2" in r.content.decode()
+    assert not ProtocolConfirmation.objects.exists()
+    assert client.post(page, {"protocol": str(v2.pk)}).status_code == 302
+    assert list(ProtocolConfirmation.objects.values_list("protocol__version", "seat")) == [(2, 1)]

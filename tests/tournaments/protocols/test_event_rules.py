@@ -88,3 +88,13 @@ def test_a_referee_cannot_change_them_either(setup):
         save(setup, protocol, None, by=setup.referee)
     assert caught.value.extra["field"] == "convention"
     assert not Protocol.objects.exists()
+
+
+def test_the_referees_desk_refuses_a_text_that_changes_the_rules_naming_the_field(client, setup):
+    """Item 2 on the desk page: the text's header is held to the event's rules too."""
+    client.force_login(setup.referee)
+    desk = f"/e/{setup.event.slug}/manage/rounds/1/tables/1/protocol"
+    text = "convention: rostov\ntarget: 10\nplayers: Anna, Boris, Vera\n\nAnna 6♠ = w/p\n"
+    r = client.post(desk, {"notation": text, "entry_kind": "table", "ending": "closed"})
+    assert r.status_code == 400 and "convention: this event plays" in r.content.decode()
+    assert not Protocol.objects.exists()

@@ -90,8 +90,25 @@ def test_import_page_makes_a_new_event_or_says_what_is_wrong(client, event):
     document["version"] = 7
     upload = SimpleUploadedFile("b.json", json.dumps(document).encode(), "application/json")
     response = client.post(reverse("event-import"), {"archive": upload, "slug": "newer"})
-    assert response.status_code == 200 and "version 7" in response.content.decode()
+    assert response.status_code == 400 and "version 7" in response.content.decode()
     assert not Event.objects.filter(slug="newer").exists()
+
+
+def test_the_import_page_says_its_limit_and_the_command_for_larger_archives(
+    client, event, settings
+):
+    """The page takes what the request body limit lets through (MAX_REQUEST_BODY, issue 25
+    item 7) and says so before the upload; a larger file is answered 413 naming the limit."""
+    settings.MAX_REQUEST_BODY = 20_000
+    client.force_login(UserFactory(is_staff=True))
+    page = client.get(reverse("event-import")).content.decode()
+    assert "At most 19.5\xa0KB through this page" in page and "manage.py archive_import" in page
+    document = event_archive(event=event)
+    upload = SimpleUploadedFile("big.json", json.dumps(document).encode(), "application/json")
+    assert upload.size > 20_000
+    response = client.post(reverse("event-import"), {"archive": upload, "slug": "big"})
+    assert response.status_code == 413 and "at most 20000 bytes" in response.content.decode()
+    assert not Event.objects.filter(slug="big").exists()
 
 
 def test_import_page_is_for_staff(client, event):

@@ -138,6 +138,47 @@ def test_garbage_posted_to_every_page_is_never_a_500():
     assert not failures, "\n".join(map(repr, failures))
 
 
+_QUERY = re.compile(r"""request\.GET(?:\.get|\.getlist)?[(\[]\s*["']([A-Za-z_0-9]+)["']""")
+
+
+def query_fields() -> set[str]:
+    """Every query parameter the views read (``?edit=``, ``?q=``, ``?format=`` …)."""
+    names = set()
+    for source in VIEWS.glob("*.py"):
+        names |= set(_QUERY.findall(source.read_text(encoding="utf-8")))
+    return names
+
+
+def test_garbage_in_the_query_and_the_conditional_headers_is_never_a_500():
+    """The GET side of item 8: every page route, signed in with every role and anonymous, with
+    every query parameter a view reads and the conditional-request headers the cached pages
+    read (``If-None-Match``, ``If-Modified-Since``) set to garbage."""
+    setup = make_table()
+    user = UserFactory(username="everything")
+    for role in EventRole.Role.values:
+        EventRole.objects.create(event=setup.event, user=user, role=role)
+    names = query_fields()
+    assert {"q", "edit", "format"} <= names, names
+    failures = []
+    for signed_in in (True, False):
+        client = Client(raise_request_exception=False)
+        if signed_in:
+            client.force_login(user)
+        for route in page_routes():
+            for url in urls_for(route, setup)[:3]:
+                for garbage in ("x", "-1", "99999999999999999999", "\x00", "%"):
+                    response = client.get(
+                        url,
+                        dict.fromkeys(names, garbage),
+                        HTTP_IF_NONE_MATCH=garbage,
+                        HTTP_IF_MODIFIED_SINCE=garbage,
+                        HTTP_ACCEPT_LANGUAGE=garbage,
+                    )
+                    if response.status_code >= 500:
+                        failures.append((url, garbage, signed_in))
+    assert not failures, failures
+
+
 def test_a_call_that_is_not_a_call_is_a_form_error(client):
     setup = make_table()
     post = {"declarer": "0", "contract": "6♠", "call_1": "maybe", "call_2": "pass"}
@@ -165,3 +206,117 @@ def test_a_nul_character_is_refused_naming_the_field(client):
     assert "The field &#x27;description&#x27; holds a NUL character" in response.content.decode()
     api = client.get("/api/v1/events/?q=\x00")
     assert api.status_code == 400 and api.json()["extra"] == {"field": "q"}
+
+
+# --- every family's deal form, one field at a time ----------------------------------------------
+
+VARIANTS_DIR = VIEWS.parent / "variants"
+_VARIANT_READ = re.compile(r"""post\.get\(\s*f?["']([A-Za-z_]+)(\{[^"']*\})?["']""")
+
+
+def variant_fields(*modules: str) -> set[str]:
+    """Every field a family's form reads (its ``tournaments/variants`` modules and the shared
+    base), the numbered ones for each seat (``tricks_{p}`` → ``tricks_0`` … ``tricks_3``) and the
+    Russian sheet's cells."""
+    names: set[str] = set()
+    for module in ("base", *modules):
+        source = (VARIANTS_DIR / f"{module}.py").read_text(encoding="utf-8")
+        for name, numbered in _VARIANT_READ.findall(source):
+            if not numbered:
+                names.add(name)
+            elif name != "w_":  # w_{p}_{field}: below
+                names |= {f"{name}{p}" for p in range(4)}
+    if "russian_sheet" in modules:
+        for p in range(3):
+            names |= {f"w_{p}_pulya", f"w_{p}_gora"}
+            names |= {f"w_{p}_on_{q}" for q in range(3) if q != p}
+    return names - {"action"}
+
+
+#: A deal each family's phone form takes (from the families' own tests), the kinds of entry its
+#: form offers, and the modules of ``tournaments/variants`` that read its form.
+FAMILIES = {
+    "sochi": (
+        {"kind": "game", "declarer": "0", "contract": "6♠", "call_1": "whist", "call_2": "pass",
+         "tricks_0": "6", "tricks_1": "", "tricks_2": ""},
+        ["game", "raspasy"],
+        ("russian", "russian_sheet"),
+    ),
+    "croatian": (
+        {"kind": "hand", "declarer": "0", "contract": "3", "defence_1": "play",
+         "defence_2": "play", "tricks_1": "2", "tricks_2": "2"},
+        ["hand", "allpass"],
+        ("balkan",),
+    ),
+    "viennese": (
+        {"kind": "hand", "declarer": "0", "contract": "1", "defence_1": "forced",
+         "defence_2": "forced", "tricks_1": "3", "tricks_2": "3"},
+        ["hand", "rundpass"],
+        ("pot",),
+    ),
+    "modern": (
+        {"kind": "hand", "sits": "1", "tricks_own": "9", "bid_0": "pass", "bid_1": "spader",
+         "bid_2": "hjärter", "bid_3": "pass"},
+        ["hand", "straff", "tvangsnoll"],
+        ("priffe",),
+    ),
+}  # fmt: skip
+#: Fewer than GARBAGE, since every field of every family gets each.
+FIELD_GARBAGE = ["x", "-1", "99999999999999999999", "\x00"]
+
+
+def family_table(variant: str):
+    from tests.factories import EntryFactory, EventFactory, PlayerFactory
+    from tournaments.models import Round, Seat, Table
+
+    size = 4 if variant == "modern" else 3
+    event = EventFactory(
+        variant=variant,
+        slug=f"garbage-{variant}",
+        pulka_target={"sochi": 10, "croatian": 30, "viennese": 10, "modern": 3}[variant],
+        table_size_policy=str(size),
+    )
+    round_ = Round.objects.create(event=event, number=1, state=Round.State.IN_PLAY)
+    table = Table.objects.create(round=round_, number=1, first_dealer=0)
+    for position in range(size):
+        entry = EntryFactory(event=event, player=PlayerFactory(name=f"{variant} {position}"))
+        Seat.objects.create(round=round_, table=table, position=position, entry=entry)
+    return table
+
+
+def family_forms(variant: str) -> list[tuple[dict[str, str], list[str]]]:
+    """The posts to spoil: the deal (under each kind of entry), and the Russian written sheet's
+    row (``action=sheet``)."""
+    base, kinds, modules = FAMILIES[variant]
+    fields = variant_fields(*modules) | set(base)
+    forms = [({"action": "add", **base, "kind": kind}, sorted(fields)) for kind in kinds]
+    if "russian_sheet" in modules:
+        cells = sorted(f for f in fields if f.startswith("w_")) + ["sheet_row"]
+        forms.append(({"action": "sheet", "sheet_row": "0", **dict.fromkeys(cells, "0")}, cells))
+    return forms
+
+
+@pytest.mark.parametrize("variant", list(FAMILIES))
+def test_garbage_in_any_field_of_a_familys_deal_form_is_never_a_500(variant):
+    """Issue 25 item 8 in every family: the deal a family's form takes, with one field at a time
+    (every field the family's form reads, under each kind of entry) replaced by garbage, is
+    stored or refused as a form error, never a 500; a refused post saves nothing."""
+    from tournaments.models import Protocol
+
+    table = family_table(variant)
+    url = f"/t/{table.url_key}/"
+    client = Client(raise_request_exception=False)
+    first = client.post(url, {"based_on_version": "", "action": "add", **FAMILIES[variant][0]})
+    assert first.status_code == 302, first.content.decode()[:2000]  # the base deal is taken
+    failures = []
+    for form, fields in family_forms(variant):
+        for field in fields:
+            for garbage in FIELD_GARBAGE:
+                saved = Protocol.objects.filter(table=table).count()
+                data = {**form, "based_on_version": str(saved), field: garbage}
+                response = client.post(url, data)
+                if response.status_code >= 500:
+                    failures.append((form["action"], form.get("kind"), field, garbage))
+                elif response.status_code != 302:
+                    assert Protocol.objects.filter(table=table).count() == saved
+    assert not failures, failures

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from celery.result import AsyncResult
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -15,12 +17,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import permissions
+from tournaments.api.parsers import NestingJSONParser
 from tournaments.api.permissions import EventOrganiser, EventReferee, EventVisible, event_from
 from tournaments.api.schema import (
     BAD_REQUEST,
@@ -233,7 +236,7 @@ class EntryImportApi(APIView):
     """POST text/csv (or {"csv": "..."}): all lines or none; 400 lists every bad line."""
 
     permission_classes = [EventOrganiser]
-    parser_classes = [JSONParser, FormParser, MultiPartParser, CsvTextParser]
+    parser_classes = [NestingJSONParser, FormParser, MultiPartParser, CsvTextParser]
 
     @extend_schema(
         operation_id="entries_import",
@@ -286,7 +289,11 @@ class EntryImportApi(APIView):
         },
     )
     def post(self, request, slug):
-        text = request.data if isinstance(request.data, str) else request.data.get("csv")
+        data = request.data  # CSV text, or a JSON document or form (any JSON: a list, a number)
+        if isinstance(data, str):
+            text = data
+        else:
+            text = data.get("csv") if isinstance(data, Mapping) else None
         if not isinstance(text, str):
             raise UserFacingError(
                 "csv: send the CSV as a text/csv body, or as the field 'csv' of JSON or a form",

@@ -74,6 +74,8 @@ class Command(BaseCommand):
             raise CommandError(f"--record: {exc}") from None
         except json.JSONDecodeError as exc:
             raise CommandError(f"--record: not JSON ({exc})") from None
+        except RecursionError:  # issue 25, item 7: an error, not a traceback
+            raise CommandError("--record: JSON nested too deeply to be a draw record") from None
         if not isinstance(data, dict):
             raise CommandError("--record: not a draw record (a JSON object)")
         return data
