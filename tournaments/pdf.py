@@ -40,6 +40,7 @@ __all__ = [
     "KINDS",
     "blank_protocols_context",
     "filled_protocol_context",
+    "filled_event_context",
     "filled_round_context",
     "render_filled_round",
     "seating_context",
@@ -259,32 +260,11 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
 
 
 def filled_protocol_context(*, table: Table) -> dict[str, Any]:
-    """The approved pulka as on paper (or the current version, marked provisional)."""
-    from tournaments.models import Ruling
-
+    """The approved pulka as on paper (or the current version, marked provisional): the same
+    sheet as the table's in its round's file, reading this table's rows only (issue 28: not
+    the whole round's seats)."""
     round_ = table.round
-    event = round_.event
-    protocol = (
-        Protocol.objects.filter(table=table, approved=True).first()
-        or Protocol.objects.filter(table=table, is_current=True, entry_kind="table").first()
-    )
-    players = _seats_by_table(round_).get(table.pk, [])
-    return _filled_sheet(
-        event=event,
-        header=_event_header(event),
-        round_number=round_.number,
-        table_number=table.number,
-        players=players,
-        protocol=protocol,
-        rulings=lambda: list(
-            Ruling.objects.filter(incident__table=table).order_by("created_at", "id")
-        ),
-        penalties=lambda: list(
-            EventPenalty.objects.filter(event=event, entry__seats__table=table)
-            .select_related("entry__player")
-            .order_by("created_at", "id")
-        ),
-    )
+    return _filled_sheets(round_.event, [table], {round_.pk: round_.number})[0]
 
 
 def filled_round_context(*, round_: Round) -> dict[str, Any]:
@@ -294,12 +274,7 @@ def filled_round_context(*, round_: Round) -> dict[str, Any]:
 
     :raises UserFacingError: for a round without tables.
     """
-    from collections import defaultdict
-
-    from django.db.models import Q
-
     from tournaments.errors import UserFacingError
-    from tournaments.models import Ruling
 
     event = round_.event
     tables = list(Table.objects.filter(round=round_).order_by("number"))
@@ -307,17 +282,79 @@ def filled_round_context(*, round_: Round) -> dict[str, Any]:
         raise UserFacingError(
             gettext("Round %(n)s has no tables yet.") % {"n": round_.number}, {"field": "round"}
         )
-    seats = _seats_by_table(round_)
+    return {
+        "event": _event_header(event),
+        "round": round_.number,
+        "tables": _filled_sheets(event, tables, {round_.pk: round_.number}),
+    }
+
+
+def filled_event_context(*, event: Event) -> dict[str, Any]:
+    """Every round's filled protocols, round by round and table by table (the referees'
+    archive of the whole event, issue 29), from the same queries as one round's
+    (:func:`filled_round_context`), whatever the number of rounds and tables.
+
+    :raises UserFacingError: for an event without tables.
+    """
+    from tournaments.errors import UserFacingError
+
+    numbers = dict(Round.objects.filter(event=event).values_list("pk", "number"))
+    tables = sorted(
+        Table.objects.filter(round_id__in=numbers), key=lambda t: (numbers[t.round_id], t.number)
+    )
+    if not tables:
+        raise UserFacingError(
+            gettext("The event has no tables yet: draw a round first."), {"field": "kind"}
+        )
+    return {
+        "event": _event_header(event),
+        "rounds": sorted({numbers[t.round_id] for t in tables}),
+        "tables": _filled_sheets(event, tables, numbers),
+    }
+
+
+def _filled_sheets(
+    event: Event, tables: list[Table], round_numbers: dict[int, int]
+) -> list[dict[str, Any]]:
+    """The sheets of ``tables`` (in their order; ``round_numbers``: round id → number), one
+    query per kind of row for all of them."""
+    from collections import defaultdict
+
+    from django.db.models import Q
+
+    from tournaments.models import Ruling
+
+    round_ids = sorted({t.round_id for t in tables})
+    if len(tables) == 1:  # one table's rows (its own file)
+        ids = [tables[0].pk]
+        seat_scope, table_scope = {"table_id__in": ids}, {"table_id__in": ids}
+    else:  # whole rounds: a short query, whatever the number of tables
+        seat_scope, table_scope = {"round_id__in": round_ids}, {"table__round_id__in": round_ids}
+    seats: dict[int, list[dict[str, Any]]] = {}
+    for s in (
+        Seat.objects.filter(**seat_scope)
+        .select_related("entry__player")
+        .order_by("table_id", "position")
+    ):
+        seats.setdefault(s.table_id, []).append(
+            {
+                "position": s.position,
+                "seat": s.position + 1,
+                "entry": s.entry_id,
+                "name": s.entry.player.name,
+                "club": s.entry.player.club,
+            }
+        )
     chosen: dict[int, Protocol] = {}
     for p in (
-        Protocol.objects.filter(table__round=round_)
+        Protocol.objects.filter(**table_scope)
         .filter(Q(approved=True) | Q(is_current=True, entry_kind="table"))
         .order_by("table_id", "-approved", "-version")
     ):
         chosen.setdefault(p.table_id, p)
     rulings: dict[int, list[Any]] = defaultdict(list)
     for r in (
-        Ruling.objects.filter(incident__table__round=round_)
+        Ruling.objects.filter(**{f"incident__{k}": v for k, v in table_scope.items()})
         .select_related("incident")
         .order_by("created_at", "id")
     ):
@@ -343,7 +380,7 @@ def filled_round_context(*, round_: Round) -> dict[str, Any]:
             _filled_sheet(
                 event=event,
                 header=header,
-                round_number=round_.number,
+                round_number=round_numbers[t.round_id],
                 table_number=t.number,
                 players=players,
                 protocol=chosen.get(t.pk),
@@ -351,7 +388,7 @@ def filled_round_context(*, round_: Round) -> dict[str, Any]:
                 penalties=lambda players=players: of_table(players),
             )
         )
-    return {"event": header, "round": round_.number, "tables": sheets}
+    return sheets
 
 
 def _filled_sheet(
@@ -613,6 +650,8 @@ KINDS: dict[str, tuple[str, str]] = {
     "blank": ("pdf/blank_background.html", "{slug}-round{round}-blank-protocols.pdf"),
     # a family's own sheet (its ``layout``), else the pulka sheet of tournaments.pdf_filled
     "filled": ("", "{slug}-round{round}-table{table}-protocol.pdf"),
+    # every round's filled protocols (as "filled": a family's layout or pdf_filled)
+    "protocols": ("", "{slug}-protocols.pdf"),
     "seating": ("pdf/seating.html", "{slug}-round{round}-seating.pdf"),
     "standings": ("pdf/standings.html", "{slug}-standings.pdf"),
     "links": ("pdf/player_links.html", "{slug}-player-links.pdf"),
@@ -681,7 +720,9 @@ def render(
     if kind == "blank" and context.get("layout"):  # a family's own sheet: each table's QR code
         tables = [{**t, "qr": qr_data_uri(t["link"])} for t in context["tables"]]
         context = {**context, "tables": tables}
-    if kind == "filled" and "tables" in context:  # every table of a round
+    if kind == "protocols":  # every table of every round
+        data = render_filled_round(context, paper=paper, language=language, progress=progress)
+    elif kind == "filled" and "tables" in context:  # every table of a round
         filename = ROUND_FILLED_NAME.format(slug=event.get("slug", "event"), round=context["round"])
         if paper != "A4":
             filename = filename.replace(".pdf", f"-{paper}.pdf")

@@ -80,6 +80,8 @@ def document_context(
         return pdf.standings_context(event=event)
     if kind == GeneratedFile.Kind.PLAYER_LINKS:
         return pdf.player_links_context(event=event, base_url=base_url)
+    if kind == GeneratedFile.Kind.EVENT_PROTOCOLS:
+        return pdf.filled_event_context(event=event)  # every round's tables, one file
     if kind == GeneratedFile.Kind.FILLED_PROTOCOL:
         if table is not None:
             return pdf.filled_protocol_context(table=table)
