@@ -742,6 +742,8 @@ ROUND_FILLED_NAME = "{slug}-round{round}-protocols.pdf"
 PROGRESS_EVERY_TABLES = 10
 #: sheets laid out before they are written to PDF (bounds the memory of a round's job)
 SHEETS_PER_PART = 50
+#: sheets drawn with reportlab to one part (about 40 MiB while it is drawn)
+DRAWN_SHEETS_PER_PART = 100
 
 
 def _landscape(paper: str) -> tuple[float, float]:
@@ -772,14 +774,16 @@ def render_filled_round(
     progress: Callable[[int, int], None] | None = None,
 ) -> bytes:
     """Filled protocols as one PDF, a sheet per table in the given order: a round's
-    (:func:`filled_round_context`) or a whole event's (:func:`filled_event_context`, every
-    round's tables in round then table order, a bookmark per round and per table).
+    (:func:`filled_round_context`, a bookmark per table) or a whole event's
+    (:func:`filled_event_context`: every round's tables in round then table order, a bookmark
+    per round and per table).
 
     The pulka sheet of the families without a template of their own (``FamilyUI.
     filled_template`` ``None``: the Russian pulka) is drawn by :mod:`tournaments.pdf_filled`,
-    every sheet in one document (0.05 s a sheet where WeasyPrint took 0.3 s, issue 28); a
-    family's own HTML sheet is laid out by WeasyPrint, each sheet on its own (its own page
-    numbers), :data:`SHEETS_PER_PART` written at a time. The parts are joined in order.
+    :data:`DRAWN_SHEETS_PER_PART` sheets to a document (about 0.02 s of CPU a sheet where
+    WeasyPrint took 0.3 s, issue 28); a family's own HTML sheet is laid out by WeasyPrint, each
+    on its own (its own page numbers), :data:`SHEETS_PER_PART` written at a time. The memory
+    held is a part's, whatever the number of sheets; the parts are joined in order.
     ``progress(done, total)`` after every :data:`PROGRESS_EVERY_TABLES` tables and at the end.
     """
     import io
@@ -792,7 +796,6 @@ def render_filled_round(
         raise ValueError(f"paper {paper!r}: choose one of {sorted(PAPERS)}")
     tables = context["tables"]
     total = len(tables)
-    several_rounds = len({t["round"] for t in tables}) > 1 or bool(context.get("rounds"))
     reported = [0]
 
     def tell(done: int) -> None:
@@ -802,42 +805,49 @@ def render_filled_round(
             reported[0] = done
 
     parts: list[bytes] = []
+    pages: list[int] = []  # of each sheet, in order
     with translation.override(language):
         title = _filled_title(context)
         start = 0
-        while start < total:  # runs of sheets drawn the same way
+        while start < total:  # runs of sheets drawn the same way, in parts
             layout = tables[start].get("layout")
             end = start
-            while end < total and tables[end].get("layout") == layout:
+            limit = SHEETS_PER_PART if layout else DRAWN_SHEETS_PER_PART
+            while end < total and end - start < limit and tables[end].get("layout") == layout:
                 end += 1
             run = tables[start:end]
             if layout:
-                parts += _weasy_sheets(run, paper=paper, first=start, tell=tell)
+                data, counts = _weasy_sheets(run, paper=paper, first=start, tell=tell)
             else:
-                marks = []
-                for i, sheet in enumerate(run, start=start):
-                    mine = []
-                    if several_rounds and (i == 0 or tables[i - 1]["round"] != sheet["round"]):
-                        mine.append((gettext("Round %(n)s") % {"n": sheet["round"]}, 0))
-                    mine.append(
-                        (gettext("Table %(n)s") % {"n": sheet["table"]}, 1 if several_rounds else 0)
-                    )
-                    marks.append(mine)
-                parts.append(
-                    pdf_filled.render_sheets(
-                        run,
-                        page=_landscape(paper),
-                        title=title,
-                        bookmarks=marks,
-                        progress=lambda done, start=start: tell(start + done),
-                    )
+                data, counts = pdf_filled.render_sheets(
+                    run,
+                    page=_landscape(paper),
+                    title=title,
+                    progress=lambda done, start=start: tell(start + done),
                 )
+            parts.append(data)
+            pages += counts
             start = end
-    if len(parts) == 1:
-        return parts[0]
-    writer = PdfWriter()
-    for part in parts:
-        writer.append(io.BytesIO(part))
+        if total == 1:  # one table's file: no bookmarks to add
+            return parts[0]
+        writer = PdfWriter()
+        for part in parts:
+            writer.append(io.BytesIO(part), import_outline=False)
+        writer.add_metadata({"/Title": title, "/Creator": "Pulka"})
+        several_rounds = bool(context.get("rounds"))
+        page, parent, last_round = 0, None, None
+        for sheet, count in zip(tables, pages, strict=True):
+            if several_rounds and sheet["round"] != last_round:
+                parent = writer.add_outline_item(
+                    title=gettext("Round %(n)s") % {"n": sheet["round"]}, page_number=page
+                )
+                last_round = sheet["round"]
+            writer.add_outline_item(
+                title=gettext("Table %(n)s") % {"n": sheet["table"]},
+                page_number=page,
+                parent=parent,
+            )
+            page += count
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -845,24 +855,17 @@ def render_filled_round(
 
 def _weasy_sheets(
     sheets: list[dict[str, Any]], *, paper: str, first: int, tell: Callable[[int], None]
-) -> list[bytes]:
-    """A family's own HTML sheets (``layout``), each laid out on its own (its page numbers
-    count its own pages) sharing one font configuration, written :data:`SHEETS_PER_PART` at a
-    time (the memory held does not grow with the round). Call inside ``translation.override``."""
+) -> tuple[bytes, list[int]]:
+    """A family's own HTML sheets (``layout``) as one PDF, and the pages of each: each sheet
+    laid out on its own (its page numbers count its own pages), sharing one font
+    configuration. Call inside ``translation.override``."""
     import weasyprint
     from weasyprint.text.fonts import FontConfiguration
 
     fonts = FontConfiguration()
     fetcher = static_only_fetcher()
     now = timezone.now()
-    parts: list[bytes] = []
     documents: list[Any] = []
-
-    def write_part() -> None:
-        pages = [page for document in documents for page in document.pages]
-        parts.append(documents[0].copy(pages).write_pdf())
-        documents.clear()
-
     for i, sheet in enumerate(sheets, start=first + 1):
         html = render_to_string(
             sheet["layout"], {**sheet, "paper": PAPERS[paper], "generated_at": now}
@@ -872,12 +875,9 @@ def _weasy_sheets(
                 string=html, url_fetcher=fetcher, base_url=str(settings.BASE_DIR)
             ).render(font_config=fonts)
         )
-        if len(documents) == SHEETS_PER_PART:
-            write_part()
         tell(i)
-    if documents:
-        write_part()
-    return parts
+    pages = [page for document in documents for page in document.pages]
+    return documents[0].copy(pages).write_pdf(), [len(d.pages) for d in documents]
 
 
 def render_blank(context: dict[str, Any], *, paper: str = "A4", language: str = "en") -> bytes:

@@ -136,62 +136,53 @@ class _Styles:
 
 class _SheetStart(Flowable):
     """A zero-size flowable at the top of each sheet: tells the canvas which sheet its pages
-    belong to (the footer's per-sheet page numbers), adds the sheet's bookmarks and reports the
-    job's progress."""
+    belong to (the footer's per-sheet page numbers) and reports the job's progress."""
 
-    def __init__(self, index: int, bookmarks: list[tuple[str, int]], tell) -> None:
+    def __init__(self, index: int, tell: Callable[[int], None]) -> None:
         super().__init__()
-        self.index, self.bookmarks, self.tell = index, bookmarks, tell
+        self.index, self.tell = index, tell
         self.width = self.height = 0
 
     def wrap(self, available_width: float, available_height: float) -> tuple[int, int]:
         return 0, 0
 
     def draw(self) -> None:
-        canvas = self.canv
-        canvas.pulka_sheet = self.index
-        # written when the page is (the canvas holds its pages: see _canvas_class)
-        canvas.pulka_marks += [
-            (f"pulka-{self.index}-{level}", title, level) for title, level in self.bookmarks
-        ]
+        self.canv.pulka_sheet = self.index
         self.tell(self.index)
 
 
-def _canvas_class(footers: list[tuple[str, str]], page_word: str, paper_size) -> Any:
+def _canvas_class(
+    footers: list[str], page_word: str, paper_size: tuple[float, float], counts: list[int]
+) -> Any:
     """A canvas that holds its pages until the end, then writes each page's footer: the sheet's
     name on the left, "Page i / n" of its sheet on the right (7 pt grey, in the bottom margin as
-    ``base.html``'s margin boxes)."""
+    ``base.html``'s margin boxes). ``counts`` is filled with the pages of each sheet."""
 
     class SheetCanvas(Canvas):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.pulka_sheet = 0
-            self.pulka_marks: list[tuple[str, str, int]] = []
             self.pulka_pages: list[dict[str, Any]] = []
 
         def showPage(self) -> None:  # noqa: N802 (reportlab's name)
             self.pulka_pages.append(dict(self.__dict__))
-            self.pulka_marks = []
             self._startPage()
 
         def save(self) -> None:
-            totals: dict[int, int] = {}
+            totals = [0] * len(footers)
             for state in self.pulka_pages:
-                totals[state["pulka_sheet"]] = totals.get(state["pulka_sheet"], 0) + 1
+                totals[state["pulka_sheet"]] += 1
+            counts[:] = totals
             seen: dict[int, int] = {}
             width, _height = paper_size
             y = (MARGINS_MM[2] - 5.5) * mm - 7 * 0.93
             for state in self.pulka_pages:
                 self.__dict__.update(state)
-                for key, title, level in state["pulka_marks"]:  # the page is now the current one
-                    self.bookmarkPage(key)
-                    self.addOutlineEntry(title, key, level=level, closed=level == 0)
                 sheet = state["pulka_sheet"]
                 seen[sheet] = seen.get(sheet, 0) + 1
-                left, right = footers[sheet] if sheet < len(footers) else ("", "")
                 self.setFont(FONT, 7)
                 self.setFillColor(GREY)
-                self.drawString(MARGINS_MM[3] * mm, y, left)
+                self.drawString(MARGINS_MM[3] * mm, y, footers[sheet])
                 self.drawRightString(
                     width - MARGINS_MM[1] * mm,
                     y,
@@ -306,8 +297,15 @@ def _sheet(
         out += _tables_below(sheet, st, width)
     # the signatures
     names = [p["name"] for p in sheet["players"]] + [gettext("Referee")]
-    cells = [Paragraph(f"{_e(n)}: ____________________", st.body) for n in names]
-    sign = Table([cells], colWidths=[width / len(cells)] * len(cells), hAlign="LEFT")
+    cell = width / len(names)
+    underscore = pdfmetrics.stringWidth("_", FONT, 9)
+
+    def line(name: str) -> str:  # the name and a line to sign on, as long as the cell allows
+        room = cell - 4 * mm - pdfmetrics.stringWidth(f"{name}: ", FONT, 9)
+        return f"{_e(name)}: " + "_" * max(8, min(20, int(room / underscore)))
+
+    cells = [Paragraph(line(n), st.body) for n in names]
+    sign = Table([cells], colWidths=[cell] * len(cells), hAlign="LEFT")
     sign.setStyle(
         TableStyle(
             [
@@ -566,15 +564,15 @@ def render_sheets(
     *,
     page: tuple[float, float],
     title: str,
-    bookmarks: list[list[tuple[str, int]]] | None = None,
     progress: Callable[[int], None] | None = None,
-) -> bytes:
+) -> tuple[bytes, list[int]]:
     """Every sheet of ``sheets`` (contexts of :func:`tournaments.pdf._filled_sheet`) in one PDF,
-    each from a new page, in the given order (call inside ``translation.override``).
+    each from a new page, in the given order (call inside ``translation.override``); and the
+    number of pages of each sheet.
 
-    ``page``: the landscape page size in pt; ``bookmarks[i]``: the outline entries (title,
-    level) added at sheet ``i``'s first page; ``progress(done)`` is told each time a sheet is
-    finished (``done`` sheets so far), the last one included.
+    ``page``: the landscape page size in pt; ``progress(done)`` is told each time a sheet is
+    finished (``done`` sheets so far), the last one included. The memory taken grows with the
+    sheets (about 0.4 MiB a sheet while it is drawn): draw a long list in parts.
     """
 
     _fonts()
@@ -590,10 +588,10 @@ def render_sheets(
 
     for i, sheet in enumerate(sheets):
         where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
-        footers.append((f"{sheet['event']['name']} — {where}", ""))
+        footers.append(f"{sheet['event']['name']} — {where}")
         if i:
             story.append(PageBreak())
-        story.append(_SheetStart(i, (bookmarks or [[]] * len(sheets))[i], tell))
+        story.append(_SheetStart(i, tell))
         story += _sheet(sheet, st, width)
     out = io.BytesIO()
     document = BaseDocTemplate(
@@ -609,7 +607,8 @@ def render_sheets(
     )
     frame = Frame(left, bottom, width, page[1] - top - bottom, 0, 0, 0, 0, id="sheet")
     document.addPageTemplates([PageTemplate(id="sheet", frames=[frame])])
-    document.build(story, canvasmaker=_canvas_class(footers, gettext("Page"), page))
+    counts: list[int] = []
+    document.build(story, canvasmaker=_canvas_class(footers, gettext("Page"), page, counts))
     if progress is not None and sheets:
         progress(len(sheets))
-    return out.getvalue()
+    return out.getvalue(), counts
