@@ -218,3 +218,44 @@ def test_another_familys_sheets_join_the_event_file(db, tmp_path):
     flat = " ".join(pages)
     positions = [flat.index(f"Round {r}, table {t}") for r, t in order]
     assert positions == sorted(positions) and len(pages) >= len(order)
+
+
+def test_findings_rulings_and_a_provisional_stamp_in_words(played, tmp_path):
+    """What the checker found is printed as the sentence with its rule, never a code; an
+    unapproved protocol is stamped provisional."""
+    _event, _entries, _round1, round2 = played
+    table = Table.objects.filter(round=round2).order_by("number").first()
+    context = pdf.filled_protocol_context(table=table)
+    finding = {
+        "severity": "error",
+        "title": "Tricks do not add up",
+        "sentence": "the tricks of deal 2 add up to 11: a deal has 10",
+        "message": "",
+        "rule": "3.4.4",
+        "citation": "001 §3.4.4",
+        "deal": 1,
+    }
+    pages = pages_text(pdf.render("filled", {**context, "findings": [finding]}).data, tmp_path)
+    text = " ".join(pages)
+    assert "Findings" in text and "Error 2 Tricks do not add up: the tricks of deal 2" in text
+    assert "3.4.4" in text and "PROVISIONAL — not approved" in text and "APPROVED" not in text
+
+
+def test_the_api_asks_for_the_whole_events_protocols_without_a_round(
+    played, client, django_capture_on_commit_callbacks
+):
+    event, *_ = played
+    user = get_user_model().objects.create_user("ref", password="pw")
+    EventRole.objects.create(event=event, user=user, role="referee")
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/api/v1/events/{event.slug}/documents",
+            {"kind": "protocols", "paper": "letter"},
+            content_type="application/json",
+        )
+    assert response.status_code == 202, response.content
+    got = client.get(response.json()["url"])
+    assert got.status_code == 200 and got["Content-Type"] == "application/pdf"
+    f = GeneratedFile.objects.get(pk=response.json()["id"])
+    assert f.round is None and f.filename == f"{event.slug}-protocols-letter.pdf"
