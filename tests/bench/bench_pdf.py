@@ -106,6 +106,14 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
     )
     # a page per sheet at pulkas to 10 (pdf_filled: a longer one would go on to a next page)
     assert pages == ROUND_TABLES and reports[-1][:2] == (ROUND_TABLES, ROUND_TABLES)
+    # one table's own file in the same round (issue 28: it loaded the whole round's seats)
+    from tournaments.models import Table
+
+    table = Table.objects.filter(round=round_).order_by("number").last()
+    t0 = time.perf_counter()
+    single = pdf.render("filled", pdf.filled_protocol_context(table=table))
+    t_single = time.perf_counter() - t0
+    assert single.data.startswith(b"%PDF")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     laid_out = next((t for d, _n, t in reports if d >= ROUND_TABLES // 2), 0.0)
     print(
@@ -116,6 +124,7 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
         f"{len(rendered.data) / 1024:.0f} KiB, peak RSS {rss:.0f} MiB, "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
+    print(f"[bench_pdf] one table's filled protocol in that round: {t_single:.2f} s")
 
 
 #: rounds of the whole event's file (issue 29), each of ROUND_TABLES tables

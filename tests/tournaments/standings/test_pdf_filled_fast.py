@@ -259,3 +259,27 @@ def test_the_api_asks_for_the_whole_events_protocols_without_a_round(
     assert got.status_code == 200 and got["Content-Type"] == "application/pdf"
     f = GeneratedFile.objects.get(pk=response.json()["id"])
     assert f.round is None and f.filename == f"{event.slug}-protocols-letter.pdf"
+
+
+def test_one_tables_sheet_reads_its_own_rows_whatever_the_rounds_size(played):
+    """Issue 28: one table's PDF loaded the whole round's seats (0.44 s a table at 1,000
+    players); now the same queries whatever the round's size, and only the table's seats."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _event, _entries, round1, _ = played
+    big, entries = make_event(players=60, slug="big")
+    big_round, _ = play_round(big, entries, 1, rng=random.Random(2))
+
+    def reads(round_) -> tuple[int, int]:
+        table = Table.objects.filter(round=round_).order_by("number").last()
+        with CaptureQueriesContext(connection) as ctx:
+            context = pdf.filled_protocol_context(table=table)
+        assert [p["seat"] for p in context["players"]] == list(range(1, table.seats.count() + 1))
+        seat_queries = [q["sql"] for q in ctx.captured_queries if '"tournaments_seat"' in q["sql"]]
+        assert seat_queries and all(
+            f'"tournaments_seat"."table_id" IN ({table.pk})' in q for q in seat_queries
+        )
+        return len(ctx.captured_queries), len(context["players"])
+
+    assert reads(big_round)[0] == reads(round1)[0]
