@@ -110,7 +110,6 @@ class _Styles:
     """The sheet's paragraph styles (``base.html``: 9 pt body, 14 pt title, 11 pt headings)."""
 
     def __init__(self) -> None:
-
         self.body = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11)
         self.title = ParagraphStyle(
             "title", parent=self.body, fontName=BOLD, fontSize=14, leading=17, spaceAfter=2 * mm
@@ -124,7 +123,6 @@ class _Styles:
             spaceBefore=4 * mm,
             spaceAfter=2 * mm,
         )
-        self.muted = ParagraphStyle("muted", parent=self.body, textColor=GREY)
         self.cell = ParagraphStyle("cell", parent=self.body, fontSize=8, leading=9.5)
         self.grid = ParagraphStyle("grid", parent=self.body, fontSize=7.5, leading=9)
         self.grid_head = ParagraphStyle("grid_head", parent=self.grid, fontName=BOLD)
@@ -208,11 +206,8 @@ def _family_name(rules: dict[str, Any]) -> str:
     return str(names.get(get_language(), names.get("en", "")))
 
 
-def _sheet(
-    sheet: dict[str, Any], st: _Styles, width: float, with_table_name: bool = True
-) -> list[Any]:
+def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     """The flowables of one sheet (call inside ``translation.override``)."""
-
     event, rules, protocol = sheet["event"], sheet.get("rules") or {}, sheet.get("protocol")
     where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
     out: list[Any] = [Paragraph(f"{_e(event['name'])} — {_e(where)}", st.title)]
@@ -321,7 +316,6 @@ def _sheet(
 def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     """The pulka grid (001 §4.2.11): №, dealer, contract / result, then per player the pulya,
     the gora and the whists on each other player; its three header rows repeat on each page."""
-
     names = sheet.get("names") or [p["name"] for p in sheet["players"]]
     n = len(names)
     per = n + 1
@@ -403,13 +397,17 @@ def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     return [grid]
 
 
+class _Markup(str):
+    """Text already in platypus markup (not escaped again)."""
+
+
 def _plain_table(
     head: list[str],
     rows: list[list[Any]],
     fractions: list[float],
     st: _Styles,
     width: float,
-    numeric: set[int] = frozenset(),  # type: ignore[assignment]
+    numeric: frozenset[int] = frozenset(),
 ) -> Any:
     """A bordered table of paragraphs, the header shaded, columns in ``fractions`` of the
     width (fixed: no automatic layout); ``numeric`` columns right-aligned."""
@@ -443,10 +441,6 @@ def _plain_table(
     return table
 
 
-class _Markup(str):
-    """Text already in platypus markup (not escaped again)."""
-
-
 def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     """The settlement (001 §4.2.14), the findings, the rulings and the penalties, in words."""
 
@@ -475,7 +469,7 @@ def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]
             [0.35, 0.13, 0.13, 0.13, 0.13, 0.13],
             st,
             width,
-            numeric={1, 2, 3, 4, 5},
+            numeric=frozenset({1, 2, 3, 4, 5}),
         )
     )
     severity = {"error": gettext("Error"), "warning": gettext("Warning")}
@@ -553,7 +547,7 @@ def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]
                 [0.22, 0.2, 0.1, 0.1, 0.38],
                 st,
                 width,
-                numeric={2},
+                numeric=frozenset({2}),
             )
         )
     return out
@@ -574,7 +568,6 @@ def render_sheets(
     finished (``done`` sheets so far), the last one included. The memory taken grows with the
     sheets (about 0.4 MiB a sheet while it is drawn): draw a long list in parts.
     """
-
     _fonts()
     st = _Styles()
     top, right, bottom, left = (x * mm for x in MARGINS_MM)
