@@ -15,12 +15,14 @@ target, the protocol's version and its approval stamp, the players by seat, ever
 (♦ ♥ in red, ♠ ♣ in black; penalty lines in words, shaded), the settlement (001 §4.2.14), the
 findings, rulings and penalties in words, the signature lines and the footer.
 
-Fonts: DejaVu Sans from Debian (``fonts-dejavu-core``), the one the other PDFs use.
+Fonts: DejaVu Sans from Debian (``fonts-dejavu-core``), the one the other PDFs use; its oblique
+(``fonts-dejavu-extra``) where installed, else the upright face.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -58,12 +60,23 @@ FONT, BOLD, ITALIC, BOLD_ITALIC = (
     "PulkaDejaVuSans-Oblique",
     "PulkaDejaVuSans-BoldOblique",
 )
+_DEJAVU = "/usr/share/fonts/truetype/dejavu/"
+#: each style's file, then the one to use where it is not installed: the obliques come with
+#: Debian's fonts-dejavu-extra, which the Docker image (fonts-dejavu-core) has not
 _FONT_FILES = {
-    FONT: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    BOLD: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-    ITALIC: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf",
-    BOLD_ITALIC: "/usr/share/fonts/truetype/dejavu/DejaVuSans-BoldOblique.ttf",
+    FONT: ("DejaVuSans.ttf",),
+    BOLD: ("DejaVuSans-Bold.ttf",),
+    ITALIC: ("DejaVuSans-Oblique.ttf", "DejaVuSans.ttf"),
+    BOLD_ITALIC: ("DejaVuSans-BoldOblique.ttf", "DejaVuSans-Bold.ttf"),
 }
+
+
+def font_file(name: str) -> str:
+    """The file of style ``name``: the first of its :data:`_FONT_FILES` installed."""
+    choices = [_DEJAVU + f for f in _FONT_FILES[name]]
+    return next((path for path in choices if os.path.exists(path)), choices[-1])
+
+
 #: the suits' colours (the pages' and the HTML PDFs' ``.suit-red``), and the sheet's greys
 RED, GREY, LINE, HEAD_FILL, PENALTY_FILL, PROVISIONAL = (
     "#c8102e",
@@ -78,11 +91,10 @@ _SUITS = re.compile(f"[{_RED_SUITS}♠♣♤♧]")
 
 
 def _fonts() -> None:
-
     registered = pdfmetrics.getRegisteredFontNames()
-    for name, path in _FONT_FILES.items():
+    for name in _FONT_FILES:
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, path))
+            pdfmetrics.registerFont(TTFont(name, font_file(name)))
     addMapping(FONT, 0, 0, FONT)
     addMapping(FONT, 1, 0, BOLD)
     addMapping(FONT, 0, 1, ITALIC)

@@ -283,3 +283,15 @@ def test_one_tables_sheet_reads_its_own_rows_whatever_the_rounds_size(played):
         return len(ctx.captured_queries), len(context["players"])
 
     assert reads(big_round)[0] == reads(round1)[0]
+
+
+def test_the_fonts_are_debians_and_italic_falls_back_to_upright(monkeypatch):
+    """The Docker image installs fonts-dejavu-core only (no oblique): the sheet then uses the
+    upright face rather than fail."""
+    import os
+
+    assert pdf_filled.font_file(pdf_filled.FONT).endswith("/dejavu/DejaVuSans.ttf")
+    real = os.path.exists
+    monkeypatch.setattr(os.path, "exists", lambda p: "Oblique" not in p and real(p))
+    assert pdf_filled.font_file(pdf_filled.ITALIC).endswith("/DejaVuSans.ttf")
+    assert pdf_filled.font_file(pdf_filled.BOLD_ITALIC).endswith("/DejaVuSans-Bold.ttf")
