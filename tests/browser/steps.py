@@ -1,8 +1,42 @@
-"""Steps an organiser takes in the browser before a table plays, shared by the families'
-end-to-end tests (Balkan, pot games, Priffe): create the event in a rule family, register and
-check in the players, draw round 1 and start it."""
+"""Steps shared by the families' end-to-end browser tests (Balkan, pot games, Priffe): the
+organiser logs in, creates the event in a rule family, sets its game size and options,
+registers and checks in the players, draws round 1 and starts it; after play the referee
+approves a table's protocol and the filled protocol PDF is made and read back as text."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from tests.browser.conftest import login
+
+#: The page is no wider than the screen (no sideways scrolling on a phone).
+FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
+
+
+def screenshots(prefix: str) -> Path:
+    """The folder for a test's screenshots: ``PULKA_SCREENSHOTS`` or a new temporary one."""
+    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix=prefix))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def login_organiser(page, live_server):
+    """A new organiser (superuser and staff), logged in on ``page``; returns the user."""
+    from tests.factories import UserFactory
+
+    organiser = UserFactory(is_superuser=True, is_staff=True)
+    login(page, live_server, organiser)
+    return organiser
+
+
+def current_protocol(table):
+    """The table's current protocol as the table entered it."""
+    from tournaments.models import EntryKind, Protocol
+
+    return Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
 
 
 def create_event(
@@ -57,3 +91,71 @@ def start_round_one(page, base: str, *, slug: str, players_csv: str) -> None:
         page.get_by_role("button", name="Publish", exact=True).click()
     with page.expect_navigation():
         page.get_by_role("button", name="Start play").click()
+
+
+def save_settings(
+    page,
+    base: str,
+    *,
+    slug: str,
+    game_size: str,
+    size_label: str | None = None,
+    options: dict[str, str] | None = None,
+    screenshot: Path | None = None,
+) -> None:
+    """The event's settings page: the game size, under the family's own name for it
+    (``size_label``, checked visible) or else by its field; the convention options (folded
+    while unchanged, so opened first), each a text or number field named by the option without
+    the ``option_`` prefix; a screenshot if asked for; then Save."""
+    page.goto(f"{base}/e/{slug}/manage/settings/")
+    if size_label is None:
+        page.fill("input[name=pulka_target]", game_size)
+    else:
+        size = page.get_by_label(size_label, exact=True)
+        assert size.is_visible(), size_label
+        size.fill(game_size)
+    if options:
+        page.locator("details.options summary").click()
+        for name, value in options.items():
+            page.fill(f"input[name=option_{name}]", value)
+    if screenshot is not None:
+        page.screenshot(path=str(screenshot), full_page=True)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+
+
+def approve_protocol(
+    page, base: str, *, slug: str, round_number: int = 1, table_number: int,
+    confirm_for_the_others: bool = False,
+) -> None:  # fmt: skip
+    """The referee approves the table's protocol on its referee page, confirming for the
+    players who have not confirmed if asked to."""
+    page.goto(f"{base}/e/{slug}/manage/rounds/{round_number}/tables/{table_number}/protocol")
+    if confirm_for_the_others:
+        page.get_by_label("confirm for the players who have not").check()
+    with page.expect_navigation():
+        page.locator("#approve").click()
+
+
+def filled_protocol_text(
+    page, base: str, *, event, table, language: str, tmp_path: Path, keep: Path | None = None
+) -> str:
+    """Make the table's filled protocol PDF in ``language`` on the documents page, check the
+    job made it, keep a copy at ``keep`` if given and return its text (pdftotext -layout)."""
+    from tournaments.models import GeneratedFile
+
+    page.goto(f"{base}/e/{event.slug}/manage/documents/")
+    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol", exact=True))
+    form.locator("select[name=table]").select_option(str(table.pk))
+    form.locator("select[name=language]").select_option(language)
+    with page.expect_navigation():
+        form.get_by_role("button", name="Filled protocol", exact=True).click()
+    f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
+    assert f.status == GeneratedFile.Status.OK and f.file
+    pdf = tmp_path / "filled.pdf"
+    pdf.write_bytes(f.file.open("rb").read())
+    if keep is not None:
+        keep.write_bytes(pdf.read_bytes())
+    return subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout

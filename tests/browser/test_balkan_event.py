@@ -8,33 +8,34 @@ Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look a
 
 from __future__ import annotations
 
-import os
-import subprocess
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from scoring.variants import VARIANTS
-from tests.browser.steps import create_event, start_round_one
-from tests.factories import UserFactory
-from tournaments.models import EntryKind, Event, GeneratedFile, Protocol
+from tests.browser.steps import (
+    FITS,
+    approve_protocol,
+    create_event,
+    current_protocol,
+    filled_protocol_text,
+    login_organiser,
+    save_settings,
+    screenshots,
+    start_round_one,
+)
+from tournaments.models import Event
 from tournaments.services.protocols import stored_protocol
-
-from .conftest import login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["Ana Horvat", "Branko Kovač", "Cvijeta Babić", "Davor Marić", "Ema Jurić", "Filip Novak"]
-FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 
 
 @pytest.fixture
-def shots(request) -> Path:
-    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-balkan-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def shots() -> Path:
+    return screenshots("pulka-balkan-")
 
 
 def test_a_croatian_league_evening_in_the_browser(
@@ -42,23 +43,18 @@ def test_a_croatian_league_evening_in_the_browser(
 ):
     settings.MEDIA_ROOT = tmp_path / "media"
     base = live_server.url
-    organiser = UserFactory(is_superuser=True, is_staff=True)
     page = desk
-    login(page, live_server, organiser)
+    login_organiser(page, live_server)
 
     # create the event, then choose Croatian rules: saving shows the Balkan options
     create_event(
         page, base, slug="liga", name="Liga Zagreb", day="2027-01-09", venue="Klub",
         variant="croatian", table_size_policy="3",
     )  # fmt: skip
-    page.goto(f"{base}/e/liga/manage/settings/")
-    assert page.get_by_label("Bula:", exact=True).is_visible()  # the game size, named by the family
-    page.get_by_label("Bula:", exact=True).fill("30")
-    page.locator("details.options summary").click()  # the options, folded while unchanged
-    page.fill("input[name=option_refa_limit]", "1")
-    page.screenshot(path=str(shots / "01-settings.png"), full_page=True)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").click()
+    save_settings(
+        page, base, slug="liga", size_label="Bula:", game_size="30",  # named by the family
+        options={"refa_limit": "1"}, screenshot=shots / "01-settings.png",
+    )  # fmt: skip
     event = Event.objects.get(slug="liga")
     assert (event.variant, event.pulka_target, event.table_size_policy) == ("croatian", 30, "3")
     assert event.convention_options == {"refa_limit": 1}
@@ -110,7 +106,7 @@ def test_a_croatian_league_evening_in_the_browser(
     assert '[002 "Kontra"]' in text, text
     tablet.screenshot(path=str(shots / "03-phone-finding.png"), full_page=True)
     assert tablet.evaluate(FITS)
-    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    saved = current_protocol(table)
     assert saved.error_count == 1 and saved.findings[0]["code"] == "KONTRA_MISSING"
 
     # correct it: the left defender said kontra
@@ -143,7 +139,7 @@ def test_a_croatian_league_evening_in_the_browser(
     tablet.wait_for_selector("#deal-2")
     tablet.screenshot(path=str(shots / "04-phone-entered.png"), full_page=True)
     assert tablet.evaluate(FITS)
-    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    saved = current_protocol(table)
     assert saved.error_count == 0, saved.findings
     game = stored_protocol(saved.data)
     settlement = VARIANTS["balkan"].settlement(game)
@@ -151,10 +147,9 @@ def test_a_croatian_league_evening_in_the_browser(
     assert any(settlement)
 
     # the referee approves for the players who have not confirmed
-    page.goto(f"{base}/e/liga/manage/rounds/1/tables/{table.number}/protocol")
-    page.get_by_label("confirm for the players who have not").check()
-    with page.expect_navigation():
-        page.locator("#approve").click()
+    approve_protocol(
+        page, base, slug="liga", table_number=table.number, confirm_for_the_others=True
+    )
     saved.refresh_from_db()
     assert saved.approved
 
@@ -168,20 +163,10 @@ def test_a_croatian_league_evening_in_the_browser(
     assert "Poredak" in standings or "Plasman" in standings
 
     # the filled protocol PDF, in Croatian: the Balkan sheet's words and columns
-    page.goto(f"{base}/e/liga/manage/documents/")
-    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol", exact=True))
-    form.locator("select[name=table]").select_option(str(table.pk))
-    form.locator("select[name=language]").select_option("hr")
-    with page.expect_navigation():
-        form.get_by_role("button", name="Filled protocol", exact=True).click()
-    f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
-    assert f.status == GeneratedFile.Status.OK and f.file
-    pdf = tmp_path / "filled.pdf"
-    pdf.write_bytes(f.file.open("rb").read())
-    (shots / "06-filled.pdf").write_bytes(pdf.read_bytes())
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
+    text = filled_protocol_text(
+        page, base, event=event, table=table, language="hr", tmp_path=tmp_path,
+        keep=shots / "06-filled.pdf",
+    )  # fmt: skip
     for word in (
         "juha",
         "bula",

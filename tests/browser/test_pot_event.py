@@ -10,26 +10,29 @@ Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look a
 
 from __future__ import annotations
 
-import os
-import subprocess
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from scoring.variants import VARIANTS
-from tests.browser.steps import create_event, start_round_one
-from tests.factories import UserFactory
-from tournaments.models import EntryKind, Event, GeneratedFile, Protocol
+from tests.browser.steps import (
+    FITS,
+    approve_protocol,
+    create_event,
+    current_protocol,
+    filled_protocol_text,
+    login_organiser,
+    save_settings,
+    screenshots,
+    start_round_one,
+)
+from tournaments.models import Event
 from tournaments.services.protocols import stored_protocol
-
-from .conftest import login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["Anna Bauer", "Bernd Roth", "Clara Vogel", "Dieter Hahn", "Eva Lang", "Fritz Koch"]
-FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 #: the deal form itself within the phone's 390 px (the decisions' selects stay narrow)
 FORM_FITS = (
     "document.querySelector('form.deal-form table.players').getBoundingClientRect().right <= 391"
@@ -37,10 +40,8 @@ FORM_FITS = (
 
 
 @pytest.fixture
-def shots(request) -> Path:
-    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-pot-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def shots() -> Path:
+    return screenshots("pulka-pot-")
 
 
 def _deal(tablet, *, declarer, contract, decisions, tricks, button="Spiel hinzufügen"):
@@ -59,23 +60,23 @@ def test_a_german_preference_evening_on_a_phone_in_german(
 ):
     settings.MEDIA_ROOT = tmp_path / "media"
     base = live_server.url
-    organiser = UserFactory(is_superuser=True, is_staff=True)
     page = desk
-    login(page, live_server, organiser)
+    login_organiser(page, live_server)
 
     # create the event, then choose German rules: saving shows the pot games' options
     create_event(
         page, base, slug="abend", name="Préférence-Abend", day="2027-02-13", venue="Gasthaus",
         variant="german", table_size_policy="3",
     )  # fmt: skip
-    page.goto(f"{base}/e/abend/manage/settings/")
-    assert page.get_by_label("Stake (chips):").is_visible()  # the game size, named by the family
-    page.get_by_label("Stake (chips):").fill("10")  # 003: the dealer's ten chips
-    page.locator("details.options summary").click()
-    page.fill("input[name=option_cap]", "40")  # the agreed maximum (Höchstgrenze), 003
-    page.screenshot(path=str(shots / "01-settings.png"), full_page=True)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").click()
+    save_settings(
+        page,
+        base,
+        slug="abend",
+        size_label="Stake (chips):",  # the game size, named by the family
+        game_size="10",  # 003: the dealer's ten chips
+        options={"cap": "40"},  # the agreed maximum (Höchstgrenze), 003
+        screenshot=shots / "01-settings.png",
+    )
     event = Event.objects.get(slug="abend")
     assert (event.variant, event.pulka_target, event.table_size_policy) == ("german", 10, "3")
     assert event.convention_options == {"cap": 40}
@@ -128,7 +129,7 @@ def test_a_german_preference_evening_on_a_phone_in_german(
     assert "Die Stiche ergeben nicht zehn" in text and "003" in text, text
     tablet.screenshot(path=str(shots / "03-phone-finding.png"), full_page=True)
     assert tablet.evaluate(FITS)
-    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    saved = current_protocol(table)
     assert saved.error_count == 1 and saved.findings[0]["code"] == "TRICKS_SUM"
 
     # correct it: the dealer took one trick, not two
@@ -168,7 +169,7 @@ def test_a_german_preference_evening_on_a_phone_in_german(
         tablet.get_by_role("button", name="Ende speichern").tap()
     tablet.screenshot(path=str(shots / "04-phone-entered.png"), full_page=True)
     assert tablet.evaluate(FITS)
-    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    saved = current_protocol(table)
     assert saved.error_count == 0, saved.findings
     game = stored_protocol(saved.data)
     assert [d.contract.code for d in game.deals] == ["1", "4", "2u"]
@@ -187,9 +188,7 @@ def test_a_german_preference_evening_on_a_phone_in_german(
     assert saved.confirmations.count() == 3
 
     # the referee approves
-    page.goto(f"{base}/e/abend/manage/rounds/1/tables/{table.number}/protocol")
-    with page.expect_navigation():
-        page.locator("#approve").click()
+    approve_protocol(page, base, slug="abend", table_number=table.number)
     saved.refresh_from_db()
     assert saved.approved
 
@@ -209,20 +208,10 @@ def test_a_german_preference_evening_on_a_phone_in_german(
         assert any(s in row for s in shown), (name, points, row)
 
     # the filled protocol PDF, in German: the ledger, a column per player and one for the pot
-    page.goto(f"{base}/e/abend/manage/documents/")
-    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol", exact=True))
-    form.locator("select[name=table]").select_option(str(table.pk))
-    form.locator("select[name=language]").select_option("de")
-    with page.expect_navigation():
-        form.get_by_role("button", name="Filled protocol", exact=True).click()
-    f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
-    assert f.status == GeneratedFile.Status.OK and f.file
-    pdf = tmp_path / "filled.pdf"
-    pdf.write_bytes(f.file.open("rb").read())
-    (shots / "06-filled.pdf").write_bytes(pdf.read_bytes())
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
+    text = filled_protocol_text(
+        page, base, event=event, table=table, language="de", tmp_path=tmp_path,
+        keep=shots / "06-filled.pdf",
+    )  # fmt: skip
     for word in ("Topf", "Prämie", "Zwei aus der Hand", "GENEHMIGT", "Deutsche Préférence",
                  "gleichmäßig", *names):  # fmt: skip
         assert word in text, word
@@ -276,7 +265,7 @@ def test_a_viennese_table_of_four_enters_an_efterkop_chain_on_a_phone_in_swedish
     tablet.get_by_role("button", name="Lägg till given").tap()
     tablet.wait_for_selector("#deal-1")
     assert tablet.locator("tr.finding.error").count() == 0
-    saved = Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    saved = current_protocol(table)
     deal = stored_protocol(saved.data).deals[0]
     assert [(s, c.code) for s, c in deal.efterkop] == [(1, "5"), (2, "6"), (0, "7")]
     assert deal.tricks == (0, 5, 5, 0) and saved.error_count == 0

@@ -11,37 +11,34 @@ Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look a
 
 from __future__ import annotations
 
-import os
-import subprocess
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from scoring.variants import VARIANTS
-from tests.browser.steps import create_event, start_round_one
-from tests.factories import UserFactory
-from tournaments.models import EntryKind, Event, GeneratedFile, Protocol
+from tests.browser.steps import (
+    FITS,
+    approve_protocol,
+    create_event,
+    current_protocol,
+    filled_protocol_text,
+    login_organiser,
+    save_settings,
+    screenshots,
+    start_round_one,
+)
+from tournaments.models import Event
 from tournaments.services.protocols import stored_protocol, table_header
-
-from .conftest import login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["Astrid Berg", "Bengt Dahl", "Cecilia Ek", "Dagny Frisk"]
-FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 
 
 @pytest.fixture
 def shots() -> Path:
-    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-priffe-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def current(table) -> Protocol:
-    return Protocol.objects.get(table=table, entry_kind=EntryKind.TABLE, is_current=True)
+    return screenshots("pulka-priffe-")
 
 
 def enter(tablet, *, declarer: int, tricks: int, bids: dict[int, str] | None = None) -> None:
@@ -58,19 +55,15 @@ def test_a_priffe_evening_on_a_phone_in_swedish(
 ):
     settings.MEDIA_ROOT = tmp_path / "media"
     base = live_server.url
-    organiser = UserFactory(is_superuser=True, is_staff=True)
     page = desk
-    login(page, live_server, organiser)
+    login_organiser(page, live_server)
 
     # the event: modern Priffe at tables of four, three sits (everyone partners everyone)
     create_event(
         page, base, slug="priffe", name="Priffekväll", day="2027-02-05", venue="Klubben",
         variant="modern", table_size_policy="4",
     )  # fmt: skip
-    page.goto(f"{base}/e/priffe/manage/settings/")
-    page.fill("input[name=pulka_target]", "3")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").click()
+    save_settings(page, base, slug="priffe", game_size="3")
     event = Event.objects.get(slug="priffe")
     assert (event.variant, event.pulka_target, event.table_size_policy) == ("modern", 3, "4")
 
@@ -117,7 +110,7 @@ def test_a_priffe_evening_on_a_phone_in_swedish(
     assert "Ett bud mot budgivningens regler" in text and "004" in text, text
     tablet.screenshot(path=str(shots / "02-phone-finding.png"), full_page=True)
     assert tablet.evaluate(FITS)
-    saved = current(table)
+    saved = current_protocol(table)
     assert saved.error_count >= 1 and {f["code"] for f in saved.findings} == {"AUCTION"}
     assert stored_protocol(saved.data).deals[0].bids == ("hjärter", "pass", "spader", "pass")
 
@@ -127,7 +120,7 @@ def test_a_priffe_evening_on_a_phone_in_swedish(
     tablet.get_by_role("button", name="Spara rättelsen").tap()
     tablet.wait_for_selector("#deal-1")
     assert tablet.locator("tr.finding.error").count() == 0
-    assert current(table).error_count == 0
+    assert current_protocol(table).error_count == 0
 
     # the rest of the three sits: in each, the second player's partnership wins two games of
     # hjärter (9 tricks, 30 under strecket each); the page offers the next sits when one is won
@@ -145,7 +138,7 @@ def test_a_priffe_evening_on_a_phone_in_swedish(
     tablet.wait_for_selector("#deal-6")
     tablet.screenshot(path=str(shots / "03-phone-played.png"), full_page=True)
     assert tablet.evaluate(FITS)
-    saved = current(table)
+    saved = current_protocol(table)
     assert saved.error_count == 0, saved.findings
     game = stored_protocol(saved.data)
     totals = VARIANTS["priffe"].score(game).player_totals
@@ -167,9 +160,7 @@ def test_a_priffe_evening_on_a_phone_in_swedish(
     assert saved.confirmations.count() == 4
 
     # the referee approves
-    page.goto(f"{base}/e/priffe/manage/rounds/1/tables/{table.number}/protocol")
-    with page.expect_navigation():
-        page.locator("#approve").click()
+    approve_protocol(page, base, slug="priffe", table_number=table.number)
     saved.refresh_from_db()
     assert saved.approved
 
@@ -184,19 +175,9 @@ def test_a_priffe_evening_on_a_phone_in_swedish(
     assert tablet.evaluate(FITS)
 
     # the filled protocol PDF in Swedish: the sheet below and above the line
-    page.goto(f"{base}/e/priffe/manage/documents/")
-    form = page.locator("form", has=page.get_by_role("button", name="Filled protocol", exact=True))
-    form.locator("select[name=table]").select_option(str(table.pk))
-    form.locator("select[name=language]").select_option("sv")
-    with page.expect_navigation():
-        form.get_by_role("button", name="Filled protocol", exact=True).click()
-    f = GeneratedFile.objects.filter(event=event, kind="filled").latest("pk")
-    assert f.status == GeneratedFile.Status.OK and f.file
-    pdf = tmp_path / "filled.pdf"
-    pdf.write_bytes(f.file.open("rb").read())
-    (shots / "06-filled.pdf").write_bytes(pdf.read_bytes())
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
+    text = filled_protocol_text(
+        page, base, event=event, table=table, language="sv", tmp_path=tmp_path,
+        keep=shots / "06-filled.pdf",
+    )  # fmt: skip
     for word in ("över strecket", "under strecket", "utgång", "GODKÄNT", *names):
         assert word in text, word

@@ -367,6 +367,52 @@ def test_the_notation_options_line_takes_the_option():
     assert (s.row(0)[1].whists[0], s.row(0)[2].whists[0]) == (12, 0)
 
 
+@pytest.mark.parametrize(("option", "half_whister"), [(True, 2), (False, 0)])
+def test_the_json_options_object_takes_the_option(option, half_whister):
+    """docs/protocol-format.md (JSON): ``options`` takes the same names as the text's
+    ``options:`` line; the D21 option survives both formats and is honoured on a 6♠ down one
+    after a returned whist (001 §3.8.8, §3.8.14, §3.8.1.2)."""
+    import json
+
+    from scoring import jsonio
+    from scoring.notation import format, parse
+
+    document = {
+        "format": "pulka-protocol",
+        "version": 1,
+        "players": ["Anna", "Boris", "Vera"],
+        "target": 100,
+        "ending": "in-progress",
+        "options": {"whist_style": "gentleman", "returned_half_consolation": option},
+        "deals": [
+            {
+                "type": "game",
+                "declarer": 0,
+                "contract": "6♠",
+                "calls": ["whist", "half-returned"],
+                "declarer_tricks": 5,
+            }
+        ],
+    }
+    p = jsonio.loads(json.dumps(document))
+    assert p.options == (("whist_style", "gentleman"), ("returned_half_consolation", option))
+    assert json.loads(jsonio.dumps(p))["options"]["returned_half_consolation"] is option
+    assert jsonio.loads(jsonio.dumps(p)) == p
+    assert parse(format(p)) == p  # JSON → text → the same protocol
+    s = score(p)
+    assert s.ok, [str(f) for f in s.findings]
+    assert (s.row(0)[1].whists[0], s.row(0)[2].whists[0]) == (12, half_whister)
+
+
+def test_a_bad_value_of_the_option_is_refused_naming_it():
+    """An option's value out of its choices is refused naming the option (rules/conventions.py)."""
+    from rules.conventions import InvalidConventionError
+
+    bad = proto([RETURNED_DOWN_ONE], returned_half_consolation="sometimes")  # type: ignore[arg-type]
+    with pytest.raises(InvalidConventionError, match="returned_half_consolation"):
+        score(bad)
+
+
 def test_penalty_rule_reference_and_amount_are_checked():
     """Penalties cite their rule (issue: 3.2.21, 3.4.6, 3.4.9, 3.9.11.2, 3.9.16, 3.9.18, 4.2.7)."""
     s = score(
