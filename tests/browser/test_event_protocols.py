@@ -7,34 +7,24 @@ Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look a
 from __future__ import annotations
 
 import io
-import os
 import random
 import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
 
 from tests.browser.conftest import login
+from tests.browser.steps import FITS, screenshots
 from tests.factories import UserFactory
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import EventRole, GeneratedFile, Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 
-
-@pytest.fixture
-def shots() -> Path:
-    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-docs-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def test_a_referee_orders_the_whole_events_protocols(desk, phone, live_server, shots, tmp_path):
+def test_a_referee_orders_the_whole_events_protocols(desk, phone, live_server, tmp_path):
     from pypdf import PdfReader
 
+    shots = screenshots("pulka-docs-")
     event, entries = make_event(players=10, slug="archive-cup")  # 2 tables of 3, 1 of 4
     rng = random.Random(7)
     play_round(event, entries, 1, rng=rng)
