@@ -295,3 +295,23 @@ def test_the_fonts_are_debians_and_italic_falls_back_to_upright(monkeypatch):
     monkeypatch.setattr(os.path, "exists", lambda p: "Oblique" not in p and real(p))
     assert pdf_filled.font_file(pdf_filled.ITALIC).endswith("/DejaVuSans.ttf")
     assert pdf_filled.font_file(pdf_filled.BOLD_ITALIC).endswith("/DejaVuSans-Bold.ttf")
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "hr", "sr-latn", "de", "sv"])
+def test_the_sheet_speaks_the_documents_language(played, tmp_path, language):
+    _event, _entries, round1, _ = played
+    context = pdf.filled_round_context(round_=round1)
+    pages = pages_text(pdf.render("filled", context, language=language).data, tmp_path)
+    assert len(pages) == len(context["tables"])
+    with translation.override(language):
+        words = [
+            translation.gettext("Contract / result"),
+            translation.gettext("Settlement"),
+            translation.gettext("Referee"),
+            translation.gettext("Round %(r)s, table %(t)s") % {"r": 1, "t": 1},
+            f"{translation.gettext('Page')} 1 / 1",
+        ]
+    if language != "en":
+        assert words[0] != "Contract / result"  # translated, so the check below means it
+    for word in words:
+        assert word in pages[0], word
