@@ -41,6 +41,7 @@ __all__ = [
     "blank_protocols_context",
     "filled_protocol_context",
     "filled_event_context",
+    "filled_event_inputs",
     "filled_round_context",
     "render_filled_round",
     "seating_context",
@@ -310,6 +311,73 @@ def filled_event_context(*, event: Event) -> dict[str, Any]:
         "event": _event_header(event),
         "rounds": sorted({numbers[t.round_id] for t in tables}),
         "tables": _filled_sheets(event, tables, numbers),
+    }
+
+
+def filled_event_inputs(*, event: Event) -> dict[str, Any]:
+    """What the whole event's filled protocols are made from, read without building a sheet
+    (issue 28: asking for the file must not score every protocol in the request): the event's
+    header and rules, the tables, the seats with the players' names, each chosen protocol's
+    version, approval and an MD5 of its stored JSON (computed by PostgreSQL), the rulings with
+    their definitions, the event's penalties. Its hash (:func:`context_hash`) is what the stored
+    file is found by; any change to what a sheet prints changes it.
+
+    :raises UserFacingError: for an event without tables (as :func:`filled_event_context`).
+    """
+    from django.db.models import Q, TextField
+    from django.db.models.functions import MD5, Cast, Concat
+
+    from tournaments.errors import UserFacingError
+    from tournaments.models import Ruling
+
+    numbers = dict(Round.objects.filter(event=event).values_list("pk", "number"))
+    tables = list(
+        Table.objects.filter(round_id__in=numbers)
+        .order_by("round_id", "number")
+        .values_list("pk", "round_id", "number")
+    )
+    if not tables:
+        raise UserFacingError(
+            gettext("The event has no tables yet: draw a round first."), {"field": "kind"}
+        )
+    stored = Concat(
+        *(Cast(f, TextField()) for f in ("data", "ruling_entries", "findings", "result")),
+        output_field=TextField(),
+    )
+    return {
+        "event": _event_header(event),
+        "rules": _rules_named(event),
+        "rounds": numbers,
+        "tables": tables,
+        "seats": list(
+            Seat.objects.filter(round_id__in=numbers)
+            .order_by("table_id", "position")
+            .values_list(
+                "table_id", "position", "entry_id", "entry__player__name", "entry__player__club"
+            )
+        ),
+        "protocols": list(
+            Protocol.objects.filter(table__round_id__in=numbers)
+            .filter(Q(approved=True) | Q(is_current=True, entry_kind="table"))
+            .annotate(stored=MD5(stored))
+            .order_by("table_id", "-approved", "-version", "pk")
+            .values_list("table_id", "pk", "version", "approved", "approved_at", "stored")
+        ),
+        "rulings": list(
+            Ruling.objects.filter(incident__table__round_id__in=numbers)
+            .order_by("pk")
+            .values(
+                *(f.attname for f in Ruling._meta.concrete_fields),
+                "incident__table_id",
+                "definition__name",
+                "definition__kind",
+            )
+        ),
+        "penalties": list(
+            EventPenalty.objects.filter(event=event)
+            .order_by("pk")
+            .values(*(f.attname for f in EventPenalty._meta.concrete_fields))
+        ),
     }
 
 

@@ -128,10 +128,12 @@ def generated_file_request(
             base_url = f"{base_url.rstrip('/')}/{language}"
     else:
         base_url = ""
-    context = document_context(
-        kind=kind, event=event, round_=round_, table=table, base_url=base_url
+    digest = pdf.context_hash(
+        kind,
+        _hashed(kind=kind, event=event, round_=round_, table=table, base_url=base_url),
+        paper=paper,
+        language=language,
     )
-    digest = pdf.context_hash(kind, context, paper=paper, language=language)
     scope = {
         "event": event,
         "kind": kind,
@@ -168,6 +170,17 @@ def generated_file_request(
     return created
 
 
+def _hashed(
+    *, kind: str, event: Event, round_: Round | None, table: Table | None, base_url: str
+) -> dict[str, Any]:
+    """What a document's hash is taken of: its context; for the whole event's filled
+    protocols, the inputs of its sheets (:func:`pdf.filled_event_inputs`), so that asking for
+    it does not build every sheet in the request."""
+    if kind == GeneratedFile.Kind.EVENT_PROTOCOLS:
+        return pdf.filled_event_inputs(event=event)
+    return document_context(kind=kind, event=event, round_=round_, table=table, base_url=base_url)
+
+
 def _progress(file_id: int, done: int, total: int) -> None:
     GeneratedFile.objects.filter(pk=file_id).update(progress={"done": done, "total": total})
 
@@ -186,6 +199,9 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
     )
     if f.status == GeneratedFile.Status.OK and f.file:
         return f
+    hashed = None
+    if f.kind == GeneratedFile.Kind.EVENT_PROTOCOLS:  # read before the sheets: never newer
+        hashed = _hashed(kind=f.kind, event=f.event, round_=None, table=None, base_url="")
     context = document_context(
         kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url
     )
@@ -224,7 +240,9 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
         f.progress = {}
         f.rendered_at = timezone.now()
         # the hash of what was rendered (the data may have moved on since the request)
-        f.inputs_hash = pdf.context_hash(f.kind, context, paper=f.paper, language=f.language)
+        f.inputs_hash = pdf.context_hash(
+            f.kind, hashed or context, paper=f.paper, language=f.language
+        )
         f.save()
         for o in old:  # superseded versions of the same document
             if o.file:

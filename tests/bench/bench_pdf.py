@@ -146,7 +146,7 @@ def test_bench_filled_protocols_of_an_event(tmp_path):
     t0 = time.perf_counter()
     context = pdf.filled_event_context(event=event)
     t_context = time.perf_counter() - t0
-    # asking for the file from the documents page: its context built and hashed in the request
+    # asking for the file from the documents page: the sheets' inputs hashed in the request
     # (the job is sent after the commit, which this test never makes)
     from tournaments.pdf_files import generated_file_request
 

@@ -315,3 +315,69 @@ def test_the_sheet_speaks_the_documents_language(played, tmp_path, language):
         assert words[0] != "Contract / result"  # translated, so the check below means it
     for word in words:
         assert word in pages[0], word
+
+
+def test_asking_for_the_whole_events_file_builds_no_sheet_and_finds_the_stored_one(
+    played, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 28: the request hashes the sheets' inputs, not the sheets (scoring every protocol
+    of a 12-round event took seconds in the request); the job stores the same hash, so asking
+    again for unchanged data returns the stored file."""
+    event, *_ = played
+    with django_capture_on_commit_callbacks(execute=True):
+        first = generated_file_request(event=event, kind="protocols")
+    first.refresh_from_db()
+    assert first.status == "ok"
+
+    def no_sheet(**kw):
+        raise AssertionError("a sheet built in the request")
+
+    monkeypatch.setattr(pdf, "_filled_sheet", no_sheet)
+    again = generated_file_request(event=event, kind="protocols")
+    assert again.pk == first.pk and again.status == "ok"
+
+
+def test_the_whole_events_hash_follows_every_input_of_its_sheets(played):
+    from django.utils import timezone
+
+    from tournaments.models import Incident, Player, Protocol, Ruling
+
+    event, entries, round1, round2 = played
+
+    def digest() -> str:
+        inputs = pdf.filled_event_inputs(event=event)
+        return pdf.context_hash("protocols", inputs, paper="A4", language="en")
+
+    seen = {digest()}
+    assert digest() in seen  # the same data, the same hash
+
+    def changed() -> None:
+        now = digest()
+        assert now not in seen
+        seen.add(now)
+
+    table = Table.objects.filter(round=round1).order_by("number").first()
+    Player.objects.filter(pk=entries[0].player_id).update(name="Анна Ёлкина")
+    changed()
+    Protocol.objects.filter(table=table, approved=True).update(
+        ruling_entries=[{"ruling": 1, "after_deal": 0, "entries": [{"player": 1, "gora": 5}]}]
+    )
+    changed()
+    incident = Incident.objects.create(
+        event=event, table=table, deal=0, seats=[1], occurred_at=timezone.now(), description="x"
+    )
+    ruling = Ruling.objects.create(
+        incident=incident, kind="catalogue", seat=1, rule="3.2.21", reason="talon seen"
+    )
+    changed()
+    Ruling.objects.filter(pk=ruling.pk).update(active=False)
+    changed()
+    penalty = EventPenalty.objects.create(
+        event=event, entry=entries[1], round=round1, kind="fixed_whists", whists=-5, rule="4.2.7"
+    )
+    changed()
+    EventPenalty.objects.filter(pk=penalty.pk).update(reason="late")
+    changed()
+    current = Protocol.objects.filter(table__round=round2, is_current=True).first()
+    Protocol.objects.filter(pk=current.pk).update(approved=True, approved_at=timezone.now())
+    changed()
