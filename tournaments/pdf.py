@@ -314,15 +314,17 @@ def filled_event_context(*, event: Event) -> dict[str, Any]:
     }
 
 
-def filled_event_inputs(*, event: Event) -> dict[str, Any]:
-    """What the whole event's filled protocols are made from, read without building a sheet
+def filled_event_inputs(*, event: Event, round_: Round | None = None) -> dict[str, Any]:
+    """What the whole event's (or ``round_``'s) filled protocols are made from, read without
+    building a sheet
     (issue 28: asking for the file must not score every protocol in the request): the event's
     header and rules, the tables, the seats with the players' names, each chosen protocol's
     version, approval and an MD5 of its stored JSON (computed by PostgreSQL), the rulings with
     their definitions, the event's penalties. Its hash (:func:`context_hash`) is what the stored
     file is found by; any change to what a sheet prints changes it.
 
-    :raises UserFacingError: for an event without tables (as :func:`filled_event_context`).
+    :raises UserFacingError: for an event (a round) without tables, as
+        :func:`filled_event_context` (:func:`filled_round_context`).
     """
     from django.db.models import Q, TextField
     from django.db.models.functions import MD5, Cast, Concat
@@ -330,12 +332,19 @@ def filled_event_inputs(*, event: Event) -> dict[str, Any]:
     from tournaments.errors import UserFacingError
     from tournaments.models import Ruling
 
-    numbers = dict(Round.objects.filter(event=event).values_list("pk", "number"))
+    if round_ is not None:
+        numbers = {round_.pk: round_.number}
+    else:
+        numbers = dict(Round.objects.filter(event=event).values_list("pk", "number"))
     tables = list(
         Table.objects.filter(round_id__in=numbers)
         .order_by("round_id", "number")
         .values_list("pk", "round_id", "number")
     )
+    if not tables and round_ is not None:
+        raise UserFacingError(
+            gettext("Round %(n)s has no tables yet.") % {"n": round_.number}, {"field": "round"}
+        )
     if not tables:
         raise UserFacingError(
             gettext("The event has no tables yet: draw a round first."), {"field": "kind"}
@@ -373,7 +382,7 @@ def filled_event_inputs(*, event: Event) -> dict[str, Any]:
                 "definition__kind",
             )
         ),
-        "penalties": list(
+        "penalties": list(  # the event's: a player's penalties are printed at each of his tables
             EventPenalty.objects.filter(event=event)
             .order_by("pk")
             .values(*(f.attname for f in EventPenalty._meta.concrete_fields))

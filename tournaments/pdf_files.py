@@ -170,14 +170,23 @@ def generated_file_request(
     return created
 
 
+def _by_inputs(kind: str, round_: Round | None, table: Table | None) -> bool:
+    """Whether a document is found by its sheets' inputs (many sheets) or by its context."""
+    return kind == GeneratedFile.Kind.EVENT_PROTOCOLS or (
+        kind == GeneratedFile.Kind.FILLED_PROTOCOL and table is None and round_ is not None
+    )
+
+
 def _hashed(
     *, kind: str, event: Event, round_: Round | None, table: Table | None, base_url: str
 ) -> dict[str, Any]:
-    """What a document's hash is taken of: its context; for the whole event's filled
-    protocols, the inputs of its sheets (:func:`pdf.filled_event_inputs`), so that asking for
-    it does not build every sheet in the request."""
-    if kind == GeneratedFile.Kind.EVENT_PROTOCOLS:
-        return pdf.filled_event_inputs(event=event)
+    """What a document's hash is taken of: its context; for the filled protocols of a whole
+    round or of the whole event, the inputs of their sheets (:func:`pdf.filled_event_inputs`),
+    so that asking for them does not build every sheet in the request."""
+    if _by_inputs(kind, round_, table):
+        return pdf.filled_event_inputs(
+            event=event, round_=None if kind == GeneratedFile.Kind.EVENT_PROTOCOLS else round_
+        )
     return document_context(kind=kind, event=event, round_=round_, table=table, base_url=base_url)
 
 
@@ -199,9 +208,12 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
     )
     if f.status == GeneratedFile.Status.OK and f.file:
         return f
-    hashed = None
-    if f.kind == GeneratedFile.Kind.EVENT_PROTOCOLS:  # read before the sheets: never newer
-        hashed = _hashed(kind=f.kind, event=f.event, round_=None, table=None, base_url="")
+    # the inputs' hash read before the sheets (never newer than what is printed)
+    hashed = (
+        _hashed(kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url)
+        if _by_inputs(f.kind, f.round, f.table)
+        else None
+    )
     context = document_context(
         kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url
     )

@@ -88,6 +88,11 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
     t0 = time.perf_counter()
     context = pdf.filled_round_context(round_=round_)
     t_context = time.perf_counter() - t0
+    from tournaments.pdf_files import generated_file_request
+
+    t0 = time.perf_counter()  # asking for it: the sheets' inputs hashed in the request
+    generated_file_request(event=event, kind="filled", round_=round_)
+    t_request = time.perf_counter() - t0
     reports: list[tuple[int, int, float]] = []
     cpu0 = time.process_time()
     t0 = time.perf_counter()
@@ -124,7 +129,10 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
         f"{len(rendered.data) / 1024:.0f} KiB, peak RSS {rss:.0f} MiB, "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
-    print(f"[bench_pdf] one table's filled protocol in that round: {t_single:.2f} s")
+    print(
+        f"[bench_pdf] one table's filled protocol in that round: {t_single:.2f} s; asking for "
+        f"the round's file (the request): {t_request:.2f} s"
+    )
 
 
 #: rounds of the whole event's file (issue 29), each of ROUND_TABLES tables

@@ -381,3 +381,22 @@ def test_the_whole_events_hash_follows_every_input_of_its_sheets(played):
     current = Protocol.objects.filter(table__round=round2, is_current=True).first()
     Protocol.objects.filter(pk=current.pk).update(approved=True, approved_at=timezone.now())
     changed()
+
+
+def test_asking_for_a_rounds_file_builds_no_sheet_either(
+    played, monkeypatch, django_capture_on_commit_callbacks
+):
+    event, _entries, round1, round2 = played
+    with django_capture_on_commit_callbacks(execute=True):
+        first = generated_file_request(event=event, kind="filled", round_=round1)
+    first.refresh_from_db()
+    assert first.status == "ok"
+
+    def no_sheet(**kw):
+        raise AssertionError("a sheet built in the request")
+
+    monkeypatch.setattr(pdf, "_filled_sheet", no_sheet)
+    assert generated_file_request(event=event, kind="filled", round_=round1).pk == first.pk
+    # the other round's data is not this file's
+    round_two = pdf.filled_event_inputs(event=event, round_=round2)
+    assert {t[1] for t in round_two["tables"]} == {round2.pk}
