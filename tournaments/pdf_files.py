@@ -80,6 +80,8 @@ def document_context(
         return pdf.standings_context(event=event)
     if kind == GeneratedFile.Kind.PLAYER_LINKS:
         return pdf.player_links_context(event=event, base_url=base_url)
+    if kind == GeneratedFile.Kind.EVENT_PROTOCOLS:
+        return pdf.filled_event_context(event=event)  # every round's tables, one file
     if kind == GeneratedFile.Kind.FILLED_PROTOCOL:
         if table is not None:
             return pdf.filled_protocol_context(table=table)
@@ -126,10 +128,12 @@ def generated_file_request(
             base_url = f"{base_url.rstrip('/')}/{language}"
     else:
         base_url = ""
-    context = document_context(
-        kind=kind, event=event, round_=round_, table=table, base_url=base_url
+    digest = pdf.context_hash(
+        kind,
+        _hashed(kind=kind, event=event, round_=round_, table=table, base_url=base_url),
+        paper=paper,
+        language=language,
     )
-    digest = pdf.context_hash(kind, context, paper=paper, language=language)
     scope = {
         "event": event,
         "kind": kind,
@@ -166,6 +170,26 @@ def generated_file_request(
     return created
 
 
+def _by_inputs(kind: str, round_: Round | None, table: Table | None) -> bool:
+    """Whether a document is found by its sheets' inputs (many sheets) or by its context."""
+    return kind == GeneratedFile.Kind.EVENT_PROTOCOLS or (
+        kind == GeneratedFile.Kind.FILLED_PROTOCOL and table is None and round_ is not None
+    )
+
+
+def _hashed(
+    *, kind: str, event: Event, round_: Round | None, table: Table | None, base_url: str
+) -> dict[str, Any]:
+    """What a document's hash is taken of: its context; for the filled protocols of a whole
+    round or of the whole event, the inputs of their sheets (:func:`pdf.filled_event_inputs`),
+    so that asking for them does not build every sheet in the request."""
+    if _by_inputs(kind, round_, table):
+        return pdf.filled_event_inputs(
+            event=event, round_=None if kind == GeneratedFile.Kind.EVENT_PROTOCOLS else round_
+        )
+    return document_context(kind=kind, event=event, round_=round_, table=table, base_url=base_url)
+
+
 def _progress(file_id: int, done: int, total: int) -> None:
     GeneratedFile.objects.filter(pk=file_id).update(progress={"done": done, "total": total})
 
@@ -184,6 +208,12 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
     )
     if f.status == GeneratedFile.Status.OK and f.file:
         return f
+    # the inputs' hash read before the sheets (never newer than what is printed)
+    hashed = (
+        _hashed(kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url)
+        if _by_inputs(f.kind, f.round, f.table)
+        else None
+    )
     context = document_context(
         kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url
     )
@@ -222,7 +252,9 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
         f.progress = {}
         f.rendered_at = timezone.now()
         # the hash of what was rendered (the data may have moved on since the request)
-        f.inputs_hash = pdf.context_hash(f.kind, context, paper=f.paper, language=f.language)
+        f.inputs_hash = pdf.context_hash(
+            f.kind, hashed or context, paper=f.paper, language=f.language
+        )
         f.save()
         for o in old:  # superseded versions of the same document
             if o.file:

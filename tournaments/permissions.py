@@ -39,7 +39,9 @@ def can_chief_referee(user, event: Event) -> bool:
 Kind = GeneratedFile.Kind
 
 #: documents anyone who sees the event may download
-PUBLIC_DOCUMENTS = frozenset({Kind.SEATING, Kind.STANDINGS, Kind.FILLED_PROTOCOL})
+PUBLIC_DOCUMENTS = frozenset(
+    {Kind.SEATING, Kind.STANDINGS, Kind.FILLED_PROTOCOL, Kind.EVENT_PROTOCOLS}
+)
 #: documents only organisers may ask for and download: each player's private link, the
 #: event's full archive
 ORGANISER_DOCUMENTS = frozenset({Kind.PLAYER_LINKS, Kind.ARCHIVE})

@@ -1,4 +1,6 @@
 """Benchmark (not a timed test): the blank protocols of a 100-table round as one PDF.
+Also the filled protocols of a 333-table round (issue 28, target under 60 s) and of a whole
+event of three such rounds (issue 29): ``-k filled``.
 
 Run: ``.venv/bin/python -m pytest --no-migrations -p no:cacheprovider -s tests/bench/bench_pdf.py``
 — prints the figures; target under 10 s (issue 6). Also renders the seating list of the same
@@ -86,6 +88,11 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
     t0 = time.perf_counter()
     context = pdf.filled_round_context(round_=round_)
     t_context = time.perf_counter() - t0
+    from tournaments.pdf_files import generated_file_request
+
+    t0 = time.perf_counter()  # asking for it: the sheets' inputs hashed in the request
+    generated_file_request(event=event, kind="filled", round_=round_)
+    t_request = time.perf_counter() - t0
     reports: list[tuple[int, int, float]] = []
     cpu0 = time.process_time()
     t0 = time.perf_counter()
@@ -102,7 +109,16 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
     pages = int(
         next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:"))
     )
-    assert pages >= ROUND_TABLES and reports[-1][:2] == (ROUND_TABLES, ROUND_TABLES)
+    # a page per sheet at pulkas to 10 (pdf_filled: a longer one would go on to a next page)
+    assert pages == ROUND_TABLES and reports[-1][:2] == (ROUND_TABLES, ROUND_TABLES)
+    # one table's own file in the same round (issue 28: it loaded the whole round's seats)
+    from tournaments.models import Table
+
+    table = Table.objects.filter(round=round_).order_by("number").last()
+    t0 = time.perf_counter()
+    single = pdf.render("filled", pdf.filled_protocol_context(table=table))
+    t_single = time.perf_counter() - t0
+    assert single.data.startswith(b"%PDF")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     laid_out = next((t for d, _n, t in reports if d >= ROUND_TABLES // 2), 0.0)
     print(
@@ -111,5 +127,62 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
         f"half the tables laid out at "
         f"{laid_out:.1f} s), total {t_context + t_render:.2f} s, {pages} pages, "
         f"{len(rendered.data) / 1024:.0f} KiB, peak RSS {rss:.0f} MiB, "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
+    print(
+        f"[bench_pdf] one table's filled protocol in that round: {t_single:.2f} s; asking for "
+        f"the round's file (the request): {t_request:.2f} s"
+    )
+
+
+#: rounds of the whole event's file (issue 29), each of ROUND_TABLES tables
+EVENT_ROUNDS = int(os.environ.get("PULKA_BENCH_EVENT_ROUNDS", "3"))
+
+
+@pytest.mark.django_db
+def test_bench_filled_protocols_of_an_event(tmp_path):
+    """Every round's filled protocols in one file (issue 29): EVENT_ROUNDS rounds of
+    ROUND_TABLES tables, one job with progress, a bookmark per round and per table."""
+    import resource
+
+    event, entries = make_event(players=3 * ROUND_TABLES, slug="bench-event")
+    rng = random.Random(29)
+    for number in range(1, EVENT_ROUNDS + 1):
+        play_round(event, entries, number, rng=rng, approve=True, target=10)
+    pdf.render("seating", {"event": {"name": "warm-up", "slug": "w"}, "round": 1, "tables": []})
+
+    t0 = time.perf_counter()
+    context = pdf.filled_event_context(event=event)
+    t_context = time.perf_counter() - t0
+    # asking for the file from the documents page: the sheets' inputs hashed in the request
+    # (the job is sent after the commit, which this test never makes)
+    from tournaments.pdf_files import generated_file_request
+
+    t0 = time.perf_counter()
+    generated_file_request(event=event, kind="protocols")
+    t_request = time.perf_counter() - t0
+    reports: list[tuple[int, int]] = []
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    rendered = pdf.render(
+        "protocols", context, progress=lambda done, total: reports.append((done, total))
+    )
+    t_render = time.perf_counter() - t0
+    cpu_render = time.process_time() - cpu0
+    path = tmp_path / rendered.filename
+    path.write_bytes(rendered.data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
+    pages = int(
+        next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:"))
+    )
+    sheets = EVENT_ROUNDS * ROUND_TABLES
+    # a page per sheet, a few more where a pulka is longer than a page (it goes on, not cut)
+    assert sheets <= pages < sheets * 1.05 and reports[-1] == (sheets, sheets)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"\n[bench_pdf] filled protocols of an event, {EVENT_ROUNDS} rounds of {ROUND_TABLES} "
+        f"tables: context {t_context:.2f} s, the request {t_request:.2f} s, "
+        f"render {t_render:.2f} s ({cpu_render:.2f} s of "
+        f"CPU), {sheets} sheets on {pages} pages, {len(rendered.data) / 1024:.0f} KiB, peak RSS {rss:.0f} MiB, "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )

@@ -9,11 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from django.template.loader import render_to_string
 from PIL import Image
 
 from tests.tournaments.standings.factories import make_event, play_round
-from tournaments import pdf
+from tournaments import pdf, pdf_filled
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -42,9 +41,11 @@ def test_the_filled_protocol_prints_red_suits_red(settings, tmp_path):
     play_round(event, entries, 1, rng=random.Random(3))
     contexts = [pdf.filled_protocol_context(table=t) for t in Table.objects.all()]
     context = next(c for c in contexts if any(re.search("[♦♥]", d["text"]) for d in c["deals"]))
-    html = render_to_string(context["layout"] or "pdf/filled_protocol.html", context)
-    assert re.search(r'<span class="suit-red">[♦♥]</span>', html)
-    assert '<span class="suit-red">♠' not in html and '<span class="suit-red">♣' not in html
+    assert context["layout"] is None  # the Russian pulka sheet, drawn by pdf_filled
+    marked = [pdf_filled.suits_markup(d["text"]) for d in context["deals"]]
+    red = f'<font color="{pdf_filled.RED}">'
+    assert any(re.search(f"{red}[♦♥]</font>", m) for m in marked)
+    assert not any(re.search(f"{red}[♠♣]", m) for m in marked)
     assert red_pixels(pdf.render("filled", context).data, tmp_path) > 20
     # the same protocol without the suit symbols has no red at all: the red is the suits'
     plain = {

@@ -78,6 +78,8 @@ class GeneratedFile(models.Model):
     class Kind(models.TextChoices):
         BLANK_PROTOCOLS = "blank", _("Blank protocols")
         FILLED_PROTOCOL = "filled", _("Filled protocol")
+        # every round's filled protocols in one file, for the referees' archive (issue 29)
+        EVENT_PROTOCOLS = "protocols", _("Filled protocols of the event")
         SEATING = "seating", _("Seating list")
         STANDINGS = "standings", _("Standings")
         PLAYER_LINKS = "links", _("Players' private links")

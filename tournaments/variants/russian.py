@@ -89,7 +89,7 @@ class RussianUI(FamilyUI):
     key = "russian"
     entry_template = "tournaments/protocols/entry/russian.html"
     pulka_template = "tournaments/protocols/cells/russian.html"
-    filled_template = "pdf/filled_protocol.html"
+    filled_template = None  # the pulka sheet drawn by tournaments.pdf_filled (issue 28)
     result_unit = gettext_lazy("whists")
     result_label = gettext_lazy("Result (whists)")
     result_heading = gettext_lazy("Whists")

@@ -511,6 +511,7 @@ def manage_documents(request, slug: str):
             "rendering": any(f.status == GeneratedFile.Status.PENDING for f in files),
             "can_organise": can_organise(request.user, event),
             "round_list": rounds,
+            "event_tables": any(r.tables.all() for r in rounds),  # the whole event's protocols
             "rounds": [r.number for r in rounds],
             "papers": list(PAPERS),
             "languages": settings.LANGUAGES,

@@ -319,7 +319,7 @@ class DocumentCreateApi(APIView):
         summary="Ask for a PDF document",
         description=(
             "Referees only (the players' private links, ``links``: organisers only). ``round`` "
-            "is needed for a round's documents (seating, blank protocols), ``round`` and ``table`` for a filled protocol; ``filled`` with ``round`` alone is every table's protocol in one file (progress in the status answer). 200 when the stored file "
+            "is needed for a round's documents (seating, blank protocols), ``round`` and ``table`` for a filled protocol; ``filled`` with ``round`` alone is every table's protocol in one file (progress in the status answer); ``protocols`` is every round's filled protocols in one file (the whole event, no ``round``). 200 when the stored file "
             "is up to date, else 202 while it is rendered; either way fetch it at ``url`` (also "
             "the ``Location`` header)."
         ),

@@ -1,0 +1,619 @@
+"""Filled protocols, fast (issue 28): the pulka sheet drawn with reportlab's platypus.
+
+The Russian pulka sheet (the family whose ``FamilyUI.filled_template`` is ``None``) used to be
+an HTML template laid out by WeasyPrint, about 0.3 s of CPU a sheet (the cascade and the
+automatic table layout of its grid): a round of 333 tables took 98 s. Here the same sheet is
+built from the same context (:func:`tournaments.pdf._filled_sheet`) as platypus flowables with
+fixed column widths, and every sheet of a round (or of a whole event) goes into one document:
+the fonts are embedded once, a table too long for one page continues on the next with its
+header repeated (001 §4.2.11: a pulka is never cut), and each sheet's footer counts its own
+pages ("Page 2 / 2"), as the per-sheet HTML documents did.
+
+What a sheet shows is what the HTML template showed: the title, the rules (family, convention
+and its options, the event's dates in the document's language, how the pulka ended), the
+target, the protocol's version and its approval stamp, the players by seat, every deal row
+(♦ ♥ in red, ♠ ♣ in black; penalty lines in words, shaded), the settlement (001 §4.2.14), the
+findings, rulings and penalties in words, the signature lines and the footer.
+
+Fonts: DejaVu Sans from Debian (``fonts-dejavu-core``), the one the other PDFs use; its oblique
+(``fonts-dejavu-extra``) where installed, else the upright face.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Callable
+from typing import Any
+from xml.sax.saxutils import escape
+
+from django.utils import formats, timezone
+from django.utils.translation import get_language, gettext
+from reportlab.lib.fonts import addMapping
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from tournaments.pdf_sheets import fit
+
+__all__ = ["render_sheets"]
+
+#: the page margins (top, right, bottom, left) in mm, as ``templates/pdf/base.html``'s @page
+MARGINS_MM = (12.0, 10.0, 14.0, 10.0)
+FONT, BOLD, ITALIC, BOLD_ITALIC = (
+    "PulkaDejaVuSans",
+    "PulkaDejaVuSans-Bold",
+    "PulkaDejaVuSans-Oblique",
+    "PulkaDejaVuSans-BoldOblique",
+)
+_DEJAVU = "/usr/share/fonts/truetype/dejavu/"
+#: each style's file, then the one to use where it is not installed: the obliques come with
+#: Debian's fonts-dejavu-extra, which the Docker image (fonts-dejavu-core) has not
+_FONT_FILES = {
+    FONT: ("DejaVuSans.ttf",),
+    BOLD: ("DejaVuSans-Bold.ttf",),
+    ITALIC: ("DejaVuSans-Oblique.ttf", "DejaVuSans.ttf"),
+    BOLD_ITALIC: ("DejaVuSans-BoldOblique.ttf", "DejaVuSans-Bold.ttf"),
+}
+
+
+def font_file(name: str) -> str:
+    """The file of style ``name``: the first of its :data:`_FONT_FILES` installed."""
+    choices = [_DEJAVU + f for f in _FONT_FILES[name]]
+    return next((path for path in choices if os.path.exists(path)), choices[-1])
+
+
+#: the suits' colours (the pages' and the HTML PDFs' ``.suit-red``), and the sheet's greys
+RED, GREY, LINE, HEAD_FILL, PENALTY_FILL, PROVISIONAL = (
+    "#c8102e",
+    "#555555",
+    "#444444",
+    "#eeeeee",
+    "#fff3e0",
+    "#7a4b00",
+)
+_RED_SUITS = "♦♥♢♡"
+_SUITS = re.compile(f"[{_RED_SUITS}♠♣♤♧]")
+
+
+def _fonts() -> None:
+    registered = pdfmetrics.getRegisteredFontNames()
+    for name in _FONT_FILES:
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, font_file(name)))
+    addMapping(FONT, 0, 0, FONT)
+    addMapping(FONT, 1, 0, BOLD)
+    addMapping(FONT, 0, 1, ITALIC)
+    addMapping(FONT, 1, 1, BOLD_ITALIC)
+
+
+def suits_markup(text: Any) -> str:
+    """``text`` escaped for a platypus paragraph, ♦ and ♥ in red, ♠ and ♣ black (the pages'
+    ``suits`` filter, issue 29).
+
+    >>> suits_markup("8♦ / one down, 6♠ <x>")
+    '8<font color="#c8102e">♦</font> / one down, 6♠ &lt;x&gt;'
+    """
+    return _SUITS.sub(
+        lambda m: f'<font color="{RED}">{m.group(0)}</font>' if m.group(0) in _RED_SUITS else m[0],
+        escape(str(text if text is not None else "")),
+    )
+
+
+def _e(text: Any) -> str:
+    return escape(str(text if text is not None else ""))
+
+
+class _Styles:
+    """The sheet's paragraph styles (``base.html``: 9 pt body, 14 pt title, 11 pt headings)."""
+
+    def __init__(self) -> None:
+        self.body = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11)
+        self.title = ParagraphStyle(
+            "title", parent=self.body, fontName=BOLD, fontSize=14, leading=17, spaceAfter=2 * mm
+        )
+        self.heading = ParagraphStyle(
+            "heading",
+            parent=self.body,
+            fontName=BOLD,
+            fontSize=11,
+            leading=13,
+            spaceBefore=4 * mm,
+            spaceAfter=2 * mm,
+        )
+        self.cell = ParagraphStyle("cell", parent=self.body, fontSize=8, leading=9.5)
+        self.grid = ParagraphStyle("grid", parent=self.body, fontSize=7.5, leading=9)
+        self.grid_head = ParagraphStyle("grid_head", parent=self.grid, fontName=BOLD)
+        self.grid_opp = ParagraphStyle("grid_opp", parent=self.grid, fontSize=6, leading=7)
+        self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
+        self.head_num = ParagraphStyle("head_num", parent=self.head, alignment=2)
+        self.num = ParagraphStyle("num", parent=self.cell, alignment=2)
+
+
+class _SheetStart(Flowable):
+    """A zero-size flowable at the top of each sheet: tells the canvas which sheet its pages
+    belong to (the footer's per-sheet page numbers) and reports the job's progress."""
+
+    def __init__(self, index: int, tell: Callable[[int], None]) -> None:
+        super().__init__()
+        self.index, self.tell = index, tell
+        self.width = self.height = 0
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[int, int]:
+        return 0, 0
+
+    def draw(self) -> None:
+        self.canv.pulka_sheet = self.index
+        self.tell(self.index)
+
+
+def _canvas_class(
+    footers: list[str], page_word: str, paper_size: tuple[float, float], counts: list[int]
+) -> Any:
+    """A canvas that holds its pages until the end, then writes each page's footer: the sheet's
+    name on the left, "Page i / n" of its sheet on the right (7 pt grey, in the bottom margin as
+    ``base.html``'s margin boxes). ``counts`` is filled with the pages of each sheet."""
+
+    class SheetCanvas(Canvas):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.pulka_sheet = 0
+            self.pulka_pages: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:  # noqa: N802 (reportlab's name)
+            self.pulka_pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            totals = [0] * len(footers)
+            for state in self.pulka_pages:
+                totals[state["pulka_sheet"]] += 1
+            counts[:] = totals
+            seen: dict[int, int] = {}
+            width, _height = paper_size
+            y = (MARGINS_MM[2] - 5.5) * mm - 7 * 0.93
+            for state in self.pulka_pages:
+                self.__dict__.update(state)
+                sheet = state["pulka_sheet"]
+                seen[sheet] = seen.get(sheet, 0) + 1
+                self.setFont(FONT, 7)
+                self.setFillColor(GREY)
+                self.drawString(MARGINS_MM[3] * mm, y, footers[sheet])
+                self.drawRightString(
+                    width - MARGINS_MM[1] * mm,
+                    y,
+                    f"{page_word} {seen[sheet]} / {totals[sheet]}",
+                )
+                Canvas.showPage(self)
+            Canvas.save(self)
+
+    return SheetCanvas
+
+
+def _datetime(value: Any, fmt: str) -> str:
+    """``value`` in the document's language (the templates' ``|date`` filter: local time)."""
+    if value is None:
+        return ""
+    if hasattr(value, "hour") and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return formats.date_format(value, fmt)
+
+
+def _family_name(rules: dict[str, Any]) -> str:
+    names = rules.get("family_names") or {}
+    return str(names.get(get_language(), names.get("en", "")))
+
+
+def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
+    """The flowables of one sheet (call inside ``translation.override``)."""
+    event, rules, protocol = sheet["event"], sheet.get("rules") or {}, sheet.get("protocol")
+    where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
+    out: list[Any] = [Paragraph(f"{_e(event['name'])} — {_e(where)}", st.title)]
+
+    # the rules (templates/pdf/_filled_rules.html)
+    options = "; ".join(f"{o['label']}: {o['value']}" for o in rules.get("options", []))
+    first, last = rules.get("first_day"), rules.get("last_day")
+    days = _datetime(first, "DATE_FORMAT")
+    if last and last != first:
+        days += " – " + _datetime(last, "DATE_FORMAT")
+    if event.get("venue"):
+        days += f", {event['venue']}"
+    line = (
+        f"{_e(gettext('Rules'))}: <b>{_e(_family_name(rules))} — {_e(event['variant'])}</b>"
+        + (f" ({_e(options)})" if options else "")
+        + f"&nbsp;&nbsp;&nbsp; {_e(days)}"
+    )
+    if protocol:
+        line += (
+            f"&nbsp;&nbsp;&nbsp; {_e(gettext('The pulka'))}: <b>{_e(protocol['ending_words'])}</b>"
+        )
+    out.append(Paragraph(line, st.body))
+
+    # the target, the version and its stamp; the players by seat
+    def wide(text: str, font: str = FONT) -> float:  # a cell as wide as its text, and a gap
+        return pdfmetrics.stringWidth(text, font, 9) + 4 * mm + 2
+
+    target = f"{gettext('Pulka to')}: {event['pulka_target']}"
+    meta = [Paragraph(f"{_e(gettext('Pulka to'))}: <b>{_e(event['pulka_target'])}</b>", st.body)]
+    widths = [wide(target, BOLD)]
+    style = [
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm),
+        ("TOPPADDING", (0, 0), (-1, -1), 1),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+    ]
+    if protocol:
+        version = f"{gettext('Protocol version')} {protocol['version']}"
+        meta.append(Paragraph(_e(version), st.body))
+        widths.append(wide(version))
+        if protocol["approved"]:
+            stamp = Paragraph(f"<b>{_e(gettext('APPROVED'))}</b>", st.body)
+            stamp_width = wide(gettext("APPROVED"), BOLD)
+        else:
+            stamp = Paragraph(
+                f'<font color="{PROVISIONAL}"><b><i>{_e(gettext("PROVISIONAL — not approved"))}'
+                "</i></b></font>",
+                st.body,
+            )
+            stamp_width = wide(gettext("PROVISIONAL — not approved"), BOLD_ITALIC)
+        meta.append(stamp)
+        widths.append(stamp_width)
+        style += [
+            ("BOX", (2, 0), (2, 0), 1, "#000000"),
+            ("LEFTPADDING", (2, 0), (2, 0), 2 * mm),
+            ("RIGHTPADDING", (2, 0), (2, 0), 2 * mm),
+        ]
+        if protocol["approved"]:
+            meta.append(
+                Paragraph(
+                    _e(_datetime(protocol.get("approved_on"), "SHORT_DATETIME_FORMAT")), st.body
+                )
+            )
+            widths.append(60 * mm)
+            style.append(("LEFTPADDING", (3, 0), (3, 0), 2 * mm))
+    table = Table([meta], colWidths=widths, hAlign="LEFT")
+    table.setStyle(TableStyle(style))
+    out.append(table)
+    seats = " · ".join(
+        f"{_e(gettext('Seat'))} {p['seat']}: <b>{_e(p['name'])}</b>" for p in sheet["players"]
+    )
+    out.append(Paragraph(seats, st.body))
+    out.append(Spacer(0, 1.5 * mm))
+
+    if not protocol:
+        out.append(
+            Paragraph(_e(gettext("No protocol has been entered for this table yet.")), st.body)
+        )
+    else:
+        out += _grid(sheet, st, width)
+        out += _tables_below(sheet, st, width)
+    # the signatures
+    names = [p["name"] for p in sheet["players"]] + [gettext("Referee")]
+    cell = width / len(names)
+    underscore = pdfmetrics.stringWidth("_", FONT, 9)
+
+    def line(name: str) -> str:  # the name and a line to sign on, as long as the cell allows
+        room = cell - 4 * mm - pdfmetrics.stringWidth(f"{name}: ", FONT, 9)
+        return f"{_e(name)}: " + "_" * max(8, min(20, int(room / underscore)))
+
+    cells = [Paragraph(line(n), st.body) for n in names]
+    sign = Table([cells], colWidths=[cell] * len(cells), hAlign="LEFT")
+    sign.setStyle(
+        TableStyle(
+            [
+                ("TOPPADDING", (0, 0), (-1, -1), 6 * mm),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    out.append(sign)
+    return out
+
+
+def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
+    """The pulka grid (001 §4.2.11): №, dealer, contract / result, then per player the pulya,
+    the gora and the whists on each other player; its three header rows repeat on each page."""
+    names = sheet.get("names") or [p["name"] for p in sheet["players"]]
+    n = len(names)
+    per = n + 1
+    numeric = n * per
+    # the dealer's column as wide as the longest name (from 18 to 36 mm; a longer one wraps)
+    longest = max((pdfmetrics.stringWidth(str(x), FONT, 7.5) for x in names), default=0.0)
+    number_w, dealer_w = 7 * mm, min(36 * mm, max(18 * mm, longest + 2 * 0.8 * mm + 1))
+    cell_w = min(13 * mm, (width - number_w - dealer_w - 55 * mm) / max(numeric, 1))
+    contract_w = width - number_w - dealer_w - cell_w * numeric
+    widths = [number_w, dealer_w, contract_w] + [cell_w] * numeric
+    pad = 0.8 * mm
+
+    def fitted(text: str, font: str, size: float, cell: float) -> Paragraph:
+        s, size = fit(str(text), font, size, cell - 2 * pad, 4.5)
+        return Paragraph(
+            f'<font name="{font}" size="{size}">{_e(s)}</font>',
+            st.grid_opp if size < 7 else st.grid_head,
+        )
+
+    head = [
+        [Paragraph("№", st.grid_head), Paragraph(_e(gettext("Dealer")), st.grid_head)]
+        + [Paragraph(_e(gettext("Contract / result")), st.grid_head)]
+        + [x for name in names for x in [fitted(name, BOLD, 7.5, cell_w * per)] + [""] * n],
+        ["", "", ""]
+        + [
+            x
+            for _ in names
+            for x in [
+                fitted(gettext("Pulya"), BOLD, 7.5, cell_w),
+                fitted(gettext("Gora"), BOLD, 7.5, cell_w),
+                fitted(gettext("Whists on"), BOLD, 7.5, cell_w * (n - 1)),
+            ]
+            + [""] * (n - 2)
+        ],
+        ["", "", ""]
+        + [
+            x
+            for others in sheet["whist_headers"]
+            for x in ["", "", *(fitted(o, FONT, 6, cell_w) for o in others)]
+        ],
+    ]
+    style: list[tuple] = [
+        ("FONT", (0, 0), (-1, -1), FONT, 7.5),
+        ("GRID", (0, 0), (-1, -1), 0.4, LINE),
+        ("BACKGROUND", (0, 0), (-1, 2), HEAD_FILL),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("ALIGN", (3, 3), (-1, -1), "RIGHT"),
+        ("LEFTPADDING", (0, 0), (-1, -1), pad),
+        ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+        ("TOPPADDING", (0, 0), (-1, -1), 0.3 * mm),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 0.6 * mm),
+        ("SPAN", (0, 0), (0, 2)),
+        ("SPAN", (1, 0), (1, 2)),
+        ("SPAN", (2, 0), (2, 2)),
+    ]
+    for k in range(n):
+        c = 3 + k * per
+        style += [
+            ("SPAN", (c, 0), (c + n, 0)),
+            ("SPAN", (c, 1), (c, 2)),
+            ("SPAN", (c + 1, 1), (c + 1, 2)),
+            ("SPAN", (c + 2, 1), (c + n, 1)),
+            ("LINEBEFORE", (c, 0), (c, -1), 1.2, "#000000"),
+        ]
+    rows = list(head)
+    ruling = gettext("ruling")
+    for d in sheet["deals"]:
+        text = suits_markup(d["text"])
+        if d.get("from_ruling"):
+            text += f" <i>({_e(ruling)})</i>"
+        row = [str(d["number"]), Paragraph(_e(d["dealer"]), st.grid), Paragraph(text, st.grid)]
+        for c in d["cells"]:
+            row += [str(c["pulya"]), str(c["gora"]), *(str(w) for w in c["whists"])]
+        if d.get("penalty"):
+            style.append(("BACKGROUND", (0, len(rows)), (-1, len(rows)), PENALTY_FILL))
+        rows.append(row)
+    grid = Table(rows, colWidths=widths, repeatRows=3, hAlign="LEFT")
+    grid.setStyle(TableStyle(style))
+    return [grid]
+
+
+class _Markup(str):
+    """Text already in platypus markup (not escaped again)."""
+
+
+def _plain_table(
+    head: list[str],
+    rows: list[list[Any]],
+    fractions: list[float],
+    st: _Styles,
+    width: float,
+    numeric: frozenset[int] = frozenset(),
+) -> Any:
+    """A bordered table of paragraphs, the header shaded, columns in ``fractions`` of the
+    width (fixed: no automatic layout); ``numeric`` columns right-aligned."""
+
+    def cell(value: Any, i: int, header: bool = False) -> Any:
+        if isinstance(value, Paragraph):
+            return value
+        style = (
+            (st.head_num if i in numeric else st.head)
+            if header
+            else (st.num if i in numeric else st.cell)
+        )
+        return Paragraph(value if isinstance(value, _Markup) else _e(value), style)
+
+    data = [[cell(h, i, True) for i, h in enumerate(head)]]
+    data += [[cell(v, i) for i, v in enumerate(r)] for r in rows]
+    table = Table(data, colWidths=[f * width for f in fractions], repeatRows=1, hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.4, LINE),
+                ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 1.2 * mm),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 1.2 * mm),
+                ("TOPPADDING", (0, 0), (-1, -1), 0.6 * mm),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8 * mm),
+            ]
+        )
+    )
+    return table
+
+
+def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
+    """The settlement (001 §4.2.14), the findings, the rulings and the penalties, in words."""
+
+    out: list[Any] = [Paragraph(f"{_e(gettext('Settlement'))} (001 §4.2.14)", st.heading)]
+    out.append(
+        _plain_table(
+            [
+                gettext("Player"),
+                gettext("Pulya"),
+                gettext("Gora"),
+                gettext("Gora after amnesty"),
+                gettext("Exact"),
+                gettext("Result (whists)"),
+            ],
+            [
+                [
+                    s["name"],
+                    s["pulya"],
+                    s["gora"],
+                    s["gora_settled"],
+                    s["exact"],
+                    _Markup(f"<b>{_e(s.get('whists', ''))}</b>"),
+                ]
+                for s in sheet.get("settlement", [])
+            ],
+            [0.35, 0.13, 0.13, 0.13, 0.13, 0.13],
+            st,
+            width,
+            numeric=frozenset({1, 2, 3, 4, 5}),
+        )
+    )
+    severity = {"error": gettext("Error"), "warning": gettext("Warning")}
+    if sheet.get("findings"):
+        out.append(Paragraph(_e(gettext("Findings")), st.heading))
+        out.append(
+            _plain_table(
+                [gettext("Severity"), gettext("Deal"), gettext("Finding"), gettext("Rule")],
+                [
+                    [
+                        severity.get(f["severity"], f["severity"]),
+                        "" if f.get("deal") is None else f["deal"] + 1,
+                        f"{f['title']}: {f['sentence']}" if f.get("sentence") else f["title"],
+                        f.get("rule", ""),
+                    ]
+                    for f in sheet["findings"]
+                ],
+                [0.1, 0.06, 0.66, 0.18],
+                st,
+                width,
+            )
+        )
+    if sheet.get("rulings"):
+        out.append(Paragraph(_e(gettext("Rulings")), st.heading))
+        out.append(
+            _plain_table(
+                [
+                    gettext("Ruling"),
+                    gettext("Player"),
+                    gettext("Rule"),
+                    gettext("Reason"),
+                    gettext("Written into the pulka"),
+                    gettext("Active"),
+                ],
+                [
+                    [
+                        f"{r['kind']}: {r['text']}"
+                        if r.get("text") and not r["wrote"]
+                        else r["kind"],
+                        r["seat"],
+                        r["rule"],
+                        r["reason"],
+                        "; ".join(r["wrote"]) or "—",
+                        gettext("yes") if r["active"] else gettext("no (replaced or reversed)"),
+                    ]
+                    for r in sheet["rulings"]
+                ],
+                [0.2, 0.13, 0.08, 0.2, 0.29, 0.1],
+                st,
+                width,
+            )
+        )
+    if sheet.get("penalties"):
+        out.append(Paragraph(_e(gettext("Penalties")), st.heading))
+        reversed_word = gettext("reversed")
+        out.append(
+            _plain_table(
+                [
+                    gettext("Player"),
+                    gettext("Penalty"),
+                    gettext("Whists"),
+                    gettext("Rule"),
+                    gettext("Reason"),
+                ],
+                [
+                    [
+                        p["name"],
+                        p["kind"] if p["active"] else f"{p['kind']} ({reversed_word})",
+                        p["whists"],
+                        p["rule"],
+                        p["reason"],
+                    ]
+                    for p in sheet["penalties"]
+                ],
+                [0.22, 0.2, 0.1, 0.1, 0.38],
+                st,
+                width,
+                numeric=frozenset({2}),
+            )
+        )
+    return out
+
+
+def render_sheets(
+    sheets: list[dict[str, Any]],
+    *,
+    page: tuple[float, float],
+    title: str,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[bytes, list[int]]:
+    """Every sheet of ``sheets`` (contexts of :func:`tournaments.pdf._filled_sheet`) in one PDF,
+    each from a new page, in the given order (call inside ``translation.override``); and the
+    number of pages of each sheet.
+
+    ``page``: the landscape page size in pt; ``progress(done)`` is told each time a sheet is
+    finished (``done`` sheets so far), the last one included. The memory taken grows with the
+    sheets (about 0.4 MiB a sheet while it is drawn): draw a long list in parts.
+    """
+    _fonts()
+    st = _Styles()
+    top, right, bottom, left = (x * mm for x in MARGINS_MM)
+    width = page[0] - left - right
+    footers = []
+    story: list[Any] = []
+
+    def tell(index: int) -> None:  # sheet ``index`` begins: the ones before it are done
+        if progress is not None and index:
+            progress(index)
+
+    for i, sheet in enumerate(sheets):
+        where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
+        footers.append(f"{sheet['event']['name']} — {where}")
+        if i:
+            story.append(PageBreak())
+        story.append(_SheetStart(i, tell))
+        story += _sheet(sheet, st, width)
+    out = io.BytesIO()
+    document = BaseDocTemplate(
+        out,
+        pagesize=page,
+        leftMargin=left,
+        rightMargin=right,
+        topMargin=top,
+        bottomMargin=bottom,
+        title=title,
+        author="Pulka",
+        pageCompression=1,
+    )
+    frame = Frame(left, bottom, width, page[1] - top - bottom, 0, 0, 0, 0, id="sheet")
+    document.addPageTemplates([PageTemplate(id="sheet", frames=[frame])])
+    counts: list[int] = []
+    document.build(story, canvasmaker=_canvas_class(footers, gettext("Page"), page, counts))
+    if progress is not None and sheets:
+        progress(len(sheets))
+    return out.getvalue(), counts
