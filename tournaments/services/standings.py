@@ -26,6 +26,7 @@ from tournaments.models.standings import StandingsSnapshot
 
 __all__ = [
     "standings_schedule",
+    "standings_sweep",
     "standings_recompute",
     "standings_mark_failed",
     "snapshot_for",
@@ -50,15 +51,24 @@ def snapshot_for(*, event_id: int) -> StandingsSnapshot:
     return snapshot
 
 
+#: the Celery task of a standings recomputation (its ``Job`` rows)
+TASK = "tournaments.standings_recompute"
+
+
 def standings_schedule(*, event_id: int) -> Job:
     """Ask for a recomputation of the event's standings; the job runs after the commit.
 
-    Safe to call often and inside or outside a transaction: every call counts one request and
-    writes one job row in the caller's transaction (``services.jobs.job_enqueue``: sent to the
-    broker after the commit, or by the sweep once the broker is back); the task, when it runs,
-    computes from the data committed by then; several requests queued at once cost one real
-    computation each but store the same rows (the recomputation is idempotent). Returns the
-    job (``state`` ``queued`` after the commit: the broker could not be reached yet).
+    Safe to call often and inside or outside a transaction: every call counts one request
+    (``requested``). A burst of requests runs one recomputation (issue 28): when a job of the
+    event is already waiting (``queued`` or ``sent``, not started by a worker), it is returned
+    and no new job is written; it reads the data when it starts, after this commit. A job that a
+    worker started meanwhile may have read the data before this commit, so after the commit
+    :func:`_follow_up` checks again and writes a new job when none is waiting any more and no
+    computation has included this request. Otherwise one job row is written in the caller's
+    transaction (``services.jobs.job_enqueue``: sent to the broker after the commit, or by the
+    sweep once the broker is back). The recomputation is idempotent, so an extra job costs a
+    quick "unchanged" run, never a wrong result. Returns the job (``state`` ``queued`` after the
+    commit: the broker could not be reached yet).
     """
     from tournaments.services.jobs import job_enqueue
 
@@ -66,12 +76,69 @@ def standings_schedule(*, event_id: int) -> Job:
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
         requested=F("requested") + 1, requested_at=timezone.now()
     )
-    return job_enqueue(
-        task="tournaments.standings_recompute",
-        args=[event_id],
-        queue=jobs_queue(),
-        event_id=event_id,
+    # this request's number: unique (the update above holds the row until the commit)
+    number = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("requested", flat=True)
+    number = number.get()
+    waiting = _waiting_job(event_id)
+    if waiting is not None:
+        transaction.on_commit(lambda: _follow_up(event_id, number))
+        return waiting
+    return job_enqueue(task=TASK, args=[event_id], queue=jobs_queue(), event_id=event_id)
+
+
+def _waiting_job(event_id: int) -> Job | None:
+    """The event's standings job that no worker has started yet (the oldest), if any."""
+    return (
+        Job.objects.filter(
+            task=TASK, event_id=event_id, state__in=(Job.State.QUEUED, Job.State.SENT)
+        )
+        .order_by("created_at", "pk")
+        .first()
     )
+
+
+def _follow_up(event_id: int, number: int) -> None:
+    """After the commit of request ``number`` that joined a waiting job: nothing to do when a
+    job still waits (it starts after this commit, so it reads this request's data) or when a
+    computation already counted this request (``computed >= number``: it read the request
+    counter after this commit); else the job was started before the commit, and a new one is
+    written and sent."""
+    from tournaments.services.jobs import job_enqueue
+
+    computed = (
+        StandingsSnapshot.objects.filter(event_id=event_id).values_list("computed", flat=True)
+    ).first()
+    if (computed is not None and computed >= number) or _waiting_job(event_id) is not None:
+        return
+    job_enqueue(task=TASK, args=[event_id], queue=jobs_queue(), event_id=event_id)
+
+
+def standings_sweep(*, now=None, grace: float = 60.0) -> int:
+    """Ask again for the recomputations that a request asked for but no job carries (the
+    process stopped between a request's commit and its :func:`_follow_up`): events whose
+    snapshot has ``requested > computed`` for more than ``grace`` seconds, not failed, with no
+    standings job queued, sent or running. Returns how many were asked for (the job sweep
+    calls it)."""
+    from datetime import timedelta
+
+    from tournaments.services.jobs import job_enqueue
+
+    now = now or timezone.now()
+    active = Job.objects.filter(
+        task=TASK, state__in=(Job.State.QUEUED, Job.State.SENT, Job.State.RUNNING)
+    ).values("event_id")
+    stale = (
+        StandingsSnapshot.objects.filter(
+            requested__gt=F("computed"), requested_at__lt=now - timedelta(seconds=grace)
+        )
+        .exclude(status=StandingsSnapshot.Status.FAILED)
+        .exclude(event_id__in=active)
+        .values_list("event_id", flat=True)[:200]
+    )
+    events = list(stale)
+    for event_id in events:
+        job_enqueue(task=TASK, args=[event_id], queue=jobs_queue(), event_id=event_id)
+    return len(events)
 
 
 def _append_run(runs: list[dict[str, Any]], run: dict[str, Any]) -> list[dict[str, Any]]:
