@@ -162,9 +162,8 @@ def fresh_standings(event) -> dict:
 
 def fingerprint_hash(event) -> str:
     from tournaments.selectors.standings import standings_sources
-    from tournaments.services.standings import _inputs_hash
 
-    return _inputs_hash(standings_sources(event=event).fingerprint())
+    return standings_sources(event=event).digest()
 
 
 # --- the day -----------------------------------------------------------------------------------

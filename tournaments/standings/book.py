@@ -162,6 +162,7 @@ class StandingsBook:
         self.at: dict[int, set[Hashable]] = defaultdict(set)  # entry -> tables with his results
         self.missing_at: dict[int, set[Hashable]] = defaultdict(set)  # entry -> no-result tables
         self.claimed: dict[tuple[int, int], Hashable] = {}  # (entry, round) -> table
+        self.round_rows: dict[int, int] = defaultdict(int)  # round -> results in it
         self.records: dict[int, PlayerRecord] = {}
         self.values: dict[int, dict[str, Fraction]] = {}
         self.missing: dict[int, list[int]] = {}  # entry -> rounds without a result
@@ -170,7 +171,7 @@ class StandingsBook:
         self.ranked: list[Ranked] = []
         self.ranked_stale = True
         self.changed: set[int] = set()
-        self.last_values: dict[int, dict[str, Fraction]] = {}
+        self.last_grouped: dict[int, tuple[Fraction | None, ...]] = {}
 
     # --- changes -----------------------------------------------------------------------------
 
@@ -200,6 +201,7 @@ class StandingsBook:
         for r in results:
             self.claimed[(r.entry, r.round)] = key
             self.at[r.entry].add(key)
+            self.round_rows[r.round] += 1
             touched.add(r.entry)
         for e, _n in table.no_result:
             self.missing_at[e].add(key)
@@ -217,6 +219,7 @@ class StandingsBook:
         for r in table.results:
             self.claimed.pop((r.entry, r.round), None)
             self.at[r.entry].discard(key)
+            self.round_rows[r.round] -= 1
             touched.add(r.entry)
         for e, _n in table.no_result:
             self.missing_at[e].discard(key)
@@ -299,10 +302,18 @@ class StandingsBook:
             else Ranked(r.entry, offset + 1, False, offset + 1, r.values, None)
             for r in unranked
         ]
-        self.changed |= refreshed | {
-            r.entry for r in ranked if self.last_values.get(r.entry) != r.values
-        }
-        self.last_values = {r.entry: r.values for r in ranked}
+        # a player not refreshed kept his own values (the same objects): only a value computed
+        # within his tied group (head-to-head) can differ, or be there or not
+        group_keys = [m.key for m in self.metrics if m.group_dependent]
+        grouped = (
+            {r.entry: tuple(r.values.get(k) for k in group_keys) for r in ranked}
+            if group_keys
+            else {}
+        )
+        self.changed |= refreshed
+        if group_keys:
+            self.changed |= {e for e, v in grouped.items() if self.last_grouped.get(e) != v}
+        self.last_grouped = grouped
         self.ranked = ranked
         self.ranked_stale = False
         return ranked
@@ -381,8 +392,9 @@ class StandingsBook:
 
     def head_part(self) -> dict[str, Any]:
         """The columns, the round score, the rounds shown and the adjustments."""
-        rounds = {r.round for t in self.tables.values() for r in t.results}
-        rounds |= {n for e, ns in self.missing.items() for n in ns}
+        self.standings()
+        rounds = {n for n, count in self.round_rows.items() if count}
+        rounds |= {n for ns in self.missing.values() for n in ns}
         score = self.config.score
         return {
             "version": 2,
