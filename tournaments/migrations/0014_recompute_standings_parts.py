@@ -4,7 +4,9 @@ the rows go to ``StandingsPart``; each protocol version's statistics move from t
 
 A snapshot stored before keeps its whole standings in ``head`` and is read as it is until its
 next recomputation (its inputs' fingerprint has a new layout number, so the next job computes
-and writes the parts; nothing is lost meanwhile)."""
+and writes the parts; nothing is lost meanwhile). That recomputation is asked for here: each
+such snapshot counts one more request, and the jobs sweep (``standings_sweep``: beat, the
+``jobs_sweep`` command, or a web request) sends its job a minute later."""
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -32,6 +34,16 @@ def stats_to_rows(apps, schema_editor):
             ]
             rows.append(ProtocolStats(protocol_id=pid, data={"r": r, **entry}))
         ProtocolStats.objects.bulk_create(rows, ignore_conflicts=True, batch_size=1000)
+
+
+def ask_for_parts(apps, schema_editor):
+    from django.db.models import F
+    from django.utils import timezone
+
+    Snapshot = apps.get_model("tournaments", "StandingsSnapshot")
+    Snapshot.objects.exclude(head={}).update(
+        requested=F("requested") + 1, requested_at=timezone.now()
+    )
 
 
 class Migration(migrations.Migration):
@@ -80,4 +92,5 @@ class Migration(migrations.Migration):
         ),
         migrations.RunPython(stats_to_rows, migrations.RunPython.noop),
         migrations.RemoveField("standingssnapshot", "protocol_stats"),
+        migrations.RunPython(ask_for_parts, migrations.RunPython.noop),
     ]

@@ -209,7 +209,7 @@ class _Kept:
 
 #: the last computation per event in this process (a worker's usual job reads one table)
 _kept: dict[int, _Kept] = {}
-KEPT_EVENTS = 8
+KEPT_EVENTS = 4
 
 
 def _table_part(sources, book, table_id: int, p: dict[str, Any], warnings: list[str]) -> dict:
@@ -319,15 +319,17 @@ def _compute(event_id: int, snapshot_id: int, old_hash: str, sources, digest: st
     return result, writes, deletes, head if head != old_head else None, mode
 
 
-def _store_parts(snapshot_id: int, writes: dict[str, Any], deletes: set[str]) -> None:
+def _store_parts(snapshot_id: int, writes: dict[str, Any], deletes: set[str]) -> int:
     """Write the changed parts (one upsert statement per 500) and delete the gone ones. Plain
     SQL on PostgreSQL: Django's bulk insert sends each column as one array literal, and
     quoting the JSON texts into it cost more than the whole incremental recomputation."""
     from tournaments.models import StandingsPart
 
+    size = 0
     if writes and connection.vendor == "postgresql":
         table = StandingsPart._meta.db_table
-        items = sorted(writes.items())
+        items = [(k, json.dumps(v, separators=(",", ":"))) for k, v in sorted(writes.items())]
+        size = sum(len(text) for _k, text in items)
         with connection.cursor() as cursor:
             for start in range(0, len(items), 500):
                 chunk = items[start : start + 500]
@@ -335,11 +337,7 @@ def _store_parts(snapshot_id: int, writes: dict[str, Any], deletes: set[str]) ->
                     f"INSERT INTO {table} (snapshot_id, key, data) VALUES "
                     + ", ".join(["(%s, %s, %s::jsonb)"] * len(chunk))
                     + " ON CONFLICT (snapshot_id, key) DO UPDATE SET data = EXCLUDED.data",
-                    [
-                        x
-                        for k, v in chunk
-                        for x in (snapshot_id, k, json.dumps(v, separators=(",", ":")))
-                    ],
+                    [x for k, text in chunk for x in (snapshot_id, k, text)],
                 )
     elif writes:
         StandingsPart.objects.bulk_create(
@@ -351,6 +349,7 @@ def _store_parts(snapshot_id: int, writes: dict[str, Any], deletes: set[str]) ->
         )
     if deletes:
         StandingsPart.objects.filter(snapshot_id=snapshot_id, key__in=sorted(deletes)).delete()
+    return size
 
 
 def standings_recompute(*, event_id: int) -> StandingsSnapshot:
@@ -389,7 +388,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
                 event_id, snapshot_id, old_hash, sources, digest
             )
             t2 = time.perf_counter()
-            _store_parts(snapshot_id, writes, deletes)
+            size = _store_parts(snapshot_id, writes, deletes)
             t3 = time.perf_counter()
             # what the run did and where its time went (milliseconds): reading the sources,
             # computing (with the protocols' facts and, without a kept state, the stored
@@ -398,6 +397,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
                 "outcome": "computed",
                 "mode": mode,
                 "written": len(writes) + len(deletes),
+                "bytes": size,
                 "ms": {
                     "read": round(1000 * (t1 - t0)),
                     "compute": round(1000 * (t2 - t1)),
