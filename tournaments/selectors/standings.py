@@ -71,6 +71,9 @@ class StandingsSources:
     seats: dict[int, dict[int, int]]
     chosen: dict[int, dict[str, Any]]
     adjustments: list[Adjustment]
+    #: the rows the tables, seats and chosen protocols were read from (ints, sorted): hashed
+    #: as they are for the digest
+    raw: tuple[list[tuple[Any, ...]], ...] = ()
 
     def globals_key(self) -> tuple[Any, ...]:
         """What every table's rows depend on (a change here recomputes everything): the
@@ -101,25 +104,15 @@ class StandingsSources:
         :meth:`fingerprint` does; computed from flat integer arrays (the rows come sorted
         from the database), a few milliseconds at 1,000 players x 12 rounds."""
         from array import array
+        from itertools import chain
 
         h = hashlib.sha256()
         h.update(b"format 4\0")  # the layout of the stored data: a new layout recomputes
         h.update(repr(self.globals_key()).encode())
         h.update(b"\0")
-        h.update(array("q", [x for t in self.tables.values() for x in t]).tobytes())
-        h.update(b"\0")
-        h.update(
-            array(
-                "q", [x for t, d in self.seats.items() for s, e in d.items() for x in (t, s, e)]
-            ).tobytes()
-        )
-        h.update(b"\0")
-        h.update(
-            array(
-                "q",
-                [x for t, p in self.chosen.items() for x in (t, p["id"], int(p["approved"]))],
-            ).tobytes()
-        )
+        for rows in self.raw:  # tables, seats, protocols: (id, ...) ints as read, in order
+            h.update(array("q", chain.from_iterable(rows)).tobytes())
+            h.update(b"\0")
         return h.hexdigest()
 
     def fingerprint(self) -> dict[str, Any]:
@@ -227,34 +220,34 @@ def standings_sources(*, event: Event) -> StandingsSources:
     rounds = {number: state for number, state, _out in round_rows}
     t_table, t_round = Table._meta.db_table, Round._meta.db_table
     t_seat, t_protocol = Seat._meta.db_table, Protocol._meta.db_table
-    tables = {
-        t[0]: t
-        for t in _rows(
-            f"SELECT t.id, r.number, t.number FROM {t_table} t JOIN {t_round} r "
-            "ON r.id = t.round_id WHERE r.event_id = %s ORDER BY t.id",
-            [event.pk],
-        )
-    }
-    seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for table_id, position, entry_id in _rows(
+    table_rows = _rows(
+        f"SELECT t.id, r.number, t.number FROM {t_table} t JOIN {t_round} r "
+        "ON r.id = t.round_id WHERE r.event_id = %s ORDER BY t.id",
+        [event.pk],
+    )
+    tables = {t[0]: t for t in table_rows}
+    seat_rows = _rows(
         f"SELECT s.table_id, s.position, s.entry_id FROM {t_seat} s JOIN {t_round} r "
         "ON r.id = s.round_id WHERE r.event_id = %s ORDER BY s.table_id, s.position",
         [event.pk],
-    ):
+    )
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
+    for table_id, position, entry_id in seat_rows:
         seats[table_id][position] = entry_id
-    chosen: dict[int, dict[str, Any]] = {}
-    for pid, table_id, approved, version in _rows(
+    chosen_rows = _rows(
         f"SELECT p.id, p.table_id, p.approved, p.version FROM {t_protocol} p "
         f"JOIN {t_table} t ON t.id = p.table_id JOIN {t_round} r ON r.id = t.round_id "
         "WHERE r.event_id = %s AND (p.approved OR (p.is_current AND p.entry_kind = %s)) "
         "ORDER BY p.table_id, p.approved DESC, p.id DESC",
         [event.pk, EntryKind.TABLE],
-    ):
+    )
+    chosen: dict[int, dict[str, Any]] = {}
+    for pid, table_id, approved, version in chosen_rows:
         if table_id not in chosen:
             chosen[table_id] = {
                 "id": pid,
                 "table_id": table_id,
-                "approved": approved,
+                "approved": bool(approved),
                 "version": version,
             }
     adjustments = [
@@ -268,7 +261,17 @@ def standings_sources(*, event: Event) -> StandingsSources:
         event=event,
         by_round={n: out for n, state, out in round_rows if out and state != Round.State.DRAFT},
     )
-    return StandingsSources(event, config, entries, rounds, tables, seats, chosen, adjustments)
+    return StandingsSources(
+        event,
+        config,
+        entries,
+        rounds,
+        tables,
+        seats,
+        chosen,
+        adjustments,
+        (table_rows, seat_rows, chosen_rows),
+    )
 
 
 def sitting_out_by_round(*, event: Event) -> dict[int, list[int]]:
