@@ -112,6 +112,20 @@ def test_bench_standings_1000_players_12_rounds():
     if profile:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
 
+    # what a page process does once per new version: read and decode the stored standings
+    from tournaments.selectors import standings as selectors
+
+    reads = []
+    for _ in range(3):
+        selectors._decoded_cache.clear()
+        t0 = time.perf_counter()
+        selectors.decoded_standings(selectors.standings_header(event=event))
+        reads.append(time.perf_counter() - t0)
+    out.append(
+        f"[bench_standings] {'a page reading a new version (decoded, indexed)':<46} "
+        f"{statistics.median(reads):6.3f} s (median of 3)"
+    )
+
     # what the pages read equals the computation from scratch
     stats = {str(k): v for k, v in ProtocolStats.objects.values_list("protocol", "data")}
     inputs = standings_inputs(event=event, stats_cache=stats)

@@ -594,14 +594,27 @@ def load_stored(snapshot_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
 def assemble_data(head: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]:
     """The standings as one document (``Standings.as_json`` with ``meta``) from the head and
     the parts; a snapshot stored before the parts (its head holds the rows) as it is."""
+    return _assembled(head, parts)[0]
+
+
+def _assembled(
+    head: dict[str, Any], parts: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """:func:`assemble_data` and the tables as :func:`tables_of` gives them (taken from the
+    table parts, not regrouped from the rows' cells)."""
     from tournaments.standings.book import assemble
 
     if not head or "rows" in head:
-        return head or {}
-    rows = {int(k[2:]): v for k, v in parts.items() if k.startswith("r:")}
-    tables = sorted(
-        ((int(k[2:]), v) for k, v in parts.items() if k.startswith("t:")), key=lambda t: t[0]
-    )
+        data = head or {}
+        return data, tables_of(data)
+    rows: dict[int, Any] = {}
+    tables: list[tuple[int, Any]] = []
+    for k, v in parts.items():
+        if k[:2] == "r:":
+            rows[int(k[2:])] = v
+        elif k[:2] == "t:":
+            tables.append((int(k[2:]), v))
+    tables.sort(key=lambda t: t[0])
     data = assemble(head, parts.get("order", []), rows, [t for _, t in tables])
     data["meta"] = {
         "players": parts.get("players", {}),
@@ -609,7 +622,32 @@ def assemble_data(head: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]
         "protocols": {str(t): v["protocol"] for t, v in tables},
         "warnings": [w for _, v in tables for w in v.get("warnings", ())],
     }
-    return data
+    shown = [
+        {
+            "round": v["round"],
+            "table": v["table"],
+            "table_number": v["table_number"],
+            "size": v["size"],
+            "final": v["final"],
+            "seats": sorted(
+                (
+                    {
+                        "entry": seat["entry"],
+                        "seat": seat["seat"],
+                        "whists": seat["whists"],
+                        "score": seat["score"],
+                        "versus": seat["versus"],
+                    }
+                    for seat in v["seats"]
+                ),
+                key=lambda seat: seat["seat"],
+            ),
+        }
+        for _, v in tables
+        if v.get("seats")
+    ]
+    shown.sort(key=lambda t: (t["round"], t["table_number"]))
+    return data, shown
 
 
 def snapshot_data(snapshot: StandingsSnapshot) -> dict[str, Any]:
@@ -695,9 +733,11 @@ def decoded_standings(snapshot: StandingsSnapshot | None) -> Decoded:
         found = _decoded_cache.get(key)
     if found is not None:
         return found
-    data = assemble_data(*load_stored(snapshot.pk))
-    view = _build_view(data)
-    tables = tables_of(data)
+    from tournaments.standings.book import no_cyclic_gc
+
+    with no_cyclic_gc():
+        data, tables = _assembled(*load_stored(snapshot.pk))
+        view = _build_view(data)
     tables_of_entry: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for t in tables:
         for seat in t["seats"]:

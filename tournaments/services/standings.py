@@ -8,12 +8,9 @@ idempotent and serialised per event by a PostgreSQL row lock on the event's snap
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import os
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +21,7 @@ from django.utils import timezone
 
 from tournaments.models import Event, Job
 from tournaments.models.standings import StandingsSnapshot
+from tournaments.standings.book import no_cyclic_gc
 
 __all__ = [
     "standings_schedule",
@@ -163,22 +161,6 @@ def _lock_event(event_id: int) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_CLASS, event_id])
     else:
         StandingsSnapshot.objects.select_for_update().filter(event_id=event_id).exists()
-
-
-@contextlib.contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector: a recompute allocates millions of small containers
-    (no cycles among them), and the collector's passes over them (and over the standings this
-    process keeps for the next run) cost a large share of the time: a full pass triggered by
-    reading the 20,000 source rows took longer than the whole incremental run (memory is
-    still freed by reference counting; the collector resumes afterwards)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 #: facts (results and deal statistics) per protocol version already read or computed by this
@@ -368,7 +350,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
         status=StandingsSnapshot.Status.RUNNING, started_at=timezone.now()
     )
     kept = None
-    with _no_cyclic_gc(), transaction.atomic():
+    with no_cyclic_gc(), transaction.atomic():
         _lock_event(event_id)
         started = timezone.now()
         snapshot_id, seen, old_hash = (
