@@ -204,7 +204,8 @@ def standings_sources(*, event: Event) -> StandingsSources:
     """The cheap reads (6 queries): entries, rounds, tables, seats, the protocol chosen per
     table (approved = final, else the table's current version = provisional), penalties. The
     large ones (tables, seats, protocols: 20,000 rows at 1,000 players x 12 rounds) are plain
-    SQL rows, without building a Django row per value.
+    SQL rows, without building a Django row per value (one statement for the three, a UNION
+    sorted by the database, measured slower: it sorts the 20,000 rows together).
 
     :raises ValueError: when the event's tie-break chain is invalid (naming the key).
     """

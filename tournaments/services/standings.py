@@ -344,11 +344,11 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     """
     from tournaments.selectors.standings import standings_sources
 
-    snapshot_for(event_id=event_id)
-    # visible to the pages at once (autocommit)
-    StandingsSnapshot.objects.filter(event_id=event_id).update(
-        status=StandingsSnapshot.Status.RUNNING, started_at=timezone.now()
-    )
+    # visible to the pages at once (autocommit); the snapshot is created on first use
+    running = {"status": StandingsSnapshot.Status.RUNNING, "started_at": timezone.now()}
+    if not StandingsSnapshot.objects.filter(event_id=event_id).update(**running):
+        snapshot_for(event_id=event_id)
+        StandingsSnapshot.objects.filter(event_id=event_id).update(**running)
     kept = None
     with no_cyclic_gc(), transaction.atomic():
         _lock_event(event_id)
