@@ -726,7 +726,8 @@ def _build_view(data: dict[str, Any]) -> dict[str, Any]:
 
 def decoded_standings(snapshot: StandingsSnapshot | None) -> Decoded:
     """The snapshot's data decoded and indexed, from this process's cache when this version was
-    read before (one query for ``data`` otherwise; nothing for an absent snapshot)."""
+    read before (otherwise one query for the head and the parts; nothing for an absent
+    snapshot)."""
     if snapshot is None:
         return Decoded(_build_view({}), [], {}, {})
     key = _version(snapshot)
