@@ -162,9 +162,8 @@ def fresh_standings(event) -> dict:
 
 def fingerprint_hash(event) -> str:
     from tournaments.selectors.standings import standings_sources
-    from tournaments.services.standings import _inputs_hash
 
-    return _inputs_hash(standings_sources(event=event).fingerprint())
+    return standings_sources(event=event).digest()
 
 
 # --- the day -----------------------------------------------------------------------------------
@@ -489,11 +488,13 @@ def run(args) -> dict:
             checks["writes_during_outage_answered"] = (
                 asked or faults.get("approved_while_redis_down", 0) > 0
             )
-            # every job written while Redis was down waited for it (none started before it
-            # came back: the broker is the only way to a worker) and none was lost
+            # every job that carried the requests made while Redis was down waited for it
+            # (none started before it came back: the broker is the only way to a worker) and
+            # none was lost: the jobs written meanwhile, and those waiting when it stopped (a
+            # request for the standings joins a standings job that waits, issue 28)
             down, back = faults.get("redis_stopped_wall"), faults.get("redis_back_wall")
             written = (
-                Job.objects.filter(created_at__gte=down, created_at__lt=back)
+                Job.objects.filter(created_at__lt=back).exclude(started_at__lt=down)
                 if down and back
                 else Job.objects.none()
             )

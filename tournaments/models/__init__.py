@@ -7,7 +7,7 @@ from .job import Job
 from .player import Avoidance, Entry, Player
 from .protocol import EntryKind, Protocol, ProtocolConfirmation
 from .round import Round, Seat, Table
-from .standings import GeneratedFile, StandingsSnapshot
+from .standings import GeneratedFile, ProtocolStats, StandingsPart, StandingsSnapshot
 
 __all__ = [
     "AuditLogEntry",
@@ -21,7 +21,7 @@ __all__ = [
     "Seat",
     "Table",
 ]
-__all__ += ["GeneratedFile", "StandingsSnapshot"]
+__all__ += ["GeneratedFile", "ProtocolStats", "StandingsPart", "StandingsSnapshot"]
 __all__ += ["Appeal", "EventPenalty", "Incident", "PenaltyDefinition", "PenaltyKind", "Ruling"]
 __all__ += ["EntryKind", "Protocol", "ProtocolConfirmation"]
 __all__ += ["Job"]

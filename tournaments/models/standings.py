@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["GeneratedFile", "StandingsSnapshot"]
+__all__ = ["GeneratedFile", "ProtocolStats", "StandingsPart", "StandingsSnapshot"]
 
 
 class StandingsSnapshot(models.Model):
@@ -41,13 +41,14 @@ class StandingsSnapshot(models.Model):
     error = models.TextField(blank=True)
     # sha256 of the inputs (approved and provisional results, penalties, tie-break chain)
     inputs_hash = models.CharField(max_length=64, blank=True)
-    # {"version": 1, "columns": [...], "rounds": [...], "rows": [...], "tables": [...]}
-    data = models.JSONField(default=dict, blank=True)
+    # what the standings say is stored in parts (issue 28: a change writes only the parts it
+    # changes, not one 3 MB blob): this head ({"version", "round_score", "columns", "rounds",
+    # "adjustments", "round_states"}) and the rows of :class:`StandingsPart`. A snapshot stored
+    # before the parts holds the whole standings here ({"rows": [...], ...}, read as it is
+    # until its next recomputation writes the parts)
+    head = models.JSONField(default=dict, blank=True)
     # the last runs: [{"started": iso, "finished": iso, "pid": int, "outcome": str}], newest last
     runs = models.JSONField(default=list, blank=True)
-    # deal statistics per protocol version, {"<protocol id>": {"stats": [...], "versus": [...]}}:
-    # a protocol version never changes, so its statistics are computed once (pages defer this)
-    protocol_stats = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("standings snapshot")
@@ -56,12 +57,54 @@ class StandingsSnapshot(models.Model):
         return f"{self.event} — {self.get_status_display()}"
 
     @property
+    def data(self) -> dict:
+        """The stored standings as one document (``Standings.as_json`` with ``meta``), joined
+        from the head and the parts (once per stored version and process:
+        ``selectors.standings.decoded_standings``); ``{}`` before the first computation."""
+        from tournaments.selectors.standings import snapshot_data
+
+        return snapshot_data(self)
+
+    @property
     def pending(self) -> bool:
         """A recomputation was asked for after the stored rows were computed."""
         return self.requested > self.computed or self.status in (
             self.Status.PENDING,
             self.Status.RUNNING,
         )
+
+
+class StandingsPart(models.Model):
+    """One part of an event's stored standings (a row, written only when it changes):
+    ``order`` (places), ``players`` (names), ``r:<entry>`` (a player's values), ``t:<table>``
+    (a table's cells, its protocol version and warnings)."""
+
+    snapshot = models.ForeignKey(StandingsSnapshot, on_delete=models.CASCADE, related_name="parts")
+    key = models.CharField(max_length=32)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "key"], name="one_standings_part_per_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.snapshot_id}:{self.key}"
+
+
+class ProtocolStats(models.Model):
+    """What the standings read of one protocol version, computed once (a version never
+    changes): ``{"r": [[seat, entry, whists], ...], "k": [stat key ...], "s": [[counter per
+    key] per seat], "v": [[[num, den] per seat] per seat]}`` or ``{"r": ..., "error": text}``
+    for a pulka the scorer cannot read (``selectors.standings.protocol_facts``)."""
+
+    protocol = models.OneToOneField(
+        "tournaments.Protocol", on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    data = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"stats of protocol {self.protocol_id}"
 
 
 def generated_file_path(instance: GeneratedFile, filename: str) -> str:

@@ -12,6 +12,8 @@ nothing here computes standings for a page.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -19,7 +21,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
@@ -40,6 +41,12 @@ __all__ = [
     "standings_inputs",
     "standings_sources",
     "protocol_stats",
+    "protocol_facts",
+    "facts_of",
+    "table_rows",
+    "load_stored",
+    "assemble_data",
+    "snapshot_data",
     "standings_snapshot",
     "standings_view",
     "standings_page",
@@ -64,6 +71,49 @@ class StandingsSources:
     seats: dict[int, dict[int, int]]
     chosen: dict[int, dict[str, Any]]
     adjustments: list[Adjustment]
+    #: the rows the tables, seats and chosen protocols were read from (ints, sorted): hashed
+    #: as they are for the digest
+    raw: tuple[list[tuple[Any, ...]], ...] = ()
+
+    def globals_key(self) -> tuple[Any, ...]:
+        """What every table's rows depend on (a change here recomputes everything): the
+        tie-break chain, the entries, the rounds' states, the adjustments."""
+        return (
+            json.dumps(self.event.tiebreaks, sort_keys=True, default=str),
+            tuple(self.entries),
+            tuple(sorted(self.rounds.items())),
+            tuple((a.entry, a.whists, a.round, a.rule, a.reason) for a in self.adjustments),
+        )
+
+    def tables_changed(self, before: StandingsSources) -> list[int]:
+        """The tables whose rows may differ from ``before`` (same :meth:`globals_key`): a
+        table added or gone, its seats or its chosen protocol version changed (whole
+        dictionaries compared first: equal in C when nothing changed)."""
+        changed: set[int] = set()
+        for mine, theirs in (
+            (self.tables, before.tables),
+            (self.seats, before.seats),
+            (self.chosen, before.chosen),
+        ):
+            if mine != theirs:
+                changed |= {t for t in mine.keys() | theirs.keys() if mine.get(t) != theirs.get(t)}
+        return sorted(changed)
+
+    def digest(self) -> str:
+        """sha256 of the inputs (the snapshot's ``inputs_hash``): changes exactly when
+        :meth:`fingerprint` does; computed from flat integer arrays (the rows come sorted
+        from the database), a few milliseconds at 1,000 players x 12 rounds."""
+        from array import array
+        from itertools import chain
+
+        h = hashlib.sha256()
+        h.update(b"format 4\0")  # the layout of the stored data: a new layout recomputes
+        h.update(repr(self.globals_key()).encode())
+        h.update(b"\0")
+        for rows in self.raw:  # tables, seats, protocols: (id, ...) ints as read, in order
+            h.update(array("q", chain.from_iterable(rows)).tobytes())
+            h.update(b"\0")
+        return h.hexdigest()
 
     def fingerprint(self) -> dict[str, Any]:
         """Protocol versions are immutable rows (a change is a new row), so their ids and
@@ -142,9 +192,20 @@ def _fraction(value: Any) -> Fraction:
     return _fraction_of_text(str(value)) if value not in (None, "") else Fraction(0)
 
 
+def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def standings_sources(*, event: Event) -> StandingsSources:
     """The cheap reads (6 queries): entries, rounds, tables, seats, the protocol chosen per
-    table (approved = final, else the table's current version = provisional), penalties.
+    table (approved = final, else the table's current version = provisional), penalties. The
+    large ones (tables, seats, protocols: 20,000 rows at 1,000 players x 12 rounds) are plain
+    SQL rows, without building a Django row per value (one statement for the three, a UNION
+    sorted by the database, measured slower: it sorts the 20,000 rows together).
 
     :raises ValueError: when the event's tie-break chain is invalid (naming the key).
     """
@@ -158,26 +219,38 @@ def standings_sources(*, event: Event) -> StandingsSources:
         Round.objects.filter(event=event).values_list("number", "state", "sitting_out")
     )
     rounds = {number: state for number, state, _out in round_rows}
-    tables = {
-        t[0]: t
-        for t in Table.objects.filter(round__event=event).values_list(
-            "id", "round__number", "number"
-        )
-    }
+    t_table, t_round = Table._meta.db_table, Round._meta.db_table
+    t_seat, t_protocol = Seat._meta.db_table, Protocol._meta.db_table
+    table_rows = _rows(
+        f"SELECT t.id, r.number, t.number FROM {t_table} t JOIN {t_round} r "
+        "ON r.id = t.round_id WHERE r.event_id = %s ORDER BY t.id",
+        [event.pk],
+    )
+    tables = {t[0]: t for t in table_rows}
+    seat_rows = _rows(
+        f"SELECT s.table_id, s.position, s.entry_id FROM {t_seat} s JOIN {t_round} r "
+        "ON r.id = s.round_id WHERE r.event_id = %s ORDER BY s.table_id, s.position",
+        [event.pk],
+    )
     seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for table_id, position, entry_id in Seat.objects.filter(round__event=event).values_list(
-        "table_id", "position", "entry_id"
-    ):
+    for table_id, position, entry_id in seat_rows:
         seats[table_id][position] = entry_id
+    chosen_rows = _rows(
+        f"SELECT p.id, p.table_id, p.approved, p.version FROM {t_protocol} p "
+        f"JOIN {t_table} t ON t.id = p.table_id JOIN {t_round} r ON r.id = t.round_id "
+        "WHERE r.event_id = %s AND (p.approved OR (p.is_current AND p.entry_kind = %s)) "
+        "ORDER BY p.table_id, p.approved DESC, p.id DESC",
+        [event.pk, EntryKind.TABLE],
+    )
     chosen: dict[int, dict[str, Any]] = {}
-    for p in (
-        Protocol.objects.filter(table__round__event=event)
-        .filter(Q(approved=True) | Q(is_current=True, entry_kind=EntryKind.TABLE))
-        .values("id", "table_id", "approved", "version")
-        .order_by("table_id", "-approved")
-    ):
-        if p["table_id"] not in chosen:
-            chosen[p["table_id"]] = p
+    for pid, table_id, approved, version in chosen_rows:
+        if table_id not in chosen:
+            chosen[table_id] = {
+                "id": pid,
+                "table_id": table_id,
+                "approved": bool(approved),
+                "version": version,
+            }
     adjustments = [
         Adjustment(entry=e, whists=Fraction(w), round=rn, rule=rule, reason=reason)
         for e, w, rn, rule, reason in EventPenalty.objects.filter(event=event, active=True)
@@ -189,9 +262,17 @@ def standings_sources(*, event: Event) -> StandingsSources:
         event=event,
         by_round={n: out for n, state, out in round_rows if out and state != Round.State.DRAFT},
     )
-    return StandingsSources(event, config, entries, rounds, tables, seats, chosen, adjustments)
-
-
+    return StandingsSources(
+        event,
+        config,
+        entries,
+        rounds,
+        tables,
+        seats,
+        chosen,
+        adjustments,
+        (table_rows, seat_rows, chosen_rows),
+    )
 
 
 def sitting_out_by_round(*, event: Event) -> dict[int, list[int]]:
@@ -257,15 +338,131 @@ def _results(*, ids: list[int]) -> dict[int, list[tuple[Any, Any, Any]]]:
     }
 
 
+def protocol_facts(result: Any, data: Any) -> dict[str, Any]:
+    """What the standings read of one protocol version (stored once per version as a
+    ``ProtocolStats`` row): each seat's ``[seat, entry, whists]`` from its ``result`` and the
+    deal statistics of its pulka (:func:`protocol_stats`)."""
+    rows = [
+        [r.get("seat"), r.get("entry"), r.get("whists")]
+        for r in (result if isinstance(result, list) else [])
+        if isinstance(r, dict)
+    ]
+    return {"r": rows, **protocol_stats(data)}
+
+
+def facts_of(ids: list[int], known: dict[int, Any] | None = None) -> tuple[dict[int, Any], dict]:
+    """The facts of the protocol versions ``ids``: from ``known`` (a worker's memory), else
+    their ``ProtocolStats`` rows (one query, decoded at once), else computed from the
+    protocols (their pulka parsed: about a millisecond each). Returns all of them and those
+    computed now (for the caller to store)."""
+    from tournaments.models import ProtocolStats
+
+    known = known or {}
+    found = {pid: known[pid] for pid in ids if pid in known}
+    wanted = [pid for pid in ids if pid not in found]
+    if wanted:
+        from django.db import connection
+
+        if connection.vendor == "postgresql":
+            stored = {
+                pid: json.loads(text)
+                for pid, text in _rows(
+                    f"SELECT protocol_id, data::text FROM {ProtocolStats._meta.db_table} "
+                    "WHERE protocol_id = ANY(%s)",
+                    [wanted],
+                )
+            }
+        else:
+            stored = dict(
+                ProtocolStats.objects.filter(protocol_id__in=wanted).values_list(
+                    "protocol_id", "data"
+                )
+            )
+        found.update((pid, v) for pid, v in stored.items() if _stats_cached(v) and "r" in v)
+    computed: dict[int, Any] = {}
+    missing = [pid for pid in ids if pid not in found]
+    if missing:
+        for pid, result, data in Protocol.objects.filter(id__in=missing).values_list(
+            "id", "result", "data"
+        ):
+            computed[pid] = found[pid] = protocol_facts(result, data)
+    return found, computed
+
+
+def table_rows(
+    src: StandingsSources, table_id: int, facts: dict[str, Any], ranked: set[int]
+) -> tuple[list[RoundResult], list[str]]:
+    """The result rows of one table whose chosen protocol has ``facts``
+    (:func:`protocol_facts`), and the warnings about it; ``ranked``: the ranked entries (a
+    substitute's own result is not counted, his opponents' results are)."""
+    p = src.chosen[table_id]
+    _, round_number, table_number = src.tables[table_id]
+    warnings: list[str] = []
+    by_seat = {int(seat): (entry, whists) for seat, entry, whists in facts.get("r") or []}
+    seat_entries = dict(src.seats.get(table_id, {}))
+    for seat, (entry, _) in by_seat.items():
+        if seat not in seat_entries and entry:
+            seat_entries[seat] = int(entry)
+    n = len(by_seat)
+    if not n:
+        return [], warnings
+    scores = {seat: _fraction(whists) for seat, (_, whists) in by_seat.items()}
+    if "error" in facts:
+        warnings.append(f"table {round_number}/{table_number}: {facts['error']}")
+    pairwise = facts.get("v") if len(facts.get("v", ())) == n else None
+    counters = facts.get("s") if len(facts.get("s", ())) == n else None
+    keys = facts.get("k", ())
+    seated = sorted(by_seat)
+    present = [q for q in seated if q in seat_entries]
+    final = bool(p["approved"])
+    rows: list[RoundResult] = []
+    for seat in seated:
+        entry = seat_entries.get(seat)
+        if entry is None:
+            warnings.append(f"table {round_number}/{table_number}: seat {seat + 1} has no entry")
+            continue
+        if entry not in ranked:  # a substitute: his opponents' results count, not his
+            continue
+        others = [q for q in present if q != seat]
+        if pairwise is not None:
+            versus = {seat_entries[q]: _ratio(*pairwise[seat][q]) for q in others}
+        else:  # no readable pulka: the difference of the results, shared by the table
+            versus = {seat_entries[q]: (scores[seat] - scores[q]) / n for q in others}
+        stats = dict(zip(keys, counters[seat], strict=True)) if counters else {}
+        rows.append(
+            RoundResult(
+                entry=entry,
+                round=round_number,
+                table=table_id,
+                score=scores[seat],
+                final=final,
+                seat=seat,
+                table_number=table_number,
+                table_size=n,
+                opponents=tuple(seat_entries[q] for q in others),
+                versus=versus,
+                stats=stats,
+            )
+        )
+    return rows, warnings
+
+
+def counts_as_chosen(p: dict[str, Any] | None, facts: dict[str, Any] | None) -> bool:
+    """A table's chosen protocol counts when approved or when it has results (a current
+    version with no result yet is as good as none)."""
+    return bool(p) and bool(p["approved"] or (facts and facts.get("r")))
+
+
 def standings_inputs(
     *,
     event: Event,
     stats_cache: dict[str, Any] | None = None,
     sources: StandingsSources | None = None,
 ) -> StandingsInputs:
-    """Everything the standings of ``event`` are computed from: the sources, one query for the
-    chosen protocols' results, and one for the data of protocols whose statistics are not in
-    ``stats_cache`` yet (a protocol version never changes, so its statistics are cached).
+    """Everything the standings of ``event`` are computed from, in one pass (the reference
+    computation the parts-by-parts recomputation is checked against, and the load tests'
+    reader): the sources, the chosen protocols' facts (``stats_cache``: statistics already
+    known, by protocol id as text, as :func:`protocol_stats` gives them).
     """
     src = sources or standings_sources(event=event)
     stats_cache = dict(stats_cache or {})
@@ -281,60 +478,12 @@ def standings_inputs(
     warnings: list[str] = []
     ranked = {e[0] for e in src.entries}
     for table_id, p in sorted(chosen.items()):
-        _, round_number, table_number = src.tables[table_id]
-        by_seat = {int(seat): (entry, whists) for seat, entry, whists in results.get(p["id"]) or []}
-        seat_entries = dict(src.seats.get(table_id, {}))
-        for seat, (entry, _) in by_seat.items():
-            if seat not in seat_entries and entry:
-                seat_entries[seat] = int(entry)
-        n = len(by_seat)
-        if not n:
-            continue
-        scores = {seat: _fraction(whists) for seat, (_, whists) in by_seat.items()}
-        cached = stats_cache.get(str(p["id"]), {})
-        if "error" in cached:
-            warnings.append(f"table {round_number}/{table_number}: {cached['error']}")
-        pairwise = cached.get("v") if len(cached.get("v", ())) == n else None
-        counters = cached.get("s") if len(cached.get("s", ())) == n else None
-        seated = sorted(by_seat)
-        present = [q for q in seated if q in seat_entries]
-        final = bool(p["approved"])
-        for seat in seated:
-            entry = seat_entries.get(seat)
-            if entry is None:
-                warnings.append(
-                    f"table {round_number}/{table_number}: seat {seat + 1} has no entry"
-                )
-                continue
-            if entry not in ranked:  # a substitute: his opponents' results count, not his
-                continue
-            others = [q for q in present if q != seat]
-            if pairwise is not None:
-                versus = {seat_entries[q]: _ratio(*pairwise[seat][q]) for q in others}
-            else:  # no readable pulka: the difference of the results, shared by the table
-                versus = {seat_entries[q]: (scores[seat] - scores[q]) / n for q in others}
-            keys = cached.get("k", ())
-            stats = dict(zip(keys, counters[seat], strict=True)) if counters else {}
-            rows.append(
-                RoundResult(
-                    entry=entry,
-                    round=round_number,
-                    table=table_id,
-                    score=scores[seat],
-                    final=final,
-                    seat=seat,
-                    table_number=table_number,
-                    table_size=n,
-                    opponents=tuple(seat_entries[q] for q in others),
-                    versus=versus,
-                    stats=stats,
-                )
-            )
+        facts = {"r": results.get(p["id"]) or [], **stats_cache.get(str(p["id"]), {})}
+        table, said = table_rows(src, table_id, facts, ranked)
+        rows += table
+        warnings += said
     meta = {
-        "players": {
-            str(e): {"name": name, "club": club, "city": city, "status": status}
-            for e, name, club, city, status in src.entries
-        },
+        "players": players_part(src),
         "round_states": {str(k): v for k, v in src.rounds.items()},
         "protocols": {
             str(t): {"id": p["id"], "approved": p["approved"], "version": p["version"]}
@@ -358,6 +507,14 @@ def standings_inputs(
         stats_cache,
         sorted(no_result),
     )
+
+
+def players_part(src: StandingsSources) -> dict[str, Any]:
+    """The ranked players' names, clubs, cities and states, by entry id as text."""
+    return {
+        str(e): {"name": name, "club": club, "city": city, "status": status}
+        for e, name, club, city, status in src.entries
+    }
 
 
 # --- reads for the pages ------------------------------------------------------------------------
@@ -394,18 +551,109 @@ def metric_label(key: str) -> dict[str, str]:
 
 
 def standings_snapshot(*, event: Event) -> StandingsSnapshot | None:
-    """The stored snapshot (without the statistics cache), or None before the first request."""
-    return StandingsSnapshot.objects.defer("protocol_stats").filter(event=event).first()
+    """The stored snapshot (its head; the parts are read when its ``data`` is), or None
+    before the first request."""
+    return StandingsSnapshot.objects.filter(event=event).first()
 
 
 def standings_header(*, event: Event) -> StandingsSnapshot | None:
-    """The snapshot's state without its large fields (``data``, ``protocol_stats``, ``runs``):
-    what the pages show of the recomputation, and the version their decoded data is cached by."""
-    return (
-        StandingsSnapshot.objects.defer("data", "protocol_stats", "runs")
-        .filter(event=event)
-        .first()
-    )
+    """The snapshot's state without its larger fields (``head``, ``runs``): what the pages
+    show of the recomputation, and the version their decoded data is cached by."""
+    return StandingsSnapshot.objects.defer("head", "runs").filter(event=event).first()
+
+
+def load_stored(snapshot_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A snapshot's head and its parts by key, as one statement stored them (one query on
+    PostgreSQL, decoded at once: a recomputation committing meanwhile is either wholly in
+    it or not at all)."""
+    from django.db import connection
+
+    from tournaments.models import StandingsPart
+
+    if connection.vendor == "postgresql":
+        # one statement (one view of the data); each part as text, decoded here (building
+        # one JSON object of 5,000 parts in the database took four times longer)
+        found = _rows(
+            f"SELECT NULL, s.head::text FROM {StandingsSnapshot._meta.db_table} s "
+            "WHERE s.id = %s UNION ALL SELECT p.key, p.data::text "
+            f"FROM {StandingsPart._meta.db_table} p WHERE p.snapshot_id = %s",
+            [snapshot_id, snapshot_id],
+        )
+        head: dict[str, Any] = {}
+        parts: dict[str, Any] = {}
+        for key, text in found:
+            if key is None:
+                head = json.loads(text)
+            else:
+                parts[key] = json.loads(text)
+        return head, parts
+    head = StandingsSnapshot.objects.filter(pk=snapshot_id).values_list("head", flat=True)
+    parts = StandingsPart.objects.filter(snapshot_id=snapshot_id).values_list("key", "data")
+    return head.first() or {}, dict(parts)
+
+
+def assemble_data(head: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]:
+    """The standings as one document (``Standings.as_json`` with ``meta``) from the head and
+    the parts; a snapshot stored before the parts (its head holds the rows) as it is."""
+    return _assembled(head, parts)[0]
+
+
+def _assembled(
+    head: dict[str, Any], parts: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """:func:`assemble_data` and the tables as :func:`tables_of` gives them (taken from the
+    table parts, not regrouped from the rows' cells)."""
+    from tournaments.standings.book import assemble
+
+    if not head or "rows" in head:
+        data = head or {}
+        return data, tables_of(data)
+    rows: dict[int, Any] = {}
+    tables: list[tuple[int, Any]] = []
+    for k, v in parts.items():
+        if k[:2] == "r:":
+            rows[int(k[2:])] = v
+        elif k[:2] == "t:":
+            tables.append((int(k[2:]), v))
+    tables.sort(key=lambda t: t[0])
+    data = assemble(head, parts.get("order", []), rows, [t for _, t in tables])
+    data["meta"] = {
+        "players": parts.get("players", {}),
+        "round_states": head.get("round_states", {}),
+        "protocols": {str(t): v["protocol"] for t, v in tables},
+        "warnings": [w for _, v in tables for w in v.get("warnings", ())],
+    }
+    shown = [
+        {
+            "round": v["round"],
+            "table": v["table"],
+            "table_number": v["table_number"],
+            "size": v["size"],
+            "final": v["final"],
+            "seats": sorted(
+                (
+                    {
+                        "entry": seat["entry"],
+                        "seat": seat["seat"],
+                        "whists": seat["whists"],
+                        "score": seat["score"],
+                        "versus": seat["versus"],
+                    }
+                    for seat in v["seats"]
+                ),
+                key=lambda seat: seat["seat"],
+            ),
+        }
+        for _, v in tables
+        if v.get("seats")
+    ]
+    shown.sort(key=lambda t: (t["round"], t["table_number"]))
+    return data, shown
+
+
+def snapshot_data(snapshot: StandingsSnapshot) -> dict[str, Any]:
+    """``StandingsSnapshot.data``: the stored standings as one document."""
+    return decoded_standings(snapshot).view["data"]
 
 
 @dataclass
@@ -478,7 +726,8 @@ def _build_view(data: dict[str, Any]) -> dict[str, Any]:
 
 def decoded_standings(snapshot: StandingsSnapshot | None) -> Decoded:
     """The snapshot's data decoded and indexed, from this process's cache when this version was
-    read before (one query for ``data`` otherwise; nothing for an absent snapshot)."""
+    read before (otherwise one query for the head and the parts; nothing for an absent
+    snapshot)."""
     if snapshot is None:
         return Decoded(_build_view({}), [], {}, {})
     key = _version(snapshot)
@@ -486,13 +735,11 @@ def decoded_standings(snapshot: StandingsSnapshot | None) -> Decoded:
         found = _decoded_cache.get(key)
     if found is not None:
         return found
-    if "data" in snapshot.get_deferred_fields():
-        data = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("data", flat=True)
-        data = data.first() or {}
-    else:
-        data = snapshot.data or {}
-    view = _build_view(data)
-    tables = tables_of(data)
+    from tournaments.standings.book import no_cyclic_gc
+
+    with no_cyclic_gc():
+        data, tables = _assembled(*load_stored(snapshot.pk))
+        view = _build_view(data)
     tables_of_entry: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for t in tables:
         for seat in t["seats"]:
@@ -765,6 +1012,6 @@ def generated_files(*, event: Event) -> list[GeneratedFile]:
 def scores_for_draw(*, event: Event) -> dict[int, float]:
     """Each entry's total in the stored standings (final results only), for a Swiss draw;
     empty before the first computation."""
-    snapshot = standings_snapshot(event=event)
-    rows = (snapshot.data or {}).get("rows", []) if snapshot else []
+    snapshot = standings_header(event=event)
+    rows = snapshot.data.get("rows", []) if snapshot else []
     return {int(r["entry"]): float(r["total"]) for r in rows}

@@ -14,7 +14,10 @@
   than ``PULKA_JOB_RESEND_AFTER`` without a worker starting it (a broker restarted without its
   data loses messages), and ends the ``running`` jobs whose heartbeat stopped: a job that is
   safe to run again is sent again (up to :data:`MAX_ATTEMPTS` starts), a draw is marked failed
-  with the reason and its round can be drawn again.
+  with the reason and its round can be drawn again. It also asks again for a standings
+  recomputation that a request asked for but no job carries (``standings_sweep``).
+* Standings jobs of one event are merged: a request made while one waits joins it
+  (``services.standings.standings_schedule``).
 
 This is the transactional-outbox pattern (the job is part of the write), with at-least-once
 delivery made harmless by idempotent jobs.
@@ -302,7 +305,15 @@ def _give_up(job: Job, reason: str) -> None:
 def jobs_sweep(*, now=None) -> dict[str, int]:
     """Send what the broker missed, and end what lost its worker; returns the counts."""
     now = now or timezone.now()
-    counts = {"sent": 0, "resent": 0, "lost": 0, "failed": 0, "unreachable": 0, "purged": 0}
+    counts = {
+        "sent": 0,
+        "resent": 0,
+        "lost": 0,
+        "failed": 0,
+        "unreachable": 0,
+        "standings": 0,
+        "purged": 0,
+    }
     for job in Job.objects.filter(state=State.QUEUED, created_at__lt=now - SEND_GRACE).order_by(
         "created_at"
     )[:SWEEP_BATCH]:
@@ -338,6 +349,9 @@ def jobs_sweep(*, now=None) -> dict[str, int]:
                 counts["failed"] += 1
                 continue
         job_send(job=Job.objects.get(pk=locked.pk), resend=True)
+    from tournaments.services.standings import standings_sweep
+
+    counts["standings"] = standings_sweep(now=now)
     keep = timedelta(days=float(getattr(settings, "PULKA_JOBS_KEEP_DAYS", 7)))
     old = Job.objects.filter(
         state__in=(State.DONE, State.FAILED), finished_at__lt=now - keep

@@ -22,6 +22,7 @@ sits and games won, contracts made and failed, slams (seed 004); all penalty ent
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -62,6 +63,21 @@ class PlayerRecord:
         return sum(r.stats.get(key, 0) for r in self.rounds)
 
 
+def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
+    """The exact sum of fractions, added as integers over their common denominator (a
+    standings computation adds 15,000 of them; adding Fractions one by one normalises each
+    partial sum).
+
+    >>> exact_sum([Fraction(1, 2), Fraction(-80, 3), 4])
+    Fraction(-133, 6)
+    """
+    values = [v if isinstance(v, Fraction) else Fraction(v) for v in values]
+    if not values:
+        return Fraction(0)
+    common = math.lcm(*{v.denominator for v in values})
+    return Fraction(sum(v.numerator * (common // v.denominator) for v in values), common)
+
+
 class Metric:
     """Base class: override :meth:`value`."""
 
@@ -87,7 +103,7 @@ class Total(Metric):
 
     def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         extra = record.adjustment if record.adjust_total else Fraction(0)
-        return sum(record.scores.values(), Fraction(0)) + extra + record.sat_out
+        return exact_sum((*record.scores.values(), extra, record.sat_out))
 
 
 class Whists(Metric):
@@ -96,7 +112,7 @@ class Whists(Metric):
     key, name, abbr = "whists", "Whists", "W"
 
     def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
-        return sum((r.score for r in record.rounds), Fraction(0)) + record.adjustment
+        return exact_sum((*(r.score for r in record.rounds), record.adjustment))
 
 
 class RoundsPlayed(Metric):
@@ -112,7 +128,7 @@ class Average(Metric):
     def value(self, record: PlayerRecord, group: frozenset[int] = frozenset()) -> Fraction:
         if not record.scores:
             return Fraction(0)
-        return sum(record.scores.values(), Fraction(0)) / len(record.scores)
+        return exact_sum(record.scores.values()) / len(record.scores)
 
 
 class StatMetric(Metric):
