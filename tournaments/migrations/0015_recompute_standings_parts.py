@@ -47,7 +47,7 @@ def ask_for_parts(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0013_referee_players_errors")]
+    dependencies = [("tournaments", "0014_pdffast_event_protocols")]
 
     operations = [
         migrations.RenameField("standingssnapshot", "data", "head"),
