@@ -22,6 +22,7 @@ import json
 import uuid
 from typing import Any
 
+from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
@@ -35,6 +36,7 @@ __all__ = [
     "IMPORT_TASK",
     "archive_import_document",
     "archive_import_forget",
+    "archive_import_progress",
     "archive_import_request",
     "archive_import_run",
 ]
@@ -93,6 +95,30 @@ def archive_import_request(*, text: str | bytes, by, slug: str | None = None) ->
         raise
 
 
+def _progress_key(task_id: str) -> str:
+    return f"pulka:archive-import:{task_id}"
+
+
+def archive_import_progress(task_id: str) -> dict[str, int]:
+    """How far a running import has got: ``{"done": steps, "total": steps}`` (empty when
+    unknown). Kept in the cache: the import's own transaction holds the job's row."""
+    try:
+        value = cache.get(_progress_key(task_id))
+    except Exception:  # the cache (Redis) is out: the page shows the state only
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _progress_saver(task_id: str):
+    def save(done: int, total: int) -> None:
+        try:
+            cache.set(_progress_key(task_id), {"done": done, "total": total}, 3600)
+        except Exception:  # the cache is out: the import goes on, without progress shown
+            pass
+
+    return save
+
+
 def archive_import_forget(name: str) -> None:
     """Delete an uploaded archive its job no longer needs."""
     if name.startswith(f"{UPLOADS}/") and default_storage.exists(name):
@@ -129,7 +155,10 @@ def archive_import_run(*, task_id: str) -> dict[str, Any]:
                 ) from None
             try:
                 event = event_archive_import(
-                    document=archive_import_document(text), by=by, slug=slug or None
+                    document=archive_import_document(text),
+                    by=by,
+                    slug=slug or None,
+                    on_progress=_progress_saver(task_id),
                 )
             except RecursionError:  # decoded, but too deep to check or store
                 raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None

@@ -21,7 +21,11 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments.archive import ArchiveError
 from tournaments.archive.files import archive_request
-from tournaments.archive.imports import IMPORT_TASK, archive_import_request
+from tournaments.archive.imports import (
+    IMPORT_TASK,
+    archive_import_progress,
+    archive_import_request,
+)
 from tournaments.models import Event, GeneratedFile, Job, Protocol
 from tournaments.permissions import ORGANISE
 from tournaments.services.jobs import DOCUMENT_QUEUED, jobs_waiting
@@ -116,6 +120,9 @@ def import_event_job(request, task_id: str):
             "event": event,
             "result": job.result if isinstance(job.result, dict) else {},
             "reason": reason,
+            "progress": archive_import_progress(job.task_id)
+            if job.state == Job.State.RUNNING
+            else {},
             "waiting_for_broker": job.state == Job.State.QUEUED and job.error.startswith("broker"),
         },
     )

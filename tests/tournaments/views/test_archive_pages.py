@@ -287,3 +287,24 @@ def test_an_approved_protocol_is_public_as_json_an_unapproved_one_is_not(client,
     document = client.get(approved).json()
     assert document["format"] == "pulka-protocol" and len(document["players"]) in (3, 4)
     assert client.get(reverse("protocol-json", args=[event.slug, 2, 1])).status_code == 404
+
+
+def test_the_import_jobs_page_shows_how_far_a_running_import_has_got(
+    client, event, settings, django_capture_on_commit_callbacks
+):
+    """The import reports a step after each part (each round's protocols one); the page of a
+    running job shows the last one reported (kept in the cache: the import's transaction
+    holds the job's row)."""
+    from tournaments.archive.imports import archive_import_progress
+
+    client.force_login(UserFactory(is_staff=True))
+    document = event_archive(event=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("event-import"), {"archive": _upload(document), "slug": "steps"}
+        )
+    job = Job.objects.get(task="tournaments.event_archive_import")
+    assert archive_import_progress(job.task_id) == {"done": 8, "total": 8}  # 2 rounds: 6 + 2
+    Job.objects.filter(pk=job.pk).update(state="running", result=None)  # as while it ran
+    page = client.get(response["Location"]).content.decode()
+    assert '<progress value="8" max="8">' in page and "Step 8 of 8" in page
