@@ -308,3 +308,36 @@ def test_the_import_jobs_page_shows_how_far_a_running_import_has_got(
     Job.objects.filter(pk=job.pk).update(state="running", result=None)  # as while it ran
     page = client.get(response["Location"]).content.decode()
     assert '<progress value="8" max="8">' in page and "Step 8 of 8" in page
+
+
+def test_an_import_whose_worker_is_lost_is_sent_again_then_given_up_visibly(
+    client, event, settings, django_capture_on_commit_callbacks
+):
+    """Issue 25, item 11 for the import: a job whose worker stopped is sent again (it is safe
+    to run twice); one that lost its worker on every start fails with the reason, imports
+    nothing, and its upload is deleted."""
+    from tournaments.services import jobs
+
+    client.force_login(UserFactory(is_staff=True))
+    document = event_archive(event=event)
+    later = timezone.now() + dt.timedelta(minutes=5)
+    for slug in ("lost-once", "lost-always"):
+        with django_capture_on_commit_callbacks(execute=False):  # never handed to the broker
+            client.post(reverse("event-import"), {"archive": _upload(document), "slug": slug})
+    once, always = Job.objects.filter(task="tournaments.event_archive_import").order_by("pk")
+    stale = timezone.now() - dt.timedelta(hours=1)
+    Job.objects.filter(pk=once.pk).update(state="running", heartbeat_at=stale, attempts=1)
+    Job.objects.filter(pk=always.pk).update(
+        state="running", heartbeat_at=stale, attempts=jobs.MAX_ATTEMPTS
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        counts = jobs.jobs_sweep(now=later)
+    assert counts["lost"] == 1 and counts["failed"] == 1
+    once.refresh_from_db()
+    always.refresh_from_db()
+    assert once.state == "done" and Event.objects.filter(slug="lost-once").exists()
+    assert always.state == "failed" and "worker running this job stopped" in always.error
+    assert not Event.objects.filter(slug="lost-always").exists()
+    assert _uploads(settings) == []
+    page = client.get(reverse("event-import-job", args=[always.task_id])).content.decode()
+    assert "The import failed; nothing was imported." in page and "stopped" in page
