@@ -23,6 +23,7 @@ import uuid
 from typing import Any
 
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
@@ -65,9 +66,14 @@ def archive_import_request(*, text: str | bytes, by, slug: str | None = None) ->
     """Check the uploaded archive cheaply, store it and queue its import (sent to the broker
     after the commit; when the broker is down the row waits for the sweep).
 
-    :raises ArchiveError: what can be told without importing: not JSON, not an archive, a
-        newer version, the event's short name taken.
+    :raises ArchiveError: what can be told without importing: a short name that cannot be
+        one, not JSON, not an archive, a newer version, the event's short name taken.
     """
+    if slug:
+        try:
+            Event._meta.get_field("slug").clean(slug, None)
+        except ValidationError as exc:
+            raise ArchiveError("$.event.slug", " ".join(exc.messages)) from None
     data = archive_import_document(text)
     event = data.get("event")
     wanted = slug or (event.get("slug") if isinstance(event, dict) else None)

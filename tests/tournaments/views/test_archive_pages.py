@@ -171,11 +171,17 @@ def test_a_malformed_archive_is_refused_at_once_naming_the_field(
     assert not Event.objects.filter(slug="x").exists()
 
 
-def test_a_taken_short_name_is_refused_at_once(client, event, settings):
+def test_a_taken_or_malformed_short_name_is_refused_at_once(client, event, settings):
     client.force_login(UserFactory(is_staff=True))
     document = event_archive(event=event)
     response = client.post(reverse("event-import"), {"archive": _upload(document)})
     assert response.status_code == 400 and "$.event.slug" in response.content.decode()
+    assert "exists already" in response.content.decode()
+    for slug in ("not a slug", "x" * 61):
+        response = client.post(
+            reverse("event-import"), {"archive": _upload(document), "slug": slug}
+        )
+        assert response.status_code == 400 and "$.event.slug" in response.content.decode()
     assert not Job.objects.exists() and _uploads(settings) == []
 
 
