@@ -13,7 +13,12 @@ from celery import shared_task
 from tournaments.errors import UserFacingError
 from tournaments.job_task import JobTask
 
-__all__ = ["standings_recompute", "generated_file_render", "event_archive_export"]
+__all__ = [
+    "standings_recompute",
+    "generated_file_render",
+    "event_archive_export",
+    "event_archive_import",
+]
 
 MAX_RETRIES = 3
 
@@ -95,4 +100,25 @@ def event_archive_export(self, file_id: int) -> int:
         return archive_render(file_id=file_id).pk
     except Exception as exc:
         generated_file_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
+        raise
+
+
+@shared_task(
+    base=JobTask,
+    name="tournaments.event_archive_import",
+    bind=True,
+    ignore_result=True,  # its state and the new event are on its Job row
+    acks_late=True,
+    throws=(UserFacingError,),
+)
+def event_archive_import(self, name: str, user_id: int | None, slug: str) -> dict[str, object]:
+    """Make a new event of an uploaded archive, once:
+    ``tournaments.archive.imports.archive_import_run``. A failure imports nothing; the upload
+    is deleted (a failed job is not run again)."""
+    from tournaments.archive.imports import archive_import_forget, archive_import_run
+
+    try:
+        return archive_import_run(task_id=self.request.id)
+    except Exception:
+        archive_import_forget(name)
         raise

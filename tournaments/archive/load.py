@@ -16,6 +16,7 @@ here; accounts by user name (an account missing here is left empty, ``null``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -345,10 +346,12 @@ class _Import:
         for pk, ref, path in replaces:
             Ruling.objects.filter(pk=pk).update(replaces_id=self.ref("ruling", ref, path))
 
-    def protocols(self) -> None:
+    def protocols(self, step: Callable[[], None] = lambda: None) -> None:
         from tournaments.services.protocols import stored_protocol
 
         for r, round_data in enumerate(_list(self.data["rounds"], "$.rounds")):
+            if r:
+                step()  # a round's protocols done
             number = round_data["number"]
             for t, table_data in enumerate(round_data["tables"]):
                 tpath = f"$.rounds[{r}].tables[{t}]"
@@ -471,25 +474,55 @@ class _Import:
             _save(AuditLogEntry(event=event, user=user, data=data, **values), path)
 
 
+def import_steps(data: dict[str, Any]) -> int:
+    """How many steps :func:`event_archive_import` reports for the checked archive ``data``:
+    the event, the players, the rounds, the rulings, each round's protocols, the appeals and
+    penalties, the log."""
+    rounds = data.get("rounds")
+    return 6 + max(1, len(rounds) if isinstance(rounds, list) else 0)
+
+
 @transaction.atomic
-def event_archive_import(*, document: Any, by, slug: str | None = None) -> Event:
+def event_archive_import(
+    *,
+    document: Any,
+    by,
+    slug: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Event:
     """Make a new event of the archive ``document`` (parsed JSON), all in one transaction.
 
     :param slug: the new event's short name (default: the archive's).
+    :param on_progress: called with (steps done, steps) after each step (:func:`import_steps`).
     :raises ArchiveError: anything wrong with the document, by its path; nothing is imported.
     """
     from tournaments.services.audit import audit_log
     from tournaments.services.standings import standings_schedule
 
     data = archive_checked(document)
+    total, done = import_steps(data), 0
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if on_progress is not None:
+            on_progress(min(done, total), total)
+
     run = _Import(data, by)
     event = run.event(slug)
+    step()
     run.players(event)
+    step()
     run.rounds_and_tables(event)
+    step()
     run.rulings(event)
-    run.protocols()
+    step()
+    run.protocols(step)
+    step()
     run.appeals_and_penalties(event)
+    step()
     run.audit_log(event)
+    step()
     audit_log(
         event=event,
         action="event.imported",

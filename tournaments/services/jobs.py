@@ -121,12 +121,22 @@ def _document_lost(job: Job, reason: str) -> None:
         generated_file_mark_failed(file_id=int(job.args[0]), error=reason)
 
 
+def _import_lost(job: Job, reason: str) -> None:
+    """Given up on an archive's import: nothing of it was stored; its upload goes."""
+    from tournaments.archive.imports import archive_import_forget
+
+    if job.args:
+        archive_import_forget(str(job.args[0]))
+
+
 #: task → (sent again when its worker is lost, what giving up on it means)
 LOST: dict[str, tuple[bool, Callable[[Job, str], None] | None]] = {
     "tournaments.round_draw": (False, _draw_lost),
     "tournaments.standings_recompute": (True, _standings_lost),
     "tournaments.generated_file_render": (True, _document_lost),
     "tournaments.event_archive_export": (True, _document_lost),
+    # safe to run again: the import commits the new event on the job's row (archive.imports)
+    "tournaments.event_archive_import": (True, _import_lost),
     "tournaments.schedule_ahead": (True, None),
 }
 

@@ -7,6 +7,7 @@ from tournaments.views import archive, hall
 
 urlpatterns = [
     path("manage/import-event/", archive.import_event, name="event-import"),
+    path("manage/import-event/<str:task_id>/", archive.import_event_job, name="event-import-job"),
     path("e/<slug:slug>/manage/archive/", archive.manage_archive, name="manage-archive"),
     path(
         "e/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/protocol.json",

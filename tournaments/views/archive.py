@@ -21,8 +21,12 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments.archive import ArchiveError
 from tournaments.archive.files import archive_request
-from tournaments.archive.load import event_archive_import_json
-from tournaments.models import GeneratedFile, Protocol
+from tournaments.archive.imports import (
+    IMPORT_TASK,
+    archive_import_progress,
+    archive_import_request,
+)
+from tournaments.models import Event, GeneratedFile, Job, Protocol
 from tournaments.permissions import ORGANISE
 from tournaments.services.jobs import DOCUMENT_QUEUED, jobs_waiting
 from tournaments.views.decorators import event_view
@@ -59,11 +63,18 @@ def manage_archive(request, event):
     )
 
 
+def _staff_only(request) -> None:
+    if not (request.user.is_staff or request.user.is_superuser):
+        raise PermissionDenied
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_event(request):
-    if not (request.user.is_staff or request.user.is_superuser):
-        raise PermissionDenied
+    """The upload: checked at once for what costs little (JSON, an archive of a version this
+    Pulka reads, the short name free), then imported by a job (issue 25, item 12); the job's
+    page follows it."""
+    _staff_only(request)
     error = None
     if request.method == "POST":
         upload = request.FILES.get("archive")
@@ -76,25 +87,44 @@ def import_event(request):
             ) % {"mb": import_max_bytes() // (1024 * 1024)}
         else:
             try:
-                event = event_archive_import_json(text=upload.read(), by=request.user, slug=slug)
+                job = archive_import_request(text=upload.read(), by=request.user, slug=slug)
             except ArchiveError as exc:
                 error = exc.message
             else:
-                messages.success(
-                    request,
-                    _("%(name)s imported: %(players)d players, %(rounds)d rounds.")
-                    % {
-                        "name": event.name,
-                        "players": event.entries.count(),
-                        "rounds": event.rounds.count(),
-                    },
-                )
-                return redirect("manage", slug=event.slug)
+                return redirect("event-import-job", task_id=job.task_id)
     return render(
         request,
         "tournaments/organiser/import_event.html",
         {"error": error, "limit": import_max_bytes()},
         status=400 if error else 200,
+    )
+
+
+@login_required
+def import_event_job(request, task_id: str):
+    """How an archive's import goes: waiting, importing, the new event linked, or why it
+    failed (nothing imported)."""
+    _staff_only(request)
+    job = Job.objects.filter(task=IMPORT_TASK, task_id=task_id).first()
+    if job is None:
+        raise Http404
+    event = None
+    if job.state == Job.State.DONE and isinstance(job.result, dict):
+        event = Event.objects.filter(pk=job.result.get("event")).first()
+    reason = job.error.strip().splitlines()[0] if job.error else ""
+    return render(
+        request,
+        "tournaments/organiser/import_event_job.html",
+        {
+            "job": job,
+            "event": event,
+            "result": job.result if isinstance(job.result, dict) else {},
+            "reason": reason,
+            "progress": archive_import_progress(job.task_id)
+            if job.state == Job.State.RUNNING
+            else {},
+            "waiting_for_broker": job.state == Job.State.QUEUED and job.error.startswith("broker"),
+        },
     )
 
 

@@ -229,3 +229,17 @@ def test_round_trip_of_every_rule_familys_demo(db, make):
     second = event_archive(event=copy_)
     assert second["audit_log"].pop()["action"] == "event.imported"
     assert _comparable(second) == _comparable(first)
+
+
+def test_the_import_reports_its_steps_in_order_up_to_the_last(demo):
+    from tournaments.archive.load import import_steps
+
+    event, organiser = demo
+    document = event_archive(event=event)
+    seen: list[tuple[int, int]] = []
+    event_archive_import(
+        document=document, by=organiser, slug="stepped", on_progress=lambda *s: seen.append(s)
+    )
+    total = import_steps(document)
+    assert total == 6 + len(document["rounds"])
+    assert seen == [(i, total) for i in range(1, total + 1)]

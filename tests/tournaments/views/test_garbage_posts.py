@@ -89,6 +89,7 @@ def urls_for(route: str, setup) -> list[str]:
         "<int:table_number>": "1",
         "<int:entry_id>": str(setup.entries[0].pk),
         "<int:file_id>": "1",
+        "<str:task_id>": "00000000-0000-0000-0000-000000000000",  # an import's job: none
     }
     url = "/" + route
     for placeholder, value in values.items():

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import lockout
+from tournaments.api.jobs import JobQueuedOutput, job_mark, job_output, job_since
 from tournaments.api.schema import error
 from tournaments.errors import UserFacingError
 from tournaments.models import EntryKind, Event, Protocol
@@ -397,6 +398,24 @@ class ProtocolFindingsApi(_TableApi):
         )
 
 
+@extend_schema_serializer(component_name="ProtocolApproved")
+class ProtocolApprovedOutput(ProtocolOutputSerializer):
+    """The approved version, and the standings' recomputation the approval queued."""
+
+    standings = JobQueuedOutput(
+        allow_null=True,
+        read_only=True,
+        help_text=(
+            "The standings' recomputation the approval queued (issue 25, item 10): "
+            '``state`` "queued" when the job queue is out — the approval is kept and the '
+            "standings catch up by themselves once it is back."
+        ),
+    )
+
+    class Meta(ProtocolOutputSerializer.Meta):
+        fields = [*ProtocolOutputSerializer.Meta.fields, "standings"]
+
+
 class ProtocolApproveApi(_TableApi):
     """POST: a referee approves the version he saw (issue 25: approval bound to a version)."""
 
@@ -431,11 +450,14 @@ class ProtocolApproveApi(_TableApi):
             "A referee of the event. ``version`` is the version you checked: if the table saved "
             "a newer one since, nothing is approved and the answer is 409 with the differences "
             "(as for a stale save); if another referee approved it first, 409 says who and "
-            "when. ``confirm_missing`` confirms that same version for the seats that have not."
+            "when. ``confirm_missing`` confirms that same version for the seats that have not. "
+            "The answer's ``standings`` is the recomputation the approval queued: its state "
+            '("queued" while the job queue is out: the approval is kept, the standings catch '
+            "up by themselves) and its ``status_url``."
         ),
         request=InputSerializer,
         responses={
-            200: ProtocolOutputSerializer,
+            200: ProtocolApprovedOutput,
             400: error(
                 "Invalid input, or the version cannot be approved yet (errors, confirmations "
                 "missing, double entry not resolved): ``extra.field`` names what."
@@ -451,7 +473,7 @@ class ProtocolApproveApi(_TableApi):
         },
     )
     def post(self, request, slug: str, number: int, table_number: int) -> Response:
-        _event, table, referee, _by_key = self.load(request, slug, number, table_number)
+        event, table, referee, _by_key = self.load(request, slug, number, table_number)
         if not referee:
             return Response(
                 {"message": "Only a referee of the event can approve a protocol.", "extra": {}},
@@ -464,6 +486,7 @@ class ProtocolApproveApi(_TableApi):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         data = serializer.validated_data
+        mark = job_mark()
         try:
             protocol = svc.protocol_version(table=table, version=data["version"])
             approved = svc.protocol_approve(
@@ -477,4 +500,12 @@ class ProtocolApproveApi(_TableApi):
             return _error(exc, status.HTTP_409_CONFLICT)
         except UserFacingError as exc:
             return _error(exc)
-        return Response(ProtocolOutputSerializer(approved).data)
+        from tournaments.services.jobs import STANDINGS_QUEUED
+
+        job = job_since(mark, task="tournaments.standings_recompute", event_id=event.pk)
+        return Response(
+            {
+                **ProtocolOutputSerializer(approved).data,
+                "standings": job_output(job, queued_message=STANDINGS_QUEUED),
+            }
+        )

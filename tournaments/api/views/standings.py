@@ -31,6 +31,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import permissions
+from tournaments.api.jobs import JobQueuedOutput, job_output, job_since
 from tournaments.api.permissions import EventReferee, EventVisible, event_from
 from tournaments.api.schema import (
     NOT_FOUND,
@@ -51,6 +52,7 @@ from tournaments.selectors.standings import (
     standings_snapshot,
     standings_view,
 )
+from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED
 from tournaments.services.standings import standings_schedule
 from tournaments.views.caching import PAGE_CACHE_SECONDS, conditional, page_etag
 
@@ -146,6 +148,13 @@ class _DocumentOutput(serializers.Serializer):
         help_text="``…/documents/<id>``: the file (also the ``Location`` header)."
     )
     filename = serializers.CharField(allow_blank=True, help_text="Empty until rendered.")
+    job = JobQueuedOutput(
+        allow_null=True,
+        help_text=(
+            "The job rendering the document while it is pending (issue 25, item 10); null "
+            "when the stored file was up to date."
+        ),
+    )
 
 
 def _standings_output(row: type[serializers.Serializer]) -> type[serializers.Serializer]:
@@ -276,6 +285,13 @@ class StandingsStatusApi(APIView):
         )
 
 
+@extend_schema_serializer(component_name="StandingsRecomputeQueued")
+class _RecomputeOutput(StatusUrlOutput):
+    """202: the recomputation was queued; poll ``status_url`` (also the ``Location`` header)."""
+
+    job = JobQueuedOutput(help_text="The recomputation's job (issue 25, item 10).")
+
+
 class StandingsRecomputeApi(APIView):
     permission_classes = [EventReferee]
 
@@ -285,18 +301,22 @@ class StandingsRecomputeApi(APIView):
         summary="Recompute the standings",
         description=(
             "Referees only. Queues a recomputation (no body); poll ``status_url`` (also the "
-            "``Location`` header): ``pending`` turns false when it is done."
+            "``Location`` header): ``pending`` turns false when it is done. ``job`` is the "
+            'queued job: ``state`` "queued" while the job queue is out (the request is kept and '
+            "the job sent as soon as the queue is back), and its own ``status_url``."
         ),
         request=None,
         parameters=[location_header(202, description="``status_url``.")],
-        responses={202: StatusUrlOutput, 403: REFEREE_ONLY, 404: NOT_FOUND},
+        responses={202: _RecomputeOutput, 403: REFEREE_ONLY, 404: NOT_FOUND},
     )
     def post(self, request, slug: str):
         event = event_from(self)
-        standings_schedule(event_id=event.pk)
+        job = standings_schedule(event_id=event.pk)
         url = reverse("api:standings-status", kwargs={"slug": event.slug})
         return Response(
-            {"status_url": url}, status=status.HTTP_202_ACCEPTED, headers={"Location": url}
+            {"status_url": url, "job": job_output(job, queued_message=STANDINGS_QUEUED)},
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Location": url},
         )
 
 
@@ -321,7 +341,9 @@ class DocumentCreateApi(APIView):
             "Referees only (the players' private links, ``links``: organisers only). ``round`` "
             "is needed for a round's documents (seating, blank protocols), ``round`` and ``table`` for a filled protocol; ``filled`` with ``round`` alone is every table's protocol in one file (progress in the status answer); ``protocols`` is every round's filled protocols in one file (the whole event, no ``round``). 200 when the stored file "
             "is up to date, else 202 while it is rendered; either way fetch it at ``url`` (also "
-            "the ``Location`` header)."
+            "the ``Location`` header). ``job`` is the job rendering it (null when the stored "
+            'file was up to date): ``state`` "queued" while the job queue is out (the order is '
+            "kept and the document rendered as soon as the queue is back)."
         ),
         request=InputSerializer,
         parameters=[location_header(200, 202, description="``url``: the document.")],
@@ -370,8 +392,19 @@ class DocumentCreateApi(APIView):
             if f.status == GeneratedFile.Status.OK
             else (status.HTTP_202_ACCEPTED)
         )
+        job = (
+            job_since(0, task="tournaments.generated_file_render", key=f"file:{f.pk}")
+            if f.status == GeneratedFile.Status.PENDING
+            else None
+        )
         return Response(
-            {"id": f.pk, "status": f.status, "url": url, "filename": f.filename},
+            {
+                "id": f.pk,
+                "status": f.status,
+                "url": url,
+                "filename": f.filename,
+                "job": job_output(job, queued_message=DOCUMENT_QUEUED),
+            },
             status=code,
             headers={"Location": url},
         )

@@ -1,0 +1,182 @@
+"""An archive uploaded on the import page, made a new event by a job (issue 25, item 12: an
+import of 300 players × 6 rounds takes seconds, ``tests/bench/bench_archive.py``).
+
+:func:`archive_import_request` checks in the request what costs little (the file is JSON, an
+event archive of a version this Pulka reads, its short name free), so bad input is still
+refused at once naming the field; it stores the file privately (``MEDIA_ROOT/imports/``, not
+served: only the job reads it) and queues a :class:`~tournaments.models.Job`
+(``tournaments.event_archive_import``, the outbox of ``tournaments.services.jobs``: lease,
+sweep, the failure's reason on the row).
+
+:func:`archive_import_run` is the job's body: the whole import in one transaction
+(:func:`~tournaments.archive.load.event_archive_import`) that also writes the new event on the
+job's row, under the row's lock. A second delivery of the job (a worker lost after the commit,
+a send repeated by the sweep) finds the event on the row and imports nothing again; a failure
+imports nothing and the row keeps the reason. ``manage.py archive_import`` still imports at
+once, on the server.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments.archive.load import archive_checked, event_archive_import
+from tournaments.archive.refs import ArchiveError
+from tournaments.models import Event, Job
+
+__all__ = [
+    "IMPORT_TASK",
+    "archive_import_document",
+    "archive_import_forget",
+    "archive_import_progress",
+    "archive_import_request",
+    "archive_import_run",
+]
+
+IMPORT_TASK = "tournaments.event_archive_import"
+#: where uploaded archives wait for their job, in the default storage (never served)
+UPLOADS = "imports"
+
+
+def archive_import_document(text: str | bytes) -> dict[str, Any]:
+    """The archive file's text parsed and its format and version checked (an older version
+    migrated).
+
+    :raises ArchiveError: not JSON, nested too deeply, not an event archive, or a newer one.
+    """
+    try:
+        document = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ArchiveError("$", _("not JSON (%(error)s)") % {"error": exc}) from None
+    except RecursionError:  # deeper than the decoder goes (issue 25, item 7)
+        raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
+    return archive_checked(document)
+
+
+def archive_import_request(*, text: str | bytes, by, slug: str | None = None) -> Job:
+    """Check the uploaded archive cheaply, store it and queue its import (sent to the broker
+    after the commit; when the broker is down the row waits for the sweep).
+
+    :raises ArchiveError: what can be told without importing: a short name that cannot be
+        one, not JSON, not an archive, a newer version, the event's short name taken.
+    """
+    if slug:
+        try:
+            Event._meta.get_field("slug").clean(slug, None)
+        except ValidationError as exc:
+            raise ArchiveError("$.event.slug", " ".join(exc.messages)) from None
+    data = archive_import_document(text)
+    event = data.get("event")
+    wanted = slug or (event.get("slug") if isinstance(event, dict) else None)
+    if isinstance(wanted, str) and Event.objects.filter(slug=wanted).exists():
+        raise ArchiveError(
+            "$.event.slug",
+            _("an event with the short name %(slug)s exists already: choose another")
+            % {"slug": wanted},
+        )
+    from tournaments.services.jobs import job_enqueue
+    from tournaments.services.standings import jobs_queue
+
+    raw = text.encode() if isinstance(text, str) else text
+    name = default_storage.save(f"{UPLOADS}/{uuid.uuid4().hex}.json", ContentFile(raw))
+    try:
+        with transaction.atomic():
+            return job_enqueue(
+                task=IMPORT_TASK,
+                args=[name, getattr(by, "pk", None), slug or ""],
+                queue=jobs_queue(),
+                key=f"import:{getattr(by, 'pk', '')}",
+            )
+    except BaseException:
+        default_storage.delete(name)
+        raise
+
+
+def _progress_key(task_id: str) -> str:
+    return f"pulka:archive-import:{task_id}"
+
+
+def archive_import_progress(task_id: str) -> dict[str, int]:
+    """How far a running import has got: ``{"done": steps, "total": steps}`` (empty when
+    unknown). Kept in the cache: the import's own transaction holds the job's row."""
+    try:
+        value = cache.get(_progress_key(task_id))
+    except Exception:  # the cache (Redis) is out: the page shows the state only
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _progress_saver(task_id: str):
+    def save(done: int, total: int) -> None:
+        try:
+            cache.set(_progress_key(task_id), {"done": done, "total": total}, 3600)
+        except Exception:  # the cache is out: the import goes on, without progress shown
+            pass
+
+    return save
+
+
+def archive_import_forget(name: str) -> None:
+    """Delete an uploaded archive its job no longer needs."""
+    if name.startswith(f"{UPLOADS}/") and default_storage.exists(name):
+        default_storage.delete(name)
+
+
+def archive_import_run(*, task_id: str) -> dict[str, Any]:
+    """The job's body: import the stored archive as a new event, once.
+
+    Returns (and keeps on the job's row, in the import's transaction) ``{"event": id, "slug",
+    "name", "players", "rounds"}``. A delivery after one that committed returns that result
+    and imports nothing.
+
+    :raises ArchiveError: anything the import refuses; nothing is imported.
+    """
+    from django.contrib.auth import get_user_model
+
+    finished = False
+    with transaction.atomic():
+        # the row's lock serialises deliveries; the sweep skips a locked row (a live job)
+        job = Job.objects.select_for_update().get(task_id=task_id)
+        name, user_id, slug = job.args
+        if isinstance(job.result, dict) and job.result.get("event"):
+            result = job.result
+            finished = True
+        else:
+            by = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+            try:
+                with default_storage.open(name, "rb") as f:
+                    text = f.read()
+            except OSError:
+                raise ArchiveError(
+                    "$", _("the uploaded file is gone; upload the archive again")
+                ) from None
+            try:
+                event = event_archive_import(
+                    document=archive_import_document(text),
+                    by=by,
+                    slug=slug or None,
+                    on_progress=_progress_saver(task_id),
+                )
+            except RecursionError:  # decoded, but too deep to check or store
+                raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
+            result = {
+                "event": event.pk,
+                "slug": event.slug,
+                "name": event.name,
+                "players": event.entries.count(),
+                "rounds": event.rounds.count(),
+            }
+            job.result = result
+            job.save(update_fields=["result"])
+    if not finished:
+        archive_import_forget(name)
+    return result
