@@ -17,6 +17,7 @@ A table's record is, in the order a referee works through it:
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,9 +46,11 @@ __all__ = [
     "EntryCounts",
     "EventDesk",
     "JobLine",
+    "JobWatch",
     "TableState",
     "desk_for_event",
     "entry_counts",
+    "job_watch",
     "table_states",
     "unfinished_tables",
 ]
@@ -337,3 +340,46 @@ def desk_for_event(*, event: Event) -> EventDesk:
         appeals,
         [r for r in rounds if r.state in (Round.State.DRAWN, Round.State.PUBLISHED)],
     )
+
+
+@dataclass(frozen=True)
+class JobWatch:
+    """Whether a background job of the event runs now, and a version of what the staff's pages
+    show of it: the page that follows the jobs (``static/tournaments/job-watch.js``) reloads when
+    the version changes and stops asking once nothing runs."""
+
+    running: bool
+    version: str
+
+
+def job_watch(*, event: Event) -> JobWatch:
+    """The event's jobs as the pages that follow them see them: the jobs queued, sent or running
+    (id and state), the documents still rendering (id and how far they got) and each round
+    with a draw in the works (its state, job and progress; also a draw sent before jobs had
+    rows). Three small queries."""
+    active = list(
+        Job.objects.filter(
+            event=event, state__in=(Job.State.QUEUED, Job.State.SENT, Job.State.RUNNING)
+        )
+        .order_by("id")
+        .values_list("id", "state")
+    )
+    files = list(
+        GeneratedFile.objects.filter(event=event, status=GeneratedFile.Status.PENDING)
+        .order_by("id")
+        .values_list("id", "progress")
+    )
+    # a round's draw in the works (its job id set until it ends), how far it got
+    draws = list(
+        Round.objects.filter(event=event)
+        .exclude(draw_job_id="")
+        .order_by("pk")
+        .values_list("pk", "state", "draw_job_id", "draw_job_progress")
+    )
+    parts = [
+        ";".join(f"{i}:{state}" for i, state in active),
+        ";".join(f"{i}:{sorted((p or {}).items())}" for i, p in files),
+        ";".join(f"{i}:{st}:{job}:{sorted((p or {}).items())}" for i, st, job, p in draws),
+    ]
+    version = hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+    return JobWatch(bool(active or files), version)
