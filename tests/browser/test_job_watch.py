@@ -57,8 +57,10 @@ def test_a_form_being_filled_in_is_not_reloaded_away(desk, live_server, organise
     page = desk
     login(page, live_server, user)
     page.goto(f"{live_server.url}/e/club-night/manage/documents/")
-    paper = page.locator("form").filter(has=page.locator("input[value=standings]")).get_by_label(
-        "Paper"
+    paper = (
+        page.locator("form")
+        .filter(has=page.locator("input[value=standings]"))
+        .get_by_label("Paper")
     )
     paper.select_option("letter")
     page.locator("h1").click()  # the field loses the focus; its value differs from the page's

@@ -70,7 +70,9 @@ def test_the_version_follows_jobs_documents_and_draws(event, django_assert_max_n
     round_.draw_job_progress = {"stage": "search", "step": 5, "steps": 100}
     round_.save()
     assert job_watch(event=event).version != drawing
-    Job.objects.create(task="tournaments.standings_recompute", event=EventFactory(), state="running")
+    Job.objects.create(
+        task="tournaments.standings_recompute", event=EventFactory(), state="running"
+    )
     assert not job_watch(event=event).running
 
 
@@ -110,9 +112,7 @@ def test_staff_pages_follow_a_running_job_and_only_then(client, organiser, event
     # the watcher is there (it restores the scroll after a reload) but does not ask
     assert 'id="job-watch"' in page and 'data-running="0"' in page
     assert 'http-equiv="refresh"' not in page
-    job = Job.objects.create(
-        task="tournaments.standings_recompute", event=event, state="running"
-    )
+    job = Job.objects.create(task="tournaments.standings_recompute", event=event, state="running")
     page = client.get(url).content.decode()
     assert 'data-running="1"' in page
     assert reverse("manage-jobs-state", args=[event.slug]) in page
