@@ -26,7 +26,14 @@ from tournaments.selectors.desk import (
     TableState,
 )
 
-__all__ = ["Item", "entry_counts_text", "job_item", "round_items", "round_summary", "state_text"]
+__all__ = [
+    "Item",
+    "entry_counts_text",
+    "job_item",
+    "round_items",
+    "round_summary",
+    "state_text",
+]
 
 
 @dataclass(frozen=True)

@@ -31,10 +31,16 @@ from tournaments.forms import (
     StaffForm,
     SwapForm,
 )
+from tournaments.gaps_text import gap_items
 from tournaments.models import Entry
 from tournaments.models.event import DrawMethod
 from tournaments.selectors.audit import audit_log_csv, audit_log_export
-from tournaments.selectors.desk import desk_for_event, entry_counts, unfinished_tables
+from tournaments.selectors.desk import (
+    desk_for_event,
+    entry_counts,
+    round_gaps,
+    unfinished_tables,
+)
 from tournaments.selectors.events import (
     entries_for_event,
     rounds_for_event,
@@ -521,6 +527,12 @@ def round_detail(request, event, number: int, forms=None):
                 desk_text.unfinished_items(event, unfinished_tables(round_=round_))
                 if round_.state == "in_play"
                 else []
+            ),
+            # a closed round's tables left without a result, and why (in play: the close lists them)
+            "gaps": (
+                gap_items(event, round_gaps(round_=round_), staff=True)
+                if round_.state == "closed"
+                else None
             ),
             "close_form": forms.get("close") or RoundCloseForm(),
             "not_checked_in": list(
