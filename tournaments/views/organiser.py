@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import audit_text, desk_text, permissions, report_text
+from tournaments.draw_record import draw_names, entry_ids
 from tournaments.errors import UserFacingError
 from tournaments.forms import (
     CsvImportForm,
@@ -487,8 +488,12 @@ def round_detail(request, event, number: int, forms=None):
     for field in SeatAsDrawnForm.player_fields:
         as_drawn.fields[field].widget.choices = _choices(tables, blank=field == "seat_4")
     report = round_.draw_report or {}
-    names = {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
-    note_names = report_text.entry_names(event, report)
+    # the report names players by the draw record's ids (another server's, for an imported round)
+    names = draw_names(
+        round_, {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
+    )
+    note_names = draw_names(round_, report_text.entry_names(event, report))
+    drawn_ids = entry_ids(round_)
     withdrawn_seated = [
         (s.entry.player.name, t.number)
         for t in tables
@@ -537,7 +542,12 @@ def round_detail(request, event, number: int, forms=None):
             "close_form": forms.get("close") or RoundCloseForm(),
             "not_checked_in": list(
                 Entry.objects.filter(
-                    pk__in=(round_.draw_params or {}).get("input", {}).get("not_checked_in", [])
+                    pk__in=[
+                        drawn_ids.get(e, e)
+                        for e in (round_.draw_params or {})
+                        .get("input", {})
+                        .get("not_checked_in", [])
+                    ]
                 )
                 .order_by("player__name")
                 .values_list("player__name", flat=True)

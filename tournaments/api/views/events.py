@@ -638,6 +638,15 @@ class _DrawRecordOutput(serializers.Serializer):
             '"reason", "data"}]`` (docs/draw-record.md); not part of the draw.'
         )
     )
+    entry_ids = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text=(
+            "Only for a round imported from another server's archive, whose draw keeps the ids "
+            "it ran with: the record's entry id (as text) → this event's entry id. Absent when "
+            "the round was drawn here (the ids are this event's)."
+        ),
+    )
 
 
 class DrawRecordApi(APIView):
