@@ -354,7 +354,11 @@ def schedule(request, event):
         )
     names = dict(event.entries.values_list("pk", "player__name"))
     rounds = [
-        (r["round"], [[names.get(e, f"#{e}") for e in table] for table in r["tables"]])
+        (
+            r["round"],
+            [[names.get(e, f"#{e}") for e in table] for table in r["tables"]],
+            sorted(names.get(e, f"#{e}") for e in r.get("sitting_out", [])),
+        )
         for r in result.get("rounds", [])
     ]
     computing = job is not None and job.active
@@ -364,6 +368,8 @@ def schedule(request, event):
         {
             "event": event,
             "rounds": rounds,
+            # who sits that round out follows its seed, not chosen yet: the plan stops there
+            "unknown_from": result.get("unknown_from"),
             "computing": computing,
             "queued": computing and job.state == "queued",
             "failed": error is not None
