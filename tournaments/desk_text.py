@@ -234,7 +234,7 @@ def attention(event, desk: EventDesk) -> dict:
                     "t": a.ruling.incident.table.number,
                     "who": a.filed_by_entry.player.name if a.filed_by_entry else _("a referee"),
                 },
-                reverse("protocol-appeals", args=[event.slug]),
+                reverse("protocol-appeals", args=[event.slug]) + f"#appeal-{a.pk}",
             )
             for a in desk.appeals
         ],

@@ -547,6 +547,9 @@ def appeals(request, event):
             "event": event,
             "appeals": _appeals_in_words(event),
             "error": error,
+            # an appeal's decision refused keeps what the committee chose and wrote
+            "posted": request.POST if error else None,
+            "posted_appeal": posted_id(request.POST.get("appeal")) if error else None,
             "can_decide": permissions.has_event_role(request.user, event, permissions.APPEALS),
             "catalogue": ui_of_event(event).catalogue,
             "family": ui_of_event(event),  # which rulings and parameters the family has
