@@ -339,3 +339,48 @@ def test_an_appeal_refused_keeps_the_committees_choice_and_words(client, setup):
     assert f'<option value="1" selected>{name}</option>' in form
     appeal.refresh_from_db()
     assert appeal.status == Appeal.Status.PENDING  # nothing was decided
+
+
+def test_a_refused_incident_or_ruling_keeps_what_the_referee_entered(client, setup):
+    """Issue 29: a form refused shows its error and keeps its input. The incidents page lost
+    everything typed (the description, the players, the penalty, the offender, the penalty's
+    parameters) when the service refused it."""
+    from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
+
+    save(setup, closed_protocol(setup), None)
+    client.force_login(setup.referee)
+    url = reverse("protocol-incidents", args=[setup.event.slug, 1, 1])
+    refused = client.post(
+        url, {"action": "incident", "deal": "3", "seats": ["1", "7"], "description": "peeked"}
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "There is no seat 8 at this table." in html
+    assert (
+        ">peeked</textarea>" in html
+        and 'name="deal" type="number" min="1" size="3" value="3"' in html
+    )
+    assert 'name="seats" value="1" checked' in html and 'name="seats" value="0" checked' not in html
+    client.post(url, {"action": "incident", "deal": "3", "seats": ["1"], "description": "peeked"})
+    incident = setup.table.incidents.get()
+    refused = client.post(
+        url,
+        {
+            "action": "ruling",
+            "incident": str(incident.pk),
+            "kind": "catalogue",
+            "penalty_code": "TALON_PEEK",
+            "seat": "1",
+            "p_gora": "4",
+            "reason": "  ",
+        },
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "Give the reason for the ruling." in html
+    form = html[html.index(f'name="incident" value="{incident.pk}"') :]
+    assert '<option value="TALON_PEEK" selected>' in form
+    assert 'name="p_gora" value="4"' in form
+    seat_select = form[form.index('name="seat"') :]
+    assert '<option value="1" selected>' in seat_select[: seat_select.index("</select>")]
+    assert not incident.rulings.exists()
