@@ -26,7 +26,14 @@ from tournaments.selectors.desk import (
     TableState,
 )
 
-__all__ = ["Item", "entry_counts_text", "job_item", "round_items", "round_summary", "state_text"]
+__all__ = [
+    "Item",
+    "entry_counts_text",
+    "job_item",
+    "round_items",
+    "round_summary",
+    "state_text",
+]
 
 
 @dataclass(frozen=True)
@@ -227,7 +234,7 @@ def attention(event, desk: EventDesk) -> dict:
                     "t": a.ruling.incident.table.number,
                     "who": a.filed_by_entry.player.name if a.filed_by_entry else _("a referee"),
                 },
-                reverse("protocol-appeals", args=[event.slug]),
+                reverse("protocol-appeals", args=[event.slug]) + f"#appeal-{a.pk}",
             )
             for a in desk.appeals
         ],

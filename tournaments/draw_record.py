@@ -19,7 +19,17 @@ from typing import Any
 from tournaments.models import Round
 from tournaments.selectors.events import round_corrections
 
-__all__ = ["FORMAT", "VERSION", "Finding", "RecordError", "draw_record", "verify"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Finding",
+    "RecordError",
+    "draw_names",
+    "draw_record",
+    "entry_ids",
+    "seating_findings",
+    "verify",
+]
 
 FORMAT = "pulka-draw-record"
 VERSION = 1
@@ -40,9 +50,51 @@ class Finding:
     warning: bool = False
 
 
+def entry_ids(round_: Round) -> dict[int, int]:
+    """The record's entry ids → this event's entry ids, for a round drawn on another server and
+    imported from its archive (``draw_params["entry_ids"]``, written by the import: the draw
+    is kept with the ids it ran with, since the engine's result depends on them). Empty when
+    the round was drawn here: the ids are this event's."""
+    raw = (round_.draw_params or {}).get("entry_ids")
+    if not isinstance(raw, dict):
+        return {}
+    return {int(k): int(v) for k, v in raw.items()}
+
+
+def draw_names(round_: Round, names: dict[int, str]) -> dict[int, str]:
+    """``names`` (this event's entry id → name) by the ids the round's draw record uses, so
+    that its report and notes name the players of an imported round too."""
+    ids = entry_ids(round_)
+    if not ids:
+        return names
+    return {**names, **{draw: names[local] for draw, local in ids.items() if local in names}}
+
+
+_CORRECTION_ENTRY_KEYS = ("entry", "first", "second")
+
+
+def _correction_in_draw_ids(data: Any, to_draw: dict[int, int]) -> Any:
+    """A correction's data (this event's entry ids) in the draw record's ids."""
+    if not to_draw or not isinstance(data, dict):
+        return data
+    out = {k: to_draw.get(v, v) if k in _CORRECTION_ENTRY_KEYS else v for k, v in data.items()}
+    if isinstance(out.get("seats"), list):
+        out["seats"] = [to_draw.get(s, s) for s in out["seats"]]
+    return out
+
+
 def draw_record(round_: Round) -> dict[str, Any]:
-    """The record of ``round_``'s draw as JSON-safe data (the round must have been drawn)."""
+    """The record of ``round_``'s draw as JSON-safe data (the round must have been drawn).
+
+    A round imported from another server's archive keeps its draw in the ids it ran with;
+    ``entry_ids`` then says which of this event's entries each is, and the corrections name
+    the players by the record's ids too."""
     params = round_.draw_params or {}
+    ids = entry_ids(round_)
+    to_draw = {local: draw for draw, local in ids.items()}
+    extra: dict[str, Any] = {}
+    if ids:
+        extra["entry_ids"] = {str(draw): local for draw, local in sorted(ids.items())}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -61,11 +113,67 @@ def draw_record(round_: Round) -> dict[str, Any]:
                 "at": c.created_at.isoformat(),
                 "action": c.action,
                 "reason": c.reason,
-                "data": c.data,
+                "data": _correction_in_draw_ids(c.data, to_draw),
             }
             for c in round_corrections(round_=round_)
         ],
+        **extra,
     }
+
+
+def seating_findings(round_: Round, record: dict[str, Any]) -> list[Finding]:
+    """Whether the seating stored here is the record's draw: with no correction since, the
+    same tables, seat for seat, and the same first dealers; after corrections (each keeps the
+    round's players), the same players seated. The record's ids are read through its
+    ``entry_ids`` (an imported round). A record naming players this event does not have and
+    saying nothing of them (an archive of an older Pulka) is not compared: a warning."""
+    ids = {int(k): int(v) for k, v in (record.get("entry_ids") or {}).items()}
+    here = [
+        (t.number, [s.entry_id for s in t.seats.all()], t.first_dealer)
+        for t in round_.tables.prefetch_related("seats").order_by("number")
+    ]
+    drawn = [
+        (i, [ids.get(x, x) for x in t.get("seats", [])], t.get("first_dealer"))
+        for i, t in enumerate(record.get("tables") or [], start=1)
+    ]
+    seated_here = {x for _n, seats, _d in here for x in seats}
+    seated_drawn = {x for _n, seats, _d in drawn for x in seats}
+    event_entries = set(round_.event.entries.values_list("pk", flat=True))
+    if not ids and not seated_drawn <= event_entries:
+        return [
+            Finding(
+                True,
+                "the record names the players by the ids of the server where the round was "
+                "drawn, and this event does not say which of its players they are (imported "
+                "from an archive without them): the seating here is not compared with it",
+                warning=True,
+            )
+        ]
+    if record.get("corrections"):
+        if seated_here == seated_drawn:
+            return [
+                Finding(
+                    True,
+                    f"the seating here has the {len(seated_drawn)} players drawn, as corrected "
+                    "after the draw (the corrections are listed below)",
+                )
+            ]
+        return [Finding(False, "the seating here does not have the players drawn")]
+    if here == drawn:
+        return [Finding(True, f"the seating here is the {len(drawn)} tables drawn")]
+    findings = [Finding(False, "the seating here differs from the tables drawn:")]
+    for (n, seats, dealer), (_i, d_seats, d_dealer) in zip(here, drawn, strict=False):
+        if (seats, dealer) != (d_seats, d_dealer):
+            findings.append(
+                Finding(
+                    False,
+                    f"  table {n}: here {seats} (first dealer {dealer}), drawn {d_seats} "
+                    f"(first dealer {d_dealer})",
+                )
+            )
+    if len(here) != len(drawn):
+        findings.append(Finding(False, f"  {len(here)} tables here, {len(drawn)} drawn"))
+    return findings
 
 
 def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:

@@ -10,12 +10,12 @@ import re
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.models.event import DrawMethod
 from tournaments.seating import report as seating_report
 
-__all__ = ["entry_names", "note", "progress", "rows", "summary", "why"]
+__all__ = ["construction", "entry_names", "note", "progress", "rows", "summary", "why"]
 
 
 def note(note: str, names: dict[int, str]) -> str:
@@ -28,7 +28,7 @@ def note(note: str, names: dict[int, str]) -> str:
         return _("round %(n)s of the schedule planned for %(total)s rounds (%(how)s)") % {
             "n": n,
             "total": total,
-            "how": how,
+            "how": construction(how),
         }
     match = re.fullmatch(
         r"round (\d+) of the plan made after round (\d+) for rounds (\d+)–(\d+) \((.*)\)", note
@@ -38,14 +38,87 @@ def note(note: str, names: dict[int, str]) -> str:
         return _(
             "round %(n)s of the plan made after round %(after)s for rounds %(first)s–%(last)s "
             "(%(how)s)"
-        ) % {"n": n, "after": after, "first": first, "last": last, "how": how}
+        ) % {"n": n, "after": after, "first": first, "last": last, "how": construction(how)}
     match = re.fullmatch(r"in the history but not present: \[([\d, ]*)\]", note)
     if match:
         ids = [int(x) for x in match.group(1).split(",") if x.strip()]
         return _("played before, not in this draw: %(names)s") % {
             "names": ", ".join(names.get(i, f"#{i}") for i in ids)
         }
-    return note
+    match = re.fullmatch(r"must_sit for (\d+) ignored: not present this round", note)
+    if match:
+        entry = int(match.group(1))
+        return _(
+            "%(name)s is fixed at a table but not drawn this round: the fixing is not used"
+        ) % {"name": names.get(entry, f"#{entry}")}
+    return construction(note)
+
+
+def construction(how: str) -> str:
+    """How the engine made a schedule (``parameters["construction"]``, a note) in the page's
+    language: the constructions keep their names ("Kirkman triple system", "tabu search",
+    "CP-SAT"), the sentences around them are translated, with the plural of the meetings left.
+    A text it does not know stays as it is.
+
+    >>> construction("tabu search")
+    'tabu search'
+    >>> construction("tabu search over all rounds, 2 repeated meeting(s) left; CP-SAT proved no "
+    ...              "schedule without repeats exists for 12 players over 4 rounds")
+    'tabu search over all rounds, 2 repeated meetings left; CP-SAT proved that no schedule without repeats exists for 12 players over 4 rounds'
+    """
+    match = re.fullmatch(r"(.*), (\d+) repeated meeting\(s\) left; (.*)", how, re.S)
+    if match:
+        base, n, detail = match.groups()
+        return ngettext(
+            "%(how)s, %(n)s repeated meeting left; %(detail)s",
+            "%(how)s, %(n)s repeated meetings left; %(detail)s",
+            int(n),
+        ) % {"how": construction(base), "n": n, "detail": _exact(detail)}
+    match = re.fullmatch(r"(CP-SAT.*) \(OR-Tools (.+)\)", how)
+    if match:
+        return f"{_exact(match.group(1))} (OR-Tools {match.group(2)})"
+    if how.startswith("CP-SAT"):
+        return _exact(how)
+    match = re.fullmatch(r"(.*) for (\d+) rounds and the tabu search for the last", how)
+    if match:
+        return _("%(how)s for %(n)s rounds and the tabu search for the last") % {
+            "how": construction(match.group(1)),
+            "n": match.group(2),
+        }
+    match = re.fullmatch(r"(.*) completing the first round", how)
+    if match:
+        return _("%(how)s, completing the first round") % {"how": construction(match.group(1))}
+    match = re.fullmatch(r"tabu search, start (\d+)", how)
+    if match:
+        return _("tabu search, start %(n)s") % {"n": match.group(1)}
+    if how == "tabu search over all rounds":
+        return _("tabu search over all rounds")
+    return how
+
+
+def _exact(detail: str) -> str:
+    """What CP-SAT (``seating.exact``) said, in the page's language."""
+    match = re.fullmatch(
+        r"CP-SAT proved no schedule without repeats exists for (\d+) players over (\d+) rounds"
+        r"( given the earlier meetings and constraints)?",
+        detail,
+    )
+    if match:
+        n, rounds, given = match.groups()
+        if given:
+            return _(
+                "CP-SAT proved that no schedule without repeats exists for %(n)s players over "
+                "%(rounds)s rounds, given the earlier meetings and constraints"
+            ) % {"n": n, "rounds": rounds}
+        return _(
+            "CP-SAT proved that no schedule without repeats exists for %(n)s players over "
+            "%(rounds)s rounds"
+        ) % {"n": n, "rounds": rounds}
+    if detail == "CP-SAT found a schedule without repeats":
+        return _("CP-SAT found a schedule without repeats")
+    if detail == "CP-SAT: no answer within its budget":
+        return _("CP-SAT found no answer within its time budget")
+    return detail
 
 
 def summary(summary: dict) -> list[tuple[str, object]]:

@@ -7,10 +7,11 @@ One query per kind of row, whatever the event's size; the draw records are read 
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import json
 from typing import Any
 
-from django.db.models import Model
+from django.db.models import DecimalField, Model
 from django.utils import timezone
 
 from tournaments.archive.refs import (
@@ -18,6 +19,8 @@ from tournaments.archive.refs import (
     ARCHIVE_VERSION,
     IdMaps,
     audit_data_mapped,
+    correction_seats_mapped,
+    draw_ids,
     result_mapped,
     ruling_entries_mapped,
 )
@@ -37,7 +40,7 @@ from tournaments.models import (
     Table,
 )
 
-__all__ = ["EVENT_FIELDS", "event_archive", "event_archive_json"]
+__all__ = ["EVENT_FIELDS", "FIELDS_ADDED", "event_archive", "event_archive_json"]
 
 #: the event's own fields, as the archive holds them (its "event" object)
 EVENT_FIELDS = (
@@ -109,6 +112,14 @@ RULING_FIELDS = (
 APPEAL_FIELDS = ("grounds", "filed_at", "status", "decision", "decided_at")
 PENALTY_FIELDS = ("kind", "whists", "rule", "reason", "active", "created_at")
 DEFINITION_FIELDS = ("code", "name", "kind", "whists", "gora", "rule")
+#: fields added to version 1 after it was first written, by the object that holds them: an
+#: older archive has not got them, and the import gives the model's defaults
+#: (docs/archive-format.md, "Added to version 1")
+FIELDS_ADDED = {
+    "event": ("fours_remainder", "sit_out_score"),
+    "player": ("substitute",),
+    "protocol": ("players_errors_acknowledged_at", "players_errors_note"),
+}
 
 
 def _plain(value: Any) -> Any:
@@ -118,7 +129,15 @@ def _plain(value: Any) -> Any:
 
 
 def _fields(obj: Model, names: tuple[str, ...]) -> dict[str, Any]:
-    return {name: _plain(getattr(obj, name)) for name in names}
+    out = {}
+    for name in names:
+        value = getattr(obj, name)
+        field = obj._meta.get_field(name)
+        if isinstance(field, DecimalField) and value is not None:
+            # a decimal as text with its places ("12.50"), never a float's rounding
+            value = f"{decimal.Decimal(value):.{field.decimal_places}f}"
+        out[name] = _plain(value)
+    return out
 
 
 def _user(user) -> str | None:
@@ -146,11 +165,15 @@ def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
         },
     }
     player_ref = maps["entry"]
+    # a round imported from another server keeps its draw in that server's ids: the log's
+    # corrections name the seats of a table seated anew in the same ids (round → id → draw id)
+    to_draw: dict[int, dict[int, int]] = {}
     players = [
         {
             "ref": player_ref[e.pk],
             **_fields(e.player, PLAYER_FIELDS),
             **_fields(e, ENTRY_FIELDS),
+            **_fields(e, FIELDS_ADDED["player"]),
         }
         for e in entries.select_related("player").order_by("pk").iterator()
     ]
@@ -159,7 +182,7 @@ def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
         "version": ARCHIVE_VERSION,
         "exported_at": timezone.now().isoformat(),
         "exported_by": _user(exported_by),
-        "event": _fields(event, EVENT_FIELDS),
+        "event": {**_fields(event, EVENT_FIELDS), **_fields(event, FIELDS_ADDED["event"])},
         "staff": [
             {"user": username, "role": role}
             for username, role in event.roles.order_by("user__username", "role").values_list(
@@ -174,7 +197,7 @@ def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
             {"first": player_ref[a.first_id], "second": player_ref[a.second_id], "reason": a.reason}
             for a in Avoidance.objects.filter(event=event).order_by("pk")
         ],
-        "rounds": _rounds(event, maps),
+        "rounds": _rounds(event, maps, to_draw),
         "incidents": [
             {
                 "ref": maps["incident"][i.pk],
@@ -233,7 +256,11 @@ def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
                 "user": _user(e.user),
                 "action": e.action,
                 "reason": e.reason,
-                "data": audit_data_mapped(e.action, e.data, maps),
+                "data": audit_data_mapped(
+                    e.action,
+                    correction_seats_mapped(e.action, e.data, to_draw.get(_round_of(e.data), {})),
+                    maps,
+                ),
             }
             for e in AuditLogEntry.objects.filter(event=event)
             .select_related("user")
@@ -243,7 +270,29 @@ def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
     }
 
 
-def _rounds(event: Event, maps: IdMaps) -> list[dict[str, Any]]:
+def _round_of(data: Any) -> Any:
+    return data.get("round") if isinstance(data, dict) else None
+
+
+def _draw_players(round_: Round, player_ref: dict[int, int]) -> dict[str, int]:
+    """The players the round's draw record names, by its ids: id → the archive's reference
+    (for a round imported here, through the ids it was imported with)."""
+    from tournaments.draw_record import entry_ids
+
+    local = entry_ids(round_)
+    out = {}
+    for draw_id in draw_ids(round_.draw_params):
+        ref = player_ref.get(local.get(draw_id, draw_id) if local else draw_id)
+        if ref is not None:
+            out[str(draw_id)] = ref
+    return out
+
+
+def _rounds(event: Event, maps: IdMaps, to_draw: dict[int, dict[int, int]]) -> list[dict[str, Any]]:
+    """The rounds with their tables and protocols; fills ``to_draw`` (round number → this
+    event's entry id → the draw record's id) for the rounds imported with other ids."""
+    from tournaments.draw_record import entry_ids
+
     player_ref = maps["entry"]
     seats: dict[int, list[dict[str, int]]] = {}
     for table_id, position, entry_id in (
@@ -271,7 +320,7 @@ def _rounds(event: Event, maps: IdMaps) -> list[dict[str, Any]]:
     versions: dict[int, list[dict[str, Any]]] = {}
     protocols = (
         Protocol.objects.filter(table__round__event=event)
-        .select_related("approved_by", "created_by")
+        .select_related("approved_by", "created_by", "players_errors_acknowledged_by")
         .order_by("table_id", "entry_kind", "version")
     )
     for p in protocols.iterator(chunk_size=200):
@@ -282,6 +331,8 @@ def _rounds(event: Event, maps: IdMaps) -> list[dict[str, Any]]:
         versions.setdefault(p.table_id, []).append(
             {
                 **_fields(p, PROTOCOL_FIELDS),
+                **_fields(p, FIELDS_ADDED["protocol"]),
+                "players_errors_acknowledged_by": _user(p.players_errors_acknowledged_by),
                 "result": result_mapped(p.result, maps),
                 "rulings_applied": [maps["ruling"].get(r, r) for r in p.rulings_applied or []],
                 "ruling_entries": ruling_entries_mapped(p.ruling_entries, maps),
@@ -305,7 +356,14 @@ def _rounds(event: Event, maps: IdMaps) -> list[dict[str, Any]]:
     out = []
     for pk in Round.objects.filter(event=event).order_by("number").values_list("pk", flat=True):
         round_ = Round.objects.with_draw_record().get(pk=pk)  # one draw record in memory at once
-        out.append({**_fields(round_, ROUND_FIELDS), "tables": tables.get(pk, [])})
+        item = _fields(round_, ROUND_FIELDS)
+        ids = entry_ids(round_)
+        if ids:  # the import's translation is this server's, not the draw's
+            to_draw[round_.number] = {local: draw for draw, local in ids.items()}
+            item["draw_params"] = {k: v for k, v in item["draw_params"].items() if k != "entry_ids"}
+        item["draw_players"] = _draw_players(round_, player_ref)
+        item["sitting_out"] = [player_ref[e] for e in round_.sitting_out or [] if e in player_ref]
+        out.append({**item, "tables": tables.get(pk, [])})
     return out
 
 

@@ -15,6 +15,7 @@ here; accounts by user name (an account missing here is left empty, ``null``).
 
 from __future__ import annotations
 
+import decimal
 import json
 from collections.abc import Callable
 from typing import Any
@@ -33,6 +34,7 @@ from tournaments.archive.refs import (
     ArchiveError,
     IdMaps,
     audit_data_mapped,
+    correction_seats_mapped,
     result_mapped,
     ruling_entries_mapped,
 )
@@ -108,6 +110,15 @@ def _value(field: models.Field, value: Any, path: str) -> Any:
         if not isinstance(value, bool):
             raise ArchiveError(path, _("expected true or false, found %(found)s") % _found(value))
         return value
+    if isinstance(field, models.DecimalField):
+        try:
+            if isinstance(value, bool) or not isinstance(value, str | int):
+                raise ValueError(value)
+            return decimal.Decimal(str(value))
+        except (ValueError, decimal.InvalidOperation):
+            raise ArchiveError(
+                path, _('expected a number as text ("12.50"), found %(found)s') % _found(value)
+            ) from None
     if isinstance(field, models.IntegerField):
         if isinstance(value, bool) or not isinstance(value, int):
             raise ArchiveError(path, _("expected a whole number, found %(found)s") % _found(value))
@@ -121,6 +132,16 @@ def _fields(model: type[models.Model], data: dict[str, Any], names, path: str) -
     return {
         name: _value(model._meta.get_field(name), _key(data, name, path), f"{path}.{name}")
         for name in names
+    }
+
+
+def _added(model: type[models.Model], data: dict[str, Any], kind: str, path: str) -> dict:
+    """The fields added to version 1 later (``export.FIELDS_ADDED``) that ``data`` has: an
+    older archive has not got them, and the model's defaults stand."""
+    return {
+        name: _value(model._meta.get_field(name), data[name], f"{path}.{name}")
+        for name in spec.FIELDS_ADDED[kind]
+        if name in data
     }
 
 
@@ -187,6 +208,8 @@ class _Import:
         self.maps: IdMaps = {"entry": {}, "table": {}, "incident": {}, "ruling": {}, "appeal": {}}
         self.definitions: dict[str, PenaltyDefinition] = {}
         self.rounds: dict[int, Round] = {}
+        #: round number → the draw record's entry ids → the new entries' ids
+        self.draw_ids: dict[int, dict[int, int]] = {}
 
     def user(self, value: Any, path: str):
         if value is None:
@@ -226,6 +249,7 @@ class _Import:
     def event(self, slug: str | None) -> Event:
         data = _obj(_key(self.data, "event", "$"), "$.event")
         values = _fields(Event, data, spec.EVENT_FIELDS, "$.event")
+        values.update(_added(Event, data, "event", "$.event"))
         if slug:
             values["slug"] = slug
         from rules.conventions import InvalidConventionError
@@ -264,7 +288,12 @@ class _Import:
             if player is None:
                 player = _save(Player(**player_values), path)
             entry = _save(
-                Entry(event=event, player=player, **_fields(Entry, item, spec.ENTRY_FIELDS, path)),
+                Entry(
+                    event=event,
+                    player=player,
+                    **_fields(Entry, item, spec.ENTRY_FIELDS, path),
+                    **_added(Entry, item, "player", path),
+                ),
                 path,
             )
             ref = _key(item, "ref", path)
@@ -284,11 +313,40 @@ class _Import:
                 path,
             )
 
+    def draw_players(self, item: dict[str, Any], path: str) -> dict[int, int]:
+        """The round's ``draw_players`` (the draw record's ids → the archive's references) as
+        the draw record's ids → the new entries' ids; empty for an archive without them."""
+        if "draw_players" not in item:
+            return {}
+        path = f"{path}.draw_players"
+        out = {}
+        for key, ref in _obj(item["draw_players"], path).items():
+            if not str(key).lstrip("-").isdigit():
+                raise ArchiveError(
+                    path, _("expected entry ids as keys, found %(found)s") % _found(key)
+                )
+            out[int(key)] = self.ref("entry", ref, f"{path}.{key}")
+        return out
+
     def rounds_and_tables(self, event: Event) -> None:
         for path, item in self.items("rounds"):
-            round_ = _save(
-                Round(event=event, **_fields(Round, item, spec.ROUND_FIELDS, path)), path
-            )
+            values = _fields(Round, item, spec.ROUND_FIELDS, path)
+            ids = self.draw_players(item, path)
+            if ids and any(draw != new for draw, new in ids.items()):
+                # the draw stays in the ids it ran with (the engine's tables depend on them);
+                # the record says which of this event's entries each is (draw_record.entry_ids)
+                params = values["draw_params"] if isinstance(values["draw_params"], dict) else {}
+                values["draw_params"] = {
+                    **params,
+                    "entry_ids": {str(draw): new for draw, new in sorted(ids.items())},
+                }
+            if "sitting_out" in item:
+                values["sitting_out"] = [
+                    self.ref("entry", ref, f"{path}.sitting_out[{i}]")
+                    for i, ref in enumerate(_list(item["sitting_out"], f"{path}.sitting_out"))
+                ]
+            round_ = _save(Round(event=event, **values), path)
+            self.draw_ids[round_.number] = ids
             self.rounds[round_.number] = round_
             for t, table_data in enumerate(_list(_key(item, "tables", path), f"{path}.tables")):
                 tpath = f"{path}.tables[{t}]"
@@ -370,6 +428,10 @@ class _Import:
                         Protocol(
                             table_id=table_id,
                             **values,
+                            **_added(Protocol, item, "protocol", path),
+                            players_errors_acknowledged_by=self.user(
+                                item.get("players_errors_acknowledged_by"), path
+                            ),
                             result=result_mapped(_key(item, "result", path), self.reverse("entry")),
                             rulings_applied=[
                                 self.ref("ruling", v, f"{path}.rulings_applied")
@@ -470,6 +532,10 @@ class _Import:
         for path, item in self.items("audit_log"):
             values = _fields(AuditLogEntry, item, ("created_at", "action", "reason"), path)
             data = audit_data_mapped(values["action"], _key(item, "data", path), self.maps)
+            # a table seated anew names its seats by the draw record's ids, as the draw does
+            round_number = data.get("round") if isinstance(data, dict) else None
+            ids = self.draw_ids.get(round_number, {}) if isinstance(round_number, int) else {}
+            data = correction_seats_mapped(values["action"], data, ids)
             user = self.user(_key(item, "user", path), f"{path}.user")
             _save(AuditLogEntry(event=event, user=user, data=data, **values), path)
 

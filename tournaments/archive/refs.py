@@ -24,7 +24,10 @@ __all__ = [
     "MIGRATIONS",
     "ArchiveError",
     "IdMaps",
+    "CORRECTIONS_WITH_SEATS",
     "audit_data_mapped",
+    "correction_seats_mapped",
+    "draw_ids",
     "result_mapped",
     "ruling_entries_mapped",
 ]
@@ -119,3 +122,58 @@ def ruling_entries_mapped(ruling_entries: Any, maps: IdMaps) -> Any:
         else row
         for row in ruling_entries
     ]
+
+
+#: the log's corrections whose ``data["seats"]`` names entries by the draw record's ids
+CORRECTIONS_WITH_SEATS = ("table.redrawn", "table.seated_as_drawn")
+
+
+def _ids(values: Any) -> list[Any]:
+    return (
+        [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+        if isinstance(values, list)
+        else []
+    )
+
+
+def draw_ids(params: Any) -> list[int]:
+    """Every entry id a round's draw record (``draw_params``, docs/draw-record.md) names: the
+    players drawn, those not checked in, sitting out or substituting, the earlier rounds'
+    seats, the constraints and standings, the tables drawn. Sorted; a value of another shape is
+    passed over."""
+    if not isinstance(params, dict):
+        return []
+    inputs = params.get("input") if isinstance(params.get("input"), dict) else {}
+    found: set[int] = set()
+    entries = inputs.get("entries")
+    if isinstance(entries, list):
+        found.update(_ids([e.get("id") for e in entries if isinstance(e, dict)]))
+    found.update(_ids(inputs.get("not_checked_in")))
+    found.update(_ids(inputs.get("sitting_out")))
+    remainder = inputs.get("remainder")
+    if isinstance(remainder, dict):
+        found.update(_ids(remainder.get("substitutes")))
+    for past in inputs.get("history") or []:
+        for table in past if isinstance(past, list) else []:
+            if isinstance(table, dict):
+                found.update(_ids(table.get("seats")))
+    for pair in inputs.get("avoid") or []:
+        found.update(_ids(pair))
+    for key in ("fixed_tables", "standings"):
+        if isinstance(inputs.get(key), dict):
+            found.update(int(k) for k in inputs[key] if str(k).lstrip("-").isdigit())
+    for table in params.get("tables") or []:
+        if isinstance(table, dict):
+            found.update(_ids(table.get("seats")))
+    return sorted(found)
+
+
+def correction_seats_mapped(action: str, data: Any, ids: dict[int, int]) -> Any:
+    """A seating correction's ``data`` with its ``seats`` (a table seated anew) through
+    ``ids``; an id it does not know, and every other action, stay as recorded."""
+    if action not in CORRECTIONS_WITH_SEATS or not isinstance(data, dict) or not ids:
+        return data
+    seats = data.get("seats")
+    if not isinstance(seats, list):
+        return data
+    return {**data, "seats": [ids.get(s, s) if isinstance(s, int) else s for s in seats]}

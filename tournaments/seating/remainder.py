@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Mapping, Sequence
 
-__all__ = ["remainder_of", "sitting_out", "substitutes"]
+__all__ = ["remainder_of", "sitting_out", "sitting_out_settled", "substitutes"]
 
 
 def remainder_of(n: int) -> int:
@@ -50,6 +50,31 @@ def sitting_out(
     if not 0 <= k <= len(entries):
         raise ValueError(f"cannot sit out {k} of {len(entries)} players")
     order = sorted(entries, key=lambda e: (rounds_out.get(e, 0), e in fixed, _lot(seed, e)))
+    return tuple(sorted(order[:k]))
+
+
+def sitting_out_settled(
+    entries: Sequence[int],
+    *,
+    k: int,
+    rounds_out: Mapping[int, int],
+    fixed: Collection[int] = (),
+) -> tuple[int, ...] | None:
+    """The ``k`` entries who sit the round out whatever its seed, or None when the seed decides
+    among them (more players than ``k`` are due with the same claim): what the rounds ahead can
+    say before a round's seed is chosen.
+
+    >>> sitting_out_settled([1, 2, 3, 4, 5], k=1, rounds_out={1: 1, 2: 1, 3: 1, 4: 1})
+    (5,)
+    >>> sitting_out_settled([1, 2, 3, 4, 5], k=1, rounds_out={1: 1, 2: 1, 3: 1}) is None
+    True
+    """
+    if not 0 <= k <= len(entries):
+        raise ValueError(f"cannot sit out {k} of {len(entries)} players")
+    claim = {e: (rounds_out.get(e, 0), e in fixed) for e in entries}
+    order = sorted(entries, key=lambda e: claim[e])
+    if 0 < k < len(order) and claim[order[k - 1]] == claim[order[k]]:
+        return None
     return tuple(sorted(order[:k]))
 
 

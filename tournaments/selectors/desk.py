@@ -17,15 +17,17 @@ A table's record is, in the order a referee works through it:
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from tournaments.models import (
     Appeal,
+    AuditLogEntry,
     Entry,
     EntryKind,
     Event,
@@ -33,6 +35,7 @@ from tournaments.models import (
     Incident,
     Job,
     Protocol,
+    ProtocolConfirmation,
     Round,
     Seat,
     StandingsSnapshot,
@@ -45,9 +48,15 @@ __all__ = [
     "EntryCounts",
     "EventDesk",
     "JobLine",
+    "JobWatch",
+    "RoundGaps",
+    "gaps_annotations",
+    "gaps_version",
     "TableState",
     "desk_for_event",
     "entry_counts",
+    "job_watch",
+    "round_gaps",
     "table_states",
     "unfinished_tables",
 ]
@@ -137,6 +146,77 @@ def unfinished_tables(*, round_: Round) -> list[TableState]:
     result in the standings."""
     states = table_states(rounds=Round.objects.filter(pk=round_.pk))
     return [t for t in states.get(round_.number, []) if t.state != APPROVED]
+
+
+@dataclass(frozen=True)
+class RoundGaps:
+    """The tables of a round in play or closed that have no approved protocol, so no result in
+    the standings, and, once the round is closed without them, the reason the organiser gave."""
+
+    tables: list[TableState]
+    closed: bool
+    reason: str = ""
+
+
+def _last_id(qs) -> Subquery:
+    return Subquery(qs.order_by("-id").values("id")[:1])
+
+
+def _per_round(qs, group: str, value) -> Subquery:
+    return Subquery(qs.order_by().values(group).annotate(v=value).values("v")[:1])
+
+
+def gaps_annotations() -> dict[str, Any]:
+    """What the round's tables without a result depend on, as annotations of the round's own
+    query (no query more): its protocols' last version, approvals and errors, its last
+    confirmation. A page listing them puts :func:`gaps_version` in its ETag, so a refresh is
+    a 304 until one of them changes."""
+    protocols = Protocol.objects.filter(table__round=OuterRef("pk"))
+    confirmations = ProtocolConfirmation.objects.filter(protocol__table__round=OuterRef("pk"))
+    return {
+        "gaps_tables": _per_round(Table.objects.filter(round=OuterRef("pk")), "round", Count("id")),
+        "gaps_last_protocol": _last_id(protocols),
+        "gaps_approved": _per_round(protocols.filter(approved=True), "table__round", Count("id")),
+        "gaps_errors": _per_round(
+            protocols.filter(is_current=True), "table__round", Sum("error_count")
+        ),
+        "gaps_last_confirmation": _last_id(confirmations),
+        "gaps_confirmations": _per_round(confirmations, "protocol__table__round", Count("id")),
+    }
+
+
+def gaps_version(round_: Round) -> str:
+    """The version of a round's tables without a result (a round read with
+    :func:`gaps_annotations`), with its state and close."""
+    parts = [round_.state, round_.closed_at.timestamp() if round_.closed_at else ""]
+    parts += [getattr(round_, name) for name in gaps_annotations()]
+    return ".".join(map(str, parts))
+
+
+def round_gaps(*, round_: Round) -> RoundGaps | None:
+    """The round's tables left without a result (:func:`unfinished_tables`) and the reason of
+    its close (the log's ``round.closed``); None for a round not in play yet. Three or four
+    queries; none for a round read with :func:`gaps_annotations` whose every table has its
+    approved protocol (one per table)."""
+    if round_.state not in (Round.State.IN_PLAY, Round.State.CLOSED):
+        return None
+    tables = getattr(round_, "gaps_tables", None)
+    if tables is not None and (tables or 0) == (round_.gaps_approved or 0):
+        return RoundGaps([], round_.state == Round.State.CLOSED)
+    tables = unfinished_tables(round_=round_)
+    closed = round_.state == Round.State.CLOSED
+    reason = ""
+    if closed and tables:
+        reason = (
+            AuditLogEntry.objects.filter(
+                event_id=round_.event_id, action="round.closed", data__round=round_.number
+            )
+            .order_by("-pk")
+            .values_list("reason", flat=True)
+            .first()
+            or ""
+        )
+    return RoundGaps(tables, closed, reason)
 
 
 @dataclass(frozen=True)
@@ -337,3 +417,46 @@ def desk_for_event(*, event: Event) -> EventDesk:
         appeals,
         [r for r in rounds if r.state in (Round.State.DRAWN, Round.State.PUBLISHED)],
     )
+
+
+@dataclass(frozen=True)
+class JobWatch:
+    """Whether a background job of the event runs now, and a version of what the staff's pages
+    show of it: the page that follows the jobs (``static/tournaments/job-watch.js``) reloads when
+    the version changes and stops asking once nothing runs."""
+
+    running: bool
+    version: str
+
+
+def job_watch(*, event: Event) -> JobWatch:
+    """The event's jobs as the pages that follow them see them: the jobs queued, sent or running
+    (id and state), the documents still rendering (id and how far they got) and each round
+    with a draw in the works (its state, job and progress; also a draw sent before jobs had
+    rows). Three small queries."""
+    active = list(
+        Job.objects.filter(
+            event=event, state__in=(Job.State.QUEUED, Job.State.SENT, Job.State.RUNNING)
+        )
+        .order_by("id")
+        .values_list("id", "state")
+    )
+    files = list(
+        GeneratedFile.objects.filter(event=event, status=GeneratedFile.Status.PENDING)
+        .order_by("id")
+        .values_list("id", "progress")
+    )
+    # a round's draw in the works (its job id set until it ends), how far it got
+    draws = list(
+        Round.objects.filter(event=event)
+        .exclude(draw_job_id="")
+        .order_by("pk")
+        .values_list("pk", "state", "draw_job_id", "draw_job_progress")
+    )
+    parts = [
+        ";".join(f"{i}:{state}" for i, state in active),
+        ";".join(f"{i}:{sorted((p or {}).items())}" for i, p in files),
+        ";".join(f"{i}:{st}:{job}:{sorted((p or {}).items())}" for i, st, job, p in draws),
+    ]
+    version = hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+    return JobWatch(bool(active or files), version)

@@ -144,8 +144,15 @@ def met_again_now(*, entry: Entry, rounds, now) -> dict | None:
                     met.setdefault(s.entry_id, []).append(earlier.number)
     if not met:
         return None
-    report = (round_.draw_report or {}).get("players", [])
-    mine = next((p for p in report if p.get("id") == entry.pk), {})
+    # the report's players, by the draw record's ids (another server's for an imported round:
+    # ``entry_ids`` says which entry each is); one query, the record's rest not read
+    report, ids = (
+        Round.objects.filter(pk=round_.pk)
+        .values_list("draw_report__players", "draw_params__entry_ids")
+        .first()
+    ) or (None, None)
+    drawn = {int(local): int(draw) for draw, local in (ids or {}).items()}.get(entry.pk, entry.pk)
+    mine = next((p for p in report or [] if isinstance(p, dict) and p.get("id") == drawn), {})
     return {
         "players": [
             (here[e], numbers) for e, numbers in sorted(met.items(), key=lambda kv: here[kv[0]])

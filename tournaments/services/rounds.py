@@ -12,7 +12,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -28,7 +28,7 @@ from tournaments import seating
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Job, Round, Seat, Table
 from tournaments.models.event import FoursRemainder, TableSizePolicy
-from tournaments.seating.remainder import remainder_of
+from tournaments.seating.remainder import remainder_of, sitting_out_settled
 from tournaments.seating.remainder import sitting_out as sitting_out_of
 from tournaments.seating.remainder import substitutes as substitutes_of
 from tournaments.services.audit import audit_log
@@ -294,8 +294,27 @@ def round_commit_seed(*, round_: Round, by=None) -> Round:
     return round_
 
 
-def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
-    """The engine's complete input for this round, as JSON-safe data (stored with the draw)."""
+class SeedNeededError(Exception):
+    """Who sits a round out depends on its seed, and the seed is not chosen yet (the rounds
+    ahead stop there: :func:`_ahead_plan`)."""
+
+
+def draw_input(
+    round_: Round,
+    *,
+    method: str | None = None,
+    seed: str | None = None,
+    ahead: Sequence[dict[str, Any]] = (),
+    seed_known: bool = True,
+) -> dict[str, Any]:
+    """The engine's complete input for this round, as JSON-safe data (stored with the draw).
+
+    ``seed``: the draw's seed, which orders who sits out among those due (default: the round's
+    own, as committed). ``ahead``: rounds not played yet taken as played before this one
+    (``{"tables": [{"seats", "first_dealer"}], "sitting_out": [ids]}``, the rounds ahead).
+    ``seed_known=False``: the round's seed is not chosen yet; if it decides who sits out,
+    :class:`SeedNeededError`.
+    """
     event = round_.event
     entries = (
         Entry.objects.filter(event=event)
@@ -327,8 +346,17 @@ def draw_input(round_: Round, *, method: str | None = None) -> dict[str, Any]:
                 for t in sorted(past.tables.all(), key=lambda t: t.number)
             ]
         )
+    history += [list(r["tables"]) for r in ahead]
     policy = event_table_policy(event)  # the rule family's table sizes
-    entries, sitting_out, remainder = _fours_remainder(round_, entries, earlier, policy)
+    entries, sitting_out, remainder = _fours_remainder(
+        round_,
+        entries,
+        earlier,
+        policy,
+        seed=round_.draw_seed if seed is None else seed,
+        seed_known=seed_known,
+        ahead=ahead,
+    )
     avoid = [[a.first_id, a.second_id] for a in Avoidance.objects.filter(event=event)]
     if event.separate_clubs:
         by_club: dict[str, list[int]] = {}
@@ -372,11 +400,20 @@ def _plays_partnerships(event: Event) -> bool:
 
 
 def _fours_remainder(
-    round_: Round, entries: list[Entry], earlier: list[Round], policy: str
+    round_: Round,
+    entries: list[Entry],
+    earlier: list[Round],
+    policy: str,
+    *,
+    seed: str,
+    seed_known: bool = True,
+    ahead: Sequence[dict[str, Any]] = (),
 ) -> tuple[list[Entry], list[int], dict[str, Any]]:
     """The entries the engine seats, those sitting the round out, and what the organiser chose
     for players beyond a multiple of four (:mod:`tournaments.seating.remainder`). Substitutes
-    are seated only to fill tables of four under the event's ``substitute`` choice."""
+    are seated only to fill tables of four under the event's ``substitute`` choice. Who sits
+    out among those due is ordered by ``seed``, the draw's; ``ahead``: rounds taken as played
+    before this one (the rounds ahead)."""
     event = round_.event
     regular = [e for e in entries if not e.substitute]
     available = [e for e in entries if e.substitute]
@@ -387,25 +424,33 @@ def _fours_remainder(
         return regular, [], remainder
     if choice == FoursRemainder.SIT_OUT:
         rounds_out: dict[int, int] = {}
-        for past in earlier:
-            for entry in past.sitting_out or []:
+        for sat in [past.sitting_out for past in earlier] + [r["sitting_out"] for r in ahead]:
+            for entry in sat or []:
                 rounds_out[entry] = rounds_out.get(entry, 0) + 1
-        out = sitting_out_of(
-            [e.pk for e in regular],
-            k=extra,
-            rounds_out=rounds_out,
-            seed=round_.draw_seed,
-            fixed=[e.pk for e in regular if e.fixed_table],
-        )
+        due = {
+            "k": extra,
+            "rounds_out": rounds_out,
+            "fixed": [e.pk for e in regular if e.fixed_table],
+        }
+        if seed_known:
+            out = sitting_out_of([e.pk for e in regular], seed=seed, **due)
+        else:
+            settled = sitting_out_settled([e.pk for e in regular], **due)
+            if settled is None:
+                raise SeedNeededError(round_.number)
+            out = settled
         remainder["score"] = str(event.sit_out_score)
         return [e for e in regular if e.pk not in out], list(out), remainder
     if choice == FoursRemainder.SUBSTITUTE:
         need = 4 - extra
         played: dict[int, int] = {}
-        for past in earlier:
-            for table in past.tables.all():
-                for seat in table.seats.all():
-                    played[seat.entry_id] = played.get(seat.entry_id, 0) + 1
+        seated = [
+            [s.entry_id for s in t.seats.all()] for past in earlier for t in past.tables.all()
+        ]
+        seated += [t["seats"] for r in ahead for t in r["tables"]]
+        for seats in seated:
+            for entry in seats:
+                played[entry] = played.get(entry, 0) + 1
         chosen = substitutes_of([e.pk for e in available], k=need, played=played)
         remainder.update(substitutes=list(chosen), short=need - len(chosen))
         return regular + [e for e in available if e.pk in chosen], [], remainder
@@ -498,7 +543,7 @@ def round_draw(
             % {"hash": round_.draw_seed_hash},
             {"field": "seed"},
         )
-    inputs = draw_input(round_, method=method)
+    inputs = draw_input(round_, method=method, seed=seed)  # its seed orders who sits out
     if len(inputs["entries"]) < 3:
         message = _("A draw needs at least three players present.")
         if inputs["not_checked_in"]:
@@ -530,7 +575,7 @@ def _draw_store(
     _require(round_, State.DRAFT, State.DRAWN)
     if round_.drawn_at != committed[2]:
         raise _drawn_meanwhile(round_)
-    now = draw_input(round_, method=method)
+    now = draw_input(round_, method=method, seed=seed)
     if (round_.draw_seed, round_.draw_seed_hash) != committed[:2] or _drawn_from(
         now
     ) != _drawn_from(inputs):
@@ -1054,7 +1099,8 @@ def table_seat_as_drawn(
 
 
 def _ahead_inputs(event: Event) -> tuple[int, dict[str, Any]] | None:
-    """The first round ahead and the engine's input for it, or None when nothing is ahead."""
+    """The first round ahead and the engine's input for it (what the plan is made from; who
+    sits out is chosen round by round in :func:`_ahead_plan`), or None when nothing is ahead."""
     if event.default_draw_method not in ("no_repeats", "schedule"):
         return None
     drawn = event.rounds.exclude(state=State.DRAFT).order_by("-number").first()
@@ -1066,18 +1112,50 @@ def _ahead_inputs(event: Event) -> tuple[int, dict[str, Any]] | None:
     return drawn.number + 1, inputs
 
 
-def _ahead_plan(
-    event: Event, first: int, inputs: dict[str, Any]
-) -> list[tuple[int, list[list[int]]]]:
+def _ahead_plan(event: Event, first: int, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The rounds ahead as the draw will make them: ``{"rounds": [{"round", "tables",
+    "sitting_out"}], "unknown_from": n or None}``.
+
+    Each round is planned as if the ones before it were played as planned: who sits it out
+    (the players who sat out fewest, ordered by the round's seed) and the substitutes who fill
+    its last table (those who played fewest) take their turns as in the real draws, and players
+    join at their round. A round whose seed is not chosen yet, and whose sitters that seed would
+    pick among more players due than places, cannot be known: the plan stops there
+    (``unknown_from``), and says so."""
     _check_draw_input(inputs)
-    ahead = []
+    seeds = dict(event.rounds.filter(number__gte=first).values_list("number", "draw_seed"))
+    rounds: list[dict[str, Any]] = []
+    played: list[dict[str, Any]] = []
     for number in range(first, event.rounds_planned + 1):
-        inputs = {**inputs, "round": number}
+        seed = seeds.get(number) or ""
+        try:
+            inputs = draw_input(
+                Round(event=event, number=number, draw_seed=seed),
+                method="no_repeats",
+                ahead=played,
+                seed_known=bool(seed),
+            )
+        except SeedNeededError:
+            return {"rounds": rounds, "unknown_from": number}
+        _check_draw_input(inputs)
         tables = run_engine(inputs, seed=f"schedule ahead {number}").tables
-        ahead.append((number, [sorted(t.seats) for t in tables]))
-        played = [{"seats": list(t.seats), "first_dealer": t.first_dealer} for t in tables]
-        inputs["history"] = [*inputs["history"], played]
-    return ahead
+        sitting_out = list(inputs.get("sitting_out", []))
+        rounds.append(
+            {
+                "round": number,
+                "tables": [sorted(t.seats) for t in tables],
+                "sitting_out": sitting_out,
+            }
+        )
+        played.append(
+            {
+                "tables": [
+                    {"seats": list(t.seats), "first_dealer": t.first_dealer} for t in tables
+                ],
+                "sitting_out": sitting_out,
+            }
+        )
+    return {"rounds": rounds, "unknown_from": None}
 
 
 def _ahead_key(event: Event, found: tuple[int, dict[str, Any]] | None) -> str:
@@ -1087,6 +1165,8 @@ def _ahead_key(event: Event, found: tuple[int, dict[str, Any]] | None) -> str:
 
     payload = {
         "found": found,
+        # who sits a round ahead out follows its seed, once chosen (never shown: hashed)
+        "seeds": sorted(event.rounds.exclude(draw_seed="").values_list("number", "draw_seed")),
         "planned": event.rounds_planned,
         "method": event.default_draw_method,
         "engine": getattr(seating, "ENGINE_VERSION", ""),
@@ -1111,7 +1191,7 @@ def schedule_ahead(*, event: Event) -> list[tuple[int, list[list[int]]]]:
     found = _ahead_inputs(event)
     if found is None:
         return []
-    return _ahead_plan(event, *found)
+    return [(r["round"], r["tables"]) for r in _ahead_plan(event, *found)["rounds"]]
 
 
 AHEAD_TASK = "tournaments.schedule_ahead"
@@ -1161,9 +1241,10 @@ def schedule_ahead_run(*, task_id: str, event_id: int) -> list[dict[str, Any]]:
     key = _ahead_key(event, found)
     rounds: list[dict[str, Any]] = []
     try:
+        result: dict[str, Any] = {"rounds": [], "unknown_from": None}
         if found is not None:
-            rounds = [{"round": n, "tables": t} for n, t in _ahead_plan(event, *found)]
-        result: dict[str, Any] = {"rounds": rounds}
+            result = _ahead_plan(event, *found)
+            rounds = result["rounds"]
     except UserFacingError as error:
         result = {"error": str(error.message), **(error.extra or {})}
     Job.objects.filter(task_id=task_id).update(result=result, key=key)

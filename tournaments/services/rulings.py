@@ -153,8 +153,13 @@ def _compute(
     try:
         if kind == Ruling.Kind.CATALOGUE:
             entry = next((p for p in ui.catalogue if p.code == penalty_code.upper()), None)
-            if entry is None:
-                raise ValueError(f"penalty {penalty_code!r} is not in the catalogue")
+            if entry is None:  # the form's own field, in words (not the code's repr)
+                raise UserFacingError(
+                    _("Choose the penalty from the rules.")
+                    if not penalty_code.strip()
+                    else _("%(code)s is not a penalty of the rules.") % {"code": penalty_code},
+                    {"field": "penalty_code"},
+                )
             if seat is None:
                 raise ValueError(_("Choose the offender."))
             entries = ui.catalogue_entries(

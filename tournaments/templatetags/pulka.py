@@ -69,3 +69,22 @@ def suits(text, autoescape: bool = True) -> SafeString:
         return f'<span class="suit-{colour}">{m.group(0)}</span>'
 
     return mark_safe(_SUITS.sub(paint, escaped))
+
+
+@register.inclusion_tag("tournaments/_job_watch.html")
+def job_watch(event, seconds: int = 3, running: bool = False) -> dict:
+    """While a background job of ``event`` runs (a draw, the standings, a document, the plan of
+    the rounds ahead), the staff page follows it: ``job-watch.js`` asks the event's job state
+    every ``seconds`` and reloads the page when it changes, except while a form on the page is
+    being filled in (it then offers a reload instead); without JavaScript a plain refresh does
+    it. Nothing is written, and nothing asked, while no job runs. ``running``: the page knows
+    of work going on that has no job row (a draw sent before jobs had rows)."""
+    from tournaments.selectors.desk import job_watch as watch
+
+    state = watch(event=event) if isinstance(event, Event) else None
+    return {
+        "event": event,
+        "running": bool(running or (state and state.running)),
+        "version": state.version if state else "",
+        "seconds": seconds,
+    }

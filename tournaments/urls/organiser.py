@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.views import jobs
 from tournaments.views import organiser as v
 
 urlpatterns = [
@@ -18,6 +19,7 @@ urlpatterns = [
     path("e/<slug:slug>/manage/constraints/", v.constraints, name="manage-constraints"),
     path("e/<slug:slug>/manage/staff/", v.staff, name="manage-staff"),
     path("e/<slug:slug>/manage/schedule/", v.schedule, name="manage-schedule"),
+    path("e/<slug:slug>/manage/jobs/state", jobs.jobs_state, name="manage-jobs-state"),
     path(
         "e/<slug:slug>/manage/entries/<int:entry_id>/edit/",
         v.entry_edit,

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import audit_text, desk_text, permissions, report_text
+from tournaments.draw_record import draw_names, entry_ids
 from tournaments.errors import UserFacingError
 from tournaments.forms import (
     CsvImportForm,
@@ -31,10 +32,16 @@ from tournaments.forms import (
     StaffForm,
     SwapForm,
 )
+from tournaments.gaps_text import gap_items
 from tournaments.models import Entry
 from tournaments.models.event import DrawMethod
 from tournaments.selectors.audit import audit_log_csv, audit_log_export
-from tournaments.selectors.desk import desk_for_event, entry_counts, unfinished_tables
+from tournaments.selectors.desk import (
+    desk_for_event,
+    entry_counts,
+    round_gaps,
+    unfinished_tables,
+)
 from tournaments.selectors.events import (
     entries_for_event,
     rounds_for_event,
@@ -347,7 +354,11 @@ def schedule(request, event):
         )
     names = dict(event.entries.values_list("pk", "player__name"))
     rounds = [
-        (r["round"], [[names.get(e, f"#{e}") for e in table] for table in r["tables"]])
+        (
+            r["round"],
+            [[names.get(e, f"#{e}") for e in table] for table in r["tables"]],
+            sorted(names.get(e, f"#{e}") for e in r.get("sitting_out", [])),
+        )
         for r in result.get("rounds", [])
     ]
     computing = job is not None and job.active
@@ -357,6 +368,8 @@ def schedule(request, event):
         {
             "event": event,
             "rounds": rounds,
+            # who sits that round out follows its seed, not chosen yet: the plan stops there
+            "unknown_from": result.get("unknown_from"),
             "computing": computing,
             "queued": computing and job.state == "queued",
             "failed": error is not None
@@ -481,8 +494,12 @@ def round_detail(request, event, number: int, forms=None):
     for field in SeatAsDrawnForm.player_fields:
         as_drawn.fields[field].widget.choices = _choices(tables, blank=field == "seat_4")
     report = round_.draw_report or {}
-    names = {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
-    note_names = report_text.entry_names(event, report)
+    # the report names players by the draw record's ids (another server's, for an imported round)
+    names = draw_names(
+        round_, {s.entry_id: s.entry.player.name for t in tables for s in t.seats.all()}
+    )
+    note_names = draw_names(round_, report_text.entry_names(event, report))
+    drawn_ids = entry_ids(round_)
     withdrawn_seated = [
         (s.entry.player.name, t.number)
         for t in tables
@@ -522,10 +539,21 @@ def round_detail(request, event, number: int, forms=None):
                 if round_.state == "in_play"
                 else []
             ),
+            # a closed round's tables left without a result, and why (in play: the close lists them)
+            "gaps": (
+                gap_items(event, round_gaps(round_=round_), staff=True)
+                if round_.state == "closed"
+                else None
+            ),
             "close_form": forms.get("close") or RoundCloseForm(),
             "not_checked_in": list(
                 Entry.objects.filter(
-                    pk__in=(round_.draw_params or {}).get("input", {}).get("not_checked_in", [])
+                    pk__in=[
+                        drawn_ids.get(e, e)
+                        for e in (round_.draw_params or {})
+                        .get("input", {})
+                        .get("not_checked_in", [])
+                    ]
                 )
                 .order_by("player__name")
                 .values_list("player__name", flat=True)

@@ -503,14 +503,30 @@ def incidents(request, event, number: int, table_number: int):
             "seats": sel.seats_of(table),
             "seat_names": [(s.position, s.entry.player.name) for s in sel.seats_of(table)],
             "error": error,
-            "incidents": rtext.annotate_rulings(sel.incidents_for_table(table), table),
+            "incidents": _kept(
+                rtext.annotate_rulings(sel.incidents_for_table(table), table),
+                request.POST if error and request.POST.get("action") == "ruling" else None,
+            ),
             "catalogue": ui_of_event(event).catalogue,
             "family": ui_of_event(event),  # the family's words for the event's penalties
             "definitions": PenaltyDefinition.objects.filter(event=event),
-            "post": request.POST,
+            # a form refused keeps what was typed and chosen (the one that was sent)
+            "post": request.POST if error else {},
+            "post_action": request.POST.get("action", "incident") if error else "",
+            "post_seats": request.POST.getlist("seats") if error else [],
         },
         status=400 if error else 200,
     )
+
+
+def _kept(incidents, post):
+    """Each incident with ``kept``: what its ruling form was sent with, when the ruling was
+    refused (the form shows it again to correct), else nothing."""
+    incidents = list(incidents)
+    wanted = _int(post.get("incident")) if post is not None else None
+    for incident in incidents:
+        incident.kept = post if wanted == incident.pk else {}
+    return incidents
 
 
 @staff_view(permissions.REFEREE | permissions.APPEALS)
@@ -547,6 +563,9 @@ def appeals(request, event):
             "event": event,
             "appeals": _appeals_in_words(event),
             "error": error,
+            # an appeal's decision refused keeps what the committee chose and wrote
+            "posted": request.POST if error else None,
+            "posted_appeal": posted_id(request.POST.get("appeal")) if error else None,
             "can_decide": permissions.has_event_role(request.user, event, permissions.APPEALS),
             "catalogue": ui_of_event(event).catalogue,
             "family": ui_of_event(event),  # which rulings and parameters the family has

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tournaments.errors import UserFacingError
+from tournaments.gaps_text import gap_items
 from tournaments.models import Entry, Event, GeneratedFile, Round, Table
 from tournaments.pdf import PAPERS
 from tournaments.pdf_files import generated_file_request, qr_address, qr_address_is_local
@@ -40,6 +41,7 @@ from tournaments.permissions import (
     readable_documents,
 )
 from tournaments.selectors import standings as sel
+from tournaments.selectors.desk import gaps_annotations, gaps_version, round_gaps
 from tournaments.selectors.sit_out import event_sit_outs
 from tournaments.services.events import round_scores_of
 from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
@@ -205,11 +207,15 @@ def standings_csv(request, slug: str):
 
 def round_results(request, slug: str, number: int):
     event = _public_event(request, slug)
-    get_object_or_404(Round, event=event, number=number)
+    # the round's tables left without a result are not in the stored standings: the round's
+    # query reads their version, the page reads them when it is written
+    round_ = get_object_or_404(
+        Round.objects.annotate(**gaps_annotations()), event=event, number=number
+    )
     snapshot = sel.standings_header(event=event)
     return conditional(
         request,
-        etag=_standings_etag(request, event, snapshot, "round", number),
+        etag=_standings_etag(request, event, snapshot, "round", number, gaps_version(round_)),
         last_modified=_standings_changed_at(snapshot),
         render=lambda: render(
             request,
@@ -218,6 +224,9 @@ def round_results(request, slug: str, number: int):
                 "event": event,
                 "ui": ui_of_event(event),
                 **sel.round_results(event=event, number=number, snapshot=snapshot),
+                "gaps": gap_items(
+                    event, round_gaps(round_=round_), staff=can_referee(request.user, event)
+                ),
             },
         ),
     )

@@ -293,3 +293,94 @@ def test_referee_types_what_the_players_wrote_and_sees_the_recording_error(clien
     url = reverse("protocol-table", args=[setup.table.url_key])
     client.post(url, {"based_on_version": "1", "action": "ending", "ending": "agreement"})
     assert current(setup).version == 2 and current(setup).sheet == v.sheet
+
+
+def test_an_appeal_refused_keeps_the_committees_choice_and_words(client, setup):
+    """Issue 29: the appeals page names each appeal in words (its round, table and who filed
+    it), never by a database number, and a decision it refuses (a changed ruling without the
+    new penalty) says so in words (it said "penalty '' is not in the catalogue") and keeps what
+    the committee chose and wrote."""
+    from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
+
+    save(setup, closed_protocol(setup), None)
+    client.force_login(setup.referee)
+    url = reverse("protocol-incidents", args=[setup.event.slug, 1, 1])
+    client.post(url, {"action": "incident", "deal": "3", "seats": ["1"], "description": "x"})
+    incident = setup.table.incidents.get()
+    client.post(
+        url,
+        {
+            "action": "ruling",
+            "incident": str(incident.pk),
+            "kind": "catalogue",
+            "penalty_code": "TALON_PEEK",
+            "seat": "1",
+            "reason": "seen",
+        },
+    )
+    ruling = incident.rulings.get()
+    seat = setup.table.seats.get(position=1)
+    appeal = Appeal.objects.create(ruling=ruling, grounds="disputed", filed_by_entry=seat.entry)
+    client.force_login(setup.appeals)
+    appeals_url = reverse("protocol-appeals", args=[setup.event.slug])
+    page = client.get(appeals_url).content.decode()
+    name = seat.entry.player.name
+    assert f"Round 1, table 1: appeal by {name}" in page and f"#{appeal.pk}" not in page
+    refused = client.post(
+        appeals_url,
+        {"appeal": appeal.pk, "status": "changed", "seat": "1", "decision": "the talon was shut"},
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "Choose the penalty from the rules." in html and "catalogue" not in html
+    assert 'value="the talon was shut"' in html
+    assert '<option value="changed" selected>' in html
+    form = html[html.index(f'id="appeal-{appeal.pk}"') :]
+    assert f'<option value="1" selected>{name}</option>' in form
+    appeal.refresh_from_db()
+    assert appeal.status == Appeal.Status.PENDING  # nothing was decided
+
+
+def test_a_refused_incident_or_ruling_keeps_what_the_referee_entered(client, setup):
+    """Issue 29: a form refused shows its error and keeps its input. The incidents page lost
+    everything typed (the description, the players, the penalty, the offender, the penalty's
+    parameters) when the service refused it."""
+    from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
+
+    save(setup, closed_protocol(setup), None)
+    client.force_login(setup.referee)
+    url = reverse("protocol-incidents", args=[setup.event.slug, 1, 1])
+    refused = client.post(
+        url, {"action": "incident", "deal": "3", "seats": ["1", "7"], "description": "peeked"}
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "There is no seat 8 at this table." in html
+    assert (
+        ">peeked</textarea>" in html
+        and 'name="deal" type="number" min="1" size="3" value="3"' in html
+    )
+    assert 'name="seats" value="1" checked' in html and 'name="seats" value="0" checked' not in html
+    client.post(url, {"action": "incident", "deal": "3", "seats": ["1"], "description": "peeked"})
+    incident = setup.table.incidents.get()
+    refused = client.post(
+        url,
+        {
+            "action": "ruling",
+            "incident": str(incident.pk),
+            "kind": "catalogue",
+            "penalty_code": "TALON_PEEK",
+            "seat": "1",
+            "p_gora": "4",
+            "reason": "  ",
+        },
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "Give the reason for the ruling." in html
+    form = html[html.index(f'name="incident" value="{incident.pk}"') :]
+    assert '<option value="TALON_PEEK" selected>' in form
+    assert 'name="p_gora" value="4"' in form
+    seat_select = form[form.index('name="seat"') :]
+    assert '<option value="1" selected>' in seat_select[: seat_select.index("</select>")]
+    assert not incident.rulings.exists()

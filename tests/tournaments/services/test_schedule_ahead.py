@@ -82,4 +82,6 @@ def test_the_rounds_ahead_through_the_api():
     api.force_authenticate(referee)
     body = api.get(url).json()
     assert [r["round"] for r in body] == [2, 3]
-    assert body == [{"round": n, "tables": t} for n, t in schedule_ahead(event=event)]
+    assert body == [
+        {"round": n, "tables": t, "sitting_out": []} for n, t in schedule_ahead(event=event)
+    ]

@@ -108,3 +108,58 @@ def test_a_note_names_the_players_who_left(client):
     client.force_login(UserFactory(is_superuser=True))
     page = client.get(f"/e/{event.slug}/manage/rounds/4/").content.decode()
     assert f"played before, not in this draw: {entries[2].player.name}" in page
+
+
+@pytest.mark.parametrize(
+    ("stored", "english", "russian"),
+    [
+        ("tabu search", "tabu search", "tabu search"),  # a construction keeps its name
+        ("Kirkman triple system", "Kirkman triple system", "Kirkman triple system"),
+        ("tabu search over all rounds", "tabu search over all rounds", "tabu search по всем турам"),
+        (
+            "tabu search over all rounds, 1 repeated meeting(s) left; CP-SAT proved no schedule "
+            "without repeats exists for 12 players over 4 rounds",
+            "tabu search over all rounds, 1 repeated meeting left; CP-SAT proved that no "
+            "schedule without repeats exists for 12 players over 4 rounds",
+            "tabu search по всем турам, осталась 1 повторная встреча; CP-SAT доказал, что "
+            "расписания без повторов нет (игроков: 12, туров: 4)",
+        ),
+        (
+            "Kirkman triple system completing the first round, 3 repeated meeting(s) left; "
+            "CP-SAT: no answer within its budget",
+            "Kirkman triple system, completing the first round, 3 repeated meetings left; "
+            "CP-SAT found no answer within its time budget",
+            "Kirkman triple system, дополняя первый тур, осталось 3 повторные встречи; CP-SAT "
+            "не нашёл ответа за отведённое время",
+        ),
+        (
+            "CP-SAT found a schedule without repeats (OR-Tools 9.11)",
+            "CP-SAT found a schedule without repeats (OR-Tools 9.11)",
+            "CP-SAT нашёл расписание без повторов (OR-Tools 9.11)",
+        ),
+    ],
+)
+def test_how_the_engine_made_the_tables_reads_in_the_pages_language(stored, english, russian):
+    """Issue 29: the draw report's construction note was an English sentence on every page
+    ("… 2 repeated meeting(s) left; CP-SAT proved no schedule … exists"); the names of the
+    constructions stay, the sentence around them is translated, with the plural."""
+    from django.utils import translation
+
+    from tournaments.report_text import construction, note
+
+    with translation.override("en"):
+        assert construction(stored) == english
+        assert note(stored, {}) == english
+    with translation.override("ru"):
+        assert construction(stored) == russian
+
+
+def test_a_fixed_player_absent_from_the_draw_is_named_in_words():
+    from django.utils import translation
+
+    from tournaments.report_text import note
+
+    with translation.override("en"):
+        assert note("must_sit for 12 ignored: not present this round", {12: "Ann Bell"}) == (
+            "Ann Bell is fixed at a table but not drawn this round: the fixing is not used"
+        )

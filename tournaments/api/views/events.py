@@ -403,6 +403,14 @@ class _RoundAheadOutput(serializers.Serializer):
         child=serializers.ListField(child=serializers.IntegerField()),
         help_text="Each table's entry ids (sorted; the seats are drawn with the round).",
     )
+    sitting_out = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text=(
+            "The entries who sit the round out (tables of four, the event's fours_remainder "
+            "sit_out), in turn as the draws choose them."
+        ),
+    )
 
 
 @extend_schema_serializer(component_name="SeedCommitment")
@@ -489,7 +497,10 @@ class RoundsAheadApi(APIView):
             "every later round from a plan made from the rounds played: these are the tables "
             "they will make while the players present, the constraints and the rounds played "
             "stay as they are. An empty list before round 1, after the last planned round, "
-            "and for the random and Swiss methods. The plan is computed by a background job "
+            "and for the random and Swiss methods. At tables of four with players sitting "
+            "out, who sits a round out is drawn with its seed: the list stops before the first "
+            "round whose seed is not chosen yet and would decide it (publish its seed's hash "
+            "to see it). The plan is computed by a background job "
             "and kept until the data change: while it is computed the answer is 202 with the "
             "job's ``status_url`` (ask again when it is done)."
         ),
@@ -644,6 +655,15 @@ class _DrawRecordOutput(serializers.Serializer):
             'The referees\' corrections after the draw, oldest first: ``[{"at", "action", '
             '"reason", "data"}]`` (docs/draw-record.md); not part of the draw.'
         )
+    )
+    entry_ids = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text=(
+            "Only for a round imported from another server's archive, whose draw keeps the ids "
+            "it ran with: the record's entry id (as text) → this event's entry id. Absent when "
+            "the round was drawn here (the ids are this event's)."
+        ),
     )
 
 

@@ -4,8 +4,10 @@ round's draw from its seed and compare.
 Anyone with the published seed can check that the tables are what the engine makes of the
 recorded input: the seed matches the hash published before the draw, and the engine, re-run
 on the same input and seed, gives the same tables. With ``EVENT ROUND`` the record comes from
-this site's database, and corrections made after the draw (swaps, moves, re-drawn tables) are
-listed (from the log; a record carries them too). With ``--record`` it comes from a file (``-``: standard input), the draw
+this site's database, the seating stored here is compared with the tables drawn (a round
+imported from another server's archive through the record's ``entry_ids``), and corrections
+made after the draw (swaps, moves, re-drawn tables) are listed (from the log; a record carries
+them too). With ``--record`` it comes from a file (``-``: standard input), the draw
 record that ``GET /api/v1/events/<slug>/rounds/<n>/draw-record`` gives for a public round
 (``docs/draw-record.md``): no database rows are needed, so anyone with Pulka can check a draw.
 
@@ -19,7 +21,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.draw_record import RecordError, draw_record, verify
+from tournaments.draw_record import RecordError, draw_record, seating_findings, verify
 from tournaments.models import Round
 from tournaments.seating import ENGINE_VERSION
 
@@ -35,6 +37,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, event, round, record, **options):
+        round_ = None
         if record:
             if event or round:
                 raise CommandError("give EVENT ROUND or --record FILE, not both")
@@ -42,11 +45,14 @@ class Command(BaseCommand):
         else:
             if not event or round is None:
                 raise CommandError("give EVENT ROUND, or --record FILE")
-            data = draw_record(self._round(event, round))
+            round_ = self._round(event, round)
+            data = draw_record(round_)
         try:
             findings = verify(data, engine_version=ENGINE_VERSION)
         except RecordError as exc:
             raise CommandError(f"not a draw record Pulka can check: {exc}") from None
+        if round_ is not None:  # and the seating stored here is that draw
+            findings += seating_findings(round_, data)
         for f in findings:
             style = self.style.ERROR if not f.ok else self.style.WARNING if f.warning else str
             self.stdout.write(style(f.message))
