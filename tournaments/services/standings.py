@@ -21,6 +21,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from tournaments import page_cache
 from tournaments.models import Event, Job
 from tournaments.models.standings import StandingsSnapshot
 
@@ -66,6 +67,8 @@ def standings_schedule(*, event_id: int) -> Job:
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
         requested=F("requested") + 1, requested_at=timezone.now()
     )
+    # the public pages say "pending" (page_cache: after the commit)
+    page_cache.changed(event_id=event_id, parts=(page_cache.STANDINGS,))
     return job_enqueue(
         task="tournaments.standings_recompute",
         args=[event_id],
@@ -158,6 +161,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     StandingsSnapshot.objects.filter(event_id=event_id).update(
         status=StandingsSnapshot.Status.RUNNING, started_at=timezone.now()
     )
+    page_cache.changed(event_id=event_id, parts=(page_cache.STANDINGS,))
     with transaction.atomic():
         _lock_event(event_id)
         started = timezone.now()
