@@ -92,19 +92,25 @@ def changed(
     after the current transaction commits (at once outside one). The event is named by its id,
     its slug or one of its rounds. With ``rounds``, ``Round.public_version`` is bumped too (of
     that round, or of every round of the event), in one query after the commit."""
+    if not rounds and not enabled():
+        return  # nobody reads the tokens (every process must switch the cache alike)
     state = _pending.__dict__.setdefault("items", set())
     for part in parts:
         state.add((event_id, slug, round_id, part))
     if rounds:
         state.add((event_id, None, round_id, "db"))
-    # one callback per call: a savepoint rolled back drops its callbacks, not the later ones
-    transaction.on_commit(_flush)
+    # one callback per transaction: registered again when a savepoint rolled back took it
+    connection = transaction.get_connection()
+    if not any(hook[1] is _flush for hook in connection.run_on_commit):
+        transaction.on_commit(_flush)
 
 
 def _flush() -> None:
     items = _pending.__dict__.pop("items", set())
     if not items:
         return
+    if not enabled():
+        items = {i for i in items if i[3] == "db"}
     from django.db.models import Q
 
     from tournaments.models import Event, Round
