@@ -95,13 +95,15 @@ def changed(
     if not rounds and not enabled():
         return  # nobody reads the tokens (every process must switch the cache alike)
     state = _pending.__dict__.setdefault("items", set())
+    first = not state
     for part in parts:
         state.add((event_id, slug, round_id, part))
     if rounds:
         state.add((event_id, None, round_id, "db"))
-    # one callback per transaction: registered again when a savepoint rolled back took it
+    # one callback per transaction, registered with its first change (and again when a
+    # savepoint rolled back took it)
     connection = transaction.get_connection()
-    if not any(hook[1] is _flush for hook in connection.run_on_commit):
+    if first or not any(hook[1] is _flush for hook in connection.run_on_commit):
         transaction.on_commit(_flush)
 
 
