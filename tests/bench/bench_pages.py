@@ -18,6 +18,11 @@ ratio to the trivial view's in the same run. The rows marked "refresh (304)" sen
 the page answered with (a phone refreshing a page it has) and count only 304 answers. On a
 shared machine the absolute figures are noisy
 and the client competes with the server for the CPU: compare the ratios.
+
+The cache is Redis, as in production (``docker/compose.yaml``): ``BENCH_CACHE_URL`` (default
+``redis://127.0.0.1:6379/13``), under a key prefix of its own for each run. The clients send no
+cookie, so they are the anonymous viewers that ``views.caching.public_page`` serves without the
+database; ``--no-page-cache`` (``PULKA_PAGE_CACHE=false``) measures the database path instead.
 """
 
 from __future__ import annotations
@@ -221,6 +226,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--requests", type=int, default=20000)
     parser.add_argument("--port", type=int, default=18028)
+    parser.add_argument(
+        "--no-page-cache",
+        action="store_true",
+        help="serve every page from the database (PULKA_PAGE_CACHE=false)",
+    )
     args = parser.parse_args()
 
     url = os.environ.get(
@@ -232,6 +242,10 @@ def main() -> None:
         "DJANGO_SETTINGS_MODULE": "tests.bench.bench_settings",
         "CELERY_TASK_ALWAYS_EAGER": "true",
         "REDIS_URL": "",
+        # the cache as in production (Redis), under a prefix of this run's own
+        "CACHE_URL": os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/13"),
+        "BENCH_CACHE_PREFIX": f"bench-pages-{os.getpid()}-{int(time.time())}",
+        "PULKA_PAGE_CACHE": "false" if args.no_page_cache else "true",
         "STATIC_ROOT": os.environ.get("STATIC_ROOT", "/tmp/pulka-bench-static"),
         "CELERY_BROKER_URL": "",
         # as docker/compose.yaml: each gunicorn worker keeps its database connection
@@ -246,12 +260,15 @@ def main() -> None:
         ("a player's page", f"/e/{slug}/standings/players/{entry}/"),
         ("the event's page", f"/e/{slug}/"),
         ("a round's public page", f"/e/{slug}/rounds/{args.rounds}/"),
+        ("a round's results", f"/e/{slug}/standings/rounds/{args.rounds}/"),
         ("standings API", f"/api/v1/events/{slug}/standings"),
         ("cross-table", f"/e/{slug}/standings/cross/"),
         # a phone's refresh: the ETag of the page it has, answered 304 (issue 28)
         ("standings, refresh (304)", f"/e/{slug}/standings/"),
         ("a round's public page, refresh (304)", f"/e/{slug}/rounds/{args.rounds}/"),
         ("standings API, refresh (304)", f"/api/v1/events/{slug}/standings"),
+        ("the event's page, refresh (304)", f"/e/{slug}/"),
+        ("a player's page, refresh (304)", f"/e/{slug}/standings/players/{entry}/"),
         ("standings, a search (name)", f"/e/{slug}/standings/?q=0042"),
         ("standings CSV (the whole list)", f"/e/{slug}/standings.csv"),
     ]
@@ -292,8 +309,9 @@ def main() -> None:
         proc.wait(timeout=30)
     base = rows[0][2]["rps"]
     print(
-        f"\n[bench_pages] {args.players} players x {args.rounds} rounds, gunicorn 2 workers, "
-        f"{args.clients} clients, {args.seconds:.0f} s per page, {os.cpu_count()} CPUs"
+        f"\n[bench_pages] {args.players} players x {args.rounds} rounds, gunicorn 2 sync workers, "
+        f"{args.clients} clients, {args.seconds:.0f} s per page, {os.cpu_count()} CPUs, "
+        f"page cache {'off' if args.no_page_cache else 'on'}, load {os.getloadavg()}"
     )
     print("| page | HTML/JSON | requests/s | p50 | p99 | ratio to the trivial view |")
     print("|---|---:|---:|---:|---:|---:|")
