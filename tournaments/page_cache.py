@@ -67,17 +67,19 @@ def _key(slug: str, part: str) -> str:
     return f"pulka:pv:{part}:{slug}"
 
 
-def tokens(slug: str, parts: Iterable[str]) -> dict[str, str]:
-    """The current token of each of ``parts`` for the event ``slug``, made where missing (one
-    cache read when all exist). Raises what the cache raises when it cannot be reached."""
+def tokens(slug: str, parts: Iterable[str], also: Iterable[str] = ()) -> tuple[dict, dict]:
+    """The current token of each of ``parts`` for the event ``slug`` (made where missing), and
+    the values found under the keys ``also`` (a stored page), in one cache read when the tokens
+    exist. Raises what the cache raises when it cannot be reached."""
     keys = {_key(slug, p): p for p in parts}
-    found = cache.get_many(list(keys))
+    extra = list(also)
+    found = cache.get_many([*keys, *extra])
     missing = [k for k in keys if k not in found]
     if missing:
         for k in missing:
             cache.add(k, secrets.token_hex(8), TOKEN_SECONDS)
         found.update(cache.get_many(missing))
-    return {keys[k]: found.get(k, "") for k in keys}
+    return {keys[k]: found.get(k, "") for k in keys}, {k: found[k] for k in extra if k in found}
 
 
 def changed(

@@ -15,15 +15,16 @@ standings and their pages, CSVs and API): a GET by an anonymous viewer — no se
 pending messages, no ``Authorization`` header — is answered from the cache when it can be:
 
 1. the versions the page depends on (``tournaments.page_cache``: the event's and the stored
-   standings', tokens under keys named by the event's slug) are read in **one cache read**;
-   the page's ETag is made of them, the path, the allowed query parameters and the language;
-2. a request naming that ETag gets a **304** at once;
-3. else the whole response (status, headers, body) stored under that ETag is sent (**a second
-   cache read**); the CSRF token of the language form is written into it per request (the
-   stored body holds a placeholder; the token comes from the viewer's own cookie, or a new one
-   that the CSRF middleware sets);
+   standings', tokens under keys named by the event's slug) and the stored response of this
+   page (path, allowed query parameters, language) are read in **one cache read**; the page's
+   ETag is made of the page and the versions;
+2. a request naming that ETag gets a **304** (it reads the versions only);
+3. else the stored response (status, headers, body) is sent if it was stored under the current
+   versions; the CSRF token of the language form is written into it per request (the stored
+   body holds a placeholder; the token comes from the viewer's own cookie, or a new one that
+   the CSRF middleware sets);
 4. else (first view, a change since, eviction, the cache restarted) the view renders from the
-   database as before and its 200 is stored under the versions read in step 1, **before** the
+   database as before and its 200 is stored with the versions read in step 1, **before** the
    database was read: a change committed meanwhile has replaced them, so that response is never
    served for the newer state.
 
@@ -167,7 +168,7 @@ def _stored(response: HttpResponse) -> tuple | None:
 
 
 def _response(request: HttpRequest, stored: tuple) -> HttpResponse:
-    status, headers, body, csrf = stored
+    _version, status, headers, body, csrf = stored
     if csrf:
         body = body.replace(_CSRF_SLOT, get_token(request).encode())
     response = HttpResponse(body, status=status)
@@ -196,28 +197,29 @@ def public_page(*parts: str, query: tuple[str, ...] = (), api: bool = False):
                 or accept not in _JSON_ACCEPT
             ):
                 return view(request, *args, **kwargs)
-            try:
-                versions = page_cache.tokens(slug, parts)
+            text = "\x1f".join((request.path, query_key, get_language() or "", accept))
+            key = "pulka:page:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+            conditional = "HTTP_IF_NONE_MATCH" in request.META
+            try:  # one cache read: the versions, and the stored page unless a refresh
+                versions, found = page_cache.tokens(slug, parts, () if conditional else (key,))
             except Exception:  # the cache is out of reach: the database path
                 log.warning("page cache unreachable; %s served from the database", request.path)
                 return view(request, *args, **kwargs)
-            text = "\x1f".join(
-                (request.path, query_key, get_language() or "", accept)
-                + tuple(f"{p}={versions[p]}" for p in parts)
+            version = "\x1f".join(f"{p}={versions[p]}" for p in parts)
+            etag = quote_etag(
+                "a" + hashlib.sha256(f"{text}\x1e{version}".encode()).hexdigest()[:32]
             )
-            digest = hashlib.sha256(text.encode()).hexdigest()[:32]
-            etag = quote_etag("a" + digest)
-            if "HTTP_IF_NONE_MATCH" in request.META:
+            if conditional:
                 answer = _not_modified(request, etag, None)
                 if answer is not None:
                     return _patch(answer, etag)
-            key = f"pulka:page:{digest}"
-            try:
-                stored = cache.get(key)
-            except Exception:
-                stored = None
-            if stored is not None:
-                last_modified = dict((k.lower(), v) for k, v in stored[1]).get("last-modified")
+                try:
+                    found = {key: cache.get(key)}
+                except Exception:
+                    found = {}
+            stored = found.get(key)
+            if stored is not None and stored[0] == version:
+                last_modified = dict((k.lower(), v) for k, v in stored[2]).get("last-modified")
                 answer = _not_modified(request, etag, last_modified)
                 return _patch(answer or _response(request, stored), etag)
             held = {h: request.META.pop(h) for h in _CONDITIONAL if h in request.META}
@@ -229,7 +231,7 @@ def public_page(*parts: str, query: tuple[str, ...] = (), api: bool = False):
                 keep = _stored(response)
                 if keep is not None:
                     try:
-                        cache.set(key, keep, PAGE_CACHE_SECONDS)
+                        cache.set(key, (version, *keep), PAGE_CACHE_SECONDS)
                     except Exception:
                         log.warning("page cache unreachable; %s not stored", request.path)
                     answer = _not_modified(request, etag, response.get("Last-Modified"))

@@ -340,3 +340,42 @@ def test_a_logged_in_viewer_sees_a_rename(client, cup, django_capture_on_commit_
         _rename_by_service(cup)
     after = client.get(url, HTTP_IF_NONE_MATCH=first.headers["ETag"])
     assert after.status_code == 200 and "Renamed Player" in after.content.decode()
+
+
+def test_the_pages_are_served_from_redis_as_in_production(
+    client, cup, settings, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    """Production keeps the versions and the pages in Redis (CACHE_URL), shared by every web
+    process and the workers, through ``tournaments.cache.RedisCache`` (one client per pool)."""
+    import uuid
+
+    import redis
+    from django.core.cache import caches
+    from django.test import override_settings
+
+    prefix = f"pulka-test-{uuid.uuid4().hex[:8]}"
+    redis_cache = {
+        "default": {
+            "BACKEND": "tournaments.cache.RedisCache",
+            "LOCATION": settings.CELERY_BROKER_URL,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    url = pages(cup)["standings"]
+    try:
+        with override_settings(CACHES=redis_cache):
+            backend = caches["default"]._cache
+            assert backend.get_client() is backend.get_client()
+            first = client.get(url)
+            with django_assert_num_queries(0):
+                again = client.get(url)
+                refresh = client.get(url, HTTP_IF_NONE_MATCH=first.headers["ETag"])
+            assert same_page(again.content, first.content) and refresh.status_code == 304
+            assert redis.Redis.from_url(settings.CELERY_BROKER_URL).keys(f"{prefix}:*")
+            with django_capture_on_commit_callbacks(execute=True):
+                _rename_event(cup)
+            assert "Summer Cup" in client.get(url).content.decode()
+    finally:
+        server = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+        for key in server.keys(f"{prefix}:*"):
+            server.delete(key)
