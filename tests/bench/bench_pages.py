@@ -227,6 +227,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=20000)
     parser.add_argument("--port", type=int, default=18028)
     parser.add_argument(
+        "--interleave",
+        action="store_true",
+        help="measure the trivial view again just before each page and give each page's ratio "
+        "to that run (a shared machine's load moves between pages)",
+    )
+    parser.add_argument(
         "--no-page-cache",
         action="store_true",
         help="serve every page from the database (PULKA_PAGE_CACHE=false)",
@@ -297,7 +303,16 @@ def main() -> None:
                 headers={"If-None-Match": etag} if refresh else None,
                 expect=304 if refresh else 200,
             )
-            rows.append((name, size, r))
+            base_now = None
+            if args.interleave and name != "trivial view":
+                base_now = load(
+                    args.port,
+                    pages[0][1],
+                    clients=args.clients,
+                    seconds=args.seconds,
+                    requests=args.requests,
+                )
+            rows.append((name, size, r, base_now))
             print(
                 f"[bench_pages] {name}: {r['rps']:.1f} req/s, p50 {r['p50'] * 1000:.1f} ms, "
                 f"p99 {r['p99'] * 1000:.1f} ms ({r['requests']} requests, "
@@ -307,18 +322,23 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    base = rows[0][2]["rps"]
+    first = rows[0][2]["rps"]
     print(
         f"\n[bench_pages] {args.players} players x {args.rounds} rounds, gunicorn 2 sync workers, "
         f"{args.clients} clients, {args.seconds:.0f} s per page, {os.cpu_count()} CPUs, "
         f"page cache {'off' if args.no_page_cache else 'on'}, load {os.getloadavg()}"
     )
-    print("| page | HTML/JSON | requests/s | p50 | p99 | ratio to the trivial view |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for name, size, r in rows:
+    print(
+        "| page | HTML/JSON | requests/s | p50 | p99 | ratio to the trivial view |"
+        + (" trivial view just after: req/s |" if args.interleave else "")
+    )
+    print("|---|---:|---:|---:|---:|---:|" + ("---:|" if args.interleave else ""))
+    for name, size, r, base_now in rows:
+        base = base_now["rps"] if base_now else first
         print(
             f"| {name} | {size / 1024:.0f} KiB | {r['rps']:.1f} | {r['p50'] * 1000:.1f} ms | "
             f"{r['p99'] * 1000:.1f} ms | {r['rps'] / base:.3f} |"
+            + (f" {base:.1f} |" if args.interleave else "")
         )
 
 
