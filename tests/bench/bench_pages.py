@@ -292,7 +292,9 @@ def main() -> None:
                 assert response.status == 200, (path, response.status)
             refresh = "(304)" in name
             if refresh:
-                assert etag, path
+                if not etag:  # the database path of a page without an ETag (the event's page)
+                    print(f"[bench_pages] {name}: no ETag, not measured", flush=True)
+                    continue
                 size = 0
             r = load(
                 args.port,
