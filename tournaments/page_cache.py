@@ -13,7 +13,8 @@ names the slug, so one cache read finds both):
 
 A change replaces the token **after its transaction commits** (``changed``): the receivers below
 catch every ``save()`` and ``delete()`` of those models (services, the admin, the archive
-import), and the services that write with ``QuerySet.update()`` call ``changed`` themselves
+import; a seat's ``save()`` only: the services that delete seats call ``round_changed``, and the
+admin saves the table whose seats it deletes), and the services that write with ``QuerySet.update()`` call ``changed`` themselves
 (``services.rounds.round_changed``, the standings' scheduling and running,
 ``entries_check_in_all``, a ruling reversed). A reader takes the tokens **before** it reads the
 database (``tokens``), and a page rendered from the database is stored under the tokens read
@@ -26,6 +27,7 @@ stale at most that long (the error is logged).
 The cache must be shared by every process that changes or serves pages (Redis: ``CACHE_URL``);
 ``PULKA_PAGE_CACHE`` (default: on unless the cache is the process's memory) switches the
 anonymous fast path on; the embedded demo (one process) switches it on with its memory cache.
+Switched off, no token is replaced either (nobody reads them): switch every process alike.
 
 A rename also bumps ``Round.public_version`` of the player's events (the round page's fragment
 and the logged-in viewers' ETag are keyed by it) and asks for the standings to be recomputed
