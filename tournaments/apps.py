@@ -6,3 +6,9 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # the public pages' versions follow every change of what they show (page_cache.py)
+        from tournaments import page_cache
+
+        page_cache.connect()

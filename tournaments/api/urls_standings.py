@@ -3,11 +3,18 @@
 from django.urls import path
 
 from tournaments.api.views import standings as v
+from tournaments.page_cache import EVENT, STANDINGS
+from tournaments.views.caching import public_page
 
 E = "events/<slug:slug>"
 
 urlpatterns = [
-    path(f"{E}/standings", v.StandingsListApi.as_view(), name="standings"),
+    # an anonymous client's JSON from the cache, without the database (views.caching)
+    path(
+        f"{E}/standings",
+        public_page(EVENT, STANDINGS, api=True)(v.StandingsListApi.as_view()),
+        name="standings",
+    ),
     path(f"{E}/standings/status", v.StandingsStatusApi.as_view(), name="standings-status"),
     path(f"{E}/standings/recompute", v.StandingsRecomputeApi.as_view(), name="standings-recompute"),
     path(f"{E}/documents", v.DocumentCreateApi.as_view(), name="documents"),

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments import page_cache
 from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Event, Player
 from tournaments.models.player import new_url_key
@@ -443,6 +444,7 @@ def entries_check_in_all(*, event: Event, by=None) -> int:
     registered = event.entries.filter(status=Entry.Status.REGISTERED)
     ids = list(registered.values_list("pk", flat=True))
     registered.update(status=Entry.Status.CHECKED_IN)
+    page_cache.changed(event_id=event.pk)
     if ids:
         audit_log(event=event, action="entries.checked_in", by=by, data={"entries": ids})
     return len(ids)

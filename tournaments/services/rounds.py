@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import seating
+from tournaments import page_cache, seating
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Job, Round, Seat, Table
 from tournaments.models.event import FoursRemainder, TableSizePolicy
@@ -235,6 +235,7 @@ def round_changed(round_: Round) -> None:
     )
     round_.public_version = (round_.public_version or 0) + 1
     round_.public_changed_at = now
+    page_cache.changed(event_id=round_.event_id)  # the anonymous viewers' pages, after commit
 
 
 def _require(round_: Round, *states: str) -> None:

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments import page_cache
 from tournaments.errors import UserFacingError
 from tournaments.models import (
     Appeal,
@@ -317,6 +318,9 @@ def ruling_make(
 def _deactivate(ruling: Ruling) -> None:
     Ruling.objects.filter(pk=ruling.pk).update(active=False)
     EventPenalty.objects.filter(ruling=ruling).update(active=False)
+    page_cache.changed(
+        event_id=ruling.incident.event_id, parts=(page_cache.EVENT, page_cache.STANDINGS)
+    )
 
 
 @transaction.atomic

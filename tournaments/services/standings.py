@@ -19,6 +19,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from tournaments import page_cache
 from tournaments.models import Event, Job
 from tournaments.models.standings import StandingsSnapshot
 from tournaments.standings.book import no_cyclic_gc
@@ -75,6 +76,8 @@ def standings_schedule(*, event_id: int) -> Job:
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
         requested=F("requested") + 1, requested_at=timezone.now()
     )
+    # the public pages say "pending" (page_cache: after the commit)
+    page_cache.changed(event_id=event_id, parts=(page_cache.STANDINGS,))
     # this request's number: unique (the update above holds the row until the commit)
     number = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("requested", flat=True)
     number = number.get()
@@ -349,6 +352,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     if not StandingsSnapshot.objects.filter(event_id=event_id).update(**running):
         snapshot_for(event_id=event_id)
         StandingsSnapshot.objects.filter(event_id=event_id).update(**running)
+    page_cache.changed(event_id=event_id, parts=(page_cache.STANDINGS,))
     kept = None
     with no_cyclic_gc(), transaction.atomic():
         _lock_event(event_id)

@@ -250,6 +250,16 @@ CACHES = {
         "CACHE_URL", default=env.str("REDIS_URL", default="") or "locmemcache://"
     )
 }
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["BACKEND"] = "tournaments.cache.RedisCache"  # one client per pool
+# Public pages served to anonymous viewers from the cache, without the database
+# (tournaments/page_cache.py, views/caching.py): every process that changes or serves pages must
+# share the cache, so the default is on unless the cache is the process's memory (the embedded
+# demo, one process, switches it on in .ci/demo).
+PULKA_PAGE_CACHE = env.bool(
+    "PULKA_PAGE_CACHE",
+    default=not any(k in CACHES["default"]["BACKEND"].lower() for k in ("locmem", "dummy")),
+)
 # Failed logins and key guesses: locked this many seconds at the limit (tournaments/lockout.py).
 LOCKOUT_SECONDS = env.int("LOCKOUT_SECONDS", default=900)
 

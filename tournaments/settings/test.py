@@ -27,3 +27,7 @@ STORAGES = {
 # failed logins must not lock out the next test's client; tests/tournaments/test_lockout.py runs
 # the policy on the Redis cache too.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The anonymous pages' cache (page_cache.py) is off: tests run in a transaction whose commit
+# hooks, which replace the pages' versions, never run; tests/tournaments/views/test_fast_pages.py
+# switches it on and runs the hooks (as a commit does).
+PULKA_PAGE_CACHE = False

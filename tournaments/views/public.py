@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.functional import cached_property
 
 from tournaments import audit_text
+from tournaments.page_cache import EVENT
 from tournaments.selectors.events import (
     PUBLIC_STATES,
     events_of_user,
@@ -17,7 +18,7 @@ from tournaments.selectors.events import (
 )
 from tournaments.selectors.sit_out import round_remainder
 from tournaments.variants import ui_of_event
-from tournaments.views.caching import conditional, page_etag
+from tournaments.views.caching import conditional, page_etag, public_page
 from tournaments.views.decorators import event_view
 
 
@@ -29,6 +30,7 @@ def home(request):
     )
 
 
+@public_page(EVENT)
 @event_view()
 def event_detail(request, event):
     return render(
@@ -72,6 +74,7 @@ class _Seating:
         return ui_of_event(self.event)
 
 
+@public_page(EVENT)
 @event_view()
 def round_seating(request, event, number: int):
     """The seating is written once per ``Round.public_version`` and language (a draw, a

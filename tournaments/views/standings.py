@@ -30,6 +30,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments.errors import UserFacingError
 from tournaments.gaps_text import gap_items
 from tournaments.models import Entry, Event, GeneratedFile, Round, Table
+from tournaments.page_cache import EVENT, STANDINGS
 from tournaments.pdf import PAPERS
 from tournaments.pdf_files import generated_file_request, qr_address, qr_address_is_local
 from tournaments.permissions import (
@@ -49,7 +50,7 @@ from tournaments.services.standings import standings_configure, standings_schedu
 from tournaments.standings import ROUND_SCORES
 from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import event_variant, ui_of_event
-from tournaments.views.caching import conditional, page_etag
+from tournaments.views.caching import conditional, page_etag, public_page
 from tournaments.views.decorators import posted_id
 
 #: how long a rendered cross-table stays cached (its key changes with every recomputation;
@@ -116,6 +117,7 @@ def _page_number(request, name: str = "page") -> int:
         return 1
 
 
+@public_page(EVENT, STANDINGS, query=("page",))
 def standings(request, slug: str):
     """A page of 100 rows at a time, or the rows whose player's name, club or city matches
     ``q``; the whole list is the CSV download. Unfiltered pages are cached by the stored
@@ -180,6 +182,7 @@ def _csv_response(request, event: Event, snapshot, name: str, write) -> HttpResp
     )
 
 
+@public_page(EVENT, STANDINGS)
 def standings_csv(request, slug: str):
     """The whole standings as CSV: place, player, club, city, rounds played, each round's
     score, the total (and with the provisional results), the tie-breaks."""
@@ -205,6 +208,7 @@ def standings_csv(request, slug: str):
     return _csv_response(request, event, snapshot, "standings", write)
 
 
+@public_page(EVENT, STANDINGS)
 def round_results(request, slug: str, number: int):
     event = _public_event(request, slug)
     # the round's tables left without a result are not in the stored standings: the round's
@@ -273,6 +277,7 @@ def _cross_table_html(event: Event, cross: dict) -> str:
     return "".join(out)
 
 
+@public_page(EVENT, STANDINGS, query=("group",))
 def cross_table(request, slug: str):
     """Up to ``CROSS_MATRIX_MAX`` players, who met whom as one matrix, written once per stored
     version of the standings and language and served from the cache (a recomputation stores a
@@ -321,6 +326,7 @@ def cross_table(request, slug: str):
     )
 
 
+@public_page(EVENT, STANDINGS)
 def cross_table_csv(request, slug: str):
     """The full cross-table as CSV: a row and a column per ranked player (in standings order),
     each cell the whists the row's player won from the column's where they met."""
@@ -344,6 +350,7 @@ def cross_table_csv(request, slug: str):
     return _csv_response(request, event, snapshot, "cross-table", write)
 
 
+@public_page(EVENT, STANDINGS)
 def player(request, slug: str, entry_id: int):
     event = _public_event(request, slug)
     entry = get_object_or_404(Entry.objects.select_related("player"), event=event, pk=entry_id)

@@ -1,0 +1,381 @@
+"""The anonymous viewer's public pages without the database (issue 28; views.caching.public_page,
+tournaments/page_cache.py): a cached page costs no query, a refresh naming its ETag is a 304
+without a query, every kind of change is visible on the next GET, a cache miss or an
+unreachable cache falls back to the database, and a logged-in viewer keeps his own header.
+
+The tests run in a transaction whose commit never happens; the changes are made inside
+``django_capture_on_commit_callbacks(execute=True)`` so that the commit hooks that replace the
+pages' versions run as they do after a real commit."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import UserFactory
+from tests.tournaments.standings.factories import make_event, play_round
+from tournaments import page_cache
+from tournaments.models import Entry, Event, EventPenalty, Player, Round, Seat
+from tournaments.services.entries import entry_update
+from tournaments.services.rounds import (
+    round_close,
+    round_create,
+    round_draw,
+    round_publish,
+    round_start,
+    seats_swap,
+)
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fast(settings):
+    settings.PULKA_PAGE_CACHE = True
+
+
+@pytest.fixture
+def cup(django_capture_on_commit_callbacks):
+    """A published event of 9 players: round 1 played (standings computed), round 2 drawn and
+    published."""
+    with django_capture_on_commit_callbacks(execute=True):
+        event, entries = make_event(players=9, slug="fast-cup")
+        play_round(event, entries, 1, rng=random.Random(28))
+        standings_recompute(event_id=event.pk)
+        round_ = round_create(event=event)
+        round_draw(round_=round_, seed="28")
+        round_publish(round_=round_)
+    event.entries_list = entries
+    return event
+
+
+def pages(event: Event) -> dict[str, str]:
+    entry = event.entries_list[0].pk
+    return {
+        "event": reverse("event", args=[event.slug]),
+        "round": reverse("round-seating", args=[event.slug, 2]),
+        "standings": reverse("standings", args=[event.slug]),
+        "standings page 1": reverse("standings", args=[event.slug]) + "?page=1",
+        "round results": reverse("standings-round", args=[event.slug, 1]),
+        "cross-table": reverse("standings-cross", args=[event.slug]),
+        "standings CSV": reverse("standings-csv", args=[event.slug]),
+        "cross-table CSV": reverse("standings-cross-csv", args=[event.slug]),
+        "player": reverse("standings-player", args=[event.slug, entry]),
+        "standings API": reverse("api:standings", args=[event.slug]),
+    }
+
+
+PAGES = [
+    "event",
+    "round",
+    "standings",
+    "standings page 1",
+    "round results",
+    "cross-table",
+    "standings CSV",
+    "cross-table CSV",
+    "player",
+    "standings API",
+]
+
+_TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[A-Za-z0-9]+"')
+
+
+def same_page(a: bytes, b: bytes) -> bool:
+    """Equal but for the CSRF token of the language form (masked anew for each response)."""
+    return _TOKEN.sub("", a.decode()) == _TOKEN.sub("", b.decode())
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_a_cached_page_costs_no_query_and_its_refresh_is_a_304(
+    client, cup, name, django_assert_num_queries, django_assert_max_num_queries
+):
+    url = pages(cup)[name]
+    with django_assert_max_num_queries(12):  # a miss: the database path, bounded
+        first = client.get(url)
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    with django_assert_num_queries(0):
+        again = client.get(url)
+    assert again.status_code == 200 and same_page(again.content, first.content)
+    assert again.headers["ETag"] == etag
+    assert again.headers["Content-Type"] == first.headers["Content-Type"]
+    assert "no-cache" in again.headers["Cache-Control"]
+    with django_assert_num_queries(0):
+        refresh = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert refresh.status_code == 304 and refresh.content == b""
+    assert refresh.headers["ETag"] == etag
+
+
+def test_another_language_is_another_page(client, cup):
+    url = pages(cup)["round"]
+    english = client.get(url)
+    russian = client.get("/ru" + url, HTTP_IF_NONE_MATCH=english.headers["ETag"])
+    assert russian.status_code == 200 and "По столам" in russian.content.decode()
+    assert russian.headers["ETag"] != english.headers["ETag"]
+
+
+def test_a_search_stays_on_the_database(client, cup, django_assert_max_num_queries):
+    url = pages(cup)["standings"] + "?q=0001"
+    client.get(url)
+    with django_assert_max_num_queries(12):
+        second = client.get(url)
+    assert "Игрок 0001" in second.content.decode()
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(url)
+    assert len(ctx.captured_queries) > 0
+
+
+def test_a_logged_in_viewer_sees_his_header_not_the_cached_page(client, cup):
+    url = pages(cup)["standings"]
+    anonymous = client.get(url)
+    assert "Log in" in anonymous.content.decode()
+    client.force_login(UserFactory())
+    mine = client.get(url, HTTP_IF_NONE_MATCH=anonymous.headers["ETag"])
+    assert mine.status_code == 200
+    assert "Log out" in mine.content.decode() and "Log in" not in mine.content.decode()
+    client.logout()
+    again = Client().get(url)
+    assert "Log in" in again.content.decode() and "Log out" not in again.content.decode()
+
+
+def test_the_language_form_of_a_cached_page_posts(cup):
+    """The stored page holds no viewer's CSRF token: each viewer's page carries a token of his
+    own cookie (or of a new one), and the language form posts."""
+    url = pages(cup)["event"]
+    Client().get(url)  # stored by another viewer
+    viewer = Client(enforce_csrf_checks=True)
+    page = viewer.get(url)
+    assert "csrftoken" in page.cookies  # a new viewer gets his cookie
+    token = re.search(r'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"', page.content.decode())
+    posted = viewer.post(
+        reverse("set_language"),
+        {"language": "ru", "next": url, "csrfmiddlewaretoken": token.group(1)},
+    )
+    assert posted.status_code == 302
+    with_cookie = viewer.get(url)  # a viewer with a cookie keeps it
+    token = re.search(
+        r'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"', with_cookie.content.decode()
+    )
+    assert (
+        viewer.post(
+            reverse("set_language"),
+            {"language": "en", "next": url, "csrfmiddlewaretoken": token.group(1)},
+        ).status_code
+        == 302
+    )
+
+
+def test_a_cache_miss_goes_to_the_database_and_stores_again(client, cup, django_assert_num_queries):
+    url = pages(cup)["round"]
+    first = client.get(url)
+    cache.clear()  # evicted, or Redis restarted without its data
+    second = client.get(url, HTTP_IF_NONE_MATCH=first.headers["ETag"])
+    assert second.status_code == 200 and same_page(second.content, first.content)
+    with django_assert_num_queries(0):
+        assert client.get(url).status_code == 200
+
+
+def test_an_unreachable_cache_serves_from_the_database(client, cup, monkeypatch):
+    url = pages(cup)["standings"]
+
+    def down(*args, **kwargs):
+        raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(page_cache, "tokens", down)
+    response = client.get(url)
+    assert response.status_code == 200 and "Игрок" in response.content.decode()
+
+
+def _round(event: Event, number: int = 2) -> Round:
+    return Round.objects.get(event=event, number=number)
+
+
+def _rename_by_service(event):
+    entry = Entry.objects.select_related("player").get(pk=event.entries_list[0].pk)
+    entry_update(entry=entry, name="Renamed Player", club=entry.player.club)
+
+
+def _rename_in_the_admin(event):
+    player = Player.objects.get(entries__pk=event.entries_list[0].pk)
+    admin = Client()
+    admin.force_login(UserFactory(is_staff=True, is_superuser=True))
+    response = admin.post(
+        reverse("admin:tournaments_player_change", args=[player.pk]),
+        {"name": "Renamed Player", "club": player.club, "city": player.city, "rating": ""},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+
+def _swap(event):
+    round_ = _round(event)
+    seats = list(Seat.objects.filter(round=round_).order_by("table__number", "position"))
+    seats_swap(round_=round_, first=seats[0].entry_id, second=seats[-1].entry_id, reason="x")
+
+
+def _fine(event):
+    EventPenalty.objects.create(
+        event=event,
+        entry=event.entries_list[0],
+        kind="fixed_whists",
+        whists=-40,
+        rule="3.2.21",
+        reason="Fined at the desk",
+    )
+    standings_recompute(event_id=event.pk)
+
+
+def _rename_event(event):
+    event.name = "Summer Cup"
+    event.save(update_fields=["name"])
+
+
+def _start(event):
+    round_start(round_=_round(event))
+
+
+def _close(event):
+    round_ = _round(event)
+    round_start(round_=round_)
+    round_close(round_=round_, unfinished_reason="the tables did not finish")
+
+
+def _third_round(event):
+    round_ = round_create(event=event)
+    round_draw(round_=round_, seed="29")
+    round_publish(round_=round_)
+
+
+NAMED = [p for p in PAGES if p != "event"]  # the pages that show players' names
+CLOSED = r'closed at|rounds/2/">Round 2</a> <span class="state state-closed"'
+
+CHANGES = {
+    # change: (what it does, the pages that must show it, what they show; None: a new page)
+    "player renamed (service)": (_rename_by_service, NAMED, "Renamed Player"),
+    "player renamed (admin)": (_rename_in_the_admin, NAMED, "Renamed Player"),
+    "event renamed": (
+        _rename_event,
+        ["event", "round", "standings", "round results", "cross-table", "player"],
+        "Summer Cup",
+    ),
+    "seats swapped": (_swap, ["round"], "Corrections after the draw"),
+    "round started": (_start, ["round"], "Play started at"),
+    "round closed": (_close, ["round", "event"], CLOSED),
+    "round published": (_third_round, ["event"], "Round 3"),
+    "penalty": (_fine, ["player"], "Fined at the desk"),
+    "penalty (the totals)": (_fine, ["standings", "standings API", "standings CSV"], None),
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_each_change_is_on_the_next_get(client, cup, change, django_capture_on_commit_callbacks):
+    make, names, shown = CHANGES[change]
+    urls = {name: pages(cup)[name] for name in names}
+    before = {}
+    for name, url in urls.items():
+        client.get(url)
+        before[name] = client.get(url)  # served from the cache
+        assert shown is None or not re.search(shown, before[name].content.decode()), name
+    with django_capture_on_commit_callbacks(execute=True):
+        make(cup)
+    for name, url in urls.items():
+        after = client.get(url, HTTP_IF_NONE_MATCH=before[name].headers["ETag"])
+        assert after.status_code == 200, name
+        assert after.headers["ETag"] != before[name].headers["ETag"], name
+        if shown is None:
+            assert not same_page(after.content, before[name].content), name
+        else:
+            assert re.search(shown, after.content.decode()), name
+
+
+def test_a_change_without_its_commit_is_not_shown_early_nor_lost(
+    client, cup, django_capture_on_commit_callbacks
+):
+    """The version is replaced after the commit, not before: a page rendered from the database
+    between the change and its commit is stored under the old version, and the commit's hook
+    replaces it."""
+    url = pages(cup)["event"]
+    client.get(url)
+    with django_capture_on_commit_callbacks(execute=False) as hooks:
+        _rename_event(cup)
+    stale = client.get(url)  # the old version (the test's transaction sees the new name)
+    assert "Winter Cup" in stale.content.decode()
+    for hook in hooks:
+        hook()
+    assert "Summer Cup" in client.get(url).content.decode()
+
+
+def test_unpublishing_hides_the_cached_pages(client, cup, django_capture_on_commit_callbacks):
+    url = pages(cup)["standings"]
+    assert client.get(url).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        cup.published = False
+        cup.save(update_fields=["published"])
+    assert client.get(url).status_code == 404
+
+
+def test_a_rename_bumps_the_round_pages_version(cup, django_capture_on_commit_callbacks):
+    """Logged-in viewers' round page is keyed by ``Round.public_version`` (their ETag and the
+    seating's fragment): a rename, in the admin too, changes it."""
+    before = _round(cup).public_version
+    with django_capture_on_commit_callbacks(execute=True):
+        _rename_in_the_admin(cup)
+    assert _round(cup).public_version > before
+
+
+def test_a_logged_in_viewer_sees_a_rename(client, cup, django_capture_on_commit_callbacks):
+    client.force_login(UserFactory())
+    url = pages(cup)["round"]
+    first = client.get(url)
+    with django_capture_on_commit_callbacks(execute=True):
+        _rename_by_service(cup)
+    after = client.get(url, HTTP_IF_NONE_MATCH=first.headers["ETag"])
+    assert after.status_code == 200 and "Renamed Player" in after.content.decode()
+
+
+def test_the_pages_are_served_from_redis_as_in_production(
+    client, cup, settings, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    """Production keeps the versions and the pages in Redis (CACHE_URL), shared by every web
+    process and the workers, through ``tournaments.cache.RedisCache`` (one client per pool)."""
+    import uuid
+
+    import redis
+    from django.core.cache import caches
+    from django.test import override_settings
+
+    prefix = f"pulka-test-{uuid.uuid4().hex[:8]}"
+    redis_cache = {
+        "default": {
+            "BACKEND": "tournaments.cache.RedisCache",
+            "LOCATION": settings.CELERY_BROKER_URL,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    url = pages(cup)["standings"]
+    try:
+        with override_settings(CACHES=redis_cache):
+            backend = caches["default"]._cache
+            assert backend.get_client() is backend.get_client()
+            first = client.get(url)
+            with django_assert_num_queries(0):
+                again = client.get(url)
+                refresh = client.get(url, HTTP_IF_NONE_MATCH=first.headers["ETag"])
+            assert same_page(again.content, first.content) and refresh.status_code == 304
+            assert redis.Redis.from_url(settings.CELERY_BROKER_URL).keys(f"{prefix}:*")
+            with django_capture_on_commit_callbacks(execute=True):
+                _rename_event(cup)
+            assert "Summer Cup" in client.get(url).content.decode()
+    finally:
+        server = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+        for key in server.keys(f"{prefix}:*"):
+            server.delete(key)
