@@ -494,6 +494,10 @@ def incidents(request, event, number: int, table_number: int):
             return HttpResponseRedirect(request.path)
         except UserFacingError as exc:
             error = exc
+    incidents = _kept(
+        rtext.annotate_rulings(sel.incidents_for_table(table), table),
+        request.POST if error and request.POST.get("action") == "ruling" else None,
+    )
     return render(
         request,
         "tournaments/protocols/incidents.html",
@@ -503,10 +507,9 @@ def incidents(request, event, number: int, table_number: int):
             "seats": sel.seats_of(table),
             "seat_names": [(s.position, s.entry.player.name) for s in sel.seats_of(table)],
             "error": error,
-            "incidents": _kept(
-                rtext.annotate_rulings(sel.incidents_for_table(table), table),
-                request.POST if error and request.POST.get("action") == "ruling" else None,
-            ),
+            # a refused ruling's error is shown in its incident's (opened) form
+            "error_in_incident": any(incident.kept for incident in incidents),
+            "incidents": incidents,
             "catalogue": ui_of_event(event).catalogue,
             "family": ui_of_event(event),  # the family's words for the event's penalties
             "definitions": PenaltyDefinition.objects.filter(event=event),
