@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from tournaments.models import AuditLogEntry, Event, Incident, Ruling, Seat, Table
 from tournaments.variants import ui_of_event
 
-__all__ = ["annotate_rulings", "log_rows", "ruling_text", "table_names"]
+__all__ = ["annotate_rulings", "log_rows", "ruling_in_words", "ruling_text", "table_names"]
 
 
 def table_names(table: Table) -> list[str]:
@@ -35,6 +35,28 @@ def ruling_text(ruling: Ruling, names: Sequence[str], ui: Any) -> str:
         what = ui.penalty_name(ruling.penalty_code) or _("nothing written")
     rule = f" ({ruling.rule})" if ruling.rule and ruling.kind != Ruling.Kind.NONE else ""
     return f"{who}: {what}{rule}" if who else f"{what}{rule}"
+
+
+def ruling_in_words(ruling: Ruling, names: Sequence[str] | None = None, ui: Any = None) -> str:
+    """Where ``ruling`` was made and what it writes, for a protocol version's reason or a
+    finding (never its database id): "round 2, table 3, deal 5: Anna: 2 into the gora (…)"."""
+    incident = ruling.incident
+    table = incident.table
+    if names is None:
+        names = table_names(table)
+    if ui is None:
+        ui = ui_of_event(table.round.event)
+    values = {
+        "round": table.round.number,
+        "table": table.number,
+        "what": ruling_text(ruling, names, ui),
+    }
+    if incident.deal is None:
+        return _("round %(round)d, table %(table)d: %(what)s") % values
+    return _("round %(round)d, table %(table)d, deal %(deal)d: %(what)s") % {
+        **values,
+        "deal": incident.deal + 1,
+    }
 
 
 def annotate_rulings(incidents: Sequence[Incident], table: Table) -> list[Incident]:

@@ -354,11 +354,17 @@ def notation_text(protocol: ScoringProtocol, sheet: Sheet | None) -> str:
 # --- saving -----------------------------------------------------------------------------------
 
 
+#: The template of the findings versions stored before issue 29 (it names the ruling's id):
+#: kept in the catalogues so those stored findings are still read in the reader's language.
+_STORED_TEMPLATES = (gettext_noop("ruling #{ruling} kept as made: {reason}"),)
+
+
 def _rulings_applied(
     table: Table, protocol: ScoringProtocol
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The active rulings' entries computed on ``protocol``, and warnings for rulings that no
     longer fit it (their entries as made are kept and the referee is told)."""
+    from tournaments.selectors.rulings_text import ruling_in_words
     from tournaments.services.rulings import ruling_entries
 
     applied: list[dict[str, Any]] = []
@@ -366,7 +372,7 @@ def _rulings_applied(
     rulings = (
         Ruling.objects.filter(incident__table=table, active=True)
         .exclude(kind=Ruling.Kind.NONE)
-        .select_related("incident", "definition")
+        .select_related("incident__table__round", "definition")
         .order_by("created_at", "pk")
     )
     for ruling in rulings:
@@ -381,8 +387,8 @@ def _rulings_applied(
                     "rule": ruling.rule,
                     "message": f"ruling #{ruling.pk} kept as made: {exc.message}",
                     # shown in the reader's language (selectors.protocols.finding_message)
-                    "text": gettext_noop("ruling #{ruling} kept as made: {reason}"),
-                    "params": {"ruling": ruling.pk, "reason": exc.message},
+                    "text": gettext_noop("the ruling on {ruling} kept as made: {reason}"),
+                    "params": {"ruling": ruling_in_words(ruling), "reason": exc.message},
                     "deal": None,
                     "data_deal": ruling.incident.deal,
                     "player": ruling.seat,

@@ -32,6 +32,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import APPEALS, can_organise, can_referee, has_event_role
+from tournaments.selectors.rulings_text import ruling_in_words
 from tournaments.services.audit import audit_log
 from tournaments.services.protocols import (
     protocol_rescore,
@@ -308,8 +309,9 @@ def ruling_make(
         protocol_rescore(
             table=table,
             by=by,
-            reason=_("Ruling #%(id)d (%(rule)s): %(reason)s")
-            % {"id": ruling.pk, "rule": rule, "reason": reason},
+            # in words, never the ruling's database id (issue 29)
+            reason=_("Ruling on %(ruling)s. Reason: %(reason)s")
+            % {"ruling": ruling_in_words(ruling), "reason": reason},
         )
     schedule_standings(event.pk)
     return ruling
@@ -402,8 +404,8 @@ def appeal_decide(
         protocol_rescore(
             table=incident.table,
             by=by,
-            reason=_("Appeal #%(id)d: ruling #%(ruling)d reversed")
-            % {"id": appeal.pk, "ruling": ruling.pk},
+            reason=_("Appeal decided: the ruling on %(ruling)s no longer applies")
+            % {"ruling": ruling_in_words(ruling)},
         )
     appeal.status = status
     appeal.decision = decision

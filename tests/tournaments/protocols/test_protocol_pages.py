@@ -363,6 +363,9 @@ def test_a_refused_incident_or_ruling_keeps_what_the_referee_entered(client, set
     assert 'name="seats" value="1" checked' in html and 'name="seats" value="0" checked' not in html
     client.post(url, {"action": "incident", "deal": "3", "seats": ["1"], "description": "peeked"})
     incident = setup.table.incidents.get()
+    shown = client.get(url).content.decode()  # the ruling form folded: a short page on a phone
+    assert '<details class="ruling"><summary>Record a ruling</summary>' in shown
+    assert "<details class=\"ruling\" open>" not in shown
     refused = client.post(
         url,
         {
@@ -378,6 +381,10 @@ def test_a_refused_incident_or_ruling_keeps_what_the_referee_entered(client, set
     assert refused.status_code == 400
     html = refused.content.decode()
     assert "Give the reason for the ruling." in html
+    # one ruling form per incident, folded; the refused one open, its error inside it
+    opened = html[html.index('<details class="ruling" open>') :]
+    assert opened.index("Give the reason for the ruling.") < opened.index("</details>")
+    assert html.count("Give the reason for the ruling.") == 1
     form = html[html.index(f'name="incident" value="{incident.pk}"') :]
     assert '<option value="TALON_PEEK" selected>' in form
     assert 'name="p_gora" value="4"' in form

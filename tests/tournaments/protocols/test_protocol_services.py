@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.utils import translation
 
 from rules.contracts import Contract
 from scoring.generate import random_protocol
@@ -16,6 +17,8 @@ from scoring.jsonio import from_dict
 from scoring.protocol import Call, Ending, Game, Raspasy
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, EntryKind, Protocol, Ruling
+from tournaments.selectors.protocols import finding_message
+from tournaments.selectors.rulings_text import ruling_in_words
 from tournaments.services.protocols import (
     StaleProtocolError,
     double_entry_status,
@@ -260,6 +263,16 @@ def test_catalogue_penalty_changes_the_pulka_and_an_appeal_reverses_it(setup):
     v3 = Protocol.objects.get(table=setup.table, is_current=True, entry_kind=EntryKind.TABLE)
     assert v3.version == 3 and v3.rulings_applied == [] and whists(v3) == before
     assert v3.approved
+    # the versions' reasons say the ruling in words, never its database id (issue 29)
+    boris = setup.entries[1].player.name
+    assert v2.reason.startswith("Ruling on round 1, table 1, deal 3: " + boris + ": 5")
+    assert "3.2.21" in v2.reason and v2.reason.endswith("Reason: seen by the referee")
+    assert v3.reason.startswith("Appeal decided: the ruling on round 1, table 1, deal 3: ")
+    assert boris in v3.reason
+    for text in (v2.reason, v3.reason):
+        assert "#" not in text and "Ruling #" not in text
+    with translation.override("ru"):
+        assert ruling_in_words(ruling).startswith("тур 1, стол 1, сдача 3: ")
     log = list(AuditLogEntry.objects.filter(event=setup.event).values_list("action", flat=True))
     for action in (
         "incident.recorded",
@@ -388,5 +401,8 @@ def test_a_ruling_is_recomputed_when_the_deal_is_corrected(setup):
     v3 = save(setup, header.with_deals((over,)), v2.version)
     assert v3.ruling_entries == [] and v3.result[0]["pulya"] == v1.result[0]["pulya"]
     v4 = save(setup, header.with_deals(()), v3.version)  # the deal deleted: ruling kept as made
-    assert any(f["code"] == "RULING_NOT_RECOMPUTED" for f in v4.findings)
+    (kept,) = [f for f in v4.findings if f["code"] == "RULING_NOT_RECOMPUTED"]
+    anna = setup.entries[0].player.name
+    assert finding_message(kept).startswith(f"the ruling on round 1, table 1, deal 1: {anna}")
+    assert "#" not in finding_message(kept)
     assert v4.ruling_entries and v4.error_count == 0

@@ -29,7 +29,7 @@ def posted_fields() -> set[str]:
     """Every field name the views read from ``request.POST`` or their forms declare, plus the
     numbered ones they build (``tricks_0``, ``call_1``, ``choice_…``)."""
     names = set()
-    for source in VIEWS.glob("*.py"):
+    for source in VIEWS.rglob("*.py"):
         names |= set(_READ.findall(source.read_text(encoding="utf-8")))
     for value in vars(pulka_forms).values():
         if isinstance(value, type) and hasattr(value, "base_fields"):
@@ -145,7 +145,7 @@ _QUERY = re.compile(r"""request\.GET(?:\.get|\.getlist)?[(\[]\s*["']([A-Za-z_0-9
 def query_fields() -> set[str]:
     """Every query parameter the views read (``?edit=``, ``?q=``, ``?format=`` …)."""
     names = set()
-    for source in VIEWS.glob("*.py"):
+    for source in VIEWS.rglob("*.py"):
         names |= set(_QUERY.findall(source.read_text(encoding="utf-8")))
     return names
 

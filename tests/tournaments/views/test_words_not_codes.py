@@ -1,6 +1,7 @@
 """Issue 29: people read words, not codes. Every public, player, table and organiser page of the
 demo is rendered, and the text a person sees (the page's text, its tooltips and labels, not its
-markup or scripts) must hold no finding code, no Python repr of a dict or a list, no ``None``
+markup or scripts) must hold no finding code, no audit log action code (``protocol.saved``),
+no Python repr of a dict or a list, no ``None``
 and no 0-based seat number."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.test import Client
 
 from tests.demo_pages import demo_pages, family_demo_pages
 from tests.factories import UserFactory
-from tournaments.models import Protocol
+from tournaments.models import AuditLogEntry, Protocol
 
 pytestmark = pytest.mark.django_db
 
@@ -66,9 +67,16 @@ def shown_text(html: str) -> str:
     return "\n".join(p.strip() for p in parser.parts if p.strip())
 
 
-def leaks(text: str, codes: set[str]) -> list[tuple[str, str]]:
-    """What of ``text`` a person should not see: (the kind of leak, its context)."""
+def leaks(text: str, codes: set[str], actions: set[str] = frozenset()) -> list[tuple[str, str]]:
+    """What of ``text`` a person should not see: (the kind of leak, its context); ``codes``
+    are finding codes, ``actions`` the audit log's action codes (``protocol.saved``), each
+    found as a whole word (not inside a longer dotted name such as an address)."""
     found = []
+    for action in actions:
+        found += [
+            ("an action code", _around(text, m))
+            for m in re.finditer(rf"(?<![\w.]){re.escape(action)}(?![\w.]*\w)", text)
+        ]
     for what, pattern in LEAKS.items():
         found += [
             (what, _around(text, m))
@@ -103,6 +111,13 @@ def test_the_scan_finds_what_it_looks_for():
     assert not any("var a" in context for _, context in leaks(shown_text(html), set()))
     assert ("a finding code", "…TALON_PEEK here…") in leaks(
         shown_text("<p>TALON_PEEK here</p>"), {"TALON_PEEK"}
+    )
+    # an audit action code in a tooltip is caught, a longer dotted name holding it is not
+    tooltip = '<td title="ruling.made">ruling: Anna: 5 into the gora</td>'
+    assert [w for w, _ in leaks(shown_text(tooltip), set(), {"ruling.made"})] == ["an action code"]
+    assert (
+        leaks(shown_text("<p>see x.ruling.made.y and ruling.made2</p>"), set(), {"ruling.made"})
+        == []
     )
     clean = "<p>Сергей Морозов: 5 into the gora (001 §3.2.21, looked at the talon); seat 1</p>"
     assert leaks(shown_text(clean), set()) == []
@@ -142,6 +157,8 @@ def test_no_page_of_the_demo_shows_a_code_a_repr_or_a_0_based_seat():
         for f in findings
     }
     assert codes  # the demo has findings: the scan has codes to look for
+    actions = set(AuditLogEntry.objects.values_list("action", flat=True))
+    assert "protocol.saved" in actions  # the demo's log: the action codes to look for
     public, staff = Client(), Client()
     staff.force_login(organiser)
     problems, seen = [], set()
@@ -149,7 +166,7 @@ def test_no_page_of_the_demo_shows_a_code_a_repr_or_a_0_based_seat():
         response = (staff if page.staff else public).get(page.path)
         assert response.status_code == 200, (page.name, page.path, response.status_code)
         kind = re.sub(r"-\d+-\d+$", "", page.name)  # a family's table or referee page
-        for what, context in leaks(shown_text(response.content.decode()), codes):
+        for what, context in leaks(shown_text(response.content.decode()), codes, actions):
             seen.add((page.name, what))
             if (page.name, what) not in KNOWN_ELSEWHERE and (kind, what) not in MAY_SHOW_ELSEWHERE:
                 problems.append(f"{page.name} ({page.path}) shows {what}: {context}")

@@ -85,7 +85,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/variants/",
     "tournaments/views/public.py",
     "tournaments/views/private.py",
-    "tournaments/views/protocols.py",
+    "tournaments/views/protocols/",
     "tournaments/services/protocols.py",
     "tournaments/selectors/protocols.py",
     "tournaments/selectors/standings.py",

@@ -1,0 +1,183 @@
+"""The players' protocol pages: the table's private link ``/t/<key>/`` (a phone, deal by deal)
+and a player's confirmations and appeals under ``/p/<key>/protocols/``."""
+
+from __future__ import annotations
+
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from scoring.protocol import Ending
+from tournaments import lockout
+from tournaments.errors import UserFacingError
+from tournaments.models import Entry, Protocol, Round
+from tournaments.selectors import protocols as sel
+from tournaments.selectors import rulings_text as rtext
+from tournaments.services import protocols as svc
+from tournaments.services import rulings as rsvc
+from tournaments.variants import ui_of_protocol
+from tournaments.views.protocols.common import _current_protocol, _int, _rebuild
+
+
+def table_entry(request, key: str):
+    """``/t/<key>/``: the table enters its pulka deal by deal (a phone page)."""
+    table = lockout.guarded(lockout.PRIVATE_KEY, request, lambda: sel.table_by_key(key))
+    version, protocol = _current_protocol(table)
+    ui = ui_of_protocol(protocol)  # the family's deal form (tournaments.variants)
+    error = stale = None
+    edit = _int(request.GET.get("edit")) if request.GET.get("edit", "").isdigit() else None
+    if request.method == "POST":
+        action = request.POST.get("action", "add")
+        deals = list(protocol.deals)
+        sheet = svc.stored_sheet(protocol, version.sheet) if version else None
+        try:
+            based_on = _int(request.POST.get("based_on_version"))
+            ending = None
+            if action == "sheet" and ui.sheet_template:  # a row the players wrote on paper
+                sheet = ui.sheet_from_post(request.POST, protocol, sheet)
+            elif action == "ending":
+                ending = request.POST.get("ending")
+                if ending not in Ending._value2member_map_:
+                    raise UserFacingError(_("Choose how the pulka ended."), {"field": "ending"})
+            elif action == "delete":
+                index = _int(request.POST.get("index"))
+                if index is None or not 0 <= index < len(deals):
+                    raise UserFacingError(_("No such deal."), {"field": "index"})
+                deals.pop(index)
+            else:
+                index = _int(request.POST.get("index"))
+                if action == "replace" and index is not None and 0 <= index < len(deals):
+                    dealer = sel.next_dealer(protocol.with_deals(tuple(deals[:index])))
+                    deals[index] = ui.deal_from_post(request.POST, protocol, dealer)
+                else:
+                    dealer = sel.next_dealer(protocol)
+                    deals.append(ui.deal_from_post(request.POST, protocol, dealer))
+            svc.protocol_save(
+                table=table,
+                protocol=svc.on_event_rules(table, _rebuild(protocol, deals, ending)),
+                sheet=sheet,
+                based_on_version=based_on,
+                source=Protocol.Source.TABLE_LINK,
+                by=request.user,
+            )
+            if action == "sheet":
+                row = request.POST.get("sheet_row", "")
+                return HttpResponseRedirect(
+                    reverse("protocol-table", args=[key]) + f"?sheet_row={row}#sheet"
+                )
+            return HttpResponseRedirect(reverse("protocol-table", args=[key]) + "#last")
+        except svc.StaleProtocolError as exc:
+            stale = exc
+        except UserFacingError as exc:
+            error = exc
+    view = sel.pulka_view(table, version)
+    seats = sel.seats_of(table)
+
+    def deal_at(index: int | None):
+        return (
+            protocol.deals[index]
+            if index is not None and 0 <= index < len(protocol.deals)
+            else None
+        )
+
+    edited = deal_at(edit)
+    if request.method == "POST" and request.POST.get("action", "add") in ("add", "replace"):
+        form = ui.form_values(protocol, None, request.POST)  # a refused form keeps what it had
+        if request.POST.get("action") == "replace" and edited is None:
+            try:
+                edit = _int(request.POST.get("index"))
+            except UserFacingError:
+                edit = None
+            edited = deal_at(edit)
+    else:  # "Correct" opens the deal's form filled with the deal as entered (issue 29)
+        form = ui.form_values(protocol, edit if edited is not None else None)
+    sheet_context = {}
+    if ui.sheet_template and protocol.deals:
+        rows = ui.sheet_rows(protocol)
+        keys = [k for k, _label in rows]
+        row = request.POST.get("sheet_row") or request.GET.get("sheet_row") or ""
+        row = row if row in keys else keys[-2] if len(keys) > 1 else keys[-1]
+        written = svc.stored_sheet(protocol, version.sheet) if version else None
+        sheet_context = {
+            "sheet_rows": rows,
+            "sheet_form": ui.sheet_form(
+                protocol,
+                written,
+                row,
+                request.POST if error and request.POST.get("action") == "sheet" else None,
+            ),
+            "sheet_open": "sheet_row" in request.GET or request.POST.get("action") == "sheet",
+        }
+    return render(
+        request,
+        "tournaments/protocols/table_entry.html",
+        {
+            "table": table,
+            "event": table.round.event,
+            "version": version,
+            "view": view,
+            "seats": seats,
+            "ui": ui,
+            **ui.entry_context(protocol),
+            "error": error,
+            "stale": stale,
+            "edit": edit,
+            "edited": edited,
+            "form": form,
+            **sheet_context,
+            "endings": [(e.value, e.value) for e in Ending],
+            "post": request.POST,
+            "approved": version is not None and version.approved,
+            "closed": table.round.state == Round.State.CLOSED,
+            "ask": ", ".join(svc.referees_to_ask(table.round.event)),
+        },
+        status=409 if stale else 400 if error else 200,
+    )
+
+
+def player_protocols(request, key: str):
+    """``/p/<key>/protocols/``: a player confirms his tables' protocols, appeals rulings."""
+    entry = lockout.guarded(
+        lockout.PRIVATE_KEY,
+        request,
+        lambda: get_object_or_404(Entry.objects.select_related("event", "player"), url_key=key),
+    )
+    error = None
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "appeal":
+                from tournaments.models import Ruling
+
+                ruling = get_object_or_404(
+                    Ruling, pk=_int(request.POST.get("ruling")), incident__event=entry.event
+                )
+                rsvc.appeal_file(
+                    ruling=ruling, grounds=request.POST.get("grounds", ""), entry=entry
+                )
+            else:
+                protocol = get_object_or_404(
+                    Protocol, pk=_int(request.POST.get("protocol")), table__seats__entry=entry
+                )
+                seat = protocol.table.seats.get(entry=entry).position
+                svc.protocol_confirm(protocol=protocol, seat=seat, entry=entry)
+            return HttpResponseRedirect(request.path)
+        except UserFacingError as exc:
+            error = exc
+    rows = sel.tables_of_entry(entry)
+    for row in rows:
+        row["view"] = sel.pulka_view(row["table"], row["protocol"])
+        row["confirmed"] = bool(
+            row["protocol"]
+            and row["protocol"].confirmations.filter(seat=row["seat"].position).exists()
+        )
+        row["incidents"] = rtext.annotate_rulings(
+            sel.incidents_for_table(row["table"]), row["table"]
+        )
+        row["state"] = sel.state_text(row["protocol"]) if row["protocol"] else ""
+    return render(
+        request,
+        "tournaments/protocols/player.html",
+        {"entry": entry, "event": entry.event, "rows": rows, "error": error},
+        status=400 if error else 200,
+    )
