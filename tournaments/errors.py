@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ApplicationError", "InvariantError", "UserFacingError"]
+from django.utils.translation import gettext as _
+
+__all__ = ["ApplicationError", "InvariantError", "UserFacingError", "whole_number"]
 
 
 class ApplicationError(Exception):
@@ -28,3 +30,18 @@ class UserFacingError(ApplicationError):
 
 class InvariantError(ApplicationError):
     """Something that must never happen happened; not the user's fault."""
+
+
+def whole_number(value: Any, field: str | None = None) -> int | None:
+    """A form's whole number: ``None`` when blank, else the integer; anything else is a
+    :class:`UserFacingError` naming ``field`` (when given), never a 500."""
+    text = "" if value is None else str(value).strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise UserFacingError(
+            _("%(value)r is not a whole number.") % {"value": text},
+            {"field": field} if field else None,
+        ) from None

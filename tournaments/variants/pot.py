@@ -24,7 +24,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, whole_number
 
 from .base import FamilyUI, PulkaCells
 
@@ -102,16 +102,6 @@ for _code in (
 _EFTERKOP_FIELD = re.compile(r"efterkop_(?:by|contract)_([1-9][0-9]?)")
 
 
-def _int(value: Any, field: str) -> int | None:
-    value = str(value or "").strip()
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise UserFacingError(
-            _("%(value)r is not a whole number.") % {"value": value}, {"field": field}
-        ) from None
 
 
 def _fraction(value: Fraction) -> str:
@@ -211,7 +201,7 @@ class PotUI(FamilyUI):
                 return Rundpass()  # 003 says nothing: thrown in, the pot stays
             tricks = self._tricks(post, size, actives, declarer=None)
             return Rundpass(tricks=tricks)
-        declarer = _int(post.get("declarer"), "declarer")
+        declarer = whole_number(post.get("declarer"), "declarer")
         if declarer is None or not 0 <= declarer < size:
             raise UserFacingError(_("Choose the declarer."), {"field": "declarer"})
         if declarer not in actives:
@@ -247,7 +237,7 @@ class PotUI(FamilyUI):
         tricks: tuple[int, ...] | None
         if defence and not any(d.plays for d in defence):
             tricks = None  # both stayed home: no play
-            if any(_int(post.get(f"tricks_{p}"), f"tricks_{p}") for p in range(size)):
+            if any(whole_number(post.get(f"tricks_{p}"), f"tricks_{p}") for p in range(size)):
                 raise UserFacingError(
                     _("Both defenders stayed home: nobody played, so leave the tricks blank."),
                     {"field": "tricks"},
@@ -279,7 +269,7 @@ class PotUI(FamilyUI):
             {int(m.group(1)) for name in post if (m := _EFTERKOP_FIELD.fullmatch(str(name)))}
         )
         rows = [
-            (k, _int(post.get(f"efterkop_by_{k}"), f"efterkop_by_{k}"),
+            (k, whole_number(post.get(f"efterkop_by_{k}"), f"efterkop_by_{k}"),
              str(post.get(f"efterkop_contract_{k}") or "").strip())
             for k in numbers
         ]  # fmt: skip
@@ -318,7 +308,7 @@ class PotUI(FamilyUI):
     ) -> tuple[int, ...]:
         """Each seat's tricks; a seat sitting out or at home took none, and a blank declarer's
         are counted from the others' (ten in all)."""
-        given = [_int(post.get(f"tricks_{p}"), f"tricks_{p}") for p in range(size)]
+        given = [whole_number(post.get(f"tricks_{p}"), f"tricks_{p}") for p in range(size)]
         for p in range(size):
             if given[p] is None and (p not in actives or p in zero):
                 given[p] = 0

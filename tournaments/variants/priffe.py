@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy
 from rules.priffe import PASS, Contract, auction_outcome, auction_problems, parse_bid
 from scoring.priffe.protocol import Hand, Honours, HonoursPattern, Penalty, default_sittings
 from scoring.priffe.score import convention_of
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, whole_number
 
 from .base import FamilyUI, PulkaCells
 
@@ -70,16 +70,6 @@ FINDING_TITLES: dict[str, Any] = {
 }
 
 
-def _int(value: Any, field: str) -> int | None:
-    value = "" if value is None else str(value).strip()
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise UserFacingError(
-            _("%(value)r is not a whole number.") % {"value": value}, {"field": field}
-        ) from None
 
 
 class PriffeUI(FamilyUI):
@@ -160,7 +150,7 @@ class PriffeUI(FamilyUI):
         The auction is stored as spoken, in order from forehand; its legality (one round, each
         bid higher, information bids of the first two speakers only) and the contract it gives
         are the checker's findings, shown next to the deal (seed 004 "Budgivning")."""
-        sits = _int(post.get("sits"), "sits")
+        sits = whole_number(post.get("sits"), "sits")
         if sits is None:
             sits = self.current_sits(protocol)
         else:
@@ -172,7 +162,7 @@ class PriffeUI(FamilyUI):
             return self._penalty_from_post(post, sits)
         bids = self._bids_from_post(post, protocol, sits, seating)
         forced = post.get("kind") == "tvangsnoll"
-        player = _int(post.get("declarer"), "declarer")
+        player = whole_number(post.get("declarer"), "declarer")
         contract_word = str(post.get("contract") or "")
         if not forced and not contract_word and bids is not None:
             try:
@@ -201,8 +191,8 @@ class PriffeUI(FamilyUI):
                 raise UserFacingError(_("Choose the contract."), {"field": "contract"}) from None
             if contract is Contract.TVANGSNOLL:
                 raise UserFacingError(_("Choose the contract."), {"field": "contract"})
-        own = _int(post.get("tricks_own"), "tricks_own")
-        other = _int(post.get("tricks_other"), "tricks_other")
+        own = whole_number(post.get("tricks_own"), "tricks_own")
+        other = whole_number(post.get("tricks_other"), "tricks_other")
         if own is None and other is None:
             raise UserFacingError(
                 _("Give the tricks of the declarer's side (the other side's are counted)."),
@@ -218,7 +208,7 @@ class PriffeUI(FamilyUI):
         side = seating.index(player) % 2
         tricks = (own, other) if side == 0 else (other, own)
         honours: tuple[Honours, ...] = ()
-        holder = _int(post.get("honours_holder"), "honours_holder")
+        holder = whole_number(post.get("honours_holder"), "honours_holder")
         if holder is not None:
             if not 0 <= holder < 4:
                 raise UserFacingError(_("No such player."), {"field": "honours_holder"})
@@ -244,7 +234,7 @@ class PriffeUI(FamilyUI):
         sits' seating, one seat per deal): a new deal follows the sits' deals so far, a
         corrected one (``action=replace``, ``index``) those before it."""
         deals = list(protocol.deals)
-        index = _int(post.get("index"), "index")
+        index = whole_number(post.get("index"), "index")
         if post.get("action") == "replace" and index is not None and 0 <= index < len(deals):
             deals = deals[:index]
         played = sum(1 for d in deals if isinstance(d, Hand) and d.sits == sits)
@@ -283,10 +273,10 @@ class PriffeUI(FamilyUI):
     def _penalty_from_post(self, post: Mapping[str, Any], sits: int) -> Penalty:
         """A penalty entered at the table: the offender, whole points (above the line for
         his opponents in ``sits``), the rule or reason."""
-        player = _int(post.get("offender"), "offender")
+        player = whole_number(post.get("offender"), "offender")
         if player is None or not 0 <= player < 4:
             raise UserFacingError(_("Choose the offender."), {"field": "offender"})
-        points = _int(post.get("penalty_points"), "penalty_points")
+        points = whole_number(post.get("penalty_points"), "penalty_points")
         if points is None or points <= 0:
             raise UserFacingError(
                 _("Give the penalty's points (a whole number above 0)."),
@@ -503,11 +493,11 @@ class PriffeUI(FamilyUI):
             )
         if data.get("player") in (None, ""):
             raise UserFacingError(_("Choose the offender."), {"field": "player"})
-        sits = _int(data.get("sits"), "sits")
-        player = _int(data.get("player"), "player")
-        points = _int(data.get("gora", 0), "gora") or 0
+        sits = whole_number(data.get("sits"), "sits")
+        player = whole_number(data.get("player"), "player")
+        points = whole_number(data.get("gora", 0), "gora") or 0
         for _writer, amount in data.get("whists", ()):
-            points += _int(amount, "whists") or 0
+            points += whole_number(amount, "whists") or 0
         if sits is None or sits < 0:
             raise UserFacingError(_("Choose the sits."), {"field": "sits"})
         if player is None or not 0 <= player < 4:

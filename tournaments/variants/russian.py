@@ -18,7 +18,7 @@ from scoring.penalties import adjusted_result_entries, penalty_entries
 from scoring.protocol import Call, Game, Penalty, Raspasy
 from scoring.pulka import score
 from scoring.writing import whisting_order
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, whole_number
 
 from . import russian_sheet as paper
 from . import russian_words as words
@@ -48,14 +48,6 @@ def _call(value: str | None, field: str) -> Call:
         ) from None
 
 
-def _int(value: str | None) -> int | None:
-    value = (value or "").strip()
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise UserFacingError(_("%(value)r is not a whole number.") % {"value": value}) from None
 
 
 def _tricks(post: Mapping[str, Any], seat: int, name: str) -> int | None:
@@ -125,7 +117,7 @@ class RussianUI(FamilyUI):
         tricks = [_tricks(post, p, names[p]) for p in range(n)]
         if post.get("kind") == "raspasy":
             return Raspasy(tuple(tricks[p] for p in range(n)))
-        declarer = _int(post.get("declarer"))
+        declarer = whole_number(post.get("declarer"))
         if declarer is None or not 0 <= declarer < n:
             raise UserFacingError(_("Choose the declarer."), {"field": "declarer"})
         try:

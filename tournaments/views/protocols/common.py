@@ -9,11 +9,10 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 
 from scoring.protocol import Ending
 from tournaments import permissions
-from tournaments.errors import UserFacingError
+from tournaments.errors import whole_number
 from tournaments.models import EntryKind, Event
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
@@ -37,19 +36,11 @@ def staff_view(roles: frozenset[str]):
     return decorator
 
 
-def _int(value: str | None) -> int | None:
-    value = (value or "").strip()
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise UserFacingError(_("%(value)r is not a whole number.") % {"value": value}) from None
 
 
 def _seats(values: list[str]) -> list[int]:
     """The seats ticked (the service checks that the table has them)."""
-    return [s for s in map(_int, values) if s is not None]
+    return [s for s in map(whole_number, values) if s is not None]
 
 
 def _current_protocol(table, kind=EntryKind.TABLE):

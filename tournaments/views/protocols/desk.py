@@ -15,13 +15,13 @@ from django.views.decorators.http import require_POST
 
 from scoring.protocol import Ending
 from tournaments import permissions
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, whole_number
 from tournaments.models import EntryKind, Protocol
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.services.jobs import STANDINGS_QUEUED, jobs_waiting
 from tournaments.variants import ui_of_event
-from tournaments.views.protocols.common import _current_protocol, _int, staff_view
+from tournaments.views.protocols.common import _current_protocol, staff_view
 
 
 @staff_view(permissions.REFEREE)
@@ -56,7 +56,7 @@ def referee_entry(request, event, number: int, table_number: int):
                 sheet=sheet,
                 notation=text,
                 entry_kind=kind,
-                based_on_version=_int(request.POST.get("based_on_version")),
+                based_on_version=whole_number(request.POST.get("based_on_version")),
                 reason=request.POST.get("reason", ""),
                 by=request.user,
                 source=Protocol.Source.REFEREE,
@@ -145,15 +145,15 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
         elif action == "confirm":  # the version the form showed, not whatever is current now
             svc.protocol_confirm(
                 protocol=svc.protocol_version(
-                    table=table, version=_int(request.POST.get("version"))
+                    table=table, version=whole_number(request.POST.get("version"))
                 ),
-                seat=_int(request.POST.get("seat")) or 0,
+                seat=whole_number(request.POST.get("seat")) or 0,
                 by=request.user,
             )
         elif action == "approve":
             svc.protocol_approve(
                 protocol=svc.protocol_version(
-                    table=table, version=_int(request.POST.get("version"))
+                    table=table, version=whole_number(request.POST.get("version"))
                 ),
                 by=request.user,
                 confirm_missing=bool(request.POST.get("confirm_missing")),

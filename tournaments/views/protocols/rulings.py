@@ -7,14 +7,14 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from tournaments import permissions
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, whole_number
 from tournaments.models import Appeal, PenaltyDefinition
 from tournaments.selectors import protocols as sel
 from tournaments.selectors import rulings_text as rtext
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_event
 from tournaments.views.decorators import posted_id
-from tournaments.views.protocols.common import _int, _seats, staff_view
+from tournaments.views.protocols.common import _seats, staff_view
 
 
 def _params(text: str) -> dict[str, object]:
@@ -60,12 +60,7 @@ def _ruling_params(post) -> dict[str, object]:
         if not value:
             continue
         if kind == "number":
-            try:
-                out[name] = int(value)
-            except ValueError:
-                raise UserFacingError(
-                    _("%(value)r is not a whole number.") % {"value": value}, {"field": f"p_{name}"}
-                ) from None
+            out[name] = whole_number(value, f"p_{name}")
         else:
             out[name] = value
     split = [(post.get(f"p_other_split_{k}") or "").strip() for k in (0, 1)]
@@ -87,7 +82,7 @@ def incidents(request, event, number: int, table_number: int):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "ruling":
-                incident = get_object_or_404(table.incidents, pk=_int(request.POST.get("incident")))
+                incident = get_object_or_404(table.incidents, pk=whole_number(request.POST.get("incident")))
                 kind = request.POST.get("kind", "")
                 definition = None
                 if kind == "event":
@@ -101,13 +96,13 @@ def incidents(request, event, number: int, table_number: int):
                     penalty_code=request.POST.get("penalty_code", "")
                     if kind == "catalogue"
                     else "",
-                    seat=_int(request.POST.get("seat")),
+                    seat=whole_number(request.POST.get("seat")),
                     params=_ruling_params(request.POST),
                     definition=definition,
                     reason=request.POST.get("reason", ""),
                 )
             else:
-                deal = _int(request.POST.get("deal"))
+                deal = whole_number(request.POST.get("deal"))
                 rsvc.incident_record(
                     table=table,
                     by=request.user,
@@ -150,7 +145,7 @@ def _kept(incidents, post):
     """Each incident with ``kept``: what its ruling form was sent with, when the ruling was
     refused (the form shows it again to correct), else nothing."""
     incidents = list(incidents)
-    wanted = _int(post.get("incident")) if post is not None else None
+    wanted = whole_number(post.get("incident")) if post is not None else None
     for incident in incidents:
         incident.kept = post if wanted == incident.pk else {}
     return incidents
@@ -170,7 +165,7 @@ def appeals(request, event):
                 new_ruling = {
                     "kind": request.POST.get("kind", "catalogue"),
                     "penalty_code": request.POST.get("penalty_code", ""),
-                    "seat": _int(request.POST.get("seat")),
+                    "seat": whole_number(request.POST.get("seat")),
                     "params": _ruling_params(request.POST),
                 }
             rsvc.appeal_decide(
@@ -234,8 +229,8 @@ def penalties(request, event):
                 code=request.POST.get("code", "").strip(),
                 name=request.POST.get("name", "").strip(),
                 kind=request.POST.get("kind", ""),
-                whists=_int(request.POST.get("whists")) or 0,
-                gora=_int(request.POST.get("gora")) or 0,
+                whists=whole_number(request.POST.get("whists")) or 0,
+                gora=whole_number(request.POST.get("gora")) or 0,
                 rule=request.POST.get("rule", "").strip(),
                 by=request.user,
             )

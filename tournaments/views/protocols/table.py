@@ -10,14 +10,14 @@ from django.utils.translation import gettext as _
 
 from scoring.protocol import Ending
 from tournaments import lockout
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, whole_number
 from tournaments.models import Entry, Protocol, Round
 from tournaments.selectors import protocols as sel
 from tournaments.selectors import rulings_text as rtext
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_protocol
-from tournaments.views.protocols.common import _current_protocol, _int, _rebuild
+from tournaments.views.protocols.common import _current_protocol, _rebuild
 
 
 def table_entry(request, key: str):
@@ -26,13 +26,13 @@ def table_entry(request, key: str):
     version, protocol = _current_protocol(table)
     ui = ui_of_protocol(protocol)  # the family's deal form (tournaments.variants)
     error = stale = None
-    edit = _int(request.GET.get("edit")) if request.GET.get("edit", "").isdigit() else None
+    edit = whole_number(request.GET.get("edit")) if request.GET.get("edit", "").isdigit() else None
     if request.method == "POST":
         action = request.POST.get("action", "add")
         deals = list(protocol.deals)
         sheet = svc.stored_sheet(protocol, version.sheet) if version else None
         try:
-            based_on = _int(request.POST.get("based_on_version"))
+            based_on = whole_number(request.POST.get("based_on_version"))
             ending = None
             if action == "sheet" and ui.sheet_template:  # a row the players wrote on paper
                 sheet = ui.sheet_from_post(request.POST, protocol, sheet)
@@ -41,12 +41,12 @@ def table_entry(request, key: str):
                 if ending not in Ending._value2member_map_:
                     raise UserFacingError(_("Choose how the pulka ended."), {"field": "ending"})
             elif action == "delete":
-                index = _int(request.POST.get("index"))
+                index = whole_number(request.POST.get("index"))
                 if index is None or not 0 <= index < len(deals):
                     raise UserFacingError(_("No such deal."), {"field": "index"})
                 deals.pop(index)
             else:
-                index = _int(request.POST.get("index"))
+                index = whole_number(request.POST.get("index"))
                 if action == "replace" and index is not None and 0 <= index < len(deals):
                     dealer = sel.next_dealer(protocol.with_deals(tuple(deals[:index])))
                     deals[index] = ui.deal_from_post(request.POST, protocol, dealer)
@@ -86,7 +86,7 @@ def table_entry(request, key: str):
         form = ui.form_values(protocol, None, request.POST)  # a refused form keeps what it had
         if request.POST.get("action") == "replace" and edited is None:
             try:
-                edit = _int(request.POST.get("index"))
+                edit = whole_number(request.POST.get("index"))
             except UserFacingError:
                 edit = None
             edited = deal_at(edit)
@@ -150,14 +150,14 @@ def player_protocols(request, key: str):
                 from tournaments.models import Ruling
 
                 ruling = get_object_or_404(
-                    Ruling, pk=_int(request.POST.get("ruling")), incident__event=entry.event
+                    Ruling, pk=whole_number(request.POST.get("ruling")), incident__event=entry.event
                 )
                 rsvc.appeal_file(
                     ruling=ruling, grounds=request.POST.get("grounds", ""), entry=entry
                 )
             else:
                 protocol = get_object_or_404(
-                    Protocol, pk=_int(request.POST.get("protocol")), table__seats__entry=entry
+                    Protocol, pk=whole_number(request.POST.get("protocol")), table__seats__entry=entry
                 )
                 seat = protocol.table.seats.get(entry=entry).position
                 svc.protocol_confirm(protocol=protocol, seat=seat, entry=entry)
