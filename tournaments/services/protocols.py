@@ -373,6 +373,7 @@ def _rulings_applied(
         Ruling.objects.filter(incident__table=table, active=True)
         .exclude(kind=Ruling.Kind.NONE)
         .select_related("incident__table__round", "definition")
+        .defer(*without_draw_record("incident__table__round"))
         .order_by("created_at", "pk")
     )
     for ruling in rulings:
