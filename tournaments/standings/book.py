@@ -38,9 +38,9 @@ from fractions import Fraction
 from typing import Any
 
 from .metrics import Metric, PlayerRecord
-from .ranker import Ranked
+from .ranker import Ranked, placed
 from .rows import SIT_OUT_RULE, Adjustment, RoundResult
-from .table import WHIST_SCORES, StandingsConfig, _places, num
+from .table import WHIST_SCORES, StandingsConfig, _places, adjustments_json, num
 
 __all__ = ["StandingsBook", "assemble", "no_cyclic_gc", "rank_values"]
 
@@ -108,26 +108,7 @@ def rank_values(
                     last = key
             split.extend(parts)
         groups = split
-    order = [e for group in groups for e in group]
-    decided: dict[int, str | None] = {}
-    for above, e in zip(order, order[1:], strict=False):
-        mine, theirs = values[e], values[above]
-        decided[e] = next(
-            (
-                m.key
-                for m in metrics
-                if m.key in mine and m.key in theirs and mine[m.key] != theirs[m.key]
-            ),
-            None,
-        )
-    ranked: list[Ranked] = []
-    place = 1
-    for group in groups:
-        last_place = place + len(group) - 1
-        for e in group:
-            ranked.append(Ranked(e, place, len(group) > 1, last_place, values[e], decided.get(e)))
-        place = last_place + 1
-    return ranked
+    return placed(groups, values, metrics)
 
 
 class _Table:
@@ -426,16 +407,7 @@ class StandingsBook:
                 for m in self.metrics
             ],
             "rounds": sorted(rounds),
-            "adjustments": [
-                {
-                    "entry": a.entry,
-                    "whists": num(a.whists),
-                    "round": a.round,
-                    "rule": a.rule,
-                    "reason": a.reason,
-                }
-                for a in self.adjustments
-            ],
+            "adjustments": adjustments_json(self.adjustments),
         }
 
 

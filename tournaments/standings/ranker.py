@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from .metrics import Metric, PlayerRecord
 
-__all__ = ["Ranked", "rank"]
+__all__ = ["Ranked", "placed", "rank"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,16 +73,25 @@ def rank(records: Sequence[PlayerRecord], metrics: Sequence[Metric]) -> list[Ran
                     parts.append(current)
             split.extend(parts)
         groups = split
+    return placed(groups, values, metrics)
+
+
+def placed(
+    groups: Sequence[Sequence[int]],
+    values: dict[int, dict[str, Fraction]],
+    metrics: Sequence[Metric],
+) -> list[Ranked]:
+    """The ranking of ``groups`` (tied players together, best group first): shared places for
+    a tie, and for each player the first criterion that sets him apart from the one above."""
     order = [e for group in groups for e in group]
     decided: dict[int, str | None] = {}
     for above, e in zip(order, order[1:], strict=False):
+        mine, theirs = values[e], values[above]
         decided[e] = next(
             (
                 m.key
                 for m in metrics
-                if m.key in values[e]
-                and m.key in values[above]
-                and values[e][m.key] != values[above][m.key]
+                if m.key in mine and m.key in theirs and mine[m.key] != theirs[m.key]
             ),
             None,
         )

@@ -189,17 +189,22 @@ class Standings:
             ],
             "rounds": rounds,
             "rows": rows,
-            "adjustments": [
-                {
-                    "entry": a.entry,
-                    "whists": num(a.whists),
-                    "round": a.round,
-                    "rule": a.rule,
-                    "reason": a.reason,
-                }
-                for a in self.adjustments
-            ],
+            "adjustments": adjustments_json(self.adjustments),
         }
+
+
+def adjustments_json(adjustments: Sequence[Adjustment]) -> list[dict[str, Any]]:
+    """The stored form of the standings' adjustments (penalties in whists, sat-out rounds)."""
+    return [
+        {
+            "entry": a.entry,
+            "whists": num(a.whists),
+            "round": a.round,
+            "rule": a.rule,
+            "reason": a.reason,
+        }
+        for a in adjustments
+    ]
 
 
 def _places(scores: Sequence[Fraction]) -> list[int]:
