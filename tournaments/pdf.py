@@ -180,6 +180,17 @@ def _rules_named(event: Event) -> dict[str, Any]:
     }
 
 
+def _seat_row(s: Seat) -> dict[str, Any]:
+    """A seat as the sheets print it (``seat`` counted from 1 for people)."""
+    return {
+        "position": s.position,
+        "seat": s.position + 1,
+        "entry": s.entry_id,
+        "name": s.entry.player.name,
+        "club": s.entry.player.club,
+    }
+
+
 def _seats_by_table(round_: Round) -> dict[int, list[dict[str, Any]]]:
     seats: dict[int, list[dict[str, Any]]] = {}
     for s in (
@@ -187,15 +198,7 @@ def _seats_by_table(round_: Round) -> dict[int, list[dict[str, Any]]]:
         .select_related("entry__player")
         .order_by("table__number", "position")
     ):
-        seats.setdefault(s.table_id, []).append(
-            {
-                "position": s.position,
-                "seat": s.position + 1,
-                "entry": s.entry_id,
-                "name": s.entry.player.name,
-                "club": s.entry.player.club,
-            }
-        )
+        seats.setdefault(s.table_id, []).append(_seat_row(s))
     return seats
 
 
@@ -413,15 +416,7 @@ def _filled_sheets(
         .select_related("entry__player")
         .order_by("table_id", "position")
     ):
-        seats.setdefault(s.table_id, []).append(
-            {
-                "position": s.position,
-                "seat": s.position + 1,
-                "entry": s.entry_id,
-                "name": s.entry.player.name,
-                "club": s.entry.player.club,
-            }
-        )
+        seats.setdefault(s.table_id, []).append(_seat_row(s))
     chosen: dict[int, Protocol] = {}
     for p in (
         Protocol.objects.filter(**table_scope)
