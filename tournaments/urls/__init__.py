@@ -10,6 +10,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from tournaments.views import health
+from tournaments.views.language import language_switch
 from tournaments.views.login import (
     AdminLockoutAuthenticationForm,
     LockoutAuthenticationForm,
@@ -27,6 +28,8 @@ handler500 = "tournaments.views.errors.server_error"
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    # the header's language switcher (a GET form); Django's POST set_language stays beside it
+    path("i18n/language/", language_switch, name="language"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
