@@ -9,11 +9,14 @@ pages' versions run as they do after a real commit."""
 
 from __future__ import annotations
 
+import gzip
+import json
 import random
 import re
 
 import pytest
 from django.core.cache import cache
+from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
@@ -31,6 +34,7 @@ from tournaments.services.rounds import (
     seats_swap,
 )
 from tournaments.services.standings import standings_recompute
+from tournaments.views import caching
 
 pytestmark = pytest.mark.django_db
 
@@ -367,3 +371,149 @@ def test_the_pages_are_served_from_redis_as_in_production(
         server = redis.Redis.from_url(settings.CELERY_BROKER_URL)
         for key in server.keys(f"{prefix}:*"):
             server.delete(key)
+
+
+# --- the stored pages compressed once, served as gzip to the clients that accept it ----------
+
+BROWSER = "gzip, deflate, br, zstd"  # what Chromium sends
+#: pages of the 9-player cup long enough to be stored compressed (the test checks they are):
+#: all but the CSVs
+LONG = [p for p in PAGES if "CSV" not in p]
+
+
+def vary(response) -> set[str]:
+    return {v.strip().lower() for v in response.headers.get("Vary", "").split(",")}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_a_browser_gets_the_stored_page_gzipped_and_equal_once_decompressed(
+    client, cup, name, django_assert_num_queries
+):
+    url = pages(cup)[name]
+    first = client.get(url, HTTP_ACCEPT_ENCODING=BROWSER)  # a miss: rendered, stored, served
+    with django_assert_num_queries(0):
+        again = client.get(url, HTTP_ACCEPT_ENCODING=BROWSER)
+        plain = client.get(url)  # a client that sends no Accept-Encoding
+    assert plain.status_code == 200 and not plain.has_header("Content-Encoding")
+    assert plain.headers["Content-Length"] == str(len(plain.content))
+    for answer in (first, again):
+        assert answer.status_code == 200
+        assert answer.headers["Content-Type"] == plain.headers["Content-Type"]
+        assert answer.headers["Content-Length"] == str(len(answer.content))
+        assert {"accept-encoding", "cookie", "accept-language"} <= vary(answer)
+        if len(plain.content) < caching.GZIP_MIN_BYTES:
+            assert not answer.has_header("Content-Encoding") and answer.content == plain.content
+            assert answer.headers["ETag"] == plain.headers["ETag"]
+            continue
+        assert answer.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(answer.content) == plain.content
+        assert len(answer.content) < len(plain.content) / 2
+        assert answer.headers["ETag"] == plain.headers["ETag"][:-1] + '-gz"'
+    assert (len(plain.content) >= caching.GZIP_MIN_BYTES) == (name in LONG)
+    assert {"accept-encoding"} <= vary(plain)
+
+
+def test_the_api_s_json_is_compressed_too(client, cup):
+    url = pages(cup)["standings API"]
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert packed.headers["Content-Type"] == "application/json"
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(packed.content)) == plain.json()
+
+
+@pytest.mark.parametrize(
+    ("accept_encoding", "gzipped"),
+    [
+        ("gzip", True),
+        ("GZIP;q=0.5, identity", True),
+        ("x-gzip", True),
+        ("*", True),
+        ("br, *;q=0.1", True),
+        ("gzip;q=0", False),
+        ("gzip;q=0.000, deflate", False),
+        ("gzip;q=0, *", False),  # gzip named and refused: the wildcard does not bring it back
+        ("*;q=0", False),
+        ("deflate, br", False),
+        ("identity", False),
+        ("gzip;q=nonsense", False),
+        ("", False),
+    ],
+)
+def test_accept_encoding_is_read_with_its_q_values(client, cup, accept_encoding, gzipped):
+    assert caching.accepts_gzip(accept_encoding) is gzipped
+    url = pages(cup)["round"]
+    plain = client.get(url)
+    answer = client.get(url, HTTP_ACCEPT_ENCODING=accept_encoding)
+    assert answer.has_header("Content-Encoding") is gzipped
+    body = gzip.decompress(answer.content) if gzipped else answer.content
+    assert body == plain.content
+
+
+def test_a_refresh_naming_either_etag_is_a_304(client, cup, django_assert_num_queries):
+    url = pages(cup)["standings"]
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING=BROWSER)
+    assert plain.headers["ETag"] != packed.headers["ETag"]
+    with django_assert_num_queries(0):
+        for etag in (plain.headers["ETag"], packed.headers["ETag"]):
+            for accept_encoding in ("", BROWSER):
+                refresh = client.get(
+                    url, HTTP_IF_NONE_MATCH=etag, HTTP_ACCEPT_ENCODING=accept_encoding
+                )
+                assert refresh.status_code == 304 and refresh.content == b""
+                assert refresh.headers["ETag"] == etag  # the representation the client holds
+                assert "accept-encoding" in vary(refresh)
+    stale = client.get(url, HTTP_IF_NONE_MATCH='"a0123-gz"', HTTP_ACCEPT_ENCODING=BROWSER)
+    assert stale.status_code == 200 and stale.headers["ETag"] == packed.headers["ETag"]
+
+
+@pytest.mark.parametrize("name", ["round", "standings", "standings API", "player"])
+def test_a_change_shows_on_the_next_get_in_both_encodings(
+    client, cup, name, django_capture_on_commit_callbacks
+):
+    url = pages(cup)[name]
+    before = {ae: client.get(url, HTTP_ACCEPT_ENCODING=ae) for ae in ("", BROWSER)}
+    assert before[BROWSER].headers["Content-Encoding"] == "gzip"
+    with django_capture_on_commit_callbacks(execute=True):
+        _rename_by_service(cup)
+    for ae, old in before.items():
+        after = client.get(url, HTTP_IF_NONE_MATCH=old.headers["ETag"], HTTP_ACCEPT_ENCODING=ae)
+        assert after.status_code == 200 and after.headers["ETag"] != old.headers["ETag"]
+        body = gzip.decompress(after.content) if ae else after.content
+        assert "Renamed Player" in body.decode()
+        again = client.get(url, HTTP_ACCEPT_ENCODING=ae)  # served from the cache, the new page
+        assert again.content == after.content
+
+
+def test_a_short_body_is_stored_and_served_as_it_is(client, cup, monkeypatch):
+    monkeypatch.setattr(caching, "GZIP_MIN_BYTES", 10**9)
+    url = pages(cup)["round"]
+    plain = client.get(url)
+    for _ in range(2):  # the miss, then the stored page
+        answer = client.get(url, HTTP_ACCEPT_ENCODING=BROWSER)
+        assert not answer.has_header("Content-Encoding") and answer.content == plain.content
+        assert answer.headers["ETag"] == plain.headers["ETag"]
+        assert "accept-encoding" in vary(answer)
+
+
+def test_a_page_holding_a_csrf_token_is_never_stored():
+    """A viewer's token is his own: such a page is not kept (nor compressed beside the page's
+    text, which BREACH would read it from)."""
+    page = HttpResponse(
+        '<form method="post"><input type="hidden" name="csrfmiddlewaretoken" value="abc"></form>'
+        * 100,
+        content_type="text/html; charset=utf-8",
+    )
+    assert caching._stored(page) is None
+    assert caching._stored(HttpResponse("<p>a page</p>" * 100))[3] is True
+
+
+def test_a_logged_in_viewer_gets_the_database_page_uncompressed(client, cup):
+    """The database path keeps identity bodies: a logged-in viewer's page carries the CSRF
+    token of his logout form (BREACH)."""
+    client.force_login(UserFactory())
+    answer = client.get(pages(cup)["standings"], HTTP_ACCEPT_ENCODING=BROWSER)
+    assert answer.status_code == 200 and not answer.has_header("Content-Encoding")
+    assert "csrfmiddlewaretoken" in answer.content.decode()
+    assert "accept-encoding" in vary(answer)
