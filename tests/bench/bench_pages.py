@@ -19,6 +19,13 @@ the page answered with (a phone refreshing a page it has) and count only 304 ans
 shared machine the absolute figures are noisy
 and the client competes with the server for the CPU: compare the ratios.
 
+The clients send ``Accept-Encoding: gzip, deflate, br, zstd`` as browsers do (Chromium's), so
+the stored pages come compressed (``views.caching``); they read the body without decompressing
+it, as a browser does that on its own CPU. Once per page, before the load, the compressed answer
+is decompressed and checked equal to the page asked for without ``Accept-Encoding``; the table
+gives the page's size and what one answer transfers. ``--identity`` sends no
+``Accept-Encoding`` (the measurement before the pages were stored compressed).
+
 The cache is Redis, as in production (``docker/compose.yaml``): ``BENCH_CACHE_URL`` (default
 ``redis://127.0.0.1:6379/13``), under a key prefix of its own for each run. The clients send no
 cookie, so they are the anonymous viewers that ``views.caching.public_page`` serves without the
@@ -28,6 +35,7 @@ database; ``--no-page-cache`` (``PULKA_PAGE_CACHE=false``) measures the database
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import multiprocessing
 import os
@@ -136,6 +144,34 @@ def load(
     }
 
 
+#: what Chromium sends; the benchmark's clients send it unless ``--identity``
+BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd"
+
+
+def fetch(port: int, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, body
+
+
+def warm(port: int, path: str, headers: dict[str, str]) -> tuple[int, int, str | None]:
+    """Warm both workers (their decoded standings, the cache) and check the compressed answer
+    against the identity one; the page's size, what one answer transfers, its ETag."""
+    for _ in range(4):
+        status, got, body = fetch(port, path, headers)
+        assert status == 200, (path, status)
+    status, _plain_headers, plain = fetch(port, path, {})
+    assert status == 200, (path, status)
+    if got.get("content-encoding") == "gzip":
+        assert gzip.decompress(body) == plain, f"{path}: the gzip body differs once decompressed"
+    else:
+        assert "content-encoding" not in got, (path, got["content-encoding"])
+    return len(plain), len(body), got.get("etag")
+
+
 def database(url: str) -> None:
     import psycopg
 
@@ -233,6 +269,11 @@ def main() -> None:
         "to that run (a shared machine's load moves between pages)",
     )
     parser.add_argument(
+        "--identity",
+        action="store_true",
+        help="the clients send no Accept-Encoding: uncompressed answers (the old measurement)",
+    )
+    parser.add_argument(
         "--no-page-cache",
         action="store_true",
         help="serve every page from the database (PULKA_PAGE_CACHE=false)",
@@ -278,31 +319,25 @@ def main() -> None:
         ("standings, a search (name)", f"/e/{slug}/standings/?q=0042"),
         ("standings CSV (the whole list)", f"/e/{slug}/standings.csv"),
     ]
+    encoding = {} if args.identity else {"Accept-Encoding": BROWSER_ACCEPT_ENCODING}
     proc = serve(args.port, env)
     try:
         rows = []
         for name, path in pages:
-            etag = None
-            for _ in range(4):  # warm both workers (their decoded standings, the cache)
-                conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=300)
-                conn.request("GET", path)
-                response = conn.getresponse()
-                size = len(response.read())
-                etag = response.getheader("ETag")
-                assert response.status == 200, (path, response.status)
+            size, sent, etag = warm(args.port, path, encoding)
             refresh = "(304)" in name
             if refresh:
                 if not etag:  # the database path of a page without an ETag (the event's page)
                     print(f"[bench_pages] {name}: no ETag, not measured", flush=True)
                     continue
-                size = 0
+                size = sent = 0
             r = load(
                 args.port,
                 path,
                 clients=args.clients,
                 seconds=args.seconds,
                 requests=args.requests,
-                headers={"If-None-Match": etag} if refresh else None,
+                headers={**encoding, "If-None-Match": etag} if refresh else encoding,
                 expect=304 if refresh else 200,
             )
             base_now = None
@@ -314,7 +349,7 @@ def main() -> None:
                     seconds=args.seconds,
                     requests=args.requests,
                 )
-            rows.append((name, size, r, base_now))
+            rows.append((name, size, sent, r, base_now))
             print(
                 f"[bench_pages] {name}: {r['rps']:.1f} req/s, p50 {r['p50'] * 1000:.1f} ms, "
                 f"p99 {r['p99'] * 1000:.1f} ms ({r['requests']} requests, "
@@ -328,17 +363,19 @@ def main() -> None:
     print(
         f"\n[bench_pages] {args.players} players x {args.rounds} rounds, gunicorn 2 sync workers, "
         f"{args.clients} clients, {args.seconds:.0f} s per page, {os.cpu_count()} CPUs, "
-        f"page cache {'off' if args.no_page_cache else 'on'}, load {os.getloadavg()}"
+        f"page cache {'off' if args.no_page_cache else 'on'}, "
+        f"Accept-Encoding: {encoding.get('Accept-Encoding', '(none)')}, load {os.getloadavg()}"
     )
     print(
-        "| page | HTML/JSON | requests/s | p50 | p99 | ratio to the trivial view |"
+        "| page | HTML/JSON | sent (body) | requests/s | p50 | p99 | ratio to the trivial view |"
         + (" trivial view just after: req/s |" if args.interleave else "")
     )
-    print("|---|---:|---:|---:|---:|---:|" + ("---:|" if args.interleave else ""))
-    for name, size, r, base_now in rows:
+    print("|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if args.interleave else ""))
+    for name, size, sent, r, base_now in rows:
         base = base_now["rps"] if base_now else first
         print(
-            f"| {name} | {size / 1024:.0f} KiB | {r['rps']:.1f} | {r['p50'] * 1000:.1f} ms | "
+            f"| {name} | {size / 1024:.0f} KiB | {sent / 1024:.0f} KiB | {r['rps']:.1f} | "
+            f"{r['p50'] * 1000:.1f} ms | "
             f"{r['p99'] * 1000:.1f} ms | {r['rps'] / base:.3f} |"
             + (f" {base:.1f} |" if args.interleave else "")
         )
