@@ -221,7 +221,11 @@ class StandingsListApi(APIView):
         description=(
             "As last computed (never computed per request): the status fields say when and "
             "whether they are up to date. Before the first computation ``columns``, ``rounds`` "
-            "and ``rows`` are empty and ``round_score`` is null."
+            "and ``rows`` are empty and ``round_score`` is null. The answer carries an ``ETag``: "
+            "a request naming it in ``If-None-Match`` gets a 304 while the standings are "
+            "unchanged. A client that accepts gzip (``Accept-Encoding: gzip``) may get the JSON "
+            "compressed (``Content-Encoding: gzip``, an ETag of its own); every answer says "
+            "``Vary: Accept-Encoding``."
         ),
         auth=PUBLIC_AUTH,
         responses={200: _standings_output(OutputSerializer), 403: VISIBLE_ONLY, 404: NOT_FOUND},
