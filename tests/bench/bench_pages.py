@@ -359,7 +359,7 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    first = rows[0][2]["rps"]
+    first = rows[0][3]["rps"]
     print(
         f"\n[bench_pages] {args.players} players x {args.rounds} rounds, gunicorn 2 sync workers, "
         f"{args.clients} clients, {args.seconds:.0f} s per page, {os.cpu_count()} CPUs, "
