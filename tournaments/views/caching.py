@@ -197,17 +197,26 @@ def _patch(response: HttpResponse, etag: str) -> HttpResponse:
     return response
 
 
-def _not_modified(request: HttpRequest, etag: str, last_modified: str | None):
-    """A 304 (or 412) when the request names ``etag`` or its compressed form (either
-    representation the client holds is current), with the ETag it named; else None."""
+def _not_modified(
+    request: HttpRequest, etag: str, last_modified: str | None, *, gzipped: bool = False
+):
+    """A 304 when the request names ``etag`` or its compressed form (either representation the
+    client holds is current), with the ETag it named; a 412 when an ``If-Match`` names neither;
+    else None. ``gzipped``: the client would get the compressed form (its ETag goes on a 304
+    that answers ``If-Modified-Since`` alone)."""
     stamp = parse_http_date_safe(last_modified) if last_modified else None
-    for candidate in (etag, _gzip_etag(etag)):
-        response = get_conditional_response(request, etag=candidate, last_modified=stamp)
-        if response is not None:
-            if last_modified:
-                response.headers["Last-Modified"] = last_modified
-            return _patch(response, candidate)
-    return None
+    candidates = (_gzip_etag(etag), etag) if gzipped else (etag, _gzip_etag(etag))
+    answers = [
+        (candidate, get_conditional_response(request, etag=candidate, last_modified=stamp))
+        for candidate in candidates
+    ]
+    matched = [(c, r) for c, r in answers if r is not None and r.status_code == 304]
+    if not matched and any(r is None for _c, r in answers):
+        return None  # a condition that one of the two representations passes
+    candidate, response = (matched or answers)[0]
+    if last_modified:
+        response.headers["Last-Modified"] = last_modified
+    return _patch(response, candidate)
 
 
 def _stored(response: HttpResponse) -> tuple | None:
@@ -294,7 +303,7 @@ def public_page(*parts: str, query: tuple[str, ...] = (), api: bool = False):
             stored = found.get(key)
             if stored is not None and stored[0] == version:
                 last_modified = dict((k.lower(), v) for k, v in stored[2]).get("last-modified")
-                answer = _not_modified(request, etag, last_modified)
+                answer = _not_modified(request, etag, last_modified, gzipped=gzip_ok and stored[4])
                 return answer or _response(stored, etag, gzip_ok=gzip_ok)
             held = {h: request.META.pop(h) for h in _CONDITIONAL if h in request.META}
             try:
@@ -308,7 +317,9 @@ def public_page(*parts: str, query: tuple[str, ...] = (), api: bool = False):
                         cache.set(key, (version, *keep), PAGE_CACHE_SECONDS)
                     except Exception:
                         log.warning("page cache unreachable; %s not stored", request.path)
-                    answer = _not_modified(request, etag, response.get("Last-Modified"))
+                    answer = _not_modified(
+                        request, etag, response.get("Last-Modified"), gzipped=gzip_ok and keep[3]
+                    )
                     return answer or _response((version, *keep), etag, gzip_ok=gzip_ok)
             return response
 

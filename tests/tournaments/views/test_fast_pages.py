@@ -468,6 +468,22 @@ def test_a_refresh_naming_either_etag_is_a_304(client, cup, django_assert_num_qu
     assert stale.status_code == 200 and stale.headers["ETag"] == packed.headers["ETag"]
 
 
+def test_if_modified_since_and_if_match_know_both_representations(client, cup):
+    url = pages(cup)["standings"]
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING=BROWSER)
+    since = packed.headers["Last-Modified"]
+    for accept_encoding, answer in (("", plain), (BROWSER, packed)):
+        refresh = client.get(
+            url, HTTP_IF_MODIFIED_SINCE=since, HTTP_ACCEPT_ENCODING=accept_encoding
+        )
+        assert refresh.status_code == 304
+        assert refresh.headers["ETag"] == answer.headers["ETag"]  # what this client holds
+    for etag in (plain.headers["ETag"], packed.headers["ETag"]):
+        assert client.get(url, HTTP_IF_MATCH=etag).status_code == 200
+    assert client.get(url, HTTP_IF_MATCH='"a0123-gz"').status_code == 412
+
+
 @pytest.mark.parametrize("name", ["round", "standings", "standings API", "player"])
 def test_a_change_shows_on_the_next_get_in_both_encodings(
     client, cup, name, django_capture_on_commit_callbacks
