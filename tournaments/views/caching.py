@@ -79,7 +79,8 @@ log = logging.getLogger("pulka.page_cache")
 PAGE_CACHE_SECONDS = 3600
 #: a stored body this long or longer is kept gzip-compressed (below, the headers outweigh it)
 GZIP_MIN_BYTES = 1024
-#: zlib's default: on a round's page (215 KiB) 9 saves 1 % more for twice the time
+#: zlib's default (and Django's GZipMiddleware's): on a synthetic 1.4 MiB standings JSON, 9 saved
+#: 3 % more for 2.3 times the time (79 against 185 ms); decompressing it took 3 ms
 _GZIP_LEVEL = 6
 
 
