@@ -362,7 +362,9 @@ def test_the_pages_are_served_from_redis_as_in_production(
             with django_assert_num_queries(0):
                 again = client.get(url)
                 refresh = client.get(url, HTTP_IF_NONE_MATCH=first.headers["ETag"])
+                packed = client.get(url, HTTP_ACCEPT_ENCODING=BROWSER)
             assert same_page(again.content, first.content) and refresh.status_code == 304
+            assert gzip.decompress(packed.content) == first.content
             assert redis.Redis.from_url(settings.CELERY_BROKER_URL).keys(f"{prefix}:*")
             with django_capture_on_commit_callbacks(execute=True):
                 _rename_event(cup)
