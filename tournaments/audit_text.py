@@ -12,6 +12,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from tournaments.report_text import name_of
+
 __all__ = ["described"]
 
 #: Action → sentence; ``%(name)s`` fields come from the data, entries (``entry``, ``first``,
@@ -73,7 +75,7 @@ def described(action: str, data: dict[str, Any], names: dict[int, str]) -> str:
     if sentence is None or not isinstance(data, dict):
         return action
     values = {
-        key: (names.get(value, f"#{value}") if key in _ENTRY_FIELDS else value)
+        key: (name_of(names, value) if key in _ENTRY_FIELDS else value)
         for key, value in data.items()
     }
     if action == "entry.registered" and "name" in data:

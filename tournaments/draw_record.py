@@ -126,7 +126,74 @@ def seating_findings(round_: Round, record: dict[str, Any]) -> list[Finding]:
     same tables, seat for seat, and the same first dealers; after corrections (each keeps the
     round's players), the same players seated. The record's ids are read through its
     ``entry_ids`` (an imported round). A record naming players this event does not have and
-    saying nothing of them (an archive of an older Pulka) is not compared: a warning."""
+    saying nothing of them (an archive of an older Pulka) is not compared: a warning.
+
+    Then who sits out: the players stored here as sitting the round out are those the record
+    names, and the earlier rounds out the draw counted are those the earlier rounds stored here
+    say (:func:`_sit_out_here`)."""
+    findings = _tables_here(round_, record)
+    if not any(f.warning for f in findings):  # else the record's ids are not this event's
+        findings += _sit_out_here(round_, record)
+    return findings
+
+
+def _sit_out_here(round_: Round, record: dict[str, Any]) -> list[Finding]:
+    """Who sits ``round_`` out here against the record: the round's stored ``sitting_out`` is
+    the record's ``input.sitting_out``, and the record's ``remainder.rounds_out`` (where it
+    has them) are the earlier rounds' stored sit-outs of the players drawn. Ids through the
+    record's ``entry_ids`` (an imported round)."""
+    inputs = record.get("input") or {}
+    remainder = inputs.get("remainder") if isinstance(inputs.get("remainder"), dict) else {}
+    to_draw = {int(v): int(k) for k, v in (record.get("entry_ids") or {}).items()}
+    recorded = sorted(inputs.get("sitting_out") or [])
+    here = sorted(to_draw.get(e, e) for e in round_.sitting_out or [])
+    if here != recorded:
+        return [
+            Finding(
+                False,
+                f"the players sitting out here ({_ids(here) or 'nobody'}) are not those drawn "
+                f"({_ids(recorded) or 'nobody'})",
+            )
+        ]
+    findings = []
+    if recorded:
+        findings.append(
+            Finding(True, f"the players sitting out here are those drawn ({_ids(here)})")
+        )
+    if "rounds_out" not in remainder:
+        return findings
+    pool = {e["id"] for e in inputs.get("entries") or []} | set(recorded)
+    stored: dict[int, int] = {}
+    earlier = round_.event.rounds.filter(number__lt=round_.number).exclude(state=Round.State.DRAFT)
+    for sat in earlier.values_list("sitting_out", flat=True):
+        for e in sat or []:
+            e = to_draw.get(e, e)
+            if e in pool:
+                stored[e] = stored.get(e, 0) + 1
+    counted = {int(k): int(v) for k, v in remainder["rounds_out"].items() if int(v)}
+    if stored == counted:
+        findings.append(
+            Finding(True, "the earlier rounds' sit-outs stored here are those the draw counted")
+        )
+    else:
+        differ = sorted(
+            e for e in stored.keys() | counted.keys() if stored.get(e) != counted.get(e)
+        )
+        findings.append(
+            Finding(
+                False,
+                "the earlier rounds' sit-outs stored here are not those the draw counted: "
+                + "; ".join(
+                    f"{e} sat out {stored.get(e, 0)} here, {counted.get(e, 0)} counted"
+                    for e in differ
+                ),
+            )
+        )
+    return findings
+
+
+def _tables_here(round_: Round, record: dict[str, Any]) -> list[Finding]:
+    """The tables part of :func:`seating_findings`."""
     ids = {int(k): int(v) for k, v in (record.get("entry_ids") or {}).items()}
     here = [
         (t.number, [s.entry_id for s in t.seats.all()], t.first_dealer)
@@ -233,6 +300,7 @@ def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
         raise RecordError(
             f"input: the engine cannot read it ({type(exc).__name__}: {exc})"
         ) from exc
+    findings += _sit_out_findings(record["input"], seed=seed)
     recorded = record["tables"]
     if again == recorded:
         findings.append(
@@ -251,6 +319,63 @@ def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
                 Finding(False, f"  {len(recorded)} tables recorded, {len(again)} re-run")
             )
     return findings
+
+
+def _sit_out_findings(inputs: dict[str, Any], *, seed: str) -> list[Finding]:
+    """Who sat the round out (players beyond a multiple of four, the event's choice "sit
+    out"), chosen again from the seed and what the draw recorded it depended on: the players'
+    earlier rounds out (``remainder.rounds_out``) and who was fixed at a table
+    (``remainder.fixed``); ``tournaments/seating/remainder.py``. A record without them (drawn
+    before Pulka recorded them) names who sat out but cannot have it re-checked: a warning.
+    Nothing is said of a round nobody sat out with nothing recorded either."""
+    from tournaments.seating.remainder import remainder_of, sitting_out
+
+    remainder = inputs.get("remainder") if isinstance(inputs.get("remainder"), dict) else {}
+    sat = sorted(inputs.get("sitting_out") or [])
+    if "rounds_out" not in remainder:
+        if not sat:
+            return []
+        return [
+            Finding(
+                True,
+                f"who sat out ({_ids(sat)}) was not re-checked: the record does not carry the "
+                "earlier sit-outs the choice depended on (drawn before Pulka recorded them)",
+                warning=True,
+            )
+        ]
+    try:
+        pool = [e["id"] for e in inputs["entries"]] + sat
+        rounds_out = {int(k): int(v) for k, v in remainder["rounds_out"].items()}
+        fixed = [int(e) for e in remainder.get("fixed") or []]
+        again = list(
+            sitting_out(
+                pool, k=remainder_of(len(pool)), rounds_out=rounds_out, seed=seed, fixed=fixed
+            )
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise RecordError(
+            f"input.remainder: who sits out cannot be chosen from it ({type(exc).__name__}: {exc})"
+        ) from exc
+    before = sum(1 for n in rounds_out.values() if n)
+    if again == sat:
+        return [
+            Finding(
+                True,
+                f"who sits out ({_ids(sat) if sat else 'nobody'}) follows from the seed and the "
+                f"earlier sit-outs ({before} of the {len(pool)} players had sat out before)",
+            )
+        ]
+    return [
+        Finding(
+            False,
+            f"who sits out differs: recorded {_ids(sat) if sat else 'nobody'}, the seed and the "
+            f"earlier sit-outs give {_ids(again) if again else 'nobody'}",
+        )
+    ]
+
+
+def _ids(ids: list[int]) -> str:
+    return ", ".join(str(i) for i in ids)
 
 
 def _moment(record: dict[str, Any], field: str) -> datetime | None:

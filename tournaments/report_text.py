@@ -15,7 +15,24 @@ from django.utils.translation import gettext_lazy, ngettext
 from tournaments.models.event import DrawMethod
 from tournaments.seating import report as seating_report
 
-__all__ = ["construction", "entry_names", "note", "progress", "rows", "summary", "why"]
+__all__ = [
+    "construction",
+    "entry_names",
+    "name_of",
+    "note",
+    "progress",
+    "rows",
+    "summary",
+    "why",
+]
+
+
+def name_of(names: dict[int, str], entry: object) -> str:
+    """The player's name for an entry id in ``names``; one it does not hold (an entry deleted
+    since, or an id of another server's draw the event cannot relate) said in words in the
+    page's language, never as a database id."""
+    name = names.get(entry) if isinstance(entry, int) else None
+    return name if name is not None else _("a player not found in this event")
 
 
 def note(note: str, names: dict[int, str]) -> str:
@@ -43,14 +60,14 @@ def note(note: str, names: dict[int, str]) -> str:
     if match:
         ids = [int(x) for x in match.group(1).split(",") if x.strip()]
         return _("played before, not in this draw: %(names)s") % {
-            "names": ", ".join(names.get(i, f"#{i}") for i in ids)
+            "names": ", ".join(name_of(names, i) for i in ids)
         }
     match = re.fullmatch(r"must_sit for (\d+) ignored: not present this round", note)
     if match:
         entry = int(match.group(1))
         return _(
             "%(name)s is fixed at a table but not drawn this round: the fixing is not used"
-        ) % {"name": names.get(entry, f"#{entry}")}
+        ) % {"name": name_of(names, entry)}
     return construction(note)
 
 
@@ -166,7 +183,7 @@ def why(reason: str, names: dict[int, str]) -> str:
         head, tail = english.split("{" + field + "}")
         value = reason[len(head) : len(reason) - len(tail)]
         if reason.startswith(head) and reason.endswith(tail) and value.isdigit():
-            shown = names.get(int(value), f"#{value}") if field == "entry" else value
+            shown = name_of(names, int(value)) if field == "entry" else value
             return translated % {field: shown}
     return reason
 
@@ -184,13 +201,13 @@ def rows(report: dict, names: dict[int, str]) -> list[dict]:
         pid = player.get("id")
         rows.append(
             {
-                "name": names.get(pid, f"#{pid}"),
+                "name": name_of(names, pid),
                 "table": player.get("table"),
                 "met_before": [
-                    f"{names.get(o, f'#{o}')} ({', '.join(str(r) for r in rounds)})"
+                    f"{name_of(names, o)} ({', '.join(str(r) for r in rounds)})"
                     for o, rounds in player.get("met_before", [])
                 ],
-                "repeats": [names.get(o, f"#{o}") for o in player.get("repeats", [])],
+                "repeats": [name_of(names, o) for o in player.get("repeats", [])],
                 "why": "; ".join(why(part, names) for part in player.get("why", "").split("; ")),
                 "seats": player.get("seat_counts", []),
             }

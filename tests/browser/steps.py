@@ -16,9 +16,10 @@ from tests.browser.conftest import login
 FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 
 
-def screenshots(prefix: str) -> Path:
-    """The folder for a test's screenshots: ``PULKA_SCREENSHOTS`` or a new temporary one."""
-    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix=prefix))
+def screenshots(prefix: str, default: Path | None = None) -> Path:
+    """The folder for a test's screenshots: ``PULKA_SCREENSHOTS``, else ``default`` if given,
+    else a new temporary one."""
+    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or default or tempfile.mkdtemp(prefix=prefix))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

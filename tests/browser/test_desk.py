@@ -6,27 +6,22 @@ Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look a
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.browser.conftest import login
+from tests.browser.steps import FITS, screenshots
 from tests.factories import EventFactory, UserFactory
 from tests.tournaments.views.test_desk import record, seat_round
 from tournaments.models import AuditLogEntry, EventRole, Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
-
 
 @pytest.fixture
 def shots() -> Path:
-    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-desk-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshots("pulka-desk-")
 
 
 def test_the_desk_and_the_round_close_in_the_browser(desk, phone, live_server, shots):

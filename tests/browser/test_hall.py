@@ -3,13 +3,11 @@ the round's state without a reload."""
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
-from pathlib import Path
 
 import pytest
 
+from tests.browser.steps import FITS, screenshots
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import Round
 from tournaments.services.rounds import round_start
@@ -37,8 +35,7 @@ def test_the_hall_screen_pages_and_follows_the_round(browser, live_server):
         assert page.evaluate(VISIBLE_PAGES) == 1
         first = page.locator(".hall-page:not([hidden]) h1").inner_text()
         assert first.startswith("Round 2") and "Published" in first
-        shots = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-hall-"))
-        shots.mkdir(parents=True, exist_ok=True)
+        shots = screenshots("pulka-hall-")
         page.screenshot(path=str(shots / "hall-seating-1280x720.png"))
         # it turns the page by itself: seating (2 pages of 30 names), then standings (3)
         page.wait_for_function("document.getElementById('hall').dataset.page === '2'")
@@ -47,7 +44,7 @@ def test_the_hall_screen_pages_and_follows_the_round(browser, live_server):
         )
         assert page.evaluate(VISIBLE_PAGES) == 1
         # the seating fits the screen: no page scrolls sideways
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        assert page.evaluate(FITS)
         page.screenshot(path=str(shots / "hall-standings-1280x720.png"))
 
         # the round starts: the screen follows without a reload, back at the seating

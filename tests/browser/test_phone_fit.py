@@ -10,11 +10,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from tests.browser.steps import screenshots
 from tests.demo_pages import demo_pages, family_demo_pages
 from tests.factories import UserFactory
 
@@ -40,10 +40,23 @@ AXE_RUN = """async () => {
 
 @pytest.fixture
 def shots() -> Path:
-    root = Path(__file__).resolve().parents[2]
-    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or root / "var" / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshots("pulka-phone-", Path(__file__).resolve().parents[2] / "var" / "screenshots")
+
+
+def on_the_phone(phone, live_server, page, shots: Path, axe: str) -> list[str]:
+    """``page`` (a demo page) on the phone: it answers, fits the phone's 390 px and passes
+    axe-core (serious or critical); photographed. What is wrong, in words."""
+    problems = []
+    response = phone.goto(live_server.url + page.path)
+    assert response.ok, (page.name, response.status)
+    width, inner = phone.evaluate(WIDTHS)
+    if not width <= inner == 390:
+        problems.append(f"{page.name}: the page is {width}px wide in a {inner}px window")
+    phone.screenshot(path=str(shots / f"{page.name}-phone.png"), full_page=True)
+    phone.add_script_tag(content=axe)
+    for rule, help_, targets in phone.evaluate(AXE_RUN):
+        problems.append(f"{page.name}: axe {rule} ({help_}) at {targets}")
+    return problems
 
 
 def test_the_demo_pages_fit_a_phone_and_pass_axe(phone, desk, live_server, shots):
@@ -55,15 +68,7 @@ def test_the_demo_pages_fit_a_phone_and_pass_axe(phone, desk, live_server, shots
     problems = []
     for page in pages:
         url = live_server.url + page.path
-        response = phone.goto(url)
-        assert response.ok, (page.name, response.status)
-        width, inner = phone.evaluate(WIDTHS)
-        if not width <= inner == 390:
-            problems.append(f"{page.name}: the page is {width}px wide in a {inner}px window")
-        phone.screenshot(path=str(shots / f"{page.name}-phone.png"), full_page=True)
-        phone.add_script_tag(content=axe)
-        for rule, help_, targets in phone.evaluate(AXE_RUN):
-            problems.append(f"{page.name}: axe {rule} ({help_}) at {targets}")
+        problems += on_the_phone(phone, live_server, page, shots, axe)
         desk.goto(url)
         desk.screenshot(path=str(shots / f"{page.name}-desktop.png"), full_page=True)
         # Russian words are longer: the page still fits
@@ -83,15 +88,7 @@ def test_the_other_families_pages_fit_a_phone_and_pass_axe(phone, live_server, s
     axe = AXE.read_text()
     problems = []
     for page in pages:
-        response = phone.goto(live_server.url + page.path)
-        assert response.ok, (page.name, response.status)
-        width, inner = phone.evaluate(WIDTHS)
-        if not width <= inner == 390:
-            problems.append(f"{page.name}: the page is {width}px wide in a {inner}px window")
-        phone.screenshot(path=str(shots / f"{page.name}-phone.png"), full_page=True)
-        phone.add_script_tag(content=axe)
-        for rule, help_, targets in phone.evaluate(AXE_RUN):
-            problems.append(f"{page.name}: axe {rule} ({help_}) at {targets}")
+        problems += on_the_phone(phone, live_server, page, shots, axe)
     assert not problems, "\n".join(problems)
 
 

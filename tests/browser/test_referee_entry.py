@@ -7,8 +7,6 @@ Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look a
 from __future__ import annotations
 
 import dataclasses
-import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,35 +15,30 @@ from django.urls import reverse
 from rules.contracts import Contract
 from scoring import Sheet, score
 from scoring.protocol import Call, Ending, Game, Raspasy
+from tests.browser.steps import FITS, current_protocol, screenshots
 from tests.tournaments.protocols.conftest import make_table
-from tournaments.models import AuditLogEntry, EntryKind, Protocol
-from tournaments.services.protocols import protocol_confirm, protocol_save, table_header
+from tests.tournaments.protocols.test_referee_entry import deals_protocol, save
+from tournaments.models import AuditLogEntry, Protocol
+from tournaments.services.protocols import protocol_confirm, table_header
 
 from .conftest import login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 W, P = Call.WHIST, Call.PASS
-FITS = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 
 
 @pytest.fixture
 def shots() -> Path:
-    folder = Path(os.environ.get("PULKA_SCREENSHOTS") or tempfile.mkdtemp(prefix="pulka-referee-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshots("pulka-referee-")
 
 
 def current(setup) -> Protocol:
-    return Protocol.objects.get(table=setup.table, entry_kind=EntryKind.TABLE, is_current=True)
+    return current_protocol(setup.table)
 
 
 def saved(setup, deals, sheet=None, ending=Ending.IN_PROGRESS) -> Protocol:
-    protocol = dataclasses.replace(
-        table_header(setup.table).with_deals(tuple(deals)), ending=ending
-    )
-    return protocol_save(table=setup.table, protocol=protocol, based_on_version=None,
-                         sheet=sheet, source=Protocol.Source.TABLE_LINK)
+    return save(setup, deals_protocol(setup, deals, ending), sheet=sheet)
 
 
 def test_correct_opens_the_deals_form_filled_on_a_phone(phone, live_server, shots):
@@ -61,8 +54,9 @@ def test_correct_opens_the_deals_form_filled_on_a_phone(phone, live_server, shot
     assert page.locator("#contract").input_value() == "7♥"
     assert page.get_by_label("Call of Boris").input_value() == "whist"
     assert page.get_by_label("Call of Vera").input_value() == "whist"
-    assert [page.get_by_label(f"Tricks of {n}").input_value() for n in ("Anna", "Boris", "Vera")
-            ] == ["6", "2", "2"]
+    assert [
+        page.get_by_label(f"Tricks of {n}").input_value() for n in ("Anna", "Boris", "Vera")
+    ] == ["6", "2", "2"]
     assert "each whister's tricks" in page.locator("form.deal-form").inner_text()
     page.screenshot(path=str(shots / "01-phone-correct-prefilled.png"), full_page=True)
     assert page.evaluate(FITS)
@@ -75,8 +69,9 @@ def test_correct_opens_the_deals_form_filled_on_a_phone(phone, live_server, shot
     assert "give the tricks of Vera too (001 §3.8.6)" in alert.inner_text()
     assert page.get_by_label("Tricks of Vera").get_attribute("aria-invalid") == "true"
     assert page.get_by_label("Tricks of Boris").input_value() == "2"  # the form kept the rest
-    page.evaluate("document.querySelectorAll('input[type=number]')"
-                  ".forEach(i => i.removeAttribute('max'))")
+    page.evaluate(
+        "document.querySelectorAll('input[type=number]').forEach(i => i.removeAttribute('max'))"
+    )
     page.get_by_label("Tricks of Vera").fill("12")
     page.get_by_role("button", name="Save the correction").tap()
     page.wait_for_selector("text=Tricks of Vera: 12 is not possible")
@@ -104,9 +99,13 @@ def test_correct_opens_the_deals_form_filled_on_a_phone(phone, live_server, shot
 
 def test_referee_approves_with_the_players_error_on_record(desk, live_server, shots):
     setup = make_table(slug="ack-cup")
-    deals = [Game(0, Contract.from_str("6♠"), (W, P), 6), Game(1, Contract.from_str("8♦"), (W, P), 7)]
-    protocol = dataclasses.replace(table_header(setup.table).with_deals(tuple(deals)),
-                                   ending=Ending.AGREEMENT)
+    deals = [
+        Game(0, Contract.from_str("6♠"), (W, P), 6),
+        Game(1, Contract.from_str("8♦"), (W, P), 7),
+    ]
+    protocol = dataclasses.replace(
+        table_header(setup.table).with_deals(tuple(deals)), ending=Ending.AGREEMENT
+    )
     s = score(protocol)
     rows = [s.row(0), list(s.row(1))]
     anna = rows[1][0]

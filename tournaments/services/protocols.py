@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
@@ -386,7 +386,9 @@ def _rulings_applied(
                     "code": "RULING_NOT_RECOMPUTED",
                     "severity": "warning",
                     "rule": ruling.rule,
-                    "message": f"ruling #{ruling.pk} kept as made: {exc.message}",
+                    # English for programs and logs, the ruling in words as the pages say it
+                    "message": f"the ruling on {_in_english(ruling_in_words, ruling)} kept as "
+                    f"made: {exc.message}",
                     # shown in the reader's language (selectors.protocols.finding_message)
                     "text": gettext_noop("the ruling on {ruling} kept as made: {reason}"),
                     "params": {"ruling": ruling_in_words(ruling), "reason": exc.message},
@@ -403,6 +405,13 @@ def _rulings_applied(
                 {"ruling": ruling.pk, "after_deal": ruling.incident.deal, "entries": entries}
             )
     return applied, warnings
+
+
+def _in_english(words: Any, *args: Any) -> str:
+    """``words(*args)`` in English: a finding's ``message`` is English whatever the language
+    active when the version is saved (the reader's language comes from ``text``/``params``)."""
+    with translation.override("en"):
+        return str(words(*args))
 
 
 def _finding_key(f: Any) -> tuple[Any, ...]:

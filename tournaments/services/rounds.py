@@ -433,6 +433,14 @@ def _fours_remainder(
             "rounds_out": rounds_out,
             "fixed": [e.pk for e in regular if e.fixed_table],
         }
+        # what the choice depends on besides the seed, as the draw sees it, so that
+        # ``draw_verify`` re-checks who sits out (docs/draw-record.md): the earlier rounds out
+        # of the players present (none: left out), and who of them is fixed at a table
+        pool = {e.pk for e in regular}
+        remainder["rounds_out"] = {
+            str(e): n for e, n in sorted(rounds_out.items()) if e in pool and n
+        }
+        remainder["fixed"] = sorted(due["fixed"])
         if seed_known:
             out = sitting_out_of([e.pk for e in regular], seed=seed, **due)
         else:

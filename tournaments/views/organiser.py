@@ -356,8 +356,8 @@ def schedule(request, event):
     rounds = [
         (
             r["round"],
-            [[names.get(e, f"#{e}") for e in table] for table in r["tables"]],
-            sorted(names.get(e, f"#{e}") for e in r.get("sitting_out", [])),
+            [[report_text.name_of(names, e) for e in table] for table in r["tables"]],
+            sorted(report_text.name_of(names, e) for e in r.get("sitting_out", [])),
         )
         for r in result.get("rounds", [])
     ]

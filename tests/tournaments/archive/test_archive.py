@@ -10,12 +10,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.factories import UserFactory
 from tournaments.archive import ARCHIVE_VERSION, ArchiveError
 from tournaments.archive.export import event_archive
 from tournaments.archive.load import event_archive_import, event_archive_import_json
-from tournaments.demo.events import demo_event
-from tournaments.demo.protocols import demo_protocols
 from tournaments.models import (
     Appeal,
     AuditLogEntry,
@@ -28,15 +25,9 @@ from tournaments.models import (
     Table,
 )
 
+from .conftest import imported
+
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def demo(db):
-    organiser = UserFactory(username="demo", is_staff=True, is_superuser=True)
-    event = demo_event(organiser=organiser)
-    demo_protocols(event)
-    return event, organiser
 
 
 def _comparable(document: dict) -> dict:
@@ -70,11 +61,11 @@ def test_round_trip_of_the_demo_event(demo, client):
     refs = {p["ref"] for p in first["players"]}
     assert all(row["entry"] in refs for p in versions for row in p["result"])
 
-    copy_ = event_archive_import(document=json.loads(json.dumps(first)), by=organiser, slug="copy")
+    copy_ = imported(first, organiser, "copy")
     assert copy_.pk != event.pk and copy_.slug == "copy"
     second = event_archive(event=copy_)
-    imported = second["audit_log"].pop()
-    assert imported["action"] == "event.imported" and imported["data"]["from"] == event.slug
+    logged = second["audit_log"].pop()
+    assert logged["action"] == "event.imported" and logged["data"]["from"] == event.slug
     assert _comparable(second) == _comparable(first)
     # the imported rows are new rows, with new private links
     assert not set(copy_.entries.values_list("url_key", flat=True)) & set(
@@ -216,11 +207,10 @@ def test_management_commands_export_and_import(demo, tmp_path):
         "tournaments.demo.priffe.demo_priffe_event",
     ],
 )
-def test_round_trip_of_every_rule_familys_demo(db, make):
+def test_round_trip_of_every_rule_familys_demo(organiser, make):
     """Each family's protocols are read back by its own scoring module on import."""
     from django.utils.module_loading import import_string
 
-    organiser = UserFactory(username="demo", is_staff=True, is_superuser=True)
     event = import_string(make)(organiser=organiser)
     first = event_archive(event=event)
     versions = [p for r in first["rounds"] for t in r["tables"] for p in t["protocols"]]

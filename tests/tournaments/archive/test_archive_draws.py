@@ -8,7 +8,6 @@ players, rounds and protocols since the archive's first version travel too."""
 from __future__ import annotations
 
 import copy
-import json
 from decimal import Decimal
 
 import pytest
@@ -17,33 +16,19 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import UserFactory
 from tournaments.archive.export import event_archive
-from tournaments.archive.load import event_archive_import
-from tournaments.demo.events import demo_event
-from tournaments.demo.protocols import demo_protocols
 from tournaments.draw_record import draw_record, entry_ids
 from tournaments.models import Entry, Protocol, Round
 from tournaments.services.rounds import seats_swap, table_redraw
 
+from .conftest import imported
+
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def demo(db):
-    organiser = UserFactory(username="demo", is_staff=True, is_superuser=True)
-    event = demo_event(organiser=organiser)
-    demo_protocols(event)
-    return event, organiser
 
 
 def verify(slug: str, number: int, capsys) -> str:
     call_command("draw_verify", slug, str(number))
     return capsys.readouterr().out
-
-
-def imported(document: dict, organiser, slug: str):
-    return event_archive_import(document=json.loads(json.dumps(document)), by=organiser, slug=slug)
 
 
 def test_an_imported_events_draws_verify_on_the_importing_server(demo, capsys, client):

@@ -50,6 +50,38 @@ def setup(db) -> TableSetup:
     return make_table()
 
 
+# The pages' forms, as the tests post them.
+
+
+def deal_form(based_on: str, kind: str, **fields) -> dict:
+    """The table link's form adding a deal (``action`` add unless given) on ``based_on``."""
+    return {"based_on_version": based_on, "action": "add", "kind": kind, **fields}
+
+
+def raspasy(based_on: str, *tricks: str, **fields) -> dict:
+    """An all-pass deal with each player's tricks (seats 0, 1, 2)."""
+    taken = {f"tricks_{i}": t for i, t in enumerate(tricks)}
+    return deal_form(based_on, "raspasy", **taken, **fields)
+
+
+def incident_form(description: str, seats=("1",), deal: str = "3") -> dict:
+    """The incidents page's form recording an incident at deal ``deal``."""
+    return {"action": "incident", "deal": deal, "seats": list(seats), "description": description}
+
+
+def talon_peek_ruling(incident, **fields) -> dict:
+    """The incidents page's ruling form: Boris (seat 1) looked at the talon (3.2.21)."""
+    return {
+        "action": "ruling",
+        "incident": str(incident.pk),
+        "kind": "catalogue",
+        "penalty_code": "TALON_PEEK",
+        "seat": "1",
+        "reason": "seen",
+        **fields,
+    }
+
+
 if os.environ.get("PULKA_TEST_DB_SUFFIX"):
     # Several engineers share one PostgreSQL: a suffix keeps a local run's test database apart.
     @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from django.urls import reverse
 from scoring.jsonio import from_dict
 from tournaments.models import Appeal, EntryKind, Protocol, Ruling
 
-from .conftest import make_table
+from .conftest import deal_form, incident_form, make_table, raspasy, talon_peek_ruling
 
 
 def desk(setup):
@@ -25,29 +25,12 @@ def test_table_link_adds_deals_shows_findings_and_resumes(client, setup):
     assert page.status_code == 200 and "Anna" in page.content.decode()
     r = client.post(
         url,
-        {
-            "based_on_version": "",
-            "action": "add",
-            "kind": "game",
-            "declarer": "0",
-            "contract": "6♠",
-            "call_1": "whist",
-            "call_2": "pass",
-            "tricks_0": "6",
-        },
+        deal_form(
+            "", "game", declarer="0", contract="6♠", call_1="whist", call_2="pass", tricks_0="6"
+        ),
     )
     assert r.status_code == 302
-    r = client.post(
-        url,
-        {
-            "based_on_version": "1",
-            "action": "add",
-            "kind": "raspasy",
-            "tricks_0": "4",
-            "tricks_1": "3",
-            "tricks_2": "2",
-        },
-    )  # sums to 9
+    r = client.post(url, raspasy("1", "4", "3", "2"))  # sums to 9
     assert r.status_code == 302
     page = client.get(url).content.decode()
     # the finding next to deal 2, a sentence with its rule (the code is for the API and logs)
@@ -55,48 +38,20 @@ def test_table_link_adds_deals_shows_findings_and_resumes(client, setup):
     v = current(setup)
     assert v.version == 2 and v.error_count == 1
     # correct deal 2 (index 1)
-    r = client.post(
-        url + "?edit=1",
-        {
-            "based_on_version": "2",
-            "action": "replace",
-            "index": "1",
-            "kind": "raspasy",
-            "tricks_0": "4",
-            "tricks_1": "3",
-            "tricks_2": "3",
-        },
-    )
+    r = client.post(url + "?edit=1", raspasy("2", "4", "3", "3", action="replace", index="1"))
     assert r.status_code == 302 and current(setup).error_count == 0
     # 11 tricks is not a trick count: refused with the field, nothing saved, the form kept
     r = client.post(
         url,
-        {
-            "based_on_version": "3",
-            "action": "add",
-            "kind": "game",
-            "declarer": "1",
-            "contract": "7♥",
-            "call_0": "whist",
-            "call_2": "pass",
-            "tricks_1": "11",
-        },
+        deal_form(
+            "3", "game", declarer="1", contract="7♥", call_0="whist", call_2="pass", tricks_1="11"
+        ),
     )
     body = r.content.decode()
     assert r.status_code == 400 and "Tricks of Boris: 11 is not possible" in body
     assert current(setup).version == 3
     # a stale form (based on version 1) is refused with the differences, nothing lost
-    r = client.post(
-        url,
-        {
-            "based_on_version": "1",
-            "action": "add",
-            "kind": "raspasy",
-            "tricks_0": "4",
-            "tricks_1": "3",
-            "tricks_2": "3",
-        },
-    )
+    r = client.post(url, raspasy("1", "4", "3", "3"))
     assert r.status_code == 409 and "Reload" in r.content.decode()
     assert current(setup).version == 3
 
@@ -173,29 +128,11 @@ def test_incidents_rulings_and_appeals_pages(client, setup):
     save(setup, closed_protocol(setup), None)
     client.force_login(setup.referee)
     url = reverse("protocol-incidents", args=[setup.event.slug, 1, 1])
-    r = client.post(
-        url,
-        {
-            "action": "incident",
-            "deal": "3",
-            "seats": ["1"],
-            "description": "Boris looked at the talon",
-        },
-    )
+    r = client.post(url, incident_form("Boris looked at the talon"))
     assert r.status_code == 302
     incident = setup.table.incidents.get()
     assert incident.deal == 2
-    r = client.post(
-        url,
-        {
-            "action": "ruling",
-            "incident": str(incident.pk),
-            "kind": "catalogue",
-            "penalty_code": "TALON_PEEK",
-            "seat": "1",
-            "reason": "seen",
-        },
-    )
+    r = client.post(url, talon_peek_ruling(incident))
     assert r.status_code == 302
     ruling = incident.rulings.get()
     assert "3.2.21" in client.get(url).content.decode()
@@ -305,19 +242,9 @@ def test_an_appeal_refused_keeps_the_committees_choice_and_words(client, setup):
     save(setup, closed_protocol(setup), None)
     client.force_login(setup.referee)
     url = reverse("protocol-incidents", args=[setup.event.slug, 1, 1])
-    client.post(url, {"action": "incident", "deal": "3", "seats": ["1"], "description": "x"})
+    client.post(url, incident_form("x"))
     incident = setup.table.incidents.get()
-    client.post(
-        url,
-        {
-            "action": "ruling",
-            "incident": str(incident.pk),
-            "kind": "catalogue",
-            "penalty_code": "TALON_PEEK",
-            "seat": "1",
-            "reason": "seen",
-        },
-    )
+    client.post(url, talon_peek_ruling(incident))
     ruling = incident.rulings.get()
     seat = setup.table.seats.get(position=1)
     appeal = Appeal.objects.create(ruling=ruling, grounds="disputed", filed_by_entry=seat.entry)
@@ -350,9 +277,7 @@ def test_a_refused_incident_or_ruling_keeps_what_the_referee_entered(client, set
     save(setup, closed_protocol(setup), None)
     client.force_login(setup.referee)
     url = reverse("protocol-incidents", args=[setup.event.slug, 1, 1])
-    refused = client.post(
-        url, {"action": "incident", "deal": "3", "seats": ["1", "7"], "description": "peeked"}
-    )
+    refused = client.post(url, incident_form("peeked", seats=("1", "7")))
     assert refused.status_code == 400
     html = refused.content.decode()
     assert "There is no seat 8 at this table." in html
@@ -361,23 +286,12 @@ def test_a_refused_incident_or_ruling_keeps_what_the_referee_entered(client, set
         and 'name="deal" type="number" min="1" size="3" value="3"' in html
     )
     assert 'name="seats" value="1" checked' in html and 'name="seats" value="0" checked' not in html
-    client.post(url, {"action": "incident", "deal": "3", "seats": ["1"], "description": "peeked"})
+    client.post(url, incident_form("peeked"))
     incident = setup.table.incidents.get()
     shown = client.get(url).content.decode()  # the ruling form folded: a short page on a phone
     assert '<details class="ruling"><summary>Record a ruling</summary>' in shown
-    assert "<details class=\"ruling\" open>" not in shown
-    refused = client.post(
-        url,
-        {
-            "action": "ruling",
-            "incident": str(incident.pk),
-            "kind": "catalogue",
-            "penalty_code": "TALON_PEEK",
-            "seat": "1",
-            "p_gora": "4",
-            "reason": "  ",
-        },
-    )
+    assert '<details class="ruling" open>' not in shown
+    refused = client.post(url, talon_peek_ruling(incident, p_gora="4", reason="  "))
     assert refused.status_code == 400
     html = refused.content.decode()
     assert "Give the reason for the ruling." in html

@@ -21,6 +21,7 @@ from tournaments.selectors.protocols import finding_message
 from tournaments.selectors.rulings_text import ruling_in_words
 from tournaments.services.protocols import (
     StaleProtocolError,
+    _rulings_applied,
     double_entry_status,
     protocol_approve,
     protocol_confirm,
@@ -405,4 +406,11 @@ def test_a_ruling_is_recomputed_when_the_deal_is_corrected(setup):
     anna = setup.entries[0].player.name
     assert finding_message(kept).startswith(f"the ruling on round 1, table 1, deal 1: {anna}")
     assert "#" not in finding_message(kept)
+    # the English message (the API's and the logs') names the ruling in words too, whatever
+    # the language the version was saved in
+    assert kept["message"].startswith(f"the ruling on round 1, table 1, deal 1: {anna}: ")
+    assert " kept as made: " in kept["message"] and "#" not in kept["message"]
+    with translation.override("ru"):  # saved by a referee reading Russian: still English
+        _applied, (again,) = _rulings_applied(setup.table, header.with_deals(()))
+    assert again["message"].startswith(f"the ruling on round 1, table 1, deal 1: {anna}: ")
     assert v4.ruling_entries and v4.error_count == 0

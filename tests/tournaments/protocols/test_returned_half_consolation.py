@@ -14,6 +14,8 @@ from scoring import score
 from scoring.jsonio import from_dict
 from tournaments.models import EntryKind, Protocol
 
+from .conftest import deal_form
+
 
 @pytest.mark.parametrize(
     ("options", "half_whister"),
@@ -33,16 +35,15 @@ def test_the_events_option_decides_the_former_half_whisters_consolation(
     setup.event.save()
     r = client.post(
         reverse("protocol-table", args=[setup.table.url_key]),
-        {
-            "based_on_version": "",
-            "action": "add",
-            "kind": "game",
-            "declarer": "0",
-            "contract": "6♠",
-            "call_1": "whist",
-            "call_2": "half-returned",
-            "tricks_0": "5",
-        },
+        deal_form(
+            "",
+            "game",
+            declarer="0",
+            contract="6♠",
+            call_1="whist",
+            call_2="half-returned",
+            tricks_0="5",
+        ),
     )
     assert r.status_code == 302, r.content.decode()[:3000]
     saved = Protocol.objects.get(table=setup.table, entry_kind=EntryKind.TABLE, is_current=True)

@@ -3,29 +3,19 @@ image (pdftoppm); cached until their data changes. 001 §4.2.11: the contract/re
 
 from __future__ import annotations
 
-import random
 import subprocess
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from tests.tournaments.standings.factories import make_event, play_round
+from tests.tournaments.standings.pdf_helpers import pdf_text, request, two_rounds_played
 from tournaments import pdf
 from tournaments.models import EventPenalty, GeneratedFile, Player, Protocol, Table
 from tournaments.pdf_files import generated_file_request
 from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
-
-
-def text_of(data: bytes, tmp_path: Path) -> str:
-    path = tmp_path / "doc.pdf"
-    path.write_bytes(data)
-    out = subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
-    )
-    return out.stdout
 
 
 def draw(data: bytes, tmp_path: Path) -> Image.Image:
@@ -45,21 +35,14 @@ def draw(data: bytes, tmp_path: Path) -> Image.Image:
 
 @pytest.fixture
 def event_played(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
     settings.PULKA_BASE_URL = "https://pulka.example.org"
-    event, entries = make_event(players=7, tiebreaks=["raspasy_won"])
-    Player.objects.filter(pk=entries[0].player_id).update(name="Анна Ёлкина")
-    rng = random.Random(5)
-    round1, tables1 = play_round(event, entries, 1, rng=rng)
-    round2, _ = play_round(event, entries, 2, rng=rng, approve=False)
-    return event, entries, round1, round2
 
+    def cyrillic_name(entries) -> None:
+        Player.objects.filter(pk=entries[0].player_id).update(name="Анна Ёлкина")
 
-def request(django_capture_on_commit_callbacks, **kw) -> GeneratedFile:
-    with django_capture_on_commit_callbacks(execute=True):
-        f = generated_file_request(**kw)
-    f.refresh_from_db()
-    return f
+    return two_rounds_played(
+        settings, tmp_path, seed=5, players=7, tiebreaks=["raspasy_won"], before_play=cyrillic_name
+    )
 
 
 def test_blank_protocols_one_sheet_per_table_with_qr_link(
@@ -70,7 +53,7 @@ def test_blank_protocols_one_sheet_per_table_with_qr_link(
     assert f.status == "ok", f.error
     data = f.file.read()
     assert data.startswith(b"%PDF")
-    text = text_of(data, tmp_path)
+    text = pdf_text(data, tmp_path)
     tables = list(Table.objects.filter(round=round1).order_by("number"))
     assert text.count("\f") == len(tables)  # one sheet (one page) per table
     assert "Round 1, table 1" in text and f"Round 1, table {len(tables)}" in text
@@ -98,7 +81,7 @@ def test_blank_protocols_on_letter_every_sheet_has_its_grid_header_and_page_numb
     assert "792 x 612 pts (letter)" in info  # Letter, landscape
     tables = list(Table.objects.filter(round=round1).order_by("number"))
     assert sorted(t.seats.count() for t in tables) == [3, 4]  # both sheet sizes
-    pages = text_of(data, tmp_path).split("\f")[:-1]
+    pages = pdf_text(data, tmp_path).split("\f")[:-1]
     assert len(pages) == len(tables)
     for number, (page, table) in enumerate(zip(pages, tables, strict=True), start=1):
         assert f"Round 1, table {table.number}" in page
@@ -135,7 +118,7 @@ def test_filled_protocol_shows_every_deal_totals_settlement_and_penalties(
     f = request(django_capture_on_commit_callbacks, event=event, kind="filled", table=table)
     assert f.status == "ok", f.error
     data = f.file.read()
-    text = text_of(data, tmp_path)
+    text = pdf_text(data, tmp_path)
     from scoring.jsonio import from_dict
     from scoring.protocol import Game, Raspasy
 
@@ -161,7 +144,7 @@ def test_filled_protocol_of_an_unapproved_table_is_marked_provisional(
     f = request(
         django_capture_on_commit_callbacks, event=event, kind="filled", table=table, paper="letter"
     )
-    text = text_of(f.file.read(), tmp_path)
+    text = pdf_text(f.file.read(), tmp_path)
     assert "PROVISIONAL" in text and "APPROVED" not in text
     assert f.filename.endswith("-letter.pdf")
 
@@ -177,7 +160,7 @@ def test_seating_lists_by_table_and_alphabetically(
         round_=round1,
         language="ru",
     )
-    text = text_of(f.file.read(), tmp_path)
+    text = pdf_text(f.file.read(), tmp_path)
     names = sorted(e.player.name for e in entries)
     alpha = text[text.index("alphabetical") if "alphabetical" in text else text.index("алфавит") :]
     positions = [
@@ -196,7 +179,7 @@ def test_standings_pdf_marks_provisional_results(
     snapshot = standings_recompute(event_id=event.pk)
     f = request(django_capture_on_commit_callbacks, event=event, kind="standings")
     data = f.file.read()
-    text = text_of(data, tmp_path)
+    text = pdf_text(data, tmp_path)
     first = snapshot.data["rows"][0]
     name = snapshot.data["meta"]["players"][str(first["entry"])]["name"]
     assert "Standings" in text and name in text and "4.1.3" in text
@@ -277,7 +260,7 @@ def test_filled_protocol_shows_a_rulings_entry_with_its_reference(
         ]
     )
     f = request(django_capture_on_commit_callbacks, event=event, kind="filled", table=table)
-    flat = " ".join(text_of(f.file.read(), tmp_path).split())
+    flat = " ".join(pdf_text(f.file.read(), tmp_path).split())
     # the entry in the pulka, after deal 1, in words with its rule
     assert "(ruling)" in flat and "5 into the gora (3.2.21)" in flat
     assert "Rulings" in flat and "looked at the talon" in flat
@@ -306,7 +289,7 @@ def test_blank_protocol_cuts_long_names_to_their_column_and_wraps_long_lines(
     ).stdout
     right = [float(x) for x in __import__("re").findall(r'xMax="([\d.]+)"', bbox)]
     assert right and max(right) < 841.89  # A4 landscape: nothing drawn past the page
-    text = text_of(data, tmp_path)
+    text = pdf_text(data, tmp_path)
     assert "Константинопольский-Задунайский" in text and "Referee: ____" in text
     # a whist column's head: the name as large as fits its box (6 pt down to 4.5 pt), with the
     # first names as initials, cut with "…" only if even that is too wide (issue 29)

@@ -15,15 +15,20 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import UserFactory
 from tests.tournaments.standings.factories import make_event, play_round
+from tests.tournaments.standings.pdf_helpers import (
+    api_document,
+    login_referee,
+    pdf_text,
+    two_rounds_played,
+)
 from tournaments import pdf, pdf_filled
 from tournaments.errors import UserFacingError
-from tournaments.models import EventPenalty, EventRole, GeneratedFile, Table
+from tournaments.models import EventPenalty, GeneratedFile, Table
 from tournaments.pdf_files import generated_file_request
 
 pytestmark = pytest.mark.django_db
@@ -31,12 +36,7 @@ pytestmark = pytest.mark.django_db
 
 def pages_text(data: bytes, tmp_path: Path) -> list[str]:
     """The text of each page, its whitespace squeezed."""
-    path = tmp_path / "doc.pdf"
-    path.write_bytes(data)
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    pages = text.split("\f")
+    pages = pdf_text(data, tmp_path).split("\f")
     if pages and not pages[-1].strip():
         pages.pop()
     return [" ".join(p.split()) for p in pages]
@@ -66,12 +66,7 @@ def squeeze(text: str) -> str:
 
 @pytest.fixture
 def played(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    event, entries = make_event(players=13)  # 3 tables of 3, 1 of 4
-    rng = random.Random(29)
-    round1, _ = play_round(event, entries, 1, rng=rng)
-    round2, _ = play_round(event, entries, 2, rng=rng, approve=False)
-    return event, entries, round1, round2
+    return two_rounds_played(settings, tmp_path, seed=29, players=13)  # 3 tables of 3, 1 of 4
 
 
 def test_each_sheet_holds_its_table_a_page_each(played, tmp_path):
@@ -146,9 +141,7 @@ def test_the_whole_events_protocols_are_one_file_round_then_table(
     """Asked for from the documents page like a round's: a job with progress, listed with the
     other files, every round's every table in order, a bookmark per round and per table."""
     event, _entries, round1, round2 = played
-    user = get_user_model().objects.create_user("ref", password="pw")
-    EventRole.objects.create(event=event, user=user, role="referee")
-    client.force_login(user)
+    login_referee(client, event)
     page = client.get(reverse("documents-manage", args=[event.slug])).content.decode()
     assert 'name="kind" value="protocols"' in page
     assert "Filled protocols of the whole event" in page
@@ -245,19 +238,9 @@ def test_the_api_asks_for_the_whole_events_protocols_without_a_round(
     played, client, django_capture_on_commit_callbacks
 ):
     event, *_ = played
-    user = get_user_model().objects.create_user("ref", password="pw")
-    EventRole.objects.create(event=event, user=user, role="referee")
-    client.force_login(user)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(
-            f"/api/v1/events/{event.slug}/documents",
-            {"kind": "protocols", "paper": "letter"},
-            content_type="application/json",
-        )
-    assert response.status_code == 202, response.content
-    got = client.get(response.json()["url"])
-    assert got.status_code == 200 and got["Content-Type"] == "application/pdf"
-    f = GeneratedFile.objects.get(pk=response.json()["id"])
+    f = api_document(
+        client, event, {"kind": "protocols", "paper": "letter"}, django_capture_on_commit_callbacks
+    )
     assert f.round is None and f.filename == f"{event.slug}-protocols-letter.pdf"
 
 

@@ -5,49 +5,37 @@ on the documents page and in the API while it renders."""
 from __future__ import annotations
 
 import random
-import subprocess
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.tournaments.standings.factories import make_event, play_round
+from tests.tournaments.standings.pdf_helpers import (
+    api_document,
+    login_referee,
+    page_count,
+    pdf_text,
+    request,
+    two_rounds_played,
+)
 from tournaments import pdf, pdf_files
-from tournaments.models import EventPenalty, EventRole, GeneratedFile, Protocol, Table
+from tournaments.models import EventPenalty, GeneratedFile, Protocol, Table
 from tournaments.pdf_files import generated_file_request
 
 pytestmark = pytest.mark.django_db
 
 
 def pages_of(data: bytes, tmp_path: Path) -> tuple[int, str]:
-    path = tmp_path / "round.pdf"
-    path.write_bytes(data)
-    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
-    pages = int(next(x.split()[-1] for x in info.stdout.splitlines() if x.startswith("Pages:")))
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    return pages, text
+    return page_count(data, tmp_path, "round.pdf"), pdf_text(data, tmp_path, "round.pdf")
 
 
 @pytest.fixture
 def played(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    event, entries = make_event(players=13, tiebreaks=["raspasy_won"])  # 3 tables of 3, 1 of 4
-    rng = random.Random(28)
-    round1, _ = play_round(event, entries, 1, rng=rng)
-    round2, _ = play_round(event, entries, 2, rng=rng, approve=False)
-    return event, entries, round1, round2
-
-
-def request(django_capture_on_commit_callbacks, **kw) -> GeneratedFile:
-    with django_capture_on_commit_callbacks(execute=True):
-        f = generated_file_request(**kw)
-    f.refresh_from_db()
-    return f
+    # 3 tables of 3, 1 of 4
+    return two_rounds_played(settings, tmp_path, seed=28, players=13, tiebreaks=["raspasy_won"])
 
 
 def test_a_rounds_filled_protocols_are_one_file_a_sheet_per_table(
@@ -153,9 +141,7 @@ def test_the_documents_page_and_the_api_show_a_renderings_progress(client, playe
         status="pending",
         progress={"done": 40, "total": 333},
     )
-    user = get_user_model().objects.create_user("ref", password="pw")
-    EventRole.objects.create(event=event, user=user, role="referee")
-    client.force_login(user)
+    login_referee(client, event)
     html = client.get(reverse("documents-manage", args=[event.slug])).content.decode()
     assert "40 of 333 tables" in html
     assert '<progress max="333" value="40">' in html
@@ -174,19 +160,9 @@ def test_the_api_asks_for_a_rounds_protocols_with_the_round_alone(
     client, played, django_capture_on_commit_callbacks
 ):
     event, *_ = played
-    user = get_user_model().objects.create_user("ref", password="pw")
-    EventRole.objects.create(event=event, user=user, role="referee")
-    client.force_login(user)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(
-            f"/api/v1/events/{event.slug}/documents",
-            {"kind": "filled", "round": 1},
-            content_type="application/json",
-        )
-    assert response.status_code == 202, response.content
-    got = client.get(response.json()["url"])
-    assert got.status_code == 200 and got["Content-Type"] == "application/pdf"
-    f = GeneratedFile.objects.get(pk=response.json()["id"])
+    f = api_document(
+        client, event, {"kind": "filled", "round": 1}, django_capture_on_commit_callbacks
+    )
     assert f.table is None and f.filename.endswith("-round1-protocols.pdf")
 
 

@@ -6,7 +6,6 @@ pages and the standings API (the stored standings' version)."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 from django.db import connection
@@ -15,9 +14,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import EntryFactory, EventFactory, UserFactory
-from tests.tournaments.standings.factories import make_event, play_round
+from tests.tournaments.views.page_helpers import fine, one_round_played, swap_first_and_last
 from tournaments.api.views.standings import StandingsListApi
-from tournaments.models import EventPenalty, Round, Seat
+from tournaments.models import Round
 from tournaments.services.rounds import (
     round_close,
     round_create,
@@ -25,11 +24,9 @@ from tournaments.services.rounds import (
     round_publish,
     round_start,
     seat_move,
-    seats_swap,
     table_redraw,
     table_seat_as_drawn,
 )
-from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -96,11 +93,10 @@ def test_each_change_of_the_round_shows_at_once(client, published_round, change)
     _event, round_ = published_round
     first = client.get(url_of(round_))
     before = first.content.decode()
-    seats = list(Seat.objects.filter(round=round_).order_by("table__number", "position"))
     four = next(t for t in round_.tables.all() if t.seats.count() == 4)
     three = next(t for t in round_.tables.all() if t.seats.count() == 3)
     if change == "swap":
-        seats_swap(round_=round_, first=seats[0].entry_id, second=seats[-1].entry_id, reason="x")
+        swap_first_and_last(round_)
     elif change == "move":
         mover = four.seats.first().entry_id
         seat_move(round_=round_, entry=mover, table=three.number, reason="wheelchair")
@@ -151,24 +147,7 @@ def test_the_etag_depends_on_the_viewer_and_the_language(client, published_round
 
 @pytest.fixture
 def standings_event():
-    event, entries = make_event(players=9)
-    rng = random.Random(28)
-    play_round(event, entries, 1, rng=rng)
-    standings_recompute(event_id=event.pk)
-    event.entries_list = entries
-    return event
-
-
-def fine(event) -> None:
-    EventPenalty.objects.create(
-        event=event,
-        entry=event.entries_list[0],
-        kind="fixed_whists",
-        whists=-40,
-        rule="3.2.21",
-        reason="Fined at the desk",
-    )
-    standings_recompute(event_id=event.pk)
+    return one_round_played(players=9)
 
 
 @pytest.mark.parametrize(

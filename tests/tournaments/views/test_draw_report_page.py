@@ -163,3 +163,30 @@ def test_a_fixed_player_absent_from_the_draw_is_named_in_words():
         assert note("must_sit for 12 ignored: not present this round", {12: "Ann Bell"}) == (
             "Ann Bell is fixed at a table but not drawn this round: the fixing is not used"
         )
+
+
+def test_a_player_the_event_no_longer_has_is_said_in_words_not_by_id():
+    """Issue 29: a note, a reason or a report row naming an entry the event does not hold (an
+    entry deleted since, an imported draw's id the event cannot relate) read "#57"."""
+    from django.utils import translation
+
+    from tournaments.report_text import note, rows, why
+
+    report = {
+        "players": [
+            {"id": 57, "table": 1, "met_before": [[58, [1, 2]]], "repeats": [58], "why": ""}
+        ]
+    }
+    with translation.override("en"):
+        gone = "a player not found in this event"
+        assert note("in the history but not present: [57, 12]", {12: "Ann Bell"}) == (
+            f"played before, not in this draw: {gone}, Ann Bell"
+        )
+        assert note("must_sit for 57 ignored: not present this round", {}).startswith(gone)
+        assert why(seating_report.MUST_NOT_MEET.format(entry=57), {}) == f"must not meet {gone}"
+        (row,) = rows(report, {})
+        assert row["name"] == gone and row["repeats"] == [gone]
+        assert row["met_before"] == [f"{gone} (1, 2)"]
+    with translation.override("ru"):
+        (row,) = rows(report, {})
+        assert "#" not in row["name"] and row["name"] != gone

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import random
 import re
 
 import pytest
@@ -21,9 +20,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import UserFactory
-from tests.tournaments.standings.factories import make_event, play_round
+from tests.tournaments.views.page_helpers import fine, one_round_played, swap_first_and_last
 from tournaments import page_cache
-from tournaments.models import Entry, Event, EventPenalty, Player, Round, Seat
+from tournaments.models import Entry, Event, Player, Round
 from tournaments.services.entries import entry_update
 from tournaments.services.rounds import (
     round_close,
@@ -31,9 +30,7 @@ from tournaments.services.rounds import (
     round_draw,
     round_publish,
     round_start,
-    seats_swap,
 )
-from tournaments.services.standings import standings_recompute
 from tournaments.views import caching
 
 pytestmark = pytest.mark.django_db
@@ -49,13 +46,10 @@ def cup(django_capture_on_commit_callbacks):
     """A published event of 9 players: round 1 played (standings computed), round 2 drawn and
     published."""
     with django_capture_on_commit_callbacks(execute=True):
-        event, entries = make_event(players=9, slug="fast-cup")
-        play_round(event, entries, 1, rng=random.Random(28))
-        standings_recompute(event_id=event.pk)
+        event = one_round_played(players=9, slug="fast-cup")
         round_ = round_create(event=event)
         round_draw(round_=round_, seed="28")
         round_publish(round_=round_)
-    event.entries_list = entries
     return event
 
 
@@ -209,21 +203,7 @@ def _rename_in_the_admin(event):
 
 
 def _swap(event):
-    round_ = _round(event)
-    seats = list(Seat.objects.filter(round=round_).order_by("table__number", "position"))
-    seats_swap(round_=round_, first=seats[0].entry_id, second=seats[-1].entry_id, reason="x")
-
-
-def _fine(event):
-    EventPenalty.objects.create(
-        event=event,
-        entry=event.entries_list[0],
-        kind="fixed_whists",
-        whists=-40,
-        rule="3.2.21",
-        reason="Fined at the desk",
-    )
-    standings_recompute(event_id=event.pk)
+    swap_first_and_last(_round(event))
 
 
 def _rename_event(event):
@@ -263,8 +243,8 @@ CHANGES = {
     "round started": (_start, ["round"], "Play started at"),
     "round closed": (_close, ["round", "event"], CLOSED),
     "round published": (_third_round, ["event"], "Round 3"),
-    "penalty": (_fine, ["player"], "Fined at the desk"),
-    "penalty (the totals)": (_fine, ["standings", "standings API", "standings CSV"], None),
+    "penalty": (fine, ["player"], "Fined at the desk"),
+    "penalty (the totals)": (fine, ["standings", "standings API", "standings CSV"], None),
 }
 
 

@@ -92,3 +92,19 @@ def test_the_logs_import_sentence_has_its_plural_forms():
     assert described("entries.imported", {"count": 5}, {}) == "5 players imported from CSV"
     with translation.override("ru"):
         assert described("entries.imported", {"count": 5}, {}) == "Из CSV загружено игроков: 5"
+
+
+def test_the_log_says_a_player_the_event_no_longer_has_in_words():
+    """Issue 29: an entry the event does not hold any more was named by its id ("#57")."""
+    from django.utils import translation
+
+    from tournaments.audit_text import described
+
+    data = {"round": 2, "first": 57, "second": 12}
+    with translation.override("en"):
+        assert described("seats.swapped", data, {12: "Ann Bell"}) == (
+            "Round 2: a player not found in this event and Ann Bell swapped seats"
+        )
+    with translation.override("de"):
+        text = described("seats.swapped", data, {12: "Ann Bell"})
+        assert "57" not in text and "Ann Bell" in text and "player not found" not in text

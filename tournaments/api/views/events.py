@@ -644,7 +644,9 @@ class _DrawRecordOutput(serializers.Serializer):
         help_text=(
             "The engine's input: entries (id, rating, club), history (earlier rounds' tables), "
             "fixed_tables, avoid (pairs kept apart), standings, method, policy, round, "
-            "rounds_planned, not_checked_in."
+            "rounds_planned, not_checked_in, sitting_out and remainder (players beyond a "
+            "multiple of four: the choice, and for a round some sat out the earlier rounds out "
+            "it counted, rounds_out, and fixed; docs/draw-record.md)."
         )
     )
     tables = serializers.JSONField(
