@@ -90,11 +90,35 @@ _RED_SUITS = "♦♥♢♡"
 _SUITS = re.compile(f"[{_RED_SUITS}♠♣♤♧]")
 
 
+#: the signs DejaVu Sans lacks (the Balkan hats, seed 002): each in a face that has it (Debian's
+#: fonts-dejavu-core: Sans Mono; fonts-dejavu-extra: Math TeX Gyre), or, where that face is not
+#: installed, the nearest sign DejaVu Sans has
+_SIGNS = {
+    "⌒": ("PulkaDejaVuSansMono", "DejaVuSansMono.ttf", "⁀"),
+    "⌣": ("PulkaDejaVuMath", "DejaVuMathTeXGyre.ttf", "‿"),
+}
+
+
+def signs_markup(markup: str) -> str:
+    """``markup`` with each sign DejaVu Sans lacks set in a face that has it (:data:`_SIGNS`;
+    call after the fonts are registered)."""
+    registered = pdfmetrics.getRegisteredFontNames()
+    for sign, (face, _file, instead) in _SIGNS.items():
+        if sign in markup:
+            markup = markup.replace(
+                sign, f'<font name="{face}">{sign}</font>' if face in registered else instead
+            )
+    return markup
+
+
 def _fonts() -> None:
     registered = pdfmetrics.getRegisteredFontNames()
     for name in _FONT_FILES:
         if name not in registered:
             pdfmetrics.registerFont(TTFont(name, font_file(name)))
+    for face, file, _instead in _SIGNS.values():
+        if face not in registered and os.path.exists(_DEJAVU + file):
+            pdfmetrics.registerFont(TTFont(face, _DEJAVU + file))
     addMapping(FONT, 0, 0, FONT)
     addMapping(FONT, 1, 0, BOLD)
     addMapping(FONT, 0, 1, ITALIC)
@@ -114,11 +138,11 @@ def suits_markup(text: Any) -> str:
     )
 
 
-def _e(text: Any) -> str:
+def e(text: Any) -> str:
     return escape(str(text if text is not None else ""))
 
 
-class _Styles:
+class Styles:
     """The sheet's paragraph styles (``base.html``: 9 pt body, 14 pt title, 11 pt headings)."""
 
     def __init__(self) -> None:
@@ -142,6 +166,8 @@ class _Styles:
         self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
         self.head_num = ParagraphStyle("head_num", parent=self.head, alignment=2)
         self.num = ParagraphStyle("num", parent=self.cell, alignment=2)
+        self.grid_num = ParagraphStyle("grid_num", parent=self.grid, alignment=2)
+        self.muted = ParagraphStyle("muted", parent=self.cell, textColor=GREY)
 
 
 class _SheetStart(Flowable):
@@ -218,13 +244,14 @@ def _family_name(rules: dict[str, Any]) -> str:
     return str(names.get(get_language(), names.get("en", "")))
 
 
-def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
-    """The flowables of one sheet (call inside ``translation.override``)."""
+def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list[Any]:
+    """The flowables of one sheet drawn in ``layout`` (a :class:`tournaments.pdf_layouts.
+    Layout`; call inside ``translation.override``)."""
     event, rules, protocol = sheet["event"], sheet.get("rules") or {}, sheet.get("protocol")
     where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
-    out: list[Any] = [Paragraph(f"{_e(event['name'])} — {_e(where)}", st.title)]
+    out: list[Any] = [Paragraph(f"{e(event['name'])} — {e(where)}", st.title)]
 
-    # the rules (templates/pdf/_filled_rules.html)
+    # the rules: the family, the convention and its options, the event's days, the ending
     options = "; ".join(f"{o['label']}: {o['value']}" for o in rules.get("options", []))
     first, last = rules.get("first_day"), rules.get("last_day")
     days = _datetime(first, "DATE_FORMAT")
@@ -232,23 +259,25 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
         days += " – " + _datetime(last, "DATE_FORMAT")
     if event.get("venue"):
         days += f", {event['venue']}"
+    # one paragraph (a long one wraps as text, not as columns a reader cannot follow)
     line = (
-        f"{_e(gettext('Rules'))}: <b>{_e(_family_name(rules))} — {_e(event['variant'])}</b>"
-        + (f" ({_e(options)})" if options else "")
-        + f"&nbsp;&nbsp;&nbsp; {_e(days)}"
+        f"{e(gettext('Rules'))}: <b>{e(_family_name(rules))} — {e(event['variant'])}</b>"
+        + (f" ({e(options)})" if options else "")
+        + f" · {e(days)}"
     )
     if protocol:
-        line += (
-            f"&nbsp;&nbsp;&nbsp; {_e(gettext('The pulka'))}: <b>{_e(protocol['ending_words'])}</b>"
-        )
+        line += f" · {e(gettext('The pulka'))}: <b>{e(protocol['ending_words'])}</b>"
     out.append(Paragraph(line, st.body))
 
-    # the target, the version and its stamp; the players by seat
+    # the game's terms, the version and its stamp; the players by seat
     def wide(text: str, font: str = FONT) -> float:  # a cell as wide as its text, and a gap
         return pdfmetrics.stringWidth(text, font, 9) + 4 * mm + 2
 
-    target = f"{gettext('Pulka to')}: {event['pulka_target']}"
-    meta = [Paragraph(f"{_e(gettext('Pulka to'))}: <b>{_e(event['pulka_target'])}</b>", st.body)]
+    terms = [(label, value) for label, value in layout.terms(sheet) if value not in (None, "")]
+    target = " · ".join(f"{label}: {value}" for label, value in terms)
+    meta = [
+        Paragraph(" · ".join(f"{e(label)}: <b>{e(value)}</b>" for label, value in terms), st.body)
+    ]
     widths = [wide(target, BOLD)]
     style = [
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -259,14 +288,14 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     ]
     if protocol:
         version = f"{gettext('Protocol version')} {protocol['version']}"
-        meta.append(Paragraph(_e(version), st.body))
+        meta.append(Paragraph(e(version), st.body))
         widths.append(wide(version))
         if protocol["approved"]:
-            stamp = Paragraph(f"<b>{_e(gettext('APPROVED'))}</b>", st.body)
+            stamp = Paragraph(f"<b>{e(gettext('APPROVED'))}</b>", st.body)
             stamp_width = wide(gettext("APPROVED"), BOLD)
         else:
             stamp = Paragraph(
-                f'<font color="{PROVISIONAL}"><b><i>{_e(gettext("PROVISIONAL — not approved"))}'
+                f'<font color="{PROVISIONAL}"><b><i>{e(gettext("PROVISIONAL — not approved"))}'
                 "</i></b></font>",
                 st.body,
             )
@@ -281,7 +310,7 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
         if protocol["approved"]:
             meta.append(
                 Paragraph(
-                    _e(_datetime(protocol.get("approved_on"), "SHORT_DATETIME_FORMAT")), st.body
+                    e(_datetime(protocol.get("approved_on"), "SHORT_DATETIME_FORMAT")), st.body
                 )
             )
             widths.append(60 * mm)
@@ -290,18 +319,18 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     table.setStyle(TableStyle(style))
     out.append(table)
     seats = " · ".join(
-        f"{_e(gettext('Seat'))} {p['seat']}: <b>{_e(p['name'])}</b>" for p in sheet["players"]
+        f"{e(gettext('Seat'))} {p['seat']}: <b>{e(p['name'])}</b>" for p in sheet["players"]
     )
     out.append(Paragraph(seats, st.body))
     out.append(Spacer(0, 1.5 * mm))
 
     if not protocol:
         out.append(
-            Paragraph(_e(gettext("No protocol has been entered for this table yet.")), st.body)
+            Paragraph(e(gettext("No protocol has been entered for this table yet.")), st.body)
         )
     else:
-        out += _grid(sheet, st, width)
-        out += _tables_below(sheet, st, width)
+        out += layout.block(sheet, st, width)
+        out += _tables_below(sheet, layout, st, width)
     # the signatures
     names = [p["name"] for p in sheet["players"]] + [gettext("Referee")]
     cell = width / len(names)
@@ -309,7 +338,7 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
 
     def line(name: str) -> str:  # the name and a line to sign on, as long as the cell allows
         room = cell - 4 * mm - pdfmetrics.stringWidth(f"{name}: ", FONT, 9)
-        return f"{_e(name)}: " + "_" * max(8, min(20, int(room / underscore)))
+        return f"{e(name)}: " + "_" * max(8, min(20, int(room / underscore)))
 
     cells = [Paragraph(line(n), st.body) for n in names]
     sign = Table([cells], colWidths=[cell] * len(cells), hAlign="LEFT")
@@ -325,7 +354,7 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     return out
 
 
-def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
+def pulka_grid(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
     """The pulka grid (001 §4.2.11): №, dealer, contract / result, then per player the pulya,
     the gora and the whists on each other player; its three header rows repeat on each page."""
     names = sheet.get("names") or [p["name"] for p in sheet["players"]]
@@ -343,13 +372,13 @@ def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     def fitted(text: str, font: str, size: float, cell: float) -> Paragraph:
         s, size = fit(str(text), font, size, cell - 2 * pad, 4.5)
         return Paragraph(
-            f'<font name="{font}" size="{size}">{_e(s)}</font>',
+            f'<font name="{font}" size="{size}">{e(s)}</font>',
             st.grid_opp if size < 7 else st.grid_head,
         )
 
     head = [
-        [Paragraph("№", st.grid_head), Paragraph(_e(gettext("Dealer")), st.grid_head)]
-        + [Paragraph(_e(gettext("Contract / result")), st.grid_head)]
+        [Paragraph("№", st.grid_head), Paragraph(e(gettext("Dealer")), st.grid_head)]
+        + [Paragraph(e(gettext("Contract / result")), st.grid_head)]
         + [x for name in names for x in [fitted(name, BOLD, 7.5, cell_w * per)] + [""] * n],
         ["", "", ""]
         + [
@@ -397,8 +426,8 @@ def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     for d in sheet["deals"]:
         text = suits_markup(d["text"])
         if d.get("from_ruling"):
-            text += f" <i>({_e(ruling)})</i>"
-        row = [str(d["number"]), Paragraph(_e(d["dealer"]), st.grid), Paragraph(text, st.grid)]
+            text += f" <i>({e(ruling)})</i>"
+        row = [str(d["number"]), Paragraph(e(d["dealer"]), st.grid), Paragraph(text, st.grid)]
         for c in d["cells"]:
             row += [str(c["pulya"]), str(c["gora"]), *(str(w) for w in c["whists"])]
         if d.get("penalty"):
@@ -409,30 +438,29 @@ def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     return [grid]
 
 
-class _Markup(str):
-    """Text already in platypus markup (not escaped again)."""
-
-
-def _plain_table(
+def plain_table(
     head: list[str],
     rows: list[list[Any]],
     fractions: list[float],
-    st: _Styles,
+    st: Styles,
     width: float,
     numeric: frozenset[int] = frozenset(),
+    *,
+    markup: bool = False,
+    shaded: list[int] = (),  # type: ignore[assignment]
 ) -> Any:
-    """A bordered table of paragraphs, the header shaded, columns in ``fractions`` of the
-    width (fixed: no automatic layout); ``numeric`` columns right-aligned."""
+    """A bordered table of paragraphs, the header shaded (and repeated on each page it takes),
+    columns in ``fractions`` of the width (fixed: no automatic layout); ``numeric`` columns
+    right-aligned; the cells plain text, or platypus markup (``markup``); the rows of
+    ``shaded`` (0 the first after the header) in the penalty lines' colour."""
 
     def cell(value: Any, i: int, header: bool = False) -> Any:
-        if isinstance(value, Paragraph):
-            return value
         style = (
             (st.head_num if i in numeric else st.head)
             if header
             else (st.num if i in numeric else st.cell)
         )
-        return Paragraph(value if isinstance(value, _Markup) else _e(value), style)
+        return Paragraph(str(value) if markup and not header else e(value), style)
 
     data = [[cell(h, i, True) for i, h in enumerate(head)]]
     data += [[cell(v, i) for i, v in enumerate(r)] for r in rows]
@@ -447,55 +475,36 @@ def _plain_table(
                 ("RIGHTPADDING", (0, 0), (-1, -1), 1.2 * mm),
                 ("TOPPADDING", (0, 0), (-1, -1), 0.6 * mm),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8 * mm),
+                *(("BACKGROUND", (0, r + 1), (-1, r + 1), PENALTY_FILL) for r in shaded),
             ]
         )
     )
     return table
 
 
-def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
-    """The settlement (001 §4.2.14), the findings, the rulings and the penalties, in words."""
+def _tables_below(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list[Any]:
+    """The family's final table (the Russian settlement, 001 §4.2.14; the Balkan final
+    calculation; the pot games' result; Priffe's player totals) with its notes and what the
+    family draws after it, then the findings, the rulings and the penalties, in words."""
+    from tournaments.pdf_layouts import final_table
 
-    out: list[Any] = [Paragraph(f"{_e(gettext('Settlement'))} (001 §4.2.14)", st.heading)]
-    out.append(
-        _plain_table(
-            [
-                gettext("Player"),
-                gettext("Pulya"),
-                gettext("Gora"),
-                gettext("Gora after amnesty"),
-                gettext("Exact"),
-                gettext("Result (whists)"),
-            ],
-            [
-                [
-                    s["name"],
-                    s["pulya"],
-                    s["gora"],
-                    s["gora_settled"],
-                    s["exact"],
-                    _Markup(f"<b>{_e(s.get('whists', ''))}</b>"),
-                ]
-                for s in sheet.get("settlement", [])
-            ],
-            [0.35, 0.13, 0.13, 0.13, 0.13, 0.13],
-            st,
-            width,
-            numeric=frozenset({1, 2, 3, 4, 5}),
-        )
-    )
+    out: list[Any] = [Paragraph(e(layout.result_heading(sheet)), st.heading)]
+    out += [Paragraph(text, st.body) for text in layout.before_result(sheet)]
+    out.append(final_table(layout, sheet, st, width))
+    out += [Paragraph(text, st.body) for text in layout.after_result(sheet)]
+    out += layout.tail(sheet, st, width)
     severity = {"error": gettext("Error"), "warning": gettext("Warning")}
     if sheet.get("findings"):
-        out.append(Paragraph(_e(gettext("Findings")), st.heading))
+        out.append(Paragraph(e(gettext("Findings")), st.heading))
         out.append(
-            _plain_table(
+            plain_table(
                 [gettext("Severity"), gettext("Deal"), gettext("Finding"), gettext("Rule")],
                 [
                     [
                         severity.get(f["severity"], f["severity"]),
                         "" if f.get("deal") is None else f["deal"] + 1,
                         f"{f['title']}: {f['sentence']}" if f.get("sentence") else f["title"],
-                        f.get("rule", ""),
+                        f.get("citation", "") if layout.cite else f.get("rule", ""),
                     ]
                     for f in sheet["findings"]
                 ],
@@ -505,9 +514,9 @@ def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]
             )
         )
     if sheet.get("rulings"):
-        out.append(Paragraph(_e(gettext("Rulings")), st.heading))
+        out.append(Paragraph(e(gettext("Rulings")), st.heading))
         out.append(
-            _plain_table(
+            plain_table(
                 [
                     gettext("Ruling"),
                     gettext("Player"),
@@ -535,10 +544,10 @@ def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]
             )
         )
     if sheet.get("penalties"):
-        out.append(Paragraph(_e(gettext("Penalties")), st.heading))
+        out.append(Paragraph(e(gettext("Penalties")), st.heading))
         reversed_word = gettext("reversed")
         out.append(
-            _plain_table(
+            plain_table(
                 [
                     gettext("Player"),
                     gettext("Penalty"),
@@ -580,8 +589,10 @@ def render_sheets(
     finished (``done`` sheets so far), the last one included. The memory taken grows with the
     sheets (about 0.4 MiB a sheet while it is drawn): draw a long list in parts.
     """
+    from tournaments.pdf_layouts import LAYOUTS
+
     _fonts()
-    st = _Styles()
+    st = Styles()
     top, right, bottom, left = (x * mm for x in MARGINS_MM)
     width = page[0] - left - right
     footers = []
@@ -592,12 +603,13 @@ def render_sheets(
             progress(index)
 
     for i, sheet in enumerate(sheets):
+        layout = LAYOUTS[sheet.get("layout") or "pulka"]
         where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
         footers.append(f"{sheet['event']['name']} — {where}")
         if i:
             story.append(PageBreak())
         story.append(_SheetStart(i, tell))
-        story += _sheet(sheet, st, width)
+        story += _sheet(sheet, layout, st, width)
     out = io.BytesIO()
     document = BaseDocTemplate(
         out,

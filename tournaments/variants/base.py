@@ -43,10 +43,10 @@ class FamilyUI:
     entry_template: ClassVar[str]
     #: the pulka view's table (included by ``_pulka.html``)
     pulka_template: ClassVar[str]
-    #: the filled protocol PDF's template; ``None``: the pulka sheet drawn with reportlab by
-    #: :mod:`tournaments.pdf_filled` (the Russian pulka grid, fast enough for a round of 333
-    #: tables, issue 28)
-    filled_template: ClassVar[str | None] = None
+    #: the filled protocol PDF's layout, drawn with reportlab by :mod:`tournaments.pdf_filled`
+    #: (fast enough for a round of 333 tables, issue 28): a name of
+    #: :data:`tournaments.pdf_layouts.LAYOUTS` (``pulka``: the Russian grid of 001 §4.2.11)
+    filled_layout: ClassVar[str] = "pulka"
     #: the blank protocol PDF's template; ``None``: the fast overlay sheet of
     #: :mod:`tournaments.pdf_sheets` (the Russian pulka grid)
     blank_template: ClassVar[str | None] = None

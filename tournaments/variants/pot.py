@@ -102,8 +102,6 @@ for _code in (
 _EFTERKOP_FIELD = re.compile(r"efterkop_(?:by|contract)_([1-9][0-9]?)")
 
 
-
-
 def _fraction(value: Fraction) -> str:
     return str(value)
 
@@ -112,7 +110,7 @@ class PotUI(FamilyUI):
     key = "pot"
     entry_template = "tournaments/protocols/entry/pot.html"
     pulka_template = "tournaments/protocols/cells/pot.html"
-    filled_template = "pdf/filled_protocol_pot.html"
+    filled_layout = "ledger"  # the players' and the pot's changes (tournaments.pdf_layouts)
     blank_template = "pdf/blank_protocol_pot.html"
     result_unit = gettext_lazy("chips")
     result_label = gettext_lazy("Result (chips)")

@@ -70,13 +70,11 @@ FINDING_TITLES: dict[str, Any] = {
 }
 
 
-
-
 class PriffeUI(FamilyUI):
     key = "priffe"
     entry_template = "tournaments/protocols/entry/priffe.html"
     pulka_template = "tournaments/protocols/cells/priffe.html"
-    filled_template = "pdf/filled_protocol_priffe.html"
+    filled_layout = "sits"  # a box per sits, the deals listed (tournaments.pdf_layouts)
     blank_template = "pdf/blank_protocol_priffe.html"
     result_unit = gettext_lazy("points")
     result_label = gettext_lazy("Player total (points)")
