@@ -30,7 +30,6 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from scoring.protocol import Penalty as ScoringPenalty
 from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
 from tournaments.penalty_text import penalty_entry_words
 
@@ -512,18 +511,8 @@ def _filled_sheet(
     sheet = ui.filled_sheet(effective, origin)
     for i, row in enumerate(sheet.get("deals", [])):  # a penalty line in words, not its notation
         deal = effective.deals[i] if i < len(effective.deals) else None
-        if row.get("penalty") and isinstance(deal, ScoringPenalty):
-            row["text"] = penalty_entry_words(
-                {
-                    "player": deal.player,
-                    "gora": deal.gora,
-                    "pulya": deal.pulya,
-                    "whists": deal.whists,
-                    "rule": deal.rule,
-                    "note": deal.note,
-                },
-                names,
-            )
+        if row.get("penalty") and deal is not None and ui.is_penalty(deal):
+            row["text"] = penalty_entry_words(ui.penalty_to_json(deal), names, ui.penalty_terms)
     for p, row in enumerate(sheet["settlement"]):
         r = next((x for x in protocol.result if x.get("seat") == p), None)
         row["whists"] = _num(r.get("whists", 0)) if r else ""
@@ -532,7 +521,7 @@ def _filled_sheet(
     for applied in protocol.ruling_entries or []:
         if isinstance(applied, dict):
             written.setdefault(applied.get("ruling"), []).extend(
-                penalty_entry_words(e, names)
+                penalty_entry_words(e, names, ui.penalty_terms)
                 for e in applied.get("entries") or []
                 if isinstance(e, dict)
             )

@@ -251,6 +251,15 @@ def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list
     where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
     out: list[Any] = [Paragraph(f"{e(event['name'])} — {e(where)}", st.title)]
 
+    # (the words outside the f-strings: xgettext does not look inside them)
+    words = {
+        "rules": gettext("Rules"),
+        "pulka": gettext("The pulka"),
+        "version": gettext("Protocol version"),
+        "approved": gettext("APPROVED"),
+        "provisional": gettext("PROVISIONAL — not approved"),
+        "seat": gettext("Seat"),
+    }
     # the rules: the family, the convention and its options, the event's days, the ending
     options = "; ".join(f"{o['label']}: {o['value']}" for o in rules.get("options", []))
     first, last = rules.get("first_day"), rules.get("last_day")
@@ -261,12 +270,12 @@ def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list
         days += f", {event['venue']}"
     # one paragraph (a long one wraps as text, not as columns a reader cannot follow)
     line = (
-        f"{e(gettext('Rules'))}: <b>{e(_family_name(rules))} — {e(event['variant'])}</b>"
+        f"{e(words['rules'])}: <b>{e(_family_name(rules))} — {e(event['variant'])}</b>"
         + (f" ({e(options)})" if options else "")
         + f" · {e(days)}"
     )
     if protocol:
-        line += f" · {e(gettext('The pulka'))}: <b>{e(protocol['ending_words'])}</b>"
+        line += f" · {e(words['pulka'])}: <b>{e(protocol['ending_words'])}</b>"
     out.append(Paragraph(line, st.body))
 
     # the game's terms, the version and its stamp; the players by seat
@@ -287,16 +296,15 @@ def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
     ]
     if protocol:
-        version = f"{gettext('Protocol version')} {protocol['version']}"
+        version = f"{words['version']} {protocol['version']}"
         meta.append(Paragraph(e(version), st.body))
         widths.append(wide(version))
         if protocol["approved"]:
-            stamp = Paragraph(f"<b>{e(gettext('APPROVED'))}</b>", st.body)
+            stamp = Paragraph(f"<b>{e(words['approved'])}</b>", st.body)
             stamp_width = wide(gettext("APPROVED"), BOLD)
         else:
             stamp = Paragraph(
-                f'<font color="{PROVISIONAL}"><b><i>{e(gettext("PROVISIONAL — not approved"))}'
-                "</i></b></font>",
+                f'<font color="{PROVISIONAL}"><b><i>{e(words["provisional"])}</i></b></font>',
                 st.body,
             )
             stamp_width = wide(gettext("PROVISIONAL — not approved"), BOLD_ITALIC)
@@ -319,7 +327,7 @@ def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list
     table.setStyle(TableStyle(style))
     out.append(table)
     seats = " · ".join(
-        f"{e(gettext('Seat'))} {p['seat']}: <b>{e(p['name'])}</b>" for p in sheet["players"]
+        f"{e(words['seat'])} {p['seat']}: <b>{e(p['name'])}</b>" for p in sheet["players"]
     )
     out.append(Paragraph(seats, st.body))
     out.append(Spacer(0, 1.5 * mm))

@@ -17,6 +17,7 @@ players' and the pot's changes and running totals), ``sits`` (seed 004: a box pe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Table, TableStyle
 
 from tournaments.pdf_filled import (
+    BOLD,
     FONT,
     GREY,
     HEAD_FILL,
@@ -120,7 +122,7 @@ def grouped_grid(
 ) -> Any:
     """A deal grid: ``lead`` columns (heading, width in mm or ``None`` for the one taking what
     is left, numeric), then ``groups``; ``rows``: each row's cells in platypus markup and
-    whether it is a penalty line (shaded). The two header rows repeat on every page; a row is
+    whether it is a penalty line (shaded); a group's main column is bold. The two header rows repeat on every page; a row is
     never cut."""
     subs = sum(len(g.subs) for g in groups)
     fixed = sum(w * mm for _h, w, _n in lead if w is not None)
@@ -160,6 +162,7 @@ def grouped_grid(
             style += [
                 ("LINEBEFORE", (main, 1), (main, -1), 0.6, "#000000"),
                 ("LINEAFTER", (main, 1), (main, -1), 0.6, "#000000"),
+                ("FONT", (main, 2), (main, -1), BOLD, 8),
             ]
         c += len(g.subs)
     data: list[list[Any]] = [head, sub_row]
@@ -168,7 +171,10 @@ def grouped_grid(
             style.append(("BACKGROUND", (0, len(data)), (-1, len(data)), PENALTY_FILL))
         data.append(
             [
-                Paragraph(text, st.grid_num if i >= n_lead or lead[i][2] else st.grid)
+                # a figure as a plain string (drawn as is: a tenth of a paragraph's cost)
+                text
+                if (i >= n_lead or lead[i][2]) and not _MARKUP.search(text)
+                else Paragraph(text, st.grid_num if i >= n_lead or lead[i][2] else st.grid)
                 for i, text in enumerate(cells)
             ]
         )
@@ -177,13 +183,18 @@ def grouped_grid(
     return table
 
 
+_MARKUP = re.compile("[<&]")
+
+
 def _deal_text(d: dict[str, Any], *, forced: bool = False) -> str:
     """A deal in words, its suits coloured; "(forced)", "(ruling)" after it where so."""
     text = suits_markup(d["text"])
     if forced and d.get("forced"):
-        text += f" <i>({e(gettext('forced'))})</i>"
+        forced_word = gettext("forced")
+        text += f" <i>({e(forced_word)})</i>"
     if d.get("from_ruling"):
-        text += f" <i>({e(gettext('ruling'))})</i>"
+        ruling = gettext("ruling")
+        text += f" <i>({e(ruling)})</i>"
     return text
 
 
@@ -198,7 +209,7 @@ def _signed(value: Any) -> str:
 PULKA = Layout(
     terms=lambda sheet: [(gettext("Pulka to"), sheet["event"]["pulka_target"])],
     block=pulka_grid,
-    result_heading=lambda sheet: f"{gettext('Settlement')} (001 §4.2.14)",
+    result_heading=lambda sheet: gettext("Settlement") + " (001 §4.2.14)",
     columns=(
         Column(lambda: gettext("Player"), "name", 0.35, numeric=False),
         Column(lambda: gettext("Pulya"), "pulya", 0.13),
@@ -230,7 +241,7 @@ def _soups_block(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
         (gettext("Dealer"), 24.0, False),
         (gettext("Contract / result"), None, False),
     ]
-    rows = [(["", "", e(gettext("bula"))] + ["", f"<b>{e(sheet['bula'])}</b>", ""] * 3, False)]
+    rows = [(["", "", e(gettext("bula"))] + ["", e(sheet["bula"]), ""] * 3, False)]
     for d in sheet["deals"]:
         cells = [e(d["number"]), e(d["dealer"]), _deal_text(d)]
         for c in d["cells"]:
@@ -241,7 +252,10 @@ def _soups_block(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
                 main += " ⊘"
             if c.get("refas"):
                 main += f'<br/><font color="{GREY}">{e(c["refa_marks"])}</font>'
-            cells += [e(c["left"]), signs_markup(f"<b>{main}</b>"), e(c["right"])]
+            main = signs_markup(main)
+            if _MARKUP.search(main):  # a paragraph: bold as the column's plain figures
+                main = f"<b>{main}</b>"
+            cells += [e(c["left"]), main, e(c["right"])]
         rows.append((cells, bool(d.get("penalty"))))
     legend = gettext(
         "Declarer columns are written signed: the bula is minus; ⌒ a hat (the column crossed "
@@ -259,7 +273,7 @@ SOUPS = Layout(
         + ([(gettext("refas"), sheet["refa_limit"])] if sheet.get("refa_limit") else [])
     ),
     block=_soups_block,
-    result_heading=lambda sheet: f"{gettext('Final calculation')} (002)",
+    result_heading=lambda sheet: gettext("Final calculation") + " (002)",
     before_result=lambda sheet: (
         [
             "<b>"
@@ -295,20 +309,20 @@ def _ledger_block(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
         ("№", 7.0, False),
         (gettext("Dealer"), 24.0, False),
         (gettext("Contract / result"), None, False),
-        (gettext("Played for"), 14.0, True),
+        (gettext("Played for"), 17.0, True),
     ]
     groups = [Group(name, ["±", gettext("net")]) for name in sheet["names"]]
     groups.append(Group(pot, ["±", pot], main=1))
     rows: list[tuple[list[str], bool]] = []
     if sheet.get("opening_pot"):
         opening = ["", "", e(gettext("opening pot")), ""] + ["", ""] * len(sheet["names"])
-        rows.append((opening + ["", f"<b>{e(sheet['opening_pot'])}</b>"], False))
+        rows.append((opening + ["", e(sheet["opening_pot"])], False))
     for d in sheet["deals"]:
         cells = [e(d["number"]), e(d["dealer"]), _deal_text(d, forced=True), e(d["amount"])]
         for c in d["cells"]:
             change = "—" if c["out"] else (_signed(c["change"]) if c["change"] else "0")
             cells += [change + (" ↓" if c["fell"] else ""), e(c["net"])]
-        cells += [_signed(d["pot"]["change"]), f"<b>{e(d['pot']['net'])}</b>"]
+        cells += [_signed(d["pot"]["change"]), e(d["pot"]["net"])]
         rows.append((cells, bool(d.get("penalty"))))
     legend = gettext(
         "Per deal: ± what each player won or paid and the pot's change, then the cumulative "
@@ -351,7 +365,7 @@ LEDGER = Layout(
         + ([(gettext("maximum"), sheet["max_amount"])] if sheet.get("max_amount") else [])
     ),
     block=_ledger_block,
-    result_heading=lambda sheet: f"{gettext('Result')} ({sheet['seed']})",
+    result_heading=lambda sheet: gettext("Result") + f" ({sheet['seed']})",
     before_result=_pot_end,
     columns=(
         Column(lambda: gettext("Player"), "name", 0.4, numeric=False),
@@ -373,7 +387,7 @@ def _sits_box(s: dict[str, Any], st: Styles, width: float) -> Any:
         return Paragraph(e(value) if value else "", st.num)
 
     data: list[list[Any]] = [
-        [Paragraph(f"{e(gettext('Sits'))} {e(s['number'])}", st.head), "", ""],
+        [Paragraph(e(gettext("Sits")) + f" {e(s['number'])}", st.head), "", ""],
         ["", Paragraph(e(s["sides"][0]), st.head), Paragraph(e(s["sides"][1]), st.head)],
         ["", Paragraph(e(gettext("över strecket")), st.muted), ""],
     ]
@@ -398,7 +412,7 @@ def _sits_box(s: dict[str, Any], st: Styles, width: float) -> Any:
     for r in s["below"]:
         right = e(r["cells"][1]) if r["cells"][1] else ""
         if r.get("game_line"):
-            right += f" <i>{e(gettext('utgång'))}</i>"
+            right += " <i>" + e(gettext("utgång")) + "</i>"
             style.append(("LINEBELOW", (0, len(data)), (-1, len(data)), 1.2, "#000000"))
         data.append([str(r["number"]), num(r["cells"][0]), Paragraph(right, st.num)])
     style.append(("LINEABOVE", (0, len(data)), (-1, len(data)), 1.6, "#000000"))
@@ -487,7 +501,7 @@ SITS = Layout(
         )
     ),
     block=_sits_block,
-    result_heading=lambda sheet: f"{gettext('Player totals')} (004)",
+    result_heading=lambda sheet: gettext("Player totals") + " (004)",
     after_result=lambda sheet: [
         f'<font color="{GREY}">'
         + e(

@@ -121,6 +121,10 @@ class BalkanUI(FamilyUI):
     metric_names = {"whists": (gettext_lazy("Points"), gettext_lazy("Pts"))}
     own_column_label = gettext_lazy("Declarer column (bula)")
     in_own_column = gettext_lazy("in the declarer column")
+    penalty_terms = {  # seed 002: the declarer column and the soups written against him
+        "gora": gettext_lazy("%(n)s into the declarer column"),
+        "whists": gettext_lazy("soup of %(name)s: %(n)s"),
+    }
     deduction_label = gettext_lazy("Points deducted")
     penalty_kind_names = {
         "fixed_whists": gettext_lazy("Fixed points"),

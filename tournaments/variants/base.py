@@ -86,6 +86,11 @@ class FamilyUI:
     #: a penalty's points in the offender's own column, and in a sentence ("in the gora")
     own_column_label: ClassVar[Any] = gettext_lazy("Gora")
     in_own_column: ClassVar[Any] = gettext_lazy("in the gora")
+    #: what a penalty entry's neutral ``gora``, ``pulya`` and ``whists`` (see above) are on the
+    #: family's sheet, in words for the filled protocol (``%(n)s`` the amount, ``%(name)s`` the
+    #: player a ``whists`` pair names); ``None``: the Russian pulka's (the gora, the pulya,
+    #: whists on a player; :func:`tournaments.penalty_text.penalty_entry_words`)
+    penalty_terms: ClassVar[Mapping[str, Any] | None] = None
     #: an event penalty's deduction from the standings total
     deduction_label: ClassVar[Any] = gettext_lazy("Whists deducted")
     #: the kinds of the event's own penalties in the family's words, where they differ from

@@ -113,6 +113,10 @@ class PotUI(FamilyUI):
     filled_layout = "ledger"  # the players' and the pot's changes (tournaments.pdf_layouts)
     blank_template = "pdf/blank_protocol_pot.html"
     result_unit = gettext_lazy("chips")
+    penalty_terms = {  # seeds 000 and 003: chips paid into the pot, or to a player
+        "gora": gettext_lazy("%(n)s into the pot"),
+        "whists": gettext_lazy("to %(name)s: %(n)s"),
+    }
     result_label = gettext_lazy("Result (chips)")
     result_heading = gettext_lazy("Chips")
     game_size_phrase = gettext_lazy("a stake of %(n)d")
