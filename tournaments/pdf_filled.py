@@ -102,9 +102,9 @@ _SIGNS = {
 def signs_markup(markup: str) -> str:
     """``markup`` with each sign DejaVu Sans lacks set in a face that has it (:data:`_SIGNS`;
     call after the fonts are registered)."""
-    registered = pdfmetrics.getRegisteredFontNames()
     for sign, (face, _file, instead) in _SIGNS.items():
         if sign in markup:
+            registered = pdfmetrics.getRegisteredFontNames()
             markup = markup.replace(
                 sign, f'<font name="{face}">{sign}</font>' if face in registered else instead
             )

@@ -24,6 +24,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Table, TableStyle
 
 from tournaments.pdf_filled import (
@@ -134,7 +135,7 @@ def grouped_grid(
     head = [Paragraph(e(h), st.grid_head) for h, _w, _n in lead]
     sub_row: list[Any] = [""] * n_lead
     style: list[tuple] = [
-        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("FONT", (0, 0), (-1, -1), FONT, 7.5),
         ("GRID", (0, 0), (-1, -1), 0.4, LINE),
         ("BACKGROUND", (0, 0), (-1, 1), HEAD_FILL),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -162,22 +163,25 @@ def grouped_grid(
             style += [
                 ("LINEBEFORE", (main, 1), (main, -1), 0.6, "#000000"),
                 ("LINEAFTER", (main, 1), (main, -1), 0.6, "#000000"),
-                ("FONT", (main, 2), (main, -1), BOLD, 8),
+                ("FONT", (main, 2), (main, -1), BOLD, 7.5),
             ]
         c += len(g.subs)
     data: list[list[Any]] = [head, sub_row]
+
+    def cell(i: int, text: str) -> Any:
+        """Text without markup that fits on one line as a plain string (drawn as is, a
+        fraction of a paragraph's cost); else a paragraph, wrapping in its column."""
+        numeric = i >= n_lead or lead[i][2]
+        if not _MARKUP.search(text) and (
+            numeric or stringWidth(text, FONT, 7.5) <= widths[i] - 2 * pad
+        ):
+            return text
+        return Paragraph(text, st.grid_num if numeric else st.grid)
+
     for cells, penalty in rows:
         if penalty:
             style.append(("BACKGROUND", (0, len(data)), (-1, len(data)), PENALTY_FILL))
-        data.append(
-            [
-                # a figure as a plain string (drawn as is: a tenth of a paragraph's cost)
-                text
-                if (i >= n_lead or lead[i][2]) and not _MARKUP.search(text)
-                else Paragraph(text, st.grid_num if i >= n_lead or lead[i][2] else st.grid)
-                for i, text in enumerate(cells)
-            ]
-        )
+        data.append([cell(i, text) for i, text in enumerate(cells)])
     table = Table(data, colWidths=widths, repeatRows=2, hAlign="LEFT")
     table.setStyle(TableStyle(style))
     return table
