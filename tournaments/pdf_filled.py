@@ -446,6 +446,11 @@ def pulka_grid(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
     return [grid]
 
 
+#: a character that makes text platypus markup (a tag, an entity)
+#: a character that makes text platypus markup (a tag, an entity)
+MARKUP = re.compile("[<&]")
+
+
 def plain_table(
     head: list[str],
     rows: list[list[Any]],
@@ -460,22 +465,28 @@ def plain_table(
     """A bordered table of paragraphs, the header shaded (and repeated on each page it takes),
     columns in ``fractions`` of the width (fixed: no automatic layout); ``numeric`` columns
     right-aligned; the cells plain text, or platypus markup (``markup``); the rows of
-    ``shaded`` (0 the first after the header) in the penalty lines' colour."""
+    ``shaded`` (0 the first after the header) in the penalty lines' colour. A cell of plain
+    text that fits on one line is drawn as a string (a fraction of a paragraph's cost)."""
+    widths = [f * width for f in fractions]
+    room = [w - 2 * 1.2 * mm for w in widths]
 
     def cell(value: Any, i: int, header: bool = False) -> Any:
-        style = (
-            (st.head_num if i in numeric else st.head)
-            if header
-            else (st.num if i in numeric else st.cell)
-        )
-        return Paragraph(str(value) if markup and not header else e(value), style)
+        if header:
+            return Paragraph(e(value), st.head_num if i in numeric else st.head)
+        text = str(value if value is not None else "")
+        plain = (not markup or not MARKUP.search(text)) and "\n" not in text
+        if plain and pdfmetrics.stringWidth(text, FONT, 8) <= room[i]:
+            return text
+        return Paragraph(text if markup else e(text), st.num if i in numeric else st.cell)
 
     data = [[cell(h, i, True) for i, h in enumerate(head)]]
     data += [[cell(v, i) for i, v in enumerate(r)] for r in rows]
-    table = Table(data, colWidths=[f * width for f in fractions], repeatRows=1, hAlign="LEFT")
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(
         TableStyle(
             [
+                ("FONT", (0, 0), (-1, -1), FONT, 8),
+                *(("ALIGN", (i, 1), (i, -1), "RIGHT") for i in sorted(numeric)),
                 ("GRID", (0, 0), (-1, -1), 0.4, LINE),
                 ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),

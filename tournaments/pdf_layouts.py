@@ -17,7 +17,6 @@ players' and the pot's changes and running totals), ``sits`` (seed 004: a box pe
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +32,7 @@ from tournaments.pdf_filled import (
     GREY,
     HEAD_FILL,
     LINE,
+    MARKUP,
     PENALTY_FILL,
     Styles,
     e,
@@ -172,7 +172,7 @@ def grouped_grid(
         """Text without markup that fits on one line as a plain string (drawn as is, a
         fraction of a paragraph's cost); else a paragraph, wrapping in its column."""
         numeric = i >= n_lead or lead[i][2]
-        if not _MARKUP.search(text) and (
+        if not MARKUP.search(text) and (
             numeric or stringWidth(text, FONT, 7.5) <= widths[i] - 2 * pad
         ):
             return text
@@ -185,9 +185,6 @@ def grouped_grid(
     table = Table(data, colWidths=widths, repeatRows=2, hAlign="LEFT")
     table.setStyle(TableStyle(style))
     return table
-
-
-_MARKUP = re.compile("[<&]")
 
 
 def _deal_text(d: dict[str, Any], *, forced: bool = False) -> str:
@@ -257,7 +254,7 @@ def _soups_block(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
             if c.get("refas"):
                 main += f'<br/><font color="{GREY}">{e(c["refa_marks"])}</font>'
             main = signs_markup(main)
-            if _MARKUP.search(main):  # a paragraph: bold as the column's plain figures
+            if MARKUP.search(main):  # a paragraph: bold as the column's plain figures
                 main = f"<b>{main}</b>"
             cells += [e(c["left"]), main, e(c["right"])]
         rows.append((cells, bool(d.get("penalty"))))
@@ -387,8 +384,8 @@ def _sits_box(s: dict[str, Any], st: Styles, width: float) -> Any:
     """One sits: the two partnerships, above the line (över strecket, nearest the line last),
     the line, below it (a rule under each game, utgång), the games, the totals, the winner."""
 
-    def num(value: Any) -> Paragraph:
-        return Paragraph(e(value) if value else "", st.num)
+    def num(value: Any) -> str:  # a figure: a plain string, right-aligned by the style
+        return str(value) if value else ""
 
     data: list[list[Any]] = [
         [Paragraph(e(gettext("Sits")) + f" {e(s['number'])}", st.head), "", ""],
@@ -403,6 +400,8 @@ def _sits_box(s: dict[str, Any], st: Styles, width: float) -> Any:
         ("RIGHTPADDING", (0, 0), (-1, -1), 1 * mm),
         ("TOPPADDING", (0, 0), (-1, -1), 0.3 * mm),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5 * mm),
+        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("ALIGN", (1, 3), (-1, -1), "RIGHT"),
         ("FONT", (0, 0), (0, -1), FONT, 6.5),
         ("TEXTCOLOR", (0, 0), (0, -1), GREY),
         ("SPAN", (0, 0), (2, 0)),
