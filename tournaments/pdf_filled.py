@@ -1,22 +1,24 @@
-"""Filled protocols, fast (issue 28): the pulka sheet drawn with reportlab's platypus.
+"""Filled protocols, fast (issue 28): every rule family's sheet drawn with reportlab's platypus.
 
-The Russian pulka sheet (the family whose ``FamilyUI.filled_template`` is ``None``) used to be
-an HTML template laid out by WeasyPrint, about 0.3 s of CPU a sheet (the cascade and the
-automatic table layout of its grid): a round of 333 tables took 98 s. Here the same sheet is
-built from the same context (:func:`tournaments.pdf._filled_sheet`) as platypus flowables with
-fixed column widths, and every sheet of a round (or of a whole event) goes into one document:
-the fonts are embedded once, a table too long for one page continues on the next with its
-header repeated (001 §4.2.11: a pulka is never cut), and each sheet's footer counts its own
-pages ("Page 2 / 2"), as the per-sheet HTML documents did.
+The sheets used to be HTML templates laid out by WeasyPrint, 0.2–1 s of CPU a sheet (the
+cascade and the automatic table layout of the grid): a Russian round of 333 tables took 98 s.
+Here each sheet is built from the same context (:func:`tournaments.pdf._filled_sheet`) as
+platypus flowables with fixed column widths, and every sheet of a round (or of a whole event)
+goes into one document: the fonts are embedded once, a table too long for one page continues
+on the next with its header repeated (001 §4.2.11: a pulka is never cut), and each sheet's
+footer counts its own pages ("Page 2 / 2"), as the per-sheet HTML documents did.
 
-What a sheet shows is what the HTML template showed: the title, the rules (family, convention
-and its options, the event's dates in the document's language, how the pulka ended), the
-target, the protocol's version and its approval stamp, the players by seat, every deal row
-(♦ ♥ in red, ♠ ♣ in black; penalty lines in words, shaded), the settlement (001 §4.2.14), the
-findings, rulings and penalties in words, the signature lines and the footer.
+This module draws what every family's sheet has: the title, the rules (family, convention and
+its options, the event's dates in the document's language, how the pulka ended), the game's
+terms, the protocol's version and its approval stamp, the players by seat, the findings,
+rulings and penalties in words, the signature lines and the footer; and the Russian pulka grid
+(:func:`pulka_grid`). What differs by family — the terms, the grid of deal rows in the family's
+columns (♦ ♥ in red, ♠ ♣ in black; penalty lines in words, shaded), the final table — is a
+:class:`tournaments.pdf_layouts.Layout`, named by the family's ``FamilyUI.filled_layout``.
 
 Fonts: DejaVu Sans from Debian (``fonts-dejavu-core``), the one the other PDFs use; its oblique
-(``fonts-dejavu-extra``) where installed, else the upright face.
+(``fonts-dejavu-extra``) where installed, else the upright face; the Balkan hats (⌒ ⌣) from
+DejaVu Sans Mono and Math TeX Gyre (:data:`_SIGNS`).
 """
 
 from __future__ import annotations

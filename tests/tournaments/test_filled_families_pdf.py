@@ -230,7 +230,7 @@ def test_a_long_sheet_continues_on_the_next_page_with_its_header(family, tmp_pat
 def test_the_events_file_and_a_rounds_file_hold_every_table_in_order(family, tmp_path):
     from pypdf import PdfReader
 
-    _key, event, _layout, _words = family
+    key, event, _layout, _words = family
     context = pdf.filled_event_context(event=event)
     data = pdf.render("protocols", context).data
     pages = pages_text(data, tmp_path)
@@ -238,6 +238,10 @@ def test_the_events_file_and_a_rounds_file_hold_every_table_in_order(family, tmp
     flat = " ".join(pages)
     positions = [flat.index(f"Round {r}, table {t}") for r, t in order]
     assert positions == sorted(positions) and len(pages) >= len(order)
+    # a table without a protocol yet (the demo's round in play) has its sheet too
+    empty = [t for t in context["tables"] if t["protocol"] is None]
+    assert empty or key != "balkan"  # the Balkan demo's third round: one table entered
+    assert ("No protocol has been entered for this table yet." in flat) == bool(empty)
     titles = [o.title for o in PdfReader(io.BytesIO(data)).outline if not isinstance(o, list)]
     assert titles == [f"Round {r}" for r in sorted({r for r, _t in order})]
     # a round's file: its tables, a bookmark each
@@ -246,3 +250,21 @@ def test_the_events_file_and_a_rounds_file_hold_every_table_in_order(family, tmp
     assert rendered.filename.endswith(f"-round{round_.number}-protocols.pdf")
     marks = [o.title for o in PdfReader(io.BytesIO(rendered.data)).outline]
     assert marks == [f"Table {t.number}" for t in round_.tables.order_by("number")]
+
+
+def test_a_deals_suits_are_coloured_and_the_hats_set_in_a_face_that_has_them():
+    """♦ ♥ red, ♠ ♣ black in every family's deal text; the Balkan hats, which DejaVu Sans
+    lacks, in DejaVu Sans Mono / Math TeX Gyre where installed, else the nearest sign."""
+    from tournaments import pdf_filled, pdf_layouts
+
+    red = f'<font color="{pdf_filled.RED}">'
+    text = pdf_layouts._deal_text({"text": "7♥ / 6♠", "from_ruling": True})
+    assert f"{red}♥</font>" in text and "♠" in text and f"{red}♠" not in text
+    assert text.endswith("<i>(ruling)</i>")
+    pdf_filled._fonts()
+    for sign, (face, file, instead) in pdf_filled._SIGNS.items():
+        marked = pdf_filled.signs_markup(f"2 {sign}")
+        if Path(pdf_filled._DEJAVU + file).exists():
+            assert marked == f'2 <font name="{face}">{sign}</font>'
+        else:
+            assert marked == f"2 {instead}"
