@@ -26,7 +26,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -52,7 +52,16 @@ from reportlab.platypus import (
 
 from tournaments.pdf_sheets import fit
 
-__all__ = ["render_sheets"]
+__all__ = [
+    "MARKUP",
+    "Styles",
+    "e",
+    "plain_table",
+    "pulka_grid",
+    "render_sheets",
+    "signs_markup",
+    "suits_markup",
+]
 
 #: the page margins (top, right, bottom, left) in mm, as ``templates/pdf/base.html``'s @page
 MARGINS_MM = (12.0, 10.0, 14.0, 10.0)
@@ -449,7 +458,6 @@ def pulka_grid(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
 
 
 #: a character that makes text platypus markup (a tag, an entity)
-#: a character that makes text platypus markup (a tag, an entity)
 MARKUP = re.compile("[<&]")
 
 
@@ -462,7 +470,7 @@ def plain_table(
     numeric: frozenset[int] = frozenset(),
     *,
     markup: bool = False,
-    shaded: list[int] = (),  # type: ignore[assignment]
+    shaded: Sequence[int] = (),
 ) -> Any:
     """A bordered table of paragraphs, the header shaded (and repeated on each page it takes),
     columns in ``fractions`` of the width (fixed: no automatic layout); ``numeric`` columns
