@@ -9,8 +9,8 @@ selectors in a fixed number of queries) and a template in ``templates/pdf/``; th
 context is what :mod:`tournaments.pdf_files` caches a rendered file by, so a PDF is rendered again
 only when its data changes. Two kinds are drawn with reportlab instead of laid out as HTML, for
 speed: the blank protocols' per-table text (:mod:`tournaments.pdf_sheets`, over a static sheet
-WeasyPrint renders once per table size) and the Russian pulka's filled protocol
-(:mod:`tournaments.pdf_filled`; the other families' filled sheets keep their templates).
+WeasyPrint renders once per table size) and the filled protocols of every rule family
+(:mod:`tournaments.pdf_filled`, each family's sheet described in :mod:`tournaments.pdf_layouts`).
 
 Fonts: DejaVu Sans (Cyrillic and ♠♣♦♥), set explicitly in the page-margin boxes too (they do not
 inherit the body font, platform.md). Paper: A4 by default, US Letter as an option.
@@ -30,7 +30,6 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from scoring.protocol import Penalty as ScoringPenalty
 from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
 from tournaments.penalty_text import penalty_entry_words
 
@@ -64,8 +63,9 @@ LANDSCAPE_HEIGHT_MM = {"A4": 184.0, "letter": 189.9}
 PAGE_PT = {"A4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
 #: height of one row of the blank grid, mm
 ROW_MM = 5.0
-#: bump when a template changes, so cached files are rendered again
-TEMPLATE_VERSION = 6
+#: bump when a template or a drawn layout (pdf_filled, pdf_layouts) changes, so cached files
+#: are rendered again
+TEMPLATE_VERSION = 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,13 +493,13 @@ def _filled_sheet(
         "rulings": [],
         "penalties": [],
         "settlement": [],
-        "layout": ui_of_event(event).filled_template,  # the family's sheet (tournaments.variants)
+        "layout": ui_of_event(event).filled_layout,  # the family's sheet (tournaments.pdf_layouts)
     }
     if protocol is None:
         return context
     scoring_protocol = stored_protocol(protocol.data)
     ui = ui_of_protocol(scoring_protocol)
-    context["layout"] = ui.filled_template
+    context["layout"] = ui.filled_layout
     # the pulka as scored: with the penalty entries the rulings wrote into this version
     try:
         effective, origin = effective_protocol(
@@ -512,18 +512,8 @@ def _filled_sheet(
     sheet = ui.filled_sheet(effective, origin)
     for i, row in enumerate(sheet.get("deals", [])):  # a penalty line in words, not its notation
         deal = effective.deals[i] if i < len(effective.deals) else None
-        if row.get("penalty") and isinstance(deal, ScoringPenalty):
-            row["text"] = penalty_entry_words(
-                {
-                    "player": deal.player,
-                    "gora": deal.gora,
-                    "pulya": deal.pulya,
-                    "whists": deal.whists,
-                    "rule": deal.rule,
-                    "note": deal.note,
-                },
-                names,
-            )
+        if row.get("penalty") and deal is not None and ui.is_penalty(deal):
+            row["text"] = penalty_entry_words(ui.penalty_to_json(deal), names, ui.penalty_terms)
     for p, row in enumerate(sheet["settlement"]):
         r = next((x for x in protocol.result if x.get("seat") == p), None)
         row["whists"] = _num(r.get("whists", 0)) if r else ""
@@ -532,7 +522,7 @@ def _filled_sheet(
     for applied in protocol.ruling_entries or []:
         if isinstance(applied, dict):
             written.setdefault(applied.get("ruling"), []).extend(
-                penalty_entry_words(e, names)
+                penalty_entry_words(e, names, ui.penalty_terms)
                 for e in applied.get("entries") or []
                 if isinstance(e, dict)
             )
@@ -720,9 +710,9 @@ def _standings_criterion(event: Event) -> Any:
 #: kind → (template, filename pattern)
 KINDS: dict[str, tuple[str, str]] = {
     "blank": ("pdf/blank_background.html", "{slug}-round{round}-blank-protocols.pdf"),
-    # a family's own sheet (its ``layout``), else the pulka sheet of tournaments.pdf_filled
+    # drawn by tournaments.pdf_filled in the family's layout (tournaments.pdf_layouts)
     "filled": ("", "{slug}-round{round}-table{table}-protocol.pdf"),
-    # every round's filled protocols (as "filled": a family's layout or pdf_filled)
+    # every round's filled protocols (as "filled")
     "protocols": ("", "{slug}-protocols.pdf"),
     "seating": ("pdf/seating.html", "{slug}-round{round}-seating.pdf"),
     "standings": ("pdf/standings.html", "{slug}-standings.pdf"),
@@ -777,7 +767,8 @@ def render(
     """A rendered file of ``kind`` (pretix's renderer contract); ``progress(done, total)`` is
     told how far a long document (a round's filled protocols) has got."""
     template, pattern = KINDS[kind]
-    template = context.get("layout") or template  # a rule family's own sheet layout
+    if kind == "blank":
+        template = context.get("layout") or template  # a rule family's own blank sheet
     event = context.get("event", {})
     filename = pattern.format(
         slug=event.get("slug", "event"),
@@ -799,7 +790,7 @@ def render(
         if paper != "A4":
             filename = filename.replace(".pdf", f"-{paper}.pdf")
         data = render_filled_round(context, paper=paper, language=language, progress=progress)
-    elif kind == "filled" and not context.get("layout"):  # the pulka sheet (pdf_filled)
+    elif kind == "filled":  # one table's sheet (pdf_filled, in its family's layout)
         data = render_filled_round({**context, "tables": [context]}, paper=paper, language=language)
     elif kind == "blank" and not context.get("layout"):  # the overlay sheet (pdf_sheets)
         data = render_blank(context, paper=paper, language=language)
@@ -812,8 +803,6 @@ def render(
 ROUND_FILLED_NAME = "{slug}-round{round}-protocols.pdf"
 #: tables between two reports of a round job's progress
 PROGRESS_EVERY_TABLES = 10
-#: sheets laid out before they are written to PDF (bounds the memory of a round's job)
-SHEETS_PER_PART = 50
 #: sheets drawn with reportlab to one part (about 40 MiB while it is drawn)
 DRAWN_SHEETS_PER_PART = 100
 
@@ -850,12 +839,11 @@ def render_filled_round(
     (:func:`filled_event_context`: every round's tables in round then table order, a bookmark
     per round and per table).
 
-    The pulka sheet of the families without a template of their own (``FamilyUI.
-    filled_template`` ``None``: the Russian pulka) is drawn by :mod:`tournaments.pdf_filled`,
-    :data:`DRAWN_SHEETS_PER_PART` sheets to a document (about 0.02 s of CPU a sheet where
-    WeasyPrint took 0.3 s, issue 28); a family's own HTML sheet is laid out by WeasyPrint, each
-    on its own (its own page numbers), :data:`SHEETS_PER_PART` written at a time. The memory
-    held is a part's, whatever the number of sheets; the parts are joined in order.
+    Every sheet is drawn by :mod:`tournaments.pdf_filled` in its family's layout
+    (``FamilyUI.filled_layout``, :mod:`tournaments.pdf_layouts`), :data:`DRAWN_SHEETS_PER_PART`
+    sheets to a document (about 0.02 s of CPU a sheet where WeasyPrint took 0.3 s, issue 28),
+    each sheet's pages numbered on their own. The memory held is a part's, whatever the number
+    of sheets; the parts are joined in order.
     ``progress(done, total)`` after every :data:`PROGRESS_EVERY_TABLES` tables and at the end.
     """
     import io
@@ -881,22 +869,14 @@ def render_filled_round(
     with translation.override(language):
         title = _filled_title(context)
         start = 0
-        while start < total:  # runs of sheets drawn the same way, in parts
-            layout = tables[start].get("layout")
-            end = start
-            limit = SHEETS_PER_PART if layout else DRAWN_SHEETS_PER_PART
-            while end < total and end - start < limit and tables[end].get("layout") == layout:
-                end += 1
-            run = tables[start:end]
-            if layout:
-                data, counts = _weasy_sheets(run, paper=paper, first=start, tell=tell)
-            else:
-                data, counts = pdf_filled.render_sheets(
-                    run,
-                    page=_landscape(paper),
-                    title=title,
-                    progress=lambda done, start=start: tell(start + done),
-                )
+        while start < total:  # in parts
+            end = min(total, start + DRAWN_SHEETS_PER_PART)
+            data, counts = pdf_filled.render_sheets(
+                tables[start:end],
+                page=_landscape(paper),
+                title=title,
+                progress=lambda done, start=start: tell(start + done),
+            )
             parts.append(data)
             pages += counts
             start = end
@@ -923,33 +903,6 @@ def render_filled_round(
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
-
-
-def _weasy_sheets(
-    sheets: list[dict[str, Any]], *, paper: str, first: int, tell: Callable[[int], None]
-) -> tuple[bytes, list[int]]:
-    """A family's own HTML sheets (``layout``) as one PDF, and the pages of each: each sheet
-    laid out on its own (its page numbers count its own pages), sharing one font
-    configuration. Call inside ``translation.override``."""
-    import weasyprint
-    from weasyprint.text.fonts import FontConfiguration
-
-    fonts = FontConfiguration()
-    fetcher = static_only_fetcher()
-    now = timezone.now()
-    documents: list[Any] = []
-    for i, sheet in enumerate(sheets, start=first + 1):
-        html = render_to_string(
-            sheet["layout"], {**sheet, "paper": PAPERS[paper], "generated_at": now}
-        )
-        documents.append(
-            weasyprint.HTML(
-                string=html, url_fetcher=fetcher, base_url=str(settings.BASE_DIR)
-            ).render(font_config=fonts)
-        )
-        tell(i)
-    pages = [page for document in documents for page in document.pages]
-    return documents[0].copy(pages).write_pdf(), [len(d.pages) for d in documents]
 
 
 def render_blank(context: dict[str, Any], *, paper: str = "A4", language: str = "en") -> bytes:

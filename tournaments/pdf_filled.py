@@ -1,22 +1,24 @@
-"""Filled protocols, fast (issue 28): the pulka sheet drawn with reportlab's platypus.
+"""Filled protocols, fast (issue 28): every rule family's sheet drawn with reportlab's platypus.
 
-The Russian pulka sheet (the family whose ``FamilyUI.filled_template`` is ``None``) used to be
-an HTML template laid out by WeasyPrint, about 0.3 s of CPU a sheet (the cascade and the
-automatic table layout of its grid): a round of 333 tables took 98 s. Here the same sheet is
-built from the same context (:func:`tournaments.pdf._filled_sheet`) as platypus flowables with
-fixed column widths, and every sheet of a round (or of a whole event) goes into one document:
-the fonts are embedded once, a table too long for one page continues on the next with its
-header repeated (001 §4.2.11: a pulka is never cut), and each sheet's footer counts its own
-pages ("Page 2 / 2"), as the per-sheet HTML documents did.
+The sheets used to be HTML templates laid out by WeasyPrint, 0.2–1 s of CPU a sheet (the
+cascade and the automatic table layout of the grid): a Russian round of 333 tables took 98 s.
+Here each sheet is built from the same context (:func:`tournaments.pdf._filled_sheet`) as
+platypus flowables with fixed column widths, and every sheet of a round (or of a whole event)
+goes into one document: the fonts are embedded once, a table too long for one page continues
+on the next with its header repeated (001 §4.2.11: a pulka is never cut), and each sheet's
+footer counts its own pages ("Page 2 / 2"), as the per-sheet HTML documents did.
 
-What a sheet shows is what the HTML template showed: the title, the rules (family, convention
-and its options, the event's dates in the document's language, how the pulka ended), the
-target, the protocol's version and its approval stamp, the players by seat, every deal row
-(♦ ♥ in red, ♠ ♣ in black; penalty lines in words, shaded), the settlement (001 §4.2.14), the
-findings, rulings and penalties in words, the signature lines and the footer.
+This module draws what every family's sheet has: the title, the rules (family, convention and
+its options, the event's dates in the document's language, how the pulka ended), the game's
+terms, the protocol's version and its approval stamp, the players by seat, the findings,
+rulings and penalties in words, the signature lines and the footer; and the Russian pulka grid
+(:func:`pulka_grid`). What differs by family — the terms, the grid of deal rows in the family's
+columns (♦ ♥ in red, ♠ ♣ in black; penalty lines in words, shaded), the final table — is a
+:class:`tournaments.pdf_layouts.Layout`, named by the family's ``FamilyUI.filled_layout``.
 
 Fonts: DejaVu Sans from Debian (``fonts-dejavu-core``), the one the other PDFs use; its oblique
-(``fonts-dejavu-extra``) where installed, else the upright face.
+(``fonts-dejavu-extra``) where installed, else the upright face; the Balkan hats (⌒ ⌣) from
+DejaVu Sans Mono and Math TeX Gyre (:data:`_SIGNS`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -50,7 +52,16 @@ from reportlab.platypus import (
 
 from tournaments.pdf_sheets import fit
 
-__all__ = ["render_sheets"]
+__all__ = [
+    "MARKUP",
+    "Styles",
+    "e",
+    "plain_table",
+    "pulka_grid",
+    "render_sheets",
+    "signs_markup",
+    "suits_markup",
+]
 
 #: the page margins (top, right, bottom, left) in mm, as ``templates/pdf/base.html``'s @page
 MARGINS_MM = (12.0, 10.0, 14.0, 10.0)
@@ -90,11 +101,35 @@ _RED_SUITS = "♦♥♢♡"
 _SUITS = re.compile(f"[{_RED_SUITS}♠♣♤♧]")
 
 
+#: the signs DejaVu Sans lacks (the Balkan hats, seed 002): each in a face that has it (Debian's
+#: fonts-dejavu-core: Sans Mono; fonts-dejavu-extra: Math TeX Gyre), or, where that face is not
+#: installed, the nearest sign DejaVu Sans has
+_SIGNS = {
+    "⌒": ("PulkaDejaVuSansMono", "DejaVuSansMono.ttf", "⁀"),
+    "⌣": ("PulkaDejaVuMath", "DejaVuMathTeXGyre.ttf", "‿"),
+}
+
+
+def signs_markup(markup: str) -> str:
+    """``markup`` with each sign DejaVu Sans lacks set in a face that has it (:data:`_SIGNS`;
+    call after the fonts are registered)."""
+    for sign, (face, _file, instead) in _SIGNS.items():
+        if sign in markup:
+            registered = pdfmetrics.getRegisteredFontNames()
+            markup = markup.replace(
+                sign, f'<font name="{face}">{sign}</font>' if face in registered else instead
+            )
+    return markup
+
+
 def _fonts() -> None:
     registered = pdfmetrics.getRegisteredFontNames()
     for name in _FONT_FILES:
         if name not in registered:
             pdfmetrics.registerFont(TTFont(name, font_file(name)))
+    for face, file, _instead in _SIGNS.values():
+        if face not in registered and os.path.exists(_DEJAVU + file):
+            pdfmetrics.registerFont(TTFont(face, _DEJAVU + file))
     addMapping(FONT, 0, 0, FONT)
     addMapping(FONT, 1, 0, BOLD)
     addMapping(FONT, 0, 1, ITALIC)
@@ -114,11 +149,11 @@ def suits_markup(text: Any) -> str:
     )
 
 
-def _e(text: Any) -> str:
+def e(text: Any) -> str:
     return escape(str(text if text is not None else ""))
 
 
-class _Styles:
+class Styles:
     """The sheet's paragraph styles (``base.html``: 9 pt body, 14 pt title, 11 pt headings)."""
 
     def __init__(self) -> None:
@@ -142,6 +177,8 @@ class _Styles:
         self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
         self.head_num = ParagraphStyle("head_num", parent=self.head, alignment=2)
         self.num = ParagraphStyle("num", parent=self.cell, alignment=2)
+        self.grid_num = ParagraphStyle("grid_num", parent=self.grid, alignment=2)
+        self.muted = ParagraphStyle("muted", parent=self.cell, textColor=GREY)
 
 
 class _SheetStart(Flowable):
@@ -218,13 +255,23 @@ def _family_name(rules: dict[str, Any]) -> str:
     return str(names.get(get_language(), names.get("en", "")))
 
 
-def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
-    """The flowables of one sheet (call inside ``translation.override``)."""
+def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list[Any]:
+    """The flowables of one sheet drawn in ``layout`` (a :class:`tournaments.pdf_layouts.
+    Layout`; call inside ``translation.override``)."""
     event, rules, protocol = sheet["event"], sheet.get("rules") or {}, sheet.get("protocol")
     where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
-    out: list[Any] = [Paragraph(f"{_e(event['name'])} — {_e(where)}", st.title)]
+    out: list[Any] = [Paragraph(f"{e(event['name'])} — {e(where)}", st.title)]
 
-    # the rules (templates/pdf/_filled_rules.html)
+    # (the words outside the f-strings: xgettext does not look inside them)
+    words = {
+        "rules": gettext("Rules"),
+        "pulka": gettext("The pulka"),
+        "version": gettext("Protocol version"),
+        "approved": gettext("APPROVED"),
+        "provisional": gettext("PROVISIONAL — not approved"),
+        "seat": gettext("Seat"),
+    }
+    # the rules: the family, the convention and its options, the event's days, the ending
     options = "; ".join(f"{o['label']}: {o['value']}" for o in rules.get("options", []))
     first, last = rules.get("first_day"), rules.get("last_day")
     days = _datetime(first, "DATE_FORMAT")
@@ -232,23 +279,25 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
         days += " – " + _datetime(last, "DATE_FORMAT")
     if event.get("venue"):
         days += f", {event['venue']}"
+    # one paragraph (a long one wraps as text, not as columns a reader cannot follow)
     line = (
-        f"{_e(gettext('Rules'))}: <b>{_e(_family_name(rules))} — {_e(event['variant'])}</b>"
-        + (f" ({_e(options)})" if options else "")
-        + f"&nbsp;&nbsp;&nbsp; {_e(days)}"
+        f"{e(words['rules'])}: <b>{e(_family_name(rules))} — {e(event['variant'])}</b>"
+        + (f" ({e(options)})" if options else "")
+        + f" · {e(days)}"
     )
     if protocol:
-        line += (
-            f"&nbsp;&nbsp;&nbsp; {_e(gettext('The pulka'))}: <b>{_e(protocol['ending_words'])}</b>"
-        )
+        line += f" · {e(words['pulka'])}: <b>{e(protocol['ending_words'])}</b>"
     out.append(Paragraph(line, st.body))
 
-    # the target, the version and its stamp; the players by seat
+    # the game's terms, the version and its stamp; the players by seat
     def wide(text: str, font: str = FONT) -> float:  # a cell as wide as its text, and a gap
         return pdfmetrics.stringWidth(text, font, 9) + 4 * mm + 2
 
-    target = f"{gettext('Pulka to')}: {event['pulka_target']}"
-    meta = [Paragraph(f"{_e(gettext('Pulka to'))}: <b>{_e(event['pulka_target'])}</b>", st.body)]
+    terms = [(label, value) for label, value in layout.terms(sheet) if value not in (None, "")]
+    target = " · ".join(f"{label}: {value}" for label, value in terms)
+    meta = [
+        Paragraph(" · ".join(f"{e(label)}: <b>{e(value)}</b>" for label, value in terms), st.body)
+    ]
     widths = [wide(target, BOLD)]
     style = [
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -258,16 +307,15 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
     ]
     if protocol:
-        version = f"{gettext('Protocol version')} {protocol['version']}"
-        meta.append(Paragraph(_e(version), st.body))
+        version = f"{words['version']} {protocol['version']}"
+        meta.append(Paragraph(e(version), st.body))
         widths.append(wide(version))
         if protocol["approved"]:
-            stamp = Paragraph(f"<b>{_e(gettext('APPROVED'))}</b>", st.body)
+            stamp = Paragraph(f"<b>{e(words['approved'])}</b>", st.body)
             stamp_width = wide(gettext("APPROVED"), BOLD)
         else:
             stamp = Paragraph(
-                f'<font color="{PROVISIONAL}"><b><i>{_e(gettext("PROVISIONAL — not approved"))}'
-                "</i></b></font>",
+                f'<font color="{PROVISIONAL}"><b><i>{e(words["provisional"])}</i></b></font>',
                 st.body,
             )
             stamp_width = wide(gettext("PROVISIONAL — not approved"), BOLD_ITALIC)
@@ -281,7 +329,7 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
         if protocol["approved"]:
             meta.append(
                 Paragraph(
-                    _e(_datetime(protocol.get("approved_on"), "SHORT_DATETIME_FORMAT")), st.body
+                    e(_datetime(protocol.get("approved_on"), "SHORT_DATETIME_FORMAT")), st.body
                 )
             )
             widths.append(60 * mm)
@@ -290,18 +338,18 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     table.setStyle(TableStyle(style))
     out.append(table)
     seats = " · ".join(
-        f"{_e(gettext('Seat'))} {p['seat']}: <b>{_e(p['name'])}</b>" for p in sheet["players"]
+        f"{e(words['seat'])} {p['seat']}: <b>{e(p['name'])}</b>" for p in sheet["players"]
     )
     out.append(Paragraph(seats, st.body))
     out.append(Spacer(0, 1.5 * mm))
 
     if not protocol:
         out.append(
-            Paragraph(_e(gettext("No protocol has been entered for this table yet.")), st.body)
+            Paragraph(e(gettext("No protocol has been entered for this table yet.")), st.body)
         )
     else:
-        out += _grid(sheet, st, width)
-        out += _tables_below(sheet, st, width)
+        out += layout.block(sheet, st, width)
+        out += _tables_below(sheet, layout, st, width)
     # the signatures
     names = [p["name"] for p in sheet["players"]] + [gettext("Referee")]
     cell = width / len(names)
@@ -309,7 +357,7 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
 
     def line(name: str) -> str:  # the name and a line to sign on, as long as the cell allows
         room = cell - 4 * mm - pdfmetrics.stringWidth(f"{name}: ", FONT, 9)
-        return f"{_e(name)}: " + "_" * max(8, min(20, int(room / underscore)))
+        return f"{e(name)}: " + "_" * max(8, min(20, int(room / underscore)))
 
     cells = [Paragraph(line(n), st.body) for n in names]
     sign = Table([cells], colWidths=[cell] * len(cells), hAlign="LEFT")
@@ -325,7 +373,7 @@ def _sheet(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     return out
 
 
-def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
+def pulka_grid(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
     """The pulka grid (001 §4.2.11): №, dealer, contract / result, then per player the pulya,
     the gora and the whists on each other player; its three header rows repeat on each page."""
     names = sheet.get("names") or [p["name"] for p in sheet["players"]]
@@ -343,13 +391,13 @@ def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     def fitted(text: str, font: str, size: float, cell: float) -> Paragraph:
         s, size = fit(str(text), font, size, cell - 2 * pad, 4.5)
         return Paragraph(
-            f'<font name="{font}" size="{size}">{_e(s)}</font>',
+            f'<font name="{font}" size="{size}">{e(s)}</font>',
             st.grid_opp if size < 7 else st.grid_head,
         )
 
     head = [
-        [Paragraph("№", st.grid_head), Paragraph(_e(gettext("Dealer")), st.grid_head)]
-        + [Paragraph(_e(gettext("Contract / result")), st.grid_head)]
+        [Paragraph("№", st.grid_head), Paragraph(e(gettext("Dealer")), st.grid_head)]
+        + [Paragraph(e(gettext("Contract / result")), st.grid_head)]
         + [x for name in names for x in [fitted(name, BOLD, 7.5, cell_w * per)] + [""] * n],
         ["", "", ""]
         + [
@@ -397,8 +445,8 @@ def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     for d in sheet["deals"]:
         text = suits_markup(d["text"])
         if d.get("from_ruling"):
-            text += f" <i>({_e(ruling)})</i>"
-        row = [str(d["number"]), Paragraph(_e(d["dealer"]), st.grid), Paragraph(text, st.grid)]
+            text += f" <i>({e(ruling)})</i>"
+        row = [str(d["number"]), Paragraph(e(d["dealer"]), st.grid), Paragraph(text, st.grid)]
         for c in d["cells"]:
             row += [str(c["pulya"]), str(c["gora"]), *(str(w) for w in c["whists"])]
         if d.get("penalty"):
@@ -409,37 +457,46 @@ def _grid(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
     return [grid]
 
 
-class _Markup(str):
-    """Text already in platypus markup (not escaped again)."""
+#: a character that makes text platypus markup (a tag, an entity)
+MARKUP = re.compile("[<&]")
 
 
-def _plain_table(
+def plain_table(
     head: list[str],
     rows: list[list[Any]],
     fractions: list[float],
-    st: _Styles,
+    st: Styles,
     width: float,
     numeric: frozenset[int] = frozenset(),
+    *,
+    markup: bool = False,
+    shaded: Sequence[int] = (),
 ) -> Any:
-    """A bordered table of paragraphs, the header shaded, columns in ``fractions`` of the
-    width (fixed: no automatic layout); ``numeric`` columns right-aligned."""
+    """A bordered table of paragraphs, the header shaded (and repeated on each page it takes),
+    columns in ``fractions`` of the width (fixed: no automatic layout); ``numeric`` columns
+    right-aligned; the cells plain text, or platypus markup (``markup``); the rows of
+    ``shaded`` (0 the first after the header) in the penalty lines' colour. A cell of plain
+    text that fits on one line is drawn as a string (a fraction of a paragraph's cost)."""
+    widths = [f * width for f in fractions]
+    room = [w - 2 * 1.2 * mm for w in widths]
 
     def cell(value: Any, i: int, header: bool = False) -> Any:
-        if isinstance(value, Paragraph):
-            return value
-        style = (
-            (st.head_num if i in numeric else st.head)
-            if header
-            else (st.num if i in numeric else st.cell)
-        )
-        return Paragraph(value if isinstance(value, _Markup) else _e(value), style)
+        if header:
+            return Paragraph(e(value), st.head_num if i in numeric else st.head)
+        text = str(value if value is not None else "")
+        plain = (not markup or not MARKUP.search(text)) and "\n" not in text
+        if plain and pdfmetrics.stringWidth(text, FONT, 8) <= room[i]:
+            return text
+        return Paragraph(text if markup else e(text), st.num if i in numeric else st.cell)
 
     data = [[cell(h, i, True) for i, h in enumerate(head)]]
     data += [[cell(v, i) for i, v in enumerate(r)] for r in rows]
-    table = Table(data, colWidths=[f * width for f in fractions], repeatRows=1, hAlign="LEFT")
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(
         TableStyle(
             [
+                ("FONT", (0, 0), (-1, -1), FONT, 8),
+                *(("ALIGN", (i, 1), (i, -1), "RIGHT") for i in sorted(numeric)),
                 ("GRID", (0, 0), (-1, -1), 0.4, LINE),
                 ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -447,55 +504,36 @@ def _plain_table(
                 ("RIGHTPADDING", (0, 0), (-1, -1), 1.2 * mm),
                 ("TOPPADDING", (0, 0), (-1, -1), 0.6 * mm),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8 * mm),
+                *(("BACKGROUND", (0, r + 1), (-1, r + 1), PENALTY_FILL) for r in shaded),
             ]
         )
     )
     return table
 
 
-def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]:
-    """The settlement (001 §4.2.14), the findings, the rulings and the penalties, in words."""
+def _tables_below(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list[Any]:
+    """The family's final table (the Russian settlement, 001 §4.2.14; the Balkan final
+    calculation; the pot games' result; Priffe's player totals) with its notes and what the
+    family draws after it, then the findings, the rulings and the penalties, in words."""
+    from tournaments.pdf_layouts import final_table
 
-    out: list[Any] = [Paragraph(f"{_e(gettext('Settlement'))} (001 §4.2.14)", st.heading)]
-    out.append(
-        _plain_table(
-            [
-                gettext("Player"),
-                gettext("Pulya"),
-                gettext("Gora"),
-                gettext("Gora after amnesty"),
-                gettext("Exact"),
-                gettext("Result (whists)"),
-            ],
-            [
-                [
-                    s["name"],
-                    s["pulya"],
-                    s["gora"],
-                    s["gora_settled"],
-                    s["exact"],
-                    _Markup(f"<b>{_e(s.get('whists', ''))}</b>"),
-                ]
-                for s in sheet.get("settlement", [])
-            ],
-            [0.35, 0.13, 0.13, 0.13, 0.13, 0.13],
-            st,
-            width,
-            numeric=frozenset({1, 2, 3, 4, 5}),
-        )
-    )
+    out: list[Any] = [Paragraph(e(layout.result_heading(sheet)), st.heading)]
+    out += [Paragraph(text, st.body) for text in layout.before_result(sheet)]
+    out.append(final_table(layout, sheet, st, width))
+    out += [Paragraph(text, st.body) for text in layout.after_result(sheet)]
+    out += layout.tail(sheet, st, width)
     severity = {"error": gettext("Error"), "warning": gettext("Warning")}
     if sheet.get("findings"):
-        out.append(Paragraph(_e(gettext("Findings")), st.heading))
+        out.append(Paragraph(e(gettext("Findings")), st.heading))
         out.append(
-            _plain_table(
+            plain_table(
                 [gettext("Severity"), gettext("Deal"), gettext("Finding"), gettext("Rule")],
                 [
                     [
                         severity.get(f["severity"], f["severity"]),
                         "" if f.get("deal") is None else f["deal"] + 1,
                         f"{f['title']}: {f['sentence']}" if f.get("sentence") else f["title"],
-                        f.get("rule", ""),
+                        f.get("citation", "") if layout.cite else f.get("rule", ""),
                     ]
                     for f in sheet["findings"]
                 ],
@@ -505,9 +543,9 @@ def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]
             )
         )
     if sheet.get("rulings"):
-        out.append(Paragraph(_e(gettext("Rulings")), st.heading))
+        out.append(Paragraph(e(gettext("Rulings")), st.heading))
         out.append(
-            _plain_table(
+            plain_table(
                 [
                     gettext("Ruling"),
                     gettext("Player"),
@@ -535,10 +573,10 @@ def _tables_below(sheet: dict[str, Any], st: _Styles, width: float) -> list[Any]
             )
         )
     if sheet.get("penalties"):
-        out.append(Paragraph(_e(gettext("Penalties")), st.heading))
+        out.append(Paragraph(e(gettext("Penalties")), st.heading))
         reversed_word = gettext("reversed")
         out.append(
-            _plain_table(
+            plain_table(
                 [
                     gettext("Player"),
                     gettext("Penalty"),
@@ -580,8 +618,10 @@ def render_sheets(
     finished (``done`` sheets so far), the last one included. The memory taken grows with the
     sheets (about 0.4 MiB a sheet while it is drawn): draw a long list in parts.
     """
+    from tournaments.pdf_layouts import LAYOUTS
+
     _fonts()
-    st = _Styles()
+    st = Styles()
     top, right, bottom, left = (x * mm for x in MARGINS_MM)
     width = page[0] - left - right
     footers = []
@@ -592,12 +632,13 @@ def render_sheets(
             progress(index)
 
     for i, sheet in enumerate(sheets):
+        layout = LAYOUTS[sheet.get("layout") or "pulka"]
         where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
         footers.append(f"{sheet['event']['name']} — {where}")
         if i:
             story.append(PageBreak())
         story.append(_SheetStart(i, tell))
-        story += _sheet(sheet, st, width)
+        story += _sheet(sheet, layout, st, width)
     out = io.BytesIO()
     document = BaseDocTemplate(
         out,

@@ -186,3 +186,56 @@ def test_bench_filled_protocols_of_an_event(tmp_path):
         f"CPU), {sheets} sheets on {pages} pages, {len(rendered.data) / 1024:.0f} KiB, peak RSS {rss:.0f} MiB, "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
+
+
+#: tables of a round of another rule family (``-k family``); its convention and game size
+FAMILY_TABLES = int(os.environ.get("PULKA_BENCH_FAMILY_TABLES", "60"))
+FAMILY_EVENTS = {  # family → (convention, pulka target: the bula, the pot games' deals, sits)
+    "balkan": ("croatian", 30),
+    "pot": ("viennese", 10),
+    "priffe": ("modern", 3),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("family", sorted(FAMILY_EVENTS))
+def test_bench_filled_protocols_of_a_family_round(family, tmp_path):
+    """A round's filled protocols of the Balkan, pot and Priffe families (issue 28): CPU
+    seconds of the round job at FAMILY_TABLES tables (``PULKA_BENCH_FAMILY_TABLES``; the
+    lead's figure: 333), with the machine's load."""
+    convention, target = FAMILY_EVENTS[family]
+    size = 4 if family == "priffe" else 3
+    event, entries = make_event(
+        players=size * FAMILY_TABLES,
+        slug=f"bench-{family}",
+        variant=convention,
+        pulka_target=target,
+        table_size_policy=str(size),
+    )
+    round_, _ = play_round(
+        event, entries, 1, rng=random.Random(28), approve=True, target=target, family=family
+    )
+    pdf.render("seating", {"event": {"name": "warm-up", "slug": "w"}, "round": 1, "tables": []})
+    t0 = time.perf_counter()
+    context = pdf.filled_round_context(round_=round_)
+    t_context = time.perf_counter() - t0
+    load = os.getloadavg()[0]
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    rendered = pdf.render("filled", context)
+    t_render = time.perf_counter() - t0
+    cpu_render = time.process_time() - cpu0
+    path = tmp_path / rendered.filename
+    path.write_bytes(rendered.data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
+    pages = int(
+        next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:"))
+    )
+    assert pages >= FAMILY_TABLES
+    print(
+        f"\n[bench_pdf] filled protocols of a {family} round ({convention}), {FAMILY_TABLES} "
+        f"tables: context {t_context:.2f} s, render {t_render:.2f} s ({cpu_render:.2f} s of "
+        f"CPU, {cpu_render / FAMILY_TABLES * 1000:.0f} ms a sheet), {pages} pages, "
+        f"{len(rendered.data) / 1024:.0f} KiB, load average {load:.1f} → "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )

@@ -41,7 +41,7 @@ def test_the_filled_protocol_prints_red_suits_red(settings, tmp_path):
     play_round(event, entries, 1, rng=random.Random(3))
     contexts = [pdf.filled_protocol_context(table=t) for t in Table.objects.all()]
     context = next(c for c in contexts if any(re.search("[♦♥]", d["text"]) for d in c["deals"]))
-    assert context["layout"] is None  # the Russian pulka sheet, drawn by pdf_filled
+    assert context["layout"] == "pulka"  # the Russian pulka sheet (pdf_layouts)
     marked = [pdf_filled.suits_markup(d["text"]) for d in context["deals"]]
     red = f'<font color="{pdf_filled.RED}">'
     assert any(re.search(f"{red}[♦♥]</font>", m) for m in marked)

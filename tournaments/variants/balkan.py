@@ -102,7 +102,7 @@ class BalkanUI(FamilyUI):
     key = "balkan"
     entry_template = "tournaments/protocols/entry/balkan.html"
     pulka_template = "tournaments/protocols/cells/balkan.html"
-    filled_template = "pdf/filled_protocol_balkan.html"
+    filled_layout = "soups"  # the declarer column between the soups (tournaments.pdf_layouts)
     blank_template = "pdf/blank_protocol_balkan.html"
     result_unit = gettext_lazy("points")
     result_label = gettext_lazy("Result (points)")
@@ -121,6 +121,10 @@ class BalkanUI(FamilyUI):
     metric_names = {"whists": (gettext_lazy("Points"), gettext_lazy("Pts"))}
     own_column_label = gettext_lazy("Declarer column (bula)")
     in_own_column = gettext_lazy("in the declarer column")
+    penalty_terms = {  # seed 002: the declarer column and the soups written against him
+        "gora": gettext_lazy("%(n)s into the declarer column"),
+        "whists": gettext_lazy("soup of %(name)s: %(n)s"),
+    }
     deduction_label = gettext_lazy("Points deducted")
     penalty_kind_names = {
         "fixed_whists": gettext_lazy("Fixed points"),
@@ -133,7 +137,7 @@ class BalkanUI(FamilyUI):
     cross_table_note = gettext_lazy(
         "Each cell: the points the player in the row won from the player in the column where "
         "they met (the soups they wrote against each other, netted, plus ten times the "
-        "difference of their declarer columns shared by three; 002 \"Ending the Game\"), with "
+        'difference of their declarer columns shared by three; 002 "Ending the Game"), with '
         "the rounds."
     )
     # docs/balkan-format.md; tests/tournaments/balkan/test_balkan_pages.py parses them

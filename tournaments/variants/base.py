@@ -43,10 +43,10 @@ class FamilyUI:
     entry_template: ClassVar[str]
     #: the pulka view's table (included by ``_pulka.html``)
     pulka_template: ClassVar[str]
-    #: the filled protocol PDF's template; ``None``: the pulka sheet drawn with reportlab by
-    #: :mod:`tournaments.pdf_filled` (the Russian pulka grid, fast enough for a round of 333
-    #: tables, issue 28)
-    filled_template: ClassVar[str | None] = None
+    #: the filled protocol PDF's layout, drawn with reportlab by :mod:`tournaments.pdf_filled`
+    #: (fast enough for a round of 333 tables, issue 28): a name of
+    #: :data:`tournaments.pdf_layouts.LAYOUTS` (``pulka``: the Russian grid of 001 §4.2.11)
+    filled_layout: ClassVar[str] = "pulka"
     #: the blank protocol PDF's template; ``None``: the fast overlay sheet of
     #: :mod:`tournaments.pdf_sheets` (the Russian pulka grid)
     blank_template: ClassVar[str | None] = None
@@ -86,6 +86,11 @@ class FamilyUI:
     #: a penalty's points in the offender's own column, and in a sentence ("in the gora")
     own_column_label: ClassVar[Any] = gettext_lazy("Gora")
     in_own_column: ClassVar[Any] = gettext_lazy("in the gora")
+    #: what a penalty entry's neutral ``gora``, ``pulya`` and ``whists`` (see above) are on the
+    #: family's sheet, in words for the filled protocol (``%(n)s`` the amount, ``%(name)s`` the
+    #: player a ``whists`` pair names); ``None``: the Russian pulka's (the gora, the pulya,
+    #: whists on a player; :func:`tournaments.penalty_text.penalty_entry_words`)
+    penalty_terms: ClassVar[Mapping[str, Any] | None] = None
     #: an event penalty's deduction from the standings total
     deduction_label: ClassVar[Any] = gettext_lazy("Whists deducted")
     #: the kinds of the event's own penalties in the family's words, where they differ from

@@ -102,8 +102,6 @@ for _code in (
 _EFTERKOP_FIELD = re.compile(r"efterkop_(?:by|contract)_([1-9][0-9]?)")
 
 
-
-
 def _fraction(value: Fraction) -> str:
     return str(value)
 
@@ -112,9 +110,13 @@ class PotUI(FamilyUI):
     key = "pot"
     entry_template = "tournaments/protocols/entry/pot.html"
     pulka_template = "tournaments/protocols/cells/pot.html"
-    filled_template = "pdf/filled_protocol_pot.html"
+    filled_layout = "ledger"  # the players' and the pot's changes (tournaments.pdf_layouts)
     blank_template = "pdf/blank_protocol_pot.html"
     result_unit = gettext_lazy("chips")
+    penalty_terms = {  # seeds 000 and 003: chips paid into the pot, or to a player
+        "gora": gettext_lazy("%(n)s into the pot"),
+        "whists": gettext_lazy("to %(name)s: %(n)s"),
+    }
     result_label = gettext_lazy("Result (chips)")
     result_heading = gettext_lazy("Chips")
     game_size_phrase = gettext_lazy("a stake of %(n)d")

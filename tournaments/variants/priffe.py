@@ -70,15 +70,15 @@ FINDING_TITLES: dict[str, Any] = {
 }
 
 
-
-
 class PriffeUI(FamilyUI):
     key = "priffe"
     entry_template = "tournaments/protocols/entry/priffe.html"
     pulka_template = "tournaments/protocols/cells/priffe.html"
-    filled_template = "pdf/filled_protocol_priffe.html"
+    filled_layout = "sits"  # a box per sits, the deals listed (tournaments.pdf_layouts)
     blank_template = "pdf/blank_protocol_priffe.html"
     result_unit = gettext_lazy("points")
+    #: seed 004: a penalty's points written above the line for the offender's opponents
+    penalty_terms = {"gora": gettext_lazy("%(n)s above the line for the opponents")}
     result_label = gettext_lazy("Player total (points)")
     result_heading = gettext_lazy("Points")
     criterion_text = gettext_lazy(

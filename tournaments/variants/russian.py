@@ -48,8 +48,6 @@ def _call(value: str | None, field: str) -> Call:
         ) from None
 
 
-
-
 def _tricks(post: Mapping[str, Any], seat: int, name: str) -> int | None:
     """A seat's tricks from the form: 0–10 (a deal has ten tricks, 001 §3.2.8), or none; the
     app's own message names the field, whatever the browser let through."""
@@ -81,7 +79,7 @@ class RussianUI(FamilyUI):
     key = "russian"
     entry_template = "tournaments/protocols/entry/russian.html"
     pulka_template = "tournaments/protocols/cells/russian.html"
-    filled_template = None  # the pulka sheet drawn by tournaments.pdf_filled (issue 28)
+    filled_layout = "pulka"  # the pulka grid (tournaments.pdf_layouts, issue 28)
     result_unit = gettext_lazy("whists")
     result_label = gettext_lazy("Result (whists)")
     result_heading = gettext_lazy("Whists")

@@ -173,7 +173,7 @@ def test_confirmed_approved_ranked_by_settlement_and_printed(tmp_path):
     assert ordered == sorted(ordered, reverse=True)  # ranked by the settlement's points
     # the filled sheet: soups | declarer column | soups per player
     context = pdf.filled_protocol_context(table=tables[0])
-    assert context["layout"] == "pdf/filled_protocol_balkan.html"
+    assert context["layout"] == "soups"
     assert len(context["soup_headers"]) == 3 and context["bula"] == 30
     cells = context["deals"][0]["cells"]
     assert set(cells[0]) >= {"left", "column", "right", "hat", "refas"}

@@ -318,7 +318,7 @@ def test_confirmed_approved_ranked_by_the_nets_and_printed_as_a_ledger(pot_end, 
     assert ("is kept (not shared)" in page) == (pot_end == "keep")
     # the filled ledger: a column per player and the pot
     context = pdf.filled_protocol_context(table=tables[0])
-    assert context["layout"] == "pdf/filled_protocol_pot.html"
+    assert context["layout"] == "ledger"
     assert context["pot_word"] == "pott" and context["pot_end"] == pot_end
     first = context["deals"][0]
     assert len(first["cells"]) == 3 and set(first["pot"]) == {"change", "net"}

@@ -188,7 +188,7 @@ def test_confirmed_by_all_four_approved_ranked_by_player_totals_and_printed(tmp_
     assert ordered == sorted(ordered, reverse=True)
     # the filled sheet: per sits the partnerships, över / under strecket, game lines
     context = pdf.filled_protocol_context(table=tables[0])
-    assert context["layout"] == "pdf/filled_protocol_priffe.html"
+    assert context["layout"] == "sits"
     assert len(context["sits"]) >= 2 and len(context["settlement"]) == 4
     text = pdf_text(pdf.render("filled", context).data, tmp_path)
     first = context["sits"][0]

@@ -63,12 +63,20 @@ def play_round(
     approve: bool | float = True,
     target: int = 10,
     protocols: bool = True,
+    family: str | None = None,
 ) -> tuple[Round, list[Table]]:
     """Draw ``entries`` at random to tables of three (and of four where the count requires) and
-    store a random protocol per table; ``approve``: True, False, or the share approved."""
+    store a random protocol per table; ``approve``: True, False, or the share approved.
+
+    ``family``: a rule family's key (``scoring.variants.VARIANTS``) whose random games of the
+    event's convention are stored instead of Russian pulkas (Priffe: tables of four only)."""
     rnd = Round.objects.create(event=event, number=number, state=Round.State.CLOSED)
     order = list(entries)
     rng.shuffle(order)
+    if family is not None:
+        return _play_family_round(
+            event, rnd, order, family, rng=rng, approve=approve, target=target
+        )
     sizes = [3] * (len(order) // 3)
     for i in range(len(order) % 3):
         sizes[i] += 1
@@ -96,6 +104,60 @@ def play_round(
                 version=1,
                 data=to_dict(g),
                 result=result_of(g, [e.pk for e in at]),
+                is_current=True,
+                approved=approved,
+            )
+        )
+    Seat.objects.bulk_create(seats)
+    Protocol.objects.bulk_create(rows)
+    return rnd, tables
+
+
+def _play_family_round(
+    event: Event,
+    rnd: Round,
+    order: list[Entry],
+    family: str,
+    *,
+    rng: random.Random,
+    approve: bool | float,
+    target: int,
+) -> tuple[Round, list[Table]]:
+    """:func:`play_round` for another family: its own random games, stored as the protocol
+    service stores them (``data`` its JSON, ``result`` its adapter's result rows)."""
+    from scoring.variants import VARIANTS
+    from tournaments.variants import ui_for
+
+    variant, ui = VARIANTS[family], ui_for(family)
+    size = 4 if ui.partnerships else 3
+    sizes = [size] * (len(order) // size)
+    generated = [
+        variant.random_protocol(rng, convention=event.variant, players=size, target=target)
+        for _ in sizes
+    ]
+    tables = Table.objects.bulk_create(
+        [
+            Table(round=rnd, number=i + 1, first_dealer=g.first_dealer)
+            for i, g in enumerate(generated)
+        ]
+    )
+    seats: list[Seat] = []
+    rows: list[Protocol] = []
+    for k, (table, g) in enumerate(zip(tables, generated, strict=True)):
+        at = order[k * size : (k + 1) * size]
+        seats.extend(Seat(round=rnd, table=table, position=p, entry=e) for p, e in enumerate(at))
+        g = dataclasses.replace(g, players=tuple(e.player.name for e in at))
+        result = [
+            {**row, "seat": p, "entry": at[p].pk, "name": g.players[p]}
+            for p, row in enumerate(ui.result_rows(g))
+        ]
+        approved = approve if isinstance(approve, bool) else rng.random() < approve
+        rows.append(
+            Protocol(
+                table=table,
+                version=1,
+                data=variant.to_dict(g),
+                result=result,
                 is_current=True,
                 approved=approved,
             )

@@ -198,8 +198,8 @@ def test_an_event_without_tables_is_refused_by_name(settings, tmp_path):
 
 
 def test_another_familys_sheets_join_the_event_file(db, tmp_path):
-    """A family with its own sheet (the pot games' template) is laid out by WeasyPrint, sheet
-    by sheet, and its sheets join the same file in order."""
+    """Another family's sheets (the pot games' ledger, tournaments.pdf_layouts) are drawn the
+    same way and join the same file in order."""
     from tournaments.demo.pot import demo_pot_event
 
     event = demo_pot_event(organiser=UserFactory(username="demo", is_superuser=True))

@@ -169,8 +169,7 @@ def test_the_api_asks_for_a_rounds_protocols_with_the_round_alone(
 def test_a_long_round_is_written_in_parts_joined_in_table_order(played, tmp_path, monkeypatch):
     """The sheets are written a few at a time (bounded memory) and the parts joined."""
     _event, _entries, round1, _ = played
-    monkeypatch.setattr(pdf, "SHEETS_PER_PART", 3)
-    monkeypatch.setattr(pdf, "DRAWN_SHEETS_PER_PART", 3)  # the Russian sheets (pdf_filled)
+    monkeypatch.setattr(pdf, "DRAWN_SHEETS_PER_PART", 3)
     context = pdf.filled_round_context(round_=round1)
     whole = pdf.render("filled", context)
     pages, text = pages_of(whole.data, tmp_path)
@@ -179,7 +178,6 @@ def test_a_long_round_is_written_in_parts_joined_in_table_order(played, tmp_path
     assert pages >= len(numbers) == 4
     positions = [flat.index(f"Round 1, table {n}") for n in numbers]
     assert positions == sorted(positions)
-    monkeypatch.setattr(pdf, "SHEETS_PER_PART", 50)
     monkeypatch.setattr(pdf, "DRAWN_SHEETS_PER_PART", 100)
     one_part, one_text = pages_of(pdf.render("filled", context).data, tmp_path)
     assert one_part == pages and " ".join(one_text.split()) == flat
