@@ -127,7 +127,7 @@ def _query_key(request: HttpRequest, allowed: tuple[str, ...]) -> str | None:
         if name not in allowed or len(values) != 1:
             return None
         value = values[0]
-        if not (value.isdigit() and len(value) <= 6):
+        if not (value.isascii() and value.isdigit() and len(value) <= 6):
             return None
         parts.append(f"{name}={int(value)}")
     return "&".join(parts)
