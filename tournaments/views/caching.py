@@ -29,8 +29,9 @@ pending messages, no ``Authorization`` header — is answered from the cache whe
    served for the newer state.
 
 When the cache cannot be reached, every page is rendered from the database. Logged-in viewers
-(their header differs), search results (``?q=``: rare, and any text makes a new key), HEAD
-requests and the browsable API keep the database path with its own ETag (``conditional``).
+(their header differs), HEAD requests and the browsable API keep the database path with its own
+ETag (``conditional``). The standings search (``?q=``: any text would make a new page) has its
+own path without the database, ``views.standings_search``.
 """
 
 from __future__ import annotations

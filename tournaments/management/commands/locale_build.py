@@ -54,6 +54,8 @@ PLAYER_FACING: tuple[str, ...] = (
     "templates/tournaments/_round_gaps.html",
     "templates/tournaments/standings/standings.html",
     "templates/tournaments/standings/_standings_table.html",
+    "templates/tournaments/standings/_standings_row.html",
+    "templates/tournaments/standings/_standings_found.html",
     "templates/tournaments/standings/round.html",
     "templates/tournaments/standings/cross.html",
     "templates/tournaments/standings/player.html",
