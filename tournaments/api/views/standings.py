@@ -1,7 +1,8 @@
 """Standings and documents API.
 
 ``GET /api/v1/events/<slug>/standings`` — the stored standings (never computed per request):
-when and whether they are up to date, the columns, and one row per player.
+when and whether they are up to date, the columns, and one row per player: all of them, or a
+page (``?page=``, ``?page_size=``) with ``count``, ``next`` and ``previous``.
 ``POST …/standings/recompute`` (referees) — 202 with the status URL;
 ``GET …/standings/status`` — the recomputation's state.
 ``POST /api/v1/events/<slug>/documents`` (referees) — a PDF: 200 with the download URL when the
