@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -778,16 +779,23 @@ STANDINGS_PAGE_SIZE = 100
 SEARCH_MAX = 100
 
 
+def _folded(text: str) -> str:
+    """``text`` as a search compares it: case-folded (``ß`` is ``ss``), in compatibility form
+    (``ﬁ`` is ``fi``) and without accents (``č`` is ``c``, ``ё`` is ``е``)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def search_text(query: str) -> str:
-    """The text a search for ``query`` matches: its first ``SEARCH_MAX`` characters,
-    case-folded, with spaces as typed but runs of them as one and none at either end."""
-    return " ".join(query[:SEARCH_MAX].casefold().split())
+    """The text a search for ``query`` matches: its first ``SEARCH_MAX`` characters, folded
+    (case, accents), with spaces as typed but runs of them as one and none at either end."""
+    return " ".join(_folded(query[:SEARCH_MAX]).split())
 
 
 def row_haystack(row: dict[str, Any]) -> str:
-    """What a search looks in: the player's name, club and city, case-folded, one to a line (a
-    search text has no line break, so it never matches across two of them)."""
-    return "\n".join((row["name"], row["club"], row["city"])).casefold()
+    """What a search looks in: the player's name, club and city, folded as the search text,
+    one to a line (a search text has no line break, so it never matches across two)."""
+    return "\n".join(_folded(row[k]) for k in ("name", "club", "city"))
 
 
 def rows_matching(
@@ -796,8 +804,8 @@ def rows_matching(
     *,
     haystack: Callable[[Any], str] = row_haystack,
 ) -> list[Any]:
-    """The rows whose player's name, club or city contains ``query`` (compared
-    case-insensitively, spaces as typed); all rows for an empty query. ``haystack``: what a
+    """The rows whose player's name, club or city contains ``query`` (compared without case
+    or accents, spaces as typed); all rows for an empty query. ``haystack``: what a
     row is searched by (the cached rows of ``views.standings_search`` carry it ready)."""
     text = search_text(query)
     if not text:
