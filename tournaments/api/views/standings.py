@@ -306,7 +306,15 @@ class StandingsListApi(APIView):
         page = (paging.get("page", 1), paging.get("page_size", API_PAGE_SIZE)) if paging else None
         return conditional(
             request,
-            etag=page_etag(request, "standings-api", version, sorted(state.items()), fmt, page),
+            # the whole list's ETag as before pages existed; a page's names the page
+            etag=page_etag(
+                request,
+                "standings-api",
+                version,
+                sorted(state.items()),
+                fmt,
+                *(() if page is None else (page,)),
+            ),
             last_modified=snapshot.computed_at if snapshot is not None else None,
             render=lambda: self._body(
                 request, event, snapshot, state, version, page=page, as_json=fmt == "json"
