@@ -224,3 +224,11 @@ def test_the_language_form_of_a_search_posts(hall):
         {"language": "ru", "next": next_url.group(1), "csrfmiddlewaretoken": token.group(1)},
     )
     assert posted.status_code == 302
+
+
+def test_a_search_before_any_result_answers_as_the_database_does(client, settings):
+    event, _entries = make_event(players=6, slug="empty-cup")
+    fast = search(client, event, "игрок")
+    assert fast.status_code == 200 and "No results yet." in fast.content.decode()
+    settings.PULKA_PAGE_CACHE = False
+    assert same_page(fast.content, search(client, event, "игрок").content)
