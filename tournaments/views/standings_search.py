@@ -19,8 +19,7 @@ meanwhile has replaced them, so it is never served for the newer state), stored 
 kept by this process under those tokens: a change shows on the next GET, as on every cached
 page. A refresh naming the answer's ETag is a 304. The search text is normalised
 (:func:`~tournaments.selectors.standings.search_text`: bounded, without case or accents,
-spaces as one)
-before it is part of the ETag; it is never part of a cache key.
+spaces as one) before it is part of the ETag; it is never part of a cache key.
 
 Logged-in viewers, HEAD requests, other query parameters, an unreachable cache and the page
 cache switched off keep the database path (``views.standings.standings``), which renders the
