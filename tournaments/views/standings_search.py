@@ -35,7 +35,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import wraps
+from functools import lru_cache, wraps
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -44,10 +44,13 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.defaultfilters import urlencode
 from django.template.loader import get_template, render_to_string
+from django.urls import reverse
+from django.utils.formats import localize
 from django.utils.html import escape
 from django.utils.http import quote_etag
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from tournaments import page_cache
 from tournaments.selectors.standings import SEARCH_MAX, row_haystack, search_text, standings_page
@@ -74,7 +77,6 @@ log = logging.getLogger("pulka.page_cache")
 
 TABLE_TEMPLATE = "tournaments/standings/_standings_table.html"
 ROW_TEMPLATE = "tournaments/standings/_standings_row.html"
-FOUND_TEMPLATE = "tournaments/standings/_standings_found.html"
 
 
 class RowIndex(NamedTuple):
@@ -180,14 +182,58 @@ def _render_rows(event: Any, view: dict[str, Any], columns: list[dict[str, Any]]
     )
 
 
+@lru_cache(maxsize=256)
+def _urls(slug: str, language: str | None) -> tuple[str, str]:
+    """The standings page's and the CSV's paths of the event ``slug`` in ``language``."""
+    return reverse("standings", args=[slug]), reverse("standings-csv", args=[slug])
+
+
 def found_html(*, slug: str, index: RowIndex, query: str, page: int) -> SafeString:
     """The search's part of the standings page: the form, how many rows are shown, the rows of
-    ``page`` (those matching ``query``) and the pager."""
+    ``page`` (those matching ``query``) and the pager. Written directly, not through a template
+    (a search costs 20 µs here against 150 µs in the template engine: it is most of what an
+    anonymous search costs beyond a cached page); strings are escaped and numbers localised as a
+    template would."""
     shown = standings_page({"rows": index.rows}, query=query, page=page, haystack=itemgetter(0))
-    table = index.head + "".join(html for _hay, html in shown["page_rows"]) + index.foot
-    return mark_safe(
-        render_to_string(FOUND_TEMPLATE, {**shown, "slug": slug, "table": mark_safe(table)})
-    )
+    text = shown["query"]
+    out = [
+        '<form method="get" class="standings-search" role="search">\n  <label for="standings-q">',
+        escape(_("Find a player (name, club or city)")),
+        '</label>\n  <input type="search" id="standings-q" name="q" value="',
+        escape(text),
+        '">\n  <button>',
+        escape(_("Find")),
+        "</button>",
+    ]
+    standings_url, csv_url = _urls(slug, get_language())
+    if text:
+        out += [' <a href="', standings_url, '">', escape(_("All players")), "</a>"]
+    out += [
+        '\n  · <a href="',
+        csv_url,
+        '" download>',
+        escape(_("The whole list (CSV)")),
+        '</a>\n</form>\n<p class="muted" id="standings-shown">',
+    ]
+    if shown["matching"]:
+        numbers = {"first": "first_shown", "last": "last_shown", "total": "matching"}
+        out.append(
+            escape(_("Shown: %(first)s–%(last)s of %(total)s."))
+            % {k: localize(shown[v]) for k, v in numbers.items()}
+        )
+    else:
+        out.append(escape(_("No player matches.")))
+    out += ["</p>\n", index.head, *(html for _hay, html in shown["page_rows"]), index.foot, "\n"]
+    if shown["pages"] > 1:
+        again = f"q={urlencode(text)}&amp;" if text else ""
+        out += ['<nav class="pager" aria-label="', escape(_("Pages of the standings")), '">']
+        for n in shown["page_numbers"]:
+            if n == shown["page"]:
+                out.append(f'<strong aria-current="page">{localize(n)}</strong> ')
+            else:
+                out.append(f'<a href="?{again}page={n}">{localize(n)}</a> ')
+        out.append("</nav>")
+    return mark_safe("".join(out))
 
 
 # --- the anonymous viewer's search -----------------------------------------------------------
