@@ -46,7 +46,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 def _client(
     port: int,
-    path: str,
+    path: str | list[str],
     deadline: float,
     budget: int,
     threads: int,
@@ -64,7 +64,10 @@ def _client(
 ) -> None:
     """One client process: ``threads`` threads requesting ``path`` (with ``headers``) until the
     deadline or the budget; returns the latencies (s) and the failures (a status other than
-    ``expect``)."""
+    ``expect``). ``path`` a list: each request the next of them (this process starting at a
+    place of its own), so that requests in a row ask for different ones."""
+    paths = [path] if isinstance(path, str) else path
+    offset = random.Random(os.getpid()).randrange(len(paths))
     latencies: list[float] = []
     failures = [0]
     lock = threading.Lock()
@@ -76,10 +79,11 @@ def _client(
                 if count[0] >= budget:
                     return
                 count[0] += 1
+                asked = paths[(offset + count[0]) % len(paths)]
             t0 = time.perf_counter()
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-                conn.request("GET", path, headers=headers)
+                conn.request("GET", asked, headers=headers)
                 response = conn.getresponse()
                 response.read()
                 ok = response.status == expect
@@ -102,7 +106,7 @@ def _client(
 
 def load(
     port: int,
-    path: str,
+    path: str | list[str],
     *,
     clients: int,
     seconds: float,
@@ -157,10 +161,12 @@ def fetch(port: int, path: str, headers: dict[str, str]) -> tuple[int, dict[str,
     return response.status, {k.lower(): v for k, v in response.getheaders()}, body
 
 
-def warm(port: int, path: str, headers: dict[str, str]) -> tuple[int, int, str | None]:
+def warm(port: int, paths: str | list[str], headers: dict[str, str]) -> tuple[int, int, str | None]:
     """Warm both workers (their decoded standings, the cache) and check the compressed answer
-    against the identity one; the page's size, what one answer transfers, its ETag."""
-    for _ in range(4):
+    against the identity one; the page's size, what one answer transfers, its ETag. ``paths``:
+    a page, or the pages a row cycles through (the first four warmed, the fourth checked)."""
+    for i in range(4):
+        path = paths if isinstance(paths, str) else paths[i % len(paths)]
         status, got, body = fetch(port, path, headers)
         assert status == 200, (path, status)
     status, _plain_headers, plain = fetch(port, path, {})
@@ -183,8 +189,8 @@ def database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def build(players: int, rounds: int) -> tuple[str, int]:
-    """The event (slug, one entry's id), committed."""
+def build(players: int, rounds: int) -> tuple[str, int, list[str]]:
+    """The event (slug, one entry's id, its players' names), committed."""
     import django
     from django.core.management import call_command
 
@@ -192,7 +198,7 @@ def build(players: int, rounds: int) -> tuple[str, int]:
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     from tests.tournaments.standings.factories import make_event, play_round
-    from tournaments.models import Round
+    from tournaments.models import Entry, Round
     from tournaments.services.standings import standings_recompute
 
     t0 = time.perf_counter()
@@ -220,7 +226,16 @@ def build(players: int, rounds: int) -> tuple[str, int]:
         f"standings computed in {time.perf_counter() - t1:.2f} s",
         flush=True,
     )
-    return event.slug, entries[len(entries) // 2].pk
+    names = [e.player.name for e in Entry.objects.filter(event=event).select_related("player")]
+    return event.slug, entries[len(entries) // 2].pk, names
+
+
+def searches(slug: str, names: list[str]) -> list[str]:
+    """A hall searching the standings, each phone another text: every player's whole name, its
+    number alone and the name in lower case (real names and parts of them), shuffled."""
+    texts = [t for name in names for t in (name, name.split()[-1], name.lower())]
+    random.Random(28).shuffle(texts)
+    return [f"/e/{slug}/standings/?q={quote(t)}" for t in texts]
 
 
 def serve(port: int, env: dict[str, str]) -> subprocess.Popen:
@@ -300,7 +315,7 @@ def main() -> None:
     }
     os.environ.update(env)
     database(url)
-    slug, entry = build(args.players, args.rounds)
+    slug, entry, names = build(args.players, args.rounds)
     pages = [
         ("trivial view", "/bench/trivial/"),
         ("standings", f"/e/{slug}/standings/"),
@@ -309,6 +324,7 @@ def main() -> None:
         ("a round's public page", f"/e/{slug}/rounds/{args.rounds}/"),
         ("a round's results", f"/e/{slug}/standings/rounds/{args.rounds}/"),
         ("standings API", f"/api/v1/events/{slug}/standings"),
+        ("standings API, a page of 100", f"/api/v1/events/{slug}/standings?page=2&page_size=100"),
         ("cross-table", f"/e/{slug}/standings/cross/"),
         # a phone's refresh: the ETag of the page it has, answered 304 (issue 28)
         ("standings, refresh (304)", f"/e/{slug}/standings/"),
@@ -317,6 +333,7 @@ def main() -> None:
         ("the event's page, refresh (304)", f"/e/{slug}/"),
         ("a player's page, refresh (304)", f"/e/{slug}/standings/players/{entry}/"),
         ("standings, a search (name)", f"/e/{slug}/standings/?q=0042"),
+        ("standings, a search (a different name each request)", searches(slug, names)),
         ("standings CSV (the whole list)", f"/e/{slug}/standings.csv"),
     ]
     encoding = {} if args.identity else {"Accept-Encoding": BROWSER_ACCEPT_ENCODING}

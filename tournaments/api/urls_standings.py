@@ -9,10 +9,13 @@ from tournaments.views.caching import public_page
 E = "events/<slug:slug>"
 
 urlpatterns = [
-    # an anonymous client's JSON from the cache, without the database (views.caching)
+    # an anonymous client's JSON (the whole list or a page) from the cache, without the
+    # database (views.caching)
     path(
         f"{E}/standings",
-        public_page(EVENT, STANDINGS, api=True)(v.StandingsListApi.as_view()),
+        public_page(EVENT, STANDINGS, query=("page", "page_size"), api=True)(
+            v.StandingsListApi.as_view()
+        ),
         name="standings",
     ),
     path(f"{E}/standings/status", v.StandingsStatusApi.as_view(), name="standings-status"),

@@ -15,7 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import unicodedata
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -50,6 +52,9 @@ __all__ = [
     "standings_snapshot",
     "standings_view",
     "standings_page",
+    "rows_matching",
+    "row_haystack",
+    "search_text",
     "cross_group",
     "player_standing",
     "cross_table",
@@ -770,28 +775,56 @@ def standings_view(*, event: Event, snapshot: StandingsSnapshot | None = None) -
 STANDINGS_PAGE_SIZE = 100
 
 
-def rows_matching(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
-    """The rows whose player's name, club or city contains ``query`` (compared
-    case-insensitively, spaces as typed); all rows for an empty query."""
-    text = " ".join(query.casefold().split())
+#: the longest search text that is matched (the rest of a longer one is ignored)
+SEARCH_MAX = 100
+
+
+def _folded(text: str) -> str:
+    """``text`` as a search compares it: case-folded (``ß`` is ``ss``), in compatibility form
+    (``ﬁ`` is ``fi``) and without accents (``č`` is ``c``, ``ё`` is ``е``)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def search_text(query: str) -> str:
+    """The text a search for ``query`` matches: its first ``SEARCH_MAX`` characters, folded
+    (case, accents), with spaces as typed but runs of them as one and none at either end."""
+    return " ".join(_folded(query[:SEARCH_MAX]).split())
+
+
+def row_haystack(row: dict[str, Any]) -> str:
+    """What a search looks in: the player's name, club and city, folded as the search text,
+    one to a line (a search text has no line break, so it never matches across two)."""
+    return "\n".join(_folded(row[k]) for k in ("name", "club", "city"))
+
+
+def rows_matching(
+    rows: Sequence[Any],
+    query: str,
+    *,
+    haystack: Callable[[Any], str] = row_haystack,
+) -> list[Any]:
+    """The rows whose player's name, club or city contains ``query`` (compared without case
+    or accents, spaces as typed); all rows for an empty query. ``haystack``: what a
+    row is searched by (the cached rows of ``views.standings_search`` carry it ready)."""
+    text = search_text(query)
     if not text:
-        return rows
-    return [
-        r
-        for r in rows
-        if text in r["name"].casefold()
-        or text in r["club"].casefold()
-        or text in r["city"].casefold()
-    ]
+        return list(rows)
+    return [r for r in rows if text in haystack(r)]
 
 
 def standings_page(
-    view: dict[str, Any], *, query: str = "", page: int = 1, size: int = STANDINGS_PAGE_SIZE
+    view: dict[str, Any],
+    *,
+    query: str = "",
+    page: int = 1,
+    size: int = STANDINGS_PAGE_SIZE,
+    haystack: Callable[[Any], str] = row_haystack,
 ) -> dict[str, Any]:
-    """One page of the standings' rows (``view``: :func:`standings_view`), those matching
-    ``query`` (in the name, club or city), with the places they hold in the
-    whole standings. ``page`` beyond the last gives the last."""
-    matching = rows_matching(view["rows"], query.strip())
+    """One page of the standings' rows (``view``: :func:`standings_view`, or any ``rows``
+    that ``haystack`` reads), those matching ``query`` (in the name, club or city), with the
+    places they hold in the whole standings. ``page`` beyond the last gives the last."""
+    matching = rows_matching(view["rows"], query.strip(), haystack=haystack)
     pages = max(1, -(-len(matching) // size))
     page = min(max(1, page), pages)
     start = (page - 1) * size

@@ -37,10 +37,12 @@ Every answer of these pages says ``Vary: Accept-Encoding``. No stored page holds
 stored (it is the viewer's own), so a secret is never compressed beside a page's text.
 
 When the cache cannot be reached, every page is rendered from the database. Logged-in viewers
-(their header differs), search results (``?q=``: rare, and any text makes a new key), HEAD
-requests and the browsable API keep the database path with its own ETag (``conditional``), and
-their bodies uncompressed: a logged-in viewer's page carries a CSRF token (the logout form) and
-a search echoes the viewer's text, the two ingredients of BREACH; those answers are few.
+(their header differs), HEAD requests and the browsable API keep the database path with its own
+ETag (``conditional``), and their bodies uncompressed: a logged-in viewer's page carries a CSRF
+token (the logout form), one of the two ingredients of BREACH; those answers are few. The
+standings search (``?q=``: any text would make a new page) has its own path without the
+database, ``views.standings_search``; its answers, which echo the viewer's text, are not
+compressed either.
 """
 
 from __future__ import annotations
@@ -149,7 +151,7 @@ def _query_key(request: HttpRequest, allowed: tuple[str, ...]) -> str | None:
         if name not in allowed or len(values) != 1:
             return None
         value = values[0]
-        if not (value.isdigit() and len(value) <= 6):
+        if not (value.isascii() and value.isdigit() and len(value) <= 6):
             return None
         parts.append(f"{name}={int(value)}")
     return "&".join(parts)

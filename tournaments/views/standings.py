@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.html import escape
+from django.utils.http import http_date
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -52,6 +53,16 @@ from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import event_variant, ui_of_event
 from tournaments.views.caching import conditional, page_etag, public_page
 from tournaments.views.decorators import posted_id
+from tournaments.views.standings_search import (
+    RowIndex,
+    Skeleton,
+    found_html,
+    new_slots,
+    public_search,
+    row_index,
+    skeleton_of,
+    skeleton_request,
+)
 
 #: how long a rendered cross-table stays cached (its key changes with every recomputation;
 #: the time only bounds what an old version occupies)
@@ -117,37 +128,75 @@ def _page_number(request, name: str = "page") -> int:
         return 1
 
 
+STANDINGS_TEMPLATE = "tournaments/standings/standings.html"
+
+
+def _standings_context(
+    request, event: Event, snapshot, *, query: str, page: int, found=None
+) -> tuple[dict, RowIndex | None]:
+    """The standings page's context and its rows rendered (:func:`row_index`; None without
+    rows); ``found``: the search's part of the page when given (a skeleton's slot), else
+    ``page`` of the rows matching ``query``."""
+    view = sel.standings_view(event=event, snapshot=snapshot)
+    ui = ui_of_event(event)
+    # the tie-breaks in the family's words (a Balkan table result is in points)
+    columns = [{**c, **ui.metric_label(c["key"])} for c in view.get("tiebreak_columns", [])]
+    index = row_index(event=event, view=view, columns=columns) if view["rows"] else None
+    if found is None and index is not None:
+        found = found_html(slug=event.slug, index=index, query=query, page=page)
+    context = {
+        "event": event,
+        "criterion": _criterion(event),
+        "ui": ui,
+        **view,
+        "tiebreak_columns": columns,
+        "found": found,
+        "sit_outs": event_sit_outs(event=event),
+        "staff": can_referee(request.user, event),
+    }
+    return context, index
+
+
+def _search_skeleton(request, slug: str) -> Skeleton | None:
+    """The standings page for an anonymous viewer with the slots of ``standings_search`` (the
+    search's part, the page's path, the CSRF token); None when the event is not public."""
+    try:
+        event = _public_event(request, slug)
+    except Http404:
+        return None
+    snapshot = sel.standings_header(event=event)
+    found_slot, path_slot = new_slots()
+    fake = skeleton_request(request, path_slot)
+    context, index = _standings_context(
+        fake, event, snapshot, query="", page=1, found=mark_safe(found_slot)
+    )
+    changed_at = _standings_changed_at(snapshot)
+    return skeleton_of(
+        render(fake, STANDINGS_TEMPLATE, context),
+        found_slot=found_slot,
+        path_slot=path_slot,
+        index=index,
+        slug=event.slug,
+        last_modified=http_date(int(changed_at.timestamp())) if changed_at is not None else None,
+    )
+
+
+@public_search(EVENT, STANDINGS, skeleton=_search_skeleton)
 @public_page(EVENT, STANDINGS, query=("page",))
 def standings(request, slug: str):
     """A page of 100 rows at a time, or the rows whose player's name, club or city matches
-    ``q``; the whole list is the CSV download. Unfiltered pages are cached by the stored
-    version, page and language (the template's cache block); a refresh naming the page's ETag
-    costs a 304."""
+    ``q``; the whole list is the CSV download. The rows are rendered once per stored version
+    and language (``standings_search.row_index``); a refresh naming the page's ETag costs a
+    304. An anonymous viewer's pages come from the cache (``public_page``), his searches from
+    the cached rows (``public_search``)."""
     event = _public_event(request, slug)
     snapshot = sel.standings_header(event=event)
-    query = request.GET.get("q", "")[:100]
+    query = request.GET.get("q", "")[: sel.SEARCH_MAX]
     page = _page_number(request)
 
     def page_of_standings():
-        view = sel.standings_view(event=event, snapshot=snapshot)
-        ui = ui_of_event(event)
-        return render(
-            request,
-            "tournaments/standings/standings.html",
-            {
-                "event": event,
-                "criterion": _criterion(event),
-                "ui": ui,
-                **view,
-                # the tie-breaks in the family's words (a Balkan table result is in points)
-                "tiebreak_columns": [
-                    {**c, **ui.metric_label(c["key"])} for c in view.get("tiebreak_columns", [])
-                ],
-                **sel.standings_page(view, query=query, page=page),
-                "sit_outs": event_sit_outs(event=event),
-                "staff": can_referee(request.user, event),
-            },
-        )
+        context, _index = _standings_context(request, event, snapshot, query=query, page=page)
+        return render(request, STANDINGS_TEMPLATE, context)
 
     return conditional(
         request,

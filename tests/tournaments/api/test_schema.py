@@ -105,6 +105,18 @@ def test_protocol_submit_documents_the_table_key_and_the_stale_version(schema):
         assert "X-Table-Key" in [p["name"] for p in operation(schema, op_id)["parameters"]]
 
 
+def test_the_standings_document_their_pages(schema):
+    op = operation(schema, "standings_retrieve")
+    params = {p["name"]: p for p in op["parameters"] if p["in"] == "query"}
+    assert params["page"]["schema"]["type"] == "integer"
+    assert params["page_size"]["schema"]["type"] == "integer"
+    assert not params["page"].get("required") and not params["page_size"].get("required")
+    assert {"400", "404"} <= set(op["responses"])
+    body = ref(schema, op["responses"]["200"]["content"]["application/json"])
+    assert {"count", "next", "previous"} <= set(body["properties"])
+    assert not {"count", "next", "previous"} & set(body.get("required", ()))
+
+
 def test_the_csv_import_and_the_pdf_download(schema):
     imported = operation(schema, "entries_import")
     assert "application/json" in imported["requestBody"]["content"]
@@ -343,6 +355,15 @@ def test_protocol_standings_and_document_bodies_are_as_documented(schema):
     r = api.get(f"{e}/standings")
     assert documented(schema, "standings_retrieve", r).json()["rows"]
     documented(schema, "standings_retrieve", referee.get(f"{e}/standings"))
+    # a page, a page past the last, a bad page size (issue 28)
+    r = api.get(f"{e}/standings", {"page": 1, "page_size": 2})
+    assert documented(schema, "standings_retrieve", r).json()["count"] >= 2
+    assert (
+        documented(schema, "standings_retrieve", api.get(f"{e}/standings?page=99")).status_code
+        == 404
+    )
+    r = api.get(f"{e}/standings", {"page_size": 501})
+    assert documented(schema, "standings_retrieve", r).status_code == 400
     documented(schema, "standings_status", api.get(f"{e}/standings/status"))
     documented(schema, "standings_status", referee.get(f"{e}/standings/status"))
     r = referee.post(f"{e}/standings/recompute")

@@ -83,6 +83,8 @@ def test_rows_matching_finds_the_text_in_name_club_or_city():
         {"name": "Ivan Horvat", "club": "Split", "city": "Split"},
     ]
     assert rows_matching(rows, "KOVAČ") == rows[:1]
+    assert rows_matching(rows, "kovac") == rows[:1]  # without accents (issue 28)
+    assert rows_matching(rows, "ZAGREB\u00a0PK") == rows[:1]  # a no-break space is a space
     assert rows_matching(rows, "  zagreb   pk ") == rows[:1]
     assert rows_matching(rows, "ana split") == []
     assert rows_matching(rows, "  ") == rows

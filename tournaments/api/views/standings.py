@@ -1,7 +1,8 @@
 """Standings and documents API.
 
 ``GET /api/v1/events/<slug>/standings`` — the stored standings (never computed per request):
-when and whether they are up to date, the columns, and one row per player.
+when and whether they are up to date, the columns, and one row per player: all of them, or a
+page (``?page=``, ``?page_size=``) with ``count``, ``next`` and ``previous``.
 ``POST …/standings/recompute`` (referees) — 202 with the status URL;
 ``GET …/standings/status`` — the recomputation's state.
 ``POST /api/v1/events/<slug>/documents`` (referees) — a PDF: 200 with the download URL when the
@@ -173,6 +174,20 @@ def _standings_output(row: type[serializers.Serializer]) -> type[serializers.Ser
         rounds = serializers.ListField(
             child=serializers.IntegerField(), help_text="The rounds with results."
         )
+        count = serializers.IntegerField(
+            required=False,
+            help_text="Paged answers only (``page`` or ``page_size`` given): rows in all pages.",
+        )
+        next = serializers.CharField(
+            required=False,
+            allow_null=True,
+            help_text="Paged answers only: the next page's path and query (null on the last).",
+        )
+        previous = serializers.CharField(
+            required=False,
+            allow_null=True,
+            help_text="Paged answers only: the previous page's path and query (null on the first).",
+        )
         rows = row(many=True)
 
     return StandingsOutput
@@ -180,11 +195,23 @@ def _standings_output(row: type[serializers.Serializer]) -> type[serializers.Ser
 
 _PDF = "application/pdf"
 
+#: rows on a page of the standings API when only ``page`` is given, and the most a page holds
+API_PAGE_SIZE = 100
+API_PAGE_SIZE_MAX = 500
+
 
 class StandingsListApi(APIView):
-    """The event's standings as last computed."""
+    """The event's standings as last computed: the whole list, or a page of it."""
 
     permission_classes = [EventVisible]
+
+    class InputSerializer(serializers.Serializer):
+        """The query: ``page`` and ``page_size`` (either asks for a page)."""
+
+        page = serializers.IntegerField(required=False, min_value=1, max_value=999_999)
+        page_size = serializers.IntegerField(
+            required=False, min_value=1, max_value=API_PAGE_SIZE_MAX
+        )
 
     @extend_schema_serializer(component_name="StandingsRow")
     class OutputSerializer(serializers.Serializer):
@@ -221,32 +248,85 @@ class StandingsListApi(APIView):
         description=(
             "As last computed (never computed per request): the status fields say when and "
             "whether they are up to date. Before the first computation ``columns``, ``rounds`` "
-            "and ``rows`` are empty and ``round_score`` is null. The answer carries an ``ETag``: "
-            "a request naming it in ``If-None-Match`` gets a 304 while the standings are "
-            "unchanged. A client that accepts gzip (``Accept-Encoding: gzip``) may get the JSON "
+            "and ``rows`` are empty and ``round_score`` is null.
+
+"
+            "Without ``page`` and ``page_size`` the answer holds every row (about 2 KB a "
+            "player: 2 MB at 1,000 players). With either, it holds one page of rows in "
+            "standings order and adds ``count`` (rows in all pages), ``next`` and ``previous`` "
+            "(the neighbouring pages' path and query, null at either end); the other fields "
+            "are the same. Clients that show or poll a long list should ask for pages. Each "
+            "page has its own ``ETag``: a refresh naming it is a 304 until the standings change. "
+            "A client that accepts gzip (``Accept-Encoding: gzip``) may get the JSON "
             "compressed (``Content-Encoding: gzip``, an ETag of its own); every answer says "
             "``Vary: Accept-Encoding``."
         ),
         auth=PUBLIC_AUTH,
-        responses={200: _standings_output(OutputSerializer), 403: VISIBLE_ONLY, 404: NOT_FOUND},
+        parameters=[
+            OpenApiParameter(
+                "page",
+                OpenApiTypes.INT,
+                OpenApiParameter.QUERY,
+                required=False,
+                description=f"A page of rows, from 1 ({API_PAGE_SIZE} rows unless ``page_size``"
+                " says otherwise). A page past the last is a 404.",
+            ),
+            OpenApiParameter(
+                "page_size",
+                OpenApiTypes.INT,
+                OpenApiParameter.QUERY,
+                required=False,
+                description=f"Rows on a page, 1–{API_PAGE_SIZE_MAX} (the first page unless "
+                "``page`` is given).",
+            ),
+        ],
+        responses={
+            200: _standings_output(OutputSerializer),
+            400: error(
+                "``page`` or ``page_size`` is not a whole number in range: ``message`` is "
+                '"validation error" and ``extra.fields`` names the parameter.'
+            ),
+            403: VISIBLE_ONLY,
+            404: error(
+                "No event with this slug; or ``page`` past the last page (``extra.field`` is "
+                '"page", ``extra.pages`` the number of pages).'
+            ),
+        },
     )
     def get(self, request, slug: str):
-        """The rows are serialised once per stored version and language and kept as JSON in
-        the cache (1,000 rows are about 2 MB); a request naming the current ETag gets a 304."""
+        """The whole list's rows are serialised once per stored version and language and kept
+        as JSON in the cache (1,000 rows are about 2 MB); a page's rows are serialised when it
+        is asked for (an anonymous client's page is then stored whole, ``views.caching``). A
+        request naming the current ETag gets a 304."""
+        # a plain dict: an empty value is a bad value, not an absent one (as a form's would be)
+        query = self.InputSerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        paging = query.validated_data
         event = event_from(self)
         snapshot = standings_header(event=event)
         staff = permissions.can_referee(request.user, event)
         state = _status(snapshot, staff=staff)
         version = snapshot_version(snapshot)
         fmt = request.accepted_renderer.format
+        page = (paging.get("page", 1), paging.get("page_size", API_PAGE_SIZE)) if paging else None
         return conditional(
             request,
-            etag=page_etag(request, "standings-api", version, sorted(state.items()), fmt),
+            # the whole list's ETag as before pages existed; a page's names the page
+            etag=page_etag(
+                request,
+                "standings-api",
+                version,
+                sorted(state.items()),
+                fmt,
+                *(() if page is None else (page,)),
+            ),
             last_modified=snapshot.computed_at if snapshot is not None else None,
-            render=lambda: self._body(event, snapshot, state, version, as_json=fmt == "json"),
+            render=lambda: self._body(
+                request, event, snapshot, state, version, page=page, as_json=fmt == "json"
+            ),
         )
 
-    def _body(self, event, snapshot, state, version: str, *, as_json: bool):
+    def _body(self, request, event, snapshot, state, version: str, *, page, as_json: bool):
         view = standings_view(event=event, snapshot=snapshot)
         head = {
             "event": event.slug,
@@ -258,6 +338,8 @@ class StandingsListApi(APIView):
             ],
             "rounds": view["rounds"],
         }
+        if page is not None:
+            return self._page(request, head, view["rows"], *page, as_json=as_json)
         if not as_json:  # the browsable API: rendered by DRF, not cached
             return Response({**head, "rows": self.OutputSerializer(view["rows"], many=True).data})
         key = f"pulka:standings-api:{event.pk}:{version}:{get_language()}"
@@ -268,6 +350,32 @@ class StandingsListApi(APIView):
         # the bytes DRF's JSON renderer would write for the whole body: "rows" comes last
         body = JSONRenderer().render(head)[:-1] + b',"rows":' + rows + b"}"
         return HttpResponse(body, content_type="application/json")
+
+    def _page(self, request, head: dict, rows: list, number: int, size: int, *, as_json: bool):
+        """Page ``number`` of ``size`` rows, with ``count``, ``next`` and ``previous`` (paths
+        like the API's other links: a stored answer names no host). JSON is rendered here, as
+        the whole list's is, so that ``views.caching`` can store an anonymous client's page."""
+        pages = max(1, -(-len(rows) // size))
+        if number > pages:
+            return Response(
+                {"message": "no such page", "extra": {"field": "page", "pages": pages}},
+                status=status.HTTP_404_NOT_FOUND,
+            )
+
+        def link(n: int) -> str | None:
+            return f"{request.path}?page={n}&page_size={size}" if 1 <= n <= pages else None
+
+        start = (number - 1) * size
+        body = {
+            **head,
+            "count": len(rows),
+            "next": link(number + 1),
+            "previous": link(number - 1),
+            "rows": self.OutputSerializer(rows[start : start + size], many=True).data,
+        }
+        if not as_json:
+            return Response(body)
+        return HttpResponse(JSONRenderer().render(body), content_type="application/json")
 
 
 class StandingsStatusApi(APIView):
