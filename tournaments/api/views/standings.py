@@ -248,9 +248,7 @@ class StandingsListApi(APIView):
         description=(
             "As last computed (never computed per request): the status fields say when and "
             "whether they are up to date. Before the first computation ``columns``, ``rounds`` "
-            "and ``rows`` are empty and ``round_score`` is null.
-
-"
+            "and ``rows`` are empty and ``round_score`` is null.\n\n"
             "Without ``page`` and ``page_size`` the answer holds every row (about 2 KB a "
             "player: 2 MB at 1,000 players). With either, it holds one page of rows in "
             "standings order and adds ``count`` (rows in all pages), ``next`` and ``previous`` "
