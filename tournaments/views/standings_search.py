@@ -273,7 +273,9 @@ def skeleton_of(
     if response.status_code != 200 or response.streaming or response.cookies:
         return None
     csrf_slot = b"<!--csrf-" + secrets.token_hex(8).encode() + b"-->"
-    body = _CSRF_VALUE.sub(rb"\1" + csrf_slot + rb"\2", response.content)
+    body, tokens = _CSRF_VALUE.subn(rb"\1" + csrf_slot + rb"\2", response.content)
+    if not tokens:  # no form of the page posts: no token, and no CSRF cookie set by a search
+        csrf_slot = b""
     return Skeleton(
         body=body,
         found_slot=found_slot.encode(),
@@ -306,11 +308,11 @@ def _asked(request: HttpRequest) -> tuple[str, int] | None:
 
 def _answer(request: HttpRequest, skeleton: Skeleton, query: str, page: int) -> HttpResponse:
     full_path = request.get_full_path()
-    body = (
-        skeleton.body.replace(urlencode(skeleton.path_slot).encode(), urlencode(full_path).encode())
-        .replace(escape(skeleton.path_slot).encode(), escape(full_path).encode())
-        .replace(skeleton.csrf_slot, get_token(request).encode())
-    )
+    body = skeleton.body.replace(
+        urlencode(skeleton.path_slot).encode(), urlencode(full_path).encode()
+    ).replace(escape(skeleton.path_slot).encode(), escape(full_path).encode())
+    if skeleton.csrf_slot:
+        body = body.replace(skeleton.csrf_slot, get_token(request).encode())
     if skeleton.index is not None:  # last: nothing in the search's part is replaced
         found = found_html(slug=skeleton.slug, index=skeleton.index, query=query, page=page)
         body = body.replace(skeleton.found_slot, found.encode())
