@@ -18,10 +18,11 @@ served for the newer state). A page already stored under the current versions co
 read. Errors are logged, never raised: a render ahead must not fail the job that asked for it.
 
 :func:`public_pages_warm_schedule` sends the job after the caller's commit (the request that
-changed something never renders the pages; with the embedded eager Celery it runs inline after
-the commit), only when the page cache is on (``PULKA_PAGE_CACHE``) and ``PULKA_PAGE_WARM`` is
-not switched off; one job per event waits at a time (a burst of changes warms once, after the
-last one that found no job waiting).
+changed something never renders the pages), only when the page cache is on
+(``PULKA_PAGE_CACHE``) and ``PULKA_PAGE_WARM`` (default: on when the jobs run on a worker; off
+in the embedded eager mode, where the job would run inline, inside that request); one job per
+event waits at a time (a burst of changes is rendered ahead once, by the job that starts after
+the last of them).
 """
 
 from __future__ import annotations
