@@ -219,3 +219,59 @@ def test_errors_in_rendering_ahead_are_logged_and_never_fail_the_standings_job(
         snapshot = standings_recompute(event_id=hall.pk)
     assert snapshot.status == "ok"
     assert any("could not be listed" in r.getMessage() for r in caplog.records)
+
+
+@pytest.fixture
+def unbuilt_static(monkeypatch):
+    """The worker started next serves static files unhashed (no ``collectstatic`` manifest in a
+    worktree; the production image has one)."""
+    monkeypatch.setenv("DEBUG", "true")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_renders_the_pages_ahead_after_its_standings_job(
+    unbuilt_static, celery_worker_process, settings, client, monkeypatch
+):
+    """On a real worker over Redis (the cache shared with this process, as in production): the
+    standings job, then the render ahead it sends; this process's views are broken meanwhile,
+    so a 200 can only be a page the worker stored."""
+    import os
+    import time
+    import uuid
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.conftest import eager_off
+    from tournaments.selectors import standings as sel
+    from tournaments.services.standings import standings_schedule
+
+    settings.PULKA_JOBS_QUEUE = celery_worker_process
+    settings.CACHES = {
+        "default": {"BACKEND": "tournaments.cache.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+    }
+    event, entries = make_event(players=9, slug=f"warm-{uuid.uuid4().hex[:8]}")
+    play_round(event, entries, 1, rng=random.Random(28))
+
+    def broken(**kwargs):
+        raise AssertionError("rendered by the test process")
+
+    monkeypatch.setattr(sel, "standings_view", broken)
+    url = reverse("standings", args=[event.slug])
+    russian = "/ru" + url  # rendered ahead after the English pages
+    with eager_off():
+        standings_schedule(event_id=event.pk)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                if client.get(russian).status_code == 200:
+                    break
+            except AssertionError:
+                pass
+            time.sleep(0.3)
+        else:
+            raise AssertionError("the worker rendered nothing ahead within 90 s")
+    with CaptureQueriesContext(connection) as ctx:
+        english = client.get(url)
+    assert english.status_code == 200 and ctx.captured_queries == []
+    assert "Игрок 0001" in english.content.decode()
