@@ -112,6 +112,8 @@ def celery_worker_process(django_db_blocker) -> Iterator[str]:
         "DATABASE_URL": _database_url_of(connection.settings_dict),
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "CELERY_TASK_ALWAYS_EAGER": "false",
+        # the jobs the worker itself sends (a render ahead after a recomputation) come back to it
+        "PULKA_JOBS_QUEUE": queue,
         "PYTHONPATH": str(ROOT),
     }
     log = (

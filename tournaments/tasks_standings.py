@@ -18,6 +18,7 @@ __all__ = [
     "generated_file_render",
     "event_archive_export",
     "event_archive_import",
+    "public_pages_warm",
 ]
 
 MAX_RETRIES = 3
@@ -122,3 +123,13 @@ def event_archive_import(self, name: str, user_id: int | None, slug: str) -> dic
     except Exception:
         archive_import_forget(name)
         raise
+
+
+@shared_task(name="tournaments.public_pages_warm", ignore_result=True)
+def public_pages_warm(event_id: int) -> dict[str, object]:
+    """Render ahead the public pages a hall opens first, after the standings or a round's
+    publication changed (issue 28): ``tournaments.page_warm.public_pages_warm`` (it logs its
+    errors and never raises; a lost job only leaves the pages to the first viewers)."""
+    from tournaments.page_warm import public_pages_warm as warm
+
+    return warm(event_id=event_id)

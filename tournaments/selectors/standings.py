@@ -43,6 +43,7 @@ __all__ = [
     "standings_inputs",
     "standings_sources",
     "protocol_stats",
+    "protocol_stats_of",
     "protocol_facts",
     "facts_of",
     "table_rows",
@@ -164,10 +165,20 @@ def protocol_stats(data: Any) -> dict[str, Any]:
         variant, protocol, _ = (
             read_text_document(data) if isinstance(data, str) else read_json_document(data)
         )
+    except Exception as error:  # a stored protocol the scorer cannot read: no statistics
+        return {"error": f"{error.__class__.__name__}: {error}"[:300]}
+    return protocol_stats_of(variant, protocol)
+
+
+def protocol_stats_of(variant: Any, protocol: Any) -> dict[str, Any]:
+    """:func:`protocol_stats` of a pulka already read (``variant``: its family's
+    ``scoring.variants.Variant``): what the protocol service stores when it saves a version,
+    without parsing its JSON again."""
+    try:
         keys = tuple(variant.stat_keys)
         stats = variant.deal_stats(protocol)
         versus = variant.pairwise(protocol)
-    except Exception as error:  # a stored protocol the scorer cannot read: no statistics
+    except Exception as error:  # a pulka the scorer cannot count: no statistics
         return {"error": f"{error.__class__.__name__}: {error}"[:300]}
     return {
         "k": list(keys),
@@ -343,16 +354,16 @@ def _results(*, ids: list[int]) -> dict[int, list[tuple[Any, Any, Any]]]:
     }
 
 
-def protocol_facts(result: Any, data: Any) -> dict[str, Any]:
+def protocol_facts(result: Any, data: Any, stats: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the standings read of one protocol version (stored once per version as a
     ``ProtocolStats`` row): each seat's ``[seat, entry, whists]`` from its ``result`` and the
-    deal statistics of its pulka (:func:`protocol_stats`)."""
+    deal statistics of its pulka (``stats``, else :func:`protocol_stats` of ``data``)."""
     rows = [
         [r.get("seat"), r.get("entry"), r.get("whists")]
         for r in (result if isinstance(result, list) else [])
         if isinstance(r, dict)
     ]
-    return {"r": rows, **protocol_stats(data)}
+    return {"r": rows, **(stats if stats is not None else protocol_stats(data))}
 
 
 def facts_of(ids: list[int], known: dict[int, Any] | None = None) -> tuple[dict[int, Any], dict]:

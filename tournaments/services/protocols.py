@@ -30,6 +30,7 @@ from tournaments.models import (
     EventRole,
     Protocol,
     ProtocolConfirmation,
+    ProtocolStats,
     Round,
     Ruling,
     Seat,
@@ -491,6 +492,17 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
     }
 
 
+def _store_facts(saved: Protocol, variant: Any, stored: ScoringProtocol) -> None:
+    """Store what the standings read of the new version (its results and deal statistics, a
+    ``ProtocolStats`` row) from the pulka at hand, read back from the version's JSON: the
+    standings job then parses no protocol JSON for it (issue 28). The job still computes the
+    rows that are missing (versions saved before this, imports)."""
+    from tournaments.selectors.standings import protocol_facts, protocol_stats_of
+
+    facts = protocol_facts(saved.result, None, protocol_stats_of(variant, stored))
+    ProtocolStats.objects.create(protocol=saved, data=facts)
+
+
 def _lock_table(table: Table) -> Table:
     return (
         Table.objects.select_for_update()
@@ -622,7 +634,7 @@ def protocol_save(
     variant = variant_of(protocol)
     data = variant.to_dict(protocol)
     try:  # the stored JSON must read back (the family's public format, versioned)
-        variant.from_dict(data)
+        stored, _sheet = variant.from_dict(data)
         if sheet is not None:
             variant.sheet_from_dict(variant.sheet_to_dict(sheet))
     except ValueError as exc:  # JsonFormatError, naming the path
@@ -656,6 +668,7 @@ def protocol_save(
         created_via_entry=via_entry,
         **fields,
     )
+    _store_facts(saved, variant, stored)
     audit_log(
         event=event,
         action="protocol.saved",
@@ -705,6 +718,7 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
         created_by=by if getattr(by, "is_authenticated", False) else None,
         **fields,
     )
+    _store_facts(saved, variant_of(protocol), protocol)
     audit_log(
         event=event,
         action="protocol.rescored",

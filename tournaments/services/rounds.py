@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import page_cache, seating
+from tournaments import page_cache, page_warm, seating
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Job, Round, Seat, Table
 from tournaments.models.event import FoursRemainder, TableSizePolicy
@@ -820,9 +820,12 @@ def _transition(round_: Round, frm: tuple[str, ...], to: str, stamp: str, action
 
 @transaction.atomic
 def round_publish(*, round_: Round, by=None) -> Round:
-    return _transition(
+    round_ = _transition(
         round_, (State.DRAWN,), State.PUBLISHED, "published_at", "round.published", by
     )
+    # the hall opens the new seating at once: its pages rendered ahead after the commit
+    page_warm.public_pages_warm_schedule(event_id=round_.event_id)
+    return round_
 
 
 @transaction.atomic

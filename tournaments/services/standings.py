@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments import page_cache
+from tournaments import page_cache, page_warm
 from tournaments.models import Event, Job
 from tournaments.models.standings import StandingsSnapshot
 from tournaments.standings.book import no_cyclic_gc
@@ -429,6 +429,9 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
         while len(_kept) >= KEPT_EVENTS:
             del _kept[next(iter(_kept))]
         _kept[event_id] = kept
+    # the pages a hall opens first, rendered ahead under the new versions (a job of its own,
+    # after the commit: its errors never fail this one)
+    page_warm.public_pages_warm_schedule(event_id=event_id)
     return snapshot
 
 

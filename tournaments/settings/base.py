@@ -260,6 +260,12 @@ PULKA_PAGE_CACHE = env.bool(
     "PULKA_PAGE_CACHE",
     default=not any(k in CACHES["default"]["BACKEND"].lower() for k in ("locmem", "dummy")),
 )
+# The pages a hall opens first rendered ahead after the standings or a round's publication
+# changed (tournaments/page_warm.py; only with PULKA_PAGE_CACHE), in these languages (codes,
+# comma-separated; default: every language the site offers). Off by default in the embedded
+# eager mode: with no worker the job would run inside the request that changed something.
+PULKA_PAGE_WARM = env.bool("PULKA_PAGE_WARM", default=not CELERY_TASK_ALWAYS_EAGER)
+PULKA_PAGE_WARM_LANGUAGES = env.list("PULKA_PAGE_WARM_LANGUAGES", default=[])
 # Failed logins and key guesses: locked this many seconds at the limit (tournaments/lockout.py).
 LOCKOUT_SECONDS = env.int("LOCKOUT_SECONDS", default=900)
 

@@ -24,7 +24,11 @@ pending messages, no ``Authorization`` header — is answered from the cache whe
 4. else (first view, a change since, eviction, the cache restarted) the view renders from the
    database as before and its 200 is stored with the versions read in step 1, **before** the
    database was read: a change committed meanwhile has replaced them, so that response is never
-   served for the newer state.
+   served for the newer state. One miss at a time renders a page under given versions (single
+   flight, a short lock in the cache): the others wait up to ``FLIGHT_WAIT`` seconds for it and
+   serve what it stored if it is stored under the versions they read, else render it
+   themselves (the render ended without storing it, or is slow). The pages a hall opens first
+   are rendered ahead after a change (``tournaments.page_warm``), through this same path.
 
 **Compressed once**: a body of ``GZIP_MIN_BYTES`` or more is stored gzip-compressed, compressed
 when it is stored (once per version), not per request. A client whose ``Accept-Encoding``
@@ -51,6 +55,7 @@ import gzip
 import hashlib
 import logging
 import re
+import time
 from collections.abc import Callable
 from datetime import datetime
 from functools import wraps
@@ -262,6 +267,55 @@ def _response(stored: tuple, etag: str, *, gzip_ok: bool) -> HttpResponse:
     return _patch(response, _gzip_etag(etag) if packed else etag)
 
 
+#: single flight: how long a miss's render holds the page (seconds; a render that dies frees it
+#: then), and how long the other misses of that page under the same versions wait for it before
+#: they render it themselves
+FLIGHT_SECONDS = 10
+FLIGHT_WAIT = 2.0
+FLIGHT_STEP = 0.05
+
+
+def _flight_key(key: str, version: str) -> str:
+    return f"{key}:flight:" + hashlib.sha256(version.encode()).hexdigest()[:16]
+
+
+def _flight(key: str, version: str) -> str | None:
+    """Take the render of the page ``key`` under ``version``: the flight's key, or None when
+    another request holds it. An unreachable cache renders (the database path)."""
+    flight = _flight_key(key, version)
+    try:
+        return flight if cache.add(flight, 1, FLIGHT_SECONDS) else None
+    except Exception:
+        return ""
+
+
+def _land(flight: str | None) -> None:
+    if flight:
+        try:
+            cache.delete(flight)
+        except Exception:
+            pass
+
+
+def _landed(key: str, version: str) -> tuple | None:
+    """The page stored by the request that renders it, if it is stored under ``version`` (the
+    versions this request read: never an older page) within ``FLIGHT_WAIT`` seconds."""
+    deadline = time.monotonic() + FLIGHT_WAIT
+    flight = _flight_key(key, version)
+    while time.monotonic() < deadline:
+        time.sleep(FLIGHT_STEP)
+        try:
+            found = cache.get_many([key, flight])
+        except Exception:
+            return None
+        stored = found.get(key)
+        if stored is not None and stored[0] == version:
+            return stored
+        if flight not in found:  # the render ended without storing this version's page
+            return None
+    return None
+
+
 def public_page(*parts: str, query: tuple[str, ...] = (), api: bool = False):
     """Serve the decorated public view to anonymous viewers from the cache (see the module's
     docstring): ``parts`` are the versions the page depends on (``page_cache.EVENT``,
@@ -308,9 +362,21 @@ def public_page(*parts: str, query: tuple[str, ...] = (), api: bool = False):
                 last_modified = dict((k.lower(), v) for k, v in stored[2]).get("last-modified")
                 answer = _not_modified(request, etag, last_modified, gzipped=gzip_ok and stored[4])
                 return answer or _response(stored, etag, gzip_ok=gzip_ok)
+            flight = _flight(key, version)
+            if flight is None:  # another request renders it: its page, if it comes in time
+                stored = _landed(key, version)
+                if stored is not None:
+                    last_modified = dict((k.lower(), v) for k, v in stored[2]).get("last-modified")
+                    answer = _not_modified(
+                        request, etag, last_modified, gzipped=gzip_ok and stored[4]
+                    )
+                    return answer or _response(stored, etag, gzip_ok=gzip_ok)
             held = {h: request.META.pop(h) for h in _CONDITIONAL if h in request.META}
             try:
                 response = view(request, *args, **kwargs)
+            except BaseException:
+                _land(flight)
+                raise
             finally:
                 request.META.update(held)
             if not api or response.get("Content-Type", "").startswith("application/json"):
@@ -320,10 +386,12 @@ def public_page(*parts: str, query: tuple[str, ...] = (), api: bool = False):
                         cache.set(key, (version, *keep), PAGE_CACHE_SECONDS)
                     except Exception:
                         log.warning("page cache unreachable; %s not stored", request.path)
+                    _land(flight)  # after the store: the waiting requests find the page
                     answer = _not_modified(
                         request, etag, response.get("Last-Modified"), gzipped=gzip_ok and keep[3]
                     )
                     return answer or _response((version, *keep), etag, gzip_ok=gzip_ok)
+            _land(flight)  # not stored (an error page): the waiting requests render it
             return response
 
         @wraps(view)
