@@ -266,6 +266,9 @@ PULKA_PAGE_CACHE = env.bool(
 # eager mode: with no worker the job would run inside the request that changed something.
 PULKA_PAGE_WARM = env.bool("PULKA_PAGE_WARM", default=not CELERY_TASK_ALWAYS_EAGER)
 PULKA_PAGE_WARM_LANGUAGES = env.list("PULKA_PAGE_WARM_LANGUAGES", default=[])
+# Bytes of stored public pages each process keeps a copy of (views/caching.py; 0: none): served
+# only under the versions read from the cache, they spare copying large pages out of Redis.
+PULKA_PAGE_KEPT_BYTES = env.int("PULKA_PAGE_KEPT_BYTES", default=32 * 1024 * 1024)
 # Failed logins and key guesses: locked this many seconds at the limit (tournaments/lockout.py).
 LOCKOUT_SECONDS = env.int("LOCKOUT_SECONDS", default=900)
 

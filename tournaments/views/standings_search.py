@@ -33,8 +33,6 @@ import hashlib
 import logging
 import re
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache, wraps
 from operator import itemgetter
@@ -54,6 +52,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournaments import page_cache
+from tournaments.kept import Kept
 from tournaments.selectors.standings import SEARCH_MAX, row_haystack, search_text, standings_page
 from tournaments.views.caching import (
     PAGE_CACHE_SECONDS,
@@ -106,36 +105,9 @@ class Skeleton(NamedTuple):
     last_modified: str | None
 
 
-class _Kept:
-    """The last few values by key, in this process."""
-
-    def __init__(self, size: int) -> None:
-        self._items: OrderedDict[Any, Any] = OrderedDict()
-        self._lock = threading.Lock()
-        self._size = size
-
-    def get(self, key: Any) -> Any:
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
-
-    def put(self, key: Any, value: Any) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
 #: row indexes and skeletons kept by this process (a few events × languages; 1,000 rows are
 #: about 1 MB of HTML)
-_kept = _Kept(16)
+_kept = Kept(16)
 
 
 def _digest(*parts: object) -> str:

@@ -22,6 +22,7 @@ from django.urls import reverse
 from tests.factories import UserFactory
 from tests.tournaments.views.page_helpers import fine, one_round_played, swap_first_and_last
 from tournaments import page_cache
+from tournaments.kept import Kept
 from tournaments.models import Entry, Event, Player, Round
 from tournaments.services.entries import entry_update
 from tournaments.services.rounds import (
@@ -31,6 +32,7 @@ from tournaments.services.rounds import (
     round_publish,
     round_start,
 )
+from tournaments.services.standings import standings_recompute
 from tournaments.views import caching
 
 pytestmark = pytest.mark.django_db
@@ -165,6 +167,50 @@ def test_a_cache_miss_goes_to_the_database_and_stores_again(client, cup, django_
     assert second.status_code == 200 and same_page(second.content, first.content)
     with django_assert_num_queries(0):
         assert client.get(url).status_code == 200
+
+
+def _page_reads(monkeypatch) -> list[tuple[str, ...]]:
+    """The stored pages' keys each request reads with the versions (``page_cache.tokens``)."""
+    reads: list[tuple[str, ...]] = []
+    tokens = page_cache.tokens
+
+    def spy(slug, parts, also=()):
+        reads.append(tuple(also))
+        return tokens(slug, parts, also)
+
+    monkeypatch.setattr(page_cache, "tokens", spy)
+    return reads
+
+
+def test_a_process_serves_its_own_copy_of_the_current_version_only(
+    client, cup, monkeypatch, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    """The process keeps a copy of what it stored: the next viewer reads only the versions from
+    the cache (not the page), and the copy is never served once a change replaced them."""
+    monkeypatch.setattr(caching, "_kept", Kept(512, max_bytes=1 << 20))
+    reads = _page_reads(monkeypatch)
+    url = pages(cup)["standings API"]
+    first = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    with django_assert_num_queries(0):
+        again = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert reads[0] and reads[1] == ()  # the first read the page from the cache, the second not
+    assert again.content == first.content and again.headers["ETag"] == first.headers["ETag"]
+    with django_capture_on_commit_callbacks(execute=True):
+        Player.objects.filter(pk=cup.entries_list[0].player_id).update(name="Renamed Anna")
+        page_cache.changed(event_id=cup.pk, parts=(page_cache.STANDINGS,))
+        standings_recompute(event_id=cup.pk)
+    changed = client.get(url)
+    assert "Renamed Anna" in changed.content.decode()
+    assert changed.headers["ETag"] != first.headers["ETag"]
+
+
+def test_without_a_process_copy_every_viewer_reads_the_stored_page(client, cup, monkeypatch):
+    monkeypatch.setattr(caching, "_kept", Kept(512, max_bytes=0))
+    reads = _page_reads(monkeypatch)
+    url = pages(cup)["round"]
+    client.get(url)
+    client.get(url)
+    assert reads[0] and reads[1] == reads[0]
 
 
 def test_an_unreachable_cache_serves_from_the_database(client, cup, monkeypatch):

@@ -1,0 +1,28 @@
+"""The process's own copies (tournaments.kept): its examples, and the byte budget."""
+
+from __future__ import annotations
+
+import doctest
+
+from tournaments import kept
+from tournaments.kept import Kept
+
+
+def test_the_examples():
+    result = doctest.testmod(kept)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_value_put_again_counts_its_bytes_once():
+    store = Kept(10, max_bytes=10)
+    store.put("a", 1, nbytes=6)
+    store.put("a", 2, nbytes=6)  # replaced, not added: 6 bytes held, not 12
+    assert store.get("a") == 2
+    store.put("b", 3, nbytes=4)
+    assert store.get("a") == 2 and store.get("b") == 3
+
+
+def test_no_budget_keeps_nothing_with_a_size():
+    store = Kept(10, max_bytes=0)
+    store.put("a", 1, nbytes=1)
+    assert store.get("a") is None
