@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.tournaments.standings.factories import make_event, play_round
+from tests.tournaments.standings.pdf_helpers import page_count
 from tournaments import pdf
 
 TABLES = 100
@@ -43,14 +43,9 @@ def test_bench_blank_protocols_100_tables(tmp_path):
     rendered = pdf.render("blank", context)
     t_render = time.perf_counter() - t0
 
-    path = tmp_path / rendered.filename
-    path.write_bytes(rendered.data)
     if os.environ.get("PULKA_BENCH_PDF_OUT"):  # keep the file to look at it
         Path(os.environ["PULKA_BENCH_PDF_OUT"]).write_bytes(rendered.data)
-    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
-    pages = int(
-        next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:"))
-    )
+    pages = page_count(rendered.data, tmp_path, rendered.filename)
     assert pages == TABLES
 
     t0 = time.perf_counter()
@@ -103,12 +98,7 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
     )
     t_render = time.perf_counter() - t0
     cpu_render = time.process_time() - cpu0
-    path = tmp_path / rendered.filename
-    path.write_bytes(rendered.data)
-    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
-    pages = int(
-        next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:"))
-    )
+    pages = page_count(rendered.data, tmp_path, rendered.filename)
     # a page per sheet at pulkas to 10 (pdf_filled: a longer one would go on to a next page)
     assert pages == ROUND_TABLES and reports[-1][:2] == (ROUND_TABLES, ROUND_TABLES)
     # one table's own file in the same round (issue 28: it loaded the whole round's seats)
@@ -169,12 +159,7 @@ def test_bench_filled_protocols_of_an_event(tmp_path):
     )
     t_render = time.perf_counter() - t0
     cpu_render = time.process_time() - cpu0
-    path = tmp_path / rendered.filename
-    path.write_bytes(rendered.data)
-    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
-    pages = int(
-        next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:"))
-    )
+    pages = page_count(rendered.data, tmp_path, rendered.filename)
     sheets = EVENT_ROUNDS * ROUND_TABLES
     # a page per sheet, a few more where a pulka is longer than a page (it goes on, not cut)
     assert sheets <= pages < sheets * 1.05 and reports[-1] == (sheets, sheets)
@@ -225,12 +210,7 @@ def test_bench_filled_protocols_of_a_family_round(family, tmp_path):
     rendered = pdf.render("filled", context)
     t_render = time.perf_counter() - t0
     cpu_render = time.process_time() - cpu0
-    path = tmp_path / rendered.filename
-    path.write_bytes(rendered.data)
-    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
-    pages = int(
-        next(line.split()[-1] for line in info.stdout.splitlines() if line.startswith("Pages:"))
-    )
+    pages = page_count(rendered.data, tmp_path, rendered.filename)
     assert pages >= FAMILY_TABLES
     print(
         f"\n[bench_pdf] filled protocols of a {family} round ({convention}), {FAMILY_TABLES} "
