@@ -37,10 +37,10 @@ from tournaments.pdf_filled import (
     Styles,
     e,
     plain_table,
-    pulka_grid,
     signs_markup,
     suits_markup,
 )
+from tournaments.pdf_pulka import pulka_grid
 
 __all__ = ["LAYOUTS", "Column", "Group", "Layout", "final_table", "grouped_grid"]
 
