@@ -63,8 +63,8 @@ LANDSCAPE_HEIGHT_MM = {"A4": 184.0, "letter": 189.9}
 PAGE_PT = {"A4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
 #: height of one row of the blank grid, mm
 ROW_MM = 5.0
-#: bump when a template or a drawn layout (pdf_filled, pdf_layouts) changes, so cached files
-#: are rendered again
+#: bump when a template or a drawn layout (pdf_filled, pdf_layouts, pdf_pulka, pdf_draw) changes,
+#: so cached files are rendered again
 TEMPLATE_VERSION = 8
 
 

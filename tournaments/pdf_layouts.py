@@ -26,7 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from tournaments.pdf_filled import (
+from tournaments.pdf_draw import (
     BOLD,
     FONT,
     GREY,

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from tournaments.pdf_filled import (
+from tournaments.pdf_draw import (
     BOLD,
     FONT,
     HEAD_FILL,

@@ -323,16 +323,16 @@ def test_the_events_file_and_a_rounds_file_hold_every_table_in_order(family, tmp
 def test_a_deals_suits_are_coloured_and_the_hats_set_in_a_face_that_has_them():
     """♦ ♥ red, ♠ ♣ black in every family's deal text; the Balkan hats, which DejaVu Sans
     lacks, in DejaVu Sans Mono / Math TeX Gyre where installed, else the nearest sign."""
-    from tournaments import pdf_filled, pdf_layouts
+    from tournaments import pdf_draw, pdf_layouts
 
-    red = f'<font color="{pdf_filled.RED}">'
+    red = f'<font color="{pdf_draw.RED}">'
     text = pdf_layouts._deal_text({"text": "7♥ / 6♠", "from_ruling": True})
     assert f"{red}♥</font>" in text and "♠" in text and f"{red}♠" not in text
     assert text.endswith("<i>(ruling)</i>")
-    pdf_filled._fonts()
-    for sign, (face, file, instead) in pdf_filled._SIGNS.items():
-        marked = pdf_filled.signs_markup(f"2 {sign}")
-        if Path(pdf_filled._DEJAVU + file).exists():
+    pdf_draw._fonts()
+    for sign, (face, file, instead) in pdf_draw._SIGNS.items():
+        marked = pdf_draw.signs_markup(f"2 {sign}")
+        if Path(pdf_draw._DEJAVU + file).exists():
             assert marked == f'2 <font name="{face}">{sign}</font>'
         else:
             assert marked == f"2 {instead}"
