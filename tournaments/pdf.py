@@ -63,9 +63,9 @@ LANDSCAPE_HEIGHT_MM = {"A4": 184.0, "letter": 189.9}
 PAGE_PT = {"A4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
 #: height of one row of the blank grid, mm
 ROW_MM = 5.0
-#: bump when a template or a drawn layout (pdf_filled, pdf_layouts) changes, so cached files
-#: are rendered again
-TEMPLATE_VERSION = 7
+#: bump when a template or a drawn layout (pdf_filled, pdf_layouts, pdf_pulka, pdf_draw) changes,
+#: so cached files are rendered again
+TEMPLATE_VERSION = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,9 +248,9 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
             **(event.convention_options or {})
         )
         context["layout"] = layout
-        limit = getattr(convention, "refa_limit_for", None)  # the Balkan refas (seed 002)
-        context["refa_limit"] = limit(event.pulka_target) if limit else None
         ui = ui_of_event(event)
+        # the game's terms as the filled sheet shows them (the Balkan refas, seed 002 …)
+        context.update(ui.sheet_terms(convention, target=event.pulka_target))
         for t in tables:  # the family's own boxes (Priffe: the partnerships per sits)
             t.update(
                 ui.blank_sheet(
@@ -440,6 +440,7 @@ def _filled_sheets(
     ):
         penalties[pen.entry_id].append(pen)
     header = _event_header(event)
+    terms = _sheet_terms(event)
 
     def of_table(players: list[dict[str, Any]]) -> list[EventPenalty]:
         mine = [pen for p in players for pen in penalties.get(p["entry"], [])]
@@ -456,11 +457,21 @@ def _filled_sheets(
                 table_number=t.number,
                 players=players,
                 protocol=chosen.get(t.pk),
+                terms=terms,
                 rulings=lambda t=t: rulings.get(t.pk, []),
                 penalties=lambda players=players: of_table(players),
             )
         )
     return sheets
+
+
+def _sheet_terms(event: Event) -> dict[str, Any]:
+    """The game's terms a filled sheet's header shows (the refas, the stake and the ante, the
+    game's points), by the event's convention and options: for a table with no protocol yet
+    (a round's file printed before play); a scored protocol gives its own."""
+    from tournaments.variants import event_convention, ui_of_event
+
+    return ui_of_event(event).sheet_terms(event_convention(event), target=event.pulka_target)
 
 
 def _filled_sheet(
@@ -471,11 +482,13 @@ def _filled_sheet(
     table_number: int,
     players: list[dict[str, Any]],
     protocol: Protocol | None,
+    terms: dict[str, Any],
     rulings,
     penalties,
 ) -> dict[str, Any]:
     """One table's filled protocol (``rulings()``, ``penalties()``: the table's rows, read only
-    when there is a protocol)."""
+    when there is a protocol; ``terms``: the game's terms by the event's rules, shown on a
+    sheet without a protocol, :func:`_sheet_terms`)."""
     from tournaments.selectors.protocols import finding_citation, finding_message, finding_title
     from tournaments.selectors.rulings_text import ruling_text
     from tournaments.services.protocols import effective_protocol, stored_protocol
@@ -496,7 +509,7 @@ def _filled_sheet(
         "layout": ui_of_event(event).filled_layout,  # the family's sheet (tournaments.pdf_layouts)
     }
     if protocol is None:
-        return context
+        return {**context, **terms}
     scoring_protocol = stored_protocol(protocol.data)
     ui = ui_of_protocol(scoring_protocol)
     context["layout"] = ui.filled_layout

@@ -11,32 +11,25 @@ footer counts its own pages ("Page 2 / 2"), as the per-sheet HTML documents did.
 This module draws what every family's sheet has: the title, the rules (family, convention and
 its options, the event's dates in the document's language, how the pulka ended), the game's
 terms, the protocol's version and its approval stamp, the players by seat, the findings,
-rulings and penalties in words, the signature lines and the footer; and the Russian pulka grid
-(:func:`pulka_grid`). What differs by family — the terms, the grid of deal rows in the family's
-columns (♦ ♥ in red, ♠ ♣ in black; penalty lines in words, shaded), the final table — is a
-:class:`tournaments.pdf_layouts.Layout`, named by the family's ``FamilyUI.filled_layout``.
+rulings and penalties in words, the signature lines and the footer. What differs by family —
+the terms, the grid of deal rows in the family's columns (♦ ♥ in red, ♠ ♣ in black; penalty
+lines in words, shaded; the Russian pulka's grid in :mod:`tournaments.pdf_pulka`), the final
+table — is a :class:`tournaments.pdf_layouts.Layout`, named by the family's
+``FamilyUI.filled_layout``.
 
-Fonts: DejaVu Sans from Debian (``fonts-dejavu-core``), the one the other PDFs use; its oblique
-(``fonts-dejavu-extra``) where installed, else the upright face; the Balkan hats (⌒ ⌣) from
-DejaVu Sans Mono and Math TeX Gyre (:data:`_SIGNS`).
+The fonts, the colours, the styles and the plain tables are :mod:`tournaments.pdf_draw`'s.
 """
 
 from __future__ import annotations
 
 import io
-import os
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
-from xml.sax.saxutils import escape
 
 from django.utils import formats, timezone
 from django.utils.translation import get_language, gettext
-from reportlab.lib.fonts import addMapping
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -50,135 +43,22 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from tournaments.pdf_sheets import fit
+from tournaments.pdf_draw import (
+    BOLD,
+    BOLD_ITALIC,
+    FONT,
+    GREY,
+    PROVISIONAL,
+    Styles,
+    _fonts,
+    e,
+    plain_table,
+)
 
-__all__ = [
-    "MARKUP",
-    "Styles",
-    "e",
-    "plain_table",
-    "pulka_grid",
-    "render_sheets",
-    "signs_markup",
-    "suits_markup",
-]
+__all__ = ["render_sheets"]
 
 #: the page margins (top, right, bottom, left) in mm, as ``templates/pdf/base.html``'s @page
 MARGINS_MM = (12.0, 10.0, 14.0, 10.0)
-FONT, BOLD, ITALIC, BOLD_ITALIC = (
-    "PulkaDejaVuSans",
-    "PulkaDejaVuSans-Bold",
-    "PulkaDejaVuSans-Oblique",
-    "PulkaDejaVuSans-BoldOblique",
-)
-_DEJAVU = "/usr/share/fonts/truetype/dejavu/"
-#: each style's file, then the one to use where it is not installed: the obliques come with
-#: Debian's fonts-dejavu-extra, which the Docker image (fonts-dejavu-core) has not
-_FONT_FILES = {
-    FONT: ("DejaVuSans.ttf",),
-    BOLD: ("DejaVuSans-Bold.ttf",),
-    ITALIC: ("DejaVuSans-Oblique.ttf", "DejaVuSans.ttf"),
-    BOLD_ITALIC: ("DejaVuSans-BoldOblique.ttf", "DejaVuSans-Bold.ttf"),
-}
-
-
-def font_file(name: str) -> str:
-    """The file of style ``name``: the first of its :data:`_FONT_FILES` installed."""
-    choices = [_DEJAVU + f for f in _FONT_FILES[name]]
-    return next((path for path in choices if os.path.exists(path)), choices[-1])
-
-
-#: the suits' colours (the pages' and the HTML PDFs' ``.suit-red``), and the sheet's greys
-RED, GREY, LINE, HEAD_FILL, PENALTY_FILL, PROVISIONAL = (
-    "#c8102e",
-    "#555555",
-    "#444444",
-    "#eeeeee",
-    "#fff3e0",
-    "#7a4b00",
-)
-_RED_SUITS = "♦♥♢♡"
-_SUITS = re.compile(f"[{_RED_SUITS}♠♣♤♧]")
-
-
-#: the signs DejaVu Sans lacks (the Balkan hats, seed 002): each in a face that has it (Debian's
-#: fonts-dejavu-core: Sans Mono; fonts-dejavu-extra: Math TeX Gyre), or, where that face is not
-#: installed, the nearest sign DejaVu Sans has
-_SIGNS = {
-    "⌒": ("PulkaDejaVuSansMono", "DejaVuSansMono.ttf", "⁀"),
-    "⌣": ("PulkaDejaVuMath", "DejaVuMathTeXGyre.ttf", "‿"),
-}
-
-
-def signs_markup(markup: str) -> str:
-    """``markup`` with each sign DejaVu Sans lacks set in a face that has it (:data:`_SIGNS`;
-    call after the fonts are registered)."""
-    for sign, (face, _file, instead) in _SIGNS.items():
-        if sign in markup:
-            registered = pdfmetrics.getRegisteredFontNames()
-            markup = markup.replace(
-                sign, f'<font name="{face}">{sign}</font>' if face in registered else instead
-            )
-    return markup
-
-
-def _fonts() -> None:
-    registered = pdfmetrics.getRegisteredFontNames()
-    for name in _FONT_FILES:
-        if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, font_file(name)))
-    for face, file, _instead in _SIGNS.values():
-        if face not in registered and os.path.exists(_DEJAVU + file):
-            pdfmetrics.registerFont(TTFont(face, _DEJAVU + file))
-    addMapping(FONT, 0, 0, FONT)
-    addMapping(FONT, 1, 0, BOLD)
-    addMapping(FONT, 0, 1, ITALIC)
-    addMapping(FONT, 1, 1, BOLD_ITALIC)
-
-
-def suits_markup(text: Any) -> str:
-    """``text`` escaped for a platypus paragraph, ♦ and ♥ in red, ♠ and ♣ black (the pages'
-    ``suits`` filter, issue 29).
-
-    >>> suits_markup("8♦ / one down, 6♠ <x>")
-    '8<font color="#c8102e">♦</font> / one down, 6♠ &lt;x&gt;'
-    """
-    return _SUITS.sub(
-        lambda m: f'<font color="{RED}">{m.group(0)}</font>' if m.group(0) in _RED_SUITS else m[0],
-        escape(str(text if text is not None else "")),
-    )
-
-
-def e(text: Any) -> str:
-    return escape(str(text if text is not None else ""))
-
-
-class Styles:
-    """The sheet's paragraph styles (``base.html``: 9 pt body, 14 pt title, 11 pt headings)."""
-
-    def __init__(self) -> None:
-        self.body = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11)
-        self.title = ParagraphStyle(
-            "title", parent=self.body, fontName=BOLD, fontSize=14, leading=17, spaceAfter=2 * mm
-        )
-        self.heading = ParagraphStyle(
-            "heading",
-            parent=self.body,
-            fontName=BOLD,
-            fontSize=11,
-            leading=13,
-            spaceBefore=4 * mm,
-            spaceAfter=2 * mm,
-        )
-        self.cell = ParagraphStyle("cell", parent=self.body, fontSize=8, leading=9.5)
-        self.grid = ParagraphStyle("grid", parent=self.body, fontSize=7.5, leading=9)
-        self.grid_head = ParagraphStyle("grid_head", parent=self.grid, fontName=BOLD)
-        self.grid_opp = ParagraphStyle("grid_opp", parent=self.grid, fontSize=6, leading=7)
-        self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
-        self.head_num = ParagraphStyle("head_num", parent=self.head, alignment=2)
-        self.num = ParagraphStyle("num", parent=self.cell, alignment=2)
-        self.grid_num = ParagraphStyle("grid_num", parent=self.grid, alignment=2)
-        self.muted = ParagraphStyle("muted", parent=self.cell, textColor=GREY)
 
 
 class _SheetStart(Flowable):
@@ -371,144 +251,6 @@ def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list
     )
     out.append(sign)
     return out
-
-
-def pulka_grid(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
-    """The pulka grid (001 §4.2.11): №, dealer, contract / result, then per player the pulya,
-    the gora and the whists on each other player; its three header rows repeat on each page."""
-    names = sheet.get("names") or [p["name"] for p in sheet["players"]]
-    n = len(names)
-    per = n + 1
-    numeric = n * per
-    # the dealer's column as wide as the longest name (from 18 to 36 mm; a longer one wraps)
-    longest = max((pdfmetrics.stringWidth(str(x), FONT, 7.5) for x in names), default=0.0)
-    number_w, dealer_w = 7 * mm, min(36 * mm, max(18 * mm, longest + 2 * 0.8 * mm + 1))
-    cell_w = min(13 * mm, (width - number_w - dealer_w - 55 * mm) / max(numeric, 1))
-    contract_w = width - number_w - dealer_w - cell_w * numeric
-    widths = [number_w, dealer_w, contract_w] + [cell_w] * numeric
-    pad = 0.8 * mm
-
-    def fitted(text: str, font: str, size: float, cell: float) -> Paragraph:
-        s, size = fit(str(text), font, size, cell - 2 * pad, 4.5)
-        return Paragraph(
-            f'<font name="{font}" size="{size}">{e(s)}</font>',
-            st.grid_opp if size < 7 else st.grid_head,
-        )
-
-    head = [
-        [Paragraph("№", st.grid_head), Paragraph(e(gettext("Dealer")), st.grid_head)]
-        + [Paragraph(e(gettext("Contract / result")), st.grid_head)]
-        + [x for name in names for x in [fitted(name, BOLD, 7.5, cell_w * per)] + [""] * n],
-        ["", "", ""]
-        + [
-            x
-            for _ in names
-            for x in [
-                fitted(gettext("Pulya"), BOLD, 7.5, cell_w),
-                fitted(gettext("Gora"), BOLD, 7.5, cell_w),
-                fitted(gettext("Whists on"), BOLD, 7.5, cell_w * (n - 1)),
-            ]
-            + [""] * (n - 2)
-        ],
-        ["", "", ""]
-        + [
-            x
-            for others in sheet["whist_headers"]
-            for x in ["", "", *(fitted(o, FONT, 6, cell_w) for o in others)]
-        ],
-    ]
-    style: list[tuple] = [
-        ("FONT", (0, 0), (-1, -1), FONT, 7.5),
-        ("GRID", (0, 0), (-1, -1), 0.4, LINE),
-        ("BACKGROUND", (0, 0), (-1, 2), HEAD_FILL),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("ALIGN", (3, 3), (-1, -1), "RIGHT"),
-        ("LEFTPADDING", (0, 0), (-1, -1), pad),
-        ("RIGHTPADDING", (0, 0), (-1, -1), pad),
-        ("TOPPADDING", (0, 0), (-1, -1), 0.3 * mm),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 0.6 * mm),
-        ("SPAN", (0, 0), (0, 2)),
-        ("SPAN", (1, 0), (1, 2)),
-        ("SPAN", (2, 0), (2, 2)),
-    ]
-    for k in range(n):
-        c = 3 + k * per
-        style += [
-            ("SPAN", (c, 0), (c + n, 0)),
-            ("SPAN", (c, 1), (c, 2)),
-            ("SPAN", (c + 1, 1), (c + 1, 2)),
-            ("SPAN", (c + 2, 1), (c + n, 1)),
-            ("LINEBEFORE", (c, 0), (c, -1), 1.2, "#000000"),
-        ]
-    rows = list(head)
-    ruling = gettext("ruling")
-    for d in sheet["deals"]:
-        text = suits_markup(d["text"])
-        if d.get("from_ruling"):
-            text += f" <i>({e(ruling)})</i>"
-        row = [str(d["number"]), Paragraph(e(d["dealer"]), st.grid), Paragraph(text, st.grid)]
-        for c in d["cells"]:
-            row += [str(c["pulya"]), str(c["gora"]), *(str(w) for w in c["whists"])]
-        if d.get("penalty"):
-            style.append(("BACKGROUND", (0, len(rows)), (-1, len(rows)), PENALTY_FILL))
-        rows.append(row)
-    grid = Table(rows, colWidths=widths, repeatRows=3, hAlign="LEFT")
-    grid.setStyle(TableStyle(style))
-    return [grid]
-
-
-#: a character that makes text platypus markup (a tag, an entity)
-MARKUP = re.compile("[<&]")
-
-
-def plain_table(
-    head: list[str],
-    rows: list[list[Any]],
-    fractions: list[float],
-    st: Styles,
-    width: float,
-    numeric: frozenset[int] = frozenset(),
-    *,
-    markup: bool = False,
-    shaded: Sequence[int] = (),
-) -> Any:
-    """A bordered table of paragraphs, the header shaded (and repeated on each page it takes),
-    columns in ``fractions`` of the width (fixed: no automatic layout); ``numeric`` columns
-    right-aligned; the cells plain text, or platypus markup (``markup``); the rows of
-    ``shaded`` (0 the first after the header) in the penalty lines' colour. A cell of plain
-    text that fits on one line is drawn as a string (a fraction of a paragraph's cost)."""
-    widths = [f * width for f in fractions]
-    room = [w - 2 * 1.2 * mm for w in widths]
-
-    def cell(value: Any, i: int, header: bool = False) -> Any:
-        if header:
-            return Paragraph(e(value), st.head_num if i in numeric else st.head)
-        text = str(value if value is not None else "")
-        plain = (not markup or not MARKUP.search(text)) and "\n" not in text
-        if plain and pdfmetrics.stringWidth(text, FONT, 8) <= room[i]:
-            return text
-        return Paragraph(text if markup else e(text), st.num if i in numeric else st.cell)
-
-    data = [[cell(h, i, True) for i, h in enumerate(head)]]
-    data += [[cell(v, i) for i, v in enumerate(r)] for r in rows]
-    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
-    table.setStyle(
-        TableStyle(
-            [
-                ("FONT", (0, 0), (-1, -1), FONT, 8),
-                *(("ALIGN", (i, 1), (i, -1), "RIGHT") for i in sorted(numeric)),
-                ("GRID", (0, 0), (-1, -1), 0.4, LINE),
-                ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("LEFTPADDING", (0, 0), (-1, -1), 1.2 * mm),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 1.2 * mm),
-                ("TOPPADDING", (0, 0), (-1, -1), 0.6 * mm),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8 * mm),
-                *(("BACKGROUND", (0, r + 1), (-1, r + 1), PENALTY_FILL) for r in shaded),
-            ]
-        )
-    )
-    return table
 
 
 def _tables_below(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list[Any]:

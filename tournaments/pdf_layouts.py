@@ -26,7 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from tournaments.pdf_filled import (
+from tournaments.pdf_draw import (
     BOLD,
     FONT,
     GREY,
@@ -37,10 +37,10 @@ from tournaments.pdf_filled import (
     Styles,
     e,
     plain_table,
-    pulka_grid,
     signs_markup,
     suits_markup,
 )
+from tournaments.pdf_pulka import pulka_grid
 
 __all__ = ["LAYOUTS", "Column", "Group", "Layout", "final_table", "grouped_grid"]
 

@@ -126,6 +126,74 @@ def test_the_family_terms_are_in_the_documents_language(family, tmp_path):
         assert LAYOUTS[layout].result_heading(context) not in text  # translated, not English
 
 
+def terms_text(layout: str, sheet: dict) -> list[str]:
+    """The header's terms of ``sheet`` as drawn ("label: value"), the empty ones left out."""
+    return [
+        f"{label}: {value}"
+        for label, value in LAYOUTS[layout].terms(sheet)
+        if value not in (None, "")
+    ]
+
+
+def test_a_sheet_without_a_protocol_shows_the_games_terms_by_the_events_rules(family, tmp_path):
+    """A table never entered (or a round's file printed before play): the header shows the
+    game's terms read from the event's convention, as the scored sheet shows them."""
+    key, event, layout, _words = family
+    approved = (
+        Protocol.objects.filter(table__round__event=event, approved=True)
+        .order_by("table__round__number", "table__number")
+        .first()
+    )
+    scored = terms_text(layout, pdf.filled_protocol_context(table=approved.table))
+    Protocol.objects.filter(table=approved.table).delete()
+    context = pdf.filled_protocol_context(table=approved.table)
+    assert context["protocol"] is None
+    text = " ".join(pages_text(pdf.render("filled", context).data, tmp_path))
+    assert "No protocol has been entered for this table yet." in text
+    blank = terms_text(layout, context)
+    assert blank == scored
+    expected = {  # beyond the event's target (the bula, the sits), always shown
+        "balkan": ["refas: 1"],  # bula 30: one refa (seed 002 "Scoring")
+        "pot": ["Stake (chips): 10", "ante: 10", "maximum: 30"],
+        "priffe": ["game (utgång) at: 30"],  # seed 004 "Utgång"
+    }[key]
+    for term in expected:
+        assert term in blank and term in text, term
+    # a round's file printed before play: the same terms on the table's sheet
+    sheets = pdf.filled_round_context(round_=approved.table.round)["tables"]
+    (sheet,) = [t for t in sheets if t["table"] == approved.table.number]
+    assert terms_text(layout, sheet) == blank
+
+
+@pytest.mark.parametrize(
+    ("make", "options", "present", "absent"),
+    [
+        ("tournaments.demo.balkan.demo_balkan_event", {"refa_limit": 2}, ["refas: 2"], []),
+        (
+            "tournaments.demo.priffe.demo_priffe_event",
+            {"play": "deals"},
+            [],
+            ["game (utgång) at"],  # the simpler variant has no games (seed 004)
+        ),
+    ],
+)
+def test_a_sheet_without_a_protocol_follows_the_events_options(
+    make, options, present, absent, tmp_path
+):
+    from tournaments.models import Event
+
+    event = import_string(make)(organiser=UserFactory(username="demo", is_superuser=True))
+    Event.objects.filter(pk=event.pk).update(convention_options=options)
+    table = Table.objects.filter(round__event=event).order_by("round__number", "number").first()
+    Protocol.objects.filter(table=table).delete()
+    context = pdf.filled_protocol_context(table=table)
+    text = " ".join(pages_text(pdf.render("filled", context).data, tmp_path))
+    for term in present:
+        assert term in text, term
+    for term in absent:
+        assert term not in text, term
+
+
 def test_a_ruling_and_a_penalty_are_printed_in_words_with_their_rules(family, tmp_path):
     """A referee's ruling writes a penalty line into the pulka (shaded, in words), listed with
     its rule; the event's own penalty of a player at the table is printed too."""
@@ -255,16 +323,16 @@ def test_the_events_file_and_a_rounds_file_hold_every_table_in_order(family, tmp
 def test_a_deals_suits_are_coloured_and_the_hats_set_in_a_face_that_has_them():
     """♦ ♥ red, ♠ ♣ black in every family's deal text; the Balkan hats, which DejaVu Sans
     lacks, in DejaVu Sans Mono / Math TeX Gyre where installed, else the nearest sign."""
-    from tournaments import pdf_filled, pdf_layouts
+    from tournaments import pdf_draw, pdf_layouts
 
-    red = f'<font color="{pdf_filled.RED}">'
+    red = f'<font color="{pdf_draw.RED}">'
     text = pdf_layouts._deal_text({"text": "7♥ / 6♠", "from_ruling": True})
     assert f"{red}♥</font>" in text and "♠" in text and f"{red}♠" not in text
     assert text.endswith("<i>(ruling)</i>")
-    pdf_filled._fonts()
-    for sign, (face, file, instead) in pdf_filled._SIGNS.items():
-        marked = pdf_filled.signs_markup(f"2 {sign}")
-        if Path(pdf_filled._DEJAVU + file).exists():
+    pdf_draw._fonts()
+    for sign, (face, file, instead) in pdf_draw._SIGNS.items():
+        marked = pdf_draw.signs_markup(f"2 {sign}")
+        if Path(pdf_draw._DEJAVU + file).exists():
             assert marked == f'2 <font name="{face}">{sign}</font>'
         else:
             assert marked == f"2 {instead}"

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from tests.tournaments.standings.factories import make_event, play_round
-from tournaments import pdf, pdf_filled
+from tournaments import pdf, pdf_draw
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -42,8 +42,8 @@ def test_the_filled_protocol_prints_red_suits_red(settings, tmp_path):
     contexts = [pdf.filled_protocol_context(table=t) for t in Table.objects.all()]
     context = next(c for c in contexts if any(re.search("[♦♥]", d["text"]) for d in c["deals"]))
     assert context["layout"] == "pulka"  # the Russian pulka sheet (pdf_layouts)
-    marked = [pdf_filled.suits_markup(d["text"]) for d in context["deals"]]
-    red = f'<font color="{pdf_filled.RED}">'
+    marked = [pdf_draw.suits_markup(d["text"]) for d in context["deals"]]
+    red = f'<font color="{pdf_draw.RED}">'
     assert any(re.search(f"{red}[♦♥]</font>", m) for m in marked)
     assert not any(re.search(f"{red}[♠♣]", m) for m in marked)
     assert red_pixels(pdf.render("filled", context).data, tmp_path) > 20

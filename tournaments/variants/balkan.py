@@ -299,6 +299,11 @@ class BalkanUI(FamilyUI):
             for p in range(protocol.size)
         ]
 
+    def sheet_terms(self, convention: Any, *, target: int) -> dict[str, Any]:
+        """The refas allowed at the event's bula (seed 002 "Scoring": "Starting from 50, a
+        maximum of three refas … from 30, just one"; or the convention's own limit)."""
+        return {"refa_limit": convention.refa_limit_for(target)}
+
     def filled_sheet(self, protocol: Any, origin: list[int | None]) -> dict[str, Any]:
         """The sheet as the players keep it: per player the soup against his left opponent,
         his declarer column, the soup against his right opponent (seed 002 "Scoring"), with

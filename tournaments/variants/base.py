@@ -253,6 +253,13 @@ class FamilyUI:
         """What the family's blank sheet shows of the event's ``convention`` (with options)."""
         return {}
 
+    def sheet_terms(self, convention: Any, *, target: int) -> dict[str, Any]:
+        """The game's terms the filled sheet's header shows (:mod:`tournaments.pdf_layouts`),
+        read from the event's ``convention`` (with its options) and its ``target`` (the
+        event's pulka target: the bula, the sits) before any deal: the sheet of a table with
+        no protocol yet. The keys are the ones :meth:`filled_sheet` gives after play."""
+        return {}
+
     def round_score_name(self, key: str) -> str:
         """The round score ``key``'s name in the family's words, in the user's language."""
         from tournaments.standings.scores import round_score

@@ -450,12 +450,20 @@ class PotUI(FamilyUI):
         return {
             "pot_word": POT_WORDS[convention.language],
             "seed": convention.seed,
+            **self.sheet_terms(convention, target=0),
+            "pot_end": convention.pot_end,
+        }
+
+    def sheet_terms(self, convention: Any, *, target: int) -> dict[str, Any]:
+        """The stake, the dealer's ante and the maximum played for (seed 000 "Förberedelser":
+        the grundinsats and the maxbelopp; seed 003 "Der Ablauf des Spiels": the dealer sets
+        ten chips); ``target`` is not used (a pot game has none)."""
+        return {
             "stake": convention.stake,
             "ante": convention.ante_units,
             "max_amount": (
                 convention.max_units() if convention.game == "viennese" else convention.cap or None
             ),
-            "pot_end": convention.pot_end,
         }
 
     def standings_criterion(self, convention: Any) -> str:

@@ -441,6 +441,11 @@ class PriffeUI(FamilyUI):
             ],
         }
 
+    def sheet_terms(self, convention: Any, *, target: int) -> dict[str, Any]:
+        """The trick points of a game (seed 004 "Utgång": 30, the old way 20); none in the
+        simpler variant ("Enklare variant av Priffe": no games)."""
+        return {"game_points": None if convention.simple else convention.game_points}
+
     def blank_sheet(self, *, players: list[str], first_dealer: int, options: Any) -> dict:
         """The blank sheet's sits boxes: Pulka's partnership schedule from the table's first
         dealer (a+c, a+b, a+d; A-PR-5), one box in the simpler variant."""

@@ -26,7 +26,7 @@ from tests.tournaments.standings.pdf_helpers import (
     pdf_text,
     two_rounds_played,
 )
-from tournaments import pdf, pdf_filled
+from tournaments import pdf, pdf_draw
 from tournaments.errors import UserFacingError
 from tournaments.models import EventPenalty, GeneratedFile, Table
 from tournaments.pdf_files import generated_file_request
@@ -129,8 +129,8 @@ def test_a_long_pulka_continues_on_the_next_page_with_its_header(played, tmp_pat
 
 
 def test_the_suits_markup_colours_red_suits_only():
-    marked = pdf_filled.suits_markup("8♦ / one down, 6♠ 7♥ 9♣ <b>")
-    assert marked.count(f'<font color="{pdf_filled.RED}">') == 2
+    marked = pdf_draw.suits_markup("8♦ / one down, 6♠ 7♥ 9♣ <b>")
+    assert marked.count(f'<font color="{pdf_draw.RED}">') == 2
     assert "♦</font>" in marked and "♥</font>" in marked
     assert "6♠ " in marked and "9♣ " in marked and "&lt;b&gt;" in marked
 
@@ -273,11 +273,11 @@ def test_the_fonts_are_debians_and_italic_falls_back_to_upright(monkeypatch):
     upright face rather than fail."""
     import os
 
-    assert pdf_filled.font_file(pdf_filled.FONT).endswith("/dejavu/DejaVuSans.ttf")
+    assert pdf_draw.font_file(pdf_draw.FONT).endswith("/dejavu/DejaVuSans.ttf")
     real = os.path.exists
     monkeypatch.setattr(os.path, "exists", lambda p: "Oblique" not in p and real(p))
-    assert pdf_filled.font_file(pdf_filled.ITALIC).endswith("/DejaVuSans.ttf")
-    assert pdf_filled.font_file(pdf_filled.BOLD_ITALIC).endswith("/DejaVuSans-Bold.ttf")
+    assert pdf_draw.font_file(pdf_draw.ITALIC).endswith("/DejaVuSans.ttf")
+    assert pdf_draw.font_file(pdf_draw.BOLD_ITALIC).endswith("/DejaVuSans-Bold.ttf")
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "hr", "sr-latn", "de", "sv"])
