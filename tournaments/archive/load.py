@@ -35,6 +35,7 @@ from tournaments.archive.refs import (
     IdMaps,
     audit_data_mapped,
     correction_seats_mapped,
+    findings_mapped,
     result_mapped,
     ruling_entries_mapped,
 )
@@ -420,6 +421,10 @@ class _Import:
                     path = f"{tpath}.protocols[{p}]"
                     item = _obj(item, path)
                     values = _fields(Protocol, item, spec.PROTOCOL_FIELDS, path)
+                    if "findings" in values:  # the rulings their words name
+                        values["findings"] = findings_mapped(
+                            values["findings"], self.reverse("ruling")
+                        )
                     try:
                         stored_protocol(values["data"])
                     except (ValueError, LookupError, TypeError) as exc:

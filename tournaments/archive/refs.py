@@ -28,6 +28,7 @@ __all__ = [
     "audit_data_mapped",
     "correction_seats_mapped",
     "draw_ids",
+    "findings_mapped",
     "result_mapped",
     "ruling_entries_mapped",
 ]
@@ -110,6 +111,32 @@ def result_mapped(result: Any, maps: IdMaps) -> Any:
         {**row, "entry": _mapped(maps, "entry", row.get("entry"))} if isinstance(row, dict) else row
         for row in result
     ]
+
+
+def findings_mapped(findings: Any, maps: IdMaps) -> Any:
+    """A protocol's ``findings`` with the ruling their ``param_words`` name translated (a
+    finding kept as made says its ruling again from it); a ruling the map does not know loses
+    its words, so the finding shows its stored parameters rather than another ruling."""
+    if not isinstance(findings, list):
+        return findings
+    out = []
+    for finding in findings:
+        words = finding.get("param_words") if isinstance(finding, dict) else None
+        if isinstance(words, dict):
+            words = dict(words)
+            for name, said in list(words.items()):
+                if isinstance(said, dict) and "ruling" in said:
+                    try:
+                        ruling = maps["ruling"].get(said["ruling"])
+                    except TypeError:  # unhashable: another shape
+                        ruling = None
+                    if ruling is None:
+                        del words[name]
+                    else:
+                        words[name] = {**said, "ruling": ruling}
+            finding = {**finding, "param_words": words}
+        out.append(finding)
+    return out
 
 
 def ruling_entries_mapped(ruling_entries: Any, maps: IdMaps) -> Any:

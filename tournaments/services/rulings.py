@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tournaments import page_cache
 from tournaments.errors import UserFacingError
@@ -152,36 +153,45 @@ def _compute(
     """The entries a ruling writes into ``protocol`` (a scoring protocol), its rule reference and
     its (completed) parameters; the same inputs always give the same entries."""
     ui = ui_of_protocol(protocol)
+    params_field = {"field": "params", "rule": penalty_code}
     try:
         if kind == Ruling.Kind.CATALOGUE:
             entry = next((p for p in ui.catalogue if p.code == penalty_code.upper()), None)
             if entry is None:  # the form's own field, in words (not the code's repr)
-                raise UserFacingError(
-                    _("Choose the penalty from the rules.")
-                    if not penalty_code.strip()
-                    else _("%(code)s is not a penalty of the rules.") % {"code": penalty_code},
+                if not penalty_code.strip():
+                    raise UserFacingError.said(
+                        gettext_noop("Choose the penalty from the rules."),
+                        extra={"field": "penalty_code"},
+                    )
+                raise UserFacingError.said(
+                    gettext_noop("%(code)s is not a penalty of the rules."),
+                    {"code": penalty_code},
                     {"field": "penalty_code"},
                 )
             if seat is None:
-                raise ValueError(_("Choose the offender."))
+                raise UserFacingError.said(gettext_noop("Choose the offender."), extra=params_field)
             entries = ui.catalogue_entries(
                 entry.code, protocol, deal=deal, seat=seat, params=params
             )
             return [ui.penalty_to_json(e) for e in entries], entry.rule, params
         if kind == Ruling.Kind.ADJUSTED:  # e.g. 001 §3.8.5.1 Б
             if deal is None or deal >= len(protocol.deals):
-                raise ValueError(_("An adjusted result needs the deal."))
+                raise UserFacingError.said(
+                    gettext_noop("An adjusted result needs the deal."), extra=params_field
+                )
             adjusted, rule, params = ui.adjusted_entries(protocol, deal, params)
             return [ui.penalty_to_json(e) for e in adjusted], rule, params
     except (KeyError, ValueError, TypeError) as exc:
-        raise UserFacingError(str(exc), {"field": "params", "rule": penalty_code}) from exc
+        raise UserFacingError(str(exc), params_field) from exc
     if kind == Ruling.Kind.EVENT:
         if definition is None:
-            raise UserFacingError(
-                _("Choose one of the event's penalties."), {"field": "definition"}
+            raise UserFacingError.said(
+                gettext_noop("Choose one of the event's penalties."), extra={"field": "definition"}
             )
         if seat is None:
-            raise UserFacingError(_("Choose the offender."), {"field": "seat"})
+            raise UserFacingError.said(
+                gettext_noop("Choose the offender."), extra={"field": "seat"}
+            )
         if definition.kind == PenaltyKind.FIXED_GORA:
             return (
                 [
