@@ -38,6 +38,7 @@ from tournaments.archive.refs import (
     findings_mapped,
     result_mapped,
     ruling_entries_mapped,
+    words_mapped,
 )
 from tournaments.models import (
     Appeal,
@@ -446,6 +447,10 @@ class _Import:
                                 _key(item, "ruling_entries", path), self.reverse("ruling")
                             ),
                             resolution=_key(item, "resolution", path),
+                            # an archive written before reason_words has none: the reason stands
+                            reason_words=words_mapped(
+                                item.get("reason_words"), self.reverse("ruling")
+                            ),
                             approved_by=self.user(_key(item, "approved_by", path), path),
                             created_by=self.user(_key(item, "created_by", path), path),
                             created_via_entry_id=self.ref(

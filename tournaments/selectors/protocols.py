@@ -53,6 +53,8 @@ __all__ = [
     "table_by_key",
     "table_in_event",
     "tables_of_entry",
+    "version_reason",
+    "words_said",
 ]
 
 
@@ -124,7 +126,7 @@ def finding_message(finding: dict[str, Any]) -> str:
 def _param_in_words(said: Any) -> str:
     """One of a finding's ``param_words`` in the active language: ``{"ruling": id}`` the
     ruling in words (:func:`~tournaments.selectors.rulings_text.ruling_in_words`), ``{"text":
-    …, "params": …}`` an error's template (:func:`tournaments.errors.say`).
+    …, "params": …, "param_words": …}`` a template (:func:`words_said`).
 
     :raises Ruling.DoesNotExist, LookupError, TypeError, ValueError: it cannot be said
         again (the ruling is gone, the words do not fit the template).
@@ -140,7 +142,29 @@ def _param_in_words(said: Any) -> str:
             .get(pk=said["ruling"])
         )
         return ruling_in_words(ruling)
+    if said.get("param_words"):
+        words = dict(said.get("params") or {})
+        for name, inner in said["param_words"].items():
+            words[name] = _param_in_words(inner)
+        return say({"text": said["text"], "params": words})
     return say(said)
+
+
+def words_said(words: Any, stored: str) -> str:
+    """Stored words (``{"text": template, "params": {…}, "param_words": {…}}``, e.g. a
+    version's :attr:`~tournaments.models.Protocol.reason_words`) in the active language;
+    ``stored`` (the text saved beside them) when there are none or they cannot be said again."""
+    if not words:
+        return stored
+    try:
+        return _param_in_words(words)
+    except (Ruling.DoesNotExist, LookupError, TypeError, ValueError):
+        return stored
+
+
+def version_reason(protocol: Protocol) -> str:
+    """Why ``protocol`` (a version) was made, in the reader's language where Pulka wrote it."""
+    return words_said(protocol.reason_words, protocol.reason)
 
 
 def finding_citation(finding: dict[str, Any], seed: str) -> str:

@@ -712,10 +712,15 @@ def protocol_save(
 
 
 @transaction.atomic
-def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
+def protocol_rescore(
+    *, table: Table, by=None, reason: str, reason_words: dict[str, Any] | None = None
+) -> Protocol | None:
     """A new version of the table's record with the same data, re-scored with the rulings now
     active (a ruling or an appeal changed them). The approval carries over: the change is itself
-    a referee's or the committee's decision. ``None`` when the table has no protocol yet."""
+    a referee's or the committee's decision. ``None`` when the table has no protocol yet.
+
+    ``reason_words``: the reason as words said again in the reader's language
+    (:func:`tournaments.selectors.protocols.version_reason`); ``reason`` is then English."""
     table = _lock_table(table)
     current = _current(table, EntryKind.TABLE)
     if current is None:
@@ -736,6 +741,7 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
         notation=current.notation,
         source=Protocol.Source.RULING,
         reason=reason,
+        reason_words=reason_words,
         resolution=current.resolution,
         approved=was_approved,
         approved_by=current.approved_by if was_approved else None,
@@ -749,7 +755,12 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
         action="protocol.rescored",
         by=by,
         reason=reason,
-        data={"table": table.pk, "version": saved.version, "approved": was_approved},
+        data={
+            "table": table.pk,
+            "version": saved.version,
+            "approved": was_approved,
+            **({"reason_words": reason_words} if reason_words else {}),
+        },
     )
     if was_approved:
         schedule_standings(event.pk)

@@ -13,7 +13,7 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -316,15 +316,26 @@ def ruling_make(
         },
     )
     if entries:
+        # in words, never the ruling's database id (issue 29), in the reader's language
         protocol_rescore(
             table=table,
             by=by,
-            # in words, never the ruling's database id (issue 29)
-            reason=_("Ruling on %(ruling)s. Reason: %(reason)s")
-            % {"ruling": ruling_in_words(ruling), "reason": reason},
+            **_reason_said(
+                gettext_noop("Ruling on %(ruling)s. Reason: %(reason)s"), ruling, reason=reason
+            ),
         )
     schedule_standings(event.pk)
     return ruling
+
+
+def _reason_said(text: str, ruling: Ruling, **params: str) -> dict[str, Any]:
+    """A rescored version's ``reason`` (English, for the API and the log) and ``reason_words``
+    (said again in the reader's language: the template, the ruling by its id, ``params`` as
+    typed)."""
+    words = {"text": text, "params": params, "param_words": {"ruling": {"ruling": ruling.pk}}}
+    with translation.override("en"):
+        english = _(text) % {**params, "ruling": ruling_in_words(ruling)}
+    return {"reason": english, "reason_words": words}
 
 
 def _deactivate(ruling: Ruling) -> None:
@@ -414,8 +425,9 @@ def appeal_decide(
         protocol_rescore(
             table=incident.table,
             by=by,
-            reason=_("Appeal decided: the ruling on %(ruling)s no longer applies")
-            % {"ruling": ruling_in_words(ruling)},
+            **_reason_said(
+                gettext_noop("Appeal decided: the ruling on %(ruling)s no longer applies"), ruling
+            ),
         )
     appeal.status = status
     appeal.decision = decision

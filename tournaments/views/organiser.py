@@ -653,10 +653,16 @@ def audit(request, event):
     names = dict(event.entries.values_list("pk", "player__name"))
     items = list(event.audit_log.select_related("user")[:500])
     # protocols, incidents, rulings and appeals in words with the table's names (issue 29)
-    words = {r["entry"].pk: r["text"] for r in log_rows(event, items, only_known=True)}
+    rows = {r["entry"].pk: r for r in log_rows(event, items, only_known=True)}
     log = [
         # in words only: the record as programs read it is the JSON and CSV download
-        (item, words.get(item.pk) or audit_text.described(item.action, item.data, names))
+        (
+            item,
+            rows[item.pk]["text"]
+            if item.pk in rows and rows[item.pk]["text"]
+            else audit_text.described(item.action, item.data, names),
+            rows[item.pk]["reason"] if item.pk in rows else item.reason,
+        )
         for item in items
     ]
     return render(request, "tournaments/organiser/log.html", {"event": event, "log": log})

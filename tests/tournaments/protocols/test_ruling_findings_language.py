@@ -158,7 +158,8 @@ def test_an_archived_finding_names_the_imported_ruling(setup):
     from tests.factories import UserFactory
     from tournaments.archive.export import event_archive
     from tournaments.archive.load import event_archive_import
-    from tournaments.archive.refs import findings_mapped
+    from tournaments.archive.refs import findings_mapped, words_mapped
+    from tournaments.selectors.protocols import version_reason
 
     ruling, _finding = _kept(setup, "ru")
     document = json.loads(json.dumps(event_archive(event=setup.event)))
@@ -171,6 +172,59 @@ def test_an_archived_finding_names_the_imported_ruling(setup):
     assert finding["param_words"]["ruling"] == {"ruling": copied.pk}
     with translation.override("ru"):
         assert finding_message(finding) == _expected(copied, "ru")
+    # the version the ruling wrote, and its log entry, say their reason with the copy's ruling
+    rescored = event.rounds.get().tables.get().protocols.get(version=2)
+    assert rescored.reason_words["param_words"] == {"ruling": {"ruling": copied.pk}}
+    with translation.override("ru"):
+        assert version_reason(rescored).startswith(f"Решение — {ruling_in_words(copied)}.")
+    (logged,) = event.audit_log.filter(action="protocol.rescored")
+    assert logged.data["reason_words"] == rescored.reason_words
     # a ruling the map does not know loses its words: the stored parameters are shown
     (unknown,) = findings_mapped([finding], {"ruling": {}})
     assert set(unknown["param_words"]) == {"reason"}
+    assert words_mapped(rescored.reason_words, {"ruling": {}}) is None
+
+
+def test_a_rescored_versions_reason_is_in_the_readers_language(client, setup):
+    """The version a ruling writes says why in the reader's language (the versions page, the
+    protocols' log), whoever made the ruling; the stored ``reason`` is English (the API's)."""
+    import html
+
+    from django.urls import reverse
+
+    from tournaments.models import Protocol
+    from tournaments.selectors.protocols import version_reason
+
+    header = table_header(setup.table)
+    save(setup, header.with_deals((Game(0, SIX, (Call.WHIST, Call.PASS), 6, (3, 1)),)), None)
+    incident = incident_record(
+        table=setup.table, deal=0, seats=[0], by=setup.referee, description="discard seen"
+    )
+    with translation.override("ru"):  # a referee reading Russian
+        ruling = ruling_make(
+            incident=incident,
+            kind=Ruling.Kind.CATALOGUE,
+            penalty_code="DISCARD_PEEK",
+            seat=0,
+            reason="видел снос",
+            by=setup.referee,
+        )
+    version = Protocol.objects.get(table=setup.table, is_current=True)
+    with translation.override("en"):
+        english = f"Ruling on {ruling_in_words(ruling)}. Reason: видел снос"
+    with translation.override("ru"):
+        russian = f"Решение — {ruling_in_words(ruling)}. Причина: видел снос"
+    assert version.reason == english and version.reason_words
+    for language, reason in (("en", english), ("ru", russian)):
+        with translation.override(language):
+            assert version_reason(version) == reason
+            versions = reverse("protocol-versions", args=[setup.event.slug, 1, 1])
+            log = reverse("protocol-log", args=[setup.event.slug])
+        client.force_login(setup.referee)
+        assert reason in html.unescape(client.get(versions).content.decode())
+        client.force_login(setup.chief)
+        assert reason in html.unescape(client.get(log).content.decode())
+    # a version stored before reason_words, or a typed reason: as stored
+    version.reason_words = None
+    with translation.override("ru"):
+        assert version_reason(version) == english
