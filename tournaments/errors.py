@@ -9,6 +9,7 @@ invariant: it is logged, not shown in detail.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -71,16 +72,22 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
 
 
-def say(words: dict[str, Any]) -> str:
-    """A message stored as ``{"text": template, "params": {...}}`` (:attr:`ApplicationError.words`)
-    in the active language: the template translated and filled (``%(name)s``); a template
-    without parameters may be an English message, translated where the catalogues have it.
+def say(words: dict[str, Any], said_again: Callable[[Any], str] | None = None) -> str:
+    """A message stored as words (:attr:`ApplicationError.words`) in the active language:
+    ``{"text": template, "params": {...}}`` translated and filled (``%(name)s``), with
+    ``"param_words"`` parameters that are words themselves (said with ``said_again``, by default
+    this function).
+    A template without parameters may be an English message, translated where the catalogues
+    have it.
 
     :raises KeyError, TypeError, ValueError: the stored words do not fit the template.
     """
     text = str(words["text"])
-    params = words.get("params")
-    return _(text) % params if params else _(text)
+    params = dict(words.get("params") or {})
+    for name, inner in (words.get("param_words") or {}).items():
+        params[name] = (said_again or say)(inner)
+    template = _(text)
+    return template % params if params else template
 
 
 def whole_number(value: Any, field: str | None = None) -> int | None:

@@ -142,12 +142,7 @@ def _param_in_words(said: Any) -> str:
             .get(pk=said["ruling"])
         )
         return ruling_in_words(ruling)
-    if said.get("param_words"):
-        words = dict(said.get("params") or {})
-        for name, inner in said["param_words"].items():
-            words[name] = _param_in_words(inner)
-        return say({"text": said["text"], "params": words})
-    return say(said)
+    return say(said, _param_in_words)
 
 
 def words_said(words: Any, stored: str) -> str:

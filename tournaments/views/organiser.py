@@ -48,6 +48,7 @@ from tournaments.selectors.events import (
     seating_alphabetical,
     tables_for_round,
 )
+from tournaments.selectors.protocols import words_said
 from tournaments.selectors.sit_out import round_remainder
 from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
@@ -344,8 +345,8 @@ def schedule(request, event):
     says so and refreshes itself. The seating engine never runs in this request."""
     job, error = run_service(request, round_services.schedule_ahead_request, event=event)
     result = (job.result or {}) if job is not None and job.state == "done" else {}
-    if result.get("error"):
-        messages.error(request, result["error"])
+    if result.get("error"):  # in the reader's language where the error kept its words
+        messages.error(request, words_said(result.get("error_words"), result["error"]))
     if job is not None and job.state == "failed":
         messages.error(
             request,
