@@ -1,24 +1,60 @@
 """Errors the Django side raises (HackSoft ``core/exceptions.py``, Tabbycat's draw errors).
 
 ``UserFacingError`` is what a user did wrong or cannot do now: its message is translated and
-shown, and ``extra`` names the field and the rule. ``InvariantError`` is a bug or a broken
+shown, and ``extra`` names the field and the rule. Raised with :meth:`ApplicationError.said`, it
+also keeps its untranslated template and parameters (:attr:`ApplicationError.words`), so that a
+message stored with a record (a finding) can be said again in a later reader's language. ``InvariantError`` is a bug or a broken
 invariant: it is logged, not shown in detail.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
 
-__all__ = ["ApplicationError", "InvariantError", "UserFacingError", "whole_number"]
+__all__ = [
+    "ApplicationError",
+    "InvariantError",
+    "UserFacingError",
+    "say",
+    "whole_number",
+]
 
 
 class ApplicationError(Exception):
-    def __init__(self, message: str, extra: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        extra: dict[str, Any] | None = None,
+        *,
+        text: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = str(message)
         self.extra = extra or {}
+        #: the message's untranslated template (``%(name)s`` placeholders) and its parameters
+        self.text = text
+        self.params = dict(params or {})
+
+    @classmethod
+    def said(
+        cls, text: str, params: dict[str, Any] | None = None, extra: dict[str, Any] | None = None
+    ):
+        """The error whose message is ``text`` (marked with ``gettext_noop``) translated into
+        the active language and filled with ``params``; the template is kept (:attr:`words`)."""
+        message = _(text) % params if params else _(text)
+        return cls(message, extra, text=text, params=params)
+
+    @property
+    def words(self) -> dict[str, Any] | None:
+        """``{"text": template, "params": {...}}`` (JSON) to say the message again in another
+        language (:func:`say`); ``None`` when the error was raised with its message only."""
+        if not self.text:
+            return None
+        return {"text": self.text, "params": {k: _plain(v) for k, v in self.params.items()}}
 
     def as_dict(self) -> dict[str, Any]:
         return {"message": self.message, "extra": self.extra}
@@ -30,6 +66,28 @@ class UserFacingError(ApplicationError):
 
 class InvariantError(ApplicationError):
     """Something that must never happen happened; not the user's fault."""
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
+
+
+def say(words: dict[str, Any], said_again: Callable[[Any], str] | None = None) -> str:
+    """A message stored as words (:attr:`ApplicationError.words`) in the active language:
+    ``{"text": template, "params": {...}}`` translated and filled (``%(name)s``), with
+    ``"param_words"`` parameters that are words themselves (said with ``said_again``, by default
+    this function).
+    A template without parameters may be an English message, translated where the catalogues
+    have it.
+
+    :raises KeyError, TypeError, ValueError: the stored words do not fit the template.
+    """
+    text = str(words["text"])
+    params = dict(words.get("params") or {})
+    for name, inner in (words.get("param_words") or {}).items():
+        params[name] = (said_again or say)(inner)
+    template = _(text)
+    return template % params if params else template
 
 
 def whole_number(value: Any, field: str | None = None) -> int | None:

@@ -21,8 +21,10 @@ from tournaments.archive.refs import (
     audit_data_mapped,
     correction_seats_mapped,
     draw_ids,
+    findings_mapped,
     result_mapped,
     ruling_entries_mapped,
+    words_mapped,
 )
 from tournaments.models import (
     Appeal,
@@ -336,6 +338,8 @@ def _rounds(event: Event, maps: IdMaps, to_draw: dict[int, dict[int, int]]) -> l
                 "result": result_mapped(p.result, maps),
                 "rulings_applied": [maps["ruling"].get(r, r) for r in p.rulings_applied or []],
                 "ruling_entries": ruling_entries_mapped(p.ruling_entries, maps),
+                "findings": findings_mapped(p.findings, maps),
+                "reason_words": words_mapped(p.reason_words, maps),
                 "resolution": resolution,
                 "approved_by": _user(p.approved_by),
                 "created_by": _user(p.created_by),

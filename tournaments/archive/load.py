@@ -35,8 +35,10 @@ from tournaments.archive.refs import (
     IdMaps,
     audit_data_mapped,
     correction_seats_mapped,
+    findings_mapped,
     result_mapped,
     ruling_entries_mapped,
+    words_mapped,
 )
 from tournaments.models import (
     Appeal,
@@ -420,6 +422,10 @@ class _Import:
                     path = f"{tpath}.protocols[{p}]"
                     item = _obj(item, path)
                     values = _fields(Protocol, item, spec.PROTOCOL_FIELDS, path)
+                    if "findings" in values:  # the rulings their words name
+                        values["findings"] = findings_mapped(
+                            values["findings"], self.reverse("ruling")
+                        )
                     try:
                         stored_protocol(values["data"])
                     except (ValueError, LookupError, TypeError) as exc:
@@ -441,6 +447,10 @@ class _Import:
                                 _key(item, "ruling_entries", path), self.reverse("ruling")
                             ),
                             resolution=_key(item, "resolution", path),
+                            # an archive written before reason_words has none: the reason stands
+                            reason_words=words_mapped(
+                                item.get("reason_words"), self.reverse("ruling")
+                            ),
                             approved_by=self.user(_key(item, "approved_by", path), path),
                             created_by=self.user(_key(item, "created_by", path), path),
                             created_via_entry_id=self.ref(

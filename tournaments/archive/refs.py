@@ -28,8 +28,10 @@ __all__ = [
     "audit_data_mapped",
     "correction_seats_mapped",
     "draw_ids",
+    "findings_mapped",
     "result_mapped",
     "ruling_entries_mapped",
+    "words_mapped",
 ]
 
 #: the document's ``format``
@@ -97,6 +99,8 @@ def audit_data_mapped(action: str, data: Any, maps: IdMaps) -> Any:
     for key, kind in _ROW_KEYS.items():
         if key in out:
             out[key] = _mapped(maps, kind, out[key])
+    if "reason_words" in out:
+        out["reason_words"] = words_mapped(out["reason_words"], maps)
     if "table" in out and action.startswith(_TABLE_ID_ACTIONS):
         out["table"] = _mapped(maps, "table", out["table"])
     return out
@@ -110,6 +114,50 @@ def result_mapped(result: Any, maps: IdMaps) -> Any:
         {**row, "entry": _mapped(maps, "entry", row.get("entry"))} if isinstance(row, dict) else row
         for row in result
     ]
+
+
+def _param_words_mapped(words: dict[str, Any], maps: IdMaps) -> dict[str, Any]:
+    """``param_words`` (of a finding or of stored words) with the rulings they name translated;
+    a ruling the map does not know loses its words, so the stored parameter is shown rather
+    than another ruling."""
+    out = {}
+    for name, said in words.items():
+        if isinstance(said, dict) and "ruling" in said:
+            try:
+                ruling = maps["ruling"].get(said["ruling"])
+            except TypeError:  # unhashable: another shape
+                ruling = None
+            if ruling is not None:
+                out[name] = {**said, "ruling": ruling}
+        elif isinstance(said, dict) and isinstance(said.get("param_words"), dict):
+            out[name] = {**said, "param_words": _param_words_mapped(said["param_words"], maps)}
+        else:
+            out[name] = said
+    return out
+
+
+def findings_mapped(findings: Any, maps: IdMaps) -> Any:
+    """A protocol's ``findings`` with the ruling their ``param_words`` name translated (a
+    finding kept as made says its ruling again from it)."""
+    if not isinstance(findings, list):
+        return findings
+    return [
+        {**f, "param_words": _param_words_mapped(f["param_words"], maps)}
+        if isinstance(f, dict) and isinstance(f.get("param_words"), dict)
+        else f
+        for f in findings
+    ]
+
+
+def words_mapped(words: Any, maps: IdMaps) -> Any:
+    """Stored words (a version's ``reason_words``) with the rulings they name translated;
+    ``None`` when they name a ruling the map does not know (the stored text is shown)."""
+    if not isinstance(words, dict) or not isinstance(words.get("param_words"), dict):
+        return words
+    mapped = _param_words_mapped(words["param_words"], maps)
+    if set(mapped) != set(words["param_words"]):
+        return None
+    return {**words, "param_words": mapped}
 
 
 def ruling_entries_mapped(ruling_entries: Any, maps: IdMaps) -> Any:

@@ -90,6 +90,10 @@ class Protocol(models.Model):
     source = models.CharField(max_length=12, choices=Source.choices, default=Source.REFEREE)
     #: Why this version was made (required for a change after approval).
     reason = models.TextField(blank=True)
+    #: ``reason`` as words to be said again in the reader's language, when Pulka wrote it (a
+    #: ruling's rescore): ``{"text": template, "params": {…}, "param_words": {…}}``
+    #: (:func:`tournaments.selectors.protocols.words_said`); ``reason`` is then English.
+    reason_words = models.JSONField(null=True, blank=True)
     #: Double entry: how the two entries were reconciled ({"other": id, "choices": …}).
     resolution = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(

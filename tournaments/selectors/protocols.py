@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.findings import Finding
 from scoring.protocol import Ending
+from tournaments.errors import say
 from tournaments.models import (
     Appeal,
     AuditLogEntry,
@@ -52,6 +53,8 @@ __all__ = [
     "table_by_key",
     "table_in_event",
     "tables_of_entry",
+    "version_reason",
+    "words_said",
 ]
 
 
@@ -106,10 +109,57 @@ def finding_message(finding: dict[str, Any]) -> str:
     text = finding.get("text")
     if not text:
         return str(finding.get("message", ""))
+    params = dict(finding.get("params") or {})
+    words = finding.get("param_words")
+    if isinstance(words, dict):  # parameters said again in the reader's language
+        for name, said in words.items():
+            try:
+                params[name] = _param_in_words(said)
+            except (Ruling.DoesNotExist, LookupError, TypeError, ValueError):
+                pass  # the stored parameter, as it was saved
     try:
-        return gettext(text).format(**(finding.get("params") or {}))
+        return gettext(text).format(**params)
     except (KeyError, IndexError, ValueError):
         return str(finding.get("message", ""))
+
+
+def _param_in_words(said: Any) -> str:
+    """One of a finding's ``param_words`` in the active language: ``{"ruling": id}`` the
+    ruling in words (:func:`~tournaments.selectors.rulings_text.ruling_in_words`), ``{"text":
+    …, "params": …, "param_words": …}`` a template (:func:`words_said`).
+
+    :raises Ruling.DoesNotExist, LookupError, TypeError, ValueError: it cannot be said
+        again (the ruling is gone, the words do not fit the template).
+    """
+    from tournaments.selectors.rulings_text import ruling_in_words
+
+    if not isinstance(said, dict):
+        raise TypeError(said)
+    if "ruling" in said:
+        ruling = (
+            Ruling.objects.select_related("incident__table__round__event", "definition")
+            .defer(*without_draw_record("incident__table__round"))
+            .get(pk=said["ruling"])
+        )
+        return ruling_in_words(ruling)
+    return say(said, _param_in_words)
+
+
+def words_said(words: Any, stored: str) -> str:
+    """Stored words (``{"text": template, "params": {…}, "param_words": {…}}``, e.g. a
+    version's :attr:`~tournaments.models.Protocol.reason_words`) in the active language;
+    ``stored`` (the text saved beside them) when there are none or they cannot be said again."""
+    if not words:
+        return stored
+    try:
+        return _param_in_words(words)
+    except (Ruling.DoesNotExist, LookupError, TypeError, ValueError):
+        return stored
+
+
+def version_reason(protocol: Protocol) -> str:
+    """Why ``protocol`` (a version) was made, in the reader's language where Pulka wrote it."""
+    return words_said(protocol.reason_words, protocol.reason)
 
 
 def finding_citation(finding: dict[str, Any], seed: str) -> str:

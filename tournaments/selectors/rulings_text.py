@@ -94,6 +94,8 @@ def log_rows(
 ) -> list[dict[str, Any]]:
     """The protocols' log for people: each entry's action in words, with names, no data dict
     (``only_known``: only the entries of :data:`AREAS`)."""
+    from tournaments.selectors.protocols import words_said
+
     if only_known:
         entries = [e for e in entries if e.action.startswith(AREAS)]
     tables = {
@@ -130,6 +132,9 @@ def log_rows(
                     else ""
                 ),
                 "text": _described(e.action, data, seats, ui),
+                # the reason Pulka wrote (a rescore's) in the reader's language; a typed one
+                # as typed
+                "reason": words_said(data.get("reason_words"), e.reason),
             }
         )
     return rows

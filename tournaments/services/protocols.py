@@ -24,7 +24,7 @@ from rules.variants import family_of_convention, find_any_convention
 from scoring.notation_lexer import NotationError
 from scoring.protocol import Ending
 from scoring.variants import read_json_document, variant_of
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, say
 from tournaments.models import (
     EntryKind,
     EventRole,
@@ -382,17 +382,28 @@ def _rulings_applied(
             entries = ruling_entries(ruling, protocol)
         except UserFacingError as exc:
             entries = ruling.entries
+            in_english = {
+                "ruling": _in_english(ruling_in_words, ruling),
+                "reason": _in_english(_reason, exc, ruling, protocol),
+            }
             warnings.append(
                 {
                     "code": "RULING_NOT_RECOMPUTED",
                     "severity": "warning",
                     "rule": ruling.rule,
                     # English for programs and logs, the ruling in words as the pages say it
-                    "message": f"the ruling on {_in_english(ruling_in_words, ruling)} kept as "
-                    f"made: {exc.message}",
-                    # shown in the reader's language (selectors.protocols.finding_message)
+                    "message": f"the ruling on {in_english['ruling']} kept as made: "
+                    f"{in_english['reason']}",
+                    # shown in the reader's language (selectors.protocols.finding_message):
+                    # the template translated, each parameter said again from its
+                    # ``param_words`` (the ruling, the error's template); ``params`` keeps
+                    # them in English for programs and for readers of older versions
                     "text": gettext_noop("the ruling on {ruling} kept as made: {reason}"),
-                    "params": {"ruling": ruling_in_words(ruling), "reason": exc.message},
+                    "params": in_english,
+                    "param_words": {
+                        "ruling": {"ruling": ruling.pk},
+                        "reason": exc.words or {"text": in_english["reason"]},
+                    },
                     "deal": None,
                     "data_deal": ruling.incident.deal,
                     "player": ruling.seat,
@@ -413,6 +424,20 @@ def _in_english(words: Any, *args: Any) -> str:
     active when the version is saved (the reader's language comes from ``text``/``params``)."""
     with translation.override("en"):
         return str(words(*args))
+
+
+def _reason(exc: UserFacingError, ruling: Ruling, protocol: ScoringProtocol) -> str:
+    """Why ``ruling`` cannot be computed on ``protocol`` (``exc``), in the active language: its
+    template filled again, or (raised with its message only) the ruling computed again."""
+    from tournaments.services.rulings import ruling_entries
+
+    if exc.words:
+        return say(exc.words)
+    try:
+        ruling_entries(ruling, protocol)
+    except UserFacingError as again:
+        return again.message
+    return exc.message  # not reached: the same inputs give the same error
 
 
 def _finding_key(f: Any) -> tuple[Any, ...]:
@@ -687,10 +712,15 @@ def protocol_save(
 
 
 @transaction.atomic
-def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
+def protocol_rescore(
+    *, table: Table, by=None, reason: str, reason_words: dict[str, Any] | None = None
+) -> Protocol | None:
     """A new version of the table's record with the same data, re-scored with the rulings now
     active (a ruling or an appeal changed them). The approval carries over: the change is itself
-    a referee's or the committee's decision. ``None`` when the table has no protocol yet."""
+    a referee's or the committee's decision. ``None`` when the table has no protocol yet.
+
+    ``reason_words``: the reason as words said again in the reader's language
+    (:func:`tournaments.selectors.protocols.version_reason`); ``reason`` is then English."""
     table = _lock_table(table)
     current = _current(table, EntryKind.TABLE)
     if current is None:
@@ -711,6 +741,7 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
         notation=current.notation,
         source=Protocol.Source.RULING,
         reason=reason,
+        reason_words=reason_words,
         resolution=current.resolution,
         approved=was_approved,
         approved_by=current.approved_by if was_approved else None,
@@ -724,7 +755,12 @@ def protocol_rescore(*, table: Table, by=None, reason: str) -> Protocol | None:
         action="protocol.rescored",
         by=by,
         reason=reason,
-        data={"table": table.pk, "version": saved.version, "approved": was_approved},
+        data={
+            "table": table.pk,
+            "version": saved.version,
+            "approved": was_approved,
+            **({"reason_words": reason_words} if reason_words else {}),
+        },
     )
     if was_approved:
         schedule_standings(event.pk)

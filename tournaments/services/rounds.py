@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from tournaments import page_cache, page_warm, seating
 from tournaments.errors import UserFacingError
@@ -649,26 +649,26 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
     remainder = inputs.get("remainder") or {}
     if inputs["policy"] == TableSizePolicy.FOUR and len(ids) % 4:
         if remainder.get("short"):
-            raise UserFacingError(
-                _(
+            raise UserFacingError.said(
+                gettext_noop(
                     "%(n)d players present need %(k)d substitutes to fill tables of four, and "
                     "%(m)d are checked in: check substitutes in (an entry marked “substitute”), "
                     "or let players sit out in turn (the event's settings)."
-                )
-                % {
+                ),
+                {
                     "n": len(ids) - len(remainder.get("substitutes", [])),
                     "k": len(remainder.get("substitutes", [])) + remainder["short"],
                     "m": len(remainder.get("substitutes", [])),
                 },
                 {"field": "fours_remainder"},
             )
-        raise UserFacingError(
-            _(
+        raise UserFacingError.said(
+            gettext_noop(
                 "%(n)d players present do not fill tables of four: choose in the event's "
                 "settings whether players sit out in turn (with a stated score) or substitutes "
                 "fill the last table, or check players in or out."
-            )
-            % {"n": len(ids)},
+            ),
+            {"n": len(ids)},
             {"field": "fours_remainder"},
         )
     try:
@@ -701,9 +701,9 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
     for table in sorted(set(fixed.values())):
         crowd = sorted(names[e] for e, t in fixed.items() if t == table)
         if len(crowd) > sizes[table - 1]:
-            raise UserFacingError(
-                _("%(names)s must all sit at table %(t)d, which seats %(k)d.")
-                % {"names": ", ".join(crowd), "t": table, "k": sizes[table - 1]},
+            raise UserFacingError.said(
+                gettext_noop("%(names)s must all sit at table %(t)d, which seats %(k)d."),
+                {"names": ", ".join(crowd), "t": table, "k": sizes[table - 1]},
                 {"field": "fixed_table"},
             )
 
@@ -1258,6 +1258,10 @@ def schedule_ahead_run(*, task_id: str, event_id: int) -> list[dict[str, Any]]:
             result = _ahead_plan(event, *found)
             rounds = result["rounds"]
     except UserFacingError as error:
+        # the plan is shared by every reader of the same data: its error is said again in
+        # each reader's language from its words (views.organiser.schedule)
         result = {"error": str(error.message), **(error.extra or {})}
+        if error.words:
+            result["error_words"] = error.words
     Job.objects.filter(task_id=task_id).update(result=result, key=key)
     return rounds

@@ -13,8 +13,9 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tournaments import page_cache
 from tournaments.errors import UserFacingError
@@ -152,36 +153,45 @@ def _compute(
     """The entries a ruling writes into ``protocol`` (a scoring protocol), its rule reference and
     its (completed) parameters; the same inputs always give the same entries."""
     ui = ui_of_protocol(protocol)
+    params_field = {"field": "params", "rule": penalty_code}
     try:
         if kind == Ruling.Kind.CATALOGUE:
             entry = next((p for p in ui.catalogue if p.code == penalty_code.upper()), None)
             if entry is None:  # the form's own field, in words (not the code's repr)
-                raise UserFacingError(
-                    _("Choose the penalty from the rules.")
-                    if not penalty_code.strip()
-                    else _("%(code)s is not a penalty of the rules.") % {"code": penalty_code},
+                if not penalty_code.strip():
+                    raise UserFacingError.said(
+                        gettext_noop("Choose the penalty from the rules."),
+                        extra={"field": "penalty_code"},
+                    )
+                raise UserFacingError.said(
+                    gettext_noop("%(code)s is not a penalty of the rules."),
+                    {"code": penalty_code},
                     {"field": "penalty_code"},
                 )
             if seat is None:
-                raise ValueError(_("Choose the offender."))
+                raise UserFacingError.said(gettext_noop("Choose the offender."), extra=params_field)
             entries = ui.catalogue_entries(
                 entry.code, protocol, deal=deal, seat=seat, params=params
             )
             return [ui.penalty_to_json(e) for e in entries], entry.rule, params
         if kind == Ruling.Kind.ADJUSTED:  # e.g. 001 §3.8.5.1 Б
             if deal is None or deal >= len(protocol.deals):
-                raise ValueError(_("An adjusted result needs the deal."))
+                raise UserFacingError.said(
+                    gettext_noop("An adjusted result needs the deal."), extra=params_field
+                )
             adjusted, rule, params = ui.adjusted_entries(protocol, deal, params)
             return [ui.penalty_to_json(e) for e in adjusted], rule, params
     except (KeyError, ValueError, TypeError) as exc:
-        raise UserFacingError(str(exc), {"field": "params", "rule": penalty_code}) from exc
+        raise UserFacingError(str(exc), params_field) from exc
     if kind == Ruling.Kind.EVENT:
         if definition is None:
-            raise UserFacingError(
-                _("Choose one of the event's penalties."), {"field": "definition"}
+            raise UserFacingError.said(
+                gettext_noop("Choose one of the event's penalties."), extra={"field": "definition"}
             )
         if seat is None:
-            raise UserFacingError(_("Choose the offender."), {"field": "seat"})
+            raise UserFacingError.said(
+                gettext_noop("Choose the offender."), extra={"field": "seat"}
+            )
         if definition.kind == PenaltyKind.FIXED_GORA:
             return (
                 [
@@ -306,15 +316,26 @@ def ruling_make(
         },
     )
     if entries:
+        # in words, never the ruling's database id (issue 29), in the reader's language
         protocol_rescore(
             table=table,
             by=by,
-            # in words, never the ruling's database id (issue 29)
-            reason=_("Ruling on %(ruling)s. Reason: %(reason)s")
-            % {"ruling": ruling_in_words(ruling), "reason": reason},
+            **_reason_said(
+                gettext_noop("Ruling on %(ruling)s. Reason: %(reason)s"), ruling, reason=reason
+            ),
         )
     schedule_standings(event.pk)
     return ruling
+
+
+def _reason_said(text: str, ruling: Ruling, **params: str) -> dict[str, Any]:
+    """A rescored version's ``reason`` (English, for the API and the log) and ``reason_words``
+    (said again in the reader's language: the template, the ruling by its id, ``params`` as
+    typed)."""
+    words = {"text": text, "params": params, "param_words": {"ruling": {"ruling": ruling.pk}}}
+    with translation.override("en"):
+        english = _(text) % {**params, "ruling": ruling_in_words(ruling)}
+    return {"reason": english, "reason_words": words}
 
 
 def _deactivate(ruling: Ruling) -> None:
@@ -404,8 +425,9 @@ def appeal_decide(
         protocol_rescore(
             table=incident.table,
             by=by,
-            reason=_("Appeal decided: the ruling on %(ruling)s no longer applies")
-            % {"ruling": ruling_in_words(ruling)},
+            **_reason_said(
+                gettext_noop("Appeal decided: the ruling on %(ruling)s no longer applies"), ruling
+            ),
         )
     appeal.status = status
     appeal.decision = decision

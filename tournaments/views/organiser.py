@@ -48,6 +48,7 @@ from tournaments.selectors.events import (
     seating_alphabetical,
     tables_for_round,
 )
+from tournaments.selectors.protocols import words_said
 from tournaments.selectors.sit_out import round_remainder
 from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
@@ -344,8 +345,8 @@ def schedule(request, event):
     says so and refreshes itself. The seating engine never runs in this request."""
     job, error = run_service(request, round_services.schedule_ahead_request, event=event)
     result = (job.result or {}) if job is not None and job.state == "done" else {}
-    if result.get("error"):
-        messages.error(request, result["error"])
+    if result.get("error"):  # in the reader's language where the error kept its words
+        messages.error(request, words_said(result.get("error_words"), result["error"]))
     if job is not None and job.state == "failed":
         messages.error(
             request,
@@ -653,10 +654,16 @@ def audit(request, event):
     names = dict(event.entries.values_list("pk", "player__name"))
     items = list(event.audit_log.select_related("user")[:500])
     # protocols, incidents, rulings and appeals in words with the table's names (issue 29)
-    words = {r["entry"].pk: r["text"] for r in log_rows(event, items, only_known=True)}
+    rows = {r["entry"].pk: r for r in log_rows(event, items, only_known=True)}
     log = [
         # in words only: the record as programs read it is the JSON and CSV download
-        (item, words.get(item.pk) or audit_text.described(item.action, item.data, names))
+        (
+            item,
+            rows[item.pk]["text"]
+            if item.pk in rows and rows[item.pk]["text"]
+            else audit_text.described(item.action, item.data, names),
+            rows[item.pk]["reason"] if item.pk in rows else item.reason,
+        )
         for item in items
     ]
     return render(request, "tournaments/organiser/log.html", {"event": event, "log": log})

@@ -359,7 +359,14 @@ class ProtocolFindingsApi(_TableApi):
         operation_id="protocol_findings_retrieve",
         tags=["protocols"],
         summary="The checker's findings on the current version",
-        description="A referee of the event, or the table by its key.",
+        description=(
+            "A referee of the event, or the table by its key. Each finding as stored: `code`, "
+            "`severity`, `rule`, `message` (English), `deal`, `player`, `column`, `written`, "
+            "`expected`; where it can be shown in another language, `text` (the template) and "
+            "`params` (its values, in English), and optionally `param_words` (the values that "
+            "are themselves words: a ruling by its id, an error's template; docs/"
+            "rule-families.md). Keys are only ever added."
+        ),
         parameters=[TABLE_KEY, KIND],
         responses={
             200: inline_serializer(

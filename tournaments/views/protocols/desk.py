@@ -193,6 +193,8 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
 def protocol_versions(request, event, number: int, table_number: int):
     table = sel.table_in_event(event=event, round_number=number, table_number=table_number)
     versions = sel.protocol_versions(table)
+    for v in versions:  # a reason Pulka wrote, in the reader's language
+        v.reason_said = sel.version_reason(v)
     shown = None
     if request.GET.get("id", "").isdigit():
         shown = get_object_or_404(Protocol, table=table, pk=int(request.GET["id"]))
