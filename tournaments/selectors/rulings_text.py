@@ -109,9 +109,12 @@ def log_rows(
         ).values_list("pk", "table_id")
     )
     tables |= set(incident_tables.values())
+    # the numbers only: a round row carries its draw record (issue 28)
     numbers = {
-        t.pk: (t.round.number, t.number)
-        for t in Table.objects.filter(pk__in=tables).select_related("round")
+        pk: (round_number, number)
+        for pk, round_number, number in Table.objects.filter(pk__in=tables).values_list(
+            "pk", "round__number", "number"
+        )
     }
     names = _names_of_tables(tables)
     ui = ui_of_event(event)

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from scoring.generate import random_protocol
 from tests.tournaments.standings.factories import make_event, play_round
-from tournaments.models import GeneratedFile, Protocol, Round, Table
+from tournaments.models import AuditLogEntry, GeneratedFile, Protocol, Round, Table
 from tournaments.services.protocols import protocol_save
 from tournaments.services.standings import standings_recompute
 
@@ -224,3 +224,19 @@ def test_a_recompute_after_one_approval_reads_no_pulka_and_no_stored_statistics(
     snapshot.refresh_from_db()
     assert snapshot.runs[-1]["outcome"] == "computed"
     assert any(r["has_provisional"] for r in snapshot.data["rows"])
+
+
+def test_the_protocols_log_reads_no_draw_record(event):
+    """The log names each entry's round and table by their numbers only (a ``select_related``
+    of the round would read its draw record, which the round manager's deferral misses)."""
+    from tournaments.selectors.protocols import protocol_audit_log
+    from tournaments.selectors.rulings_text import log_rows
+
+    for table in Table.objects.filter(round__event=event):
+        AuditLogEntry.objects.create(
+            event=event, action="protocol.approved", data={"table": table.pk, "version": 1}
+        )
+    entries = protocol_audit_log(event)
+    assert entries
+    sql = loads(lambda: log_rows(event, entries))
+    assert no_draw_record(sql), [q for q in sql if "draw_" in q]
