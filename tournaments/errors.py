@@ -3,8 +3,8 @@
 ``UserFacingError`` is what a user did wrong or cannot do now: its message is translated and
 shown, and ``extra`` names the field and the rule. Raised with :meth:`ApplicationError.said`, it
 also keeps its untranslated template and parameters (:attr:`ApplicationError.words`), so that a
-message stored with a record (a finding) can be said again in a later reader's language. ``InvariantError`` is a bug or a broken
-invariant: it is logged, not shown in detail.
+message stored with a record (a finding) can be said again in a later reader's language.
+``InvariantError`` is a bug or a broken invariant: it is logged, not shown in detail.
 """
 
 from __future__ import annotations
