@@ -46,7 +46,7 @@ def _default_language() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Each test starts with an empty cache (the process's memory in the test settings): one
-    test's failed logins must not lock out the next test's client (tournaments/lockout.py)."""
+    test's failed logins must not lock out the next test's client (tournaments/access/lockout.py)."""
     from django.conf import settings
 
     if settings.configured:

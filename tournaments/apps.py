@@ -9,6 +9,6 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # the public pages' versions follow every change of what they show (page_cache.py)
-        from tournaments import page_cache
+        from tournaments.web_cache import versions as page_cache
 
         page_cache.connect()

@@ -12,4 +12,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings.base")
 
 app = Celery("tournaments")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+# the tasks live in tournaments/jobs/ (tasks.py imports result_tasks.py)
+app.autodiscover_tasks(["tournaments.jobs"])

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from tournaments import lockout
+from tournaments.access import lockout
 from tournaments.views.errors import is_api, json_error
 
 __all__ = ["LockoutMiddleware", "NulCharacterMiddleware", "RequestBodyLimitMiddleware"]
@@ -45,7 +45,7 @@ class RequestBodyLimitMiddleware:
 
 
 class LockoutMiddleware:
-    """A view that raised :class:`tournaments.lockout.LockedOut` (a key page, too many wrong
+    """A view that raised :class:`tournaments.access.lockout.LockedOut` (a key page, too many wrong
     keys from this address) answers 429 with ``Retry-After`` and a page saying when to try
     again (JSON under ``/api/``; the API's own views answer through its exception handler)."""
 

@@ -18,7 +18,7 @@ import pytest
 
 from tests.tournaments.standings.factories import make_event, play_round
 from tests.tournaments.standings.pdf_helpers import page_count
-from tournaments import pdf
+from tournaments.pdf import documents as pdf
 
 TABLES = 100
 
@@ -83,7 +83,7 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
     t0 = time.perf_counter()
     context = pdf.filled_round_context(round_=round_)
     t_context = time.perf_counter() - t0
-    from tournaments.pdf_files import generated_file_request
+    from tournaments.pdf.files import generated_file_request
 
     t0 = time.perf_counter()  # asking for it: the sheets' inputs hashed in the request
     generated_file_request(event=event, kind="filled", round_=round_)
@@ -146,7 +146,7 @@ def test_bench_filled_protocols_of_an_event(tmp_path):
     t_context = time.perf_counter() - t0
     # asking for the file from the documents page: the sheets' inputs hashed in the request
     # (the job is sent after the commit, which this test never makes)
-    from tournaments.pdf_files import generated_file_request
+    from tournaments.pdf.files import generated_file_request
 
     t0 = time.perf_counter()
     generated_file_request(event=event, kind="protocols")

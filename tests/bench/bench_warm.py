@@ -1,5 +1,5 @@
 """Benchmark (not a timed test): rendering ahead the pages a hall opens first
-(``tournaments.page_warm``, issue 28) — what the job costs after a change, and what it saves.
+(``tournaments.web_cache.warm``, issue 28) — what the job costs after a change, and what it saves.
 
 Run (loopback only; the 150-player event by default)::
 
@@ -62,8 +62,8 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from tournaments.models import Event, StandingsSnapshot
-    from tournaments.page_warm import languages, pages_to_warm, public_pages_warm
     from tournaments.services.standings import standings_recompute
+    from tournaments.web_cache.warm import languages, pages_to_warm, public_pages_warm
 
     event_id = Event.objects.get(slug=slug).pk
     pages = pages_to_warm(event_id=event_id)

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.factories import UserFactory
-from tournaments import pdf, pdf_sheets
 from tournaments.demo.events import demo_event
 from tournaments.models import Round
+from tournaments.pdf import blank as pdf_sheets
+from tournaments.pdf import documents as pdf
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from tests.conftest import ROOT, eager_off
-from tournaments.tasks import system_ping
+from tournaments.jobs.tasks import system_ping
 
 
 @pytest.mark.django_db(transaction=True)
@@ -33,7 +33,7 @@ def test_embedded_default_runs_tasks_eagerly_without_services(tmp_path):
         "from django.conf import settings\n"
         "from django.core.management import call_command\n"
         "call_command('migrate', verbosity=0)\n"
-        "from tournaments.tasks import system_ping\n"
+        "from tournaments.jobs.tasks import system_ping\n"
         "r = system_ping.delay().get()\n"
         "print(json.dumps({'eager': settings.CELERY_TASK_ALWAYS_EAGER,\n"
         "  'broker': settings.CELERY_BROKER_URL, 'vendor': r['vendor'], 'pid': r['pid']}))\n"

@@ -61,7 +61,7 @@ def test_the_public_gets_the_record_of_a_public_round_and_anyone_verifies_it(
 
 
 def test_a_tampered_or_foreign_record_fails(event, tmp_path, capsys):
-    from tournaments.draw_record import draw_record
+    from tournaments.services.draw_record import draw_record
 
     round_ = round_draw(round_=round_create(event=event))  # no hash published before
     record = draw_record(round_)

@@ -15,8 +15,8 @@ from django.core.management.base import CommandError
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments.archive.export import event_archive
 from tournaments.archive.load import event_archive_import
-from tournaments.draw_record import draw_record
 from tournaments.models import Entry, Round
+from tournaments.services.draw_record import draw_record
 from tournaments.services.rounds import round_commit_seed, round_create, round_draw
 
 pytestmark = pytest.mark.django_db

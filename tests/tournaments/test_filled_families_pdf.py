@@ -1,5 +1,5 @@
 """The Balkan, pot and Priffe filled protocols drawn with reportlab (issue 28): each family's
-sheet in its own columns and words (tournaments.pdf_layouts), read back with pdftotext.
+sheet in its own columns and words (tournaments.pdf.layouts), read back with pdftotext.
 
 For each family's demo event: an approved sheet names the players, every deal row, the family's
 terms and the final table's figures; a referee's ruling is written into the pulka in words with
@@ -18,9 +18,9 @@ from django.utils import translation
 from django.utils.module_loading import import_string
 
 from tests.factories import UserFactory
-from tournaments import pdf
 from tournaments.models import EventPenalty, Protocol, Table
-from tournaments.pdf_layouts import LAYOUTS
+from tournaments.pdf import documents as pdf
+from tournaments.pdf.layouts import LAYOUTS
 from tournaments.variants import ADAPTERS
 
 pytestmark = pytest.mark.django_db
@@ -323,7 +323,8 @@ def test_the_events_file_and_a_rounds_file_hold_every_table_in_order(family, tmp
 def test_a_deals_suits_are_coloured_and_the_hats_set_in_a_face_that_has_them():
     """♦ ♥ red, ♠ ♣ black in every family's deal text; the Balkan hats, which DejaVu Sans
     lacks, in DejaVu Sans Mono / Math TeX Gyre where installed, else the nearest sign."""
-    from tournaments import pdf_draw, pdf_layouts
+    from tournaments.pdf import draw as pdf_draw
+    from tournaments.pdf import layouts as pdf_layouts
 
     red = f'<font color="{pdf_draw.RED}">'
     text = pdf_layouts._deal_text({"text": "7♥ / 6♠", "from_ruling": True})

@@ -14,11 +14,11 @@ import pytest
 from django.utils import translation
 
 from tests.factories import UserFactory
-from tournaments import pdf
 from tournaments.demo.events import demo_event
 from tournaments.demo.protocols import demo_protocols
 from tournaments.models import Table
-from tournaments.penalty_text import penalty_entry_words
+from tournaments.pdf import documents as pdf
+from tournaments.words.penalties import penalty_entry_words
 
 pytestmark = pytest.mark.django_db
 

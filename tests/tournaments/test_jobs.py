@@ -17,8 +17,8 @@ from tests.conftest import broker_down
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tests.tournaments.protocols.conftest import make_table
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
+from tournaments.jobs import outbox as jobs
 from tournaments.models import GeneratedFile, Job, Protocol, StandingsSnapshot
-from tournaments.services import jobs
 from tournaments.services.protocols import protocol_approve
 from tournaments.services.rounds import draw_job_running, round_create, round_draw
 from tournaments.services.standings import standings_schedule
@@ -195,7 +195,7 @@ def test_a_draw_whose_worker_died_is_marked_failed_and_the_round_can_be_drawn(cl
     assert 'id="draw-failed"' in page and "worker running this job stopped" in page
     assert 'name="method"' in page  # the draw form is back
     # the message Redis hands out again after its visibility timeout does nothing
-    from tournaments.tasks import round_draw as task
+    from tournaments.jobs.tasks import round_draw as task
 
     assert task.apply(args=[round_.pk, None, None, None], task_id="dead-draw-job").get() == {
         "skipped": "failed"
@@ -238,7 +238,7 @@ def test_a_recomputation_whose_worker_died_runs_again_then_gives_up_visibly():
 
 def test_a_job_delivered_twice_runs_once():
     setup = make_table()
-    from tournaments.tasks_standings import standings_recompute as task
+    from tournaments.jobs.result_tasks import standings_recompute as task
 
     job = Job.objects.create(
         task="tournaments.standings_recompute",

@@ -1,11 +1,11 @@
-"""The process's own copies (tournaments.kept): its examples, and the byte budget."""
+"""The process's own copies (tournaments.web_cache.kept): its examples, and the byte budget."""
 
 from __future__ import annotations
 
 import doctest
 
-from tournaments import kept
-from tournaments.kept import Kept
+from tournaments.web_cache import kept
+from tournaments.web_cache.kept import Kept
 
 
 def test_the_examples():

@@ -28,7 +28,7 @@ from tournaments.management.commands.locale_build import (
     player_facing,
     plural_count,
 )
-from tournaments.pdf_files import generated_file_request
+from tournaments.pdf.files import generated_file_request
 from tournaments.services.standings import standings_recompute
 
 NEW = ("hr", "sr-latn", "de", "sv")

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
 from tests.tournaments.protocols.conftest import make_table
-from tournaments import lockout
+from tournaments.access import lockout
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ import pytest
 from PIL import Image
 
 from tests.tournaments.standings.factories import make_event, play_round
-from tournaments import pdf, pdf_draw
 from tournaments.models import Table
+from tournaments.pdf import documents as pdf
+from tournaments.pdf import draw as pdf_draw
 
 pytestmark = pytest.mark.django_db
 

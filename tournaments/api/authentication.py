@@ -1,4 +1,4 @@
-"""``Authorization: Token …`` with the lockout of :mod:`tournaments.lockout`: wrong tokens are
+"""``Authorization: Token …`` with the lockout of :mod:`tournaments.access.lockout`: wrong tokens are
 counted per address; a locked address gets 429 with ``Retry-After`` and its tokens are not even
 looked up."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 
-from tournaments import lockout
+from tournaments.access import lockout
 
 __all__ = ["LockoutTokenAuthentication"]
 

@@ -8,7 +8,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tournaments import lockout
+from tournaments.access import lockout
 from tournaments.errors import ApplicationError, UserFacingError
 
 

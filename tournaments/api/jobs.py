@@ -1,7 +1,7 @@
 """What the API tells a caller about the background job its write queued (issue 25, item 10).
 
 An approval, a recomputation asked for and a document ordered each write a job row with the
-change (``services.jobs``: an outbox). Their answers carry the job as :class:`JobQueuedOutput`:
+change (``jobs.outbox``: an outbox). Their answers carry the job as :class:`JobQueuedOutput`:
 its id, its state just after the commit (``queued``: the broker could not be reached, the job
 waits for it and runs as soon as it is back; ``sent``; ``done`` / ``failed`` when it ran at
 once), the URL of its state (``/api/v1/jobs/<job>``) and, when it waits for the broker, the

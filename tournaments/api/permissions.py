@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from rest_framework.permissions import BasePermission
 
-from tournaments import permissions
+from tournaments.access import permissions
 from tournaments.models import Event
 
 

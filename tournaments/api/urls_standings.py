@@ -3,8 +3,8 @@
 from django.urls import path
 
 from tournaments.api.views import standings as v
-from tournaments.page_cache import EVENT, STANDINGS
 from tournaments.views.caching import public_page
+from tournaments.web_cache.versions import EVENT, STANDINGS
 
 E = "events/<slug:slug>"
 

@@ -279,7 +279,7 @@ def _round_of(data: Any) -> Any:
 def _draw_players(round_: Round, player_ref: dict[int, int]) -> dict[str, int]:
     """The players the round's draw record names, by its ids: id → the archive's reference
     (for a round imported here, through the ids it was imported with)."""
-    from tournaments.draw_record import entry_ids
+    from tournaments.services.draw_record import entry_ids
 
     local = entry_ids(round_)
     out = {}
@@ -293,7 +293,7 @@ def _draw_players(round_: Round, player_ref: dict[int, int]) -> dict[str, int]:
 def _rounds(event: Event, maps: IdMaps, to_draw: dict[int, dict[int, int]]) -> list[dict[str, Any]]:
     """The rounds with their tables and protocols; fills ``to_draw`` (round number → this
     event's entry id → the draw record's id) for the rounds imported with other ids."""
-    from tournaments.draw_record import entry_ids
+    from tournaments.services.draw_record import entry_ids
 
     player_ref = maps["entry"]
     seats: dict[int, list[dict[str, int]]] = {}

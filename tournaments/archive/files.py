@@ -1,4 +1,4 @@
-"""The archive as a file an organiser downloads: written by a job (``tournaments.services.jobs``;
+"""The archive as a file an organiser downloads: written by a job (``tournaments.jobs.outbox``;
 issue 25, item 12), kept as a
 :class:`~tournaments.models.GeneratedFile` of kind ``archive`` (organisers only)."""
 
@@ -38,8 +38,8 @@ def archive_size(event: Event) -> int:
 def archive_request(*, event: Event, by) -> GeneratedFile:
     """A new archive of ``event``: pending, its job queued (sent after the commit); ready when
     this returns only within ``PULKA_ARCHIVE_INLINE_LIMIT``."""
+    from tournaments.jobs.outbox import job_enqueue
     from tournaments.services.audit import audit_log
-    from tournaments.services.jobs import job_enqueue
     from tournaments.services.standings import jobs_queue
 
     size = archive_size(event)

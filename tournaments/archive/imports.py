@@ -5,7 +5,7 @@ import of 300 players × 6 rounds takes seconds, ``tests/bench/bench_archive.py`
 event archive of a version this Pulka reads, its short name free), so bad input is still
 refused at once naming the field; it stores the file privately (``MEDIA_ROOT/imports/``, not
 served: only the job reads it) and queues a :class:`~tournaments.models.Job`
-(``tournaments.event_archive_import``, the outbox of ``tournaments.services.jobs``: lease,
+(``tournaments.event_archive_import``, the outbox of ``tournaments.jobs.outbox``: lease,
 sweep, the failure's reason on the row).
 
 :func:`archive_import_run` is the job's body: the whole import in one transaction
@@ -83,7 +83,7 @@ def archive_import_request(*, text: str | bytes, by, slug: str | None = None) ->
             _("an event with the short name %(slug)s exists already: choose another")
             % {"slug": wanted},
         )
-    from tournaments.services.jobs import job_enqueue
+    from tournaments.jobs.outbox import job_enqueue
     from tournaments.services.standings import jobs_queue
 
     raw = text.encode() if isinstance(text, str) else text

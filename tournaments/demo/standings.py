@@ -12,7 +12,7 @@ from django.db import transaction
 
 from tournaments.models import Event, GeneratedFile, Protocol, Round
 from tournaments.models.round import without_draw_record
-from tournaments.pdf_files import generated_file_request
+from tournaments.pdf.files import generated_file_request
 from tournaments.services.standings import standings_recompute
 
 __all__ = ["demo_standings", "DEMO_TIEBREAKS"]

@@ -1,6 +1,6 @@
 """Background jobs: a transactional outbox (the row is written in the transaction that asks for
 the job, and handed to the broker after the commit or by the sweep) and a lease on the job while
-a worker runs it (``tournaments.services.jobs``)."""
+a worker runs it (``tournaments.jobs.outbox``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class Job(models.Model):
 
     ``queued``: committed, not yet handed to the broker (it was down); ``sent``: on the broker;
     ``running``: a worker holds it and renews ``heartbeat_at``; ``done`` / ``failed``: ended,
-    ``error`` says why. The sweep (``services.jobs.jobs_sweep``) sends the queued ones, sends
+    ``error`` says why. The sweep (``jobs.outbox.jobs_sweep``) sends the queued ones, sends
     again those the broker lost, and ends the ones whose worker is gone.
     """
 

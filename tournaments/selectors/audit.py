@@ -8,8 +8,8 @@ import csv
 import io
 from typing import Any
 
-from tournaments import audit_text
 from tournaments.models import AuditLogEntry, Event
+from tournaments.words import audit as audit_text
 
 __all__ = ["AUDIT_EXPORT_COLUMNS", "audit_log_csv", "audit_log_export"]
 

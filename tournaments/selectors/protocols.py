@@ -125,13 +125,13 @@ def finding_message(finding: dict[str, Any]) -> str:
 
 def _param_in_words(said: Any) -> str:
     """One of a finding's ``param_words`` in the active language: ``{"ruling": id}`` the
-    ruling in words (:func:`~tournaments.selectors.rulings_text.ruling_in_words`), ``{"text":
+    ruling in words (:func:`~tournaments.words.rulings.ruling_in_words`), ``{"text":
     …, "params": …, "param_words": …}`` a template (:func:`words_said`).
 
     :raises Ruling.DoesNotExist, LookupError, TypeError, ValueError: it cannot be said
         again (the ruling is gone, the words do not fit the template).
     """
-    from tournaments.selectors.rulings_text import ruling_in_words
+    from tournaments.words.rulings import ruling_in_words
 
     if not isinstance(said, dict):
         raise TypeError(said)

@@ -10,11 +10,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import page_cache
 from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Event, Player
 from tournaments.models.player import new_url_key
 from tournaments.services.audit import audit_log
+from tournaments.web_cache import versions as page_cache
 
 __all__ = [
     "CsvImportError",

@@ -24,6 +24,7 @@ from rules.variants import family_of_convention, find_any_convention
 from scoring.notation_lexer import NotationError
 from scoring.protocol import Ending
 from scoring.variants import read_json_document, variant_of
+from tournaments.access.permissions import can_referee
 from tournaments.errors import UserFacingError, say
 from tournaments.models import (
     EntryKind,
@@ -38,7 +39,6 @@ from tournaments.models import (
 )
 from tournaments.models.player import new_url_key
 from tournaments.models.round import without_draw_record
-from tournaments.permissions import can_referee
 from tournaments.services.audit import audit_log
 from tournaments.variants import event_variant, ui_for, ui_of_protocol
 
@@ -85,7 +85,7 @@ class AlreadyApprovedError(UserFacingError):
 def schedule_standings(event_id: int) -> None:
     """Ask for a recomputation of the event's standings in the caller's transaction: the job
     is written with the change that asks for it and sent after the commit (an outbox row,
-    ``services.jobs``), so a broker outage never fails the change nor loses the job."""
+    ``jobs.outbox``), so a broker outage never fails the change nor loses the job."""
     from tournaments.services.standings import standings_schedule
 
     standings_schedule(event_id=event_id)
@@ -365,8 +365,8 @@ def _rulings_applied(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The active rulings' entries computed on ``protocol``, and warnings for rulings that no
     longer fit it (their entries as made are kept and the referee is told)."""
-    from tournaments.selectors.rulings_text import ruling_in_words
     from tournaments.services.rulings import ruling_entries
+    from tournaments.words.rulings import ruling_in_words
 
     applied: list[dict[str, Any]] = []
     warnings: list[dict[str, Any]] = []

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from tournaments import page_cache, page_warm, seating
+from tournaments import seating
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Job, Round, Seat, Table
 from tournaments.models.event import FoursRemainder, TableSizePolicy
@@ -34,6 +34,8 @@ from tournaments.seating.remainder import substitutes as substitutes_of
 from tournaments.services.audit import audit_log
 from tournaments.services.events import event_table_policy
 from tournaments.variants import ui_of_event
+from tournaments.web_cache import versions as page_cache
+from tournaments.web_cache import warm as page_warm
 
 __all__ = [
     "ASYNC_DRAW_THRESHOLD",
@@ -86,7 +88,7 @@ def draw_in_background(event: Event) -> bool:
 
 
 def draw_job_running(round_: Round) -> bool:
-    """Whether a draw job of ``round_`` is queued or running: its job row is (``services.jobs``;
+    """Whether a draw job of ``round_`` is queued or running: its job row is (``jobs.outbox``;
     the sweep ends a job whose worker stopped renewing its lease, and the round can then be
     drawn again). A round whose job has no row (drawn before jobs had rows) falls back to the
     time a task may run (``CELERY_TASK_TIME_LIMIT``, and a minute to spare)."""
@@ -113,10 +115,10 @@ def draw_job_queue(
 
     The round records the job until it ends, so its page shows that a draw is queued or
     running and offers no second one meanwhile; a job that fails leaves its message on the
-    round. The job's row is written with the round's (``services.jobs``): when the broker
+    round. The job's row is written with the round's (``jobs.outbox``): when the broker
     cannot be reached the draw stays queued and starts once it is back.
     """
-    from tournaments.services.jobs import job_enqueue, job_send
+    from tournaments.jobs.outbox import job_enqueue, job_send
 
     with transaction.atomic():
         locked = _lock(round_)
@@ -1218,7 +1220,7 @@ def schedule_ahead_request(*, event: Event) -> Job | None:
     ``{"error": message, "field": ...}`` when the players present or the constraints make a
     draw impossible.
     """
-    from tournaments.services.jobs import job_enqueue, job_send
+    from tournaments.jobs.outbox import job_enqueue, job_send
     from tournaments.services.standings import jobs_queue
 
     found = _ahead_inputs(event)

@@ -17,7 +17,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tournaments import page_cache
+from tournaments.access.permissions import APPEALS, can_organise, can_referee, has_event_role
 from tournaments.errors import UserFacingError
 from tournaments.models import (
     Appeal,
@@ -32,8 +32,6 @@ from tournaments.models import (
     Seat,
     Table,
 )
-from tournaments.permissions import APPEALS, can_organise, can_referee, has_event_role
-from tournaments.selectors.rulings_text import ruling_in_words
 from tournaments.services.audit import audit_log
 from tournaments.services.protocols import (
     protocol_rescore,
@@ -42,6 +40,8 @@ from tournaments.services.protocols import (
     table_header,
 )
 from tournaments.variants import ui_of_protocol
+from tournaments.web_cache import versions as page_cache
+from tournaments.words.rulings import ruling_in_words
 
 __all__ = [
     "appeal_decide",

@@ -19,10 +19,11 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments import page_cache, page_warm
 from tournaments.models import Event, Job
 from tournaments.models.standings import StandingsSnapshot
 from tournaments.standings.book import no_cyclic_gc
+from tournaments.web_cache import versions as page_cache
+from tournaments.web_cache import warm as page_warm
 
 __all__ = [
     "standings_schedule",
@@ -65,12 +66,12 @@ def standings_schedule(*, event_id: int) -> Job:
     worker started meanwhile may have read the data before this commit, so after the commit
     :func:`_follow_up` checks again and writes a new job when none is waiting any more and no
     computation has included this request. Otherwise one job row is written in the caller's
-    transaction (``services.jobs.job_enqueue``: sent to the broker after the commit, or by the
+    transaction (``jobs.outbox.job_enqueue``: sent to the broker after the commit, or by the
     sweep once the broker is back). The recomputation is idempotent, so an extra job costs a
     quick "unchanged" run, never a wrong result. Returns the job (``state`` ``queued`` after the
     commit: the broker could not be reached yet).
     """
-    from tournaments.services.jobs import job_enqueue
+    from tournaments.jobs.outbox import job_enqueue
 
     snapshot = snapshot_for(event_id=event_id)
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
@@ -105,7 +106,7 @@ def _follow_up(event_id: int, number: int) -> None:
     computation already counted this request (``computed >= number``: it read the request
     counter after this commit); else the job was started before the commit, and a new one is
     written and sent."""
-    from tournaments.services.jobs import job_enqueue
+    from tournaments.jobs.outbox import job_enqueue
 
     computed = (
         StandingsSnapshot.objects.filter(event_id=event_id).values_list("computed", flat=True)
@@ -123,7 +124,7 @@ def standings_sweep(*, now=None, grace: float = 60.0) -> int:
     calls it)."""
     from datetime import timedelta
 
-    from tournaments.services.jobs import job_enqueue
+    from tournaments.jobs.outbox import job_enqueue
 
     now = now or timezone.now()
     active = Job.objects.filter(

@@ -64,7 +64,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "tournaments.middleware.LockoutMiddleware",
-    "tournaments.services.jobs.JobsSweepMiddleware",
+    "tournaments.jobs.outbox.JobsSweepMiddleware",
 ]
 
 ROOT_URLCONF = "tournaments.urls"
@@ -94,7 +94,7 @@ TEMPLATES = [
 ]
 
 # Every form is laid out alike: label above the input, errors beside it (tournaments/forms/).
-FORM_RENDERER = "tournaments.form_rendering.PulkaFormRenderer"
+FORM_RENDERER = "tournaments.forms.rendering.PulkaFormRenderer"
 
 # Database: DATABASE_URL (postgres://user:pass@host:5432/name), default a SQLite file.
 DATABASES = {
@@ -238,7 +238,7 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if SECURE_
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 # Reverse proxies in front of Pulka whose X-Forwarded-For / X-Forwarded-Proto are believed: the
-# caller's address for the lockouts (tournaments/lockout.py) and whether the request was HTTPS.
+# caller's address for the lockouts (tournaments/access/lockout.py) and whether the request was HTTPS.
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 if TRUSTED_PROXIES:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -251,9 +251,9 @@ CACHES = {
     )
 }
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-    CACHES["default"]["BACKEND"] = "tournaments.cache.RedisCache"  # one client per pool
+    CACHES["default"]["BACKEND"] = "tournaments.web_cache.backend.RedisCache"  # one client per pool
 # Public pages served to anonymous viewers from the cache, without the database
-# (tournaments/page_cache.py, views/caching.py): every process that changes or serves pages must
+# (tournaments/web_cache/versions.py, views/caching.py): every process that changes or serves pages must
 # share the cache, so the default is on unless the cache is the process's memory (the embedded
 # demo, one process, switches it on in .ci/demo).
 PULKA_PAGE_CACHE = env.bool(
@@ -261,7 +261,7 @@ PULKA_PAGE_CACHE = env.bool(
     default=not any(k in CACHES["default"]["BACKEND"].lower() for k in ("locmem", "dummy")),
 )
 # The pages a hall opens first rendered ahead after the standings or a round's publication
-# changed (tournaments/page_warm.py; only with PULKA_PAGE_CACHE), in these languages (codes,
+# changed (tournaments/web_cache/warm.py; only with PULKA_PAGE_CACHE), in these languages (codes,
 # comma-separated; default: every language the site offers). Off by default in the embedded
 # eager mode: with no worker the job would run inside the request that changed something.
 PULKA_PAGE_WARM = env.bool("PULKA_PAGE_WARM", default=not CELERY_TASK_ALWAYS_EAGER)
@@ -269,7 +269,7 @@ PULKA_PAGE_WARM_LANGUAGES = env.list("PULKA_PAGE_WARM_LANGUAGES", default=[])
 # Bytes of stored public pages each process keeps a copy of (views/caching.py; 0: none): served
 # only under the versions read from the cache, they spare copying large pages out of Redis.
 PULKA_PAGE_KEPT_BYTES = env.int("PULKA_PAGE_KEPT_BYTES", default=32 * 1024 * 1024)
-# Failed logins and key guesses: locked this many seconds at the limit (tournaments/lockout.py).
+# Failed logins and key guesses: locked this many seconds at the limit (tournaments/access/lockout.py).
 LOCKOUT_SECONDS = env.int("LOCKOUT_SECONDS", default=900)
 
 LOGGING = {

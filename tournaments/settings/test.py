@@ -31,5 +31,5 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # hooks, which replace the pages' versions, never run; tests/tournaments/views/test_fast_pages.py
 # switches it on and runs the hooks (as a commit does).
 PULKA_PAGE_CACHE = False
-# Nor are pages rendered ahead after a change (tournaments/page_warm.py): its tests switch it on.
+# Nor are pages rendered ahead after a change (tournaments/web_cache/warm.py): its tests switch it on.
 PULKA_PAGE_WARM = False

@@ -8,7 +8,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments import permissions
+from tournaments.access import permissions
 from tournaments.models import Event
 
 register = template.Library()

@@ -17,7 +17,7 @@ from tournaments.views.login import (
     with_lockout_status,
 )
 
-# Both login pages count failures and lock out (tournaments/lockout.py).
+# Both login pages count failures and lock out (tournaments/access/lockout.py).
 admin.site.login_form = AdminLockoutAuthenticationForm
 
 # JSON under /api/, the usual pages elsewhere; a database out of reach is a 503 (views/errors.py).

@@ -102,7 +102,7 @@ class BalkanUI(FamilyUI):
     key = "balkan"
     entry_template = "tournaments/protocols/entry/balkan.html"
     pulka_template = "tournaments/protocols/cells/balkan.html"
-    filled_layout = "soups"  # the declarer column between the soups (tournaments.pdf_layouts)
+    filled_layout = "soups"  # the declarer column between the soups (tournaments.pdf.layouts)
     blank_template = "pdf/blank_protocol_balkan.html"
     result_unit = gettext_lazy("points")
     result_label = gettext_lazy("Result (points)")

@@ -43,12 +43,12 @@ class FamilyUI:
     entry_template: ClassVar[str]
     #: the pulka view's table (included by ``_pulka.html``)
     pulka_template: ClassVar[str]
-    #: the filled protocol PDF's layout, drawn with reportlab by :mod:`tournaments.pdf_filled`
+    #: the filled protocol PDF's layout, drawn with reportlab by :mod:`tournaments.pdf.filled`
     #: (fast enough for a round of 333 tables, issue 28): a name of
-    #: :data:`tournaments.pdf_layouts.LAYOUTS` (``pulka``: the Russian grid of 001 §4.2.11)
+    #: :data:`tournaments.pdf.layouts.LAYOUTS` (``pulka``: the Russian grid of 001 §4.2.11)
     filled_layout: ClassVar[str] = "pulka"
     #: the blank protocol PDF's template; ``None``: the fast overlay sheet of
-    #: :mod:`tournaments.pdf_sheets` (the Russian pulka grid)
+    #: :mod:`tournaments.pdf.blank` (the Russian pulka grid)
     blank_template: ClassVar[str | None] = None
     #: the ending select's label for a game played to its end
     ending_closed_label: ClassVar[Any]
@@ -89,7 +89,7 @@ class FamilyUI:
     #: what a penalty entry's neutral ``gora``, ``pulya`` and ``whists`` (see above) are on the
     #: family's sheet, in words for the filled protocol (``%(n)s`` the amount, ``%(name)s`` the
     #: player a ``whists`` pair names); ``None``: the Russian pulka's (the gora, the pulya,
-    #: whists on a player; :func:`tournaments.penalty_text.penalty_entry_words`)
+    #: whists on a player; :func:`tournaments.words.penalties.penalty_entry_words`)
     penalty_terms: ClassVar[Mapping[str, Any] | None] = None
     #: an event penalty's deduction from the standings total
     deduction_label: ClassVar[Any] = gettext_lazy("Whists deducted")
@@ -254,7 +254,7 @@ class FamilyUI:
         return {}
 
     def sheet_terms(self, convention: Any, *, target: int) -> dict[str, Any]:
-        """The game's terms the filled sheet's header shows (:mod:`tournaments.pdf_layouts`),
+        """The game's terms the filled sheet's header shows (:mod:`tournaments.pdf.layouts`),
         read from the event's ``convention`` (with its options) and its ``target`` (the
         event's pulka target: the bula, the sits) before any deal: the sheet of a table with
         no protocol yet. The keys are the ones :meth:`filled_sheet` gives after play."""

@@ -110,7 +110,7 @@ class PotUI(FamilyUI):
     key = "pot"
     entry_template = "tournaments/protocols/entry/pot.html"
     pulka_template = "tournaments/protocols/cells/pot.html"
-    filled_layout = "ledger"  # the players' and the pot's changes (tournaments.pdf_layouts)
+    filled_layout = "ledger"  # the players' and the pot's changes (tournaments.pdf.layouts)
     blank_template = "pdf/blank_protocol_pot.html"
     result_unit = gettext_lazy("chips")
     penalty_terms = {  # seeds 000 and 003: chips paid into the pot, or to a player

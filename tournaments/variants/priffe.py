@@ -74,7 +74,7 @@ class PriffeUI(FamilyUI):
     key = "priffe"
     entry_template = "tournaments/protocols/entry/priffe.html"
     pulka_template = "tournaments/protocols/cells/priffe.html"
-    filled_layout = "sits"  # a box per sits, the deals listed (tournaments.pdf_layouts)
+    filled_layout = "sits"  # a box per sits, the deals listed (tournaments.pdf.layouts)
     blank_template = "pdf/blank_protocol_priffe.html"
     result_unit = gettext_lazy("points")
     #: seed 004: a penalty's points written above the line for the offender's opponents

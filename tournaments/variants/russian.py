@@ -79,7 +79,7 @@ class RussianUI(FamilyUI):
     key = "russian"
     entry_template = "tournaments/protocols/entry/russian.html"
     pulka_template = "tournaments/protocols/cells/russian.html"
-    filled_layout = "pulka"  # the pulka grid (tournaments.pdf_layouts, issue 28)
+    filled_layout = "pulka"  # the pulka grid (tournaments.pdf.layouts, issue 28)
     result_unit = gettext_lazy("whists")
     result_label = gettext_lazy("Result (whists)")
     result_heading = gettext_lazy("Whists")

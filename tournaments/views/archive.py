@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from tournaments.access.permissions import ORGANISE
 from tournaments.archive import ArchiveError
 from tournaments.archive.files import archive_request
 from tournaments.archive.imports import (
@@ -26,9 +27,8 @@ from tournaments.archive.imports import (
     archive_import_progress,
     archive_import_request,
 )
+from tournaments.jobs.outbox import DOCUMENT_QUEUED, jobs_waiting
 from tournaments.models import Event, GeneratedFile, Job, Protocol
-from tournaments.permissions import ORGANISE
-from tournaments.services.jobs import DOCUMENT_QUEUED, jobs_waiting
 from tournaments.views.decorators import event_view
 
 

@@ -14,7 +14,7 @@ from their own heuristics) and keeps shared caches out: the page carries the vie
 standings and their pages, CSVs and API): a GET by an anonymous viewer — no session cookie, no
 pending messages, no ``Authorization`` header — is answered from the cache when it can be:
 
-1. the versions the page depends on (``tournaments.page_cache``: the event's and the stored
+1. the versions the page depends on (``tournaments.web_cache.versions``: the event's and the stored
    standings', tokens under keys named by the event's slug) and the stored response of this
    page (path, allowed query parameters, language) are read in **one cache read**; the page's
    ETag is made of the page and the versions;
@@ -28,7 +28,7 @@ pending messages, no ``Authorization`` header — is answered from the cache whe
    flight, a short lock in the cache): the others wait up to ``FLIGHT_WAIT`` seconds for it and
    serve what it stored if it is stored under the versions they read, else render it
    themselves (the render ended without storing it, or is slow). The pages a hall opens first
-   are rendered ahead after a change (``tournaments.page_warm``), through this same path.
+   are rendered ahead after a change (``tournaments.web_cache.warm``), through this same path.
 
 **Compressed once**: a body of ``GZIP_MIN_BYTES`` or more is stored gzip-compressed, compressed
 when it is stored (once per version), not per request. A client whose ``Accept-Encoding``
@@ -68,8 +68,8 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.http import http_date, parse_http_date_safe, quote_etag
 from django.utils.translation import get_language
 
-from tournaments import page_cache
-from tournaments.kept import Kept
+from tournaments.web_cache import versions as page_cache
+from tournaments.web_cache.kept import Kept
 
 __all__ = [
     "GZIP_MIN_BYTES",
@@ -317,7 +317,7 @@ def _landed(key: str, version: str) -> tuple | None:
     return None
 
 
-#: stored pages this process keeps a copy of (``tournaments.kept``): served only under the
+#: stored pages this process keeps a copy of (``tournaments.web_cache.kept``): served only under the
 #: versions read from the cache for the request, they spare copying a large page (a round's,
 #: 16 KiB compressed at 1,000 players; the standings API's whole list, 0.3 MiB) out of Redis
 #: for every viewer; ``PULKA_PAGE_KEPT_BYTES`` per process (0: none)

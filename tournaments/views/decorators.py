@@ -10,9 +10,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 
+from tournaments.access.permissions import has_event_role
 from tournaments.errors import UserFacingError
 from tournaments.models import Event
-from tournaments.permissions import has_event_role
 
 
 def event_view(*, roles: frozenset[str] | None = None):

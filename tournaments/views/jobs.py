@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 
-from tournaments import permissions
+from tournaments.access import permissions
 from tournaments.selectors.desk import job_watch
 from tournaments.views.decorators import event_view
 

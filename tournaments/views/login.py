@@ -1,5 +1,5 @@
 """The login pages (``/accounts/login/`` and the admin's) with the lockout of
-:mod:`tournaments.lockout`: failed logins are counted per user name and per address; a locked
+:mod:`tournaments.access.lockout`: failed logins are counted per user name and per address; a locked
 caller gets the page back with 429, ``Retry-After`` and when to try again, and the password is
 not even checked."""
 
@@ -11,7 +11,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 
-from tournaments import lockout
+from tournaments.access import lockout
 
 __all__ = ["AdminLockoutAuthenticationForm", "LockoutAuthenticationForm", "with_lockout_status"]
 

@@ -16,10 +16,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import audit_text, desk_text, permissions, report_text
-from tournaments.draw_record import draw_names, entry_ids
+from tournaments.access import permissions
 from tournaments.errors import UserFacingError
-from tournaments.forms import (
+from tournaments.forms.event import (
     CsvImportForm,
     EntryForm,
     EventForm,
@@ -32,7 +31,6 @@ from tournaments.forms import (
     StaffForm,
     SwapForm,
 )
-from tournaments.gaps_text import gap_items
 from tournaments.models import Entry
 from tournaments.models.event import DrawMethod
 from tournaments.selectors.audit import audit_log_csv, audit_log_export
@@ -54,8 +52,13 @@ from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
+from tournaments.services.draw_record import draw_names, entry_ids
 from tournaments.variants import ui_of_event
 from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
+from tournaments.words import audit as audit_text
+from tournaments.words import desk as desk_text
+from tournaments.words import draw_report as report_text
+from tournaments.words.gaps import gap_items
 
 ORGANISE = permissions.ORGANISE
 REFEREE = permissions.REFEREE
@@ -649,7 +652,7 @@ def round_action(request, event, number: int, action: str):
 
 @event_view(roles=permissions.CHIEF_REFEREE)
 def audit(request, event):
-    from tournaments.selectors.rulings_text import log_rows
+    from tournaments.words.rulings import log_rows
 
     names = dict(event.entries.values_list("pk", "player__name"))
     items = list(event.audit_log.select_related("user")[:500])

@@ -2,9 +2,10 @@
 
 from django.shortcuts import get_object_or_404, render
 
-from tournaments import lockout, report_text
+from tournaments.access import lockout
 from tournaments.models import Entry
 from tournaments.selectors.events import met_again_now, rounds_for_entry
+from tournaments.words import draw_report as report_text
 
 
 def player_home(request, key: str):

@@ -4,8 +4,6 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.functional import cached_property
 
-from tournaments import audit_text
-from tournaments.page_cache import EVENT
 from tournaments.selectors.events import (
     PUBLIC_STATES,
     events_of_user,
@@ -20,6 +18,8 @@ from tournaments.selectors.sit_out import round_remainder
 from tournaments.variants import ui_of_event
 from tournaments.views.caching import conditional, page_etag, public_page
 from tournaments.views.decorators import event_view
+from tournaments.web_cache.versions import EVENT
+from tournaments.words import audit as audit_text
 
 
 def home(request):

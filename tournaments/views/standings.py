@@ -28,13 +28,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments.errors import UserFacingError
-from tournaments.gaps_text import gap_items
-from tournaments.models import Entry, Event, GeneratedFile, Round, Table
-from tournaments.page_cache import EVENT, STANDINGS
-from tournaments.pdf import PAPERS
-from tournaments.pdf_files import generated_file_request, qr_address, qr_address_is_local
-from tournaments.permissions import (
+from tournaments.access.permissions import (
     PUBLIC_DOCUMENTS,
     can_organise,
     can_read_document,
@@ -42,11 +36,15 @@ from tournaments.permissions import (
     can_request_document,
     readable_documents,
 )
+from tournaments.errors import UserFacingError
+from tournaments.jobs.outbox import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
+from tournaments.models import Entry, Event, GeneratedFile, Round, Table
+from tournaments.pdf.documents import PAPERS
+from tournaments.pdf.files import generated_file_request, qr_address, qr_address_is_local
 from tournaments.selectors import standings as sel
 from tournaments.selectors.desk import gaps_annotations, gaps_version, round_gaps
 from tournaments.selectors.sit_out import event_sit_outs
 from tournaments.services.events import round_scores_of
-from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
 from tournaments.services.standings import standings_configure, standings_schedule
 from tournaments.standings import ROUND_SCORES
 from tournaments.standings.metrics import tiebreak_keys_for
@@ -63,6 +61,8 @@ from tournaments.views.standings_search import (
     skeleton_of,
     skeleton_request,
 )
+from tournaments.web_cache.versions import EVENT, STANDINGS
+from tournaments.words.gaps import gap_items
 
 #: how long a rendered cross-table stays cached (its key changes with every recomputation;
 #: the time only bounds what an old version occupies)

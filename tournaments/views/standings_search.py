@@ -51,8 +51,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tournaments import page_cache
-from tournaments.kept import Kept
 from tournaments.selectors.standings import SEARCH_MAX, row_haystack, search_text, standings_page
 from tournaments.views.caching import (
     PAGE_CACHE_SECONDS,
@@ -60,6 +58,8 @@ from tournaments.views.caching import (
     _not_modified,
     _patch,
 )
+from tournaments.web_cache import versions as page_cache
+from tournaments.web_cache.kept import Kept
 
 #: a CSRF token's value in a form (the public pages carry none since the language switcher is a
 #: GET form; a page that does gets the viewer's own token in its slot)

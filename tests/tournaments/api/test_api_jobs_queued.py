@@ -14,8 +14,8 @@ from tests.conftest import broker_down
 from tests.tournaments.api.test_schema import documented, schema  # noqa: F401 (a fixture)
 from tests.tournaments.protocols.conftest import make_table
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
+from tournaments.jobs import outbox as jobs
 from tournaments.models import GeneratedFile, Job, Protocol, StandingsSnapshot
-from tournaments.services import jobs
 
 # the requests commit as in production (no test transaction around them): the job is sent, or
 # not, by the commit of the write, before the answer is written

@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.archive.export import event_archive
-from tournaments.draw_record import draw_record, entry_ids
 from tournaments.models import Entry, Protocol, Round
+from tournaments.services.draw_record import draw_record, entry_ids
 from tournaments.services.rounds import seats_swap, table_redraw
 
 from .conftest import imported

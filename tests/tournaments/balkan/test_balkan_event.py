@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from scoring.variants import VARIANTS
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tournaments import pdf
 from tournaments.models import EventRole, Protocol, Round, Seat, Table
+from tournaments.pdf import documents as pdf
 from tournaments.services.protocols import (
     protocol_approve,
     protocol_confirm,

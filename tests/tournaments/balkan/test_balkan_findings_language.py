@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.balkan.protocol import Hand
-from tournaments import pdf
+from tournaments.pdf import documents as pdf
 from tournaments.selectors.protocols import finding_message
 from tournaments.services.protocols import protocol_save, table_header
 

@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import UserFactory
-from tournaments import pdf
 from tournaments.demo.pot import POT_SLUG, POT_TIEBREAKS, demo_pot_event
 from tournaments.models import Event, Protocol, StandingsSnapshot
+from tournaments.pdf import documents as pdf
 
 pytestmark = pytest.mark.django_db
 

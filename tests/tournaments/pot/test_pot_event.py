@@ -15,9 +15,9 @@ from django.urls import reverse
 
 from scoring.variants import VARIANTS
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tournaments import pdf
 from tournaments.errors import UserFacingError
 from tournaments.models import EventRole, Protocol, Round, Seat, Table
+from tournaments.pdf import documents as pdf
 from tournaments.services.events import event_create, event_update
 from tournaments.services.protocols import (
     protocol_approve,

@@ -18,7 +18,6 @@ from scoring.protocol import Call, Ending, Game, Raspasy
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, EntryKind, Protocol, Ruling
 from tournaments.selectors.protocols import finding_message
-from tournaments.selectors.rulings_text import ruling_in_words
 from tournaments.services.protocols import (
     StaleProtocolError,
     _rulings_applied,
@@ -32,6 +31,7 @@ from tournaments.services.protocols import (
     table_header,
 )
 from tournaments.services.rulings import appeal_decide, appeal_file, incident_record, ruling_make
+from tournaments.words.rulings import ruling_in_words
 
 from .conftest import make_table
 

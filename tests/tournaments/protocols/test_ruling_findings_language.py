@@ -14,9 +14,9 @@ from scoring.protocol import Call, Game
 from tournaments.errors import UserFacingError, say
 from tournaments.models import Ruling
 from tournaments.selectors.protocols import finding_message
-from tournaments.selectors.rulings_text import ruling_in_words
 from tournaments.services.protocols import table_header
 from tournaments.services.rulings import incident_record, ruling_make
+from tournaments.words.rulings import ruling_in_words
 
 from .test_protocol_services import SIX, save
 

@@ -214,8 +214,8 @@ def test_the_round_page_warns_of_a_withdrawn_player_still_seated(client):
 
 
 def test_the_log_says_in_words_who_did_what_to_whom(client):
-    from tournaments.audit_text import SENTENCES, described
     from tournaments.services.rounds import seats_swap
+    from tournaments.words.audit import SENTENCES, described
 
     event = EventFactory(table_size_policy="3")
     entries = [EntryFactory(event=event) for _ in range(9)]

@@ -107,8 +107,8 @@ def test_a_draw_job_that_cannot_reach_the_broker_stays_queued_and_starts_when_it
     """No broker (issue 25 item 10): the draw is queued, its page says so and offers no second
     draw; once the broker is back, the sweep sends the job and the round is drawn."""
     from tests.conftest import broker_down
+    from tournaments.jobs.outbox import jobs_sweep
     from tournaments.models import Job
-    from tournaments.services.jobs import jobs_sweep
 
     event = event_with(9, table_size_policy="3")
     round_ = round_create(event=event)

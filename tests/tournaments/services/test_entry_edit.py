@@ -9,10 +9,10 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tournaments import audit_text
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Entry, EventRole
 from tournaments.services.entries import entry_check_in_undo, entry_update
+from tournaments.words import audit as audit_text
 
 pytestmark = pytest.mark.django_db
 

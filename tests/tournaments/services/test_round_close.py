@@ -11,11 +11,11 @@ from django.urls import reverse
 from tests.factories import EventFactory, UserFactory
 from tests.tournaments.standings.factories import make_event, play_round
 from tests.tournaments.views.test_desk import record, seat_round
-from tournaments import audit_text
 from tournaments.models import AuditLogEntry, EventRole, Round
 from tournaments.selectors.standings import standings_view
 from tournaments.services.rounds import UnfinishedTablesError, round_close
 from tournaments.services.standings import standings_recompute
+from tournaments.words import audit as audit_text
 
 pytestmark = pytest.mark.django_db
 

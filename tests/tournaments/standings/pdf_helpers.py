@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import EventRole, GeneratedFile
-from tournaments.pdf_files import generated_file_request
+from tournaments.pdf.files import generated_file_request
 
 __all__ = [
     "api_document",

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from tests.tournaments.standings.factories import make_event, play_round
+from tournaments.jobs import outbox as jobs
 from tournaments.models import Job, StandingsSnapshot
-from tournaments.services import jobs
 from tournaments.services.standings import TASK, standings_schedule
 
 pytestmark = pytest.mark.django_db

@@ -230,7 +230,7 @@ def test_the_protocols_log_reads_no_draw_record(event):
     """The log names each entry's round and table by their numbers only (a ``select_related``
     of the round would read its draw record, which the round manager's deferral misses)."""
     from tournaments.selectors.protocols import protocol_audit_log
-    from tournaments.selectors.rulings_text import log_rows
+    from tournaments.words.rulings import log_rows
 
     for table in Table.objects.filter(round__event=event):
         AuditLogEntry.objects.create(

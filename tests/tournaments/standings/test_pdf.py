@@ -10,9 +10,9 @@ import pytest
 from PIL import Image
 
 from tests.tournaments.standings.pdf_helpers import pdf_text, request, two_rounds_played
-from tournaments import pdf
 from tournaments.models import EventPenalty, GeneratedFile, Player, Protocol, Table
-from tournaments.pdf_files import generated_file_request
+from tournaments.pdf import documents as pdf
+from tournaments.pdf.files import generated_file_request
 from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db
@@ -273,7 +273,7 @@ def test_blank_protocol_cuts_long_names_to_their_column_and_wraps_long_lines(
     column's edge, and the signature line of long names wraps instead of leaving the page."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from tournaments import pdf_sheets
+    from tournaments.pdf import blank as pdf_sheets
 
     event, entries, round1, _ = event_played
     long = "Константин Константинопольский-Задунайский"

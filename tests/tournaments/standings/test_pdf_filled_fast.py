@@ -26,10 +26,11 @@ from tests.tournaments.standings.pdf_helpers import (
     pdf_text,
     two_rounds_played,
 )
-from tournaments import pdf, pdf_draw
 from tournaments.errors import UserFacingError
 from tournaments.models import EventPenalty, GeneratedFile, Table
-from tournaments.pdf_files import generated_file_request
+from tournaments.pdf import documents as pdf
+from tournaments.pdf import draw as pdf_draw
+from tournaments.pdf.files import generated_file_request
 
 pytestmark = pytest.mark.django_db
 
@@ -198,7 +199,7 @@ def test_an_event_without_tables_is_refused_by_name(settings, tmp_path):
 
 
 def test_another_familys_sheets_join_the_event_file(db, tmp_path):
-    """Another family's sheets (the pot games' ledger, tournaments.pdf_layouts) are drawn the
+    """Another family's sheets (the pot games' ledger, tournaments.pdf.layouts) are drawn the
     same way and join the same file in order."""
     from tournaments.demo.pot import demo_pot_event
 

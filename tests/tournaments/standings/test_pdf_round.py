@@ -21,9 +21,10 @@ from tests.tournaments.standings.pdf_helpers import (
     request,
     two_rounds_played,
 )
-from tournaments import pdf, pdf_files
 from tournaments.models import EventPenalty, GeneratedFile, Protocol, Table
-from tournaments.pdf_files import generated_file_request
+from tournaments.pdf import documents as pdf
+from tournaments.pdf import files as pdf_files
+from tournaments.pdf.files import generated_file_request
 
 pytestmark = pytest.mark.django_db
 

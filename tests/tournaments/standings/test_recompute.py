@@ -11,10 +11,10 @@ import pytest
 from django.db import transaction
 
 from tests.tournaments.standings.factories import make_event, play_round
+from tournaments.jobs.result_tasks import standings_recompute as recompute_task
 from tournaments.models import EventPenalty, Protocol, ProtocolStats, StandingsSnapshot
 from tournaments.selectors.standings import standings_view
 from tournaments.services.standings import standings_recompute, standings_schedule
-from tournaments.tasks_standings import standings_recompute as recompute_task
 
 pytestmark = pytest.mark.django_db
 

@@ -65,8 +65,8 @@ def test_scheduled_recomputation_runs_on_the_worker(on_worker):
 def test_a_recomputation_waits_for_the_lock_of_another_and_scheduling_does_not(on_worker):
     event = played_event()
     snapshot_for(event_id=event.pk)
+    from tournaments.jobs.result_tasks import standings_recompute as task
     from tournaments.services.standings import LOCK_CLASS
-    from tournaments.tasks_standings import standings_recompute as task
 
     with transaction.atomic():  # as a recomputation in another process does: hold the lock
         with connection.cursor() as cursor:
@@ -138,7 +138,7 @@ def test_a_failing_job_is_retried_then_shown_as_failed(on_worker):
 
 def test_a_pdf_is_rendered_by_the_worker(on_worker):
     from tournaments.models import GeneratedFile, Round
-    from tournaments.pdf_files import generated_file_request
+    from tournaments.pdf.files import generated_file_request
 
     event = played_event(players=6, rounds=1)
     f = generated_file_request(event=event, kind="seating", round_=Round.objects.get(event=event))

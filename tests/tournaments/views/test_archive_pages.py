@@ -213,7 +213,7 @@ def test_an_import_job_delivered_twice_imports_once(
     """A second delivery (a worker lost after the commit, a repeated send) finds the event on
     the job's row and imports nothing again."""
     from tournaments.archive.imports import archive_import_run
-    from tournaments.services import jobs
+    from tournaments.jobs import outbox as jobs
 
     client.force_login(UserFactory(is_staff=True))
     document = event_archive(event=event)
@@ -236,7 +236,7 @@ def test_an_import_queued_while_the_broker_is_down_runs_when_it_is_back(
     client, event, settings, django_capture_on_commit_callbacks
 ):
     from tests.conftest import broker_down
-    from tournaments.services import jobs
+    from tournaments.jobs import outbox as jobs
 
     client.force_login(UserFactory(is_staff=True))
     document = event_archive(event=event)
@@ -322,7 +322,7 @@ def test_an_import_whose_worker_is_lost_is_sent_again_then_given_up_visibly(
     """Issue 25, item 11 for the import: a job whose worker stopped is sent again (it is safe
     to run twice); one that lost its worker on every start fails with the reason, imports
     nothing, and its upload is deleted."""
-    from tournaments.services import jobs
+    from tournaments.jobs import outbox as jobs
 
     client.force_login(UserFactory(is_staff=True))
     document = event_archive(event=event)

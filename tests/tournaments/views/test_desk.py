@@ -9,7 +9,6 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
-from tournaments import desk_text
 from tournaments.models import (
     Appeal,
     Entry,
@@ -26,6 +25,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors.desk import EntryCounts, desk_for_event, table_states
+from tournaments.words import desk as desk_text
 
 pytestmark = pytest.mark.django_db
 

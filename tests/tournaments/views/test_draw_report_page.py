@@ -86,7 +86,7 @@ def test_a_round_action_says_its_success_in_the_pages_language(client):
     ],
 )
 def test_each_stored_reason_is_shown(stored, shown):
-    from tournaments.report_text import why
+    from tournaments.words.draw_report import why
 
     assert why(stored, {}).startswith(shown)
 
@@ -145,7 +145,7 @@ def test_how_the_engine_made_the_tables_reads_in_the_pages_language(stored, engl
     constructions stay, the sentence around them is translated, with the plural."""
     from django.utils import translation
 
-    from tournaments.report_text import construction, note
+    from tournaments.words.draw_report import construction, note
 
     with translation.override("en"):
         assert construction(stored) == english
@@ -157,7 +157,7 @@ def test_how_the_engine_made_the_tables_reads_in_the_pages_language(stored, engl
 def test_a_fixed_player_absent_from_the_draw_is_named_in_words():
     from django.utils import translation
 
-    from tournaments.report_text import note
+    from tournaments.words.draw_report import note
 
     with translation.override("en"):
         assert note("must_sit for 12 ignored: not present this round", {12: "Ann Bell"}) == (
@@ -170,7 +170,7 @@ def test_a_player_the_event_no_longer_has_is_said_in_words_not_by_id():
     entry deleted since, an imported draw's id the event cannot relate) read "#57"."""
     from django.utils import translation
 
-    from tournaments.report_text import note, rows, why
+    from tournaments.words.draw_report import note, rows, why
 
     report = {
         "players": [

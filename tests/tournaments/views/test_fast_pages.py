@@ -1,5 +1,5 @@
 """The anonymous viewer's public pages without the database (issue 28; views.caching.public_page,
-tournaments/page_cache.py): a cached page costs no query, a refresh naming its ETag is a 304
+tournaments/web_cache/versions.py): a cached page costs no query, a refresh naming its ETag is a 304
 without a query, every kind of change is visible on the next GET, a cache miss or an
 unreachable cache falls back to the database, and a logged-in viewer keeps his own header.
 
@@ -21,8 +21,6 @@ from django.urls import reverse
 
 from tests.factories import UserFactory
 from tests.tournaments.views.page_helpers import fine, one_round_played, swap_first_and_last
-from tournaments import page_cache
-from tournaments.kept import Kept
 from tournaments.models import Entry, Event, Player, Round
 from tournaments.services.entries import entry_update
 from tournaments.services.rounds import (
@@ -34,6 +32,8 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.standings import standings_recompute
 from tournaments.views import caching
+from tournaments.web_cache import versions as page_cache
+from tournaments.web_cache.kept import Kept
 
 pytestmark = pytest.mark.django_db
 
@@ -360,7 +360,7 @@ def test_the_pages_are_served_from_redis_as_in_production(
     client, cup, settings, django_assert_num_queries, django_capture_on_commit_callbacks
 ):
     """Production keeps the versions and the pages in Redis (CACHE_URL), shared by every web
-    process and the workers, through ``tournaments.cache.RedisCache`` (one client per pool)."""
+    process and the workers, through ``tournaments.web_cache.backend.RedisCache`` (one client per pool)."""
     import uuid
 
     import redis
@@ -370,7 +370,7 @@ def test_the_pages_are_served_from_redis_as_in_production(
     prefix = f"pulka-test-{uuid.uuid4().hex[:8]}"
     redis_cache = {
         "default": {
-            "BACKEND": "tournaments.cache.RedisCache",
+            "BACKEND": "tournaments.web_cache.backend.RedisCache",
             "LOCATION": settings.CELERY_BROKER_URL,
             "KEY_PREFIX": prefix,
         }

@@ -16,7 +16,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.factories import UserFactory
 from tests.tournaments.protocols.conftest import make_table
-from tournaments import forms as pulka_forms
+from tournaments.forms import event as pulka_forms
 from tournaments.models import EventRole
 
 pytestmark = pytest.mark.django_db

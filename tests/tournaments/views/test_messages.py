@@ -86,7 +86,7 @@ def test_a_document_rendered_inline_is_said_ready_not_being_rendered(client):
 def test_the_logs_import_sentence_has_its_plural_forms():
     from django.utils import translation
 
-    from tournaments.audit_text import described
+    from tournaments.words.audit import described
 
     assert described("entries.imported", {"count": 1}, {}) == "1 player imported from CSV"
     assert described("entries.imported", {"count": 5}, {}) == "5 players imported from CSV"
@@ -98,7 +98,7 @@ def test_the_log_says_a_player_the_event_no_longer_has_in_words():
     """Issue 29: an entry the event does not hold any more was named by its id ("#57")."""
     from django.utils import translation
 
-    from tournaments.audit_text import described
+    from tournaments.words.audit import described
 
     data = {"round": 2, "first": 57, "second": 12}
     with translation.override("en"):

@@ -1,4 +1,4 @@
-"""The pages a hall opens first rendered ahead after a change (issue 28; tournaments/page_warm.py):
+"""The pages a hall opens first rendered ahead after a change (issue 28; tournaments/web_cache/warm.py):
 after the standings job or a round's publication, the next anonymous GET of each of them reads
 no database; nothing is rendered ahead with the page cache off; the job is sent after the
 commit, once per burst; a change committed while the pages are rendered leaves no stale page
@@ -18,11 +18,11 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournaments.standings.factories import make_event, play_round
-from tournaments import page_warm
+from tournaments.jobs.result_tasks import public_pages_warm as warm_task
 from tournaments.models import Event, Round
 from tournaments.services.rounds import round_create, round_draw, round_publish
 from tournaments.services.standings import standings_recompute
-from tournaments.tasks_standings import public_pages_warm as warm_task
+from tournaments.web_cache import warm as page_warm
 
 pytestmark = pytest.mark.django_db
 
@@ -248,7 +248,7 @@ def test_the_worker_renders_the_pages_ahead_after_its_standings_job(
 
     settings.PULKA_JOBS_QUEUE = celery_worker_process
     settings.CACHES = {
-        "default": {"BACKEND": "tournaments.cache.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+        "default": {"BACKEND": "tournaments.web_cache.backend.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
     }
     event, entries = make_event(players=9, slug=f"warm-{uuid.uuid4().hex[:8]}")
     play_round(event, entries, 1, rng=random.Random(28))

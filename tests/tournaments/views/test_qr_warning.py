@@ -12,7 +12,7 @@ from django.urls import reverse
 from tests.factories import UserFactory
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import EventRole
-from tournaments.pdf_files import qr_address_is_local
+from tournaments.pdf.files import qr_address_is_local
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import permissions
+from tournaments.access import permissions
 from tournaments.api.parsers import NestingJSONParser
 from tournaments.api.permissions import EventOrganiser, EventReferee, EventVisible, event_from
 from tournaments.api.schema import (
@@ -40,7 +40,6 @@ from tournaments.api.schema import (
     error,
     location_header,
 )
-from tournaments.draw_record import draw_record
 from tournaments.errors import UserFacingError
 from tournaments.models import Round
 from tournaments.models.event import FoursRemainder
@@ -55,6 +54,7 @@ from tournaments.selectors.sit_out import sitting_out_of_round
 from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import rounds as round_services
+from tournaments.services.draw_record import draw_record
 
 
 @extend_schema_serializer(component_name="Event")
@@ -627,7 +627,7 @@ class DrawReportApi(APIView):
 
 @extend_schema_serializer(component_name="DrawRecord")
 class _DrawRecordOutput(serializers.Serializer):
-    """Everything needed to re-run a round's draw (``tournaments/draw_record.py``)."""
+    """Everything needed to re-run a round's draw (``tournaments/services/draw_record.py``)."""
 
     format = serializers.CharField(help_text='Always "pulka-draw-record".')
     version = serializers.IntegerField(help_text="1.")

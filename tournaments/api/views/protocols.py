@@ -24,12 +24,12 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import lockout
+from tournaments.access import lockout
+from tournaments.access.permissions import can_referee
 from tournaments.api.jobs import JobQueuedOutput, job_mark, job_output, job_since
 from tournaments.api.schema import error
 from tournaments.errors import UserFacingError
 from tournaments.models import EntryKind, Event, Protocol
-from tournaments.permissions import can_referee
 from tournaments.selectors.protocols import protocol_current, table_in_event
 from tournaments.services import protocols as svc
 
@@ -507,7 +507,7 @@ class ProtocolApproveApi(_TableApi):
             return _error(exc, status.HTTP_409_CONFLICT)
         except UserFacingError as exc:
             return _error(exc)
-        from tournaments.services.jobs import STANDINGS_QUEUED
+        from tournaments.jobs.outbox import STANDINGS_QUEUED
 
         job = job_since(mark, task="tournaments.standings_recompute", event_id=event.pk)
         return Response(

@@ -31,7 +31,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import permissions
+from tournaments.access import permissions
 from tournaments.api.jobs import JobQueuedOutput, job_output, job_since
 from tournaments.api.permissions import EventReferee, EventVisible, event_from
 from tournaments.api.schema import (
@@ -44,16 +44,16 @@ from tournaments.api.schema import (
     location_header,
 )
 from tournaments.errors import UserFacingError
+from tournaments.jobs.outbox import DOCUMENT_QUEUED, STANDINGS_QUEUED
 from tournaments.models import GeneratedFile, Round, StandingsSnapshot, Table
-from tournaments.pdf import PAPERS
-from tournaments.pdf_files import generated_file_request
+from tournaments.pdf.documents import PAPERS
+from tournaments.pdf.files import generated_file_request
 from tournaments.selectors.standings import (
     snapshot_version,
     standings_header,
     standings_snapshot,
     standings_view,
 )
-from tournaments.services.jobs import DOCUMENT_QUEUED, STANDINGS_QUEUED
 from tournaments.services.standings import standings_schedule
 from tournaments.views.caching import PAGE_CACHE_SECONDS, conditional, page_etag
 

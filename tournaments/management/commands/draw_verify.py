@@ -21,9 +21,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.draw_record import RecordError, draw_record, seating_findings, verify
 from tournaments.models import Round
 from tournaments.seating import ENGINE_VERSION
+from tournaments.services.draw_record import RecordError, draw_record, seating_findings, verify
 
 
 class Command(BaseCommand):

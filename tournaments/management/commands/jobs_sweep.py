@@ -10,9 +10,9 @@ from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    help = "Send queued background jobs and end those whose worker is gone (services.jobs)."
+    help = "Send queued background jobs and end those whose worker is gone (jobs.outbox)."
 
     def handle(self, *args, **options) -> None:
-        from tournaments.services.jobs import jobs_sweep
+        from tournaments.jobs.outbox import jobs_sweep
 
         self.stdout.write(json.dumps(jobs_sweep(), sort_keys=True))

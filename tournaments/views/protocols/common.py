@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from scoring.protocol import Ending
-from tournaments import permissions
+from tournaments.access import permissions
 from tournaments.errors import whole_number
 from tournaments.models import EntryKind, Event
 from tournaments.selectors import protocols as sel

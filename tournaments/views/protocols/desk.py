@@ -14,12 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.protocol import Ending
-from tournaments import permissions
+from tournaments.access import permissions
 from tournaments.errors import UserFacingError, whole_number
+from tournaments.jobs.outbox import STANDINGS_QUEUED, jobs_waiting
 from tournaments.models import EntryKind, Protocol
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
-from tournaments.services.jobs import STANDINGS_QUEUED, jobs_waiting
 from tournaments.variants import ui_of_event
 from tournaments.views.protocols.common import _current_protocol, staff_view
 

@@ -6,15 +6,15 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from tournaments import permissions
+from tournaments.access import permissions
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.models import Appeal, PenaltyDefinition
 from tournaments.selectors import protocols as sel
-from tournaments.selectors import rulings_text as rtext
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_event
 from tournaments.views.decorators import posted_id
 from tournaments.views.protocols.common import _seats, staff_view
+from tournaments.words import rulings as rtext
 
 
 def _params(text: str) -> dict[str, object]:

@@ -9,15 +9,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring.protocol import Ending
-from tournaments import lockout
+from tournaments.access import lockout
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.models import Entry, Protocol, Round
 from tournaments.selectors import protocols as sel
-from tournaments.selectors import rulings_text as rtext
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_protocol
 from tournaments.views.protocols.common import _current_protocol, _rebuild
+from tournaments.words import rulings as rtext
 
 
 def table_entry(request, key: str):

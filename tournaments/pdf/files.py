@@ -4,8 +4,8 @@
 :func:`generated_file_request` builds the document's context (cheap), hashes it, and returns the
 stored file of the same kind, scope, paper, language and hash if there is one; otherwise it
 creates a pending :class:`~tournaments.models.GeneratedFile` and enqueues
-:func:`tournaments.tasks_standings.generated_file_render` after the commit. The job renders with
-:mod:`tournaments.pdf` and saves the bytes. Requests for the same document while one is pending
+:func:`tournaments.jobs.result_tasks.generated_file_render` after the commit. The job renders with
+:mod:`tournaments.pdf.documents` and saves the bytes. Requests for the same document while one is pending
 return the pending row (no second job).
 """
 
@@ -17,10 +17,10 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import pdf
 from tournaments.errors import UserFacingError
 from tournaments.models import Event, GeneratedFile, Round, Table
 from tournaments.models.round import without_draw_record
+from tournaments.pdf import documents as pdf
 
 __all__ = [
     "qr_address",
@@ -156,10 +156,10 @@ def generated_file_request(
         **scope, inputs_hash=digest, base_url=base_url, status=GeneratedFile.Status.PENDING
     )
 
-    from tournaments.services.jobs import job_enqueue
+    from tournaments.jobs.outbox import job_enqueue
     from tournaments.services.standings import jobs_queue
 
-    # the job is written with the row and sent after the commit (services.jobs: an outbox)
+    # the job is written with the row and sent after the commit (jobs.outbox)
     job_enqueue(
         task="tournaments.generated_file_render",
         args=[created.pk],

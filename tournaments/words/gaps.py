@@ -3,7 +3,7 @@ in a word or two) and the organiser's round page (the desk's words, with a link 
 protocol). The reads are :func:`tournaments.selectors.desk.round_gaps`.
 
 Players read this (the results page): its strings are translated into every language
-(``locale_build.PLAYER_FACING``), the staff's words come from :mod:`tournaments.desk_text`.
+(``locale_build.PLAYER_FACING``), the staff's words come from :mod:`tournaments.words.desk`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import desk_text
 from tournaments.selectors.desk import ERRORS, MISSING, RoundGaps
+from tournaments.words import desk as desk_text
 
 __all__ = ["gap_items"]
 

@@ -1,5 +1,5 @@
 """The Celery task class of Pulka's jobs: runs a task under its outbox row's lease
-(``tournaments.services.jobs``)."""
+(``tournaments.jobs.outbox``)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class JobTask(Task):
     reject_on_worker_lost = True
 
     def __call__(self, *args, **kwargs):
-        from tournaments.services import jobs
+        from tournaments.jobs import outbox as jobs
 
         task_id = getattr(self.request, "id", None)
         if not task_id or getattr(self.request, "called_directly", True):

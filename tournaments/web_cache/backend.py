@@ -3,7 +3,7 @@
 Django's ``RedisCacheClient.get_client`` makes a new ``redis.Redis`` for every cache call
 (redis-py then builds its table of response callbacks): about 0.06 ms of CPU, as much as a
 trivial view costs, on every read of the public pages' versions (issue 28,
-``tournaments/page_cache.py``). The client is thread-safe and its pool reconnects after a fork,
+``tournaments/web_cache/versions.py``). The client is thread-safe and its pool reconnects after a fork,
 so one per pool is kept. ``settings.CACHES`` uses this class wherever ``CACHE_URL`` names Redis.
 """
 

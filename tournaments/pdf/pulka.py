@@ -1,7 +1,7 @@
 """The Russian pulka's filled grid (001 §4.2.11), drawn with reportlab for
-:mod:`tournaments.pdf_filled`: the layout ``pulka`` of :mod:`tournaments.pdf_layouts`.
+:mod:`tournaments.pdf.filled`: the layout ``pulka`` of :mod:`tournaments.pdf.layouts`.
 
-Its own module since the other families' grids share :func:`tournaments.pdf_layouts.
+Its own module since the other families' grids share :func:`tournaments.pdf.layouts.
 grouped_grid`: the pulka's three header rows (per player the pulya, the gora and the whists on
 each other player, each opponent's name fitted to its cell) are its own.
 """
@@ -15,7 +15,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from tournaments.pdf_draw import (
+from tournaments.pdf.blank import fit
+from tournaments.pdf.draw import (
     BOLD,
     FONT,
     HEAD_FILL,
@@ -25,7 +26,6 @@ from tournaments.pdf_draw import (
     e,
     suits_markup,
 )
-from tournaments.pdf_sheets import fit
 
 __all__ = ["pulka_grid"]
 

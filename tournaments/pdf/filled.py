@@ -2,7 +2,7 @@
 
 The sheets used to be HTML templates laid out by WeasyPrint, 0.2–1 s of CPU a sheet (the
 cascade and the automatic table layout of the grid): a Russian round of 333 tables took 98 s.
-Here each sheet is built from the same context (:func:`tournaments.pdf._filled_sheet`) as
+Here each sheet is built from the same context (:func:`tournaments.pdf.documents._filled_sheet`) as
 platypus flowables with fixed column widths, and every sheet of a round (or of a whole event)
 goes into one document: the fonts are embedded once, a table too long for one page continues
 on the next with its header repeated (001 §4.2.11: a pulka is never cut), and each sheet's
@@ -13,11 +13,11 @@ its options, the event's dates in the document's language, how the pulka ended),
 terms, the protocol's version and its approval stamp, the players by seat, the findings,
 rulings and penalties in words, the signature lines and the footer. What differs by family —
 the terms, the grid of deal rows in the family's columns (♦ ♥ in red, ♠ ♣ in black; penalty
-lines in words, shaded; the Russian pulka's grid in :mod:`tournaments.pdf_pulka`), the final
-table — is a :class:`tournaments.pdf_layouts.Layout`, named by the family's
+lines in words, shaded; the Russian pulka's grid in :mod:`tournaments.pdf.pulka`), the final
+table — is a :class:`tournaments.pdf.layouts.Layout`, named by the family's
 ``FamilyUI.filled_layout``.
 
-The fonts, the colours, the styles and the plain tables are :mod:`tournaments.pdf_draw`'s.
+The fonts, the colours, the styles and the plain tables are :mod:`tournaments.pdf.draw`'s.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from tournaments.pdf_draw import (
+from tournaments.pdf.draw import (
     BOLD,
     BOLD_ITALIC,
     FONT,
@@ -136,7 +136,7 @@ def _family_name(rules: dict[str, Any]) -> str:
 
 
 def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list[Any]:
-    """The flowables of one sheet drawn in ``layout`` (a :class:`tournaments.pdf_layouts.
+    """The flowables of one sheet drawn in ``layout`` (a :class:`tournaments.pdf.layouts.
     Layout`; call inside ``translation.override``)."""
     event, rules, protocol = sheet["event"], sheet.get("rules") or {}, sheet.get("protocol")
     where = gettext("Round %(r)s, table %(t)s") % {"r": sheet["round"], "t": sheet["table"]}
@@ -257,7 +257,7 @@ def _tables_below(sheet: dict[str, Any], layout: Any, st: Styles, width: float) 
     """The family's final table (the Russian settlement, 001 §4.2.14; the Balkan final
     calculation; the pot games' result; Priffe's player totals) with its notes and what the
     family draws after it, then the findings, the rulings and the penalties, in words."""
-    from tournaments.pdf_layouts import final_table
+    from tournaments.pdf.layouts import final_table
 
     out: list[Any] = [Paragraph(e(layout.result_heading(sheet)), st.heading)]
     out += [Paragraph(text, st.body) for text in layout.before_result(sheet)]
@@ -352,7 +352,7 @@ def render_sheets(
     title: str,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[bytes, list[int]]:
-    """Every sheet of ``sheets`` (contexts of :func:`tournaments.pdf._filled_sheet`) in one PDF,
+    """Every sheet of ``sheets`` (contexts of :func:`tournaments.pdf.documents._filled_sheet`) in one PDF,
     each from a new page, in the given order (call inside ``translation.override``); and the
     number of pages of each sheet.
 
@@ -360,7 +360,7 @@ def render_sheets(
     finished (``done`` sheets so far), the last one included. The memory taken grows with the
     sheets (about 0.4 MiB a sheet while it is drawn): draw a long list in parts.
     """
-    from tournaments.pdf_layouts import LAYOUTS
+    from tournaments.pdf.layouts import LAYOUTS
 
     _fonts()
     st = Styles()

@@ -1,5 +1,5 @@
-"""What the filled protocols are drawn with (issue 28), for :mod:`tournaments.pdf_filled`,
-:mod:`tournaments.pdf_layouts` and :mod:`tournaments.pdf_pulka`: the fonts, the colours, the
+"""What the filled protocols are drawn with (issue 28), for :mod:`tournaments.pdf.filled`,
+:mod:`tournaments.pdf.layouts` and :mod:`tournaments.pdf.pulka`: the fonts, the colours, the
 paragraph styles, the markup of a cell (the suits in colour, the signs DejaVu Sans lacks) and
 the plain bordered table (the final tables, the findings, the rulings, the penalties).
 

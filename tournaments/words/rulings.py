@@ -85,7 +85,7 @@ def _names_of_tables(table_ids: set[int]) -> dict[int, list[str]]:
     return out
 
 
-#: The actions this module says in words (the others are :mod:`tournaments.audit_text`'s).
+#: The actions this module says in words (the others are :mod:`tournaments.words.audit`'s).
 AREAS = ("protocol.", "incident.", "ruling.", "appeal.", "penalty.")
 
 

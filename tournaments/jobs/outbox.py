@@ -4,7 +4,7 @@
   (the approval, the recomputation asked for, the document ordered) and hands it to the broker
   after the commit. When the broker cannot be reached the write still commits, the row stays
   ``queued`` and the caller tells the user the job is queued; nothing raises.
-* A worker runs the job under a lease: :class:`tournaments.job_task.JobTask` marks it
+* A worker runs the job under a lease: :class:`tournaments.jobs.base.JobTask` marks it
   ``running`` and renews ``heartbeat_at`` every :func:`heartbeat_every` seconds from a thread.
   A delivery of a job that has already ended is skipped, so a message delivered twice (late
   acknowledgement after a lost worker, or a send repeated by the sweep) does no harm.
@@ -115,7 +115,7 @@ def _standings_lost(job: Job, reason: str) -> None:
 
 
 def _document_lost(job: Job, reason: str) -> None:
-    from tournaments.pdf_files import generated_file_mark_failed
+    from tournaments.pdf.files import generated_file_mark_failed
 
     if job.args:
         generated_file_mark_failed(file_id=int(job.args[0]), error=reason)
@@ -187,7 +187,7 @@ def job_send(*, job: Job, raise_task_errors: bool = False, resend: bool = False)
     ``queued`` when the broker cannot be reached. In eager mode the job runs here; its
     errors are recorded on the row and raised only with ``raise_task_errors``.
     """
-    import tournaments.tasks  # noqa: F401  (registers every task of the app)
+    import tournaments.jobs.tasks  # noqa: F401  (registers every task of the app)
     from tournaments.celery import app
 
     now = timezone.now()

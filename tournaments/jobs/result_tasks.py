@@ -11,7 +11,7 @@ import traceback
 from celery import shared_task
 
 from tournaments.errors import UserFacingError
-from tournaments.job_task import JobTask
+from tournaments.jobs.base import JobTask
 
 __all__ = [
     "standings_recompute",
@@ -67,7 +67,7 @@ def standings_recompute(self, event_id: int) -> dict[str, object]:
 )
 def generated_file_render(self, file_id: int) -> int | None:
     from tournaments.models import GeneratedFile
-    from tournaments.pdf_files import generated_file_render as render
+    from tournaments.pdf.files import generated_file_render as render
 
     try:
         return render(file_id=file_id).pk
@@ -77,7 +77,7 @@ def generated_file_render(self, file_id: int) -> int | None:
         raise
     except Exception as exc:
         if self.request.retries >= 2 or self.request.is_eager:
-            from tournaments.pdf_files import generated_file_mark_failed
+            from tournaments.pdf.files import generated_file_mark_failed
 
             generated_file_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
             raise
@@ -95,7 +95,7 @@ def generated_file_render(self, file_id: int) -> int | None:
 def event_archive_export(self, file_id: int) -> int:
     """Write an event's archive (large events): ``tournaments.archive.files.archive_render``."""
     from tournaments.archive.files import archive_render
-    from tournaments.pdf_files import generated_file_mark_failed
+    from tournaments.pdf.files import generated_file_mark_failed
 
     try:
         return archive_render(file_id=file_id).pk
@@ -128,8 +128,8 @@ def event_archive_import(self, name: str, user_id: int | None, slug: str) -> dic
 @shared_task(name="tournaments.public_pages_warm", ignore_result=True)
 def public_pages_warm(event_id: int) -> dict[str, object]:
     """Render ahead the public pages a hall opens first, after the standings or a round's
-    publication changed (issue 28): ``tournaments.page_warm.public_pages_warm`` (it logs its
+    publication changed (issue 28): ``tournaments.web_cache.warm.public_pages_warm`` (it logs its
     errors and never raises; a lost job only leaves the pages to the first viewers)."""
-    from tournaments.page_warm import public_pages_warm as warm
+    from tournaments.web_cache.warm import public_pages_warm as warm
 
     return warm(event_id=event_id)

@@ -41,7 +41,7 @@ from django.db import transaction
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
 
-from tournaments import page_cache
+from tournaments.web_cache import versions as page_cache
 
 __all__ = [
     "STANDINGS_PAGES",
@@ -92,8 +92,8 @@ def public_pages_warm_schedule(*, event_id: int) -> None:
 
 
 def _send(event_id: int) -> None:
+    from tournaments.jobs.result_tasks import public_pages_warm as task
     from tournaments.services.standings import jobs_queue
-    from tournaments.tasks_standings import public_pages_warm as task
 
     try:
         if not cache.add(_queued_key(event_id), 1, QUEUED_SECONDS):

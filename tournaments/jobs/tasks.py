@@ -9,7 +9,7 @@ from celery import shared_task
 from django.db import connection
 
 from tournaments.errors import UserFacingError
-from tournaments.job_task import JobTask
+from tournaments.jobs.base import JobTask
 
 
 @shared_task(name="tournaments.system_ping", acks_late=True)
@@ -27,7 +27,7 @@ def system_ping() -> dict[str, object]:
     }
 
 
-from tournaments import tasks_standings  # noqa: E402,F401  (standings and PDF jobs, issue 6)
+from tournaments.jobs import result_tasks as tasks_standings  # noqa: E402,F401  (standings and PDF jobs, issue 6)
 
 
 @shared_task(
@@ -72,8 +72,8 @@ def round_draw(
 @shared_task(name="tournaments.jobs_sweep", ignore_result=True)
 def jobs_sweep() -> dict[str, int]:
     """Send the jobs the broker missed and end those whose worker is gone (Celery beat,
-    ``PULKA_JOBS_SWEEP_EVERY`` seconds): ``services.jobs.jobs_sweep``."""
-    from tournaments.services.jobs import jobs_sweep as sweep
+    ``PULKA_JOBS_SWEEP_EVERY`` seconds): ``jobs.outbox.jobs_sweep``."""
+    from tournaments.jobs.outbox import jobs_sweep as sweep
 
     return sweep()
 

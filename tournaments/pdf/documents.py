@@ -6,11 +6,11 @@ with the "contract / result" column, and a QR code of the table's private entry 
 protocol (the approved pulka as on paper), seating lists (by table and alphabetically) and the
 standings. Each kind has a *context builder* returning plain JSON-safe data (read through the
 selectors in a fixed number of queries) and a template in ``templates/pdf/``; the hash of the
-context is what :mod:`tournaments.pdf_files` caches a rendered file by, so a PDF is rendered again
+context is what :mod:`tournaments.pdf.files` caches a rendered file by, so a PDF is rendered again
 only when its data changes. Two kinds are drawn with reportlab instead of laid out as HTML, for
-speed: the blank protocols' per-table text (:mod:`tournaments.pdf_sheets`, over a static sheet
+speed: the blank protocols' per-table text (:mod:`tournaments.pdf.blank`, over a static sheet
 WeasyPrint renders once per table size) and the filled protocols of every rule family
-(:mod:`tournaments.pdf_filled`, each family's sheet described in :mod:`tournaments.pdf_layouts`).
+(:mod:`tournaments.pdf.filled`, each family's sheet described in :mod:`tournaments.pdf.layouts`).
 
 Fonts: DejaVu Sans (Cyrillic and ♠♣♦♥), set explicitly in the page-margin boxes too (they do not
 inherit the body font, platform.md). Paper: A4 by default, US Letter as an option.
@@ -31,7 +31,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from tournaments.models import Entry, Event, EventPenalty, Protocol, Round, Seat, Table
-from tournaments.penalty_text import penalty_entry_words
+from tournaments.words.penalties import penalty_entry_words
 
 __all__ = [
     "PAPERS",
@@ -490,9 +490,9 @@ def _filled_sheet(
     when there is a protocol; ``terms``: the game's terms by the event's rules, shown on a
     sheet without a protocol, :func:`_sheet_terms`)."""
     from tournaments.selectors.protocols import finding_citation, finding_message, finding_title
-    from tournaments.selectors.rulings_text import ruling_text
     from tournaments.services.protocols import effective_protocol, stored_protocol
     from tournaments.variants import ui_of_event, ui_of_protocol
+    from tournaments.words.rulings import ruling_text
 
     context: dict[str, Any] = {
         "event": header,
@@ -506,7 +506,7 @@ def _filled_sheet(
         "rulings": [],
         "penalties": [],
         "settlement": [],
-        "layout": ui_of_event(event).filled_layout,  # the family's sheet (tournaments.pdf_layouts)
+        "layout": ui_of_event(event).filled_layout,  # the family's sheet (tournaments.pdf.layouts)
     }
     if protocol is None:
         return {**context, **terms}
@@ -723,7 +723,7 @@ def _standings_criterion(event: Event) -> Any:
 #: kind → (template, filename pattern)
 KINDS: dict[str, tuple[str, str]] = {
     "blank": ("pdf/blank_background.html", "{slug}-round{round}-blank-protocols.pdf"),
-    # drawn by tournaments.pdf_filled in the family's layout (tournaments.pdf_layouts)
+    # drawn by tournaments.pdf.filled in the family's layout (tournaments.pdf.layouts)
     "filled": ("", "{slug}-round{round}-table{table}-protocol.pdf"),
     # every round's filled protocols (as "filled")
     "protocols": ("", "{slug}-protocols.pdf"),
@@ -852,8 +852,8 @@ def render_filled_round(
     (:func:`filled_event_context`: every round's tables in round then table order, a bookmark
     per round and per table).
 
-    Every sheet is drawn by :mod:`tournaments.pdf_filled` in its family's layout
-    (``FamilyUI.filled_layout``, :mod:`tournaments.pdf_layouts`), :data:`DRAWN_SHEETS_PER_PART`
+    Every sheet is drawn by :mod:`tournaments.pdf.filled` in its family's layout
+    (``FamilyUI.filled_layout``, :mod:`tournaments.pdf.layouts`), :data:`DRAWN_SHEETS_PER_PART`
     sheets to a document (about 0.02 s of CPU a sheet where WeasyPrint took 0.3 s, issue 28),
     each sheet's pages numbered on their own. The memory held is a part's, whatever the number
     of sheets; the parts are joined in order.
@@ -863,7 +863,7 @@ def render_filled_round(
 
     from pypdf import PdfWriter
 
-    from tournaments import pdf_filled
+    from tournaments.pdf import filled as pdf_filled
 
     if paper not in PAPERS:
         raise ValueError(f"paper {paper!r}: choose one of {sorted(PAPERS)}")
@@ -920,9 +920,9 @@ def render_filled_round(
 
 def render_blank(context: dict[str, Any], *, paper: str = "A4", language: str = "en") -> bytes:
     """The blank protocols: the static sheet of each table size rendered once, the per-table
-    text as a light overlay, merged (:mod:`tournaments.pdf_sheets`, issue 6). The QR codes are
+    text as a light overlay, merged (:mod:`tournaments.pdf.blank`, issue 6). The QR codes are
     made from the links the context (and hash) holds."""
-    from tournaments import pdf_sheets
+    from tournaments.pdf import blank as pdf_sheets
 
     if paper not in PAPERS:
         raise ValueError(f"paper {paper!r}: choose one of {sorted(PAPERS)}")
@@ -988,7 +988,7 @@ def _blank_sheet(
 ) -> dict[str, Any]:
     """The per-table text of one blank sheet, in :func:`pdf_sheets.draw_overlay`'s terms
     (labels translated: call inside ``translation.override``)."""
-    from tournaments.pdf_sheets import GREY, Run
+    from tournaments.pdf.blank import GREY, Run
 
     event = context["event"]
     round_label = gettext("Round %(n)s") % {"n": context["round"]}

@@ -1,5 +1,5 @@
 """The filled protocol's family-specific part (issue 28): what each rule family's sheet draws
-between the players and the findings, as a small description for :mod:`tournaments.pdf_filled`.
+between the players and the findings, as a small description for :mod:`tournaments.pdf.filled`.
 
 A :class:`Layout` names the terms of the game the header shows (the pulka's target, the bula
 and its refas, the stake and the ante, the sits), the family's own block (a grid of deal rows in
@@ -26,7 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from tournaments.pdf_draw import (
+from tournaments.pdf.draw import (
     BOLD,
     FONT,
     GREY,
@@ -40,7 +40,7 @@ from tournaments.pdf_draw import (
     signs_markup,
     suits_markup,
 )
-from tournaments.pdf_pulka import pulka_grid
+from tournaments.pdf.pulka import pulka_grid
 
 __all__ = ["LAYOUTS", "Column", "Group", "Layout", "final_table", "grouped_grid"]
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from tournaments.report_text import name_of
+from tournaments.words.draw_report import name_of
 
 __all__ = ["described"]
 
