@@ -1,0 +1,3 @@
+"""``manage.py`` commands: the demo, the draws' re-check, the archive, the catalogues' build and
+the job sweep. Thin wrappers over services and selectors, like views.
+"""
