@@ -14,7 +14,11 @@ os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
 from .base import *  # noqa: E402,F403
 from .base import DATABASES  # noqa: E402
 
-DATABASES["default"]["TEST"] = {"NAME": os.environ.get("PULKA_TEST_DB_NAME", "test_pulka")}
+# the test database is named after DATABASE_URL's (test_pulka by default), so that runs with
+# different DATABASE_URLs on one server never share one
+DATABASES["default"]["TEST"] = {
+    "NAME": os.environ.get("PULKA_TEST_DB_NAME", f"test_{DATABASES['default']['NAME']}")
+}
 # requests make no extra query for the jobs sweep (tests that count queries); the sweep's
 # own test switches it on
 PULKA_JOBS_SWEEP_ON_REQUEST = 0
