@@ -77,8 +77,8 @@ and the reason, seats so far, left neighbours, first deals, 4-table duty).
 0
 """
 
-from .designs import kirkman_schedule
 from .engine import draw_round, draw_schedule, seed_commitment
+from .kirkman import kirkman_schedule
 from .model import (
     ENGINE_VERSION,
     ConstraintError,

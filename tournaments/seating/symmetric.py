@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
+from .differences import _key_function, never_developed
 from .exact import deterministic_solver
 
 __all__ = ["SHAPES", "Shape", "developed_schedule", "symmetric_design", "symmetric_schedule"]
@@ -330,7 +331,6 @@ def _developed(
     ]
     tables = range(len(sizes))
     model = cp_model.CpModel()
-    from .designs import _key_function, never_developed  # designs imports this module
 
     difference_of = _key_function(g)
     never = never_developed(g, levels, fixed)

@@ -16,20 +16,15 @@ from tournaments.seating import (
     engine,
     kirkman_schedule,
 )
-from tournaments.seating.designs import (
-    FOURS_BUDGET,
-    NO_TURNED_ROUND,
+from tournaments.seating.designs import cyclic_schedule, triple_design
+from tournaments.seating.differences import _turned_attempt
+from tournaments.seating.fours import FOURS_BUDGET, NO_TURNED_ROUND, four_design, turned_fours
+from tournaments.seating.kirkman import _multiplied_one_rotational, _turned_triples
+from tournaments.seating.near_kirkman import (
     _filled_groups,
     _groups_of_six,
-    _multiplied_one_rotational,
     _resolvable_latin,
-    _turned_attempt,
-    _turned_triples,
-    cyclic_schedule,
-    four_design,
     near_kirkman_schedule,
-    triple_design,
-    turned_fours,
 )
 
 from .helpers import as_history, design_pairs, pair_counts, repeats, seated
