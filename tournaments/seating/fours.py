@@ -175,6 +175,7 @@ def _projective_packing() -> Schedule | None:
     resolvable (40, 4, 1) design. CP-SAT finds one in a tenth of a second;
     one worker and a fixed seed make it the same every time.
     """
+    # OR-Tools loads in about 1.5 s (python -X importtime): only a draw that runs CP-SAT pays it
     from ortools.sat.python import cp_model
 
     def normal(v: tuple[int, ...]) -> tuple[int, ...]:

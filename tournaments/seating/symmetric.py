@@ -123,6 +123,7 @@ def symmetric_schedule(
     Players are numbered ∞ first (``0 … fixed-1``), then level by level:
     ``(level, g)`` is ``fixed + level · |G| + index of g``.
     """
+    # OR-Tools loads in about 1.5 s (python -X importtime): only a draw that runs CP-SAT pays it
     from ortools.sat.python import cp_model
 
     n = sum(sizes)
@@ -323,6 +324,7 @@ def _developed(
     ``bases`` base rounds (round ``h · bases + i`` is base round ``i`` shifted
     by ``h``), no difference twice over all of them: ``bases · g`` rounds.
     """
+    # OR-Tools loads in about 1.5 s (python -X importtime): only a draw that runs CP-SAT pays it
     from ortools.sat.python import cp_model
 
     n = sum(sizes)
