@@ -74,6 +74,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "templates/tournaments/protocols/entry/pot.html",
     "templates/tournaments/protocols/cells/pot.html",
     "tournaments/variants/pot.py",
+    "tournaments/pdf/documents.py",
     "tournaments/pdf/protocol_contexts.py",
     "tournaments/pdf/render.py",
     "tournaments/pdf/blank.py",
