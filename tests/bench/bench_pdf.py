@@ -18,7 +18,9 @@ import pytest
 
 from tests.tournaments.standings.factories import make_event, play_round
 from tests.tournaments.standings.pdf_helpers import page_count
+from tournaments.pdf import contexts as pdf_contexts
 from tournaments.pdf import documents as pdf
+from tournaments.pdf import protocol_contexts as pdf_protocols
 
 TABLES = 100
 
@@ -37,7 +39,9 @@ def test_bench_blank_protocols_100_tables(tmp_path):
     t_first = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    context = pdf.blank_protocols_context(round_=round_, base_url="https://pulka.example.org")
+    context = pdf_contexts.blank_protocols_context(
+        round_=round_, base_url="https://pulka.example.org"
+    )
     t_context = time.perf_counter() - t0
     t0 = time.perf_counter()
     rendered = pdf.render("blank", context)
@@ -49,7 +53,7 @@ def test_bench_blank_protocols_100_tables(tmp_path):
     assert pages == TABLES
 
     t0 = time.perf_counter()
-    seating = pdf.render("seating", pdf.seating_context(round_=round_))
+    seating = pdf.render("seating", pdf_contexts.seating_context(round_=round_))
     t_seating = time.perf_counter() - t0
     print(f"\n[bench_pdf] first render in the process (WeasyPrint and fonts load): {t_first:.2f} s")
     print(
@@ -81,7 +85,7 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
     pdf.render("seating", {"event": {"name": "warm-up", "slug": "w"}, "round": 1, "tables": []})
 
     t0 = time.perf_counter()
-    context = pdf.filled_round_context(round_=round_)
+    context = pdf_protocols.filled_round_context(round_=round_)
     t_context = time.perf_counter() - t0
     from tournaments.pdf.files import generated_file_request
 
@@ -106,7 +110,7 @@ def test_bench_filled_protocols_of_a_round(tmp_path):
 
     table = Table.objects.filter(round=round_).order_by("number").last()
     t0 = time.perf_counter()
-    single = pdf.render("filled", pdf.filled_protocol_context(table=table))
+    single = pdf.render("filled", pdf_protocols.filled_protocol_context(table=table))
     t_single = time.perf_counter() - t0
     assert single.data.startswith(b"%PDF")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -142,7 +146,7 @@ def test_bench_filled_protocols_of_an_event(tmp_path):
     pdf.render("seating", {"event": {"name": "warm-up", "slug": "w"}, "round": 1, "tables": []})
 
     t0 = time.perf_counter()
-    context = pdf.filled_event_context(event=event)
+    context = pdf_protocols.filled_event_context(event=event)
     t_context = time.perf_counter() - t0
     # asking for the file from the documents page: the sheets' inputs hashed in the request
     # (the job is sent after the commit, which this test never makes)
@@ -202,7 +206,7 @@ def test_bench_filled_protocols_of_a_family_round(family, tmp_path):
     )
     pdf.render("seating", {"event": {"name": "warm-up", "slug": "w"}, "round": 1, "tables": []})
     t0 = time.perf_counter()
-    context = pdf.filled_round_context(round_=round_)
+    context = pdf_protocols.filled_round_context(round_=round_)
     t_context = time.perf_counter() - t0
     load = os.getloadavg()[0]
     cpu0 = time.process_time()

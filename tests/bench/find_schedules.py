@@ -136,7 +136,9 @@ def turned(sizes: tuple[int, ...], seeds: range, steps: int) -> None:
     import random
     import time
 
-    from tournaments.seating.designs import _develop, design_name, turned_fours
+    from tournaments.seating.designs import design_name
+    from tournaments.seating.differences import _develop
+    from tournaments.seating.fours import turned_fours
 
     v = sum(sizes)
     g = (v - 1) // 3

@@ -59,7 +59,7 @@ from itertools import combinations, pairwise
 from math import comb
 
 from tournaments.seating.catalogue import developed
-from tournaments.seating.designs import _key_function, never_developed
+from tournaments.seating.differences import _key_function, never_developed
 from tournaments.seating.symmetric import _check as check_schedule
 
 Schedule = list[list[tuple[int, ...]]]

@@ -32,7 +32,7 @@ import time
 from itertools import combinations
 
 from tournaments.seating.catalogue import developed
-from tournaments.seating.designs import _key_function
+from tournaments.seating.differences import _key_function
 from tournaments.seating.symmetric import _check as check_schedule
 
 # name → (multiplier, level permutation), as a function of g; and the levels that never meet

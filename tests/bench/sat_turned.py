@@ -39,7 +39,7 @@ from itertools import combinations
 from sat_developed import _a_round, extra_rounds
 
 from tournaments.seating.catalogue import developed
-from tournaments.seating.designs import _cube_root_of_unity, _key_function
+from tournaments.seating.differences import _cube_root_of_unity, _key_function
 from tournaments.seating.symmetric import _check as check_schedule
 
 Point = tuple[int, int]

@@ -9,7 +9,7 @@ from find_schedules import developed as developed_entry
 from find_schedules import turned, turned_sat
 
 from tournaments.seating.catalogue import _rounds, developed
-from tournaments.seating.designs import four_design
+from tournaments.seating.fours import four_design
 
 
 def test_turned_prints_the_entry_the_draw_would_build(capsys):

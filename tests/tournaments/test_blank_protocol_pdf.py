@@ -16,6 +16,7 @@ from tests.factories import UserFactory
 from tournaments.demo.events import demo_event
 from tournaments.models import Round
 from tournaments.pdf import blank as pdf_sheets
+from tournaments.pdf import contexts as pdf_contexts
 from tournaments.pdf import documents as pdf
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +54,9 @@ def _words(data: bytes, page: int) -> list[tuple[str, float, float]]:
 def test_the_head_the_caption_and_the_grid_do_not_overlap(db, language):
     event = demo_event(organiser=UserFactory(username="demo", is_superuser=True))
     round_ = Round.objects.get(event=event, number=3)
-    context = pdf.blank_protocols_context(round_=round_, base_url="https://pulka.example.org/ru")
+    context = pdf_contexts.blank_protocols_context(
+        round_=round_, base_url="https://pulka.example.org/ru"
+    )
     data = pdf.render("blank", context, language=language).data
     four = next(i for i, t in enumerate(context["tables"], 1) if t["size"] == 4)
     for page in (1, four):

@@ -20,6 +20,7 @@ from django.utils.module_loading import import_string
 from tests.factories import UserFactory
 from tournaments.models import EventPenalty, Protocol, Table
 from tournaments.pdf import documents as pdf
+from tournaments.pdf import protocol_contexts as pdf_protocols
 from tournaments.pdf.layouts import LAYOUTS
 from tournaments.variants import ADAPTERS
 
@@ -85,7 +86,7 @@ def test_an_approved_sheet_prints_the_players_deals_terms_and_settlement(family,
         .order_by("table__round__number", "table__number")
         .first()
     )
-    context = pdf.filled_protocol_context(table=approved.table)
+    context = pdf_protocols.filled_protocol_context(table=approved.table)
     assert context["layout"] == layout and context["protocol"]["approved"]
     pages = pages_text(pdf.render("filled", context).data, tmp_path)
     text = " ".join(pages)
@@ -115,7 +116,7 @@ def test_the_family_terms_are_in_the_documents_language(family, tmp_path):
     key, event, layout, _words = family
     language = {"balkan": "hr", "pot": "de", "priffe": "sv"}[key]
     approved = Protocol.objects.filter(table__round__event=event, approved=True).first()
-    context = pdf.filled_protocol_context(table=approved.table)
+    context = pdf_protocols.filled_protocol_context(table=approved.table)
     text = " ".join(pages_text(pdf.render("filled", context, language=language).data, tmp_path))
     with translation.override(language):
         heading = LAYOUTS[layout].result_heading(context)
@@ -144,9 +145,9 @@ def test_a_sheet_without_a_protocol_shows_the_games_terms_by_the_events_rules(fa
         .order_by("table__round__number", "table__number")
         .first()
     )
-    scored = terms_text(layout, pdf.filled_protocol_context(table=approved.table))
+    scored = terms_text(layout, pdf_protocols.filled_protocol_context(table=approved.table))
     Protocol.objects.filter(table=approved.table).delete()
-    context = pdf.filled_protocol_context(table=approved.table)
+    context = pdf_protocols.filled_protocol_context(table=approved.table)
     assert context["protocol"] is None
     text = " ".join(pages_text(pdf.render("filled", context).data, tmp_path))
     assert "No protocol has been entered for this table yet." in text
@@ -160,7 +161,7 @@ def test_a_sheet_without_a_protocol_shows_the_games_terms_by_the_events_rules(fa
     for term in expected:
         assert term in blank and term in text, term
     # a round's file printed before play: the same terms on the table's sheet
-    sheets = pdf.filled_round_context(round_=approved.table.round)["tables"]
+    sheets = pdf_protocols.filled_round_context(round_=approved.table.round)["tables"]
     (sheet,) = [t for t in sheets if t["table"] == approved.table.number]
     assert terms_text(layout, sheet) == blank
 
@@ -186,7 +187,7 @@ def test_a_sheet_without_a_protocol_follows_the_events_options(
     Event.objects.filter(pk=event.pk).update(convention_options=options)
     table = Table.objects.filter(round__event=event).order_by("round__number", "number").first()
     Protocol.objects.filter(table=table).delete()
-    context = pdf.filled_protocol_context(table=table)
+    context = pdf_protocols.filled_protocol_context(table=table)
     text = " ".join(pages_text(pdf.render("filled", context).data, tmp_path))
     for term in present:
         assert term in text, term
@@ -233,7 +234,7 @@ def test_a_ruling_and_a_penalty_are_printed_in_words_with_their_rules(family, tm
         rule="8.8.8",
         reason="late for the round",
     )
-    context = pdf.filled_protocol_context(table=table)
+    context = pdf_protocols.filled_protocol_context(table=table)
     lines = [d for d in context["deals"] if d["penalty"]]
     assert lines and any(d["from_ruling"] for d in lines)
     text = " ".join(pages_text(pdf.render("filled", context).data, tmp_path))
@@ -262,7 +263,7 @@ def test_a_provisional_sheets_finding_cites_the_familys_seed(family, tmp_path):
         if p.findings and not p.approved
     ]
     assert with_findings, "the demo has a protocol in play with a finding"
-    context = pdf.filled_protocol_context(table=with_findings[0].table)
+    context = pdf_protocols.filled_protocol_context(table=with_findings[0].table)
     text = " ".join(pages_text(pdf.render("filled", context).data, tmp_path))
     flowing = " ".join(pages_text(pdf.render("filled", context).data, tmp_path, layout=False))
     assert "PROVISIONAL — not approved" in text and "Findings" in text
@@ -277,7 +278,7 @@ def test_a_long_sheet_continues_on_the_next_page_with_its_header(family, tmp_pat
     deals list's) header repeated on each, the footer counting the sheet's own pages."""
     _key, event, layout, _words = family
     approved = Protocol.objects.filter(table__round__event=event, approved=True).first()
-    context = pdf.filled_protocol_context(table=approved.table)
+    context = pdf_protocols.filled_protocol_context(table=approved.table)
     context = {**context, "deals": context["deals"] * 5}
     if layout == "sits":
         for s in context["sits"]:
@@ -299,7 +300,7 @@ def test_the_events_file_and_a_rounds_file_hold_every_table_in_order(family, tmp
     from pypdf import PdfReader
 
     key, event, _layout, _words = family
-    context = pdf.filled_event_context(event=event)
+    context = pdf_protocols.filled_event_context(event=event)
     data = pdf.render("protocols", context).data
     pages = pages_text(data, tmp_path)
     order = [(t["round"], t["table"]) for t in context["tables"]]
@@ -314,7 +315,7 @@ def test_the_events_file_and_a_rounds_file_hold_every_table_in_order(family, tmp
     assert titles == [f"Round {r}" for r in sorted({r for r, _t in order})]
     # a round's file: its tables, a bookmark each
     round_ = Table.objects.filter(round__event=event).order_by("round__number").first().round
-    rendered = pdf.render("filled", pdf.filled_round_context(round_=round_))
+    rendered = pdf.render("filled", pdf_protocols.filled_round_context(round_=round_))
     assert rendered.filename.endswith(f"-round{round_.number}-protocols.pdf")
     marks = [o.title for o in PdfReader(io.BytesIO(rendered.data)).outline]
     assert marks == [f"Table {t.number}" for t in round_.tables.order_by("number")]

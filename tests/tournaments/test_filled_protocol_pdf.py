@@ -18,6 +18,7 @@ from tournaments.demo.events import demo_event
 from tournaments.demo.protocols import demo_protocols
 from tournaments.models import Table
 from tournaments.pdf import documents as pdf
+from tournaments.pdf import protocol_contexts as pdf_protocols
 from tournaments.words.penalties import penalty_entry_words
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +51,7 @@ def _text(data: bytes, layout: bool = True) -> str:
 
 def test_the_filled_protocol_names_rules_dates_ending_and_the_ruling_in_words(demo):
     table = Table.objects.get(round__event=demo, round__number=3, number=4)  # the 3.2.21 ruling
-    context = pdf.filled_protocol_context(table=table)
+    context = pdf_protocols.filled_protocol_context(table=table)
     wrote = context["rulings"][0]["wrote"]
     offender = table.seats.order_by("position")[1].entry.player.name
     assert wrote and wrote[0].startswith(f"{offender}: ") and "3.2.21" in wrote[0]
@@ -74,7 +75,7 @@ def test_the_filled_protocol_names_rules_dates_ending_and_the_ruling_in_words(de
 
 def test_a_pulka_stopped_by_agreement_says_so(demo):
     table = Table.objects.get(round__event=demo, round__number=3, number=5)  # 3.8.5.1 Б
-    context = pdf.filled_protocol_context(table=table)
+    context = pdf_protocols.filled_protocol_context(table=table)
     with translation.override("en"):
         assert str(context["protocol"]["ending_words"]) == "stopped by agreement"
 
@@ -104,7 +105,7 @@ def test_every_familys_filled_protocol_names_its_rules_and_ending(db, make, lang
 
     event = import_string(make)(organiser=UserFactory(username="demo", is_superuser=True))
     approved = Protocol.objects.filter(table__round__event=event, approved=True).first()
-    context = pdf.filled_protocol_context(table=approved.table)
+    context = pdf_protocols.filled_protocol_context(table=approved.table)
     text = _text(pdf.render("filled", context, language=language).data, layout=False)
     assert event.family.name_in(language) in text and context["event"]["variant"] in text
     with translation.override(language):

@@ -15,6 +15,7 @@ from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import Table
 from tournaments.pdf import documents as pdf
 from tournaments.pdf import draw as pdf_draw
+from tournaments.pdf import protocol_contexts as pdf_protocols
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def test_the_filled_protocol_prints_red_suits_red(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     event, entries = make_event(players=6)
     play_round(event, entries, 1, rng=random.Random(3))
-    contexts = [pdf.filled_protocol_context(table=t) for t in Table.objects.all()]
+    contexts = [pdf_protocols.filled_protocol_context(table=t) for t in Table.objects.all()]
     context = next(c for c in contexts if any(re.search("[♦♥]", d["text"]) for d in c["deals"]))
     assert context["layout"] == "pulka"  # the Russian pulka sheet (pdf_layouts)
     marked = [pdf_draw.suits_markup(d["text"]) for d in context["deals"]]

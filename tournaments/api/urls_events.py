@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.api.views import audit
+from tournaments.api.views import audit, constraints, draw_reports, jobs, rounds
 from tournaments.api.views import events as v
 
 E = "events/<slug:slug>/"
@@ -14,30 +14,38 @@ urlpatterns = [
     path(E + "entries/", v.EntryListApi.as_view(), name="entry-list"),
     path(E + "entries/register", v.EntryRegisterApi.as_view(), name="entry-register"),
     path(E + "entries/import", v.EntryImportApi.as_view(), name="entry-import"),
-    path(E + "rounds/", v.RoundListApi.as_view(), name="round-list"),
-    path(E + "rounds/ahead", v.RoundsAheadApi.as_view(), name="rounds-ahead"),
-    path(E + "rounds/commitments", v.SeedCommitmentsApi.as_view(), name="rounds-commitments"),
-    path(E + "rounds/<int:number>/", v.RoundDetailApi.as_view(), name="round-detail"),
-    path(E + "rounds/<int:number>/draw", v.RoundDrawApi.as_view(), name="round-draw"),
+    path(E + "rounds/", rounds.RoundListApi.as_view(), name="round-list"),
+    path(E + "rounds/ahead", rounds.RoundsAheadApi.as_view(), name="rounds-ahead"),
+    path(E + "rounds/commitments", rounds.SeedCommitmentsApi.as_view(), name="rounds-commitments"),
+    path(E + "rounds/<int:number>/", rounds.RoundDetailApi.as_view(), name="round-detail"),
+    path(E + "rounds/<int:number>/draw", rounds.RoundDrawApi.as_view(), name="round-draw"),
     path(
-        E + "rounds/<int:number>/draw-record", v.DrawRecordApi.as_view(), name="round-draw-record"
+        E + "rounds/<int:number>/draw-record",
+        draw_reports.DrawRecordApi.as_view(),
+        name="round-draw-record",
     ),
     path(
-        E + "rounds/<int:number>/draw-report", v.DrawReportApi.as_view(), name="round-draw-report"
+        E + "rounds/<int:number>/draw-report",
+        draw_reports.DrawReportApi.as_view(),
+        name="round-draw-report",
     ),
-    path(E + "rounds/<int:number>/publish", v.RoundPublishApi.as_view(), name="round-publish"),
+    path(E + "rounds/<int:number>/publish", rounds.RoundPublishApi.as_view(), name="round-publish"),
     path(
         E + "rounds/<int:number>/commit-seed",
-        v.RoundCommitSeedApi.as_view(),
+        rounds.RoundCommitSeedApi.as_view(),
         name="round-commit-seed",
     ),
-    path(E + "constraints/", v.ConstraintsApi.as_view(), name="constraints"),
-    path(E + "constraints/apart", v.ApartAddApi.as_view(), name="constraints-apart"),
+    path(E + "constraints/", constraints.ConstraintsApi.as_view(), name="constraints"),
+    path(E + "constraints/apart", constraints.ApartAddApi.as_view(), name="constraints-apart"),
     path(
         E + "constraints/apart/<int:pair_id>",
-        v.ApartRemoveApi.as_view(),
+        constraints.ApartRemoveApi.as_view(),
         name="constraints-apart-remove",
     ),
-    path(E + "constraints/fixed-table", v.FixedTableApi.as_view(), name="constraints-fixed-table"),
-    path("jobs/<str:job_id>", v.JobStatusApi.as_view(), name="job-status"),
+    path(
+        E + "constraints/fixed-table",
+        constraints.FixedTableApi.as_view(),
+        name="constraints-fixed-table",
+    ),
+    path("jobs/<str:job_id>", jobs.JobStatusApi.as_view(), name="job-status"),
 ]

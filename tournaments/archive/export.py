@@ -41,6 +41,7 @@ from tournaments.models import (
     Seat,
     Table,
 )
+from tournaments.services.draw_record import entry_ids
 
 __all__ = ["EVENT_FIELDS", "FIELDS_ADDED", "event_archive", "event_archive_json"]
 
@@ -279,8 +280,6 @@ def _round_of(data: Any) -> Any:
 def _draw_players(round_: Round, player_ref: dict[int, int]) -> dict[str, int]:
     """The players the round's draw record names, by its ids: id → the archive's reference
     (for a round imported here, through the ids it was imported with)."""
-    from tournaments.services.draw_record import entry_ids
-
     local = entry_ids(round_)
     out = {}
     for draw_id in draw_ids(round_.draw_params):
@@ -293,8 +292,6 @@ def _draw_players(round_: Round, player_ref: dict[int, int]) -> dict[str, int]:
 def _rounds(event: Event, maps: IdMaps, to_draw: dict[int, dict[int, int]]) -> list[dict[str, Any]]:
     """The rounds with their tables and protocols; fills ``to_draw`` (round number → this
     event's entry id → the draw record's id) for the rounds imported with other ids."""
-    from tournaments.services.draw_record import entry_ids
-
     player_ref = maps["entry"]
     seats: dict[int, list[dict[str, int]]] = {}
     for table_id, position, entry_id in (

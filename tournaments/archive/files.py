@@ -10,7 +10,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.archive.export import event_archive_json
+from tournaments.jobs.outbox import job_enqueue
 from tournaments.models import AuditLogEntry, Event, GeneratedFile, Protocol
+from tournaments.services.audit import audit_log
+from tournaments.services.standings import jobs_queue
 
 __all__ = ["ARCHIVES_KEPT", "archive_request", "archive_render", "archive_size"]
 
@@ -38,10 +41,6 @@ def archive_size(event: Event) -> int:
 def archive_request(*, event: Event, by) -> GeneratedFile:
     """A new archive of ``event``: pending, its job queued (sent after the commit); ready when
     this returns only within ``PULKA_ARCHIVE_INLINE_LIMIT``."""
-    from tournaments.jobs.outbox import job_enqueue
-    from tournaments.services.audit import audit_log
-    from tournaments.services.standings import jobs_queue
-
     size = archive_size(event)
     audit_log(event=event, action="event.exported", by=by, data={"size": size})
     f = GeneratedFile.objects.create(

@@ -22,6 +22,7 @@ import json
 import uuid
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -29,9 +30,12 @@ from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.archive.load import archive_checked, event_archive_import
+from tournaments.archive.load import event_archive_import
+from tournaments.archive.reading import archive_checked
 from tournaments.archive.refs import ArchiveError
+from tournaments.jobs.outbox import job_enqueue
 from tournaments.models import Event, Job
+from tournaments.services.standings import jobs_queue
 
 __all__ = [
     "IMPORT_TASK",
@@ -83,9 +87,6 @@ def archive_import_request(*, text: str | bytes, by, slug: str | None = None) ->
             _("an event with the short name %(slug)s exists already: choose another")
             % {"slug": wanted},
         )
-    from tournaments.jobs.outbox import job_enqueue
-    from tournaments.services.standings import jobs_queue
-
     raw = text.encode() if isinstance(text, str) else text
     name = default_storage.save(f"{UPLOADS}/{uuid.uuid4().hex}.json", ContentFile(raw))
     try:
@@ -140,8 +141,6 @@ def archive_import_run(*, task_id: str) -> dict[str, Any]:
 
     :raises ArchiveError: anything the import refuses; nothing is imported.
     """
-    from django.contrib.auth import get_user_model
-
     finished = False
     with transaction.atomic():
         # the row's lock serialises deliveries; the sweep skips a locked row (a live job)

@@ -20,6 +20,21 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    NameObject,
+    NumberObject,
+)
+from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
 __all__ = [
     "HEAD_MM",
     "HEADER_ROWS_MM",
@@ -133,15 +148,6 @@ def merge(overlay: bytes, backgrounds: dict[int, bytes], sizes: list[int]) -> by
     Each background is stored once, as a form XObject every page of its size draws first.
     Pages of a size with no background are kept as they are.
     """
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import (
-        ArrayObject,
-        DecodedStreamObject,
-        DictionaryObject,
-        NameObject,
-        NumberObject,
-    )
-
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(overlay)))
     forms: dict[int, Any] = {}
     for size, data in backgrounds.items():
@@ -207,9 +213,6 @@ class Run:
 
 
 def _fonts() -> None:
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
     for name, path in FONTS.values():
         if name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(TTFont(name, path))
@@ -224,8 +227,6 @@ def wrap(runs: list[Run], size: float, width: float) -> list[list[tuple[float, R
     >>> [[r.text for _, r in line] for line in lines]
     [['aaa'], ['bbb', 'ccc']]
     """
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     lines: list[list[tuple[float, Run]]] = [[]]
     x = 0.0
     for run in runs:
@@ -250,8 +251,6 @@ def wrap(runs: list[Run], size: float, width: float) -> list[list[tuple[float, R
 
 def _clip(text: str, font: str, size: float, width: float) -> str:
     """``text`` cut to the characters that fit in ``width`` pt, with "…" where it was cut."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     if stringWidth(text, font, size) <= width:
         return text
     while text and stringWidth(text + "…", font, size) > width:
@@ -273,8 +272,6 @@ def fit(text: str, font: str, size: float, width: float, smallest: float) -> tup
     >>> size, text.endswith("…")
     (4.5, True)
     """
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     words = text.split()
     # the full name, then its first names as initials ("Н. Орлова"), each as large as fits
     for candidate in dict.fromkeys(
@@ -295,8 +292,6 @@ QR_COLUMN_MM, QR_MM, QR_MIN_MM, QR_GAP_MM = 40.0, 25.0, 16.0, 1.0
 
 def _link_lines(link: str, size: float, width: float) -> list[str]:
     """The link broken after a ``/`` where it is wider than the QR column (as WeasyPrint)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     lines: list[str] = [""]
     for part in re.findall(r"[^/]*/|[^/]+", link):
         if lines[-1] and stringWidth(lines[-1] + part, FONTS["r"][0], size) > width:
@@ -321,10 +316,6 @@ def draw_overlay(
     ``opponents`` (name → box), ``qr`` (PNG bytes), ``qr_label``, ``link``, ``signatures``
     (runs), ``footer`` (left, right).
     """
-    from reportlab.lib.units import mm
-    from reportlab.lib.utils import ImageReader
-    from reportlab.pdfgen.canvas import Canvas
-
     _fonts()
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=page, pageCompression=1)

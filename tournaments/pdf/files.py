@@ -5,22 +5,31 @@
 stored file of the same kind, scope, paper, language and hash if there is one; otherwise it
 creates a pending :class:`~tournaments.models.GeneratedFile` and enqueues
 :func:`tournaments.jobs.result_tasks.generated_file_render` after the commit. The job renders with
-:mod:`tournaments.pdf.documents` and saves the bytes. Requests for the same document while one is pending
+:func:`tournaments.pdf.documents.render` and saves the bytes. Requests for the same document while one is pending
 return the pending row (no second job).
 """
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments.errors import UserFacingError
+from tournaments.jobs.outbox import job_enqueue
 from tournaments.models import Event, GeneratedFile, Round, Table
 from tournaments.models.round import without_draw_record
+from tournaments.pdf import contexts as pdf_contexts
 from tournaments.pdf import documents as pdf
+from tournaments.pdf import paper as pdf_paper
+from tournaments.pdf import protocol_contexts as pdf_protocols
+from tournaments.services.standings import jobs_queue
 
 __all__ = [
     "qr_address",
@@ -35,8 +44,6 @@ __all__ = [
 def qr_address(request_base: str = "") -> str:
     """The site address the QR codes and private links of the printed documents point at:
     ``PULKA_BASE_URL``, else the address the page was asked at."""
-    from django.conf import settings
-
     return getattr(settings, "PULKA_BASE_URL", "") or request_base or "http://localhost:8000"
 
 
@@ -49,9 +56,6 @@ def qr_address_is_local(address: str) -> bool:
     >>> qr_address_is_local("https://pulka.example.org"), qr_address_is_local("http://laptop/")
     (False, True)
     """
-    import ipaddress
-    from urllib.parse import urlsplit
-
     host = (urlsplit(address).hostname or "").lower()
     if not host or host == "localhost" or host.endswith((".localhost", ".local")):
         return True
@@ -74,26 +78,26 @@ def document_context(
 
     :raises UserFacingError: for a kind that needs a round or a table and got none.
     """
-    from django.utils.translation import gettext as _
-
     if kind == GeneratedFile.Kind.STANDINGS:
-        return pdf.standings_context(event=event)
+        return pdf_contexts.standings_context(event=event)
     if kind == GeneratedFile.Kind.PLAYER_LINKS:
-        return pdf.player_links_context(event=event, base_url=base_url)
+        return pdf_contexts.player_links_context(event=event, base_url=base_url)
     if kind == GeneratedFile.Kind.EVENT_PROTOCOLS:
-        return pdf.filled_event_context(event=event)  # every round's tables, one file
+        return pdf_protocols.filled_event_context(event=event)  # every round's tables, one file
     if kind == GeneratedFile.Kind.FILLED_PROTOCOL:
         if table is not None:
-            return pdf.filled_protocol_context(table=table)
+            return pdf_protocols.filled_protocol_context(table=table)
         if round_ is None:
             raise UserFacingError(_("Choose a round or a table."), {"field": "table"})
-        return pdf.filled_round_context(round_=round_)  # every table of the round, one file
+        return pdf_protocols.filled_round_context(
+            round_=round_
+        )  # every table of the round, one file
     if round_ is None:
         raise UserFacingError(_("Choose a round."), {"field": "round"})
     if kind == GeneratedFile.Kind.SEATING:
-        return pdf.seating_context(round_=round_)
+        return pdf_contexts.seating_context(round_=round_)
     if kind == GeneratedFile.Kind.BLANK_PROTOCOLS:
-        return pdf.blank_protocols_context(round_=round_, base_url=base_url)
+        return pdf_contexts.blank_protocols_context(round_=round_, base_url=base_url)
     raise UserFacingError(_("Unknown document kind."), {"field": "kind"})
 
 
@@ -112,16 +116,12 @@ def generated_file_request(
 
     :raises UserFacingError: bad kind, paper or scope (naming the field).
     """
-    from django.utils.translation import gettext as _
-
-    if paper not in pdf.PAPERS:
+    if paper not in pdf_paper.PAPERS:
         raise UserFacingError(_("Paper must be A4 or letter."), {"field": "paper"})
     if table is not None:
         round_ = table.round
     if kind in (GeneratedFile.Kind.BLANK_PROTOCOLS, GeneratedFile.Kind.PLAYER_LINKS):
         # the QR codes and links on the sheets and slips are absolute
-        from django.conf import settings
-
         base_url = qr_address(base_url)
         if language != settings.LANGUAGE_CODE:
             # and open the page in the document's language (i18n_patterns: /<code>/t/<key>/)
@@ -156,9 +156,6 @@ def generated_file_request(
         **scope, inputs_hash=digest, base_url=base_url, status=GeneratedFile.Status.PENDING
     )
 
-    from tournaments.jobs.outbox import job_enqueue
-    from tournaments.services.standings import jobs_queue
-
     # the job is written with the row and sent after the commit (jobs.outbox)
     job_enqueue(
         task="tournaments.generated_file_render",
@@ -184,7 +181,7 @@ def _hashed(
     round or of the whole event, the inputs of their sheets (:func:`pdf.filled_event_inputs`),
     so that asking for them does not build every sheet in the request."""
     if _by_inputs(kind, round_, table):
-        return pdf.filled_event_inputs(
+        return pdf_protocols.filled_event_inputs(
             event=event, round_=None if kind == GeneratedFile.Kind.EVENT_PROTOCOLS else round_
         )
     return document_context(kind=kind, event=event, round_=round_, table=table, base_url=base_url)

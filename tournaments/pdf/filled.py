@@ -2,7 +2,7 @@
 
 The sheets used to be HTML templates laid out by WeasyPrint, 0.2–1 s of CPU a sheet (the
 cascade and the automatic table layout of the grid): a Russian round of 333 tables took 98 s.
-Here each sheet is built from the same context (:func:`tournaments.pdf.documents._filled_sheet`) as
+Here each sheet is built from the same context (:func:`tournaments.pdf.protocol_contexts._filled_sheet`) as
 platypus flowables with fixed column widths, and every sheet of a round (or of a whole event)
 goes into one document: the fonts are embedded once, a table too long for one page continues
 on the next with its header repeated (001 §4.2.11: a pulka is never cut), and each sheet's
@@ -54,6 +54,7 @@ from tournaments.pdf.draw import (
     e,
     plain_table,
 )
+from tournaments.pdf.layouts import LAYOUTS, final_table
 
 __all__ = ["render_sheets"]
 
@@ -257,8 +258,6 @@ def _tables_below(sheet: dict[str, Any], layout: Any, st: Styles, width: float) 
     """The family's final table (the Russian settlement, 001 §4.2.14; the Balkan final
     calculation; the pot games' result; Priffe's player totals) with its notes and what the
     family draws after it, then the findings, the rulings and the penalties, in words."""
-    from tournaments.pdf.layouts import final_table
-
     out: list[Any] = [Paragraph(e(layout.result_heading(sheet)), st.heading)]
     out += [Paragraph(text, st.body) for text in layout.before_result(sheet)]
     out.append(final_table(layout, sheet, st, width))
@@ -352,7 +351,7 @@ def render_sheets(
     title: str,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[bytes, list[int]]:
-    """Every sheet of ``sheets`` (contexts of :func:`tournaments.pdf.documents._filled_sheet`) in one PDF,
+    """Every sheet of ``sheets`` (contexts of :func:`tournaments.pdf.protocol_contexts._filled_sheet`) in one PDF,
     each from a new page, in the given order (call inside ``translation.override``); and the
     number of pages of each sheet.
 
@@ -360,8 +359,6 @@ def render_sheets(
     finished (``done`` sheets so far), the last one included. The memory taken grows with the
     sheets (about 0.4 MiB a sheet while it is drawn): draw a long list in parts.
     """
-    from tournaments.pdf.layouts import LAYOUTS
-
     _fonts()
     st = Styles()
     top, right, bottom, left = (x * mm for x in MARGINS_MM)

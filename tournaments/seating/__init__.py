@@ -68,6 +68,15 @@ index, 001 §3.2.1), ``method``, ``policy``, ``seed``, ``seed_commitment``,
 :class:`PlayerReport` per entry (whom they met and when, repeats at this table
 and the reason, seats so far, left neighbours, first deals, 4-table duty).
 
+Layout and imports
+------------------
+:mod:`.engine` draws (with :mod:`.schedule_search` for the rounds to come), :mod:`.setup`
+validates, :mod:`.search` is the tabu search, :mod:`.planning` relabels the constructions of
+:mod:`.designs` (:mod:`.kirkman`, :mod:`.near_kirkman`, :mod:`.fours`, over the difference
+method of :mod:`.differences`), :mod:`.symmetric` and :mod:`.catalogue`; :mod:`.exact` is
+CP-SAT. May import only the standard library, OR-Tools and its own modules: never Django, the
+ORM or another part of ``tournaments``.
+
 >>> players = [Entry(i) for i in range(1, 10)]
 >>> d = draw_round(players, seed="demo", method=Method.NO_REPEATS, policy=TablePolicy.THREES)
 >>> [len(t.seats) for t in d.tables], d.engine_version
@@ -77,8 +86,8 @@ and the reason, seats so far, left neighbours, first deals, 4-table duty).
 0
 """
 
-from .designs import kirkman_schedule
 from .engine import draw_round, draw_schedule, seed_commitment
+from .kirkman import kirkman_schedule
 from .model import (
     ENGINE_VERSION,
     ConstraintError,

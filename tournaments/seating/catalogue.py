@@ -1,5 +1,8 @@
 """Schedules without a repeat found offline, for sizes no construction here reaches.
 
+Longer than the package's other modules because it is data: :data:`DEVELOPED` alone is some
+430 lines of base rounds, kept beside the 60 lines of code that read them.
+
 Some sizes with mixed tables have a schedule without a repeated meeting that
 neither a design (:mod:`.designs`), a symmetric or developed schedule
 (:mod:`.symmetric`) nor the search of a draw finds in the seconds a draw may

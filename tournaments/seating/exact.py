@@ -33,11 +33,16 @@ CP-SAT's *deterministic* time units (never wall seconds), so a seed always
 gives the same tables for the same ortools version; the draw records that
 version (:func:`ortools_version`). A wall-clock limit of sixty times the budget
 is only a safety net for a pathologically slow machine.
+
+OR-Tools' solver is imported inside the functions that build a model: it takes about 1.5 s to load,
+and every web process imports the seating package, while few draws need CP-SAT.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import ortools  # the top package only (its version): the solver is imported where it runs
 
 from .search import Problem
 
@@ -53,8 +58,6 @@ class ExactResult:
 
 def ortools_version() -> str:
     """The installed OR-Tools version, recorded with a draw so it can be re-run."""
-    import ortools
-
     return ortools.__version__
 
 
@@ -67,6 +70,7 @@ def deterministic_solver(seed: int, budget: float):
     Every CP-SAT model of the seating engine runs on one, so a draw re-runs
     from its seed (``manage.py draw_verify``).
     """
+    # OR-Tools loads in about 1.5 s (python -X importtime): only a draw that runs CP-SAT pays it
     from ortools.sat.python import cp_model
 
     solver = cp_model.CpSolver()
@@ -86,6 +90,7 @@ def zero_repeat_schedule(
     sit at their table every round. ``budget`` is in CP-SAT deterministic time
     units (roughly seconds on one core). ``problem`` is not modified.
     """
+    # OR-Tools loads in about 1.5 s (python -X importtime): only a draw that runs CP-SAT pays it
     from ortools.sat.python import cp_model
 
     n, sizes, rounds = problem.n, tuple(problem.sizes), problem.rounds

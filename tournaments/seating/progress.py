@@ -2,7 +2,7 @@
 
 A draw may take seconds to minutes near the most rounds a player count allows without a
 repeat: a schedule is built or searched for, the tabu search runs, and where a repeat
-remains more starts, a developed base round or CP-SAT follow (:func:`.engine._plan`). The
+remains more starts, a developed base round or CP-SAT follow (:func:`.schedule_search._plan`). The
 engine tells a *reporter* which stage it is in and how far that stage has gone. A reporter
 is any callable taking a :class:`Progress`; the draw never depends on it (it draws no
 random numbers and reads no clock), so the same seed gives the same tables with or without

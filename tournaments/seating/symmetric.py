@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
+from .differences import _key_function, never_developed
 from .exact import deterministic_solver
 
 __all__ = ["SHAPES", "Shape", "developed_schedule", "symmetric_design", "symmetric_schedule"]
@@ -122,6 +123,7 @@ def symmetric_schedule(
     Players are numbered ∞ first (``0 … fixed-1``), then level by level:
     ``(level, g)`` is ``fixed + level · |G| + index of g``.
     """
+    # OR-Tools loads in about 1.5 s (python -X importtime): only a draw that runs CP-SAT pays it
     from ortools.sat.python import cp_model
 
     n = sum(sizes)
@@ -322,6 +324,7 @@ def _developed(
     ``bases`` base rounds (round ``h · bases + i`` is base round ``i`` shifted
     by ``h``), no difference twice over all of them: ``bases · g`` rounds.
     """
+    # OR-Tools loads in about 1.5 s (python -X importtime): only a draw that runs CP-SAT pays it
     from ortools.sat.python import cp_model
 
     n = sum(sizes)
@@ -330,7 +333,6 @@ def _developed(
     ]
     tables = range(len(sizes))
     model = cp_model.CpModel()
-    from .designs import _key_function, never_developed  # designs imports this module
 
     difference_of = _key_function(g)
     never = never_developed(g, levels, fixed)

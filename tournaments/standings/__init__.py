@@ -6,6 +6,11 @@ Tabbycat keeps its standings metrics as pure classes bridged to the ORM in one p
 and deal counters from the protocol's rule family, ``scoring.variants``), and
 :func:`compute_standings` ranks them. Nothing here knows a rule family: the counters a family
 has decide which tie-breaks it is offered (:func:`tiebreak_keys_for`).
+
+Here: the metrics (:mod:`.metrics`), the ranker (:mod:`.ranker`), the result rows
+(:mod:`.rows`), the round scores (:mod:`.scores`), the table (:mod:`.table`) and the standings
+book (:mod:`.book`). May import only the standard library and its own modules: never Django,
+the ORM or another part of ``tournaments``.
 """
 
 from .metrics import (

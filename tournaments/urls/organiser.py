@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import jobs
+from tournaments.views import jobs, organiser_rounds
 from tournaments.views import organiser as v
 
 urlpatterns = [
@@ -30,11 +30,15 @@ urlpatterns = [
         v.entry_action,
         name="manage-entry-action",
     ),
-    path("e/<slug:slug>/manage/rounds/new/", v.round_new, name="manage-round-new"),
-    path("e/<slug:slug>/manage/rounds/<int:number>/", v.round_detail, name="manage-round"),
+    path("e/<slug:slug>/manage/rounds/new/", organiser_rounds.round_new, name="manage-round-new"),
+    path(
+        "e/<slug:slug>/manage/rounds/<int:number>/",
+        organiser_rounds.round_detail,
+        name="manage-round",
+    ),
     path(
         "e/<slug:slug>/manage/rounds/<int:number>/<str:action>/",
-        v.round_action,
+        organiser_rounds.round_action,
         name="manage-round-action",
     ),
     path("e/<slug:slug>/manage/log/", v.audit, name="manage-log"),

@@ -39,8 +39,8 @@ from tournaments.access.permissions import (
 from tournaments.errors import UserFacingError
 from tournaments.jobs.outbox import DOCUMENT_QUEUED, STANDINGS_QUEUED, jobs_waiting
 from tournaments.models import Entry, Event, GeneratedFile, Round, Table
-from tournaments.pdf.documents import PAPERS
 from tournaments.pdf.files import generated_file_request, qr_address, qr_address_is_local
+from tournaments.pdf.paper import PAPERS
 from tournaments.selectors import standings as sel
 from tournaments.selectors.desk import gaps_annotations, gaps_version, round_gaps
 from tournaments.selectors.sit_out import event_sit_outs

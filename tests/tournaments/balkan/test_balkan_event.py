@@ -14,7 +14,9 @@ from django.urls import reverse
 from scoring.variants import VARIANTS
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
 from tournaments.models import EventRole, Protocol, Round, Seat, Table
+from tournaments.pdf import contexts as pdf_contexts
 from tournaments.pdf import documents as pdf
+from tournaments.pdf import protocol_contexts as pdf_protocols
 from tournaments.services.protocols import (
     protocol_approve,
     protocol_confirm,
@@ -172,7 +174,7 @@ def test_confirmed_approved_ranked_by_settlement_and_printed(tmp_path):
     ordered = [Fraction(str(r["total"])) for r in rows]
     assert ordered == sorted(ordered, reverse=True)  # ranked by the settlement's points
     # the filled sheet: soups | declarer column | soups per player
-    context = pdf.filled_protocol_context(table=tables[0])
+    context = pdf_protocols.filled_protocol_context(table=tables[0])
     assert context["layout"] == "soups"
     assert len(context["soup_headers"]) == 3 and context["bula"] == 30
     cells = context["deals"][0]["cells"]
@@ -180,6 +182,7 @@ def test_confirmed_approved_ranked_by_settlement_and_printed(tmp_path):
     filled = pdf.render("filled", context)
     assert filled.data.startswith(b"%PDF")
     blank = pdf.render(
-        "blank", pdf.blank_protocols_context(round_=tables[0].round, base_url="http://pulka.test/")
+        "blank",
+        pdf_contexts.blank_protocols_context(round_=tables[0].round, base_url="http://pulka.test/"),
     )
     assert blank.data.startswith(b"%PDF")

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.balkan.protocol import Hand
-from tournaments.pdf import documents as pdf
+from tournaments.pdf import protocol_contexts as pdf_protocols
 from tournaments.selectors.protocols import finding_message
 from tournaments.services.protocols import protocol_save, table_header
 
@@ -59,7 +59,7 @@ def test_the_table_page_shows_the_finding_in_the_readers_language(client, langua
 def test_the_filled_pdf_shows_the_finding_in_the_readers_language():
     table, _ = _saved()
     with translation.override("hr"):
-        context = pdf.filled_protocol_context(table=table)
+        context = pdf_protocols.filled_protocol_context(table=table)
     (finding,) = [f for f in context["findings"] if "11" in f["message"]]
     assert finding["message"] == SENTENCES["hr"]
     assert finding["citation"] == '002 "Idea of the Game"'

@@ -82,10 +82,13 @@ def test_a_protocol_of_another_bula_is_refused_in_the_familys_words():
 def test_the_blank_balkan_sheet_carries_each_tables_qr_code(tmp_path):
     import subprocess
 
+    from tournaments.pdf import contexts as pdf_contexts
     from tournaments.pdf import documents as pdf
 
     event, tables, _ = balkan_table(tables=2)
-    context = pdf.blank_protocols_context(round_=tables[0].round, base_url="http://pulka.test/")
+    context = pdf_contexts.blank_protocols_context(
+        round_=tables[0].round, base_url="http://pulka.test/"
+    )
     rendered = pdf.render("blank", context)
     path = tmp_path / "blank.pdf"
     path.write_bytes(rendered.data)

@@ -14,7 +14,8 @@ from django.utils import translation
 from tests.factories import UserFactory
 from tournaments.demo.pot import POT_SLUG, POT_TIEBREAKS, demo_pot_event
 from tournaments.models import Event, Protocol, StandingsSnapshot
-from tournaments.pdf import documents as pdf
+from tournaments.pdf import contexts as pdf_contexts
+from tournaments.pdf import paper as pdf_paper
 
 pytestmark = pytest.mark.django_db
 
@@ -44,10 +45,12 @@ def test_the_club_evening_is_played_in_viennese_rules_and_ranked_by_the_nets(cli
     page = client.get(reverse("standings", args=[event.slug])).content.decode()
     assert "shared equally" in page and "Astrid Lindqvist" in page
     # the standings PDF says it too, in the language it is printed in
-    context = pdf.standings_context(event=event)
+    context = pdf_contexts.standings_context(event=event)
     for language, words in (("en", "shared equally"), ("de", "gleichmäßig"), ("sv", "delas lika")):
         with translation.override(language):
-            sheet = render_to_string("pdf/standings.html", {**context, "paper": pdf.PAPERS["A4"]})
+            sheet = render_to_string(
+                "pdf/standings.html", {**context, "paper": pdf_paper.PAPERS["A4"]}
+            )
         assert words in sheet and "001 §4.1.3" not in sheet, language
     assert demo_pot_event(organiser=organiser).pk == event.pk  # idempotent
 

@@ -17,7 +17,9 @@ from scoring.variants import VARIANTS
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
 from tournaments.errors import UserFacingError
 from tournaments.models import EventRole, Protocol, Round, Seat, Table
+from tournaments.pdf import contexts as pdf_contexts
 from tournaments.pdf import documents as pdf
+from tournaments.pdf import protocol_contexts as pdf_protocols
 from tournaments.services.events import event_create, event_update
 from tournaments.services.protocols import (
     protocol_approve,
@@ -317,7 +319,7 @@ def test_confirmed_approved_ranked_by_the_nets_and_printed_as_a_ledger(pot_end, 
     assert ("shared equally" in page) == (pot_end == "share")
     assert ("is kept (not shared)" in page) == (pot_end == "keep")
     # the filled ledger: a column per player and the pot
-    context = pdf.filled_protocol_context(table=tables[0])
+    context = pdf_protocols.filled_protocol_context(table=tables[0])
     assert context["layout"] == "ledger"
     assert context["pot_word"] == "pott" and context["pot_end"] == pot_end
     first = context["deals"][0]
@@ -325,7 +327,8 @@ def test_confirmed_approved_ranked_by_the_nets_and_printed_as_a_ledger(pot_end, 
     filled = pdf.render("filled", context)
     assert filled.data.startswith(b"%PDF")
     blank = pdf.render(
-        "blank", pdf.blank_protocols_context(round_=tables[0].round, base_url="http://pulka.test/")
+        "blank",
+        pdf_contexts.blank_protocols_context(round_=tables[0].round, base_url="http://pulka.test/"),
     )
     assert blank.data.startswith(b"%PDF")
     if shutil.which("pdftotext"):

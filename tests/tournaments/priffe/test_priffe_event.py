@@ -16,7 +16,9 @@ from scoring.variants import VARIANTS
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
 from tournaments.errors import UserFacingError
 from tournaments.models import EventRole, Protocol, Round, Seat, Table
+from tournaments.pdf import contexts as pdf_contexts
 from tournaments.pdf import documents as pdf
+from tournaments.pdf import protocol_contexts as pdf_protocols
 from tournaments.services.events import event_create
 from tournaments.services.protocols import (
     protocol_approve,
@@ -187,7 +189,7 @@ def test_confirmed_by_all_four_approved_ranked_by_player_totals_and_printed(tmp_
     ordered = [Fraction(str(r["total"])) for r in rows]
     assert ordered == sorted(ordered, reverse=True)
     # the filled sheet: per sits the partnerships, över / under strecket, game lines
-    context = pdf.filled_protocol_context(table=tables[0])
+    context = pdf_protocols.filled_protocol_context(table=tables[0])
     assert context["layout"] == "sits"
     assert len(context["sits"]) >= 2 and len(context["settlement"]) == 4
     text = pdf_text(pdf.render("filled", context).data, tmp_path)
@@ -195,7 +197,9 @@ def test_confirmed_by_all_four_approved_ranked_by_player_totals_and_printed(tmp_
     for word in ("över strecket", "under strecket", "utgång", "Player totals", first["sides"][0]):
         assert word in text, (word, text[:500])
     assert f"Sits won by {first['winner']}" in text
-    blank = pdf.blank_protocols_context(round_=tables[0].round, base_url="http://pulka.test/")
+    blank = pdf_contexts.blank_protocols_context(
+        round_=tables[0].round, base_url="http://pulka.test/"
+    )
     assert blank["layout"] == "pdf/blank_protocol_priffe.html"
     assert [s["sides"] for s in blank["tables"][0]["sits"]] == [
         ["Anna 1 & Cecilia 1", "Bertil 1 & David 1"],

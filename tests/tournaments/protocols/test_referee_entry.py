@@ -217,7 +217,7 @@ def test_rulings_are_written_in_words_everywhere(client, setup):
     """Incidents page, player's page, appeals, the log and the filled PDF's context say
     "Boris: 5 into the gora (3.2.21, looked at the talon)", never a dict, a seat or a code."""
     from tournaments.models import Appeal
-    from tournaments.pdf.documents import filled_protocol_context
+    from tournaments.pdf.protocol_contexts import filled_protocol_context
     from tournaments.services.rulings import incident_record, ruling_make
 
     save(setup, deals_protocol(setup, DEALS, ending=Ending.AGREEMENT))

@@ -12,7 +12,7 @@ from tournaments.seating.catalogue import (
     catalogued_schedule,
     proved_none,
 )
-from tournaments.seating.designs import _cube_root_of_unity
+from tournaments.seating.differences import _cube_root_of_unity
 from tournaments.seating.sizes import table_sizes
 
 from .helpers import as_history, design_pairs, repeats

@@ -15,21 +15,17 @@ from tournaments.seating import (
     draw_schedule,
     engine,
     kirkman_schedule,
+    schedule_search,
 )
-from tournaments.seating.designs import (
-    FOURS_BUDGET,
-    NO_TURNED_ROUND,
+from tournaments.seating.designs import cyclic_schedule, triple_design
+from tournaments.seating.differences import _turned_attempt
+from tournaments.seating.fours import FOURS_BUDGET, NO_TURNED_ROUND, four_design, turned_fours
+from tournaments.seating.kirkman import _multiplied_one_rotational, _turned_triples
+from tournaments.seating.near_kirkman import (
     _filled_groups,
     _groups_of_six,
-    _multiplied_one_rotational,
     _resolvable_latin,
-    _turned_attempt,
-    _turned_triples,
-    cyclic_schedule,
-    four_design,
     near_kirkman_schedule,
-    triple_design,
-    turned_fours,
 )
 
 from .helpers import as_history, design_pairs, pair_counts, repeats, seated
@@ -324,7 +320,7 @@ def test_a_developed_base_round_finds_what_the_tabu_search_misses():
 
 def test_cp_sat_finds_it_when_no_developed_base_round_does(monkeypatch):
     """The last step: CP-SAT over the whole schedule (seating.exact) finds it too."""
-    monkeypatch.setattr(engine, "developed_rounds", lambda *args, **kwargs: None)
+    monkeypatch.setattr(schedule_search, "developed_rounds", lambda *args, **kwargs: None)
     engine._PLANS.clear()
     entries = [Entry(i) for i in range(14)]
     draws = list(draw_schedule(entries, 4, seed="x", policy=TablePolicy.MIXED))
@@ -573,13 +569,13 @@ def test_where_repeats_remain_a_schedule_for_a_round_fewer_and_a_last_round_leav
     from collections import Counter as Count
     from itertools import combinations
 
-    real = engine._plan_search
+    real = schedule_search._plan_search
 
     def poor_search(setup, stats, rounds, rng, design, first_round=None, progress=None):
         groups, how, _ = real(setup, stats, 1, rng, None, first_round, progress)
         return groups * rounds, "one round again and again", None
 
-    monkeypatch.setattr(engine, "_plan_search", poor_search)
+    monkeypatch.setattr(schedule_search, "_plan_search", poor_search)
     draws = draw_schedule(
         [Entry(i) for i in range(15)], 8, seed="one more", policy=TablePolicy.THREES
     )
@@ -596,7 +592,7 @@ def test_where_repeats_remain_a_schedule_for_a_round_fewer_and_a_last_round_leav
         proof = "CP-SAT proved no schedule without repeats exists for 15"
         return groups, f"tabu search; {proof}", proof
 
-    monkeypatch.setattr(engine, "_plan_search", poor_search_with_a_proof)
+    monkeypatch.setattr(schedule_search, "_plan_search", poor_search_with_a_proof)
     draws = draw_schedule(
         [Entry(i) for i in range(15)], 8, seed="one more, proved", policy=TablePolicy.THREES
     )

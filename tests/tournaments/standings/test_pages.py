@@ -153,7 +153,7 @@ def test_organisers_print_the_players_private_links(
     """A slip per player with their private link and its QR code (issue 4: each entry's link
     is unguessable and revocable; this is how players get theirs). Organisers only: a referee
     can neither ask for it nor download it, nor can the public; a new link makes a new file."""
-    from tournaments.pdf.documents import player_links_context
+    from tournaments.pdf.contexts import player_links_context
     from tournaments.services.entries import entry_rotate_key
 
     url = reverse("documents-manage", args=[event.slug])

@@ -11,7 +11,8 @@ from PIL import Image
 
 from tests.tournaments.standings.pdf_helpers import pdf_text, request, two_rounds_played
 from tournaments.models import EventPenalty, GeneratedFile, Player, Protocol, Table
-from tournaments.pdf import documents as pdf
+from tournaments.pdf import contexts as pdf_contexts
+from tournaments.pdf import render as pdf_render
 from tournaments.pdf.files import generated_file_request
 from tournaments.services.standings import standings_recompute
 
@@ -94,9 +95,9 @@ def test_blank_protocols_on_letter_every_sheet_has_its_grid_header_and_page_numb
 
 
 def test_blank_protocol_qr_encodes_the_tables_private_link():
-    uri = pdf.qr_data_uri("https://pulka.example.org/t/abc/")
+    uri = pdf_render.qr_data_uri("https://pulka.example.org/t/abc/")
     assert uri.startswith("data:image/png")
-    assert pdf.table_link("abc", "https://x.org/") == "https://x.org/t/abc/"
+    assert pdf_contexts.table_link("abc", "https://x.org/") == "https://x.org/t/abc/"
 
 
 def test_filled_protocol_shows_every_deal_totals_settlement_and_penalties(

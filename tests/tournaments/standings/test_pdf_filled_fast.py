@@ -30,6 +30,8 @@ from tournaments.errors import UserFacingError
 from tournaments.models import EventPenalty, GeneratedFile, Table
 from tournaments.pdf import documents as pdf
 from tournaments.pdf import draw as pdf_draw
+from tournaments.pdf import protocol_contexts as pdf_protocols
+from tournaments.pdf import render as pdf_render
 from tournaments.pdf.files import generated_file_request
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +84,7 @@ def test_each_sheet_holds_its_table_a_page_each(played, tmp_path):
         rule="4.2.7",
         reason="wrote into another player's pulya",
     )
-    context = pdf.filled_round_context(round_=round1)
+    context = pdf_protocols.filled_round_context(round_=round1)
     pages = pages_text(pdf.render("filled", context).data, tmp_path)
     assert len(pages) == len(context["tables"]) == 4  # a page per sheet: no pulka is that long
     with translation.override("en"):
@@ -106,7 +108,7 @@ def test_each_sheet_holds_its_table_a_page_each(played, tmp_path):
 def test_a_long_pulka_continues_on_the_next_page_with_its_header(played, tmp_path):
     _event, _entries, round1, _ = played
     table = Table.objects.filter(round=round1).order_by("number").first()
-    context = pdf.filled_protocol_context(table=table)
+    context = pdf_protocols.filled_protocol_context(table=table)
     deals = [{**d, "number": i + 1} for i, d in enumerate(context["deals"] * 8)]
     long = {**context, "deals": deals}
     pages = pages_text(pdf.render("filled", long).data, tmp_path)
@@ -180,11 +182,11 @@ def test_the_whole_events_protocols_are_one_file_round_then_table(
 
 def test_the_whole_events_job_reports_its_progress(played, monkeypatch):
     event, *_ = played
-    monkeypatch.setattr(pdf, "PROGRESS_EVERY_TABLES", 3)
+    monkeypatch.setattr(pdf_render, "PROGRESS_EVERY_TABLES", 3)
     seen: list[tuple[int, int]] = []
     pdf.render(
         "protocols",
-        pdf.filled_event_context(event=event),
+        pdf_protocols.filled_event_context(event=event),
         progress=lambda done, total: seen.append((done, total)),
     )
     assert seen == [(3, 8), (6, 8), (8, 8)]
@@ -204,7 +206,7 @@ def test_another_familys_sheets_join_the_event_file(db, tmp_path):
     from tournaments.demo.pot import demo_pot_event
 
     event = demo_pot_event(organiser=UserFactory(username="demo", is_superuser=True))
-    context = pdf.filled_event_context(event=event)
+    context = pdf_protocols.filled_event_context(event=event)
     assert context["tables"] and all(t["layout"] for t in context["tables"])
     pages = pages_text(pdf.render("protocols", context).data, tmp_path)
     order = [(t["round"], t["table"]) for t in context["tables"]]
@@ -219,7 +221,7 @@ def test_findings_rulings_and_a_provisional_stamp_in_words(played, tmp_path):
     unapproved protocol is stamped provisional."""
     _event, _entries, _round1, round2 = played
     table = Table.objects.filter(round=round2).order_by("number").first()
-    context = pdf.filled_protocol_context(table=table)
+    context = pdf_protocols.filled_protocol_context(table=table)
     finding = {
         "severity": "error",
         "title": "Tricks do not add up",
@@ -258,7 +260,7 @@ def test_one_tables_sheet_reads_its_own_rows_whatever_the_rounds_size(played):
     def reads(round_) -> tuple[int, int]:
         table = Table.objects.filter(round=round_).order_by("number").last()
         with CaptureQueriesContext(connection) as ctx:
-            context = pdf.filled_protocol_context(table=table)
+            context = pdf_protocols.filled_protocol_context(table=table)
         assert [p["seat"] for p in context["players"]] == list(range(1, table.seats.count() + 1))
         seat_queries = [q["sql"] for q in ctx.captured_queries if '"tournaments_seat"' in q["sql"]]
         assert seat_queries and all(
@@ -284,7 +286,7 @@ def test_the_fonts_are_debians_and_italic_falls_back_to_upright(monkeypatch):
 @pytest.mark.parametrize("language", ["en", "ru", "hr", "sr-latn", "de", "sv"])
 def test_the_sheet_speaks_the_documents_language(played, tmp_path, language):
     _event, _entries, round1, _ = played
-    context = pdf.filled_round_context(round_=round1)
+    context = pdf_protocols.filled_round_context(round_=round1)
     pages = pages_text(pdf.render("filled", context, language=language).data, tmp_path)
     assert len(pages) == len(context["tables"])
     with translation.override(language):
@@ -316,7 +318,7 @@ def test_asking_for_the_whole_events_file_builds_no_sheet_and_finds_the_stored_o
     def no_sheet(**kw):
         raise AssertionError("a sheet built in the request")
 
-    monkeypatch.setattr(pdf, "_filled_sheet", no_sheet)
+    monkeypatch.setattr(pdf_protocols, "_filled_sheet", no_sheet)
     again = generated_file_request(event=event, kind="protocols")
     assert again.pk == first.pk and again.status == "ok"
 
@@ -329,7 +331,7 @@ def test_the_whole_events_hash_follows_every_input_of_its_sheets(played):
     event, entries, round1, round2 = played
 
     def digest() -> str:
-        inputs = pdf.filled_event_inputs(event=event)
+        inputs = pdf_protocols.filled_event_inputs(event=event)
         return pdf.context_hash("protocols", inputs, paper="A4", language="en")
 
     seen = {digest()}
@@ -379,8 +381,8 @@ def test_asking_for_a_rounds_file_builds_no_sheet_either(
     def no_sheet(**kw):
         raise AssertionError("a sheet built in the request")
 
-    monkeypatch.setattr(pdf, "_filled_sheet", no_sheet)
+    monkeypatch.setattr(pdf_protocols, "_filled_sheet", no_sheet)
     assert generated_file_request(event=event, kind="filled", round_=round1).pk == first.pk
     # the other round's data is not this file's
-    round_two = pdf.filled_event_inputs(event=event, round_=round2)
+    round_two = pdf_protocols.filled_event_inputs(event=event, round_=round2)
     assert {t[1] for t in round_two["tables"]} == {round2.pk}

@@ -24,6 +24,8 @@ from tests.tournaments.standings.pdf_helpers import (
 from tournaments.models import EventPenalty, GeneratedFile, Protocol, Table
 from tournaments.pdf import documents as pdf
 from tournaments.pdf import files as pdf_files
+from tournaments.pdf import protocol_contexts as pdf_protocols
+from tournaments.pdf import render as pdf_render
 from tournaments.pdf.files import generated_file_request
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +72,7 @@ def test_a_rounds_filled_protocols_are_one_file_a_sheet_per_table(
     assert flat.count("APPROVED") >= len(tables)
     assert "false entry in the pulya" in flat
     # every sheet is the same as the table's own file
-    single = pdf.render("filled", pdf.filled_protocol_context(table=table))
+    single = pdf.render("filled", pdf_protocols.filled_protocol_context(table=table))
     _one_pages, one_text = pages_of(single.data, tmp_path)
     assert " ".join(one_text.split()).split("Page")[0] in flat
 
@@ -93,7 +95,7 @@ def test_the_rounds_context_reads_the_same_queries_for_any_number_of_tables(play
 
     def queries(round_) -> int:
         with CaptureQueriesContext(connection) as ctx:
-            context = pdf.filled_round_context(round_=round_)
+            context = pdf_protocols.filled_round_context(round_=round_)
         assert len(context["tables"]) == round_.tables.count()
         return len(ctx.captured_queries)
 
@@ -118,7 +120,7 @@ def test_the_job_reports_its_progress_while_it_renders(
     played, monkeypatch, django_capture_on_commit_callbacks
 ):
     event, _entries, round1, _ = played
-    monkeypatch.setattr(pdf, "PROGRESS_EVERY_TABLES", 1)
+    monkeypatch.setattr(pdf_render, "PROGRESS_EVERY_TABLES", 1)
     seen = []
     original = pdf_files._progress
 
@@ -170,8 +172,8 @@ def test_the_api_asks_for_a_rounds_protocols_with_the_round_alone(
 def test_a_long_round_is_written_in_parts_joined_in_table_order(played, tmp_path, monkeypatch):
     """The sheets are written a few at a time (bounded memory) and the parts joined."""
     _event, _entries, round1, _ = played
-    monkeypatch.setattr(pdf, "DRAWN_SHEETS_PER_PART", 3)
-    context = pdf.filled_round_context(round_=round1)
+    monkeypatch.setattr(pdf_render, "DRAWN_SHEETS_PER_PART", 3)
+    context = pdf_protocols.filled_round_context(round_=round1)
     whole = pdf.render("filled", context)
     pages, text = pages_of(whole.data, tmp_path)
     flat = " ".join(text.split())
@@ -179,6 +181,6 @@ def test_a_long_round_is_written_in_parts_joined_in_table_order(played, tmp_path
     assert pages >= len(numbers) == 4
     positions = [flat.index(f"Round 1, table {n}") for n in numbers]
     assert positions == sorted(positions)
-    monkeypatch.setattr(pdf, "DRAWN_SHEETS_PER_PART", 100)
+    monkeypatch.setattr(pdf_render, "DRAWN_SHEETS_PER_PART", 100)
     one_part, one_text = pages_of(pdf.render("filled", context).data, tmp_path)
     assert one_part == pages and " ".join(one_text.split()) == flat

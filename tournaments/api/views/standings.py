@@ -46,8 +46,8 @@ from tournaments.api.schema import (
 from tournaments.errors import UserFacingError
 from tournaments.jobs.outbox import DOCUMENT_QUEUED, STANDINGS_QUEUED
 from tournaments.models import GeneratedFile, Round, StandingsSnapshot, Table
-from tournaments.pdf.documents import PAPERS
 from tournaments.pdf.files import generated_file_request
+from tournaments.pdf.paper import PAPERS
 from tournaments.selectors.standings import (
     snapshot_version,
     standings_header,

@@ -75,6 +75,8 @@ PLAYER_FACING: tuple[str, ...] = (
     "templates/tournaments/protocols/cells/pot.html",
     "tournaments/variants/pot.py",
     "tournaments/pdf/documents.py",
+    "tournaments/pdf/protocol_contexts.py",
+    "tournaments/pdf/render.py",
     "tournaments/pdf/blank.py",
     "tournaments/words/draw_report.py",
     "tournaments/words/audit.py",
