@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.conventions import InvalidConventionError
 from rules.variants import FAMILIES, RUSSIAN, Family, family_of_convention
+from tournaments.families import playable
 
 __all__ = [
     "BALKAN_OPTION_LABELS",
@@ -243,9 +244,7 @@ def family_for(variant: str | None) -> Family:
 
 def convention_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     """The conventions grouped by family (an ``<optgroup>`` per family), of the families
-    tournaments can be played in (those with pages: :func:`tournaments.variants.playable`)."""
-    from tournaments.variants import playable
-
+    tournaments can be played in (those with pages: :func:`tournaments.families.playable`)."""
     return [
         (f.name, [(c.key, c.name) for c in f.conventions.values()])
         for f in FAMILIES.values()

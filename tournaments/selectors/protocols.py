@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.findings import Finding
 from scoring.protocol import Ending
 from tournaments.errors import say
+from tournaments.families import domain_of_protocol
 from tournaments.models import (
     Appeal,
     AuditLogEntry,
@@ -33,6 +34,7 @@ from tournaments.services.protocols import (
     table_header,
 )
 from tournaments.variants import ui_of_protocol
+from tournaments.variants.russian_words import FINDING_TITLES
 
 __all__ = [
     "DealRow",
@@ -56,38 +58,6 @@ __all__ = [
     "version_reason",
     "words_said",
 ]
-
-
-#: A heading in the user's language for each finding code of Russian scoring.check (the scorer's
-#: own message, with the exact numbers, follows it); each family's adapter gives its own
-#: (``tournaments.variants``).
-FINDING_TITLES = {
-    "TRICKS": _("Tricks out of range"),
-    "TRICKS_SUM": _("The tricks do not make ten"),
-    "SPLIT_NEEDED": _("Each defender's tricks are needed"),
-    "CALLS": _("The defenders' calls are missing"),
-    "HALF_WHIST": _("Half-whist not allowed here"),
-    "MISERE_WHISTED": _("A misère is not whisted"),
-    "RASPASY_TRICKS": _("Raspasy tricks out of range"),
-    "RASPASY_EXIT": _("Contract too low after raspasy"),
-    "DEALER_OUT_OF_TURN": _("Dealer out of turn"),
-    "DEALER_DECLARES": _("The dealer sits out with four players"),
-    "BAD_SEAT": _("No such seat at the table"),
-    "NOT_CLOSED": _("Marked closed, but not every pulya reached the target"),
-    "ALREADY_CLOSED": _("The pulka had already closed"),
-    "DEAL_AFTER_CLOSE": _("A deal after the pulka closed"),
-    "UNPLAYED_TRICKS": _("Tricks given for a deal not played"),
-    "MULTIPLIER": _("Multiplier not allowed"),
-    "TALON_PREMIUM": _("Talon premium not allowed"),
-    "SHEET_MISMATCH": _("The sheet differs from the computed pulka"),
-    "SHEET_ROWS": _("More written rows than deals"),
-    "SHEET_SHAPE": _("A written row has the wrong shape"),
-    "RESULT_MISMATCH": _("Written result differs"),
-    "PENALTY_RULE": _("Penalty without a known rule"),
-    "PENALTY_AMOUNT": _("Penalty amount differs from the rule"),
-    "CONTRACT_BELOW_BID": _("Contract below the final bid"),
-    "DECLARER_NOT_BIDDER": _("The declarer did not win the auction"),
-}
 
 
 def finding_title(code: str, titles=None) -> str:
@@ -270,7 +240,7 @@ def ending_choices(ui) -> list[tuple[str, str]]:
 
 def next_dealer(protocol: Any) -> int:
     """The seat that deals next, by the protocol's family's rules."""
-    return ui_of_protocol(protocol).next_dealer(protocol)
+    return domain_of_protocol(protocol).next_dealer(protocol)
 
 
 def pulka_view(table: Table, version: Protocol | None) -> PulkaView:

@@ -26,6 +26,7 @@ from scoring.protocol import Ending
 from scoring.variants import read_json_document, variant_of
 from tournaments.access.permissions import can_referee
 from tournaments.errors import UserFacingError, say
+from tournaments.families import domain_for, domain_of_protocol, event_variant
 from tournaments.models import (
     EntryKind,
     EventRole,
@@ -40,7 +41,6 @@ from tournaments.models import (
 from tournaments.models.player import new_url_key
 from tournaments.models.round import without_draw_record
 from tournaments.services.audit import audit_log
-from tournaments.variants import event_variant, ui_for, ui_of_protocol
 
 __all__ = [
     "AlreadyApprovedError",
@@ -131,7 +131,7 @@ def _rebuilt(protocol: ScoringProtocol, **fields: Any) -> ScoringProtocol:
     given = {f: fields.get(f, getattr(protocol, f)) for f in (*EVENT_FIELDS, "first_dealer")}
     blank = variant_of(protocol).blank(**given)
     rebuilt = dataclasses.replace(blank.with_deals(protocol.deals), ending=protocol.ending)
-    return ui_of_protocol(protocol).keep_recorded(rebuilt, protocol)
+    return domain_of_protocol(protocol).keep_recorded(rebuilt, protocol)
 
 
 def on_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
@@ -172,7 +172,7 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
             )
             % {
                 "field": field,
-                "game": ui_of_protocol(header).game_size_text(header.target),
+                "game": domain_of_protocol(header).game_size_text(header.target),
                 "given": protocol.target,
             },
             {"field": field, "expected": header.target},
@@ -210,13 +210,13 @@ def effective_protocol(
     """The protocol with the rulings' penalty entries (``[{"after_deal", "entries"}]``, in the
     order the rulings were made) inserted after their deals, and for each deal of the result its
     index in ``protocol.deals`` (``None`` for a ruling's entry)."""
-    ui = ui_of_protocol(protocol)
+    family = domain_of_protocol(protocol)
     after: dict[int, list[Any]] = {}
     at_end: list[Any] = []
     for item in applied:
         anchor = item.get("after_deal")
-        placed = ui.penalty_placement(protocol, anchor)
-        entries = [ui.penalty_from_json({**placed, **e}) for e in item["entries"]]
+        placed = family.penalty_placement(protocol, anchor)
+        entries = [family.penalty_from_json({**placed, **e}) for e in item["entries"]]
         if anchor is None or anchor >= len(protocol.deals):
             at_end.extend(entries)
         else:
@@ -236,7 +236,7 @@ def effective_protocol(
 
 def penalty_to_json(protocol: ScoringProtocol, entry: Any) -> dict[str, Any]:
     """A penalty entry of ``protocol``'s family in the stored (neutral) JSON form."""
-    return ui_of_protocol(protocol).penalty_to_json(entry)
+    return domain_of_protocol(protocol).penalty_to_json(entry)
 
 
 def _plain(value: object) -> object:
@@ -457,7 +457,7 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
     variant = variant_of(effective)
     try:
         report = variant.check(effective, sheet)
-        rows = ui_for(variant).result_rows(effective)
+        rows = domain_for(variant).result_rows(effective)
     except ValueError as exc:
         raise UserFacingError(str(exc), {"field": "data"}) from exc
     # the players' written figures: what the sheet adds to the check of the pulka itself

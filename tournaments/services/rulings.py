@@ -1,6 +1,6 @@
 """Incidents, rulings, appeals (001 §4.2.16) and the event's own penalties.
 
-A ruling's penalty entries (computed by the rule family's UI adapter, :mod:`tournaments.variants`
+A ruling's penalty entries (computed by the rule family's domain face, :mod:`tournaments.families`
 — for Russian :mod:`scoring.penalties` — from the table's current record)
 are merged into the pulka after the deal they concern; the table's record is then re-scored as
 a new version (:func:`tournaments.services.protocols.protocol_rescore`) and the standings
@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 
 from tournaments.access.permissions import APPEALS, can_organise, can_referee, has_event_role
 from tournaments.errors import UserFacingError
+from tournaments.families import domain_of_protocol
 from tournaments.models import (
     Appeal,
     EntryKind,
@@ -39,7 +40,6 @@ from tournaments.services.protocols import (
     stored_protocol,
     table_header,
 )
-from tournaments.variants import ui_of_protocol
 from tournaments.web_cache import versions as page_cache
 from tournaments.words.rulings import ruling_in_words
 
@@ -152,11 +152,11 @@ def _compute(
 ) -> tuple[list[dict[str, Any]], str, dict[str, Any]]:
     """The entries a ruling writes into ``protocol`` (a scoring protocol), its rule reference and
     its (completed) parameters; the same inputs always give the same entries."""
-    ui = ui_of_protocol(protocol)
+    family = domain_of_protocol(protocol)
     params_field = {"field": "params", "rule": penalty_code}
     try:
         if kind == Ruling.Kind.CATALOGUE:
-            entry = next((p for p in ui.catalogue if p.code == penalty_code.upper()), None)
+            entry = next((p for p in family.catalogue if p.code == penalty_code.upper()), None)
             if entry is None:  # the form's own field, in words (not the code's repr)
                 if not penalty_code.strip():
                     raise UserFacingError.said(
@@ -170,17 +170,17 @@ def _compute(
                 )
             if seat is None:
                 raise UserFacingError.said(gettext_noop("Choose the offender."), extra=params_field)
-            entries = ui.catalogue_entries(
+            entries = family.catalogue_entries(
                 entry.code, protocol, deal=deal, seat=seat, params=params
             )
-            return [ui.penalty_to_json(e) for e in entries], entry.rule, params
+            return [family.penalty_to_json(e) for e in entries], entry.rule, params
         if kind == Ruling.Kind.ADJUSTED:  # e.g. 001 §3.8.5.1 Б
             if deal is None or deal >= len(protocol.deals):
                 raise UserFacingError.said(
                     gettext_noop("An adjusted result needs the deal."), extra=params_field
                 )
-            adjusted, rule, params = ui.adjusted_entries(protocol, deal, params)
-            return [ui.penalty_to_json(e) for e in adjusted], rule, params
+            adjusted, rule, params = family.adjusted_entries(protocol, deal, params)
+            return [family.penalty_to_json(e) for e in adjusted], rule, params
     except (KeyError, ValueError, TypeError) as exc:
         raise UserFacingError(str(exc), params_field) from exc
     if kind == Ruling.Kind.EVENT:
