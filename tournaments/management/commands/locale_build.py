@@ -82,6 +82,8 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/words/penalties.py",
     "templates/tournaments/hall/",
     "tournaments/convention_options.py",
+    "tournaments/convention_labels.py",
+    "tournaments/families/",
     "tournaments/variants/priffe.py",
     "tournaments/variants/",
     "tournaments/views/public.py",
