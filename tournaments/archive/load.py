@@ -407,7 +407,7 @@ class _Import:
             Ruling.objects.filter(pk=pk).update(replaces_id=self.ref("ruling", ref, path))
 
     def protocols(self, step: Callable[[], None] = lambda: None) -> None:
-        from tournaments.services.protocols import stored_protocol
+        from tournaments.families.protocols import stored_protocol
 
         for r, round_data in enumerate(_list(self.data["rounds"], "$.rounds")):
             if r:

@@ -490,7 +490,7 @@ def _filled_sheet(
     when there is a protocol; ``terms``: the game's terms by the event's rules, shown on a
     sheet without a protocol, :func:`_sheet_terms`)."""
     from tournaments.selectors.protocols import finding_citation, finding_message, finding_title
-    from tournaments.services.protocols import effective_protocol, stored_protocol
+    from tournaments.families.protocols import effective_protocol, stored_protocol
     from tournaments.variants import ui_of_event, ui_of_protocol
     from tournaments.words.rulings import ruling_text
 

@@ -13,7 +13,13 @@ from django.utils.translation import gettext_lazy as _
 from scoring.findings import Finding
 from scoring.protocol import Ending
 from tournaments.errors import say
-from tournaments.families import domain_of_protocol
+from tournaments.families import domain_of_protocol, event_variant
+from tournaments.families.protocols import (
+    ScoringProtocol,
+    deal_lines,
+    effective_protocol,
+    stored_protocol,
+)
 from tournaments.models import (
     Appeal,
     AuditLogEntry,
@@ -27,12 +33,6 @@ from tournaments.models import (
     Table,
 )
 from tournaments.models.round import without_draw_record
-from tournaments.services.protocols import (
-    deal_lines,
-    effective_protocol,
-    stored_protocol,
-    table_header,
-)
 from tournaments.variants import ui_of_protocol
 from tournaments.variants.russian_words import FINDING_TITLES
 
@@ -53,6 +53,7 @@ __all__ = [
     "pulka_view",
     "round_protocols",
     "table_by_key",
+    "table_header",
     "table_in_event",
     "tables_of_entry",
     "version_reason",
@@ -401,4 +402,18 @@ def protocol_audit_log(event: Event) -> list[AuditLogEntry]:
         AuditLogEntry.objects.filter(query, event=event)
         .select_related("user")
         .order_by("-created_at", "-id")[:500]
+    )
+
+
+def table_header(table: Table) -> ScoringProtocol:
+    """An empty scoring protocol for ``table``: its players in seat order, the event's rules
+    (of whichever family: the event's convention names it)."""
+    event = table.round.event
+    seats = sorted(table.seats.select_related("entry__player"), key=lambda s: s.position)
+    return event_variant(event).blank(
+        players=tuple(s.entry.player.name for s in seats),
+        target=event.pulka_target,
+        convention=event.variant,
+        options=tuple(sorted((event.convention_options or {}).items())),
+        first_dealer=table.first_dealer,
     )

@@ -90,7 +90,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/views/private.py",
     "tournaments/views/standings_search.py",
     "tournaments/views/protocols/",
-    "tournaments/services/protocols.py",
+    "tournaments/services/protocols/",
     "tournaments/selectors/protocols.py",
     "tournaments/selectors/standings.py",
     "tournaments/models/player.py",
