@@ -489,9 +489,9 @@ def _filled_sheet(
     """One table's filled protocol (``rulings()``, ``penalties()``: the table's rows, read only
     when there is a protocol; ``terms``: the game's terms by the event's rules, shown on a
     sheet without a protocol, :func:`_sheet_terms`)."""
-    from tournaments.selectors.protocols import finding_citation, finding_message, finding_title
     from tournaments.families.protocols import effective_protocol, stored_protocol
     from tournaments.variants import ui_of_event, ui_of_protocol
+    from tournaments.words.protocols import finding_citation, finding_message, finding_title
     from tournaments.words.rulings import ruling_text
 
     context: dict[str, Any] = {

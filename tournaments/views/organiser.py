@@ -46,7 +46,6 @@ from tournaments.selectors.events import (
     seating_alphabetical,
     tables_for_round,
 )
-from tournaments.selectors.protocols import words_said
 from tournaments.selectors.sit_out import round_remainder
 from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
@@ -59,6 +58,7 @@ from tournaments.words import audit as audit_text
 from tournaments.words import desk as desk_text
 from tournaments.words import draw_report as report_text
 from tournaments.words.gaps import gap_items
+from tournaments.words.rulings import words_said
 
 ORGANISE = permissions.ORGANISE
 REFEREE = permissions.REFEREE

@@ -17,7 +17,6 @@ from scoring.jsonio import from_dict
 from scoring.protocol import Call, Ending, Game, Raspasy
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, EntryKind, Protocol, Ruling
-from tournaments.selectors.protocols import finding_message
 from tournaments.services.protocols import (
     StaleProtocolError,
     double_entry_status,
@@ -31,6 +30,7 @@ from tournaments.services.protocols import (
 )
 from tournaments.services.protocols.checks import _rulings_applied
 from tournaments.services.rulings import appeal_decide, appeal_file, incident_record, ruling_make
+from tournaments.words.protocols import finding_message
 from tournaments.words.rulings import ruling_in_words
 
 from .conftest import make_table

@@ -92,6 +92,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/views/protocols/",
     "tournaments/services/protocols/",
     "tournaments/selectors/protocols.py",
+    "tournaments/words/protocols.py",
     "tournaments/selectors/standings.py",
     "tournaments/models/player.py",
     "tournaments/models/round.py",

@@ -70,7 +70,7 @@ def _rulings_applied(
                     # English for programs and logs, the ruling in words as the pages say it
                     "message": f"the ruling on {in_english['ruling']} kept as made: "
                     f"{in_english['reason']}",
-                    # shown in the reader's language (selectors.protocols.finding_message):
+                    # shown in the reader's language (words.protocols.finding_message):
                     # the template translated, each parameter said again from its
                     # ``param_words`` (the ruling, the error's template); ``params`` keeps
                     # them in English for programs and for readers of older versions
@@ -158,7 +158,7 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
                 "written": _plain(f.written),
                 "expected": _plain(f.expected),
                 # the message as a template and its parameters, shown in the reader's
-                # language (selectors.protocols.finding_message)
+                # language (words.protocols.finding_message)
                 **(
                     {"text": f.text, "params": {k: _plain(v) for k, v in f.params}}
                     if f.text

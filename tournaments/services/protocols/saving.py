@@ -251,7 +251,7 @@ def protocol_rescore(
     a referee's or the committee's decision. ``None`` when the table has no protocol yet.
 
     ``reason_words``: the reason as words said again in the reader's language
-    (:func:`tournaments.selectors.protocols.version_reason`); ``reason`` is then English."""
+    (:func:`tournaments.words.protocols.version_reason`); ``reason`` is then English."""
     table = _lock_table(table)
     current = _current(table, EntryKind.TABLE)
     if current is None:
