@@ -1,7 +1,8 @@
 """The tournaments side talks to rule families only through the registry (issue 24 §1).
 
 ``scoring.variants`` / ``rules.variants`` give every family's shared interface; what is a family's
-own on the Django side lives in one place, the UI adapters of ``tournaments/variants/``. Nowhere
+own on the Django side lives in its two faces, ``tournaments/families/`` (the domain) and the UI
+adapters of ``tournaments/variants/`` (the pages). Nowhere
 else may the Django code branch on a family's or a convention's name (``if variant == "sochi"``,
 ``family.key == "balkan"``, ``case "croatian"``), nor import a family's own scoring or rules
 modules. Pure text checks: no database.
@@ -17,6 +18,8 @@ from rules.variants import FAMILIES
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tournaments"
 ADAPTERS = PACKAGE / "variants"
+#: a family's two faces on the Django side: its domain and its pages
+FAMILY_HOMES = (PACKAGE / "families", ADAPTERS)
 
 #: every family key, convention key and alias: the names a branch could test (not the two-letter
 #: aliases: "ru", "hr" are language codes, which templates rightly test)
@@ -52,7 +55,7 @@ IMPORT_EXEMPT = {PACKAGE / "demo" / "protocols.py"}
 def _sources() -> list[Path]:
     files = [p for p in PACKAGE.rglob("*.py") if "migrations" not in p.parts]
     files += list((ROOT / "templates").rglob("*.html"))
-    return [p for p in files if ADAPTERS not in p.parents]
+    return [p for p in files if not any(home in p.parents for home in FAMILY_HOMES)]
 
 
 def _branches(text: str) -> list[str]:
@@ -108,3 +111,12 @@ def test_the_adapters_are_registered_families():
 
     assert set(REGISTERED) <= set(FAMILIES)
     assert {"russian", "balkan"} <= set(REGISTERED)  # the pot games and Priffe: their issues
+
+
+def test_each_page_face_extends_its_familys_domain_face():
+    from tournaments.families import DOMAINS
+    from tournaments.variants import ADAPTERS as REGISTERED
+
+    assert set(REGISTERED) == set(DOMAINS)
+    for key, ui in REGISTERED.items():
+        assert isinstance(ui, type(DOMAINS[key])), key

@@ -47,6 +47,7 @@ from tournaments.archive.refs import (
     ruling_entries_mapped,
     words_mapped,
 )
+from tournaments.families.protocols import stored_protocol
 from tournaments.models import (
     Appeal,
     AuditLogEntry,
@@ -66,7 +67,6 @@ from tournaments.models import (
     Table,
 )
 from tournaments.services.audit import audit_log
-from tournaments.services.protocols import stored_protocol
 from tournaments.services.standings import standings_schedule
 
 __all__ = ["event_archive_import", "event_archive_import_json"]

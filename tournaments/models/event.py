@@ -7,6 +7,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from rules.conventions import InvalidConventionError
+from rules.variants import family_of_convention, find_any_convention
+from tournaments.convention_labels import described, family_for, game_size_label
+
 
 class TableSizePolicy(models.TextChoices):
     THREE = "3", _("Tables of 3")
@@ -112,9 +116,6 @@ class Event(models.Model):
     def convention_name(self) -> str:
         """The convention as people name it ("Сочинка (Sochi)", "Hrvatski preferans
         (Croatian)"), not its key; of whichever rule family it belongs to."""
-        from rules.conventions import InvalidConventionError
-        from rules.variants import find_any_convention
-
         try:
             return find_any_convention(self.variant).name
         except InvalidConventionError:
@@ -123,22 +124,16 @@ class Event(models.Model):
     @property
     def family(self):
         """The rule family of the event's convention (``rules.variants.Family``)."""
-        from rules.variants import family_of_convention
-
         return family_of_convention(self.variant)
 
     @property
     def game_size_label(self) -> str:
         """What the game's size is called in the event's rule family ("Pulka size", "Bula")."""
-        from tournaments.convention_options import family_for, game_size_label
-
         return game_size_label(family_for(self.variant))
 
     @property
     def convention_options_described(self) -> list[tuple[str, str]]:
         """The options agreed for the event, as (label, value) in the page's language."""
-        from tournaments.convention_options import described, family_for
-
         return described(self.convention_options, family_for(self.variant))
 
 

@@ -92,7 +92,7 @@ class Protocol(models.Model):
     reason = models.TextField(blank=True)
     #: ``reason`` as words to be said again in the reader's language, when Pulka wrote it (a
     #: ruling's rescore): ``{"text": template, "params": {…}, "param_words": {…}}``
-    #: (:func:`tournaments.selectors.protocols.words_said`); ``reason`` is then English.
+    #: (:func:`tournaments.words.rulings.words_said`); ``reason`` is then English.
     reason_words = models.JSONField(null=True, blank=True)
     #: Double entry: how the two entries were reconciled ({"other": id, "choices": …}).
     resolution = models.JSONField(null=True, blank=True)

@@ -16,12 +16,12 @@ from django.db.models.functions import MD5, Cast, Concat
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.errors import UserFacingError
+from tournaments.families.protocols import effective_protocol, stored_protocol
 from tournaments.models import Event, EventPenalty, Protocol, Round, Ruling, Seat, Table
 from tournaments.pdf.contexts import _event_header, _rules_named, _seat_row
-from tournaments.selectors.protocols import finding_citation, finding_message, finding_title
-from tournaments.services.protocols import effective_protocol, stored_protocol
 from tournaments.variants import event_convention, ui_of_event, ui_of_protocol
 from tournaments.words.penalties import penalty_entry_words
+from tournaments.words.protocols import finding_citation, finding_message, finding_title
 from tournaments.words.rulings import ruling_text
 
 __all__ = [

@@ -7,17 +7,20 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext
+
+from tournaments.families import domain_of_event
 from tournaments.models import Entry, Event, Round, Seat
 from tournaments.models.event import FoursRemainder
+from tournaments.selectors.standings import sitting_out_by_round
+from tournaments.standings import config_from_json
 
 __all__ = ["round_remainder", "event_sit_outs", "sit_out_worth", "sitting_out_of_round"]
 
 
 def _unit(event: Event) -> str:
-    from tournaments.variants import ui_of_event
-
     try:
-        return str(ui_of_event(event).result_unit)
+        return str(domain_of_event(event).result_unit)
     except (LookupError, ValueError):
         return ""
 
@@ -27,10 +30,6 @@ def sit_out_worth(event: Event) -> tuple[Any, str]:
     the table's unit, or, where the event ranks by place points, the average place at a table
     of four (:meth:`tournaments.standings.scores.RoundScore.sit_out`, where the reading is
     explained)."""
-    from django.utils.translation import gettext
-
-    from tournaments.standings import config_from_json
-
     try:
         worth = config_from_json(event.tiebreaks or []).score.sit_out()
     except ValueError:  # an invalid chain: the standings say so; the stated score stands here
@@ -74,8 +73,6 @@ def round_remainder(*, round_: Round) -> dict[str, Any] | None:
 def event_sit_outs(*, event: Event) -> dict[str, Any] | None:
     """For the standings page: the score a round sat out is worth and, per round, who sat it
     out; ``None`` when nobody did."""
-    from tournaments.selectors.standings import sitting_out_by_round
-
     by_round = sitting_out_by_round(event=event)
     if not by_round and event.fours_remainder != FoursRemainder.SIT_OUT:
         return None

@@ -72,7 +72,7 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
         convention = family.find(variant)
     except InvalidConventionError as exc:
         raise UserFacingError(str(exc), {"field": "variant"}) from exc
-    from tournaments.variants import playable
+    from tournaments.families import playable
 
     if not playable(family.key):
         raise UserFacingError(

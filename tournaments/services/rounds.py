@@ -26,6 +26,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from tournaments import seating
 from tournaments.errors import UserFacingError
+from tournaments.families import domain_of_event as ui_of_event
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Job, Round, Seat, Table
 from tournaments.models.event import FoursRemainder, TableSizePolicy
 from tournaments.seating.remainder import remainder_of, sitting_out_settled
@@ -33,7 +34,6 @@ from tournaments.seating.remainder import sitting_out as sitting_out_of
 from tournaments.seating.remainder import substitutes as substitutes_of
 from tournaments.services.audit import audit_log
 from tournaments.services.events import event_table_policy
-from tournaments.variants import ui_of_event
 from tournaments.web_cache import versions as page_cache
 from tournaments.web_cache import warm as page_warm
 
@@ -394,7 +394,7 @@ def draw_input(
 
 def _plays_partnerships(event: Event) -> bool:
     """Whether the event's rule family plays in partnerships (its UI adapter says so)."""
-    from tournaments.variants import ui_of_event
+    from tournaments.families import domain_of_event as ui_of_event
 
     try:
         return ui_of_event(event).partnerships

@@ -1,24 +1,34 @@
-"""The Django side's one place that knows a rule family's own pages: its UI adapters.
+"""The rule families' page face on the Django side: their UI adapters.
 
 Everything a family shares with the others goes through the variant registry
-(:mod:`scoring.variants`: read, write, score, check, settle, tie-break statistics). What is
-genuinely a family's own on the Django side — the deal entry form of the table's phone page, the
-rows the pulka view and the filled PDF show, the sheet PDF layout, the penalties catalogue and
-what a ruling writes, the titles of its findings — is a :class:`FamilyUI` registered here by the
-family's key. Views, selectors and services look the adapter up with :func:`ui_for` and never
-branch on a family's or a convention's name (``tests/tournaments/test_registry_layering.py``).
+(:mod:`scoring.variants`: read, write, score, check, settle, tie-break statistics); what a
+family decides about a table's record (who deals next, the result rows, where a penalty goes)
+is its domain face, :mod:`tournaments.families`. What is a family's own pages — the deal entry
+form of the table's phone page, the cells the pulka view and the filled PDF show, the sheet PDF
+layout, the words of its deals, penalties and findings — is a :class:`FamilyUI` registered here
+by the family's key; each adapter extends its family's domain face.
 
-Adding a family: register its variant in ``scoring.variants`` and its adapter in ``ADAPTERS``
-(a module here, with its templates).
+Who may import it: views, the API, PDFs, words, template tags and forms, which look the adapter
+up with :func:`ui_for` and never branch on a family's or a convention's name
+(``tests/tournaments/test_registry_layering.py``). Services and selectors use the domain face
+instead. It imports the domain face, selectors, models and the pure packages; never a service.
+
+Adding a family: register its variant in ``scoring.variants``, its domain face in
+:mod:`tournaments.families` and its adapter in ``ADAPTERS`` (a module here, with its templates).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scoring.variants import Variant, find_variant, variant_for_convention
+from scoring.variants import Variant, find_variant, variant_of
+from tournaments.families import event_convention, event_variant, playable
 
+from .balkan import BalkanUI
 from .base import FamilyUI, PulkaCells
+from .pot import PotUI
+from .priffe import PriffeUI
+from .russian import RussianUI
 
 if TYPE_CHECKING:
     from tournaments.models import Event
@@ -36,32 +46,10 @@ __all__ = [
 ]
 
 
-def _adapters() -> dict[str, FamilyUI]:
-    from .balkan import BalkanUI
-    from .pot import PotUI
-    from .priffe import PriffeUI
-    from .russian import RussianUI
-
-    return {ui.key: ui for ui in (RussianUI(), BalkanUI(), PotUI(), PriffeUI())}
-
-
-ADAPTERS: dict[str, FamilyUI] = _adapters()
-
-
-def playable(family_key: str) -> bool:
-    """Whether a rule family has tournament pages (an adapter) yet: events take only those."""
-    return family_key in ADAPTERS
-
-
-def event_variant(event: Event) -> Variant:
-    """The registered variant of the event's convention (``Event.variant`` holds its key)."""
-    return variant_for_convention(event.variant)
-
-
-def event_convention(event: Event) -> Any:
-    """The event's convention with its options applied (``rules``' parameter set)."""
-    family = event_variant(event).family
-    return family.find(event.variant).with_options(**(event.convention_options or {}))
+#: each family's page face, by family key (the families of :data:`tournaments.families.DOMAINS`)
+ADAPTERS: dict[str, FamilyUI] = {
+    ui.key: ui for ui in (RussianUI(), BalkanUI(), PotUI(), PriffeUI())
+}
 
 
 def ui_for(variant: Variant | str) -> FamilyUI:
@@ -83,6 +71,4 @@ def ui_of_event(event: Event) -> FamilyUI:
 
 def ui_of_protocol(protocol: Any) -> FamilyUI:
     """The adapter of a family's protocol object."""
-    from scoring.variants import variant_of
-
     return ui_for(variant_of(protocol))

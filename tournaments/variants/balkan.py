@@ -18,7 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.balkan import CONTRACT_VALUES, PREFERANS
+from scoring.balkan.protocol import AllPass, Defence, Hand
 from tournaments.errors import UserFacingError
+from tournaments.families.balkan import BalkanDomain
 
 from .base import FamilyUI, PulkaCells
 
@@ -98,20 +100,17 @@ def _int(value: Any, field: str) -> int | None:
         ) from None
 
 
-class BalkanUI(FamilyUI):
-    key = "balkan"
+class BalkanUI(BalkanDomain, FamilyUI):
     entry_template = "tournaments/protocols/entry/balkan.html"
     pulka_template = "tournaments/protocols/cells/balkan.html"
     filled_layout = "soups"  # the declarer column between the soups (tournaments.pdf.layouts)
     blank_template = "pdf/blank_protocol_balkan.html"
-    result_unit = gettext_lazy("points")
     result_label = gettext_lazy("Result (points)")
     result_heading = gettext_lazy("Points")
     criterion_text = gettext_lazy(
         "Criterion: the sum of the final calculation's points over approved protocols "
         '(002 "Scoring").'
     )
-    game_size_phrase = gettext_lazy("bula %(n)d")
     round_score_names = {
         **FamilyUI.round_score_names,
         "whists": gettext_lazy("Points (the final calculation)"),
@@ -155,9 +154,6 @@ class BalkanUI(FamilyUI):
     # are drawn, nor how a tournament draws its tables: no rule is cited for them
     # (FamilyUI.seating_rule).
 
-    def _score(self, protocol: Any) -> Any:
-        return self.variant.score(protocol)
-
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
         conv = self.variant.convention(protocol)
@@ -176,8 +172,6 @@ class BalkanUI(FamilyUI):
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
         """A hand from the phone form (seed 002): declarer, contract, igra, each defender's
         decision, the kontra level and who said it, each player's tricks; or all passed."""
-        from scoring.balkan.protocol import AllPass, Defence, Hand
-
         if post.get("kind") == "allpass":
             return AllPass()
         declarer = _int(post.get("declarer"), "declarer")
@@ -243,20 +237,7 @@ class BalkanUI(FamilyUI):
             tricks=tricks,
         )
 
-    def next_dealer(self, protocol: Any) -> int:
-        """The next seat in playing order deals (seed 002 "Players and Deal")."""
-        try:
-            dealers = [d.dealer for d in self._score(protocol).deals if d.dealer is not None]
-        except ValueError:
-            return protocol.first_dealer
-        return (dealers[-1] + 1) % protocol.size if dealers else protocol.first_dealer
-
     # --- showing a protocol -------------------------------------------------------------
-    def deal_kind(self, deal: Any) -> str:
-        from scoring.balkan.protocol import AllPass, Hand
-
-        return "game" if type(deal) is Hand else "allpass" if type(deal) is AllPass else "penalty"
-
     @staticmethod
     def _hat(d: Any, seat: int) -> str:
         return next((kind for s, kind in d.hats if s == seat), "")
@@ -285,19 +266,6 @@ class BalkanUI(FamilyUI):
                 ]
             )
         return out
-
-    def result_rows(self, protocol: Any) -> list[dict[str, Any]]:
-        scored = self._score(protocol)
-        return [
-            {
-                "exact": str(scored.settlement[p]),
-                "whists": str(scored.settlement[p]),  # the standings' result: points
-                "column": scored.columns[p],
-                "soups": sum(scored.soups[p]),
-                "refas": scored.refas[p],
-            }
-            for p in range(protocol.size)
-        ]
 
     def sheet_terms(self, convention: Any, *, target: int) -> dict[str, Any]:
         """The refas allowed at the event's bula (seed 002 "Scoring": "Starting from 50, a
@@ -364,28 +332,6 @@ class BalkanUI(FamilyUI):
                 }
                 for p in range(3)
             ],
-        }
-
-    # --- penalties and rulings ------------------------------------------------------------
-    def penalty_from_json(self, data: Mapping[str, Any]) -> Any:
-        from scoring.balkan.protocol import Penalty
-
-        return Penalty(
-            int(data["player"]),
-            str(data.get("rule", "")),
-            column=int(data.get("gora", 0)),
-            soups=tuple((int(s), int(w)) for s, w in data.get("whists", ())),
-            note=str(data.get("note", "")),
-        )
-
-    def penalty_to_json(self, deal: Any) -> dict[str, Any]:
-        return {
-            "player": deal.player,
-            "rule": deal.rule,
-            "gora": deal.column,
-            "pulya": 0,
-            "whists": [[s, w] for s, w in deal.soups],
-            "note": deal.note,
         }
 
 

@@ -1,4 +1,4 @@
-"""The interface of a family's UI adapter (see :mod:`tournaments.variants`)."""
+"""The interface of a family's page face, its UI adapter (see :mod:`tournaments.variants`)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 
-from scoring.findings import Finding
-from scoring.variants import VARIANTS, Variant
+from tournaments.families.base import FamilyDomain
+from tournaments.selectors.standings import metric_label
+from tournaments.standings.scores import round_score
 
 __all__ = ["FamilyUI", "PulkaCells"]
 
@@ -26,19 +27,14 @@ class PulkaCells:
     extra_headers: list[str] = field(default_factory=list)
 
 
-class FamilyUI:
-    """One family's pages on the Django side. Subclasses fill in every hook.
-
-    Ruling and event-penalty entries are stored in one neutral JSON form for every family:
-    ``{"player", "rule", "gora", "pulya", "whists": [[writer, amount]], "note"}`` — ``gora``
-    the points written against the offender in his own column (the Russian gora, the Balkan
-    declarer column), ``whists`` what the others write against him (Russian whists, Balkan
-    soups), ``pulya`` points taken off his pulya (Russian only). Each adapter turns it into its
-    family's penalty deal (:meth:`penalty_from_json`).
+class FamilyUI(FamilyDomain):
+    """One family's pages on the Django side: its forms, templates and words. Subclasses fill
+    in every hook. A family's adapter extends its domain face (:mod:`tournaments.families`,
+    which says what a save keeps, who deals next, where a penalty goes …), so a view holding
+    the adapter may ask it those questions too; services and selectors hold the domain face
+    only. The penalty entries' neutral JSON form: :class:`~tournaments.families.base.FamilyDomain`.
     """
 
-    #: the family key (``rules.variants``)
-    key: ClassVar[str]
     #: the template of the phone page's deal form (included by ``table_entry.html``)
     entry_template: ClassVar[str]
     #: the pulka view's table (included by ``_pulka.html``)
@@ -63,8 +59,6 @@ class FamilyUI:
     #: notation (``None``: the page's own, in the Russian notation)
     notation_hint: ClassVar[Any] = None
     sheet_hint: ClassVar[Any] = None
-    #: the unit of a table result, for people ("whists", "points")
-    result_unit: ClassVar[Any]
     #: the pulka view's result row heading ("Result (whists)")
     result_label: ClassVar[Any]
     #: the standings' result column heading ("Whists", "Points")
@@ -101,18 +95,8 @@ class FamilyUI:
         """Penalty kind ``kind`` (``PenaltyKind``'s ``label``) in the family's words."""
         return str(self.penalty_kind_names.get(kind, label))
 
-    #: the game's size as the family says it, ``%(n)d`` the size ("pulkas to 20", "bula 30")
-    game_size_phrase: ClassVar[Any]
     #: a heading in the user's language for each of the checker's finding codes
     finding_titles: ClassVar[Mapping[str, Any]] = {}
-    #: partners sit opposite at a table of four (Priffe, seed 004): the draw then also spreads
-    #: who partners whom over the rounds (``seating.TablePolicy.PARTNERSHIPS``)
-    partnerships: ClassVar[bool] = False
-    #: the rules of the family's seed the round pages cite ("3.2.1"), or "" where the seed says
-    #: nothing of it (no reference rather than another family's): how the players draw their
-    #: seats at a table, and who deals first (see :attr:`seating_citation`)
-    seating_rule: ClassVar[str] = ""
-    first_dealer_rule: ClassVar[str] = ""
     #: the rule behind a random seating draw, as a reader looks it up ("Kodeks note 8"), or ""
     random_draw_citation: ClassVar[str] = ""
     #: the rule that lets a referee adjust a deal's result (001 §3.8.5.1 Б: "3.8.5.1 Б"), or ""
@@ -122,32 +106,6 @@ class FamilyUI:
     #: template taking ``seats``: (position, name) pairs), or "" where the catalogue needs none
     ruling_params_template: ClassVar[str] = ""
 
-    @property
-    def variant(self) -> Variant:
-        return VARIANTS[self.key]
-
-    def game_size_text(self, n: int) -> str:
-        """The game's size ``n`` in the family's words (:attr:`game_size_phrase`)."""
-        return str(self.game_size_phrase) % {"n": n}
-
-    @property
-    def seed(self) -> str:
-        """The seed its findings' rules are cited from (``001``, ``002``)."""
-        return self.variant.seed
-
-    def cite(self, rule: str) -> str:
-        """A rule of the family's seed as a reader looks it up (``001 §3.2.1``, ``002
-        "Kontra"``, as the findings cite them); "" for no rule."""
-        return Finding("", "", rule=rule, source=self.seed).citation
-
-    @property
-    def seating_citation(self) -> str:
-        return self.cite(self.seating_rule)
-
-    @property
-    def first_dealer_citation(self) -> str:
-        return self.cite(self.first_dealer_rule)
-
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
         """What the deal form needs besides the page's context (contracts, calls …)."""
@@ -155,10 +113,6 @@ class FamilyUI:
 
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
         """A deal from the phone form's POST; :class:`UserFacingError` naming the field."""
-        raise NotImplementedError
-
-    def next_dealer(self, protocol: Any) -> int:
-        """The seat that deals next."""
         raise NotImplementedError
 
     def form_values(
@@ -202,8 +156,6 @@ class FamilyUI:
 
     def penalty_name(self, code: str) -> str:
         """The name of the catalogue's penalty ``code`` in the page's language, or ""."""
-        from django.utils.translation import get_language
-
         russian = (get_language() or "").startswith("ru")
         for entry in self.catalogue:
             if entry.code == code.upper():
@@ -217,21 +169,8 @@ class FamilyUI:
         what = ", ".join(str(x) for x in (entry.get("rule", ""), entry.get("note", "")) if x)
         return f"{who}: {what}" if what else who
 
-    def deal_kind(self, deal: Any) -> str:
-        """``game``, ``raspasy``/``allpass`` or ``penalty``: a CSS class and a filter."""
-        raise NotImplementedError
-
-    def is_penalty(self, deal: Any) -> bool:
-        return self.deal_kind(deal) == "penalty"
-
     def pulka_cells(self, protocol: Any) -> PulkaCells | None:
         """Per deal the dealer and the cells written; ``None`` when it cannot be scored."""
-        raise NotImplementedError
-
-    def result_rows(self, protocol: Any) -> list[dict[str, Any]]:
-        """Per seat the table result a version stores: ``exact`` (text of a Fraction) and
-        ``whists`` (the result the standings count, in :attr:`result_unit`), with the family's
-        own final columns. :raises ValueError: for a protocol that cannot be scored."""
         raise NotImplementedError
 
     def filled_sheet(self, protocol: Any, origin: list[int | None]) -> dict[str, Any]:
@@ -243,11 +182,6 @@ class FamilyUI:
         boxes, e.g. Priffe's partnerships per sits); ``options`` is the event's convention
         with its options."""
         return {}
-
-    def keep_recorded(self, rebuilt: Any, protocol: Any) -> Any:
-        """``rebuilt`` (``protocol`` on the event's rules) with what the table recorded that the
-        event does not set (Priffe's seating per sits); the others record nothing more."""
-        return rebuilt
 
     def blank_context(self, convention: Any) -> dict[str, Any]:
         """What the family's blank sheet shows of the event's ``convention`` (with options)."""
@@ -262,14 +196,10 @@ class FamilyUI:
 
     def round_score_name(self, key: str) -> str:
         """The round score ``key``'s name in the family's words, in the user's language."""
-        from tournaments.standings.scores import round_score
-
         return str(self.round_score_names.get(key) or gettext(round_score(key).name))
 
     def metric_label(self, key: str) -> dict[str, str]:
         """A standings metric's ``key``, ``name`` and ``abbr`` in the family's words."""
-        from tournaments.selectors.standings import metric_label
-
         label = metric_label(key)
         if key in self.metric_names:
             name, abbr = self.metric_names[key]
@@ -280,31 +210,3 @@ class FamilyUI:
         """What the standings page says a table result is, for an event of ``convention``
         (with its options); by default the family's :attr:`criterion_text`."""
         return self.criterion_text
-
-    # --- penalties and rulings ------------------------------------------------------------
-    #: the catalogue of the family's rule texts (``rules.penalties.CataloguePenalty``)
-    catalogue: ClassVar[tuple[Any, ...]] = ()
-
-    def penalty_from_json(self, data: Mapping[str, Any]) -> Any:
-        raise NotImplementedError
-
-    def penalty_to_json(self, deal: Any) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def penalty_placement(self, protocol: Any, after_deal: int | None) -> dict[str, Any]:
-        """What a penalty entry placed after deal ``after_deal`` of ``protocol`` (``None``: at
-        the end) takes from where it stands, for the keys its JSON leaves out (Priffe: the
-        sits of the deal it follows); nothing for the others."""
-        return {}
-
-    def catalogue_entries(
-        self, code: str, protocol: Any, *, deal: int | None, seat: int, params: Mapping[str, Any]
-    ) -> tuple[Any, ...]:
-        """What catalogue penalty ``code`` writes. :raises ValueError: it cannot apply here."""
-        raise ValueError(f"penalty {code!r} is not in this rule family's catalogue")
-
-    def adjusted_entries(
-        self, protocol: Any, deal: int, params: Mapping[str, Any]
-    ) -> tuple[Any, ...]:
-        """A referee's adjusted result on ``deal``. :raises ValueError: when it cannot apply."""
-        raise ValueError("an adjusted result is not defined by this rule family's texts")

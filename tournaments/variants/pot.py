@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from rules.pot import InvalidPotContractError, PotContract
+from scoring.pot.protocol import Decision, Hand, Rundpass, active_seats, defenders_of
 from tournaments.errors import UserFacingError, whole_number
+from tournaments.families.pot import PotDomain, _fraction
 
 from .base import FamilyUI, PulkaCells
 
@@ -102,50 +104,26 @@ for _code in (
 _EFTERKOP_FIELD = re.compile(r"efterkop_(?:by|contract)_([1-9][0-9]?)")
 
 
-def _fraction(value: Fraction) -> str:
-    return str(value)
-
-
-class PotUI(FamilyUI):
-    key = "pot"
+class PotUI(PotDomain, FamilyUI):
     entry_template = "tournaments/protocols/entry/pot.html"
     pulka_template = "tournaments/protocols/cells/pot.html"
     filled_layout = "ledger"  # the players' and the pot's changes (tournaments.pdf.layouts)
     blank_template = "pdf/blank_protocol_pot.html"
-    result_unit = gettext_lazy("chips")
     penalty_terms = {  # seeds 000 and 003: chips paid into the pot, or to a player
         "gora": gettext_lazy("%(n)s into the pot"),
         "whists": gettext_lazy("to %(name)s: %(n)s"),
     }
     result_label = gettext_lazy("Result (chips)")
     result_heading = gettext_lazy("Chips")
-    game_size_phrase = gettext_lazy("a stake of %(n)d")
     ending_closed_label = gettext_lazy("played to the end of the round")
     finding_titles = FINDING_TITLES
 
     # --- helpers ------------------------------------------------------------------------------
-    @staticmethod
-    def _rules(protocol: Any) -> Any:
-        return protocol.rules()
-
     def _language(self, protocol: Any) -> str:
         return str(self._rules(protocol).language)
 
-    def _scored(self, protocol: Any) -> tuple[Any, bool]:
-        """The game scored, or the deals before the first that cannot be scored (then
-        ``partial``: the checker's UNSCORABLE finding says which; nothing is "fixed")."""
-        from scoring.pot.score import PotScoringError, score
-
-        try:
-            return score(protocol), False
-        except PotScoringError as error:
-            upto = error.deal if error.deal is not None else 0
-            return score(protocol.with_deals(protocol.deals[:upto])), True
-
     def contract_choices(self, protocol: Any) -> list[tuple[str, str]]:
         """The contracts these rules play, in the players' words (000 "Kontrakten"; 003)."""
-        from rules.pot import PotContract
-
         conv = self._rules(protocol)
         out = []
         for level in range(1, 9):
@@ -157,8 +135,6 @@ class PotUI(FamilyUI):
 
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
-        from rules.pot import PotContract
-
         conv = self._rules(protocol)
         lang = conv.language
         same_language = (get_language() or "").split("-")[0] == lang
@@ -192,9 +168,6 @@ class PotUI(FamilyUI):
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
         """A deal from the phone form: a contract with the defenders' decisions and the tricks
         (the declarer's counted from the others'), or a rundpass (000 "Budgivningen"; 003)."""
-        from rules.pot import InvalidPotContractError, PotContract
-        from scoring.pot.protocol import Decision, Hand, Rundpass, active_seats, defenders_of
-
         size = protocol.size
         actives = active_seats(size, dealer)
         conv = self._rules(protocol)
@@ -265,8 +238,6 @@ class PotUI(FamilyUI):
         """The efterköp chain from the numbered rows, in turn order (000 "Efterköp"): a row needs
         both the buyer and the contract, and the rows are filled from the first without a gap.
         The checker judges the turn order and the levels, citing the seed."""
-        from rules.pot import InvalidPotContractError, PotContract
-
         numbers = sorted(
             {int(m.group(1)) for name in post if (m := _EFTERKOP_FIELD.fullmatch(str(name)))}
         )
@@ -325,19 +296,7 @@ class PotUI(FamilyUI):
             )
         return tuple(int(t or 0) for t in given)
 
-    def next_dealer(self, protocol: Any) -> int:
-        """The deal passes clockwise (000 "Giv"); a penalty does not pass it."""
-        from scoring.pot.score import dealers
-
-        given = [d for d in dealers(protocol) if d is not None]
-        return (given[-1] + 1) % protocol.size if given else protocol.first_dealer
-
     # --- showing a protocol -------------------------------------------------------------
-    def deal_kind(self, deal: Any) -> str:
-        from scoring.pot.protocol import Hand, Rundpass
-
-        return "game" if type(deal) is Hand else "allpass" if type(deal) is Rundpass else "penalty"
-
     def pulka_cells(self, protocol: Any) -> PulkaCells | None:
         """Per deal and seat what changed hands and the cumulative net; the last cell is the
         pot's (its change and what it holds)."""
@@ -363,23 +322,6 @@ class PotUI(FamilyUI):
             before = d.pot
             out.written.append(row)
         return out
-
-    def result_rows(self, protocol: Any) -> list[dict[str, Any]]:
-        """Each player's net, his share of the pot left at the end (``pot_end``: shared equally
-        by default, so the table sums to zero; or kept) and the result the standings count."""
-        scored, partial = self._scored(protocol)
-        return [
-            {
-                "exact": _fraction(scored.final[p]),
-                "whists": _fraction(scored.final[p]),  # the standings' result: chips
-                "net": scored.nets[p],
-                "share": _fraction(scored.shares[p]),
-                "pot": scored.pot,
-                "pot_end": scored.convention.pot_end,
-                **({"partial": True} if partial else {}),
-            }
-            for p in range(protocol.size)
-        ]
 
     def filled_sheet(self, protocol: Any, origin: list[int | None]) -> dict[str, Any]:
         """The ledger as the players keep it: a line per deal with the dealer, the deal in the
@@ -482,27 +424,3 @@ class PotUI(FamilyUI):
                 "every table sums to zero."
             )
         )
-
-    # --- penalties and rulings ------------------------------------------------------------
-    def penalty_from_json(self, data: Mapping[str, Any]) -> Any:
-        """The neutral entry's ``gora`` is paid into the pot; its ``whists`` ``[seat, chips]``
-        to those players (the seeds define no penalties)."""
-        from scoring.pot.protocol import Penalty
-
-        return Penalty(
-            int(data["player"]),
-            str(data.get("rule", "")),
-            to_pot=int(data.get("gora", 0)),
-            to_players=tuple((int(s), int(w)) for s, w in data.get("whists", ())),
-            note=str(data.get("note", "")),
-        )
-
-    def penalty_to_json(self, deal: Any) -> dict[str, Any]:
-        return {
-            "player": deal.player,
-            "rule": deal.rule,
-            "gora": deal.to_pot,
-            "pulya": 0,
-            "whists": [[s, w] for s, w in deal.to_players],
-            "note": deal.note,
-        }

@@ -3,8 +3,6 @@ tricks), the pulka's pulya / gora / whists cells, the Kodeks' penalties catalogu
 
 from __future__ import annotations
 
-import dataclasses
-import secrets
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -13,12 +11,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.contracts import LADDER, Contract, InvalidContractError
-from rules.penalties import CATALOGUE, PenaltyError, find_penalty
-from scoring.penalties import adjusted_result_entries, penalty_entries
 from scoring.protocol import Call, Game, Penalty, Raspasy
 from scoring.pulka import score
 from scoring.writing import whisting_order
 from tournaments.errors import UserFacingError, whole_number
+from tournaments.families.russian import RussianDomain
 
 from . import russian_sheet as paper
 from . import russian_words as words
@@ -75,31 +72,21 @@ def _num(x: Any) -> str:
     return f"{float(f):.2f}".rstrip("0").rstrip(".")
 
 
-class RussianUI(FamilyUI):
-    key = "russian"
+class RussianUI(RussianDomain, FamilyUI):
     entry_template = "tournaments/protocols/entry/russian.html"
     pulka_template = "tournaments/protocols/cells/russian.html"
     filled_layout = "pulka"  # the pulka grid (tournaments.pdf.layouts, issue 28)
-    result_unit = gettext_lazy("whists")
     result_label = gettext_lazy("Result (whists)")
     result_heading = gettext_lazy("Whists")
     criterion_text = gettext_lazy(
         "Criterion: the sum of whists over approved protocols (001 §4.1.3)."
     )
-    game_size_phrase = gettext_lazy("pulkas to %(n)d")
     ending_closed_label = gettext_lazy("closed (every pulya reached the target)")
-    catalogue = CATALOGUE
-    seating_rule = "3.1.1"  # тираж: the seats drawn by lot
-    first_dealer_rule = "3.2.1"
     random_draw_citation = "Kodeks note 8"
     adjusted_result_rule = "3.8.5.1 Б"
     ruling_params_template = "tournaments/protocols/_ruling_params.html"
 
-    @property
-    def finding_titles(self) -> Mapping[str, Any]:  # type: ignore[override]
-        from tournaments.selectors.protocols import FINDING_TITLES
-
-        return FINDING_TITLES
+    finding_titles = words.FINDING_TITLES
 
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
@@ -226,14 +213,6 @@ class RussianUI(FamilyUI):
     def sheet_from_post(self, post: Mapping[str, Any], protocol: Any, sheet: Any) -> Any:
         return paper.sheet_from_post(post, protocol, sheet)
 
-    def next_dealer(self, protocol: Any) -> int:
-        """The seat that deals next (001 §3.2.2: the deal passes to the left)."""
-        try:
-            dealers = [d for d in score(protocol).dealers if d is not None]
-        except ValueError:
-            return protocol.first_dealer
-        return (dealers[-1] + 1) % protocol.size if dealers else protocol.first_dealer
-
     # --- showing a protocol -------------------------------------------------------------
     def deal_words(self, protocol: Any, index: int, dealer: int | None) -> str:
         return words.deal_words(protocol, index, dealer)
@@ -243,9 +222,6 @@ class RussianUI(FamilyUI):
 
     def penalty_words(self, entry: Mapping[str, Any], names: Any) -> str:
         return words.penalty_words(entry, names)
-
-    def deal_kind(self, deal: Any) -> str:
-        return "game" if type(deal) is Game else "raspasy" if type(deal) is Raspasy else "penalty"
 
     def pulka_cells(self, protocol: Any) -> PulkaCells | None:
         try:
@@ -272,19 +248,6 @@ class RussianUI(FamilyUI):
             )
             out.dealers.append(scored.dealers[i])
         return out
-
-    def result_rows(self, protocol: Any) -> list[dict[str, Any]]:
-        scored = score(protocol)
-        final = scored.final_row()
-        return [
-            {
-                "exact": str(scored.settlement.exact[p]),
-                "whists": str(scored.settlement.totals[p]),
-                "pulya": final[p].pulya,
-                "gora": final[p].gora,
-            }
-            for p in range(protocol.size)
-        ]
 
     def filled_sheet(self, protocol: Any, origin: list[int | None]) -> dict[str, Any]:
         """The pulka as on paper: per deal the running pulya, gora and whists of every player."""
@@ -336,54 +299,3 @@ class RussianUI(FamilyUI):
                 for p in range(n)
             ],
         }
-
-    # --- penalties and rulings ------------------------------------------------------------
-    def penalty_from_json(self, data: Mapping[str, Any]) -> Penalty:
-        return Penalty(
-            int(data["player"]),
-            str(data.get("rule", "")),
-            int(data.get("gora", 0)),
-            int(data.get("pulya", 0)),
-            tuple((int(s), int(w)) for s, w in data.get("whists", ())),
-            str(data.get("note", "")),
-        )
-
-    def penalty_to_json(self, deal: Penalty) -> dict[str, Any]:
-        return {
-            "player": deal.player,
-            "rule": deal.rule,
-            "gora": deal.gora,
-            "pulya": deal.pulya,
-            "whists": [[s, w] for s, w in deal.whists],
-            "note": deal.note,
-        }
-
-    def catalogue_entries(
-        self, code: str, protocol: Any, *, deal: int | None, seat: int, params: Mapping[str, Any]
-    ) -> tuple[Any, ...]:
-        entry = find_penalty(code)
-        return penalty_entries(entry.code, protocol, deal=deal, seat=seat, params=params)
-
-    def adjusted_entries(
-        self, protocol: Any, deal: int, params: Mapping[str, Any]
-    ) -> tuple[tuple[Any, ...], str, dict[str, Any]]:
-        """001 §3.8.5.1 Б: the deal as by the other plan; the declarer's result by lot."""
-        played = protocol.deals[deal]
-        if type(played) is not Game:
-            raise PenaltyError(_("The deal is not a game."))
-        if params.get("other_tricks") in (None, ""):
-            raise PenaltyError(_("Adjusted result: give the declarer's tricks by the other plan."))
-        if params.get("passer") in (None, ""):
-            raise PenaltyError(_("Adjusted result: choose the player who passed."))
-        split = params.get("other_split")
-        other = dataclasses.replace(
-            played,
-            declarer_tricks=int(params["other_tricks"]),
-            defender_tricks=tuple(int(x) for x in split) if split else None,
-        )
-        params = dict(params)
-        params.setdefault("lot", secrets.choice(["played", "other"]))  # drawn by lot
-        entries = adjusted_result_entries(
-            protocol, deal, other=other, passer=int(params["passer"]), lot=params["lot"]
-        )
-        return entries, "3.8.5.1", params

@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import get_language, gettext, ngettext, pgettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext
 
 from rules.contracts import Contract
 from rules.penalties import CATALOGUE
 from scoring.protocol import Call, Game, Penalty, Raspasy
+from scoring.writing import whisting_order
 
 __all__ = [
+    "FINDING_TITLES",
     "call_words",
     "column_words",
     "contract_words",
@@ -24,6 +26,37 @@ __all__ = [
     "penalty_words",
     "rule_name",
 ]
+
+#: A heading in the user's language for each finding code of Russian scoring.check (the scorer's
+#: own message, with the exact numbers, follows it); each family's adapter gives its own.
+FINDING_TITLES = {
+    "TRICKS": gettext_lazy("Tricks out of range"),
+    "TRICKS_SUM": gettext_lazy("The tricks do not make ten"),
+    "SPLIT_NEEDED": gettext_lazy("Each defender's tricks are needed"),
+    "CALLS": gettext_lazy("The defenders' calls are missing"),
+    "HALF_WHIST": gettext_lazy("Half-whist not allowed here"),
+    "MISERE_WHISTED": gettext_lazy("A misère is not whisted"),
+    "RASPASY_TRICKS": gettext_lazy("Raspasy tricks out of range"),
+    "RASPASY_EXIT": gettext_lazy("Contract too low after raspasy"),
+    "DEALER_OUT_OF_TURN": gettext_lazy("Dealer out of turn"),
+    "DEALER_DECLARES": gettext_lazy("The dealer sits out with four players"),
+    "BAD_SEAT": gettext_lazy("No such seat at the table"),
+    "NOT_CLOSED": gettext_lazy("Marked closed, but not every pulya reached the target"),
+    "ALREADY_CLOSED": gettext_lazy("The pulka had already closed"),
+    "DEAL_AFTER_CLOSE": gettext_lazy("A deal after the pulka closed"),
+    "UNPLAYED_TRICKS": gettext_lazy("Tricks given for a deal not played"),
+    "MULTIPLIER": gettext_lazy("Multiplier not allowed"),
+    "TALON_PREMIUM": gettext_lazy("Talon premium not allowed"),
+    "SHEET_MISMATCH": gettext_lazy("The sheet differs from the computed pulka"),
+    "SHEET_ROWS": gettext_lazy("More written rows than deals"),
+    "SHEET_SHAPE": gettext_lazy("A written row has the wrong shape"),
+    "RESULT_MISMATCH": gettext_lazy("Written result differs"),
+    "PENALTY_RULE": gettext_lazy("Penalty without a known rule"),
+    "PENALTY_AMOUNT": gettext_lazy("Penalty amount differs from the rule"),
+    "CONTRACT_BELOW_BID": gettext_lazy("Contract below the final bid"),
+    "DECLARER_NOT_BIDDER": gettext_lazy("The declarer did not win the auction"),
+}
+
 
 _SUITS = "♠♣♦♥"
 
@@ -76,8 +109,6 @@ def deal_words(protocol: Any, index: int, dealer: int | None = None) -> str:
         return f"{who}: {contract} / {outcome}"
     calls = list(deal.calls)
     if len(calls) == 2 and dealer is not None:
-        from scoring.writing import whisting_order
-
         defenders = whisting_order(deal.declarer, len(names), dealer)
         said = ", ".join(
             f"{names[d]} {call_words(c)}" for d, c in zip(defenders, calls, strict=True)

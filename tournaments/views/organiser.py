@@ -35,7 +35,6 @@ from tournaments.selectors.events import (
     entries_for_event,
     rounds_for_event,
 )
-from tournaments.selectors.protocols import words_said
 from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
@@ -44,7 +43,7 @@ from tournaments.views.decorators import event_view, posted_id, run_form_service
 from tournaments.words import audit as audit_text
 from tournaments.words import desk as desk_text
 from tournaments.words import draw_report as report_text
-from tournaments.words.rulings import log_rows
+from tournaments.words.rulings import log_rows, words_said
 
 ORGANISE = permissions.ORGANISE
 REFEREE = permissions.REFEREE

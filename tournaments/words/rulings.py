@@ -10,7 +10,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import AuditLogEntry, Event, Incident, Ruling, Seat, Table
+from tournaments.errors import say
+from tournaments.models import Appeal, AuditLogEntry, Event, Incident, Ruling, Seat, Table
+from tournaments.models.round import without_draw_record
 from tournaments.variants import ui_of_event
 
 __all__ = ["annotate_rulings", "log_rows", "ruling_in_words", "ruling_text", "table_names"]
@@ -94,8 +96,6 @@ def log_rows(
 ) -> list[dict[str, Any]]:
     """The protocols' log for people: each entry's action in words, with names, no data dict
     (``only_known``: only the entries of :data:`AREAS`)."""
-    from tournaments.selectors.protocols import words_said
-
     if only_known:
         entries = [e for e in entries if e.action.startswith(AREAS)]
     tables = {
@@ -202,6 +202,36 @@ def _described(action: str, data: dict[str, Any], seats: Sequence[str], ui: Any)
 
 
 def _appeal_statuses():
-    from tournaments.models import Appeal
-
     return Appeal.Status.choices
+
+
+def _param_in_words(said: Any) -> str:
+    """One of a finding's ``param_words`` in the active language: ``{"ruling": id}`` the
+    ruling in words (:func:`~tournaments.words.rulings.ruling_in_words`), ``{"text":
+    …, "params": …, "param_words": …}`` a template (:func:`words_said`).
+
+    :raises Ruling.DoesNotExist, LookupError, TypeError, ValueError: it cannot be said
+        again (the ruling is gone, the words do not fit the template).
+    """
+    if not isinstance(said, dict):
+        raise TypeError(said)
+    if "ruling" in said:
+        ruling = (
+            Ruling.objects.select_related("incident__table__round__event", "definition")
+            .defer(*without_draw_record("incident__table__round"))
+            .get(pk=said["ruling"])
+        )
+        return ruling_in_words(ruling)
+    return say(said, _param_in_words)
+
+
+def words_said(words: Any, stored: str) -> str:
+    """Stored words (``{"text": template, "params": {…}, "param_words": {…}}``, e.g. a
+    version's :attr:`~tournaments.models.Protocol.reason_words`) in the active language;
+    ``stored`` (the text saved beside them) when there are none or they cannot be said again."""
+    if not words:
+        return stored
+    try:
+        return _param_in_words(words)
+    except (Ruling.DoesNotExist, LookupError, TypeError, ValueError):
+        return stored

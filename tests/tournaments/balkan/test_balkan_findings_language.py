@@ -13,8 +13,8 @@ from django.utils import translation
 
 from scoring.balkan.protocol import Hand
 from tournaments.pdf import protocol_contexts as pdf_protocols
-from tournaments.selectors.protocols import finding_message
 from tournaments.services.protocols import protocol_save, table_header
+from tournaments.words.protocols import finding_message
 
 from .test_balkan_event import balkan_table
 
@@ -90,8 +90,8 @@ def _codes() -> set[str]:
 
 @pytest.mark.parametrize("language", ["hr", "sr-latn", "ru", "de", "sv"])
 def test_every_balkan_finding_has_a_heading_in_the_readers_language(language):
-    from tournaments.selectors.protocols import finding_title
     from tournaments.variants import ui_for
+    from tournaments.words.protocols import finding_title
 
     titles = ui_for("croatian").finding_titles
     codes = _codes()
@@ -106,7 +106,7 @@ def test_every_balkan_finding_has_a_heading_in_the_readers_language(language):
 def test_a_table_that_cannot_be_scored_and_a_kept_ruling_speak_the_readers_language():
     from scoring.balkan.check import check
     from scoring.balkan.protocol import BalkanProtocol
-    from tournaments.selectors.protocols import finding_title
+    from tournaments.words.protocols import finding_title
 
     (table,) = check(BalkanProtocol(("A", "B"), 30, ())).findings  # two players
     assert table.code == "TABLE" and table.message.startswith("the table cannot be scored: ")

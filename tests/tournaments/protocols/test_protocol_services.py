@@ -17,10 +17,8 @@ from scoring.jsonio import from_dict
 from scoring.protocol import Call, Ending, Game, Raspasy
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, EntryKind, Protocol, Ruling
-from tournaments.selectors.protocols import finding_message
 from tournaments.services.protocols import (
     StaleProtocolError,
-    _rulings_applied,
     double_entry_status,
     protocol_approve,
     protocol_confirm,
@@ -30,7 +28,9 @@ from tournaments.services.protocols import (
     protocol_save,
     table_header,
 )
+from tournaments.services.protocols.checks import _rulings_applied
 from tournaments.services.rulings import appeal_decide, appeal_file, incident_record, ruling_make
+from tournaments.words.protocols import finding_message
 from tournaments.words.rulings import ruling_in_words
 
 from .conftest import make_table

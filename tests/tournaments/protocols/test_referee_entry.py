@@ -15,13 +15,13 @@ from scoring import Sheet, score
 from scoring.protocol import Call, Ending, Game, Raspasy
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Protocol
-from tournaments.selectors.protocols import FINDING_TITLES
 from tournaments.services.protocols import (
     players_sheet_errors,
     protocol_approve,
     protocol_save,
     table_header,
 )
+from tournaments.variants.russian_words import FINDING_TITLES
 
 W, P = Call.WHIST, Call.PASS
 

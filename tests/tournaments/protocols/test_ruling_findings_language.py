@@ -13,9 +13,9 @@ from rest_framework.test import APIClient
 from scoring.protocol import Call, Game
 from tournaments.errors import UserFacingError, say
 from tournaments.models import Ruling
-from tournaments.selectors.protocols import finding_message
 from tournaments.services.protocols import table_header
 from tournaments.services.rulings import incident_record, ruling_make
+from tournaments.words.protocols import finding_message
 from tournaments.words.rulings import ruling_in_words
 
 from .test_protocol_services import SIX, save
@@ -159,7 +159,7 @@ def test_an_archived_finding_names_the_imported_ruling(setup):
     from tournaments.archive.export import event_archive
     from tournaments.archive.load import event_archive_import
     from tournaments.archive.refs import findings_mapped, words_mapped
-    from tournaments.selectors.protocols import version_reason
+    from tournaments.words.protocols import version_reason
 
     ruling, _finding = _kept(setup, "ru")
     document = json.loads(json.dumps(event_archive(event=setup.event)))
@@ -193,7 +193,7 @@ def test_a_rescored_versions_reason_is_in_the_readers_language(client, setup):
     from django.urls import reverse
 
     from tournaments.models import Protocol
-    from tournaments.selectors.protocols import version_reason
+    from tournaments.words.protocols import version_reason
 
     header = table_header(setup.table)
     save(setup, header.with_deals((Game(0, SIX, (Call.WHIST, Call.PASS), 6, (3, 1)),)), None)

@@ -22,6 +22,7 @@ from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.variants import ui_of_event
 from tournaments.views.protocols.common import _current_protocol, staff_view
+from tournaments.words import protocols as protocol_words
 
 
 @staff_view(permissions.REFEREE)
@@ -92,11 +93,11 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
             "version": version,
             "text": text,
             "ending": ending,
-            "endings": sel.ending_choices(ui_of_event(event)),
+            "endings": protocol_words.ending_choices(ui_of_event(event)),
             "family": ui_of_event(event),  # the family's notation examples
             "error": error,
             "stale": stale,
-            "view": sel.pulka_view(table, version),
+            "view": protocol_words.pulka_view(table, version),
             "seats": sel.seats_of(table),
             "table_version": table_version,
             "confirmed": set(table_version.confirmations.values_list("seat", flat=True))
@@ -194,7 +195,7 @@ def protocol_versions(request, event, number: int, table_number: int):
     table = sel.table_in_event(event=event, round_number=number, table_number=table_number)
     versions = sel.protocol_versions(table)
     for v in versions:  # a reason Pulka wrote, in the reader's language
-        v.reason_said = sel.version_reason(v)
+        v.reason_said = protocol_words.version_reason(v)
     shown = None
     if request.GET.get("id", "").isdigit():
         shown = get_object_or_404(Protocol, table=table, pk=int(request.GET["id"]))
@@ -206,7 +207,7 @@ def protocol_versions(request, event, number: int, table_number: int):
             "table": table,
             "versions": versions,
             "shown": shown,
-            "view": sel.pulka_view(table, shown) if shown else None,
+            "view": protocol_words.pulka_view(table, shown) if shown else None,
         },
     )
 

@@ -17,6 +17,7 @@ from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_protocol
 from tournaments.views.protocols.common import _current_protocol, _rebuild
+from tournaments.words import protocols as protocol_words
 from tournaments.words import rulings as rtext
 
 
@@ -71,7 +72,7 @@ def table_entry(request, key: str):
             stale = exc
         except UserFacingError as exc:
             error = exc
-    view = sel.pulka_view(table, version)
+    view = protocol_words.pulka_view(table, version)
     seats = sel.seats_of(table)
 
     def deal_at(index: int | None):
@@ -166,7 +167,7 @@ def player_protocols(request, key: str):
             error = exc
     rows = sel.tables_of_entry(entry)
     for row in rows:
-        row["view"] = sel.pulka_view(row["table"], row["protocol"])
+        row["view"] = protocol_words.pulka_view(row["table"], row["protocol"])
         row["confirmed"] = bool(
             row["protocol"]
             and row["protocol"].confirmations.filter(seat=row["seat"].position).exists()

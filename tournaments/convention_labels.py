@@ -1,0 +1,262 @@
+"""The convention options' and the game sizes' labels, for people, in the page's language: a
+label (with the rule it comes from) for every option of every rule family's conventions
+(:mod:`rules.variants`: the Russian :class:`rules.conventions.Convention`, seed 001; the Balkan
+:class:`rules.balkan.BalkanConvention`, seed 002; the pot games' :class:`rules.pot.PotConvention`,
+seeds 000 and 003; Priffe's, seed 004) and for every value of their choices, and an event's
+options described with them.
+
+Plain data keyed by the family's key (``FAMILY_OPTION_LABELS``), never a branch on a family's
+name. It imports only ``rules`` and Django's translation, so that everything may import it: the
+models (``Event.game_size_label``, ``Event.convention_options_described``), the event form's
+fields (:mod:`tournaments.convention_options`) and the pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from rules.conventions import InvalidConventionError
+from rules.variants import RUSSIAN, Family, family_of_convention
+
+__all__ = [
+    "BALKAN_OPTION_LABELS",
+    "FAMILY_OPTION_LABELS",
+    "GAME_SIZE_LABELS",
+    "OPTION_LABELS",
+    "POT_OPTION_LABELS",
+    "PRIFFE_OPTION_LABELS",
+    "VALUE_LABELS",
+    "by_convention",
+    "described",
+    "family_for",
+    "game_size_label",
+]
+
+
+#: Option → its label, citing the rule text (seed 001: the Kodeks) where the option lives.
+OPTION_LABELS: dict[str, Any] = {
+    "game_cost_multiplier": _("Game cost: the contract's pulya price × (note 52)"),
+    "declarer_gora_multiplier": _("Declarer's gora per undertrick: pulya price × (001 §4.2.1)"),
+    "misere_gora_per_trick": _("Gora per trick on a failed misère"),
+    "consolation": _("Consolation per undertrick (note 53)"),
+    "consolation_flat": _("Flat consolation: whists per undertrick"),
+    "consolation_writers": _("Who writes consolation (001 §3.8.1.2)"),
+    "misere_consolation": _("Consolation on a failed misère"),
+    "talon_premiums": _("Dealer's talon premium (001 §3.4.11)"),
+    "whist_responsibility": _("Whister's responsibility (001 §3.8.11, §3.8.12)"),
+    "whist_style": _("Whist (001 §3.8.13, §3.8.14)"),
+    "pair_shortfall_6_7": _("Two whisters short on a 6 or 7 (001 §3.8.6)"),
+    "pair_shortfall_8_10": _("Two whisters short on 8 to 10 (001 §3.8.6, note 58)"),
+    "ten_checked": _("Tens checked: no obligation to whist (note 38)"),
+    "single_whister_tricks": _("A single whister writes whists for (001 §3.8.5)"),
+    "returned_half_consolation": _(
+        "Gentleman whist, whist returned: the former half-whister writes the consolation"
+        " (001 §3.8.8, §3.8.14, §3.8.1.2)"
+    ),
+    "raspasy_mode": _("Raspasy are written in (001 §3.7.2)"),
+    "raspasy_price": _("Raspasy price per trick (note 44)"),
+    "raspasy_progression": _("Raspasy progression (001 §3.7.4)"),
+    "raspasy_progression_limit": _("The progression stops after this many steps; 0: never"),
+    "raspasy_amnesty": _("Raspasy amnesty: the smallest count is subtracted (001 §3.7.3)"),
+    "raspasy_whists_base": _("Raspasy whists on (001 §3.7.2.2)"),
+    "raspasy_zero_bonus": _("Zero-trick bonus in the pulya (001 §3.7.2.1)"),
+    "raspasy_dealer_zero_bonus": _("A 4-player dealer with no tricks writes the zero bonus"),
+    "raspasy_talon_to_dealer": _("A 4-player dealer owns the talon's tricks (001 §3.7.6.1)"),
+    "raspasy_exit": _("What ends a run of raspasy (001 §3.7.8)"),
+    "raspasy_exit_level": _("Lowest contract right after raspasy (001 §3.7.8)"),
+    "raspasy_sliding": _("Sliding raspasy: the deal passes on (001 §3.7.7)"),
+    "help": _("Help: points over the target go to an opponent (001 §4.2.3)"),
+    "end_conversion": _("Gora points a pulya point is worth (001 §4.2.3)"),
+    "rounding": _("Rounding of the result (001 §4.2.12)"),
+    "multipliers": _("Bombs and dark bids as multipliers (notes 29–31)"),
+}
+
+
+#: (option, value) → label of a choice; true and false are "yes" and "no".
+VALUE_LABELS: dict[tuple[str, str], Any] = {
+    ("consolation", "game_cost"): _("the game's cost"),
+    ("consolation", "flat"): _("a flat number of whists"),
+    ("consolation_writers", "all"): _("all opponents, a 4-player dealer too"),
+    ("consolation_writers", "defenders"): _("the defenders only"),
+    ("consolation_writers", "none"): _("nobody"),
+    ("whist_responsibility", "full"): _("full (ответственный)"),
+    ("whist_responsibility", "half"): _("half (полуответственный)"),
+    ("whist_responsibility", "half_then_full"): _("half until the whister's pulya is closed"),
+    ("whist_style", "greedy"): _("greedy (жлобский)"),
+    ("whist_style", "gentleman"): _("gentleman's (джентльменский)"),
+    ("pair_shortfall_6_7", "kodeks"): _("as the Kodeks: only when the pair is short"),
+    ("pair_shortfall_6_7", "capped"): _("capped at the pair's shortfall"),
+    ("pair_shortfall_6_7", "each_own"): _("each pays his own shortfall"),
+    ("pair_shortfall_8_10", "second"): _("the second whister pays"),
+    ("pair_shortfall_8_10", "both"): _("both whisters pay"),
+    ("single_whister_tricks", "defence"): _("all the defence's tricks"),
+    ("single_whister_tricks", "own"): _("his own tricks only"),
+    ("raspasy_mode", "gora"): _("the gora"),
+    ("raspasy_mode", "whists"): _("whists"),
+    ("raspasy_progression", "none"): _("none"),
+    ("raspasy_progression", "arithmetic"): _("arithmetic, 1-2-3"),
+    ("raspasy_progression", "geometric"): _("geometric, 1-2-4"),
+    ("raspasy_whists_base", "full"): _("the opponents' full counts"),
+    ("raspasy_whists_base", "difference"): _("the difference of the counts"),
+    ("raspasy_zero_bonus", "step"): _("the progression's step"),
+    ("raspasy_zero_bonus", "one"): _("always 1"),
+    ("raspasy_zero_bonus", "price"): _("the price × the step"),
+    ("raspasy_exit", "any_game"): _("any game"),
+    ("raspasy_exit", "whisted_game"): _("a whisted game"),
+    ("rounding", "kodeks"): _("as the Kodeks"),
+    ("rounding", "exact"): _("exact"),
+}
+
+
+#: The Balkan options (:mod:`rules.balkan`), citing seed 002 and the reading aid's §3
+#: (``rules-reference/variants.md``) where the seed leaves a point open.
+BALKAN_OPTION_LABELS: dict[str, Any] = {
+    "direction": _('Direction of play (002 "Players and Deal"; Serbia: counter-clockwise)'),
+    "refa_limit": _('Refa limit; 0: by the bula, 1 at 30, 3 from 50 (002 "Refa")'),
+    "refa_count": _('How refas are counted (002 "Refa")'),
+    "plain_two": _('A plain two nobody kontras (002 "Kontra")'),
+    "igra_commits_to_trumps": _(
+        "Igra commits to trumps; igra betl / sans at the first turn only (002, Serbia)"
+    ),
+    "preferans": _("Preferans (8) as a contract (002, Serbia)"),
+    "defender_quota": _("Defenders' quota with both playing (002, note (j))"),
+    "kontra_soups": _('Who writes the defence\'s tricks after a kontra (002 "Kontra")'),
+    "kontra_limit": _('Longest doubling chain; 0: unlimited (002 "Kontra")'),
+    "bettel_kontra": _('A lost bettel with kontra: who writes 5 × v (002 "Bettel")'),
+    "end_cap": _('End cap: the last contract reaches zero exactly (002 "Ending the Game")'),
+}
+
+
+VALUE_LABELS.update(
+    {
+        ("direction", "clockwise"): _("clockwise"),
+        ("direction", "counter-clockwise"): _("counter-clockwise"),
+        ("refa_count", "rounds"): _("rounds: every player gets one"),
+        ("refa_count", "per_player"): _("per player, until one holds the most"),
+        ("plain_two", "declarer_wins"): _("the declarer wins it unplayed (Croatia)"),
+        ("plain_two", "thrown_in"): _("thrown in (Slovenia)"),
+        ("plain_two", "refa_or_hat"): _("a refa, or scored only under the hat (Serbia)"),
+        ("plain_two", "refa_or_score"): _("a refa, or always scored"),
+        ("defender_quota", "team"): _("the team's four"),
+        ("defender_quota", "each"): _("two each"),
+        ("kontra_soups", "host"): _("the kontra-sayer"),
+        ("kontra_soups", "own"): _("each defender his own"),
+        ("bettel_kontra", "host"): _("the kontra-sayer"),
+        ("bettel_kontra", "each"): _("both defenders"),
+    }
+)
+
+
+#: The Priffe options (:mod:`rules.priffe`), citing seed 004 and the reading aid's §7–8
+#: (``rules-reference/variants.md``: A-PR-1 … A-PR-6) where the seed leaves a point open.
+PRIFFE_OPTION_LABELS: dict[str, Any] = {
+    "play": _('How long a game lasts (004 "Enklare variant av Priffe")'),
+    "penalty_points": _("Where strafftrick points are written (004; A-PR-1)"),
+    "straffslam": _("Lilla / stora straffslam on a capital failure (004; A-PR-3)"),
+    "money_divisor": _("Money: point differences divided by; 0: points only (A-PR-6)"),
+}
+
+
+#: The pot games' options (:mod:`rules.pot`): Viennese (seed 000) and German (seed 003), with the
+#: reading aid's §5–6 (``rules-reference/variants.md``, A-VI-…, A-DE-…) where the seeds leave a
+#: point open. An option of the other game is refused for a convention (its error names it).
+POT_OPTION_LABELS: dict[str, Any] = {
+    "base_stake": _('Base stake (grundinsats) in chips, divisible by ten (000 "Förberedelser")'),
+    "max_amount": _("Maximum amount (maxbelopp) in chips; blank: three base stakes (000)"),
+    "ante": _('The dealer\'s ante every deal; blank: one base stake, or 10 (000 "Giv"; 003)'),
+    "pot_end": _("The pot left at the end of the round (the seeds are silent)"),
+    "defender_quota": _("A going defender falls under (000, A-VI-3)"),
+    "invitation_pay": _('After an invitation the declarer pays (000 "Betalning", A-VI-4)'),
+    "premium_cap": _("Premium payments cut to the maximum amount (A-VI-5)"),
+    "premiums": _('Premium contracts played (000 "Varianter")'),
+    "negotiation": _('Negotiation (förhandling) allowed (000 "Förhandling")'),
+    "trump_obligation": _('Trump obligation (trumftvång) (000 "Varianter")'),
+    "herz_premium": _("Prämie: chips each way for Herz (003)"),
+    "cap": _("The agreed maximum (Höchstgrenze) in chips; 0: none (003)"),
+    "cap_applies": _("The maximum limits (003, A-DE-1)"),
+    "premium_payers": _("The Prämie is paid by and to (003, A-DE-2)"),
+    "hand_game_rank": _("A hand game of a talon bid's suit (003, A-DE-3)"),
+    "bidding": _("Bidding (003: “Vorhand … Mittelhand … Der Kartengeber”)"),
+}
+
+
+VALUE_LABELS.update(
+    {
+        ("play", "sits"): _('sits: three, every partnership once (004 "Utgång")'),
+        ("play", "deals"): _("a fixed number of deals, one partnership"),
+        ("play", "total"): _("until a side reaches a total below the line"),
+        ("penalty_points", "below"): _("under strecket: they count toward game"),
+        ("penalty_points", "above"): _("över strecket: they do not count toward game"),
+        ("pot_end", "share"): _("shared equally: the table sums to zero"),
+        ("pot_end", "keep"): _("kept: each result is the player's net"),
+        ("invitation_pay", "inviter"): _("the inviter for both defenders' tricks"),
+        ("invitation_pay", "own"): _("each defender for his own tricks"),
+        ("premiums", "all"): _("all: hjärter, fem, sex, sju, åtta"),
+        ("premiums", "five_six"): _("hjärter, fem and sex"),
+        ("premiums", "hearts"): _("hjärter only"),
+        ("cap_applies", "penalties"): _("what a fall costs"),
+        ("cap_applies", "stake"): _("the stake played for"),
+        ("premium_payers", "both"): _("both opponents"),
+        ("premium_payers", "going"): _("the opponents who go along"),
+        ("hand_game_rank", "suit"): _("not higher (flagged)"),
+        ("hand_game_rank", "hand_higher"): _("higher"),
+        ("bidding", "rounds"): _("round after round until two have passed"),
+        ("bidding", "one_round"): _("one round: each speaks once"),
+    }
+)
+
+
+#: Each family's option labels, by family key.
+FAMILY_OPTION_LABELS: dict[str, dict[str, Any]] = {
+    "russian": OPTION_LABELS,
+    "balkan": BALKAN_OPTION_LABELS,
+    "priffe": PRIFFE_OPTION_LABELS,
+    "pot": POT_OPTION_LABELS,
+}
+
+
+#: What the table agrees on before play, by ``Family.game_size``: the pulka's size (the pulya
+#: target, 001 §4.2.3) or the bula (002 "Scoring").
+GAME_SIZE_LABELS: dict[str, Any] = {
+    "target": _("Pulka size"),
+    "bula": _("Bula"),
+    "sits": _("Sits (or deals / total in the simpler variant)"),
+    "stake": _("Stake (chips)"),
+}
+
+
+def game_size_label(family: Family) -> str:
+    return str(GAME_SIZE_LABELS.get(family.game_size, family.game_size))
+
+
+def family_for(variant: str | None) -> Family:
+    """The family of a convention key or alias; Russian for none or an unknown one (the form
+    then names the bad convention)."""
+    if not variant:
+        return RUSSIAN
+    try:
+        return family_of_convention(variant)
+    except InvalidConventionError:
+        return RUSSIAN
+
+
+def _shown(name: str, value: object) -> str:
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    return str(VALUE_LABELS.get((name, str(value)), value))
+
+
+def by_convention(name: str, family: Family = RUSSIAN) -> list[str]:
+    """What each convention of ``family`` (in its order) has for the option ``name``."""
+    return [_shown(name, getattr(c, name)) for c in family.conventions.values()]
+
+
+def described(options: dict[str, Any], family: Family = RUSSIAN) -> list[tuple[str, str]]:
+    """An event's options as (label, value) for people, in the page's language."""
+    labels = FAMILY_OPTION_LABELS.get(family.key, {})
+    return [
+        (str(labels.get(name, name)), _shown(name, value))
+        for name, value in sorted((options or {}).items())
+    ]

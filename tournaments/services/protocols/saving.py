@@ -1,0 +1,298 @@
+"""Saving a table's protocol: every save a new version, checked and scored
+(:mod:`~tournaments.services.protocols.checks`), refused when based on an old version; the
+re-scoring of the current version after a ruling; the table's private link rotated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.variants import variant_of
+from tournaments.access.permissions import can_referee
+from tournaments.errors import UserFacingError
+from tournaments.families.protocols import ScoringProtocol, Sheet, stored_protocol, stored_sheet
+from tournaments.models import (
+    EntryKind,
+    EventRole,
+    Protocol,
+    Round,
+    Table,
+)
+from tournaments.models.player import new_url_key
+from tournaments.models.round import without_draw_record
+from tournaments.services.audit import audit_log
+from tournaments.services.standings import standings_schedule
+
+from .checks import _evaluate, _store_facts
+from .documents import _require_event_rules, protocols_compare
+
+__all__ = [
+    "AlreadyApprovedError",
+    "StaleProtocolError",
+    "protocol_rescore",
+    "protocol_save",
+    "referees_to_ask",
+    "schedule_standings",
+    "table_rotate_key",
+]
+
+
+class StaleProtocolError(UserFacingError):
+    """A save, a confirmation or an approval of an old version: ``extra`` has the current
+    version and the differences (``a``: the current version, ``b``: the one submitted)."""
+
+
+class AlreadyApprovedError(UserFacingError):
+    """An approval of a version another referee approved first: ``extra`` says who and when."""
+
+
+def schedule_standings(event_id: int) -> None:
+    """Ask for a recomputation of the event's standings in the caller's transaction: the job
+    is written with the change that asks for it and sent after the commit (an outbox row,
+    ``jobs.outbox``), so a broker outage never fails the change nor loses the job."""
+    standings_schedule(event_id=event_id)
+
+
+# --- saving -----------------------------------------------------------------------------------
+
+
+def _lock_table(table: Table) -> Table:
+    return (
+        Table.objects.select_for_update()
+        .select_related("round__event")
+        .defer(*without_draw_record("round"))
+        .get(pk=table.pk)
+    )
+
+
+def _current(table: Table, entry_kind: str) -> Protocol | None:
+    return Protocol.objects.filter(table=table, entry_kind=entry_kind, is_current=True).first()
+
+
+def _approved(table: Table) -> Protocol | None:
+    return Protocol.objects.filter(table=table, approved=True).first()
+
+
+def referees_to_ask(event) -> list[str]:
+    """Whom a table asks to correct its protocol once it can no longer: the event's chief
+    referees, else its referees (names, or usernames)."""
+    for roles in ((EventRole.Role.CHIEF_REFEREE,), (EventRole.Role.REFEREE,)):
+        users = [
+            r.user.get_full_name() or r.user.get_username()
+            for r in EventRole.objects.filter(event=event, role__in=roles)
+            .select_related("user")
+            .order_by("user__username")
+        ]
+        if users:
+            return users
+    return []
+
+
+def _require_correction_of_closed_round(table: Table, by, reason: str) -> None:
+    """A closed round takes no more entries from its tables (their keys stop saving); a
+    referee may still correct a protocol, giving the reason."""
+    event = table.round.event
+    if not can_referee(by, event):
+        who = ", ".join(referees_to_ask(event)) or _("the chief referee")
+        raise UserFacingError(
+            _(
+                "Round %(n)d is closed: the table's entries are no longer saved. Ask %(who)s "
+                "to correct the protocol."
+            )
+            % {"n": table.round.number, "who": who},
+            {"field": "round", "state": "closed"},
+        )
+    if not reason.strip():
+        raise UserFacingError(
+            _("Round %(n)d is closed: give the reason for correcting its protocol.")
+            % {"n": table.round.number},
+            {"field": "reason"},
+        )
+
+
+@transaction.atomic
+def table_rotate_key(*, table: Table, by=None) -> Table:
+    """Revoke the table's private link (``/t/<key>/`` and ``X-Table-Key``) and issue a new one,
+    as :func:`tournaments.services.entries.entry_rotate_key` does for a player's."""
+    table = _lock_table(table)
+    table.url_key = new_url_key()
+    table.save(update_fields=["url_key"])
+    audit_log(
+        event=table.round.event,
+        action="table.key_rotated",
+        by=by,
+        data={"round": table.round.number, "table": table.number},
+    )
+    return table
+
+
+@transaction.atomic
+def protocol_save(
+    *,
+    table: Table,
+    protocol: ScoringProtocol,
+    based_on_version: int | None,
+    sheet: Sheet | None = None,
+    notation: str = "",
+    entry_kind: str = EntryKind.TABLE,
+    source: str = Protocol.Source.REFEREE,
+    reason: str = "",
+    by=None,
+    via_entry=None,
+) -> Protocol:
+    """Save a new version of the table's protocol (the ``entry_kind`` chain).
+
+    :raises StaleProtocolError: when ``based_on_version`` is not the current version.
+    :raises UserFacingError: a change after approval without a referee or a reason.
+    """
+    table = _lock_table(table)
+    event = table.round.event
+    if protocol.size != table.seats.count():
+        raise UserFacingError(
+            _("The protocol has %(n)d players; the table seats %(m)d.")
+            % {"n": protocol.size, "m": table.seats.count()},
+            {"field": "players", "rule": "3.2.10"},
+        )
+    if table.round.state == Round.State.CLOSED:
+        _require_correction_of_closed_round(table, by, reason)
+    protocol = _require_event_rules(table, protocol)
+    current = _current(table, entry_kind)
+    current_version = current.version if current else None
+    if based_on_version != current_version:
+        differences = []
+        if current is not None:
+            differences = protocols_compare(stored_protocol(current.data), protocol)
+        raise StaleProtocolError(
+            _(
+                "This protocol was changed by someone else (now version %(v)s) after you opened "
+                "it. Reload it and check the differences before saving again."
+            )
+            % {"v": current_version},
+            {
+                "field": "based_on_version",
+                "current_version": current_version,
+                "differences": differences,
+            },
+        )
+    approved = _approved(table)
+    if approved is not None:
+        if not can_referee(by, event):
+            raise UserFacingError(
+                _("This protocol is approved: only a referee can change it."), {"field": "protocol"}
+            )
+        if not reason.strip():
+            raise UserFacingError(
+                _("Give the reason for changing an approved protocol."), {"field": "reason"}
+            )
+    variant = variant_of(protocol)
+    data = variant.to_dict(protocol)
+    try:  # the stored JSON must read back (the family's public format, versioned)
+        stored, _sheet = variant.from_dict(data)
+        if sheet is not None:
+            variant.sheet_from_dict(variant.sheet_to_dict(sheet))
+    except ValueError as exc:  # JsonFormatError, naming the path
+        raise UserFacingError(
+            str(exc), {"field": "data", "path": getattr(exc, "path", None)}
+        ) from exc
+    fields = _evaluate(table, protocol, sheet)
+    if current is not None:
+        Protocol.objects.filter(pk=current.pk).update(is_current=False)
+    if approved is not None:  # a change reopens the approval (issue 5)
+        Protocol.objects.filter(pk=approved.pk).update(approved=False)
+        audit_log(
+            event=event,
+            action="protocol.reopened",
+            by=by,
+            reason=reason,
+            data={"table": table.pk, "version": approved.version},
+        )
+        schedule_standings(event.pk)
+    saved = Protocol.objects.create(
+        table=table,
+        entry_kind=entry_kind,
+        version=(current_version or 0) + 1,
+        based_on_version=based_on_version,
+        data=data,
+        sheet=variant.sheet_to_dict(sheet) if sheet is not None else None,
+        notation=notation,
+        source=source,
+        reason=reason,
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+        created_via_entry=via_entry,
+        **fields,
+    )
+    _store_facts(saved, variant, stored)
+    audit_log(
+        event=event,
+        action="protocol.saved",
+        by=by,
+        reason=reason,
+        data={
+            "table": table.pk,
+            "round": table.round.number,
+            "table_number": table.number,
+            "entry_kind": entry_kind,
+            "version": saved.version,
+            "errors": saved.error_count,
+        },
+    )
+    return saved
+
+
+@transaction.atomic
+def protocol_rescore(
+    *, table: Table, by=None, reason: str, reason_words: dict[str, Any] | None = None
+) -> Protocol | None:
+    """A new version of the table's record with the same data, re-scored with the rulings now
+    active (a ruling or an appeal changed them). The approval carries over: the change is itself
+    a referee's or the committee's decision. ``None`` when the table has no protocol yet.
+
+    ``reason_words``: the reason as words said again in the reader's language
+    (:func:`tournaments.words.protocols.version_reason`); ``reason`` is then English."""
+    table = _lock_table(table)
+    current = _current(table, EntryKind.TABLE)
+    if current is None:
+        return None
+    event = table.round.event
+    protocol = stored_protocol(current.data)
+    sheet = stored_sheet(protocol, current.sheet)
+    fields = _evaluate(table, protocol, sheet)
+    was_approved = current.approved
+    Protocol.objects.filter(pk=current.pk).update(is_current=False, approved=False)
+    saved = Protocol.objects.create(
+        table=table,
+        entry_kind=EntryKind.TABLE,
+        version=current.version + 1,
+        based_on_version=current.version,
+        data=current.data,
+        sheet=current.sheet,
+        notation=current.notation,
+        source=Protocol.Source.RULING,
+        reason=reason,
+        reason_words=reason_words,
+        resolution=current.resolution,
+        approved=was_approved,
+        approved_by=current.approved_by if was_approved else None,
+        approved_at=timezone.now() if was_approved else None,
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+        **fields,
+    )
+    _store_facts(saved, variant_of(protocol), protocol)
+    audit_log(
+        event=event,
+        action="protocol.rescored",
+        by=by,
+        reason=reason,
+        data={
+            "table": table.pk,
+            "version": saved.version,
+            "approved": was_approved,
+            **({"reason_words": reason_words} if reason_words else {}),
+        },
+    )
+    if was_approved:
+        schedule_standings(event.pk)
+    return saved
