@@ -27,6 +27,17 @@ hypothesis_settings.load_profile("pulka")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (--dist loadgroup)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist the load scenarios run on one worker, one after another: each starts a
+    stack of servers (gunicorn, Celery workers, redis-server) that wants the machine's cores."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if item.get_closest_marker("load"):
+            item.add_marker(pytest.mark.xdist_group("load"))
+
+
 @pytest.fixture(autouse=True)
 def _default_language() -> Iterator[None]:
     """Each test starts in the default language: a request to /ru/… leaves Russian active in the
