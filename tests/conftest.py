@@ -12,9 +12,10 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -25,6 +26,18 @@ hypothesis_settings.register_profile("pulka", deadline=None)
 hypothesis_settings.load_profile("pulka")
 
 ROOT = Path(__file__).resolve().parent.parent
+T = TypeVar("T")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (--dist loadgroup)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist the load scenarios run on one worker, one after another: each starts a
+    stack of servers (gunicorn, Celery workers, redis-server) that wants the machine's cores."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if item.get_closest_marker("load"):
+            item.add_marker(pytest.mark.xdist_group("load"))
 
 
 @pytest.fixture(autouse=True)
@@ -54,6 +67,32 @@ def _fresh_cache() -> Iterator[None]:
 
         cache.clear()
     yield
+
+
+def kept_for_the_module(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
+    """For a module-scoped fixture (``yield from kept_for_the_module(django_db_blocker, build)``)
+    that builds something expensive once for its module's tests, as Django's ``setUpTestData``
+    does: ``build()`` writes its rows in a transaction that each test's own (a savepoint inside
+    it) rolls back to, and that is rolled back after the module. Only for modules without
+    ``transaction=True`` tests; ``build`` returns keys, and each test reads fresh instances by
+    them, so that no test sees another's changes to an object in memory."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            value = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield value
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 def _database_url_of(settings_dict: dict) -> str:

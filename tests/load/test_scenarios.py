@@ -6,7 +6,6 @@ The long forms and their figures are in the README ("Reliability")."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -38,7 +37,10 @@ pytestmark = pytest.mark.load
 def scenario(tmp_path, name: str, *args: str) -> dict:
     if shutil.which("redis-server") is None:
         pytest.fail("redis-server is needed (the test command installs it)")
-    db = f"{os.environ.get('PULKA_TEST_DB_NAME', 'test_pulka')}_load_{name}"
+    from django.conf import settings
+
+    # after the test database's name (PULKA_TEST_DB_NAME, or test_ and DATABASE_URL's)
+    db = f"{settings.DATABASES['default']['TEST']['NAME']}_load_{name}"
     out = subprocess.run(
         [
             sys.executable,

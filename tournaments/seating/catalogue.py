@@ -10,7 +10,7 @@ take. A longer search finds some of them once; like the published tables of
 the social golfer problem, they are kept here as data and checked by the
 tests (every round seats everyone once, no pair meets twice).
 
-Each entry was found by ``tests/bench/find_schedules.py`` and records how:
+Each entry was found by ``tests/seating_catalogue/find_schedules.py`` and records how:
 
 * a compiled tabu search over whole schedules (the neighbourhood of
   :mod:`.search`), its seed and number of steps (20 × 7), kept round by
@@ -59,7 +59,7 @@ Each entry was found by ``tests/bench/find_schedules.py`` and records how:
     92 × 29 (Z_29 and Z_30 have no μ either) over ``Z_28 × 3`` and 8 ∞, a base
     round that the turn by μ = 9 keeps, two ∞ fixed and six moved round in
     threes, and one round more, seated once, of pairs its 28 shifts leave
-    (``--turned --sat --extra 1``, ``tests/bench/sat_turned.py``).
+    (``--turned --sat --extra 1``, ``tests/seating_catalogue/sat_turned.py``).
     The entries for 52 × 16 and 44 × 13 found by CaDiCaL, and 56's, are gone:
     44, 52 and 56 are built at the draw, all 14, 17 and 18 rounds.
 
@@ -72,9 +72,9 @@ the players by the draw's seed (:mod:`.planning`), so the stored numbering is
 never what players see.
 
 The other answer is kept too: :data:`NONE_EXISTS` lists sizes proved offline
-to have no schedule without a repeat: by ``tests/bench/prove_schedules.py``
+to have no schedule without a repeat: by ``tests/seating_catalogue/prove_schedules.py``
 (round 1 split into classes) or, for one four a round at the counting bound,
-``tests/bench/prove_fours_first.py`` (the fours split by the graph they form
+``tests/seating_catalogue/prove_fours_first.py`` (the fours split by the graph they form
 on the rounds, refuted under two encodings on two solvers).
 A draw of such a size does not spend its time looking for one: it minimises
 the repeats and its report says that none could be avoided, and why we know.

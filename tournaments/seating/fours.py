@@ -120,7 +120,7 @@ def turned_fours(
     and 1.4 s, within a draw's :data:`FOURS_BUDGET`; past 64 they take
     seconds to minutes, so
     :mod:`.catalogue` keeps what it found for them
-    (``tests/bench/find_schedules.py --turned``). 28 has no such round: two
+    (``tests/seating_catalogue/find_schedules.py --turned``). 28 has no such round: two
     base blocks cannot cover its differences (:data:`NO_TURNED_ROUND`).
     Returns the round (``None`` if ``budget`` steps found none) and the
     steps spent: the same ``rng`` state and any budget at least that gives

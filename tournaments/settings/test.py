@@ -1,8 +1,9 @@
 """Test settings: real PostgreSQL and Redis (the test command starts them).
 
-``DATABASE_URL`` and ``REDIS_URL`` default to the services on 127.0.0.1. Tasks run eagerly by
-default so that services can be tested inline; the worker tests switch eager mode off for the
-duration of a test and run tasks through a real worker.
+``DATABASE_URL`` and ``REDIS_URL`` default to the services on 127.0.0.1; under pytest-xdist each
+worker has its own test database (pytest-django's ``_gw0`` … suffix) and its own Redis database
+(below). Tasks run eagerly by default so that services can be tested inline; the worker tests
+switch eager mode off for the duration of a test and run tasks through a real worker.
 """
 
 import os
@@ -10,6 +11,24 @@ import os
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pulka")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
+
+
+def _redis_of_worker(url: str, worker: str) -> str:
+    """``url`` with the database of pytest-xdist's worker ``gwK``: ``(N - K) mod 16`` where
+    ``url`` names database N (/15 by default: gw0 15, gw1 14, …). Each worker's tests then flush
+    and count only their own keys (a Redis cache's ``clear()`` is FLUSHDB)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(number - int(worker[2:])) % 16}"))
+
+
+# once per worker process: subprocesses inherit the worker's REDIS_URL (and this marker)
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker.startswith("gw") and os.environ.get("PULKA_TEST_REDIS_WORKER") != _worker:
+    os.environ["REDIS_URL"] = _redis_of_worker(os.environ["REDIS_URL"], _worker)
+    os.environ["PULKA_TEST_REDIS_WORKER"] = _worker
 
 from .base import *  # noqa: E402,F403
 from .base import DATABASES  # noqa: E402

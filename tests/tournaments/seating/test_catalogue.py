@@ -30,7 +30,8 @@ def test_every_catalogued_schedule_seats_everyone_once_and_repeats_no_meeting(si
         assert f"Z_{g} × {levels}" in how and (f"and {fixed} ∞" in how) == (fixed > 0)
     assert all(sorted(map(len, tables)) == list(sizes) for tables in schedule)
     assert set(design_pairs(schedule, sum(sizes)).values()) == {1}  # each round seats all once
-    # the record names what found it: tests/bench/find_schedules.py with this seed re-finds it
+    # the record names what found it: tests/seating_catalogue/find_schedules.py with this seed
+    # re-finds it
     assert re.fullmatch(
         r"tabu search, seed \d+, [\d,]+ steps"
         r"|cyclic schedule \((\d base rounds over |a base round and one that \d+ shifts keep, over "
@@ -232,8 +233,8 @@ def test_proofs_cover_their_rounds_and_more_but_not_fewer():
 
 
 def test_a_size_proved_to_need_a_repeat_says_so_and_skips_the_searches_that_cannot_succeed():
-    """17 × 6 (tests/bench/prove_schedules.py): only the tabu starts run, and the report
-    cites the proof instead of 'CP-SAT: no answer within its budget'."""
+    """17 × 6 (tests/seating_catalogue/prove_schedules.py): only the tabu starts run, and the
+    report cites the proof instead of 'CP-SAT: no answer within its budget'."""
     entries = [Entry(f"p{i}") for i in range(17)]
     draws = draw_schedule(entries, 6, seed="club", policy=TablePolicy.MIXED)
     how = draws[0].parameters["construction"]

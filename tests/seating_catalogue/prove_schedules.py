@@ -1,6 +1,6 @@
 """Settle offline whether a size has a schedule without a repeat: find one or prove none exists.
 
-    python tests/bench/prove_schedules.py 17x6 [19x8 …] [--policy mixed] [--classes 0,3]
+    python tests/seating_catalogue/prove_schedules.py 17x6 [19x8 …] [--policy mixed] [--classes 0,3]
 
 For ``tournaments/seating/catalogue.py``: a schedule found goes into
 ``CATALOGUE``, a proof into ``NONE_EXISTS``. The question is split so that a

@@ -1,4 +1,4 @@
-"""The offline prover behind catalogue.NONE_EXISTS (tests/bench/prove_schedules.py).
+"""The offline prover behind catalogue.NONE_EXISTS (tests/seating_catalogue/prove_schedules.py).
 
 A proof is only as good as its symmetry breaking: these tests check that the
 classes of round 1 cover every possible round 1, and that the prover agrees

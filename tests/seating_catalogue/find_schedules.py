@@ -1,15 +1,15 @@
 """Search offline for schedules without a repeat, for tournaments/seating/catalogue.py.
 
-    python tests/bench/find_schedules.py 20x7 29x11 [--policy mixed] [--seeds 1-8]
+    python tests/seating_catalogue/find_schedules.py 20x7 29x11 [--policy mixed] [--seeds 1-8]
         [--steps 20000000] [--seconds 600]
-    python tests/bench/find_schedules.py 38x16 --developed 16,2,6 [--budget 200]
-    python tests/bench/find_schedules.py 26x10 --developed 5,5,1 --bases 2
-    python tests/bench/find_schedules.py 23x9 --developed 3,6,5 --bases 3 --sat
-    python tests/bench/find_schedules.py 29x12 --developed 9,3,2 --bases 1 --invariant 1 --sat
-    python tests/bench/find_schedules.py --near-bound 41-100 --seconds 300
-    python tests/bench/find_schedules.py 76x25 --policy 4 --turned [--seeds 1-8] [--steps 20000000]
-    python tests/bench/find_schedules.py 92x28 --policy 4 --turned --sat
-    python tests/bench/find_schedules.py 92x29 --policy 4 --turned --sat --extra 1
+    python tests/seating_catalogue/find_schedules.py 38x16 --developed 16,2,6 [--budget 200]
+    python tests/seating_catalogue/find_schedules.py 26x10 --developed 5,5,1 --bases 2
+    python tests/seating_catalogue/find_schedules.py 23x9 --developed 3,6,5 --bases 3 --sat
+    python tests/seating_catalogue/find_schedules.py 29x12 --developed 9,3,2 --bases 1 --invariant 1 --sat
+    python tests/seating_catalogue/find_schedules.py --near-bound 41-100 --seconds 300
+    python tests/seating_catalogue/find_schedules.py 76x25 --policy 4 --turned [--seeds 1-8] [--steps 20000000]
+    python tests/seating_catalogue/find_schedules.py 92x28 --policy 4 --turned --sat
+    python tests/seating_catalogue/find_schedules.py 92x29 --policy 4 --turned --sat --extra 1
 
 Compiles ``find_schedule.c`` (the tabu search of :mod:`tournaments.seating.search`
 over whole schedules, in C) with the system's ``cc``, runs it for each size

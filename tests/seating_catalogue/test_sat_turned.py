@@ -1,4 +1,4 @@
-"""Turned base rounds of fours decided by SAT (tests/bench/sat_turned.py)."""
+"""Turned base rounds of fours decided by SAT (tests/seating_catalogue/sat_turned.py)."""
 
 from itertools import combinations
 

@@ -1,4 +1,4 @@
-"""Developed schedules decided by SAT (tests/bench/sat_developed.py): found, refuted, sound."""
+"""Developed schedules decided by SAT (tests/seating_catalogue/sat_developed.py): found, refuted, sound."""
 
 import pytest
 from sat_developed import _check, clauses, decide, uncovered_differences

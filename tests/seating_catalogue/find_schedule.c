@@ -13,7 +13,7 @@
  * prints "cost C steps S", then one line per round: (a,b,c) (d,e,f,g) ...
  * exit status 0 when the cost is 0.
  *
- * Run through tests/bench/find_schedules.py, which compiles this file and checks the result.
+ * Run through tests/seating_catalogue/find_schedules.py, which compiles this file and checks the result.
  */
 #include <signal.h>
 #include <stdio.h>

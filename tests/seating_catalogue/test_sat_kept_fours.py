@@ -1,4 +1,4 @@
-"""Fours over Z_g × 4 with kept rounds, decided by SAT (tests/bench/sat_kept_fours.py)."""
+"""Fours over Z_g × 4 with kept rounds, decided by SAT (tests/seating_catalogue/sat_kept_fours.py)."""
 
 import pytest
 from sat_kept_fours import _check, decide, kept_rounds

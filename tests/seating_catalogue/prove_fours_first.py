@@ -1,8 +1,8 @@
 """Fours-first prover: one table of four a round, at the counting bound.
 
-    python tests/bench/prove_fours_first.py 19 8                   # CaDiCaL, numbered triples
-    python tests/bench/prove_fours_first.py 19 8 --solver glucose4 # another solver
-    python tests/bench/prove_fours_first.py 19 8 --check cadical195  # the second encoding
+    python tests/seating_catalogue/prove_fours_first.py 19 8                   # CaDiCaL, numbered triples
+    python tests/seating_catalogue/prove_fours_first.py 19 8 --solver glucose4 # another solver
+    python tests/seating_catalogue/prove_fours_first.py 19 8 --check cadical195  # the second encoding
 
 Needs nauty-geng (Debian: nauty). It applies where each round has one four and
 n - 1 - 2R = 2 (19 × 8, 31 × 14). The argument, step by step:

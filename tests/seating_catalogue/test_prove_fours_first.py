@@ -1,4 +1,4 @@
-"""The fours-first prover (tests/bench/prove_fours_first.py): both of its encodings."""
+"""The fours-first prover (tests/seating_catalogue/prove_fours_first.py): both of its encodings."""
 
 import prove_fours_first as ff
 import pytest

@@ -22,7 +22,7 @@ with the base round kept by (x, i) ↦ (−x, i + 2), by (−x, 1 0 3 2) or by
 (−x, 3 2 1 0): unsatisfiable in 15.1, 3.7 and 13.9 s; kept by
 (x, 3 − i) or with none: no answer in 30 and 40 minutes.
 
-Usage: ``python tests/bench/sat_kept_fours.py G [none|neg02|swap|neg03|flip]``.
+Usage: ``python tests/seating_catalogue/sat_kept_fours.py G [none|neg02|swap|neg03|flip]``.
 """
 
 from __future__ import annotations
