@@ -33,7 +33,6 @@ from tournaments.forms.event import (
 )
 from tournaments.models import Entry
 from tournaments.models.event import DrawMethod
-from tournaments.selectors.audit import audit_log_csv, audit_log_export
 from tournaments.selectors.desk import (
     desk_for_event,
     entry_counts,
@@ -58,6 +57,7 @@ from tournaments.views.decorators import event_view, posted_id, run_form_service
 from tournaments.words import audit as audit_text
 from tournaments.words import desk as desk_text
 from tournaments.words import draw_report as report_text
+from tournaments.words.audit import audit_log_csv, audit_log_export
 from tournaments.words.gaps import gap_items
 
 ORGANISE = permissions.ORGANISE

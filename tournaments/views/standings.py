@@ -44,8 +44,8 @@ from tournaments.pdf.files import generated_file_request, qr_address, qr_address
 from tournaments.selectors import standings as sel
 from tournaments.selectors.desk import gaps_annotations, gaps_version, round_gaps
 from tournaments.selectors.sit_out import event_sit_outs
-from tournaments.services.events import round_scores_of
-from tournaments.services.standings import standings_configure, standings_schedule
+from tournaments.services.events import round_scores_of, standings_configure
+from tournaments.services.standings import standings_schedule
 from tournaments.standings import ROUND_SCORES
 from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import event_variant, ui_of_event
