@@ -21,7 +21,8 @@ from tournaments.jobs import (
 )
 from tournaments.jobs.base import JobTask
 from tournaments.jobs.outbox import jobs_sweep as sweep
-from tournaments.services.rounds import draw_job_run, schedule_ahead_run
+from tournaments.services.draw_jobs import draw_job_run
+from tournaments.services.rounds_ahead import schedule_ahead_run
 from tournaments.services.standings import standings_sweep
 
 # the job sweep also asks again for the standings no job carries (``jobs.outbox.jobs_sweep``)
@@ -55,7 +56,7 @@ def round_draw(
     method: str | None = None,
     seed: str | None = None,
 ) -> dict[str, object]:
-    """Draw a round in the background (large events): ``services.rounds.draw_job_run``. Its
+    """Draw a round in the background (large events): ``services.draw_jobs.draw_job_run``. Its
     state is ``PROGRESS`` while the engine runs: meta ``{"step": "drawing", "progress":
     {...}}``, the engine's stage and how far it has gone (``seating.Progress``); the round's
     page and ``/api/v1/jobs/<id>`` show it."""
@@ -95,5 +96,5 @@ def jobs_sweep() -> dict[str, int]:
 )
 def schedule_ahead(self, event_id: int) -> dict[str, object]:
     """Plan the rounds ahead (the seating engine) and keep the plan on the job's row:
-    ``services.rounds.schedule_ahead_run``."""
+    ``services.rounds_ahead.schedule_ahead_run``."""
     return {"rounds": len(schedule_ahead_run(task_id=self.request.id, event_id=event_id))}
