@@ -10,7 +10,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import AuditLogEntry, Event, Incident, Ruling, Seat, Table
+from tournaments.models import Appeal, AuditLogEntry, Event, Incident, Ruling, Seat, Table
+from tournaments.selectors.protocols import words_said
 from tournaments.variants import ui_of_event
 
 __all__ = ["annotate_rulings", "log_rows", "ruling_in_words", "ruling_text", "table_names"]
@@ -94,8 +95,6 @@ def log_rows(
 ) -> list[dict[str, Any]]:
     """The protocols' log for people: each entry's action in words, with names, no data dict
     (``only_known``: only the entries of :data:`AREAS`)."""
-    from tournaments.selectors.protocols import words_said
-
     if only_known:
         entries = [e for e in entries if e.action.startswith(AREAS)]
     tables = {
@@ -202,6 +201,4 @@ def _described(action: str, data: dict[str, Any], seats: Sequence[str], ui: Any)
 
 
 def _appeal_statuses():
-    from tournaments.models import Appeal
-
     return Appeal.Status.choices
