@@ -31,7 +31,8 @@ Switched off, no token is replaced either (nobody reads them): switch every proc
 
 A rename also bumps ``Round.public_version`` of the player's events (the round page's fragment
 and the logged-in viewers' ETag are keyed by it) and asks for the standings to be recomputed
-(their rows carry the names they were computed with).
+(their rows carry the names they were computed with): ``services.standings.connect``, beside
+:func:`connect` in the app's ``ready()`` (this module imports no service).
 """
 
 from __future__ import annotations
