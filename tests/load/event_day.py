@@ -151,7 +151,7 @@ def setup_events(count: int, players: int, versions: int, seed: int):
 
 def fresh_standings(event) -> dict:
     """The standings recomputed here, from scratch, from the stored protocols."""
-    from tournaments.selectors.standings import standings_inputs, standings_sources
+    from tournaments.selectors.standings_inputs import standings_inputs, standings_sources
     from tournaments.standings.table import compute_standings
 
     sources = standings_sources(event=event)
@@ -161,7 +161,7 @@ def fresh_standings(event) -> dict:
 
 
 def fingerprint_hash(event) -> str:
-    from tournaments.selectors.standings import standings_sources
+    from tournaments.selectors.standings_inputs import standings_sources
 
     return standings_sources(event=event).digest()
 

@@ -273,7 +273,7 @@ def test_redis_hands_a_dead_workers_job_back_within_the_task_limit(settings):
 def test_the_rounds_ahead_never_run_the_engine_in_a_request(client, monkeypatch):
     from rest_framework.test import APIClient
 
-    from tournaments.services import rounds
+    from tournaments.services import rounds_ahead as rounds
 
     event = EventFactory(table_size_policy="3", rounds_planned=3)
     for _ in range(9):

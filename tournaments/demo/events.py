@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tournaments.demo.protocols import started_round
@@ -87,8 +88,6 @@ def demo_event(*, organiser) -> Event:
 def demo_referee(event: Event):
     """A table referee's account, ``referee`` / ``referee`` (no staff rights): what a referee
     sees after signing in at ``/accounts/login/``."""
-    from django.contrib.auth import get_user_model
-
     user, created = get_user_model().objects.get_or_create(username="referee")
     if created:
         user.set_password("referee")

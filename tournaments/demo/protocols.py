@@ -25,6 +25,13 @@ from tournaments.services.protocols import (
     protocol_save,
     table_header,
 )
+from tournaments.services.rounds import (
+    round_commit_seed,
+    round_create,
+    round_draw,
+    round_publish,
+    round_start,
+)
 from tournaments.services.rulings import appeal_file, incident_record, ruling_make
 from tournaments.variants import event_variant
 
@@ -194,14 +201,6 @@ def demo_protocols(event: Event) -> None:
 def started_round(event: Event, by):
     """A new round of ``event`` as the day runs it: its seed's hash published first, drawn,
     published and started (the demo's every family alike)."""
-    from tournaments.services.rounds import (
-        round_commit_seed,
-        round_create,
-        round_draw,
-        round_publish,
-        round_start,
-    )
-
     round_ = round_create(event=event, by=by)
     round_commit_seed(round_=round_, by=by)
     round_draw(round_=round_, by=by)

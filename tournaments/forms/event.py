@@ -7,14 +7,13 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import convention_options
 from tournaments.models import Event, EventRole
+from tournaments.models.event import DrawMethod
+from tournaments.variants import ui_for
 
 
 def draw_method_choices(family_key: str) -> list[tuple[str, str]]:
     """The draw methods, the random draw citing the family's rule for it (the Kodeks' note 8
     for Russian Preference; none where the family's texts say nothing)."""
-    from tournaments.models.event import DrawMethod
-    from tournaments.variants import ui_for
-
     try:
         citation = ui_for(family_key).random_draw_citation
     except LookupError:

@@ -9,6 +9,9 @@ import traceback
 from celery import Task
 from celery.exceptions import Retry
 
+from tournaments.errors import UserFacingError
+from tournaments.jobs import outbox as jobs
+
 __all__ = ["JobTask"]
 
 
@@ -23,8 +26,6 @@ class JobTask(Task):
     reject_on_worker_lost = True
 
     def __call__(self, *args, **kwargs):
-        from tournaments.jobs import outbox as jobs
-
         task_id = getattr(self.request, "id", None)
         if not task_id or getattr(self.request, "called_directly", True):
             return super().__call__(*args, **kwargs)
@@ -43,8 +44,6 @@ class JobTask(Task):
             jobs.job_retrying(job_id=job.pk)
             raise
         except Exception as exc:
-            from tournaments.errors import UserFacingError
-
             if isinstance(exc, UserFacingError):
                 error = str(exc.message)
             else:

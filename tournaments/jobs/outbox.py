@@ -41,6 +41,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.celery import app
 from tournaments.models import Job, Round
 
 __all__ = [
@@ -54,8 +55,10 @@ __all__ = [
     "job_retrying",
     "job_send",
     "job_start",
+    "jobs_queue",
     "jobs_sweep",
     "jobs_waiting",
+    "on_lost",
 ]
 
 log = logging.getLogger(__name__)
@@ -92,6 +95,12 @@ def resend_after() -> timedelta:
     return timedelta(seconds=float(getattr(settings, "PULKA_JOB_RESEND_AFTER", 120)))
 
 
+def jobs_queue() -> str | None:
+    """The Celery queue of the standings and PDF jobs (``PULKA_JOBS_QUEUE``; None: the
+    default queue). The worker tests point it at their own worker."""
+    return getattr(settings, "PULKA_JOBS_QUEUE", None) or None
+
+
 def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -107,38 +116,36 @@ def _draw_lost(job: Job, reason: str) -> None:
     )
 
 
-def _standings_lost(job: Job, reason: str) -> None:
-    from tournaments.services.standings import standings_mark_failed
-
-    if job.event_id:
-        standings_mark_failed(event_id=job.event_id, error=reason, final=True)
-
-
-def _document_lost(job: Job, reason: str) -> None:
-    from tournaments.pdf.files import generated_file_mark_failed
-
-    if job.args:
-        generated_file_mark_failed(file_id=int(job.args[0]), error=reason)
-
-
-def _import_lost(job: Job, reason: str) -> None:
-    """Given up on an archive's import: nothing of it was stored; its upload goes."""
-    from tournaments.archive.imports import archive_import_forget
-
-    if job.args:
-        archive_import_forget(str(job.args[0]))
-
-
-#: task → (sent again when its worker is lost, what giving up on it means)
+#: task → (sent again when its worker is lost, what giving up on it means); the tasks whose
+#: failure the layers above record (a snapshot, a document, an upload) get their handler from
+#: them when the app loads (:func:`on_lost`, ``jobs.result_tasks``): the outbox imports no layer
+#: above the models
 LOST: dict[str, tuple[bool, Callable[[Job, str], None] | None]] = {
     "tournaments.round_draw": (False, _draw_lost),
-    "tournaments.standings_recompute": (True, _standings_lost),
-    "tournaments.generated_file_render": (True, _document_lost),
-    "tournaments.event_archive_export": (True, _document_lost),
+    "tournaments.standings_recompute": (True, None),
+    "tournaments.generated_file_render": (True, None),
+    "tournaments.event_archive_export": (True, None),
     # safe to run again: the import commits the new event on the job's row (archive.imports)
-    "tournaments.event_archive_import": (True, _import_lost),
+    "tournaments.event_archive_import": (True, None),
     "tournaments.schedule_ahead": (True, None),
 }
+
+
+def on_lost(*tasks: str) -> Callable[[Callable[[Job, str], None]], Callable[[Job, str], None]]:
+    """Register the decorated ``handler(job, reason)`` as what giving up on each of ``tasks``
+    means (whether it is sent again stays as :data:`LOST` says)."""
+
+    def register(handler: Callable[[Job, str], None]) -> Callable[[Job, str], None]:
+        for task in tasks:
+            LOST[task] = (LOST.get(task, (True, None))[0], handler)
+        return handler
+
+    return register
+
+
+#: what else a sweep does, by the name of its count: ``sweep(now=...) -> int``, registered by
+#: the layers above when the app loads (``jobs.tasks``: the standings' own sweep)
+SWEEPS: dict[str, Callable[..., int]] = {}
 
 
 def _lost_reason(job: Job) -> str:
@@ -187,9 +194,6 @@ def job_send(*, job: Job, raise_task_errors: bool = False, resend: bool = False)
     ``queued`` when the broker cannot be reached. In eager mode the job runs here; its
     errors are recorded on the row and raised only with ``raise_task_errors``.
     """
-    import tournaments.jobs.tasks  # noqa: F401  (registers every task of the app)
-    from tournaments.celery import app
-
     now = timezone.now()
     claim = Job.objects.filter(pk=job.pk)
     if resend:
@@ -359,9 +363,8 @@ def jobs_sweep(*, now=None) -> dict[str, int]:
                 counts["failed"] += 1
                 continue
         job_send(job=Job.objects.get(pk=locked.pk), resend=True)
-    from tournaments.services.standings import standings_sweep
-
-    counts["standings"] = standings_sweep(now=now)
+    for name, sweep in SWEEPS.items():
+        counts[name] = sweep(now=now)
     keep = timedelta(days=float(getattr(settings, "PULKA_JOBS_KEEP_DAYS", 7)))
     old = Job.objects.filter(
         state__in=(State.DONE, State.FAILED), finished_at__lt=now - keep

@@ -10,8 +10,17 @@ import traceback
 
 from celery import shared_task
 
+from tournaments.archive.files import archive_render
+from tournaments.archive.imports import archive_import_forget, archive_import_run
 from tournaments.errors import UserFacingError
 from tournaments.jobs.base import JobTask
+from tournaments.jobs.outbox import on_lost
+from tournaments.models import GeneratedFile, Job
+from tournaments.pdf.files import generated_file_mark_failed
+from tournaments.pdf.files import generated_file_render as render
+from tournaments.services import standings as service
+from tournaments.services.standings import standings_mark_failed
+from tournaments.web_cache.warm import public_pages_warm as warm
 
 __all__ = [
     "standings_recompute",
@@ -24,6 +33,28 @@ __all__ = [
 MAX_RETRIES = 3
 
 
+# --- what giving up on a job means (the outbox's sweep calls these: ``jobs.outbox.on_lost``) --
+
+
+@on_lost("tournaments.standings_recompute")
+def _standings_lost(job: Job, reason: str) -> None:
+    if job.event_id:
+        standings_mark_failed(event_id=job.event_id, error=reason, final=True)
+
+
+@on_lost("tournaments.generated_file_render", "tournaments.event_archive_export")
+def _document_lost(job: Job, reason: str) -> None:
+    if job.args:
+        generated_file_mark_failed(file_id=int(job.args[0]), error=reason)
+
+
+@on_lost("tournaments.event_archive_import")
+def _import_lost(job: Job, reason: str) -> None:
+    """Given up on an archive's import: nothing of it was stored; its upload goes."""
+    if job.args:
+        archive_import_forget(str(job.args[0]))
+
+
 @shared_task(
     base=JobTask,
     name="tournaments.standings_recompute",
@@ -34,8 +65,6 @@ MAX_RETRIES = 3
     throws=(UserFacingError,),
 )
 def standings_recompute(self, event_id: int) -> dict[str, object]:
-    from tournaments.services import standings as service
-
     try:
         snapshot = service.standings_recompute(event_id=event_id)
     except Exception as exc:
@@ -66,9 +95,6 @@ def standings_recompute(self, event_id: int) -> dict[str, object]:
     throws=(UserFacingError,),
 )
 def generated_file_render(self, file_id: int) -> int | None:
-    from tournaments.models import GeneratedFile
-    from tournaments.pdf.files import generated_file_render as render
-
     try:
         return render(file_id=file_id).pk
     except GeneratedFile.DoesNotExist:  # superseded by a newer rendering meanwhile
@@ -77,8 +103,6 @@ def generated_file_render(self, file_id: int) -> int | None:
         raise
     except Exception as exc:
         if self.request.retries >= 2 or self.request.is_eager:
-            from tournaments.pdf.files import generated_file_mark_failed
-
             generated_file_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
             raise
         raise self.retry(exc=exc, countdown=2) from exc
@@ -94,9 +118,6 @@ def generated_file_render(self, file_id: int) -> int | None:
 )
 def event_archive_export(self, file_id: int) -> int:
     """Write an event's archive (large events): ``tournaments.archive.files.archive_render``."""
-    from tournaments.archive.files import archive_render
-    from tournaments.pdf.files import generated_file_mark_failed
-
     try:
         return archive_render(file_id=file_id).pk
     except Exception as exc:
@@ -116,8 +137,6 @@ def event_archive_import(self, name: str, user_id: int | None, slug: str) -> dic
     """Make a new event of an uploaded archive, once:
     ``tournaments.archive.imports.archive_import_run``. A failure imports nothing; the upload
     is deleted (a failed job is not run again)."""
-    from tournaments.archive.imports import archive_import_forget, archive_import_run
-
     try:
         return archive_import_run(task_id=self.request.id)
     except Exception:
@@ -130,6 +149,4 @@ def public_pages_warm(event_id: int) -> dict[str, object]:
     """Render ahead the public pages a hall opens first, after the standings or a round's
     publication changed (issue 28): ``tournaments.web_cache.warm.public_pages_warm`` (it logs its
     errors and never raises; a lost job only leaves the pages to the first viewers)."""
-    from tournaments.web_cache.warm import public_pages_warm as warm
-
     return warm(event_id=event_id)

@@ -1,4 +1,9 @@
-"""Celery tasks: thin wrappers that load by id and call one plain function (STYLE.md)."""
+"""Celery tasks: thin wrappers that load by id and call one plain function (STYLE.md).
+
+The app's ``ready`` imports this module (and with it :mod:`.result_tasks`): every task is
+registered when the app loads, and so is what the outbox's sweep asks of the layers above
+(``jobs.outbox.SWEEPS``, ``jobs.outbox.on_lost``); the services send jobs by task name.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,28 @@ import os
 import socket
 
 from celery import shared_task
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 from tournaments.errors import UserFacingError
+from tournaments.jobs import (
+    outbox,
+    result_tasks,  # noqa: F401  (the standings and PDF jobs, issue 6)
+)
 from tournaments.jobs.base import JobTask
+from tournaments.jobs.outbox import jobs_sweep as sweep
+from tournaments.services.draw_jobs import draw_job_run
+from tournaments.services.rounds_ahead import schedule_ahead_run
+from tournaments.services.standings import standings_sweep
+
+# the job sweep also asks again for the standings no job carries (``jobs.outbox.jobs_sweep``)
+outbox.SWEEPS["standings"] = standings_sweep
 
 
 @shared_task(name="tournaments.system_ping", acks_late=True)
 def system_ping() -> dict[str, object]:
     """Report where the task ran and which database it sees (used by ``/healthz`` tests and
     ``manage.py check_worker``)."""
-    from django.contrib.auth import get_user_model
-
     return {
         "pid": os.getpid(),
         "host": socket.gethostname(),
@@ -25,9 +40,6 @@ def system_ping() -> dict[str, object]:
         "vendor": connection.vendor,
         "users": get_user_model().objects.count(),
     }
-
-
-from tournaments.jobs import result_tasks as tasks_standings  # noqa: E402,F401  (standings and PDF jobs, issue 6)
 
 
 @shared_task(
@@ -44,12 +56,10 @@ def round_draw(
     method: str | None = None,
     seed: str | None = None,
 ) -> dict[str, object]:
-    """Draw a round in the background (large events): ``services.rounds.draw_job_run``. Its
+    """Draw a round in the background (large events): ``services.draw_jobs.draw_job_run``. Its
     state is ``PROGRESS`` while the engine runs: meta ``{"step": "drawing", "progress":
     {...}}``, the engine's stage and how far it has gone (``seating.Progress``); the round's
     page and ``/api/v1/jobs/<id>`` show it."""
-    from tournaments.services.rounds import draw_job_run
-
     def progress(meta: dict[str, object]) -> None:
         self.update_state(state="PROGRESS", meta={"step": "drawing", "progress": meta})
 
@@ -73,8 +83,6 @@ def round_draw(
 def jobs_sweep() -> dict[str, int]:
     """Send the jobs the broker missed and end those whose worker is gone (Celery beat,
     ``PULKA_JOBS_SWEEP_EVERY`` seconds): ``jobs.outbox.jobs_sweep``."""
-    from tournaments.jobs.outbox import jobs_sweep as sweep
-
     return sweep()
 
 
@@ -88,7 +96,5 @@ def jobs_sweep() -> dict[str, int]:
 )
 def schedule_ahead(self, event_id: int) -> dict[str, object]:
     """Plan the rounds ahead (the seating engine) and keep the plan on the job's row:
-    ``services.rounds.schedule_ahead_run``."""
-    from tournaments.services.rounds import schedule_ahead_run
-
+    ``services.rounds_ahead.schedule_ahead_run``."""
     return {"rounds": len(schedule_ahead_run(task_id=self.request.id, event_id=event_id))}

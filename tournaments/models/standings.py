@@ -8,10 +8,24 @@ event's recomputation (Tabbycat #1705: a thread lock does not guard a multi-proc
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["GeneratedFile", "ProtocolStats", "StandingsPart", "StandingsSnapshot"]
+__all__ = ["GeneratedFile", "ProtocolStats", "StandingsPart", "StandingsSnapshot", "data_read_by"]
+
+#: what :attr:`StandingsSnapshot.data` reads with: ``selectors.standings.snapshot_data``, set by
+#: that module when it loads (:func:`data_read_by`; the models import no selector)
+_read_data: Callable[[Any], dict] | None = None
+
+
+def data_read_by(reader: Callable[[Any], dict]) -> None:
+    """Set what :attr:`StandingsSnapshot.data` reads the stored standings with."""
+    global _read_data
+    _read_data = reader
 
 
 class StandingsSnapshot(models.Model):
@@ -61,9 +75,8 @@ class StandingsSnapshot(models.Model):
         """The stored standings as one document (``Standings.as_json`` with ``meta``), joined
         from the head and the parts (once per stored version and process:
         ``selectors.standings.decoded_standings``); ``{}`` before the first computation."""
-        from tournaments.selectors.standings import snapshot_data
-
-        return snapshot_data(self)
+        assert _read_data is not None, "selectors.standings is loaded with the app"
+        return _read_data(self)
 
     @property
     def pending(self) -> bool:
@@ -177,6 +190,4 @@ class GeneratedFile(models.Model):
     @property
     def language_name(self) -> str:
         """The document's language by its own name (``Hrvatski``), as the switcher shows it."""
-        from django.conf import settings
-
         return dict(settings.LANGUAGES).get(self.language, self.language)

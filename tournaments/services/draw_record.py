@@ -17,7 +17,10 @@ from datetime import datetime
 from typing import Any
 
 from tournaments.models import Round
+from tournaments.seating import SeatingError
+from tournaments.seating.remainder import remainder_of, sitting_out
 from tournaments.selectors.events import round_corrections
+from tournaments.services.draw import run_engine, tables_as_data
 
 __all__ = [
     "FORMAT",
@@ -249,8 +252,6 @@ def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
 
     :raises RecordError: not a draw record this version can read, or a field missing.
     """
-    from tournaments.services.rounds import run_engine, tables_as_data
-
     if record.get("format") != FORMAT:
         raise RecordError(f"format: {record.get('format')!r} is not {FORMAT!r}")
     if record.get("version") != VERSION:
@@ -292,8 +293,6 @@ def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
                 warning=True,
             )
         )
-    from tournaments.seating import SeatingError
-
     try:
         again = tables_as_data(run_engine(record["input"], seed=seed).tables)
     except (KeyError, TypeError, ValueError, AttributeError, SeatingError) as exc:
@@ -328,8 +327,6 @@ def _sit_out_findings(inputs: dict[str, Any], *, seed: str) -> list[Finding]:
     (``remainder.fixed``); ``tournaments/seating/remainder.py``. A record without them (drawn
     before Pulka recorded them) names who sat out but cannot have it re-checked: a warning.
     Nothing is said of a round nobody sat out with nothing recorded either."""
-    from tournaments.seating.remainder import remainder_of, sitting_out
-
     remainder = inputs.get("remainder") if isinstance(inputs.get("remainder"), dict) else {}
     sat = sorted(inputs.get("sitting_out") or [])
     if "rounds_out" not in remainder:

@@ -7,6 +7,8 @@ import datetime as dt
 import secrets
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import get_language
@@ -14,10 +16,16 @@ from django.utils.translation import gettext as _
 
 from rules.conventions import InvalidConventionError
 from rules.variants import Family, family_of_convention
+from scoring.variants import variant_for_convention
 from tournaments.errors import UserFacingError
-from tournaments.models import Event, EventRole
+from tournaments.families import playable
+from tournaments.models import Event, EventRole, Protocol
 from tournaments.models.event import TableSizePolicy
 from tournaments.services.audit import audit_log
+from tournaments.services.standings import standings_schedule
+from tournaments.standings.metrics import tiebreak_keys_for
+from tournaments.standings.scores import round_score_keys_for
+from tournaments.standings.table import config_from_json
 
 __all__ = [
     "POLICY_SIZES",
@@ -27,6 +35,7 @@ __all__ = [
     "event_role_revoke",
     "event_staff_add",
     "event_update",
+    "standings_configure",
     "validate_tiebreaks",
     "validate_variant",
 ]
@@ -72,8 +81,6 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
         convention = family.find(variant)
     except InvalidConventionError as exc:
         raise UserFacingError(str(exc), {"field": "variant"}) from exc
-    from tournaments.families import playable
-
     if not playable(family.key):
         raise UserFacingError(
             _("Tournaments cannot be played in %(family)s yet.") % {"family": family.name},
@@ -89,9 +96,6 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
 
 def _tiebreaks_of(variant: str | None) -> tuple[str, ...] | None:
     """The tie-break keys offered for the convention's family (``None``: any)."""
-    from scoring.variants import variant_for_convention
-    from tournaments.standings.metrics import tiebreak_keys_for
-
     if variant is None:
         return None
     try:
@@ -104,8 +108,6 @@ def round_scores_of(variant: str | None) -> tuple[str, ...] | None:
     """The round scores offered for the convention's tables (``None``: any): normalising tables
     of four to three only where the convention seats both sizes (not German Préférence, 003
     "Spieler: 3", whose family also seats four for Vienna)."""
-    from tournaments.standings.scores import round_score_keys_for
-
     if variant is None:
         return None
     try:
@@ -182,8 +184,6 @@ def validate_tiebreaks(tiebreaks: Any, variant: str | None = None) -> list[Any]:
 
     :raises UserFacingError: naming the field ``tiebreaks`` and the bad key.
     """
-    from tournaments.standings.table import config_from_json
-
     if tiebreaks is None:
         return []
     if not isinstance(tiebreaks, list):
@@ -285,8 +285,6 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
         event=event, action="event.updated", by=by, data={k: str(v) for k, v in fields.items()}
     )
     if "sit_out_score" in fields:  # the rounds sat out are worth the new score
-        from tournaments.services.standings import standings_schedule
-
         standings_schedule(event_id=event.pk)
     if reset is not None:
         audit_log(event=event, action="event.family_changed", by=by, data=reset)
@@ -323,8 +321,6 @@ def _family_switch(event: Event, family: Family, fields: dict[str, Any]) -> dict
     if _family_key(event.variant) in (None, family.key):
         return None
     old = family_of_convention(event.variant)
-    from tournaments.models import Protocol
-
     if Protocol.objects.filter(table__round__event=event).exists():
         raise UserFacingError(
             _(
@@ -398,9 +394,6 @@ def event_staff_add(*, event: Event, username: str, role: str, by=None) -> tuple
     :returns: the role and, for a new account, its password (shown once to the organiser, who
         hands it over; ``""`` for an account that existed).
     """
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.validators import UnicodeUsernameValidator
-
     username = (username or "").strip()
     try:
         UnicodeUsernameValidator()(username)
@@ -414,3 +407,32 @@ def event_staff_add(*, event: Event, username: str, role: str, by=None) -> tuple
         user = users.objects.create_user(username=username, password=password)
         audit_log(event=event, action="account.created", by=by, data={"user": username})
     return event_role_grant(event=event, user=user, role=role, by=by), password
+
+
+@transaction.atomic
+def standings_configure(*, event: Event, tiebreaks: list[Any], by=None) -> Event:
+    """Set the event's tie-break chain (and round score) and recompute.
+
+    :raises UserFacingError: naming the bad key (field ``tiebreaks``, rule 001 §4.1.3).
+    """
+    try:
+        config_from_json(
+            tiebreaks, allowed=_tiebreaks_of(event.variant), scores=round_scores_of(event.variant)
+        )
+    except ValueError as error:
+        raise UserFacingError(
+            _("Invalid tie-break chain: %(error)s") % {"error": error},
+            {"field": "tiebreaks", "rule": "001 §4.1.3"},
+        ) from error
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    before = event.tiebreaks
+    event.tiebreaks = list(tiebreaks)
+    event.save(update_fields=["tiebreaks"])
+    audit_log(
+        event=event,
+        action="standings.tiebreaks",
+        by=by,
+        data={"before": before, "after": event.tiebreaks},
+    )
+    standings_schedule(event_id=event.pk)
+    return event

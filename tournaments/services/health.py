@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass
 from django.conf import settings
 from django.db import connections
 
+from tournaments.celery import app
+
 __all__ = ["ServiceHealth", "health_check"]
 
 
@@ -37,8 +39,6 @@ def _broker(timeout: float) -> ServiceHealth:
         return ServiceHealth(
             "broker", True, "none configured: tasks run eagerly in the web process"
         )
-    from tournaments.celery import app
-
     try:
         with app.connection_for_write(url) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=timeout)

@@ -12,16 +12,26 @@ import json
 import os
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
+from django.db.models.signals import post_save
 from django.utils import timezone
 
-from tournaments.models import Event, Job
+from tournaments.jobs.outbox import job_enqueue, jobs_queue
+from tournaments.models import Entry, Event, Job, Player, ProtocolStats, Round, StandingsPart
 from tournaments.models.standings import StandingsSnapshot
-from tournaments.standings.book import no_cyclic_gc
+from tournaments.selectors.standings import load_stored
+from tournaments.selectors.standings_inputs import (
+    counts_as_chosen,
+    facts_of,
+    players_part,
+    standings_sources,
+    table_rows,
+)
+from tournaments.standings.book import StandingsBook, no_cyclic_gc
 from tournaments.web_cache import versions as page_cache
 from tournaments.web_cache import warm as page_warm
 
@@ -32,17 +42,11 @@ __all__ = [
     "standings_mark_failed",
     "snapshot_for",
     "jobs_queue",
-    "standings_configure",
+    "connect",
 ]
 
 #: how many runs the snapshot keeps in its ``runs`` log
 RUNS_KEPT = 20
-
-
-def jobs_queue() -> str | None:
-    """The Celery queue of the standings and PDF jobs (``PULKA_JOBS_QUEUE``; None: the
-    default queue). The worker tests point it at their own worker."""
-    return getattr(settings, "PULKA_JOBS_QUEUE", None) or None
 
 
 def snapshot_for(*, event_id: int) -> StandingsSnapshot:
@@ -71,8 +75,6 @@ def standings_schedule(*, event_id: int) -> Job:
     quick "unchanged" run, never a wrong result. Returns the job (``state`` ``queued`` after the
     commit: the broker could not be reached yet).
     """
-    from tournaments.jobs.outbox import job_enqueue
-
     snapshot = snapshot_for(event_id=event_id)
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
         requested=F("requested") + 1, requested_at=timezone.now()
@@ -106,8 +108,6 @@ def _follow_up(event_id: int, number: int) -> None:
     computation already counted this request (``computed >= number``: it read the request
     counter after this commit); else the job was started before the commit, and a new one is
     written and sent."""
-    from tournaments.jobs.outbox import job_enqueue
-
     computed = (
         StandingsSnapshot.objects.filter(event_id=event_id).values_list("computed", flat=True)
     ).first()
@@ -122,10 +122,6 @@ def standings_sweep(*, now=None, grace: float = 60.0) -> int:
     snapshot has ``requested > computed`` for more than ``grace`` seconds, not failed, with no
     standings job queued, sent or running. Returns how many were asked for (the job sweep
     calls it)."""
-    from datetime import timedelta
-
-    from tournaments.jobs.outbox import job_enqueue
-
     now = now or timezone.now()
     active = Job.objects.filter(
         task=TASK, state__in=(Job.State.QUEUED, Job.State.SENT, Job.State.RUNNING)
@@ -221,16 +217,6 @@ def _compute(event_id: int, snapshot_id: int, old_hash: str, sources, digest: st
     round's state or a penalty changed) every table is read again, and still only the parts
     that differ from the stored ones are written.
     """
-    from tournaments.models import ProtocolStats, Round
-    from tournaments.selectors.standings import (
-        counts_as_chosen,
-        facts_of,
-        load_stored,
-        players_part,
-        table_rows,
-    )
-    from tournaments.standings.book import StandingsBook
-
     kept = _kept.pop(event_id, None)  # taken: put back only after a successful commit
     if kept is not None and (kept.snapshot_id != snapshot_id or kept.inputs_hash != old_hash):
         kept = None
@@ -309,8 +295,6 @@ def _store_parts(snapshot_id: int, writes: dict[str, Any], deletes: set[str]) ->
     """Write the changed parts (one upsert statement per 500) and delete the gone ones. Plain
     SQL on PostgreSQL: Django's bulk insert sends each column as one array literal, and
     quoting the JSON texts into it cost more than the whole incremental recomputation."""
-    from tournaments.models import StandingsPart
-
     size = 0
     if writes and connection.vendor == "postgresql":
         table = StandingsPart._meta.db_table
@@ -346,8 +330,6 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     what the fingerprint needs and writes nothing but its run record). A change writes only the
     parts it changes (:func:`_compute`).
     """
-    from tournaments.selectors.standings import standings_sources
-
     # visible to the pages at once (autocommit); the snapshot is created on first use
     running = {"status": StandingsSnapshot.Status.RUNNING, "started_at": timezone.now()}
     if not StandingsSnapshot.objects.filter(event_id=event_id).update(**running):
@@ -459,37 +441,23 @@ def standings_mark_failed(*, event_id: int, error: str, final: bool) -> None:
         locked.save()
 
 
-@transaction.atomic
-def standings_configure(*, event: Event, tiebreaks: list[Any], by=None) -> Event:
-    """Set the event's tie-break chain (and round score) and recompute.
+# --- a player edited -------------------------------------------------------------------------
 
-    :raises UserFacingError: naming the bad key (field ``tiebreaks``, rule 001 §4.1.3).
-    """
-    from django.utils.translation import gettext as _
 
-    from tournaments.errors import UserFacingError
-    from tournaments.services.audit import audit_log
-    from tournaments.services.events import _tiebreaks_of, round_scores_of
-    from tournaments.standings import config_from_json
+def _player_saved(sender, instance, raw=False, created=False, **kwargs) -> None:
+    """A player edited (a rename, a club; in the admin too): every event he entered."""
+    if raw or created:
+        return
+    events = list(Entry.objects.filter(player=instance).values_list("event_id", flat=True))
+    for event_id in events:
+        page_cache.changed(event_id=event_id, rounds=True)
+    # the stored standings carry the names they were computed with
+    for event_id in StandingsSnapshot.objects.filter(event_id__in=events).values_list(
+        "event_id", flat=True
+    ):
+        standings_schedule(event_id=event_id)
 
-    try:
-        config_from_json(
-            tiebreaks, allowed=_tiebreaks_of(event.variant), scores=round_scores_of(event.variant)
-        )
-    except ValueError as error:
-        raise UserFacingError(
-            _("Invalid tie-break chain: %(error)s") % {"error": error},
-            {"field": "tiebreaks", "rule": "001 §4.1.3"},
-        ) from error
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    before = event.tiebreaks
-    event.tiebreaks = list(tiebreaks)
-    event.save(update_fields=["tiebreaks"])
-    audit_log(
-        event=event,
-        action="standings.tiebreaks",
-        by=by,
-        data={"before": before, "after": event.tiebreaks},
-    )
-    standings_schedule(event_id=event.pk)
-    return event
+
+def connect() -> None:
+    """Called by the app's ``ready()``, beside ``web_cache.versions.connect``."""
+    post_save.connect(_player_saved, sender=Player, dispatch_uid="pulka.page_cache.player")

@@ -9,7 +9,9 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from tournaments.access import permissions
-from tournaments.models import Event
+from tournaments.models import Event, Ruling
+from tournaments.selectors.desk import job_watch as watch
+from tournaments.variants import ui_of_event
 
 register = template.Library()
 
@@ -24,9 +26,6 @@ def ruling_citation(ruling, event) -> str:
     """A ruling's rule as a reader looks it up: a penalty of the event's rule texts cited from
     its family's seed (``001 §3.8.5.1``; a family without penalties has none), one of the
     event's own penalties by the reference the organiser gave it (``reg. 5``)."""
-    from tournaments.models import Ruling
-    from tournaments.variants import ui_of_event
-
     rule = getattr(ruling, "rule", "") or ""
     if not rule or not isinstance(event, Event):
         return rule
@@ -79,8 +78,6 @@ def job_watch(event, seconds: int = 3, running: bool = False) -> dict:
     being filled in (it then offers a reload instead); without JavaScript a plain refresh does
     it. Nothing is written, and nothing asked, while no job runs. ``running``: the page knows
     of work going on that has no job row (a draw sent before jobs had rows)."""
-    from tournaments.selectors.desk import job_watch as watch
-
     state = watch(event=event) if isinstance(event, Event) else None
     return {
         "event": event,

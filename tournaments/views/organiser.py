@@ -26,7 +26,6 @@ from tournaments.forms.event import (
     KeepApartForm,
     StaffForm,
 )
-from tournaments.selectors.audit import audit_log_csv, audit_log_export
 from tournaments.selectors.desk import (
     desk_for_event,
     entry_counts,
@@ -43,6 +42,7 @@ from tournaments.views.decorators import event_view, posted_id, run_form_service
 from tournaments.words import audit as audit_text
 from tournaments.words import desk as desk_text
 from tournaments.words import draw_report as report_text
+from tournaments.words.audit import audit_log_csv, audit_log_export
 from tournaments.words.rulings import log_rows, words_said
 
 ORGANISE = permissions.ORGANISE

@@ -44,11 +44,11 @@ from tournaments.pdf.paper import PAPERS
 from tournaments.selectors import standings as sel
 from tournaments.selectors.desk import gaps_annotations, gaps_version, round_gaps
 from tournaments.selectors.sit_out import event_sit_outs
-from tournaments.services.events import round_scores_of
-from tournaments.services.standings import standings_configure, standings_schedule
+from tournaments.services.events import round_scores_of, standings_configure
+from tournaments.services.standings import standings_schedule
 from tournaments.standings import ROUND_SCORES
 from tournaments.standings.metrics import tiebreak_keys_for
-from tournaments.variants import event_variant, ui_of_event
+from tournaments.variants import event_convention, event_variant, ui_of_event
 from tournaments.views.caching import conditional, page_etag, public_page
 from tournaments.views.decorators import posted_id
 from tournaments.views.standings_search import (
@@ -88,8 +88,6 @@ def _staff_event(request, slug: str) -> Event | None:
 
 def _criterion(event: Event) -> str | None:
     """What a table result is, as the event's rule family says (``None``: the page's own)."""
-    from tournaments.variants import event_convention, ui_of_event
-
     try:
         return ui_of_event(event).standings_criterion(event_convention(event))
     except (LookupError, ValueError):

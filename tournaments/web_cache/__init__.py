@@ -6,6 +6,7 @@
 - :mod:`.kept` is what one process keeps in its own memory of what the shared cache holds;
 - :mod:`.backend` is Django's Redis cache with one client per connection pool and process.
 
-May import: models, selectors and the pure packages; :mod:`.warm` also the services it asks
-about the standings. Imported by services (to bump a version), views and the jobs.
+May import: models, selectors, the job outbox (the queue's name; :mod:`.warm` sends its task by
+name through the Celery app) and the pure packages; never the services. Imported by services
+(to bump a version), views and the jobs.
 """

@@ -31,7 +31,8 @@ Switched off, no token is replaced either (nobody reads them): switch every proc
 
 A rename also bumps ``Round.public_version`` of the player's events (the round page's fragment
 and the logged-in viewers' ETag are keyed by it) and asks for the standings to be recomputed
-(their rows carry the names they were computed with).
+(their rows carry the names they were computed with): ``services.standings.connect``, beside
+:func:`connect` in the app's ``ready()`` (this module imports no service).
 """
 
 from __future__ import annotations
@@ -44,9 +45,19 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.utils import timezone
+
+from tournaments.models import (
+    Entry,
+    Event,
+    EventPenalty,
+    Round,
+    Seat,
+    StandingsSnapshot,
+    Table,
+)
 
 log = logging.getLogger("pulka.page_cache")
 
@@ -117,10 +128,6 @@ def _flush() -> None:
         return
     if not enabled():
         items = {i for i in items if i[3] == "db"}
-    from django.db.models import Q
-
-    from tournaments.models import Event, Round
-
     db_events = {e for e, _s, r, p in items if p == "db" and r is None and e is not None}
     db_rounds = {r for _e, _s, r, p in items if p == "db" and r is not None}
     if db_events or db_rounds:
@@ -167,23 +174,6 @@ def _event_changed(sender, instance, raw=False, **kwargs) -> None:
     if raw:
         return
     changed(slug=instance.slug, parts=(EVENT, STANDINGS))
-
-
-def _player_saved(sender, instance, raw=False, created=False, **kwargs) -> None:
-    """A player edited (a rename, a club; in the admin too): every event he entered."""
-    if raw or created:
-        return
-    from tournaments.models import Entry, StandingsSnapshot
-    from tournaments.services.standings import standings_schedule
-
-    events = list(Entry.objects.filter(player=instance).values_list("event_id", flat=True))
-    for event_id in events:
-        changed(event_id=event_id, rounds=True)
-    # the stored standings carry the names they were computed with
-    for event_id in StandingsSnapshot.objects.filter(event_id__in=events).values_list(
-        "event_id", flat=True
-    ):
-        standings_schedule(event_id=event_id)
 
 
 #: fields of an entry that a round's public page shows (its player, a substitute seated)
@@ -236,23 +226,11 @@ def _snapshot_changed(sender, instance, raw=False, **kwargs) -> None:
 
 
 def connect() -> None:
-    """Called by the app's ``ready()``."""
-    from tournaments.models import (
-        Entry,
-        Event,
-        EventPenalty,
-        Player,
-        Round,
-        Seat,
-        StandingsSnapshot,
-        Table,
-    )
-
+    """Called by the app's ``ready()`` (a player's edit: ``services.standings.connect``)."""
     uid = "pulka.page_cache"
     pre_save.connect(_event_saving, sender=Event, dispatch_uid=f"{uid}.event.pre")
     post_save.connect(_event_changed, sender=Event, dispatch_uid=f"{uid}.event")
     post_delete.connect(_event_changed, sender=Event, dispatch_uid=f"{uid}.event.del")
-    post_save.connect(_player_saved, sender=Player, dispatch_uid=f"{uid}.player")
     # a seat only saved: a signal per deleted seat would slow a redraw down (the services that
     # delete seats call round_changed, and the admin saves the table whose seats it deletes)
     post_save.connect(_seating_changed, sender=Seat, dispatch_uid=f"{uid}.seat")

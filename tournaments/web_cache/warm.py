@@ -41,6 +41,11 @@ from django.db import transaction
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
 
+from tournaments.celery import app
+from tournaments.jobs.outbox import jobs_queue
+from tournaments.models import Event, Round, StandingsPart
+from tournaments.selectors import standings as standings_selectors
+from tournaments.selectors.events import PUBLIC_STATES
 from tournaments.web_cache import versions as page_cache
 
 __all__ = [
@@ -62,6 +67,9 @@ API_ACCEPT = ("application/json", "*/*")
 #: a job waiting for this event: a newer change finds it and sends no other (seconds: a lost
 #: message delays the next render ahead at most this long)
 QUEUED_SECONDS = 60
+
+#: the Celery task that renders the pages ahead (``jobs.result_tasks.public_pages_warm``)
+TASK = "tournaments.public_pages_warm"
 
 #: (path with its query string, Accept header)
 Page = tuple[str, str]
@@ -92,9 +100,6 @@ def public_pages_warm_schedule(*, event_id: int) -> None:
 
 
 def _send(event_id: int) -> None:
-    from tournaments.jobs.result_tasks import public_pages_warm as task
-    from tournaments.services.standings import jobs_queue
-
     try:
         if not cache.add(_queued_key(event_id), 1, QUEUED_SECONDS):
             return  # a job waits: it reads the versions when it starts, after this commit
@@ -102,7 +107,8 @@ def _send(event_id: int) -> None:
         log.warning("page cache unreachable; pages of event %s not rendered ahead", event_id)
         return
     try:
-        task.apply_async(args=[event_id], queue=jobs_queue(), retry=False)
+        # by name: the task is above this layer (``jobs.result_tasks``, registered at app loading)
+        app.tasks[TASK].apply_async(args=[event_id], queue=jobs_queue(), retry=False)
     except Exception:  # the broker out of reach (or, eager, the job itself): never the caller's
         log.exception("render ahead of event %s not sent", event_id)
         try:
@@ -114,10 +120,6 @@ def _send(event_id: int) -> None:
 def pages_to_warm(*, event_id: int) -> list[Page]:
     """The pages of a published event rendered ahead, in each of :func:`languages` (empty for
     an event the public cannot see)."""
-    from tournaments.models import Event, Round, StandingsPart
-    from tournaments.selectors.events import PUBLIC_STATES
-    from tournaments.selectors.standings import STANDINGS_PAGE_SIZE
-
     event = Event.objects.filter(pk=event_id, published=True).only("slug").first()
     if event is None:
         return []
@@ -128,7 +130,7 @@ def pages_to_warm(*, event_id: int) -> list[Page]:
         )
     )
     ranked = StandingsPart.objects.filter(snapshot__event_id=event_id, key__startswith="r:").count()
-    pages = min(STANDINGS_PAGES, max(1, -(-ranked // STANDINGS_PAGE_SIZE)))
+    pages = min(STANDINGS_PAGES, max(1, -(-ranked // standings_selectors.STANDINGS_PAGE_SIZE)))
     played = [n for n, state in rounds.items() if state != Round.State.PUBLISHED]
     found: list[Page] = []
     for language in languages():

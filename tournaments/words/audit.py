@@ -3,18 +3,27 @@
 The log itself (``AuditLogEntry``) keeps an action code and plain data, for programs; this
 module says it for the referee reading the log page, in the page's language. An action it does
 not know (from a later version, or another area's) is shown as its code.
+
+The export (:func:`audit_log_export`, :func:`audit_log_csv`): every entry, oldest first, for
+organisers (issue 25, item 5). The log is append-only (``models.audit``), so an export taken
+once is a prefix of any later one: entries are only ever added after it.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from tournaments.models import AuditLogEntry, Event, EventRole
+from tournaments.models.event import DrawMethod
 from tournaments.words.draw_report import name_of
 
-__all__ = ["described"]
+__all__ = ["AUDIT_EXPORT_COLUMNS", "audit_log_csv", "audit_log_export", "described"]
 
 #: Action → sentence; ``%(name)s`` fields come from the data, entries (``entry``, ``first``,
 #: ``second``) as players' names.
@@ -96,14 +105,57 @@ def described(action: str, data: dict[str, Any], names: dict[int, str]) -> str:
             for k, (old, new) in data["changes"].items()
         )
     if action == "round.drawn" and "method" in data:
-        from tournaments.models.event import DrawMethod
-
         values["method"] = dict(DrawMethod.choices).get(data["method"], data["method"])
     if action.startswith("role.") and "role" in data:
-        from tournaments.models import EventRole
-
         values["role"] = dict(EventRole.Role.choices).get(data["role"], data["role"])
     try:
         return str(sentence) % values
     except (KeyError, TypeError, ValueError):  # data of another shape: say the code
         return action
+
+
+# --- the export ------------------------------------------------------------------------------
+
+#: The columns of the CSV export, and the keys of each JSON entry.
+AUDIT_EXPORT_COLUMNS = ("id", "created_at", "user", "action", "described", "reason", "data")
+
+
+def audit_log_export(*, event: Event) -> list[dict[str, Any]]:
+    """Every entry of ``event``'s log, oldest first: its id, time (ISO 8601, UTC), the user's
+    name (``None``: a table's or a player's link, or the system), the action code, the action
+    in words (the current language), the reason and the data as recorded."""
+    names = dict(event.entries.values_list("pk", "player__name"))
+    entries = (
+        AuditLogEntry.objects.filter(event=event)
+        .select_related("user")
+        .order_by("created_at", "id")
+    )
+    return [
+        {
+            "id": e.pk,
+            "created_at": e.created_at.isoformat(),
+            "user": e.user.get_username() if e.user else None,
+            "action": e.action,
+            "described": described(e.action, e.data, names),
+            "reason": e.reason,
+            "data": e.data,
+        }
+        for e in entries.iterator()
+    ]
+
+
+def audit_log_csv(rows: list[dict[str, Any]]) -> str:
+    """The export as CSV (a header line, then one line an entry; ``data`` as JSON)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(AUDIT_EXPORT_COLUMNS)
+    for row in rows:
+        writer.writerow(
+            [
+                json.dumps(row[c], ensure_ascii=False, sort_keys=True)
+                if c == "data"
+                else row[c] or ""
+                for c in AUDIT_EXPORT_COLUMNS
+            ]
+        )
+    return out.getvalue()

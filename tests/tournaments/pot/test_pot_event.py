@@ -371,7 +371,7 @@ def test_normalised_round_score_only_where_the_convention_seats_three_and_four(c
     """Normalising a table of four to three means nothing where every table seats three: German
     Préférence is for three (003 "Spieler: 3") although its family seats four for Vienna (000
     "Spel på fyra personer"); the offer comes from the convention's table sizes."""
-    from tournaments.services.standings import standings_configure
+    from tournaments.services.events import standings_configure
 
     client.force_login(UserFactory(is_superuser=True))
     german = EventFactory(slug="abend", variant="german", pulka_target=10, table_size_policy="3")

@@ -190,7 +190,7 @@ def test_the_progress_is_seen_by_others_while_the_engine_runs():
 
 
 def test_nothing_is_stored_when_the_players_change_while_the_engine_runs(monkeypatch):
-    from tournaments.services import rounds as service
+    from tournaments.services import draw as service
 
     event = event_with(9, table_size_policy="3")
     round_ = round_create(event=event)
@@ -213,6 +213,7 @@ def test_nothing_is_stored_when_the_players_change_while_the_engine_runs(monkeyp
 
 def test_nothing_is_stored_when_a_seed_is_committed_while_the_engine_runs(monkeypatch):
     """The seed drawn with would not match the hash published meanwhile (commit and reveal)."""
+    from tournaments.services import draw
     from tournaments.services import rounds as service
 
     round_ = round_create(event=event_with(9, table_size_policy="3"))
@@ -223,13 +224,13 @@ def test_nothing_is_stored_when_a_seed_is_committed_while_the_engine_runs(monkey
         service.round_commit_seed(round_=round_)
         return draw
 
-    monkeypatch.setattr(service, "run_engine", engine_while_the_seed_is_committed)
+    monkeypatch.setattr(draw, "run_engine", engine_while_the_seed_is_committed)
     with pytest.raises(UserFacingError, match="While the draw ran"):
         service.round_draw(round_=round_)
     round_.refresh_from_db()
     assert round_.state == "draft" and round_.tables.count() == 0
     assert round_.draw_seed_hash  # the commitment stands; the next draw uses its seed
-    monkeypatch.setattr(service, "run_engine", real)
+    monkeypatch.setattr(draw, "run_engine", real)
     drawn = service.round_draw(round_=round_)
     assert drawn.state == "drawn"
     assert hashlib.sha256(drawn.draw_seed.encode()).hexdigest() == drawn.draw_seed_hash
@@ -267,7 +268,7 @@ def test_the_round_page_shows_the_stage_and_a_progress_bar(client):
 def test_what_the_tables_do_not_depend_on_may_change_while_the_engine_runs(monkeypatch):
     """A player registering without checking in, or new standings for a draw that is not
     Swiss, leave the tables as they are: they are stored."""
-    from tournaments.services import rounds as service
+    from tournaments.services import draw as service
 
     event = event_with(9, table_size_policy="3")
     event.entries.update(status=Entry.Status.CHECKED_IN)
@@ -306,7 +307,7 @@ def test_a_draw_started_inline_and_as_a_job_stores_one_draw_and_tells_the_second
     """Issue 25, item 13: the job is asked for while the inline draw's engine runs and
     finishes first; the inline draw then stores nothing and is told."""
     from tournaments.models import AuditLogEntry, Table
-    from tournaments.services import rounds
+    from tournaments.services import draw, rounds
 
     round_, organiser = _committed_round()
     engine = rounds.run_engine
@@ -319,7 +320,7 @@ def test_a_draw_started_inline_and_as_a_job_stores_one_draw_and_tells_the_second
             draw_job_queue(round_=round_, by=organiser)
         return draw
 
-    monkeypatch.setattr(rounds, "run_engine", engine_meanwhile)
+    monkeypatch.setattr(draw, "run_engine", engine_meanwhile)
     with pytest.raises(rounds.DrawnMeanwhileError, match="organiser") as caught:
         rounds.round_draw(round_=round_, by=UserFactory(username="second"))
     assert caught.value.extra["drawn_by"] == "organiser"

@@ -12,6 +12,7 @@ from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Round, Seat
 from tournaments.services.entries import entries_import_csv, entry_register, entry_withdraw
+from tournaments.services.round_states import seed_hash
 from tournaments.services.rounds import (
     draw_in_background,
     round_close,
@@ -22,7 +23,6 @@ from tournaments.services.rounds import (
     round_start,
     seat_move,
     seats_swap,
-    seed_hash,
     table_redraw,
     table_seat_as_drawn,
 )
@@ -350,7 +350,8 @@ def test_a_started_round_shows_when_play_ends(client):
 def test_a_seed_other_than_the_one_whose_hash_was_published_is_refused():
     """Commit and reveal (issue 4): once the seed's hash is public, a draw with another seed
     could not be checked against it, so it is refused and nothing changes."""
-    from tournaments.services.rounds import round_commit_seed, round_create, round_draw, seed_hash
+    from tournaments.services.round_states import seed_hash
+    from tournaments.services.rounds import round_commit_seed, round_create, round_draw
 
     event = EventFactory(table_size_policy="3")
     for _ in range(9):

@@ -14,8 +14,6 @@ from tests.tournaments.priffe.test_priffe_remainder import priffe_event, seated
 from tournaments.models import Round
 from tournaments.seating.remainder import sitting_out
 from tournaments.services.rounds import (
-    _ahead_inputs,
-    _ahead_plan,
     round_close,
     round_commit_seed,
     round_create,
@@ -24,6 +22,7 @@ from tournaments.services.rounds import (
     round_start,
     schedule_ahead,
 )
+from tournaments.services.rounds_ahead import _ahead_inputs, _ahead_plan
 
 pytestmark = pytest.mark.django_db
 

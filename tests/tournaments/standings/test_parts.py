@@ -15,7 +15,7 @@ import pytest
 
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import EventPenalty, Protocol, Round, StandingsPart, StandingsSnapshot
-from tournaments.selectors.standings import standings_inputs
+from tournaments.selectors.standings_inputs import standings_inputs
 from tournaments.services import standings as service
 from tournaments.standings import compute_standings
 

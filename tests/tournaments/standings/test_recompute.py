@@ -152,7 +152,7 @@ def test_a_bad_tiebreak_chain_fails_visibly_and_keeps_the_last_good_standings(pl
 def test_selector_reads_in_a_fixed_number_of_queries(played, django_assert_max_num_queries):
     event, entries = played
     standings_recompute(event_id=event.pk)
-    from tournaments.selectors.standings import standings_inputs
+    from tournaments.selectors.standings_inputs import standings_inputs
 
     stats = {str(pid): data for pid, data in ProtocolStats.objects.values_list("protocol", "data")}
     with django_assert_max_num_queries(7):
@@ -172,7 +172,7 @@ def test_scores_for_a_swiss_draw_come_from_the_stored_standings(played):
 def test_results_read_the_same_on_postgresql_and_elsewhere(played, monkeypatch):
     from django.db import connection
 
-    from tournaments.selectors.standings import _results
+    from tournaments.selectors.standings_inputs import _results
 
     ids = list(Protocol.objects.values_list("id", flat=True))
     on_postgres = _results(ids=ids)

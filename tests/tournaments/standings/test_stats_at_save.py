@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from scoring.generate import random_protocol
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import Protocol, ProtocolStats, Round, StandingsSnapshot
-from tournaments.selectors import standings as selectors
+from tournaments.selectors import standings_inputs as selectors
 from tournaments.services import standings as service
 from tournaments.services.protocols import protocol_rescore, protocol_save
 

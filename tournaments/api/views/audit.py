@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from tournaments.api.permissions import EventChiefReferee, event_from
 from tournaments.api.schema import NOT_FOUND, error
-from tournaments.selectors.audit import audit_log_export
+from tournaments.words.audit import audit_log_export
 
 __all__ = ["AuditLogApi"]
 

@@ -29,6 +29,7 @@ from tournaments.access.permissions import can_referee
 from tournaments.api.jobs import JobQueuedOutput, job_mark, job_output, job_since
 from tournaments.api.schema import error
 from tournaments.errors import UserFacingError
+from tournaments.jobs.outbox import STANDINGS_QUEUED
 from tournaments.models import EntryKind, Event, Protocol
 from tournaments.selectors.protocols import protocol_current, table_in_event
 from tournaments.services import protocols as svc
@@ -507,8 +508,6 @@ class ProtocolApproveApi(_TableApi):
             return _error(exc, status.HTTP_409_CONFLICT)
         except UserFacingError as exc:
             return _error(exc)
-        from tournaments.jobs.outbox import STANDINGS_QUEUED
-
         job = job_since(mark, task="tournaments.standings_recompute", event_id=event.pk)
         return Response(
             {

@@ -1,6 +1,8 @@
 """``manage.py archive_import FILE [--slug NEW] [--user NAME]``: make a new event of an
 archive (``docs/archive-format.md``); all or nothing."""
 
+import sys
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -24,8 +26,6 @@ class Command(BaseCommand):
                 raise CommandError(f"no account named {options['user']!r}")
         try:
             if options["file"] == "-":
-                import sys
-
                 text = sys.stdin.buffer.read()
             else:
                 with open(options["file"], "rb") as f:

@@ -5,7 +5,10 @@ import importlib
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from tournaments.demo.balkan import demo_balkan_event
 from tournaments.demo.events import demo_event, demo_referee
+from tournaments.demo.pot import demo_pot_event
+from tournaments.demo.priffe import demo_priffe_event
 
 #: Each area's demo step: (module, function), called with the demo event if the module exists.
 DEMO_STEPS = [
@@ -42,24 +45,18 @@ class Command(BaseCommand):
                 continue
             getattr(module, function)(event)
             self.stdout.write(f"demo: {module_name.rsplit('.', 1)[1]} ready")
-        from tournaments.demo.balkan import demo_balkan_event
-
         liga = demo_balkan_event(organiser=user)
         demo_referee(liga)
         self.stdout.write(
             f"demo Balkan event: {liga.name} ({liga.entries.count()} players, Croatian rules) "
             f"at /e/{liga.slug}/"
         )
-        from tournaments.demo.priffe import demo_priffe_event
-
         kvall = demo_priffe_event(organiser=user)
         demo_referee(kvall)
         self.stdout.write(
             f"demo Priffe event: {kvall.name} ({kvall.entries.count()} players, modern scoring) "
             f"at /e/{kvall.slug}/"
         )
-        from tournaments.demo.pot import demo_pot_event
-
         wien = demo_pot_event(organiser=user)
         demo_referee(wien)
         self.stdout.write(

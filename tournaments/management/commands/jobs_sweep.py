@@ -8,11 +8,11 @@ import json
 
 from django.core.management.base import BaseCommand
 
+from tournaments.jobs.outbox import jobs_sweep
+
 
 class Command(BaseCommand):
     help = "Send queued background jobs and end those whose worker is gone (jobs.outbox)."
 
     def handle(self, *args, **options) -> None:
-        from tournaments.jobs.outbox import jobs_sweep
-
         self.stdout.write(json.dumps(jobs_sweep(), sort_keys=True))

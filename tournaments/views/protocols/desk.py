@@ -4,6 +4,7 @@ the versions of a table's protocol and a round's protocols."""
 from __future__ import annotations
 
 import dataclasses
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -118,8 +119,6 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
 def _back(request, fallback: str, error: UserFacingError | None = None):
     url = request.POST.get("next") or fallback
     if error is not None:
-        from urllib.parse import urlencode
-
         url += ("&" if "?" in url else "?") + urlencode({"error": error.message})
     return HttpResponseRedirect(url)
 

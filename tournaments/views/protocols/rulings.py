@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.access import permissions
 from tournaments.errors import UserFacingError, whole_number
-from tournaments.models import Appeal, PenaltyDefinition
+from tournaments.models import Appeal, PenaltyDefinition, PenaltyKind
 from tournaments.selectors import protocols as sel
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_event
@@ -237,8 +237,6 @@ def penalties(request, event):
             return HttpResponseRedirect(request.path)
         except UserFacingError as exc:
             error = exc
-    from tournaments.models import PenaltyKind
-
     return render(
         request,
         "tournaments/protocols/penalties.html",

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from scoring.protocol import Ending
 from tournaments.access import lockout
 from tournaments.errors import UserFacingError, whole_number
-from tournaments.models import Entry, Protocol, Round
+from tournaments.models import Entry, Protocol, Round, Ruling
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
@@ -148,8 +148,6 @@ def player_protocols(request, key: str):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "appeal":
-                from tournaments.models import Ruling
-
                 ruling = get_object_or_404(
                     Ruling, pk=whole_number(request.POST.get("ruling")), incident__event=entry.event
                 )

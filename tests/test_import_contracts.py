@@ -1,0 +1,147 @@
+"""Layers point one way (issue 35): import-linter's contracts (``[tool.importlinter]`` in
+``pyproject.toml``) hold on the tree, an upward import planted in a copy of it breaks them, and
+the import graph of tournaments, scoring and rules has no circle (grimp counts the imports
+written inside functions too)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("tournaments", "scoring", "rules")
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+#: imports that close a circle today and that another branch of issue 35 removes: each line
+#: goes when its branch is merged (:func:`test_the_pending_imports_still_exist` says which)
+PENDING: set[tuple[str, str]] = {
+    # helper "families": the models, selectors and services stop reaching the families' page
+    # adapters, and the protocols' services stop asking the rulings' (their branch today still
+    # has selectors.protocols -> words.rulings, a selector asking words)
+    ("tournaments.models.event", "tournaments.convention_options"),
+    ("tournaments.selectors.protocols", "tournaments.services.protocols"),
+    ("tournaments.selectors.protocols", "tournaments.words.rulings"),
+    ("tournaments.services.protocols", "tournaments.services.rulings"),
+    ("tournaments.variants.russian", "tournaments.selectors.protocols"),
+    # helper "scoring": the families no longer read the registry they are registered in
+    ("scoring.pot.variant", "scoring.variants"),
+    ("scoring.priffe.variant", "scoring.variants"),
+    # helper "big": the seating designs split (symmetric.py no longer imports designs.py)
+    ("tournaments.seating.symmetric", "tournaments.seating.designs"),
+}
+
+
+def _lint(cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(cwd)}
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def _copy(tmp_path: Path) -> Path:
+    tree = tmp_path / "tree"
+    for package in PACKAGES:
+        shutil.copytree(
+            ROOT / package,
+            tree / package,
+            ignore=shutil.ignore_patterns("__pycache__", "static", "locale", "templates"),
+        )
+    shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    return tree
+
+
+def _plant(path: Path, line: str) -> None:
+    path.write_text(path.read_text() + f"\n{line}  # planted by the test\n")
+
+
+def test_the_contracts_hold():
+    done = _lint(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+def test_an_upward_import_breaks_the_layers(tmp_path):
+    tree = _copy(tmp_path)
+    _plant(tree / "tournaments" / "models" / "__init__.py", "import tournaments.views")
+    done = _lint(tree)
+    assert done.returncode != 0
+    assert "tournaments.models is not allowed to import tournaments.views" in done.stdout
+
+
+def test_django_in_a_pure_package_and_scoring_in_rules_break_the_contracts(tmp_path):
+    tree = _copy(tmp_path)
+    _plant(tree / "tournaments" / "standings" / "__init__.py", "import django.db")
+    _plant(tree / "rules" / "__init__.py", "import scoring.findings")
+    done = _lint(tree)
+    assert done.returncode != 0
+    assert "tournaments.standings is not allowed to import django" in done.stdout
+    assert "rules is not allowed to import scoring" in done.stdout
+
+
+def _circles(graph: grimp.ImportGraph, skip: set[tuple[str, str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iteratively)."""
+    edges = {
+        m: sorted(w for w in graph.find_modules_directly_imported_by(m) if (m, w) not in skip)
+        for m in graph.modules
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = len(index)
+                stack.append(v)
+                on_stack.add(v)
+            for j in range(i, len(edges[v])):
+                w = edges[v][j]
+                if w not in index:
+                    work.append((v, j + 1))
+                    work.append((w, 0))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                if low[v] == index[v]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        component.append(w)
+                        if w == v:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[v])
+    return found
+
+
+def _graph() -> grimp.ImportGraph:
+    return grimp.build_graph(*PACKAGES, cache_dir=None)
+
+
+def test_there_is_no_import_circle():
+    assert _circles(_graph(), PENDING) == []
+
+
+def test_the_pending_imports_still_exist():
+    """A pending import another branch removed goes from :data:`PENDING` at its merge."""
+    graph = _graph()
+    gone = {(a, b) for a, b in PENDING if not graph.direct_import_exists(importer=a, imported=b)}
+    assert gone == set(), f"merged: delete these from PENDING: {sorted(gone)}"
