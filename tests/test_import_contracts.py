@@ -19,19 +19,9 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: imports that close a circle today and that another branch of issue 35 removes: each line
 #: goes when its branch is merged (:func:`test_the_pending_imports_still_exist` says which)
 PENDING: set[tuple[str, str]] = {
-    # helper "families": the models, selectors and services stop reaching the families' page
-    # adapters, and the protocols' services stop asking the rulings' (their branch today still
-    # has selectors.protocols -> words.rulings, a selector asking words)
-    ("tournaments.models.event", "tournaments.convention_options"),
-    ("tournaments.selectors.protocols", "tournaments.services.protocols"),
-    ("tournaments.selectors.protocols", "tournaments.words.rulings"),
-    ("tournaments.services.protocols", "tournaments.services.rulings"),
-    ("tournaments.variants.russian", "tournaments.selectors.protocols"),
     # helper "scoring": the families no longer read the registry they are registered in
     ("scoring.pot.variant", "scoring.variants"),
     ("scoring.priffe.variant", "scoring.variants"),
-    # helper "big": the seating designs split (symmetric.py no longer imports designs.py)
-    ("tournaments.seating.symmetric", "tournaments.seating.designs"),
 }
 
 

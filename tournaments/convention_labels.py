@@ -8,7 +8,7 @@ options described with them.
 Plain data keyed by the family's key (``FAMILY_OPTION_LABELS``), never a branch on a family's
 name. It imports only ``rules`` and Django's translation, so that everything may import it: the
 models (``Event.game_size_label``, ``Event.convention_options_described``), the event form's
-fields (:mod:`tournaments.convention_options`) and the pages.
+fields (:mod:`tournaments.forms.convention_options`) and the pages.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import convention_options
+from tournaments.forms import convention_options
 from tournaments.models import Event, EventRole
 from tournaments.models.event import DrawMethod
 from tournaments.variants import ui_for

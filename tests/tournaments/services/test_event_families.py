@@ -10,7 +10,7 @@ import pytest
 from scoring.stats import STAT_KEYS
 from scoring.variants import VARIANTS
 from tests.factories import EventFactory
-from tournaments.convention_options import family_for, game_size_label, option_fields
+from tournaments.forms.convention_options import family_for, game_size_label, option_fields
 from tournaments.errors import UserFacingError
 from tournaments.services.events import event_create, event_table_policy, event_update
 from tournaments.standings.metrics import TIEBREAK_KEYS, tiebreak_keys_for

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from rules.conventions import OPTION_CHOICES, SOCHI, Convention
 from tests.factories import EventFactory, UserFactory
-from tournaments import convention_options
+from tournaments.forms import convention_options
 from tournaments.forms.event import EventForm
 
 pytestmark = pytest.mark.django_db

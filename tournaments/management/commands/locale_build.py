@@ -83,7 +83,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/words/gaps.py",
     "tournaments/words/penalties.py",
     "templates/tournaments/hall/",
-    "tournaments/convention_options.py",
+    "tournaments/forms/convention_options.py",
     "tournaments/convention_labels.py",
     "tournaments/families/",
     "tournaments/variants/priffe.py",
