@@ -20,7 +20,7 @@ from typing import TypeVar
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-# Property tests never fail on time (DEVELOPERS.md: speed targets live in tests/bench/): on a
+# Property tests never fail on time (CONTRIBUTING.md: speed targets live in tests/bench/): on a
 # loaded machine a generous example can exceed hypothesis' 200 ms deadline and fail for nothing.
 hypothesis_settings.register_profile("pulka", deadline=None)
 hypothesis_settings.load_profile("pulka")

@@ -1,4 +1,4 @@
-"""scoring/ and rules/ are pure Python: importing them must not import Django (DEVELOPERS.md)."""
+"""scoring/ and rules/ are pure Python: importing them must not import Django (CONTRIBUTING.md, "Layers")."""
 
 import subprocess
 import sys

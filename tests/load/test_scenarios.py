@@ -1,7 +1,7 @@
 """The load scenarios' short forms (issue 25, "Proof, scripted"): each runs
 ``tests/load/event_day.py`` against its own stack on loopback (PostgreSQL database, private
 ``redis-server`` on a free port, gunicorn, Celery workers and beat) and asserts its checks.
-The long forms and their figures are in the README ("Reliability")."""
+The long forms and their figures are in docs/reliability.md."""
 
 from __future__ import annotations
 

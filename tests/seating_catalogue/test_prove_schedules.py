@@ -99,7 +99,7 @@ def test_it_finds_the_schedules_that_exist(sizes, rounds):
 
 @pytest.mark.parametrize("sizes", [(3, 3, 3, 3), (4, 3, 3, 3), (4, 4, 3, 3)])
 def test_it_refutes_five_rounds_for_twelve_to_fourteen_players(sizes):
-    """No NKTS(12) exists; CP-SAT in the draw proves 13 × 5 and 14 × 5 too (README grid)."""
+    """No NKTS(12) exists; CP-SAT in the draw proves 13 × 5 and 14 × 5 too (docs/performance.md, the seating grid)."""
     lines = []
     assert settle(sizes, 5, log=lines.append) is None
     assert len(lines) == len(second_rounds(sizes)) and all("none" in line for line in lines)

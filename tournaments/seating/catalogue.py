@@ -547,7 +547,7 @@ DEVELOPED: dict[tuple[int, ...], tuple[str, tuple[int, ...], str]] = {
 
 #: table sizes of a round (sorted) → (the fewest rounds proved to need a repeat, how).
 #: Each proof splits the question by the second round's class (up to relabelling)
-#: and has a SAT solver refute every class; the README gives the command and times.
+#: and has a SAT solver refute every class; docs/seating-catalogue.md gives the command and times.
 NONE_EXISTS: dict[tuple[int, ...], tuple[int, str]] = {
     (3, 3, 3, 4, 4): (6, "SAT: 8 classes of round 1 refuted by CaDiCaL 1.5.3, 133 s"),
     (3, 3, 3, 3, 3, 4): (

@@ -1,4 +1,4 @@
-"""Settings read from the environment (README, "Configuration").
+"""Settings read from the environment (docs/configuration.md).
 
 With nothing set, Pulka runs on embedded defaults: a SQLite file under ``var/``, Celery in eager
 mode, DEBUG off, a secret key generated once into ``var/secret_key``. Setting ``DATABASE_URL``

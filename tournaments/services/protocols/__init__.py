@@ -2,7 +2,7 @@
 
 Every save is a new :class:`~tournaments.models.Protocol` row, checked and scored by its rule
 family's variant (``scoring.variants``: any family, never branched on here) with the active
-rulings' penalty entries merged in; a protocol with errors is saved with its findings, never "fixed" (DEVELOPERS.md).
+rulings' penalty entries merged in; a protocol with errors is saved with its findings, never "fixed" (CONTRIBUTING.md).
 Saves carry the version they were based on: a save based on an old version is refused with the
 difference (:class:`StaleProtocolError`), never written over silently. Versions are numbered
 under ``select_for_update()`` of the table row (Tabbycat #1705).
