@@ -42,7 +42,7 @@ from scoring.jsonio import (
     _pair,
     _str,
 )
-from scoring.protocol import Bid, Ending, OptionValue
+from scoring.model import Bid, Ending, OptionValue
 
 from .protocol import (
     AllPass,
@@ -84,7 +84,7 @@ SHEET_FORMAT: Final = "pulka-balkan-sheet"
 Json = Any
 
 #: ``MIGRATIONS[v]`` turns a version ``v`` Balkan document into a version ``v + 1`` one (as
-#: :data:`scoring.jsonio.MIGRATIONS` does for the Russian documents). Empty while 1 is the only
+#: :data:`scoring.russian.jsonio.MIGRATIONS` does for the Russian documents). Empty while 1 is the only
 #: version.
 MIGRATIONS: Final[dict[int, Callable[[dict[str, Json]], dict[str, Json]]]] = {}
 

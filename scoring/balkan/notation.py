@@ -37,9 +37,18 @@ from typing import Final
 
 from rules.balkan import find_convention
 from rules.conventions import InvalidConventionError
-from scoring.notation import MAX_DEALS, _option_value
-from scoring.notation_lexer import Cursor, NotationError, Token, is_bare, quote, squash, tokenize
-from scoring.protocol import Ending, OptionValue
+from scoring.model import Ending, OptionValue
+from scoring.notation_lexer import (
+    MAX_DEALS,
+    Cursor,
+    NotationError,
+    Token,
+    is_bare,
+    option_value,
+    quote,
+    squash,
+    tokenize,
+)
 
 from .notation_deals import SEATS, HandReader, fold, referrer, write_deal
 from .protocol import BalkanDeal, BalkanProtocol, BalkanSheet, BalkanSheetLine, BalkanSheetRow
@@ -87,7 +96,7 @@ def _option(cur: Cursor) -> OptionValue:
     if tok is not None and tok.kind == "word" and fold(tok.text) in _TRUE | _FALSE:
         cur.i += 1
         return fold(tok.text) in _TRUE
-    return _option_value(cur)
+    return option_value(cur)
 
 
 @dataclass

@@ -21,9 +21,8 @@ from typing import Final
 
 from rules.balkan import CROATIAN, contract_name, find_convention
 from rules.conventions import InvalidConventionError
-from scoring.notation_deals import DealReader
-from scoring.notation_deals import referrer as _referrer
-from scoring.notation_lexer import Cursor, NotationError, Token, quote
+from scoring.notation_lexer import Cursor, NotationError, SeatReader, Token, quote
+from scoring.notation_lexer import referrer as _referrer
 
 from .protocol import AllPass, BalkanDeal, Defence, Hand, Penalty
 
@@ -151,8 +150,8 @@ def bid_text(bid: str) -> str:
 # --- reading ----------------------------------------------------------------------------------
 
 
-class HandReader(DealReader):
-    """Reads Balkan deal lines for a table of ``players`` (seats from :class:`DealReader`)."""
+class HandReader(SeatReader):
+    """Reads Balkan deal lines for a table of ``players`` (seats from :class:`SeatReader`)."""
 
     def deal(self, cur: Cursor) -> BalkanDeal:  # type: ignore[override]
         head = cur.peek()

@@ -13,7 +13,3 @@ constraints), :mod:`scoring.pot.jsonio` and :mod:`scoring.pot.notation` (the for
 ledger), :mod:`scoring.pot.generate` (random legal games), :mod:`scoring.pot.variant` (the
 registry's interface).
 """
-
-# The registry first: it imports :mod:`scoring.pot.variant`, whose base class it defines; this
-# keeps ``import scoring.pot.<module>`` free of a circular import whichever is imported first.
-from .. import variants as _registry  # noqa: E402,F401

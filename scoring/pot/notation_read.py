@@ -8,9 +8,16 @@ from fractions import Fraction
 
 from rules.conventions import InvalidConventionError
 from rules.pot import find_convention
-from scoring.notation import MAX_DEALS
-from scoring.notation_lexer import Cursor, NotationError, Token, player_names, squash, tokenize
-from scoring.protocol import Ending, OptionValue
+from scoring.model import Ending, OptionValue
+from scoring.notation_lexer import (
+    MAX_DEALS,
+    Cursor,
+    NotationError,
+    Token,
+    player_names,
+    squash,
+    tokenize,
+)
 
 from .notation_deal import DealReader, read_deal
 from .notation_words import ENDINGS, HEADERS, LEDGER, POT_KEYS, RESULT, fold

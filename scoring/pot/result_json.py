@@ -25,8 +25,7 @@ import json
 from typing import Any
 
 from scoring.findings import Finding
-from scoring.jsonio import number
-from scoring.result_json import finding_to_dict
+from scoring.jsonio import finding_to_dict, number
 
 from .jsonio import VERSION, to_dict
 from .score import ScoredDeal, ScoredGame, Transfer

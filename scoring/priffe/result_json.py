@@ -22,9 +22,8 @@ from __future__ import annotations
 import json
 
 from ..findings import Finding
-from ..jsonio import VERSION, Json, number
-from ..result_json import finding_to_dict
-from .jsonio import to_dict
+from ..jsonio import Json, finding_to_dict, number
+from .jsonio import VERSION, to_dict
 from .protocol import Hand
 from .score import ScoredPriffe
 

@@ -15,9 +15,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from rules.contracts import Contract
-from scoring.protocol import Call, Ending, Game
-from scoring.protocol import Protocol as ScoringProtocol
-from scoring.writing import whisting_order
+from scoring.russian.protocol import Call, Ending, Game
+from scoring.russian.protocol import Protocol as ScoringProtocol
+from scoring.russian.writing import whisting_order
 from tournaments.models import Event, EventRole, Protocol, Round, Ruling, Table
 from tournaments.services.protocols import (
     protocol_approve,

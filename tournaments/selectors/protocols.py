@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.findings import Finding
-from scoring.protocol import Ending
+from scoring.model import Ending
 from tournaments.errors import say
 from tournaments.models import (
     Appeal,

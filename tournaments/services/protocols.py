@@ -21,8 +21,8 @@ from django.utils.translation import gettext_noop, ngettext
 
 from rules.conventions import InvalidConventionError
 from rules.variants import family_of_convention, find_any_convention
+from scoring.model import Ending
 from scoring.notation_lexer import NotationError
-from scoring.protocol import Ending
 from scoring.variants import read_json_document, variant_of
 from tournaments.access.permissions import can_referee
 from tournaments.errors import UserFacingError, say

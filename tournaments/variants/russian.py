@@ -14,10 +14,10 @@ from django.utils.translation import gettext_lazy
 
 from rules.contracts import LADDER, Contract, InvalidContractError
 from rules.penalties import CATALOGUE, PenaltyError, find_penalty
-from scoring.penalties import adjusted_result_entries, penalty_entries
-from scoring.protocol import Call, Game, Penalty, Raspasy
-from scoring.pulka import score
-from scoring.writing import whisting_order
+from scoring.russian.penalties import adjusted_result_entries, penalty_entries
+from scoring.russian.protocol import Call, Game, Penalty, Raspasy
+from scoring.russian.pulka import score
+from scoring.russian.writing import whisting_order
 from tournaments.errors import UserFacingError, whole_number
 
 from . import russian_sheet as paper

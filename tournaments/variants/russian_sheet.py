@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.protocol import Penalty, Sheet, SheetLine
+from scoring.russian.protocol import Penalty, Sheet, SheetLine
 from tournaments.errors import UserFacingError
 
 __all__ = ["sheet_form", "sheet_from_post", "sheet_rows"]

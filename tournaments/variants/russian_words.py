@@ -13,7 +13,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from rules.contracts import Contract
 from rules.penalties import CATALOGUE
-from scoring.protocol import Call, Game, Penalty, Raspasy
+from scoring.russian.protocol import Call, Game, Penalty, Raspasy
 
 __all__ = [
     "call_words",
@@ -76,7 +76,7 @@ def deal_words(protocol: Any, index: int, dealer: int | None = None) -> str:
         return f"{who}: {contract} / {outcome}"
     calls = list(deal.calls)
     if len(calls) == 2 and dealer is not None:
-        from scoring.writing import whisting_order
+        from scoring.russian.writing import whisting_order
 
         defenders = whisting_order(deal.declarer, len(names), dealer)
         said = ", ".join(

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from scoring.stats import STAT_KEYS
+from scoring.russian.stats import STAT_KEYS
 from scoring.variants import VARIANTS
 from tests.factories import EventFactory
 from tournaments.convention_options import family_for, game_size_label, option_fields

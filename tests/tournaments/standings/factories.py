@@ -11,10 +11,10 @@ import datetime as dt
 import random
 from typing import Any
 
-from scoring.generate import random_protocol
-from scoring.jsonio import to_dict
-from scoring.protocol import Protocol as ScoringProtocol
-from scoring.pulka import score
+from scoring.russian.generate import random_protocol
+from scoring.russian.jsonio import to_dict
+from scoring.russian.protocol import Protocol as ScoringProtocol
+from scoring.russian.pulka import score
 from tournaments.models import Entry, Event, Player, Protocol, Round, Seat, Table
 
 

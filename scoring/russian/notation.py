@@ -16,7 +16,7 @@ The grammar, with examples, is in ``docs/protocol-format.md``. In short::
     4. Vera мизер / ровно
     5. penalty Boris §3.2.21 gora=5 note="looked at the talon"
 
-:func:`parse` reads it into a :class:`~scoring.protocol.Protocol`; :func:`format` writes the
+:func:`parse` reads it into a :class:`~scoring.russian.protocol.Protocol`; :func:`format` writes the
 canonical text back, so ``parse(format(p)) == p`` and ``format(parse(t))`` is canonical.
 
 >>> text = "players: Anna, Boris, Vera\\ntarget: 10\\nAnna 6S = w/p\\nraspasy 4-3-3\\n"
@@ -37,17 +37,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from .notation_deals import RESULT_WORDS, DealReader, referrer, write_deal
-from .notation_lexer import (
+from ..notation_lexer import (
+    MAX_DEALS,
     Cursor,
     NotationError,
     Token,
     is_bare,
+    option_value,
     player_names,
     quote,
     squash,
     tokenize,
 )
+from .notation_deals import RESULT_WORDS, DealReader, referrer, write_deal
 from .protocol import (
     Deal,
     Ending,
@@ -75,10 +77,6 @@ __all__ = [
 #: The first line :func:`format` writes; a file may omit it (version 1 is assumed).
 FORMAT_LINE: Final = "format: pulka 1"
 
-#: The most ``sheet N:`` rows :func:`parse_sheet` reads when it is not told the protocol's
-#: number of deals (a pulka ended by the time limit has far fewer, 001 §4.2.3).
-MAX_DEALS: Final = 1000
-
 
 _HEADERS: Final = {
     "format": "format", "формат": "format",
@@ -96,25 +94,6 @@ _ENDINGS: Final = {e.value: e for e in Ending} | {
 }  # fmt: skip
 
 # --- headers and the whole text --------------------------------------------------------------
-
-
-def _option_value(cur: Cursor) -> OptionValue:
-    tok = cur.peek()
-    if tok is None or tok.kind not in ("word", "string"):
-        raise cur.error("an option value (a word, number, true/false, none or quoted text)", tok)
-    cur.i += 1
-    if tok.kind == "string":
-        return tok.text
-    low = tok.text.lower()
-    if re.fullmatch(r"-?[0-9]+", low):
-        return int(low)
-    if low in ("true", "yes", "да", "on"):
-        return True
-    if low in ("false", "no", "нет", "off"):
-        return False
-    if low in ("none", "null"):
-        return None
-    return tok.text
 
 
 def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object]) -> None:
@@ -136,7 +115,7 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
             cur.expect("=", f"'=' and a value after {name}")
             if name in options:
                 raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
-            options[name] = _option_value(cur)
+            options[name] = option_value(cur)
             if not cur.at(","):
                 break
             cur.i += 1
@@ -176,7 +155,7 @@ _RESULT_SHEET_WORDS: Final = frozenset({"result", "результат"})
 
 @dataclass
 class _SheetLines:
-    """The ``sheet …:`` lines: what the players wrote, for :mod:`scoring.check`."""
+    """The ``sheet …:`` lines: what the players wrote, for :mod:`scoring.russian.check`."""
 
     running: dict[int, SheetRow] = field(default_factory=dict)
     #: where each ``sheet N:`` line's number stands (line, column), to name it in an error
@@ -391,7 +370,7 @@ def _value(value: OptionValue) -> str:
     if isinstance(value, int):
         return str(value)
     cur = Cursor(tokenize(value, 0), 0, len(value)) if is_bare(value, word=True) else None
-    if cur is not None and _option_value(cur) == value:
+    if cur is not None and option_value(cur) == value:
         return value
     return json.dumps(value, ensure_ascii=False)
 

@@ -14,7 +14,7 @@ import functools
 from rules.contracts import WHIST_OBLIGATION, Contract, Denomination
 from rules.conventions import Convention
 
-from .findings import Finding, Severity
+from ..findings import Finding, Severity
 from .protocol import Call, Game, Penalty, Raspasy
 
 __all__ = [
@@ -63,7 +63,7 @@ class Table:
         #: orders[dealer][declarer]: the two defenders in whisting order;
         #: writers[dealer][declarer]: who writes consolation (001 §3.8.1.2; D5)
         self.orders, self.writers = _seating(n, conv.consolation_writers)
-        #: when explaining a deal (:func:`scoring.explain.cell_rules`): (cell, amount, rule)
+        #: when explaining a deal (:func:`scoring.russian.explain.cell_rules`): (cell, amount, rule)
         #: for every write, so a wrong written cell cites the rule that produces it
         self.why: list[tuple[int, int, str]] | None = None
 

@@ -6,7 +6,7 @@ Deterministic per seed: the same ``random.Random(seed)`` gives the same protocol
 >>> p = random_protocol(random.Random(7), convention="sochi", players=3, target=10)
 >>> p == random_protocol(random.Random(7), convention="sochi", players=3, target=10)
 True
->>> from scoring.check import check
+>>> from scoring.russian.check import check
 >>> check(p).ok, str(p.ending)
 (True, 'closed')
 """
