@@ -15,13 +15,13 @@ no errors, warnings allowed), 1 when ``check`` found errors, 2 when the input ca
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from . import jsonio
 from .findings import Finding
+from .jsonio import dumps_document
 from .russian.protocol import Protocol, Sheet
 from .variant_base import Variant
 from .variants import read_text_document
@@ -69,7 +69,7 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
     report = variant.check(protocol)
     if args.json:
         data = variant.result_dict(protocol, report.findings)
-        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        out.write(dumps_document(data, 2))
     else:
         out.write(variant.render(protocol, report.findings, ascii=args.ascii))
     return 0
@@ -97,7 +97,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             "ok": report.ok,
             "findings": [jsonio.finding_to_dict(f) for f in report.findings],
         }
-        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        out.write(dumps_document(data, 2))
     else:
         for f in report.findings:
             out.write(_finding(f) + "\n")
@@ -110,7 +110,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 def _convert(args: argparse.Namespace, out: TextIO) -> int:
     variant, protocol, sheet = read_any(args.file)
     if args.to == "json":
-        out.write(json.dumps(variant.to_dict(protocol, sheet), ensure_ascii=False, indent=2) + "\n")
+        out.write(dumps_document(variant.to_dict(protocol, sheet), 2))
     else:
         out.write(variant.format_text(protocol, sheet, ascii=args.ascii))
     return 0

@@ -26,9 +26,9 @@ from fractions import Fraction
 from typing import Any, Final
 
 from .findings import Finding
-from .model import OptionValue
+from .model import Ending, OptionValue
 
-__all__ = ["VERSION", "Json", "JsonFormatError", "number", "finding_to_dict"]
+__all__ = ["VERSION", "Json", "JsonFormatError", "dumps_document", "number", "finding_to_dict"]
 
 #: The version of the documents this module writes itself (``pulka-findings``, printed by
 #: ``python -m scoring check --json``); each family's ``jsonio`` has its own.
@@ -47,6 +47,11 @@ class JsonFormatError(ValueError):
 
 
 # --- writing -------------------------------------------------------------------------------
+
+
+def dumps_document(data: dict[str, Json], indent: int | None = 2) -> str:
+    """A document as JSON text (UTF-8 characters kept, not escaped), ending in a newline."""
+    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
 
 
 def number(value: Fraction | int) -> int | str:
@@ -254,3 +259,38 @@ def _result(value: Json, path: str) -> Fraction:
         except (ValueError, ZeroDivisionError):
             pass
     raise _fail(path, 'a whole number or an exact fraction such as "-80/3"', value)
+
+
+def _ending(value: Json, path: str) -> Ending:
+    try:
+        return Ending(value)
+    except ValueError:
+        raise _fail(path, ", ".join(repr(e.value) for e in Ending), value) from None
+
+
+def _sheet_document(
+    text: str,
+    formats: tuple[str, str],
+    key: str,
+    from_dict: Callable[[Json], tuple[Any, Any]],
+    header: Callable[[Json, str], dict[str, Json]],
+    body: Callable[[_Object], Any],
+) -> Any:
+    """What every family's ``loads_sheet`` reads: a document of the sheet's own format
+    (``formats[1]``), its envelope checked by the family's ``header`` and its body read by
+    ``body``, or the ``key`` of a protocol document (``formats[0]``) read by ``from_dict``.
+
+    :raises JsonFormatError: naming the JSON path and what was expected there.
+    """
+    data = _decode(text)
+    if isinstance(data, dict) and data.get("format") == formats[0]:
+        sheet = from_dict(data)[1]
+        if sheet is None:
+            raise JsonFormatError(f"$.{key}", f"missing key {key!r} in this protocol document")
+        return sheet
+    obj = _Object(header(data, formats[1]), "$", "a JSON object")
+    obj.get("format", _str)
+    obj.get("version", _int())
+    sheet = body(obj)
+    obj.finish()
+    return sheet

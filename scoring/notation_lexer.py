@@ -32,6 +32,9 @@ __all__ = [
     "squash",
     "player_names",
     "option_value",
+    "options_line",
+    "option_text",
+    "single_text",
     "SeatReader",
     "referrer",
     "MAX_DEALS",
@@ -188,9 +191,13 @@ def quote(text: str, *, word: bool = False) -> str:
     return text if is_bare(text, word=word) else json.dumps(text, ensure_ascii=False)
 
 
-def option_value(cur: Cursor) -> OptionValue:
-    """An option's value after ``name=``: quoted text, a whole number, true/false, none, or a
-    word."""
+def option_value(
+    cur: Cursor,
+    true_words: tuple[str, ...] = ("true", "yes", "да", "on"),
+    false_words: tuple[str, ...] = ("false", "no", "нет", "off"),
+) -> OptionValue:
+    """An option's value after ``name=``: quoted text, a whole number, true or false (in the
+    family's ``true_words`` and ``false_words``), none, or a word."""
     tok = cur.peek()
     if tok is None or tok.kind not in ("word", "string"):
         raise cur.error("an option value (a word, number, true/false, none or quoted text)", tok)
@@ -200,12 +207,60 @@ def option_value(cur: Cursor) -> OptionValue:
     low = tok.text.lower()
     if re.fullmatch(r"-?[0-9]+", low):
         return int(low)
-    if low in ("true", "yes", "да", "on"):
+    if low in true_words:
         return True
-    if low in ("false", "no", "нет", "off"):
+    if low in false_words:
         return False
     if low in ("none", "null"):
         return None
+    return tok.text
+
+
+def options_line(
+    cur: Cursor,
+    options: dict[str, OptionValue],
+    read: Callable[[Cursor], OptionValue] = option_value,
+    at: Callable[[str, int], None] | None = None,
+) -> dict[str, OptionValue]:
+    """An ``options:`` header's comma-separated ``name=value`` pairs added to ``options`` (an
+    option named twice is an error): ``read`` reads a value, ``at`` hears each option's name and
+    column."""
+    while True:
+        tok = cur.peek()
+        name = cur.text("an option name", stop=",=")
+        cur.expect("=", f"'=' and a value after {name}")
+        if name in options:
+            raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
+        options[name] = read(cur)
+        if at is not None:
+            at(name, tok.col if tok else 1)
+        if not cur.at(","):
+            break
+        cur.i += 1
+    return options
+
+
+def option_text(value: OptionValue, read: Callable[[Cursor], OptionValue] = option_value) -> str:
+    """An option's value as an ``options:`` header writes it: bare when ``read`` (the family's
+    reader of a value) reads it back unchanged, else quoted."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    cur = Cursor(tokenize(value, 0), 0, len(value)) if is_bare(value, word=True) else None
+    if cur is not None and read(cur) == value:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def single_text(cur: Cursor, what: str) -> str:
+    """One word or one quoted text: a penalty's rule or note."""
+    tok = cur.peek()
+    if tok is None or tok.kind not in ("word", "string"):
+        raise cur.error(f"the {what} (a word, or quoted text)", tok)
+    cur.i += 1
     return tok.text
 
 
@@ -238,6 +293,16 @@ class SeatReader:
             raise cur.error(more, tok)
         cur.i += 1
         return found[0]
+
+
+    def put(
+        self, cur: Cursor, fields: dict[str, object], name: str, tok: Token, value: object
+    ) -> None:
+        """``fields[name] = value``, once: a deal's attribute given twice is an error."""
+        if name in fields:
+            raise NotationError(cur.number, tok.col, f"{tok.text!r}: {name} given twice")
+        fields[name] = value
+        self.columns[name] = tok.col
 
 
 def referrer(names: tuple[str, ...], is_reserved: Callable[[str], bool]) -> Callable[[int], str]:

@@ -24,14 +24,13 @@ line.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from rules.conventions import InvalidConventionError
 from rules.variants import FAMILIES, RUSSIAN, family_of_convention, find_family
 
 from .balkan.variant import BalkanVariant
-from .jsonio import JsonFormatError, _decode
+from .jsonio import JsonFormatError, _decode, dumps_document
 from .notation_lexer import NotationError
 from .pot.variant import PotVariant
 from .priffe.variant import PriffeVariant
@@ -145,4 +144,4 @@ def read_document(text: str) -> tuple[Variant, Any, Any]:
 
 def dumps(data: Json) -> str:
     """A document as the command line prints it."""
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return dumps_document(data, 2)

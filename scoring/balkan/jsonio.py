@@ -22,7 +22,6 @@ scoring.jsonio.JsonFormatError: $.deals[0].declarer: expected a seat number from
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -32,6 +31,7 @@ from scoring.jsonio import (
     JsonFormatError,
     _bool,
     _decode,
+    _ending,
     _fail,
     _header,
     _int,
@@ -40,7 +40,9 @@ from scoring.jsonio import (
     _optional,
     _options,
     _pair,
+    _sheet_document,
     _str,
+    dumps_document,
 )
 from scoring.model import Bid, Ending, OptionValue
 
@@ -168,13 +170,13 @@ def dumps(
     protocol: BalkanProtocol, sheet: BalkanSheet | None = None, *, indent: int | None = 2
 ) -> str:
     """The protocol as JSON text (UTF-8 characters kept, not escaped)."""
-    return json.dumps(to_dict(protocol, sheet), ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(to_dict(protocol, sheet), indent)
 
 
 def dumps_sheet(sheet: BalkanSheet, *, indent: int | None = 2) -> str:
     """A sheet on its own: ``{"format": "pulka-balkan-sheet", "version": 1, ...}``."""
     data = {"format": SHEET_FORMAT, "version": VERSION, **sheet_to_dict(sheet)}
-    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(data, indent)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -321,13 +323,6 @@ def _check_options(
     return tuple(sorted(options))
 
 
-def _ending(value: Json, path: str) -> Ending:
-    try:
-        return Ending(value)
-    except ValueError:
-        raise _fail(path, ", ".join(repr(e.value) for e in Ending), value) from None
-
-
 def _protocol_body(obj: _Object) -> tuple[BalkanProtocol, BalkanSheet | None]:
     obj.get("format", _str)
     obj.get("version", _whole)
@@ -382,15 +377,6 @@ def loads_sheet(text: str) -> BalkanSheet:
 
     :raises JsonFormatError: naming the JSON path and what was expected there.
     """
-    data = _decode(text)
-    if isinstance(data, dict) and data.get("format") == PROTOCOL_FORMAT:
-        sheet = from_dict(data)[1]
-        if sheet is None:
-            raise JsonFormatError("$.sheet", "missing key 'sheet' in this protocol document")
-        return sheet
-    obj = _Object(_balkan_header(data, SHEET_FORMAT), "$", "a JSON object")
-    obj.get("format", _str)
-    obj.get("version", _whole)
-    sheet = _sheet_body(obj)
-    obj.finish()
-    return sheet
+    return _sheet_document(
+        text, (PROTOCOL_FORMAT, SHEET_FORMAT), "sheet", from_dict, _balkan_header, _sheet_body
+    )

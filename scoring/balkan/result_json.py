@@ -99,11 +99,10 @@ Each deal:
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..findings import Finding
-from ..jsonio import finding_to_dict
+from ..jsonio import dumps_document, finding_to_dict
 from .jsonio import to_dict
 from .score import DealResult, ScoredBalkan
 
@@ -195,4 +194,4 @@ def dumps_result(
 ) -> str:
     """:func:`result_to_dict` as JSON text."""
     data = result_to_dict(scored, findings, protocol=protocol)
-    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(data, indent)

@@ -21,11 +21,10 @@ the end, how it is handled (``pot_end``), each player's share and final result, 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from scoring.findings import Finding
-from scoring.jsonio import finding_to_dict, number
+from scoring.jsonio import dumps_document, finding_to_dict, number
 
 from .jsonio import VERSION, to_dict
 from .score import ScoredDeal, ScoredGame, Transfer
@@ -95,4 +94,4 @@ def result_to_dict(game: ScoredGame, findings: tuple[Finding, ...] | None = None
 
 
 def dumps_result(game: ScoredGame, findings: tuple[Finding, ...] | None = None) -> str:
-    return json.dumps(result_to_dict(game, findings), ensure_ascii=False, indent=2) + "\n"
+    return dumps_document(result_to_dict(game, findings), 2)

@@ -22,7 +22,6 @@ scoring.jsonio.JsonFormatError: $.target: expected a whole number ≥ 1, found '
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Final
 
@@ -33,6 +32,7 @@ from ..jsonio import (
     JsonFormatError,
     _bool,
     _decode,
+    _ending,
     _fail,
     _int,
     _list,
@@ -41,7 +41,9 @@ from ..jsonio import (
     _options,
     _pair,
     _result,
+    _sheet_document,
     _str,
+    dumps_document,
     number,
 )
 from ..jsonio import _header as _envelope
@@ -153,13 +155,13 @@ def to_dict(protocol: Protocol, sheet: Sheet | None = None) -> dict[str, Json]:
 
 def dumps(protocol: Protocol, sheet: Sheet | None = None, *, indent: int | None = 2) -> str:
     """The protocol as JSON text (UTF-8 characters kept, not escaped)."""
-    return json.dumps(to_dict(protocol, sheet), ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(to_dict(protocol, sheet), indent)
 
 
 def dumps_sheet(sheet: Sheet, *, indent: int | None = 2) -> str:
     """A sheet on its own: ``{"format": "pulka-sheet", "version": 1, ...}``."""
     data = {"format": "pulka-sheet", "version": VERSION, **sheet_to_dict(sheet)}
-    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(data, indent)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -268,12 +270,6 @@ def _protocol_body(obj: _Object) -> tuple[Protocol, Sheet | None]:
     if len(players) not in (3, 4):
         raise _fail(f"{obj.path}.players", "a list of 3 or 4 names", list(players))
 
-    def ending(value: Json, path: str) -> Ending:
-        try:
-            return Ending(value)
-        except ValueError:
-            raise _fail(path, ", ".join(repr(e.value) for e in Ending), value) from None
-
     protocol = Protocol(
         players=players,
         target=obj.get("target", _int(1, None, "a whole number ≥ 1")),
@@ -281,7 +277,7 @@ def _protocol_body(obj: _Object) -> tuple[Protocol, Sheet | None]:
         convention=obj.get("convention", _str, "sochi"),
         options=obj.get("options", _options, ()),
         first_dealer=obj.get("first_dealer", _int(0, len(players) - 1, "a seat number"), 0),
-        ending=obj.get("ending", ending, Ending.CLOSED),
+        ending=obj.get("ending", _ending, Ending.CLOSED),
     )
     sheet = obj.get("sheet", _optional(sheet_from_dict), None)
     obj.finish()
@@ -379,15 +375,6 @@ def loads_sheet(text: str) -> Sheet:
 
     :raises JsonFormatError: naming the JSON path and what was expected there.
     """
-    data = _decode(text)
-    if isinstance(data, dict) and data.get("format") == "pulka-protocol":
-        sheet = from_dict(data)[1]
-        if sheet is None:
-            raise JsonFormatError("$.sheet", "missing key 'sheet' in this protocol document")
-        return sheet
-    obj = _Object(_header(data, "pulka-sheet"), "$", "a JSON object")
-    obj.get("format", _str)
-    obj.get("version", _whole)
-    sheet = _sheet_body(obj)
-    obj.finish()
-    return sheet
+    return _sheet_document(
+        text, ("pulka-protocol", "pulka-sheet"), "sheet", from_dict, _header, _sheet_body
+    )

@@ -31,7 +31,6 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -42,8 +41,8 @@ from ..notation_lexer import (
     Cursor,
     NotationError,
     Token,
-    is_bare,
-    option_value,
+    option_text,
+    options_line,
     player_names,
     quote,
     squash,
@@ -53,7 +52,6 @@ from .notation_deals import RESULT_WORDS, DealReader, referrer, write_deal
 from .protocol import (
     Deal,
     Ending,
-    OptionValue,
     Protocol,
     Sheet,
     SheetLine,
@@ -108,18 +106,7 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
     elif key == "convention":
         found[key] = cur.text("a convention such as sochi, leningrad, rostov or classic")
     elif key == "options":
-        options = dict(found.get("options", {}))  # type: ignore[call-overload]
-        while True:
-            tok = cur.peek()
-            name = cur.text("an option name", stop=",=")
-            cur.expect("=", f"'=' and a value after {name}")
-            if name in options:
-                raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
-            options[name] = option_value(cur)
-            if not cur.at(","):
-                break
-            cur.i += 1
-        found[key] = options
+        found[key] = options_line(cur, dict(found.get("options", {})))  # type: ignore[call-overload]
     elif key == "target":
         found[key] = cur.integer("the pulka size, a whole number of points (e.g. 10, 20, 50)", 1)
     elif key == "players":
@@ -362,19 +349,6 @@ def parse_sheet(text: str, players: tuple[str, ...], *, deals: int = MAX_DEALS) 
     return sheet.sheet(deals) or Sheet()
 
 
-def _value(value: OptionValue) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    cur = Cursor(tokenize(value, 0), 0, len(value)) if is_bare(value, word=True) else None
-    if cur is not None and option_value(cur) == value:
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
 def format(  # noqa: A001 - pairs with parse
     protocol: Protocol, sheet: Sheet | None = None, *, ascii: bool = False
 ) -> str:
@@ -388,7 +362,7 @@ def format(  # noqa: A001 - pairs with parse
     ref = referrer(names)
     lines = [FORMAT_LINE, f"convention: {quote(protocol.convention)}"]
     if protocol.options:
-        pairs = (f"{quote(k, word=True)}={_value(v)}" for k, v in protocol.options)
+        pairs = (f"{quote(k, word=True)}={option_text(v)}" for k, v in protocol.options)
         lines.append("options: " + ", ".join(pairs))
     lines.append(f"target: {protocol.target}")
     lines.append("players: " + ", ".join(quote(n) for n in names))

@@ -20,7 +20,7 @@ from typing import Final
 
 from rules.contracts import Contract, Denomination, InvalidContractError
 
-from ..notation_lexer import Cursor, NotationError, SeatReader, Token, quote
+from ..notation_lexer import Cursor, NotationError, SeatReader, quote, single_text
 from ..notation_lexer import referrer as seat_referrer
 from .protocol import Call, Deal, Game, Penalty, Raspasy
 
@@ -121,14 +121,6 @@ class DealReader(SeatReader):
             else:
                 raise cur.error(expected, tok)
 
-    def put(
-        self, cur: Cursor, fields: dict[str, object], name: str, tok: Token, value: object
-    ) -> None:
-        if name in fields:
-            raise NotationError(cur.number, tok.col, f"{tok.text!r}: {name} given twice")
-        fields[name] = value
-        self.columns[name] = tok.col
-
     def auction(self, cur: Cursor) -> tuple[tuple[int, str], ...]:
         cur.expect("{", "'{'")
         bids: list[tuple[int, str]] = []
@@ -159,7 +151,7 @@ class DealReader(SeatReader):
         while (tok := cur.peek()) is not None:
             if tok.kind == "§":
                 cur.i += 1
-                self.put(cur, fields, "rule", tok, _single_text(cur, "rule number, e.g. 3.2.21"))
+                self.put(cur, fields, "rule", tok, single_text(cur, "rule number, e.g. 3.2.21"))
                 continue
             if tok.kind == "word" and re.fullmatch(r"[0-9]+(\.[0-9]+)+", tok.text):
                 cur.i += 1
@@ -180,7 +172,7 @@ class DealReader(SeatReader):
                     pairs.append(self.whist_pair(cur))
                 value = tuple(pairs)
             else:
-                value = _single_text(cur, name)
+                value = single_text(cur, name)
             self.put(cur, fields, name, tok, value)
         rule = str(fields.pop("rule", ""))
         return Penalty(player, rule, **fields)  # type: ignore[arg-type]
@@ -189,14 +181,6 @@ class DealReader(SeatReader):
         seat = self.seat(cur)
         cur.expect(":", "':' and the whists, as in Boris:52")
         return seat, cur.integer("a number of whists", -(10**9))
-
-
-def _single_text(cur: Cursor, what: str) -> str:
-    tok = cur.peek()
-    if tok is None or tok.kind not in ("word", "string"):
-        raise cur.error(f"the {what} (a word, or quoted text)", tok)
-    cur.i += 1
-    return tok.text
 
 
 def _contract(cur: Cursor) -> Contract:

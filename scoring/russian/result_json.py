@@ -18,10 +18,8 @@ the findings. ``docs/protocol-format.md`` describes it; the versioning rules of
 
 from __future__ import annotations
 
-import json
-
 from ..findings import Finding
-from ..jsonio import Json, finding_to_dict, number
+from ..jsonio import Json, dumps_document, finding_to_dict, number
 from .jsonio import VERSION, row_to_list, to_dict
 from .pulka import ScoredPulka
 
@@ -81,4 +79,4 @@ def dumps_result(
     scored: ScoredPulka, findings: tuple[Finding, ...] | None = None, *, indent: int | None = 2
 ) -> str:
     """:func:`result_to_dict` as JSON text."""
-    return json.dumps(result_to_dict(scored, findings), ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(result_to_dict(scored, findings), indent)
