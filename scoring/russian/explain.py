@@ -25,7 +25,8 @@ from collections.abc import Callable
 
 from .protocol import Game, Penalty, Raspasy
 from .pulka import ScoredPulka
-from .writing import Table, write_game, write_penalty, write_raspasy
+from .raspasy import write_raspasy
+from .writing import Table, write_game, write_penalty
 
 __all__ = ["cell_rules", "rule_for_cell", "final_rule"]
 

@@ -20,14 +20,8 @@ from rules.contracts import LADDER, MISERE, Contract
 from rules.conventions import Convention, find_convention
 
 from .protocol import Call, Deal, Ending, Game, OptionValue, Penalty, Protocol, Raspasy
-from .writing import (
-    Table,
-    below_exit_level,
-    raspasy_step,
-    write_game,
-    write_penalty,
-    write_raspasy,
-)
+from .raspasy import below_exit_level, raspasy_step, write_raspasy
+from .writing import Table, write_game, write_penalty
 
 __all__ = ["random_protocol", "PLAYER_NAMES"]
 

@@ -26,14 +26,9 @@ from rules.conventions import Convention, find_convention
 
 from ..findings import Finding, Severity
 from .protocol import Call, Ending, Game, Penalty, Protocol, Raspasy, SheetLine, SheetRow
+from .raspasy import raspasy_step, write_raspasy
 from .settlement import Settlement, settle
-from .writing import (
-    Table,
-    raspasy_step,
-    write_game,
-    write_penalty,
-    write_raspasy,
-)
+from .writing import Table, write_game, write_penalty
 
 __all__ = ["ScoredPulka", "HelpEntry", "score", "convention_of"]
 
