@@ -28,13 +28,17 @@ from typing import Any, Final
 from .findings import Finding
 from .model import Ending, OptionValue
 
-__all__ = ["VERSION", "Json", "JsonFormatError", "dumps_document", "number", "finding_to_dict"]
+__all__ = ["VERSION", "Json", "Migration", "JsonFormatError", "dumps_document", "number", "finding_to_dict"]
 
 #: The version of the documents this module writes itself (``pulka-findings``, printed by
 #: ``python -m scoring check --json``); each family's ``jsonio`` has its own.
 VERSION: Final = 1
 
 Json = Any
+
+#: ``steps[v]`` of a family's ``MIGRATIONS``: a version ``v`` document turned into a version
+#: ``v + 1`` one.
+Migration = Callable[[dict[str, Json]], dict[str, Json]]
 
 
 class JsonFormatError(ValueError):
@@ -102,7 +106,7 @@ def _header(
     data: Json,
     kind: str,
     current: int,
-    steps: dict[int, Callable[[dict[str, Json]], dict[str, Json]]],
+    steps: dict[int, Migration],
 ) -> dict[str, Json]:
     """Check a document's ``format`` and ``version`` and migrate it to the current version.
 

@@ -30,7 +30,7 @@ from rules.conventions import InvalidConventionError
 from rules.variants import FAMILIES, RUSSIAN, family_of_convention, find_family
 
 from .balkan.variant import BalkanVariant
-from .jsonio import JsonFormatError, _decode, dumps_document
+from .jsonio import Json, JsonFormatError, _decode, dumps_document
 from .notation_lexer import NotationError
 from .pot.variant import PotVariant
 from .priffe.variant import PriffeVariant
@@ -48,8 +48,6 @@ __all__ = [
     "read_text_document",
     "decode_json",
 ]
-
-Json = Any
 
 
 VARIANTS: Final[dict[str, Variant]] = {

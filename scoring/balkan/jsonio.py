@@ -28,7 +28,9 @@ from typing import Any, Final
 from rules.balkan import CONTRACT_VALUES, OPTION_NAMES, contract_name, find_convention
 from rules.conventions import InvalidConventionError
 from scoring.jsonio import (
+    Json,
     JsonFormatError,
+    Migration,
     _bool,
     _decode,
     _ending,
@@ -83,12 +85,10 @@ VERSION: Final = 1
 PROTOCOL_FORMAT: Final = "pulka-balkan-protocol"
 SHEET_FORMAT: Final = "pulka-balkan-sheet"
 
-Json = Any
-
 #: ``MIGRATIONS[v]`` turns a version ``v`` Balkan document into a version ``v + 1`` one (as
 #: :data:`scoring.russian.jsonio.MIGRATIONS` does for the Russian documents). Empty while 1 is the only
 #: version.
-MIGRATIONS: Final[dict[int, Callable[[dict[str, Json]], dict[str, Json]]]] = {}
+MIGRATIONS: Final[dict[int, Migration]] = {}
 
 #: The three seats of a Balkan table (seed 002 "Players and Deal": "There are 3 players").
 SEATS: Final = 3

@@ -99,10 +99,8 @@ Each deal:
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..findings import Finding
-from ..jsonio import dumps_document, finding_to_dict
+from ..jsonio import Json, dumps_document, finding_to_dict
 from .jsonio import to_dict
 from .score import DealResult, ScoredBalkan
 
@@ -110,8 +108,6 @@ __all__ = ["result_to_dict", "dumps_result", "deal_to_dict", "FORMAT", "VERSION"
 
 FORMAT = "pulka-balkan-result"
 VERSION = 1
-Json = Any
-
 
 def deal_to_dict(d: DealResult) -> dict[str, Json]:
     """One deal of the result document (see the module docstring)."""

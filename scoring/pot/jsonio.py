@@ -21,11 +21,12 @@ scoring.jsonio.JsonFormatError: $.deals[0].contract: expected a contract code su
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from rules.pot import InvalidPotContractError, PotContract
 from scoring.jsonio import (
+    Json,
+    Migration,
     _bool,
     _decode,
     _ending,
@@ -75,9 +76,8 @@ __all__ = [
 VERSION: Final = 1
 PROTOCOL_FORMAT: Final = "pulka-pot-protocol"
 LEDGER_FORMAT: Final = "pulka-pot-ledger"
-Json = Any
 #: ``MIGRATIONS[v]`` turns a version ``v`` document into a version ``v + 1`` one.
-MIGRATIONS: Final[dict[int, Callable[[dict[str, Json]], dict[str, Json]]]] = {}
+MIGRATIONS: Final[dict[int, Migration]] = {}
 
 # --- writing -------------------------------------------------------------------------------
 

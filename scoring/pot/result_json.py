@@ -21,10 +21,8 @@ the end, how it is handled (``pot_end``), each player's share and final result, 
 
 from __future__ import annotations
 
-from typing import Any
-
 from scoring.findings import Finding
-from scoring.jsonio import dumps_document, finding_to_dict, number
+from scoring.jsonio import Json, dumps_document, finding_to_dict, number
 
 from .jsonio import VERSION, to_dict
 from .score import ScoredDeal, ScoredGame, Transfer
@@ -32,8 +30,6 @@ from .score import ScoredDeal, ScoredGame, Transfer
 __all__ = ["RESULT_FORMAT", "result_to_dict", "dumps_result", "deal_to_result"]
 
 RESULT_FORMAT = "pulka-pot-result"
-Json = Any
-
 
 def _transfer(t: Transfer) -> dict[str, Json]:
     return {"payer": t.payer, "payee": t.payee, "amount": t.amount, "kind": t.kind}

@@ -22,12 +22,14 @@ scoring.jsonio.JsonFormatError: $.deals[0].contract: expected a contract (pref, 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from rules.priffe import Contract, parse_bid, parse_contract
 
 from ..jsonio import (
+    Json,
     JsonFormatError,
+    Migration,
     _bool,
     _decode,
     _ending,
@@ -74,10 +76,9 @@ __all__ = [
 VERSION: Final = 1
 FORMAT: Final = "pulka-priffe-protocol"
 SHEET_FORMAT: Final = "pulka-priffe-sheet"
-Json = Any
 #: ``MIGRATIONS[v]`` turns a version ``v`` document into version ``v + 1``; empty while 1 is
 #: the only version.
-MIGRATIONS: Final[dict[int, Callable[[dict[str, Json]], dict[str, Json]]]] = {}
+MIGRATIONS: Final[dict[int, Migration]] = {}
 
 
 # --- writing -------------------------------------------------------------------------------

@@ -22,7 +22,6 @@ scoring.jsonio.JsonFormatError: $.target: expected a whole number ≥ 1, found '
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from rules.contracts import Contract, InvalidContractError
@@ -30,6 +29,7 @@ from rules.contracts import Contract, InvalidContractError
 from ..jsonio import (
     Json,
     JsonFormatError,
+    Migration,
     _bool,
     _decode,
     _ending,
@@ -82,7 +82,7 @@ VERSION: Final = 1
 
 #: ``MIGRATIONS[v]`` turns a version ``v`` document into a version ``v + 1`` one. Empty while
 #: 1 is the only version; a version 2 adds ``MIGRATIONS[1]`` and keeps reading version 1.
-MIGRATIONS: Final[dict[int, Callable[[dict[str, Json]], dict[str, Json]]]] = {}
+MIGRATIONS: Final[dict[int, Migration]] = {}
 
 
 # --- writing -------------------------------------------------------------------------------
