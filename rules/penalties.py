@@ -2,8 +2,8 @@
 
 A :class:`CataloguePenalty` is data: its code, the rule it comes from, its name in English and
 Russian, and a description of what it writes. What a penalty writes into a given protocol is
-computed by :mod:`scoring.penalties` (``rules`` says what is legal and agreed; ``scoring`` what is
-written, and ``rules`` never imports ``scoring``).
+computed by :mod:`scoring.russian.penalties` (``rules`` says what is legal and agreed;
+``scoring`` what is written, and ``rules`` never imports ``scoring``).
 
 >>> p = find_penalty("TALON_PEEK")
 >>> p.rule, p.name_ru

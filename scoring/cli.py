@@ -15,19 +15,18 @@ no errors, warnings allowed), 1 when ``check`` found errors, 2 when the input ca
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any, TextIO
 
-from . import jsonio, notation, result_json
+from . import jsonio
 from .findings import Finding
-from .protocol import Protocol, Sheet, SheetRow
-from .pulka import ScoredPulka
-from .variants import Variant, read_text_document
+from .jsonio import dumps_document
+from .russian.protocol import Protocol, Sheet
+from .variant_base import Variant
+from .variants import read_text_document
 
-__all__ = ["main", "read_protocol", "render_sheet"]
+__all__ = ["main", "read_protocol"]
 
 
 class _Unreadable(Exception):
@@ -49,7 +48,7 @@ def _read_text(path: str) -> str:
 def read_protocol(path: str) -> tuple[Protocol, Sheet | None]:
     """Read a protocol file, text notation or JSON (auto-detected), with its embedded sheet.
 
-    :raises ValueError: (a :class:`~scoring.notation.NotationError` or
+    :raises ValueError: (a :class:`~scoring.notation_lexer.NotationError` or
         :class:`~scoring.jsonio.JsonFormatError`) when it cannot be read.
     """
     _, protocol, sheet = read_any(path)
@@ -61,91 +60,6 @@ def read_any(path: str) -> tuple[Variant, Any, Any]:
     return read_text_document(_read_text(path))
 
 
-def _fmt(value: int | Fraction) -> str:
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return f"{float(value):+.2f}"
-    return f"{int(value):+d}" if value else "0"
-
-
-def _cells(row: SheetRow, signed: bool) -> list[str]:
-    out: list[str] = []
-    for p, line in enumerate(row):
-        values = [line.pulya, line.gora] + [w for q, w in enumerate(line.whists) if q != p]
-        if signed:
-            out += [f"{v:+d}" if v else "." for v in values]
-        else:
-            out += [str(v) for v in values]
-    return out
-
-
-def render_sheet(
-    scored: ScoredPulka, findings: Sequence[Finding] = (), *, ascii: bool = False
-) -> str:
-    """The pulka as a readable sheet: per deal what each player writes (``+``) and the running
-    totals (``=``, 001 §4.2.5), then the closing, the end conversion and the settlement."""
-    p = scored.protocol
-    names = p.players
-    n = len(names)
-    conv = scored.convention
-    lines = [
-        f"Pulka: {conv.name}, to {p.target}; players {', '.join(names)}; "
-        f"first dealer {names[p.first_dealer]}; ending {p.ending}",
-        "Columns per player: P = pulya, G = gora, then whists written on each other player "
-        "(001 §4.2.1).",
-        "",
-    ]
-    short = [name[:4] for name in names]
-    if len({x.lower() for x in short}) < n:
-        short = [f"#{s + 1}" for s in range(n)]
-    head = ["#", "", "dealer", "deal"]
-    sub = ["", "", "", ""]
-    for s in range(n):
-        cols = ["P", "G"] + [short[q] for q in range(n) if q != s]
-        head += [names[s]] + [""] * (len(cols) - 1)
-        sub += cols
-    table: list[list[str]] = [head, sub]
-    for i in range(len(scored.totals)):
-        dealer = scored.dealers[i]
-        who = "" if dealer is None else names[dealer]
-        text = notation.deal_text(p, i, ascii=ascii)
-        table.append([str(i + 1), "+", who, text] + _cells(scored.delta(i), signed=True))
-        table.append(["", "=", "", ""] + _cells(scored.row(i), signed=False))
-    widths = [max(len(r[c]) for r in table) for c in range(len(head))]
-    for r in table:
-        cells = [r[c].ljust(widths[c]) if c < 4 else r[c].rjust(widths[c]) for c in range(len(r))]
-        lines.append("  ".join(cells).rstrip())
-    lines.append("")
-    for deal, donor, to, points in scored.helps:
-        if to >= 0:
-            text = f"Help at deal {deal + 1}: {names[donor]} gives {points} to {names[to]}"
-            lines.append(text + " (001 §4.2.3)")
-        else:
-            text = f"Overflow at deal {deal + 1}: {names[donor]} writes {points} off the gora"
-            lines.append(text + " (001 §4.1.1)")
-    if scored.closed_at is not None:
-        lines.append(f"The pulka closed at deal {scored.closed_at + 1} (001 §4.2.14).")
-    else:
-        lines.append("The pulka did not close.")
-    if any(scored.conversion):
-        parts = ", ".join(f"{names[s]} {c:+d}" for s, c in enumerate(scored.conversion))
-        lines.append(f"End conversion into the gora (001 §4.2.3): {parts}")
-    lines.append("Final: " + "; ".join(
-        f"{names[s]} P {x.pulya} G {x.gora} W " + ",".join(
-            f"{short[q]} {w}" for q, w in enumerate(x.whists) if q != s)
-        for s, x in enumerate(scored.final_row())
-    ))  # fmt: skip
-    settlement = scored.settlement
-    lines += ["", "Settlement in whists (001 §4.2.14, rounding §4.2.12):"]
-    width = max(len(name) for name in names)
-    for s, name in enumerate(names):
-        exact = settlement.exact[s]
-        note = "" if exact == settlement.totals[s] else f"   (exact {exact})"
-        lines.append(f"  {name.ljust(width)}  {_fmt(settlement.totals[s]):>8}{note}")
-    if findings:
-        lines += ["", "Findings:"] + [f"  {_finding(f)}" for f in findings]
-    return "\n".join(lines) + "\n"
-
-
 def _finding(f: Finding) -> str:
     return f"{f.severity}: {f}"
 
@@ -155,7 +69,7 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
     report = variant.check(protocol)
     if args.json:
         data = variant.result_dict(protocol, report.findings)
-        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        out.write(dumps_document(data, 2))
     else:
         out.write(variant.render(protocol, report.findings, ascii=args.ascii))
     return 0
@@ -181,9 +95,9 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             "format": "pulka-findings",
             "version": jsonio.VERSION,
             "ok": report.ok,
-            "findings": [result_json.finding_to_dict(f) for f in report.findings],
+            "findings": [jsonio.finding_to_dict(f) for f in report.findings],
         }
-        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        out.write(dumps_document(data, 2))
     else:
         for f in report.findings:
             out.write(_finding(f) + "\n")
@@ -196,7 +110,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 def _convert(args: argparse.Namespace, out: TextIO) -> int:
     variant, protocol, sheet = read_any(args.file)
     if args.to == "json":
-        out.write(json.dumps(variant.to_dict(protocol, sheet), ensure_ascii=False, indent=2) + "\n")
+        out.write(dumps_document(variant.to_dict(protocol, sheet), 2))
     else:
         out.write(variant.format_text(protocol, sheet, ascii=args.ascii))
     return 0

@@ -1,5 +1,10 @@
-"""The lexer of the text notation (:mod:`scoring.notation`): tokens, a cursor over one line
-that reports errors with line and column, and quoting of free text.
+"""The lexer of every family's text notation: tokens, a cursor over one line that reports
+errors with line and column, quoting of free text, and the fields every notation reads alike (a
+player by name or seat number, how a seat is written, an option's value, the bound on deals).
+
+Each family's notation (:mod:`scoring.russian.notation`, :mod:`scoring.balkan.notation`,
+:mod:`scoring.pot.notation`, :mod:`scoring.priffe.notation`) reads its own words with these; this
+module imports only :mod:`scoring.model`.
 
 >>> [t.text for t in tokenize('Anna 6♠ / ровно w/p note="a; b" # comment', 1)]
 ['Anna', '6♠', '/', 'ровно', 'w', '/', 'p', 'note', '=', 'a; b']
@@ -11,8 +16,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Final
+
+from .model import OptionValue
 
 __all__ = [
     "NotationError",
@@ -23,9 +31,21 @@ __all__ = [
     "quote",
     "squash",
     "player_names",
+    "option_value",
+    "options_line",
+    "option_text",
+    "single_text",
+    "SeatReader",
+    "referrer",
+    "MAX_DEALS",
 ]
 
+#: The most ``sheet N:`` rows :func:`parse_sheet` reads when it is not told the protocol's
+#: number of deals (a pulka ended by the time limit has far fewer, 001 §4.2.3).
+MAX_DEALS: Final = 1000
+
 _PUNCT: Final = "/{};,=:§"
+_SAFE_NAME: Final = re.compile(r"^[^\W\d_][\w.'’-]*$")
 
 
 class NotationError(ValueError):
@@ -169,3 +189,133 @@ def is_bare(text: str, *, word: bool = False) -> bool:
 def quote(text: str, *, word: bool = False) -> str:
     """``text`` bare when it reads back unchanged, else as a JSON string in double quotes."""
     return text if is_bare(text, word=word) else json.dumps(text, ensure_ascii=False)
+
+
+def option_value(
+    cur: Cursor,
+    true_words: tuple[str, ...] = ("true", "yes", "да", "on"),
+    false_words: tuple[str, ...] = ("false", "no", "нет", "off"),
+) -> OptionValue:
+    """An option's value after ``name=``: quoted text, a whole number, true or false (in the
+    family's ``true_words`` and ``false_words``), none, or a word."""
+    tok = cur.peek()
+    if tok is None or tok.kind not in ("word", "string"):
+        raise cur.error("an option value (a word, number, true/false, none or quoted text)", tok)
+    cur.i += 1
+    if tok.kind == "string":
+        return tok.text
+    low = tok.text.lower()
+    if re.fullmatch(r"-?[0-9]+", low):
+        return int(low)
+    if low in true_words:
+        return True
+    if low in false_words:
+        return False
+    if low in ("none", "null"):
+        return None
+    return tok.text
+
+
+def options_line(
+    cur: Cursor,
+    options: dict[str, OptionValue],
+    read: Callable[[Cursor], OptionValue] = option_value,
+    at: Callable[[str, int], None] | None = None,
+) -> dict[str, OptionValue]:
+    """An ``options:`` header's comma-separated ``name=value`` pairs added to ``options`` (an
+    option named twice is an error): ``read`` reads a value, ``at`` hears each option's name and
+    column."""
+    while True:
+        tok = cur.peek()
+        name = cur.text("an option name", stop=",=")
+        cur.expect("=", f"'=' and a value after {name}")
+        if name in options:
+            raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
+        options[name] = read(cur)
+        if at is not None:
+            at(name, tok.col if tok else 1)
+        if not cur.at(","):
+            break
+        cur.i += 1
+    return options
+
+
+def option_text(value: OptionValue, read: Callable[[Cursor], OptionValue] = option_value) -> str:
+    """An option's value as an ``options:`` header writes it: bare when ``read`` (the family's
+    reader of a value) reads it back unchanged, else quoted."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    cur = Cursor(tokenize(value, 0), 0, len(value)) if is_bare(value, word=True) else None
+    if cur is not None and read(cur) == value:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def single_text(cur: Cursor, what: str) -> str:
+    """One word or one quoted text: a penalty's rule or note."""
+    tok = cur.peek()
+    if tok is None or tok.kind not in ("word", "string"):
+        raise cur.error(f"the {what} (a word, or quoted text)", tok)
+    cur.i += 1
+    return tok.text
+
+
+@dataclass
+class SeatReader:
+    """Reads the players of deal lines for a table of ``players``; each family's deal reader
+    builds on it."""
+
+    players: tuple[str, ...] | None = None
+    columns: dict[str, int] = field(default_factory=dict)  # where each attribute was given
+
+    def seat(self, cur: Cursor) -> int:
+        """A player: name (any case, or a unique prefix), quoted name, or seat number."""
+        assert self.players is not None
+        n = len(self.players)
+        expected = f"a player (a name or a seat number 1–{n})"
+        tok = cur.peek()
+        if tok is None or tok.kind not in ("word", "string"):
+            raise cur.error(expected, tok)
+        if tok.kind == "word" and re.fullmatch("[0-9]+", tok.text):
+            if not 1 <= int(tok.text) <= n:
+                raise cur.error(expected, tok)
+            cur.i += 1
+            return int(tok.text) - 1
+        low = tok.text.lower()
+        exact = [s for s, name in enumerate(self.players) if name.lower() == low]
+        found = exact or [s for s, name in enumerate(self.players) if name.lower().startswith(low)]
+        if len(found) != 1:
+            more = f"{expected}; {tok.text!r} matches several" if found else expected
+            raise cur.error(more, tok)
+        cur.i += 1
+        return found[0]
+
+
+    def put(
+        self, cur: Cursor, fields: dict[str, object], name: str, tok: Token, value: object
+    ) -> None:
+        """``fields[name] = value``, once: a deal's attribute given twice is an error."""
+        if name in fields:
+            raise NotationError(cur.number, tok.col, f"{tok.text!r}: {name} given twice")
+        fields[name] = value
+        self.columns[name] = tok.col
+
+
+def referrer(names: tuple[str, ...], is_reserved: Callable[[str], bool]) -> Callable[[int], str]:
+    """How the notation names a seat: the name when it reads back as that player, else the
+    seat number. ``is_reserved`` tells a (lower-cased) name that is a keyword of the family's
+    notation; such a name is written as its seat number."""
+    lowered = [name.lower() for name in names]
+
+    def ref(seat: int) -> str:
+        if not 0 <= seat < len(names):
+            raise ValueError(f"seat {seat} is not at a table of {len(names)}")
+        name = names[seat]
+        safe = _SAFE_NAME.match(name) and name[0].isalpha() and lowered.count(name.lower()) == 1
+        return name if safe and not is_reserved(name.lower()) else str(seat + 1)
+
+    return ref

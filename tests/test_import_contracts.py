@@ -16,15 +16,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tournaments", "scoring", "rules")
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
-#: imports that close a circle today and that another branch of issue 35 removes: each line
-#: goes when its branch is merged (:func:`test_the_pending_imports_still_exist` says which)
-PENDING: set[tuple[str, str]] = {
-    # helper "scoring": the families no longer read the registry they are registered in
-    ("scoring.pot.variant", "scoring.variants"),
-    ("scoring.priffe.variant", "scoring.variants"),
-}
-
-
 def _lint(cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(cwd)}
     return subprocess.run(
@@ -76,12 +67,9 @@ def test_django_in_a_pure_package_and_scoring_in_rules_break_the_contracts(tmp_p
     assert "rules is not allowed to import scoring" in done.stdout
 
 
-def _circles(graph: grimp.ImportGraph, skip: set[tuple[str, str]]) -> list[list[str]]:
+def _circles(graph: grimp.ImportGraph) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan, iteratively)."""
-    edges = {
-        m: sorted(w for w in graph.find_modules_directly_imported_by(m) if (m, w) not in skip)
-        for m in graph.modules
-    }
+    edges = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -127,11 +115,15 @@ def _graph() -> grimp.ImportGraph:
 
 
 def test_there_is_no_import_circle():
-    assert _circles(_graph(), PENDING) == []
+    assert _circles(_graph()) == []
 
 
-def test_the_pending_imports_still_exist():
-    """A pending import another branch removed goes from :data:`PENDING` at its merge."""
-    graph = _graph()
-    gone = {(a, b) for a, b in PENDING if not graph.direct_import_exists(importer=a, imported=b)}
-    assert gone == set(), f"merged: delete these from PENDING: {sorted(gone)}"
+def test_the_circle_check_finds_a_circle():
+    """The check itself: two modules importing each other are one component."""
+    graph = grimp.ImportGraph()
+    for name in ("a", "a.x", "a.y", "a.z"):
+        graph.add_module(name)
+    graph.add_import(importer="a.x", imported="a.y")
+    graph.add_import(importer="a.y", imported="a.x")
+    graph.add_import(importer="a.y", imported="a.z")
+    assert _circles(graph) == [["a.x", "a.y"]]

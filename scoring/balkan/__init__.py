@@ -10,5 +10,8 @@ Modules: :mod:`scoring.balkan.protocol` (the input model), :mod:`scoring.balkan.
 :mod:`scoring.balkan.check` (findings), :mod:`scoring.balkan.jsonio` and
 :mod:`scoring.balkan.notation` (the formats), :mod:`scoring.balkan.result_json` (the result
 document), :mod:`scoring.balkan.render` (the readable sheet), :mod:`scoring.balkan.generate`
-(random legal games). :mod:`scoring.variants` registers the family.
+(random legal games), :mod:`scoring.balkan.variant` (the registry's interface).
+It imports :mod:`rules` and the shared machinery of :mod:`scoring` (findings, model, jsonio,
+notation_lexer, variant_base), never another family nor the registry :mod:`scoring.variants`,
+which imports it.
 """

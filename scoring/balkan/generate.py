@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from rules.balkan import BETTEL, PREFERANS, BalkanConvention
 
-from ..protocol import Ending, OptionValue
+from ..model import Ending, OptionValue
 from .protocol import AllPass, BalkanDeal, BalkanProtocol, Defence, Hand, Penalty
 from .score import Replay
 

@@ -22,16 +22,18 @@ scoring.jsonio.JsonFormatError: $.deals[0].declarer: expected a seat number from
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, Final
 
 from rules.balkan import CONTRACT_VALUES, OPTION_NAMES, contract_name, find_convention
 from rules.conventions import InvalidConventionError
 from scoring.jsonio import (
+    Json,
     JsonFormatError,
+    Migration,
     _bool,
     _decode,
+    _ending,
     _fail,
     _header,
     _int,
@@ -40,9 +42,11 @@ from scoring.jsonio import (
     _optional,
     _options,
     _pair,
+    _sheet_document,
     _str,
+    dumps_document,
 )
-from scoring.protocol import Bid, Ending, OptionValue
+from scoring.model import Bid, Ending, OptionValue
 
 from .protocol import (
     AllPass,
@@ -81,12 +85,10 @@ VERSION: Final = 1
 PROTOCOL_FORMAT: Final = "pulka-balkan-protocol"
 SHEET_FORMAT: Final = "pulka-balkan-sheet"
 
-Json = Any
-
 #: ``MIGRATIONS[v]`` turns a version ``v`` Balkan document into a version ``v + 1`` one (as
-#: :data:`scoring.jsonio.MIGRATIONS` does for the Russian documents). Empty while 1 is the only
+#: :data:`scoring.russian.jsonio.MIGRATIONS` does for the Russian documents). Empty while 1 is the only
 #: version.
-MIGRATIONS: Final[dict[int, Callable[[dict[str, Json]], dict[str, Json]]]] = {}
+MIGRATIONS: Final[dict[int, Migration]] = {}
 
 #: The three seats of a Balkan table (seed 002 "Players and Deal": "There are 3 players").
 SEATS: Final = 3
@@ -168,13 +170,13 @@ def dumps(
     protocol: BalkanProtocol, sheet: BalkanSheet | None = None, *, indent: int | None = 2
 ) -> str:
     """The protocol as JSON text (UTF-8 characters kept, not escaped)."""
-    return json.dumps(to_dict(protocol, sheet), ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(to_dict(protocol, sheet), indent)
 
 
 def dumps_sheet(sheet: BalkanSheet, *, indent: int | None = 2) -> str:
     """A sheet on its own: ``{"format": "pulka-balkan-sheet", "version": 1, ...}``."""
     data = {"format": SHEET_FORMAT, "version": VERSION, **sheet_to_dict(sheet)}
-    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(data, indent)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -321,13 +323,6 @@ def _check_options(
     return tuple(sorted(options))
 
 
-def _ending(value: Json, path: str) -> Ending:
-    try:
-        return Ending(value)
-    except ValueError:
-        raise _fail(path, ", ".join(repr(e.value) for e in Ending), value) from None
-
-
 def _protocol_body(obj: _Object) -> tuple[BalkanProtocol, BalkanSheet | None]:
     obj.get("format", _str)
     obj.get("version", _whole)
@@ -382,15 +377,6 @@ def loads_sheet(text: str) -> BalkanSheet:
 
     :raises JsonFormatError: naming the JSON path and what was expected there.
     """
-    data = _decode(text)
-    if isinstance(data, dict) and data.get("format") == PROTOCOL_FORMAT:
-        sheet = from_dict(data)[1]
-        if sheet is None:
-            raise JsonFormatError("$.sheet", "missing key 'sheet' in this protocol document")
-        return sheet
-    obj = _Object(_balkan_header(data, SHEET_FORMAT), "$", "a JSON object")
-    obj.get("format", _str)
-    obj.get("version", _whole)
-    sheet = _sheet_body(obj)
-    obj.finish()
-    return sheet
+    return _sheet_document(
+        text, (PROTOCOL_FORMAT, SHEET_FORMAT), "sheet", from_dict, _balkan_header, _sheet_body
+    )

@@ -30,16 +30,25 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Final
 
 from rules.balkan import find_convention
 from rules.conventions import InvalidConventionError
-from scoring.notation import MAX_DEALS, _option_value
-from scoring.notation_lexer import Cursor, NotationError, Token, is_bare, quote, squash, tokenize
-from scoring.protocol import Ending, OptionValue
+from scoring.model import Ending, OptionValue
+from scoring.notation_lexer import (
+    MAX_DEALS,
+    Cursor,
+    NotationError,
+    Token,
+    option_text,
+    option_value,
+    options_line,
+    quote,
+    squash,
+    tokenize,
+)
 
 from .notation_deals import SEATS, HandReader, fold, referrer, write_deal
 from .protocol import BalkanDeal, BalkanProtocol, BalkanSheet, BalkanSheetLine, BalkanSheetRow
@@ -87,7 +96,7 @@ def _option(cur: Cursor) -> OptionValue:
     if tok is not None and tok.kind == "word" and fold(tok.text) in _TRUE | _FALSE:
         cur.i += 1
         return fold(tok.text) in _TRUE
-    return _option_value(cur)
+    return option_value(cur)
 
 
 @dataclass
@@ -117,18 +126,11 @@ class _Headers:
             found[key] = name
         elif key == "options":
             options: dict[str, OptionValue] = dict(found.get("options", {}))  # type: ignore[call-overload]
-            while True:
-                tok = cur.peek()
-                name = cur.text("an option name", stop=",=")
-                cur.expect("=", f"'=' and a value after {name}")
-                if name in options:
-                    raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
-                options[name] = _option(cur)
-                self.places[f"option {name}"] = (cur.number, tok.col if tok else 1)
-                if not cur.at(","):
-                    break
-                cur.i += 1
-            found[key] = options
+
+            def place(name: str, col: int) -> None:
+                self.places[f"option {name}"] = (cur.number, col)
+
+            found[key] = options_line(cur, options, _option, place)
         elif key == "bula":
             found[key] = cur.integer("the bula, a whole number such as 30 or 50", 1, 10**6)
         elif key == "players":
@@ -359,20 +361,6 @@ def parse_sheet(text: str, players: tuple[str, ...]) -> BalkanSheet:
     return sheet.sheet() or BalkanSheet()
 
 
-def _value(value: OptionValue) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if is_bare(value, word=True):
-        cur = Cursor(tokenize(value, 0), 0, len(value))
-        if _option(cur) == value:
-            return value
-    return json.dumps(value, ensure_ascii=False)
-
-
 def format(  # noqa: A001 - pairs with parse
     protocol: BalkanProtocol, sheet: BalkanSheet | None = None, *, ascii: bool = False
 ) -> str:
@@ -391,7 +379,7 @@ def format(  # noqa: A001 - pairs with parse
         raise ValueError(str(error)) from None
     lines = [FORMAT_LINE, f"convention: {quote(protocol.convention)}"]
     if protocol.options:
-        pairs = (f"{quote(k, word=True)}={_value(v)}" for k, v in protocol.options)
+        pairs = (f"{quote(k, word=True)}={option_text(v, _option)}" for k, v in protocol.options)
         lines.append("options: " + ", ".join(pairs))
     lines.append(f"bula: {protocol.bula}")
     lines.append("players: " + ", ".join(quote(n) for n in protocol.players))

@@ -21,9 +21,8 @@ from typing import Final
 
 from rules.balkan import CROATIAN, contract_name, find_convention
 from rules.conventions import InvalidConventionError
-from scoring.notation_deals import DealReader
-from scoring.notation_deals import referrer as _referrer
-from scoring.notation_lexer import Cursor, NotationError, Token, quote
+from scoring.notation_lexer import Cursor, NotationError, SeatReader, quote, single_text
+from scoring.notation_lexer import referrer as _referrer
 
 from .protocol import AllPass, BalkanDeal, Defence, Hand, Penalty
 
@@ -151,8 +150,8 @@ def bid_text(bid: str) -> str:
 # --- reading ----------------------------------------------------------------------------------
 
 
-class HandReader(DealReader):
-    """Reads Balkan deal lines for a table of ``players`` (seats from :class:`DealReader`)."""
+class HandReader(SeatReader):
+    """Reads Balkan deal lines for a table of ``players`` (seats from :class:`SeatReader`)."""
 
     def deal(self, cur: Cursor) -> BalkanDeal:  # type: ignore[override]
         head = cur.peek()
@@ -192,16 +191,16 @@ class HandReader(DealReader):
         while (tok := cur.peek()) is not None:
             low = fold(tok.text) if tok.kind == "word" else ""
             if tok.kind == "{":
-                self.once(cur, fields, "auction", tok, self.auction(cur))
+                self.put(cur, fields, "auction", tok, self.auction(cur))
             elif low in KONTRA_WORDS or _KONTRA_N.fullmatch(low):
-                self.once(cur, fields, "kontra", tok, self.kontra(cur))
+                self.put(cur, fields, "kontra", tok, self.kontra(cur))
             elif low in _TRICKS or _TRICK_COUNTS.fullmatch(low):
                 cur.i += low in _TRICKS
-                self.once(cur, fields, "tricks", tok, _counts(cur))
+                self.put(cur, fields, "tricks", tok, _counts(cur))
             elif low in _DEALER:
                 cur.i += 1
                 cur.expect("=", f"'=' after {tok.text}")
-                self.once(cur, fields, "dealer", tok, self.seat(cur))
+                self.put(cur, fields, "dealer", tok, self.seat(cur))
             else:
                 raise cur.error(expected, tok)
         level, by = fields.pop("kontra", (0, None))  # type: ignore[misc]
@@ -214,13 +213,6 @@ class HandReader(DealReader):
             by,
             **fields,  # type: ignore[arg-type]
         )
-
-    def once(
-        self, cur: Cursor, fields: dict[str, object], name: str, tok: Token, value: object
-    ) -> None:
-        if name in fields:
-            raise NotationError(cur.number, tok.col, f"{tok.text!r}: {name} given twice")
-        fields[name] = value
 
     def kontra(self, cur: Cursor) -> tuple[int, int | None]:
         """``kontra Ana``, ``kontra Ana rekontra``, ``rekontra``, ``kontra×5 Ana``: the level
@@ -266,11 +258,11 @@ class HandReader(DealReader):
         while (tok := cur.peek()) is not None:
             if tok.kind == "§":
                 cur.i += 1
-                self.once(cur, fields, "rule", tok, _single_text(cur, "rule, e.g. 5.1"))
+                self.put(cur, fields, "rule", tok, single_text(cur, "rule, e.g. 5.1"))
                 continue
             if tok.kind == "word" and re.fullmatch(r"[0-9]+(\.[0-9]+)+", tok.text):
                 cur.i += 1
-                self.once(cur, fields, "rule", tok, tok.text)
+                self.put(cur, fields, "rule", tok, tok.text)
                 continue
             name = _PENALTY_KEYS.get(fold(tok.text)) if tok.kind == "word" else None
             if name is None:
@@ -287,22 +279,14 @@ class HandReader(DealReader):
                     pairs.append(self.soup_pair(cur))
                 value = tuple(pairs)
             else:
-                value = _single_text(cur, name)
-            self.once(cur, fields, name, tok, value)
+                value = single_text(cur, name)
+            self.put(cur, fields, name, tok, value)
         return Penalty(player, **fields)  # type: ignore[arg-type]
 
     def soup_pair(self, cur: Cursor) -> tuple[int, int]:
         seat = self.seat(cur)
         cur.expect(":", "':' and the points, as in Ana:20")
         return seat, cur.integer("a whole number of points", -(10**9), 10**9)
-
-
-def _single_text(cur: Cursor, what: str) -> str:
-    tok = cur.peek()
-    if tok is None or tok.kind not in ("word", "string"):
-        raise cur.error(f"the {what} (a word, or quoted text)", tok)
-    cur.i += 1
-    return tok.text
 
 
 def _contract(cur: Cursor) -> tuple[bool, int]:

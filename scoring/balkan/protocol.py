@@ -14,7 +14,7 @@ and a declarer's **defenders** are, in that order, the next seat and the one aft
   ``options``      overrides of the convention's parameters, sorted ``(name, value)`` pairs.
   ``first_dealer`` seat of the first dealer.
   ``deals``        :class:`Hand`, :class:`AllPass` or :class:`Penalty`, in playing order.
-  ``ending``       :class:`scoring.protocol.Ending`: ``closed`` means the declarer columns summed
+  ``ending``       :class:`scoring.model.Ending`: ``closed`` means the declarer columns summed
                    to zero (seed 002 "Ending the Game"); ``time-limit`` / ``agreement`` a game
                    stopped before (A-HR-4).
 
@@ -62,7 +62,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from scoring.protocol import Bid, Ending, OptionValue
+from scoring.model import Bid, Ending, OptionValue
 
 __all__ = [
     "Defence",

@@ -41,7 +41,7 @@ soup (juha, supa) against seat ``q`` (0 at ``q == s``). Keys, top level:
 ``findings``
     the scorer's findings (or those given, e.g. a full check): ``code``, ``severity``,
     ``message``, ``rule``, ``source`` (``"002"``), ``deal``, ``player``, ``column``,
-    ``written``, ``expected`` (:func:`scoring.result_json.finding_to_dict`).
+    ``written``, ``expected`` (:func:`scoring.russian.result_json.finding_to_dict`).
 
 Each deal:
 
@@ -99,19 +99,15 @@ Each deal:
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from ..findings import Finding
-from ..result_json import finding_to_dict
+from ..jsonio import Json, dumps_document, finding_to_dict
+from .jsonio import to_dict
 from .score import DealResult, ScoredBalkan
 
 __all__ = ["result_to_dict", "dumps_result", "deal_to_dict", "FORMAT", "VERSION"]
 
 FORMAT = "pulka-balkan-result"
 VERSION = 1
-Json = Any
-
 
 def deal_to_dict(d: DealResult) -> dict[str, Json]:
     """One deal of the result document (see the module docstring)."""
@@ -154,12 +150,10 @@ def result_to_dict(
     """The scored game as a ``pulka-balkan-result`` document (see the module docstring).
 
     ``findings`` overrides the scorer's own (e.g. a full check's); ``protocol`` overrides the
-    protocol document, which is otherwise written by the registry's Balkan variant.
+    protocol document, which is otherwise written by :func:`scoring.balkan.jsonio.to_dict`.
     """
     if protocol is None:
-        from ..variants import VARIANTS  # the formats module registers through the registry
-
-        protocol = VARIANTS["balkan"].to_dict(scored.protocol)
+        protocol = to_dict(scored.protocol)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -196,4 +190,4 @@ def dumps_result(
 ) -> str:
     """:func:`result_to_dict` as JSON text."""
     data = result_to_dict(scored, findings, protocol=protocol)
-    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(data, indent)

@@ -42,7 +42,7 @@ from fractions import Fraction
 from rules.balkan import BETTEL, BalkanConvention, find_convention
 
 from ..findings import Finding, Severity, gettext_noop, templated
-from ..protocol import Ending
+from ..model import Ending
 from .outcome import hand_outcome
 from .protocol import AllPass, BalkanProtocol, Defence, Hand, Penalty
 

@@ -11,9 +11,7 @@ constraints), :mod:`scoring.pot.jsonio` and :mod:`scoring.pot.notation` (the for
 :mod:`scoring.pot.notation_write`, in the words of :mod:`scoring.pot.notation_words`),
 :mod:`scoring.pot.result_json` (the result document), :mod:`scoring.pot.render` (the readable
 ledger), :mod:`scoring.pot.generate` (random legal games), :mod:`scoring.pot.variant` (the
-registry's interface).
+registry's interface). It imports :mod:`rules` and the shared machinery of :mod:`scoring`
+(findings, model, jsonio, notation_lexer, variant_base), never another family nor the registry
+:mod:`scoring.variants`, which imports it.
 """
-
-# The registry first: it imports :mod:`scoring.pot.variant`, whose base class it defines; this
-# keeps ``import scoring.pot.<module>`` free of a circular import whichever is imported first.
-from .. import variants as _registry  # noqa: E402,F401

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from rules.pot import PotContract, PotConvention, find_convention
@@ -30,6 +31,7 @@ from .protocol import (
     active_seats,
     defenders_of,
 )
+from .score import score
 
 __all__ = ["random_protocol"]
 
@@ -174,8 +176,6 @@ def random_protocol(
     protocol = PotProtocol(players=_NAMES[:players], convention=conv.key,
                            options=tuple(sorted(options)), first_dealer=first)  # fmt: skip
     out: list[PotDeal] = []
-    from .score import score
-
     dealer = first
     for _ in range(count):
         if rng.random() < 0.04:
@@ -194,6 +194,4 @@ def random_protocol(
 
 
 def _with_dealer(deal: PotDeal, dealer: int) -> PotDeal:
-    from dataclasses import replace
-
     return replace(deal, dealer=dealer)  # type: ignore[arg-type]

@@ -21,15 +21,15 @@ scoring.jsonio.JsonFormatError: $.deals[0].contract: expected a contract code su
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from rules.pot import InvalidPotContractError, PotContract
 from scoring.jsonio import (
-    JsonFormatError,
+    Json,
+    Migration,
     _bool,
     _decode,
+    _ending,
     _fail,
     _int,
     _list,
@@ -38,7 +38,9 @@ from scoring.jsonio import (
     _options,
     _pair,
     _result,
+    _sheet_document,
     _str,
+    dumps_document,
     number,
 )
 from scoring.jsonio import _header as _shared_header
@@ -74,9 +76,8 @@ __all__ = [
 VERSION: Final = 1
 PROTOCOL_FORMAT: Final = "pulka-pot-protocol"
 LEDGER_FORMAT: Final = "pulka-pot-ledger"
-Json = Any
 #: ``MIGRATIONS[v]`` turns a version ``v`` document into a version ``v + 1`` one.
-MIGRATIONS: Final[dict[int, Callable[[dict[str, Json]], dict[str, Json]]]] = {}
+MIGRATIONS: Final[dict[int, Migration]] = {}
 
 # --- writing -------------------------------------------------------------------------------
 
@@ -142,7 +143,7 @@ def to_dict(protocol: PotProtocol, ledger: Ledger | None = None) -> dict[str, Js
 
 
 def dumps(protocol: PotProtocol, ledger: Ledger | None = None, *, indent: int | None = 2) -> str:
-    return json.dumps(to_dict(protocol, ledger), ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(to_dict(protocol, ledger), indent)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -246,13 +247,6 @@ def _header(data: Json, kind: str) -> dict[str, Json]:
     return _shared_header(data, kind, VERSION, MIGRATIONS)
 
 
-def _ending(value: Json, path: str) -> Ending:
-    try:
-        return Ending(value)
-    except ValueError:
-        raise _fail(path, ", ".join(repr(e.value) for e in Ending), value) from None
-
-
 def from_dict(data: Json) -> tuple[PotProtocol, Ledger | None]:
     """Read a protocol document (already decoded); the ledger is ``None`` when absent.
 
@@ -292,20 +286,11 @@ def loads(text: str) -> PotProtocol:
 
 def loads_ledger(text: str) -> Ledger:
     """A ``pulka-pot-ledger`` document, or the ``ledger`` of a protocol document."""
-    data = _decode(text)
-    if isinstance(data, dict) and data.get("format") == PROTOCOL_FORMAT:
-        ledger = from_dict(data)[1]
-        if ledger is None:
-            raise JsonFormatError("$.ledger", "missing key 'ledger' in this protocol document")
-        return ledger
-    obj = _Object(_header(data, LEDGER_FORMAT), "$", "a JSON object")
-    obj.get("format", _str)
-    obj.get("version", _int())
-    ledger = _ledger_body(obj)
-    obj.finish()
-    return ledger
+    return _sheet_document(
+        text, (PROTOCOL_FORMAT, LEDGER_FORMAT), "ledger", from_dict, _header, _ledger_body
+    )
 
 
 def dumps_ledger(ledger: Ledger, *, indent: int | None = 2) -> str:
     data = {"format": LEDGER_FORMAT, "version": VERSION, **ledger_to_dict(ledger)}
-    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(data, indent)

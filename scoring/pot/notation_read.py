@@ -8,9 +8,18 @@ from fractions import Fraction
 
 from rules.conventions import InvalidConventionError
 from rules.pot import find_convention
-from scoring.notation import MAX_DEALS
-from scoring.notation_lexer import Cursor, NotationError, Token, player_names, squash, tokenize
-from scoring.protocol import Ending, OptionValue
+from scoring.model import Ending, OptionValue
+from scoring.notation_lexer import (
+    MAX_DEALS,
+    Cursor,
+    NotationError,
+    Token,
+    options_line,
+    player_names,
+    squash,
+    tokenize,
+)
+from scoring.notation_lexer import option_value as read_option_value
 
 from .notation_deal import DealReader, read_deal
 from .notation_words import ENDINGS, HEADERS, LEDGER, POT_KEYS, RESULT, fold
@@ -20,22 +29,8 @@ __all__ = ["parse", "parse_ledger", "option_value"]
 
 
 def option_value(cur: Cursor) -> OptionValue:
-    tok = cur.peek()
-    if tok is None or tok.kind not in ("word", "string"):
-        raise cur.error("an option value (a word, number, true/false, none or quoted text)", tok)
-    cur.i += 1
-    if tok.kind == "string":
-        return tok.text
-    low = tok.text.lower()
-    if re.fullmatch(r"-?[0-9]+", low):
-        return int(low)
-    if low in ("true", "yes", "ja", "on"):
-        return True
-    if low in ("false", "no", "nej", "nein", "off"):
-        return False
-    if low in ("none", "null"):
-        return None
-    return tok.text
+    """An option's value, true and false also in Swedish and German (``ja``, ``nej``, ``nein``)."""
+    return read_option_value(cur, ("true", "yes", "ja", "on"), ("false", "no", "nej", "nein", "off"))
 
 
 def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object]) -> None:
@@ -56,17 +51,7 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
         found[key] = name
     elif key == "options":
         options = dict(found.get("options", {}))  # type: ignore[call-overload]
-        while True:
-            tok = cur.peek()
-            name = cur.text("an option name", stop=",=")
-            cur.expect("=", f"'=' and a value after {name}")
-            if name in options:
-                raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
-            options[name] = option_value(cur)
-            if not cur.at(","):
-                break
-            cur.i += 1
-        found[key] = options
+        found[key] = options_line(cur, options, option_value)
     elif key == "players":
         reader.players = player_names(cur, head.col)
         found[key] = reader.players

@@ -13,7 +13,7 @@ import unicodedata
 from typing import Final
 
 from rules.pot import PotContract
-from scoring.protocol import Ending
+from scoring.model import Ending
 
 from .protocol import Decision
 

@@ -7,8 +7,8 @@ import json
 
 from rules.conventions import InvalidConventionError
 from rules.pot import find_convention
+from scoring.model import Ending, OptionValue
 from scoring.notation_lexer import Cursor, quote, tokenize
-from scoring.protocol import Ending, OptionValue
 
 from .notation_read import option_value
 from .notation_words import DECISION_WORDS, FORMAT_LINE, WORDS, bid_text, strip_accents

@@ -16,7 +16,7 @@ left), then clockwise; with three players the dealer speaks last. A declarer's *
   ``options``      overrides of the convention's parameters, sorted ``(name, value)`` pairs.
   ``first_dealer`` seat of the first dealer (000 "Förberedelser": highest card; 003 "ausgelost").
   ``deals``        :class:`Hand`, :class:`Rundpass` or :class:`Penalty`, in playing order.
-  ``ending``       :class:`scoring.protocol.Ending`.
+  ``ending``       :class:`scoring.model.Ending`.
   ``opening_pot``  chips in the pot before the first deal (0 at a tournament table).
 
 :class:`Hand` (a contract)
@@ -62,7 +62,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rules.pot import PotContract, PotConvention, find_convention
-from scoring.protocol import Bid, Ending, OptionValue
+from scoring.model import Bid, Ending, OptionValue
 
 __all__ = [
     "Decision",

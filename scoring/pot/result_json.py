@@ -21,12 +21,8 @@ the end, how it is handled (``pot_end``), each player's share and final result, 
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from scoring.findings import Finding
-from scoring.jsonio import number
-from scoring.result_json import finding_to_dict
+from scoring.jsonio import Json, dumps_document, finding_to_dict, number
 
 from .jsonio import VERSION, to_dict
 from .score import ScoredDeal, ScoredGame, Transfer
@@ -34,8 +30,6 @@ from .score import ScoredDeal, ScoredGame, Transfer
 __all__ = ["RESULT_FORMAT", "result_to_dict", "dumps_result", "deal_to_result"]
 
 RESULT_FORMAT = "pulka-pot-result"
-Json = Any
-
 
 def _transfer(t: Transfer) -> dict[str, Json]:
     return {"payer": t.payer, "payee": t.payee, "amount": t.amount, "kind": t.kind}
@@ -96,4 +90,4 @@ def result_to_dict(game: ScoredGame, findings: tuple[Finding, ...] | None = None
 
 
 def dumps_result(game: ScoredGame, findings: tuple[Finding, ...] | None = None) -> str:
-    return json.dumps(result_to_dict(game, findings), ensure_ascii=False, indent=2) + "\n"
+    return dumps_document(result_to_dict(game, findings), 2)

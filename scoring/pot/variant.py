@@ -1,4 +1,4 @@
-"""The pot games in the variant registry (:mod:`scoring.variants`).
+"""The pot games in the variant registry (:mod:`scoring.variants`), built on :mod:`scoring.variant_base`.
 
 ``settlement`` is each player's final result in chips: his net plus his share of the pot left at
 the end (option ``pot_end``: shared equally by default, so the table sums to zero).
@@ -23,11 +23,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from rules.pot import find_convention
 from rules.variants import POT
 
 from ..findings import CheckReport
-from ..variants import ModuleVariant
-from .protocol import Hand, Ledger, Penalty, PotProtocol, Rundpass
+from ..variant_base import ModuleVariant
+from .check import check as check_game
+from .generate import random_protocol
+from .protocol import Ending, Hand, Ledger, Penalty, PotProtocol, Rundpass, defenders_of
 from .score import POT as POT_PARTY
 from .score import score
 
@@ -87,8 +90,6 @@ def deal_stats(protocol: PotProtocol) -> tuple[dict[str, int], ...]:
             stats[player]["games_made" if scored.made else "games_lost"] += 1
             for seat, _ in deal.efterkop:
                 stats[seat]["efterkop"] += 1
-            from .protocol import defenders_of
-
             assert scored.dealer is not None
             defs = defenders_of(protocol.size, scored.dealer, player)
             decisions = dict(zip(defs, deal.defence, strict=False))
@@ -135,10 +136,6 @@ class PotVariant(ModuleVariant):
         first_dealer: int = 0,
     ) -> Any:
         """``target`` is the stake: G in Vienna, the dealer's chips in Germany."""
-        from rules.pot import find_convention
-
-        from .protocol import Ending
-
         conv = find_convention(convention)
         merged = dict(options)
         if target != conv.stake:
@@ -152,9 +149,7 @@ class PotVariant(ModuleVariant):
         )
 
     def check(self, protocol: Any, sheet: Any = None) -> CheckReport:
-        from .check import check
-
-        return check(protocol, sheet if isinstance(sheet, Ledger) or sheet is None else None)
+        return check_game(protocol, sheet if isinstance(sheet, Ledger) or sheet is None else None)
 
     def settlement(self, protocol: Any) -> tuple[Fraction, ...]:
         return score(protocol).final
@@ -168,10 +163,6 @@ class PotVariant(ModuleVariant):
         target: int | None = None,
         options: Sequence[tuple[str, Any]] = (),
     ) -> Any:
-        from rules.pot import find_convention
-
-        from .generate import random_protocol
-
         name = convention or self.family.default_convention
         merged = dict(options)
         if target is not None and target != find_convention(name).stake:

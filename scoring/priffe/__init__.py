@@ -12,4 +12,7 @@ Modules: :mod:`scoring.priffe.protocol` (the input model), :mod:`scoring.priffe.
 :mod:`scoring.priffe.notation` (the formats), :mod:`scoring.priffe.result_json` (the result
 document), :mod:`scoring.priffe.render` (the readable sheet), :mod:`scoring.priffe.generate`
 (random legal games), :mod:`scoring.priffe.variant` (the registry entry).
+It imports :mod:`rules` and the shared machinery of :mod:`scoring` (findings, model, jsonio,
+notation_lexer, variant_base), never another family nor the registry :mod:`scoring.variants`,
+which imports it.
 """

@@ -21,23 +21,27 @@ scoring.jsonio.JsonFormatError: $.deals[0].contract: expected a contract (pref, 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from rules.priffe import Contract, parse_bid, parse_contract
 
 from ..jsonio import (
+    Json,
     JsonFormatError,
+    Migration,
     _bool,
     _decode,
+    _ending,
     _fail,
     _int,
     _list,
     _Object,
     _optional,
     _options,
+    _sheet_document,
     _str,
+    dumps_document,
 )
 from ..jsonio import _header as _shared_header
 from .protocol import (
@@ -72,10 +76,9 @@ __all__ = [
 VERSION: Final = 1
 FORMAT: Final = "pulka-priffe-protocol"
 SHEET_FORMAT: Final = "pulka-priffe-sheet"
-Json = Any
 #: ``MIGRATIONS[v]`` turns a version ``v`` document into version ``v + 1``; empty while 1 is
 #: the only version.
-MIGRATIONS: Final[dict[int, Callable[[dict[str, Json]], dict[str, Json]]]] = {}
+MIGRATIONS: Final[dict[int, Migration]] = {}
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -139,13 +142,13 @@ def dumps(
     protocol: PriffeProtocol, sheet: PriffeSheet | None = None, *, indent: int | None = 2
 ) -> str:
     """The protocol as JSON text."""
-    return json.dumps(to_dict(protocol, sheet), ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(to_dict(protocol, sheet), indent)
 
 
 def dumps_sheet(sheet: PriffeSheet, *, indent: int | None = 2) -> str:
     """A sheet on its own: ``{"format": "pulka-priffe-sheet", "version": 1, ...}``."""
     data = {"format": SHEET_FORMAT, "version": VERSION, **sheet_to_dict(sheet)}
-    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(data, indent)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -269,13 +272,6 @@ def _header(data: Json, kind: str) -> dict[str, Json]:
     return _shared_header(data, kind, VERSION, MIGRATIONS)
 
 
-def _ending(value: Json, path: str) -> Ending:
-    try:
-        return Ending(value)
-    except ValueError:
-        raise _fail(path, ", ".join(repr(e.value) for e in Ending), value) from None
-
-
 def from_dict(data: Json) -> tuple[PriffeProtocol, PriffeSheet | None]:
     """Read a protocol document (already decoded); the sheet is ``None`` when absent.
 
@@ -329,15 +325,4 @@ def loads_sheet(text: str) -> PriffeSheet:
 
     :raises scoring.jsonio.JsonFormatError: naming the JSON path and what was expected there.
     """
-    data = _decode(text)
-    if isinstance(data, dict) and data.get("format") == FORMAT:
-        sheet = from_dict(data)[1]
-        if sheet is None:
-            raise JsonFormatError("$.sheet", "missing key 'sheet' in this protocol document")
-        return sheet
-    obj = _Object(_header(data, SHEET_FORMAT), "$", "a JSON object")
-    obj.get("format", _str)
-    obj.get("version", _whole)
-    sheet = _sheet_body(obj)
-    obj.finish()
-    return sheet
+    return _sheet_document(text, (FORMAT, SHEET_FORMAT), "sheet", from_dict, _header, _sheet_body)

@@ -40,8 +40,16 @@ from typing import Final
 
 from rules.priffe import Contract, parse_bid, parse_contract
 
-from ..notation import MAX_DEALS
-from ..notation_lexer import Cursor, NotationError, Token, is_bare, quote, squash, tokenize
+from ..notation_lexer import (
+    MAX_DEALS,
+    Cursor,
+    NotationError,
+    Token,
+    is_bare,
+    quote,
+    squash,
+    tokenize,
+)
 from .protocol import (
     Ending,
     Hand,

@@ -18,7 +18,7 @@ seating, side 1 the second and fourth.
                    sittningen"); the schedule for changing seats after a sits is missing from the
                    text ("nedanstående schema"), so each sits' seating is recorded (A-PR-5).
   ``deals``        :class:`Hand` or :class:`Penalty` entries in playing order.
-  ``ending``       :class:`scoring.protocol.Ending`: ``closed`` when the agreed sits were won
+  ``ending``       :class:`scoring.model.Ending`: ``closed`` when the agreed sits were won
                    (simpler variant: the deals played, the total reached); ``time-limit`` /
                    ``agreement`` for a game stopped before; ``in-progress`` while being played.
 
@@ -57,7 +57,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from rules.priffe import Contract
-from scoring.protocol import Ending, OptionValue
+from scoring.model import Ending, OptionValue
 
 __all__ = [
     "Contract",

@@ -19,12 +19,9 @@ first and third player of its seating.
 
 from __future__ import annotations
 
-import json
-
 from ..findings import Finding
-from ..jsonio import VERSION, Json, number
-from ..result_json import finding_to_dict
-from .jsonio import to_dict
+from ..jsonio import Json, dumps_document, finding_to_dict, number
+from .jsonio import VERSION, to_dict
 from .protocol import Hand
 from .score import ScoredPriffe
 
@@ -124,4 +121,4 @@ def dumps_result(
     scored: ScoredPriffe, findings: tuple[Finding, ...] | None = None, *, indent: int | None = 2
 ) -> str:
     """:func:`result_to_dict` as JSON text."""
-    return json.dumps(result_to_dict(scored, findings), ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(result_to_dict(scored, findings), indent)

@@ -16,8 +16,10 @@ from typing import Any
 
 from rules.variants import PRIFFE
 
-from ..variants import ModuleVariant
+from ..variant_base import ModuleVariant
+from .generate import random_protocol
 from .protocol import Ending, Penalty, PriffeProtocol, default_sittings
+from .score import score
 
 __all__ = ["PriffeVariant", "STAT_KEYS", "deal_stats"]
 
@@ -40,8 +42,6 @@ def deal_stats(protocol: PriffeProtocol) -> tuple[dict[str, int], ...]:
     """Per player the counters of :data:`STAT_KEYS`: deals played, contracts he bid (made,
     failed; nolls among them), tvångsnolls played, slams his side made, honours he held, games
     and sits his sides won, penalties against him."""
-    from .score import score
-
     scored = score(protocol)
     stats = tuple(dict.fromkeys(STAT_KEYS, 0) for _ in protocol.players)
     for d in scored.deals:
@@ -120,8 +120,6 @@ class PriffeVariant(ModuleVariant):
         target: int | None = None,
         options: Sequence[tuple[str, Any]] = (),
     ) -> Any:
-        from .generate import random_protocol
-
         if players != 4:
             raise ValueError(f"players: {players!r}; Priffe has four (seed 004 \"Antal spelare\")")
         return random_protocol(

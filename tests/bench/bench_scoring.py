@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from scoring import Protocol, Sheet, check, score  # noqa: E402
-from scoring.generate import random_protocol  # noqa: E402
+from scoring.russian import Protocol, Sheet, check, score  # noqa: E402
+from scoring.russian.generate import random_protocol  # noqa: E402
 
 
 def _sheet(p: Protocol) -> Sheet:

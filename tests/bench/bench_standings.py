@@ -4,7 +4,7 @@ Run: ``.venv/bin/python -m pytest --no-migrations -p no:cacheprovider -s
 tests/bench/bench_standings.py`` — prints the figures; targets (issue 28): a full recompute
 under 1 s, an incremental one after one protocol under 100 ms.
 
-Protocols are random legal pulkas from ``scoring.generate`` (tables of three and four), stored
+Protocols are random legal pulkas from ``scoring.russian.generate`` (tables of three and four), stored
 as the protocol service stores them. The figures, each the wall time of
 ``standings_recompute`` (and the CPU time of this process, steadier on a shared machine):
 

@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 
 from rules.contracts import Contract
-from scoring import Sheet, score
-from scoring.protocol import Call, Ending, Game, Raspasy
+from scoring.russian import Sheet, score
+from scoring.russian.protocol import Call, Ending, Game, Raspasy
 from tests.browser.steps import FITS, current_protocol, screenshots
 from tests.tournaments.protocols.conftest import make_table
 from tests.tournaments.protocols.test_referee_entry import deals_protocol, save

@@ -100,9 +100,9 @@ def setup_events(count: int, players: int, versions: int, seed: int):
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from scoring.generate import random_protocol
-    from scoring.jsonio import to_dict
-    from scoring.protocol import Ending
+    from scoring.model import Ending
+    from scoring.russian.generate import random_protocol
+    from scoring.russian.jsonio import to_dict
     from tournaments.models import Entry, EventRole, Player
     from tournaments.services.events import event_create
     from tournaments.services.protocols import table_header

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from rules.contracts import LADDER
-from scoring.protocol import (
+from scoring.russian.protocol import (
     Call,
     Deal,
     Ending,

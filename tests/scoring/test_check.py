@@ -6,10 +6,10 @@ import dataclasses
 import random
 
 from rules.contracts import MISERE, Contract
-from scoring import Call, Game, Penalty, Protocol, Raspasy, Sheet, SheetLine, check, score
 from scoring.findings import Severity
-from scoring.generate import random_protocol
-from scoring.protocol import Deal, OptionValue
+from scoring.russian import Call, Game, Penalty, Protocol, Raspasy, Sheet, SheetLine, check, score
+from scoring.russian.generate import random_protocol
+from scoring.russian.protocol import Deal, OptionValue
 
 W, P, H = Call.WHIST, Call.PASS, Call.HALF
 NAMES = ("A", "B", "C", "D")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import dataclasses
 
 from rules.contracts import MISERE, Contract
-from scoring import Call, Game, Penalty, Protocol, Raspasy, Sheet, check, score
-from scoring.protocol import Deal, OptionValue
+from scoring.russian import Call, Game, Penalty, Protocol, Raspasy, Sheet, check, score
+from scoring.russian.protocol import Deal, OptionValue
 
 W, P = Call.WHIST, Call.PASS
 NAMES = ("A", "B", "C", "D")

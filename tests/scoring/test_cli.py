@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from scoring import jsonio, notation
-from scoring.notation import parse
-from scoring.protocol import Sheet
-from scoring.pulka import score
+from scoring.russian import jsonio, notation
+from scoring.russian.notation import parse
+from scoring.russian.protocol import Sheet
+from scoring.russian.pulka import score
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "tests" / "scoring" / "data" / "sochi" / "example.pulka"

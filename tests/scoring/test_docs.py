@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from rules.conventions import SOCHI
-from scoring import jsonio, notation
+from scoring.russian import jsonio, notation
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol-format.md").read_text("utf-8")
 BLOCKS = re.findall(r"```(pulka|json)\n(.*?)```", DOC, re.S)
@@ -37,7 +37,7 @@ def test_json_example_is_the_notation_example() -> None:
     protocol, sheet = jsonio.from_dict(data)
     assert (protocol, sheet) == notation.parse_with_sheet(first_text)
     assert sheet is not None and sheet.final is not None and sheet.result is not None
-    from scoring.check import check
+    from scoring.russian.check import check
 
     assert check(protocol, sheet).ok  # the sheet in the doc is what the scorer writes
 

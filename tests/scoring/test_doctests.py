@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["scoring.protocol", "scoring.findings", "scoring.writing", "scoring.pulka",
-           "scoring.settlement", "scoring.generate"]
+MODULES = ["scoring.russian.protocol", "scoring.findings", "scoring.russian.writing", "scoring.russian.pulka",
+           "scoring.russian.settlement", "scoring.russian.generate"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import jsonio, notation
 from scoring.jsonio import JsonFormatError
-from scoring.notation import NotationError
+from scoring.notation_lexer import NotationError
+from scoring.russian import jsonio, notation
 
 from .strategies import protocols, sheets
 

@@ -13,13 +13,13 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 
-from scoring import jsonio, result_json
-from scoring.check import check
-from scoring.generate import random_protocol
 from scoring.jsonio import JsonFormatError
-from scoring.notation import parse
-from scoring.protocol import Protocol, Sheet, SheetLine
-from scoring.pulka import score
+from scoring.russian import jsonio, result_json
+from scoring.russian.check import check
+from scoring.russian.generate import random_protocol
+from scoring.russian.notation import parse
+from scoring.russian.protocol import Protocol, Sheet, SheetLine
+from scoring.russian.pulka import score
 
 from .strategies import protocols
 

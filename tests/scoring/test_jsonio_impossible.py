@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from scoring.jsonio import JsonFormatError, loads
+from scoring.russian.jsonio import JsonFormatError, loads
 
 
 def doc(*deals: dict, players: tuple[str, ...] = ("Anna", "Boris", "Vera")) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contracts import Contract
-from scoring import Call, Game, Protocol, Raspasy, score, settle
-from scoring.protocol import Deal, OptionValue
+from scoring.russian import Call, Game, Protocol, Raspasy, score, settle
+from scoring.russian.protocol import Deal, OptionValue
 
 W, P = Call.WHIST, Call.PASS
 NAMES = ("A", "B", "C", "D")

@@ -1,4 +1,4 @@
-"""The text notation (scoring.notation): spellings, the 001 §4.2.11 column, round trips."""
+"""The text notation (scoring.russian.notation): spellings, the 001 §4.2.11 column, round trips."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.contracts import MISERE, Contract, Denomination
-from scoring import jsonio
-from scoring.generate import random_protocol
-from scoring.notation import (
+from scoring.russian import jsonio
+from scoring.russian.generate import random_protocol
+from scoring.russian.notation import (
     MAX_DEALS,
     NotationError,
     deal_text,
@@ -23,7 +23,16 @@ from scoring.notation import (
     parse_sheet,
     parse_with_sheet,
 )
-from scoring.protocol import Call, Ending, Game, Penalty, Protocol, Raspasy, Sheet, SheetLine
+from scoring.russian.protocol import (
+    Call,
+    Ending,
+    Game,
+    Penalty,
+    Protocol,
+    Raspasy,
+    Sheet,
+    SheetLine,
+)
 
 from .strategies import protocols, sheets
 

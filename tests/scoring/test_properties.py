@@ -1,4 +1,4 @@
-"""Hypothesis properties on randomly generated legal protocols (scoring.generate)."""
+"""Hypothesis properties on randomly generated legal protocols (scoring.russian.generate)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import Protocol, Sheet, check, score
-from scoring.generate import random_protocol
+from scoring.russian import Protocol, Sheet, check, score
+from scoring.russian.generate import random_protocol
 
 OPTION_SETS: tuple[tuple[tuple[str, object], ...], ...] = (
     (),

@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from rules.contracts import MISERE, Contract
-from scoring import Call, Game, Penalty, Protocol, Raspasy, score
-from scoring.protocol import Deal, OptionValue
+from scoring.russian import Call, Game, Penalty, Protocol, Raspasy, score
+from scoring.russian.protocol import Deal, OptionValue
 
 W, P, H, HR = Call.WHIST, Call.PASS, Call.HALF, Call.HALF_RETURNED
 NAMES = ("A", "B", "C", "D")
@@ -352,7 +352,7 @@ def test_without_a_returned_whist_the_option_changes_nothing():
 
 def test_the_notation_options_line_takes_the_option():
     """docs/protocol-format.md: `options:` names any option of rules/conventions.py."""
-    from scoring.notation import format, parse
+    from scoring.russian.notation import format, parse
 
     text = (
         "options: whist_style=gentleman, returned_half_consolation=false\n"
@@ -374,8 +374,8 @@ def test_the_json_options_object_takes_the_option(option, half_whister):
     after a returned whist (001 §3.8.8, §3.8.14, §3.8.1.2)."""
     import json
 
-    from scoring import jsonio
-    from scoring.notation import format, parse
+    from scoring.russian import jsonio
+    from scoring.russian.notation import format, parse
 
     document = {
         "format": "pulka-protocol",

@@ -1,6 +1,6 @@
 """The demo's protocols: every state a referee meets (idempotent).
 
-Closed rounds: every table's pulka played to the end (``scoring.generate``), confirmed by its
+Closed rounds: every table's pulka played to the end (``scoring.russian.generate``), confirmed by its
 players and approved. The round in play: a draft with findings, one still being played, one
 confirmed and waiting for approval, one approved with a ruling (3.2.21) and an appeal pending,
 one approved after a ruling with an adjusted result (3.8.5.1 Б); the rest not entered yet.
@@ -15,9 +15,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from rules.contracts import Contract
-from scoring.protocol import Call, Ending, Game
-from scoring.protocol import Protocol as ScoringProtocol
-from scoring.writing import whisting_order
+from scoring.russian.protocol import Call, Ending, Game
+from scoring.russian.protocol import Protocol as ScoringProtocol
+from scoring.russian.writing import whisting_order
 from tournaments.models import Event, EventRole, Protocol, Round, Ruling, Table
 from tournaments.services.protocols import (
     protocol_approve,

@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.penalties import CATALOGUE, PenaltyError, find_penalty
-from scoring.penalties import adjusted_result_entries, penalty_entries
-from scoring.protocol import Game, Penalty, Raspasy
-from scoring.pulka import score
+from scoring.russian.penalties import adjusted_result_entries, penalty_entries
+from scoring.russian.protocol import Game, Penalty, Raspasy
+from scoring.russian.pulka import score
 
 from .base import FamilyDomain
 

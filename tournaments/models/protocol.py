@@ -57,13 +57,13 @@ class Protocol(models.Model):
     version = models.PositiveIntegerField()
     #: The version this save was based on (optimistic concurrency); None for the first.
     based_on_version = models.PositiveIntegerField(null=True, blank=True)
-    #: The scoring protocol as JSON (scoring.protocol.Protocol, see services.protocols).
+    #: The scoring protocol as JSON (scoring.russian.protocol.Protocol, see services.protocols).
     data = models.JSONField()
-    #: What the players wrote (scoring.protocol.Sheet as JSON), optional.
+    #: What the players wrote (scoring.russian.protocol.Sheet as JSON), optional.
     sheet = models.JSONField(null=True, blank=True)
-    #: The text notation as typed (scoring.notation), when entered that way.
+    #: The text notation as typed (scoring.russian.notation), when entered that way.
     notation = models.TextField(blank=True)
-    #: Findings of scoring.check on the effective pulka (with rulings): list of objects.
+    #: Findings of scoring.russian.check on the effective pulka (with rulings): list of objects.
     findings = models.JSONField(default=list, blank=True)
     error_count = models.PositiveIntegerField(default=0)
     warning_count = models.PositiveIntegerField(default=0)

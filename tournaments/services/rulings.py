@@ -1,7 +1,7 @@
 """Incidents, rulings, appeals (001 §4.2.16) and the event's own penalties.
 
 A ruling's penalty entries (computed by the rule family's domain face, :mod:`tournaments.families`
-— for Russian :mod:`scoring.penalties` — from the table's current record)
+— for Russian :mod:`scoring.russian.penalties` — from the table's current record)
 are merged into the pulka after the deal they concern; the table's record is then re-scored as
 a new version (:func:`tournaments.services.protocols.protocol_rescore`) and the standings
 follow. Everything is written to the append-only audit log.

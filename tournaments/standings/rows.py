@@ -30,7 +30,7 @@ class RoundResult:
     and False for a provisional one (shown, never counted); ``opponents`` the other entries at
     the table; ``versus`` this player's result against each opponent (the pairwise settlement,
     001 §4.2.14 variant 1), used by the head-to-head tie-break; ``stats`` named deal counters
-    (see :mod:`scoring.stats`).
+    (see :mod:`scoring.russian.stats`).
     """
 
     entry: int

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.contracts import LADDER, Contract, InvalidContractError
-from scoring.protocol import Call, Game, Penalty, Raspasy
-from scoring.pulka import score
-from scoring.writing import whisting_order
+from scoring.russian.protocol import Call, Game, Penalty, Raspasy
+from scoring.russian.pulka import score
+from scoring.russian.writing import whisting_order
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.families.russian import RussianDomain
 

@@ -1,7 +1,7 @@
 """What the players wrote, copied on the table's phone page (issue 29): one row of the paper
 sheet at a time — the running totals after a deal (001 §4.2.5) or the final row after the end
 conversion (§4.2.3) — so the check compares the paper with the computation where it is filled
-in (:func:`scoring.check.check_sheet`, 001 §4.2.7)."""
+in (:func:`scoring.russian.check.check_sheet`, 001 §4.2.7)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.protocol import Penalty, Sheet, SheetLine
+from scoring.russian.protocol import Penalty, Sheet, SheetLine
 from tournaments.errors import UserFacingError
 
 __all__ = ["sheet_form", "sheet_from_post", "sheet_rows"]

@@ -13,8 +13,8 @@ from django.utils.translation import get_language, gettext, gettext_lazy, ngette
 
 from rules.contracts import Contract
 from rules.penalties import CATALOGUE
-from scoring.protocol import Call, Game, Penalty, Raspasy
-from scoring.writing import whisting_order
+from scoring.russian.protocol import Call, Game, Penalty, Raspasy
+from scoring.russian.writing import whisting_order
 
 __all__ = [
     "FINDING_TITLES",
@@ -27,7 +27,7 @@ __all__ = [
     "rule_name",
 ]
 
-#: A heading in the user's language for each finding code of Russian scoring.check (the scorer's
+#: A heading in the user's language for each finding code of Russian scoring.russian.check (the scorer's
 #: own message, with the exact numbers, follows it); each family's adapter gives its own.
 FINDING_TITLES = {
     "TRICKS": gettext_lazy("Tricks out of range"),

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.findings import Finding
-from scoring.protocol import Ending
+from scoring.model import Ending
 from tournaments.families.protocols import deal_lines, effective_protocol, stored_protocol
 from tournaments.models import Protocol, Ruling, Table
 from tournaments.selectors.protocols import next_dealer, table_header

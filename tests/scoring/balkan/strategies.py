@@ -18,7 +18,7 @@ from scoring.balkan.protocol import (
     Hand,
     Penalty,
 )
-from scoring.protocol import Ending
+from scoring.model import Ending
 
 from ..strategies import free_text, names
 

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 
 from rules.balkan import OPTION_NAMES
-from scoring import jsonio as russian_jsonio
 from scoring.balkan import jsonio
 from scoring.balkan.notation import parse_with_sheet
 from scoring.balkan.protocol import AllPass, BalkanProtocol, BalkanSheet, Defence, Hand, Penalty
 from scoring.jsonio import JsonFormatError
+from scoring.russian import jsonio as russian_jsonio
 from scoring.variants import read_json_document
 
 from .strategies import protocols, protocols_with_sheets

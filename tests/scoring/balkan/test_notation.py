@@ -27,7 +27,7 @@ from scoring.balkan.protocol import (
     Hand,
     Penalty,
 )
-from scoring.protocol import Ending
+from scoring.model import Ending
 from scoring.variants import read_text_document
 
 from .strategies import protocols, protocols_with_sheets

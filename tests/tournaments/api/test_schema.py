@@ -321,7 +321,7 @@ def test_the_sit_out_fields_are_as_documented(schema):
 def test_protocol_standings_and_document_bodies_are_as_documented(schema):
     from rest_framework.test import APIClient
 
-    from scoring.jsonio import to_dict
+    from scoring.russian.jsonio import to_dict
     from tests.tournaments.protocols.conftest import make_table
     from tests.tournaments.protocols.test_protocol_services import closed_protocol
     from tournaments.services.standings import standings_recompute

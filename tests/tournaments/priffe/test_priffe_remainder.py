@@ -14,8 +14,8 @@ import pytest
 from django.urls import reverse
 
 from rules.priffe import Contract
+from scoring.model import Ending
 from scoring.priffe.protocol import Hand
-from scoring.protocol import Ending
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Round

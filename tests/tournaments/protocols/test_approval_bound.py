@@ -11,7 +11,7 @@ from django.db import connection
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.protocol import Ending
+from scoring.model import Ending
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Protocol, ProtocolConfirmation
 from tournaments.services.protocols import (

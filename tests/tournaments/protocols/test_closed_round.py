@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.jsonio import to_dict
+from scoring.russian.jsonio import to_dict
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Protocol, Round
 

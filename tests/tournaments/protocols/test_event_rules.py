@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from scoring.jsonio import from_dict, to_dict
+from scoring.russian.jsonio import from_dict, to_dict
 from tournaments.errors import UserFacingError
 from tournaments.models import Protocol
 from tournaments.services.protocols import notation_read

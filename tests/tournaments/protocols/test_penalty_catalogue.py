@@ -1,5 +1,5 @@
 """The penalties catalogue (rules.penalties) and what each rule of seed 001 writes
-(scoring.penalties; pure, no DB)."""
+(scoring.russian.penalties; pure, no DB)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 
 from rules.contracts import MISERE, Contract
 from rules.penalties import CATALOGUE, PenaltyError, find_penalty
-from scoring.penalties import adjusted_result_entries, penalty_entries
-from scoring.protocol import Call, Game, Penalty, Protocol, Raspasy
-from scoring.pulka import score
+from scoring.russian.penalties import adjusted_result_entries, penalty_entries
+from scoring.russian.protocol import Call, Game, Penalty, Protocol, Raspasy
+from scoring.russian.pulka import score
 
 SIX = Contract.from_str("6♠")
 EIGHT = Contract.from_str("8♥")

@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.penalties import CATALOGUE, PenaltyError
-from scoring.check import check
-from scoring.generate import random_protocol
-from scoring.penalties import penalty_entries
-from scoring.protocol import Ending
-from scoring.pulka import score
+from scoring.model import Ending
+from scoring.russian.check import check
+from scoring.russian.generate import random_protocol
+from scoring.russian.penalties import penalty_entries
+from scoring.russian.pulka import score
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework.test import APIClient
 
-from scoring.jsonio import to_dict
+from scoring.russian.jsonio import to_dict
 from tournaments.services.protocols import table_header
 
 from .test_protocol_services import closed_protocol

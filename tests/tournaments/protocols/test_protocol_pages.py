@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring.jsonio import from_dict
+from scoring.russian.jsonio import from_dict
 from tournaments.models import Appeal, EntryKind, Protocol, Ruling
 
 from .conftest import deal_form, incident_form, make_table, raspasy, talon_peek_ruling

@@ -12,9 +12,9 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from rules.contracts import Contract
-from scoring.generate import random_protocol
-from scoring.jsonio import from_dict
-from scoring.protocol import Call, Ending, Game, Raspasy
+from scoring.russian.generate import random_protocol
+from scoring.russian.jsonio import from_dict
+from scoring.russian.protocol import Call, Ending, Game, Raspasy
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, EntryKind, Protocol, Ruling
 from tournaments.services.protocols import (

@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 
 from rules.contracts import MISERE, Contract
-from scoring import Sheet, score
-from scoring.protocol import Call, Ending, Game, Raspasy
+from scoring.russian import Sheet, score
+from scoring.russian.protocol import Call, Ending, Game, Raspasy
 from tournaments.errors import UserFacingError
 from tournaments.models import AuditLogEntry, Protocol
 from tournaments.services.protocols import (

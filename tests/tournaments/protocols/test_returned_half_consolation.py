@@ -10,8 +10,8 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from scoring import score
-from scoring.jsonio import from_dict
+from scoring.russian import score
+from scoring.russian.jsonio import from_dict
 from tournaments.models import EntryKind, Protocol
 
 from .conftest import deal_form

@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from scoring.protocol import Call, Game
+from scoring.russian.protocol import Call, Game
 from tournaments.errors import UserFacingError, say
 from tournaments.models import Ruling
 from tournaments.services.protocols import table_header

@@ -7,11 +7,11 @@ import datetime as dt
 
 import pytest
 
-from scoring.stats import STAT_KEYS
+from scoring.russian.stats import STAT_KEYS
 from scoring.variants import VARIANTS
 from tests.factories import EventFactory
-from tournaments.forms.convention_options import family_for, game_size_label, option_fields
 from tournaments.errors import UserFacingError
+from tournaments.forms.convention_options import family_for, game_size_label, option_fields
 from tournaments.services.events import event_create, event_table_policy, event_update
 from tournaments.standings.metrics import TIEBREAK_KEYS, tiebreak_keys_for
 

@@ -1,6 +1,6 @@
 """Events with played rounds for the standings tests and benchmarks.
 
-Protocols are random legal pulkas (``scoring.generate``) stored the way the protocol service
+Protocols are random legal pulkas (``scoring.russian.generate``) stored the way the protocol service
 stores them (``data`` = ``scoring.jsonio.to_dict``, ``result`` = each seat's settlement), in bulk.
 """
 
@@ -11,10 +11,10 @@ import datetime as dt
 import random
 from typing import Any
 
-from scoring.generate import random_protocol
-from scoring.jsonio import to_dict
-from scoring.protocol import Protocol as ScoringProtocol
-from scoring.pulka import score
+from scoring.russian.generate import random_protocol
+from scoring.russian.jsonio import to_dict
+from scoring.russian.protocol import Protocol as ScoringProtocol
+from scoring.russian.pulka import score
 from tournaments.models import Entry, Event, Player, Protocol, Round, Seat, Table
 
 

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.contracts import MISERE, Contract
-from scoring.generate import random_protocol
-from scoring.protocol import Call, Game, Penalty, Protocol, Raspasy
-from scoring.pulka import score
-from scoring.stats import deal_stats, pairwise_results
+from scoring.russian.generate import random_protocol
+from scoring.russian.protocol import Call, Game, Penalty, Protocol, Raspasy
+from scoring.russian.pulka import score
+from scoring.russian.stats import deal_stats, pairwise_results
 from tournaments.standings import (
     Adjustment,
     RoundResult,
@@ -386,7 +386,7 @@ def test_places_follow_the_totals_and_tied_players_share(scores, rnd):
     assert round_score("whists")([F(1)]) == (F(1),)
 
 
-@pytest.mark.parametrize("module", ["ranker", "scores", "table"])  # stats: scoring.stats
+@pytest.mark.parametrize("module", ["ranker", "scores", "table"])  # stats: scoring.russian.stats
 def test_doctests(module):
     import doctest
     import importlib

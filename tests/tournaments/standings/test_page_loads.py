@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.generate import random_protocol
+from scoring.russian.generate import random_protocol
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import AuditLogEntry, GeneratedFile, Protocol, Round, Table
 from tournaments.services.protocols import protocol_save

@@ -120,8 +120,8 @@ def test_filled_protocol_shows_every_deal_totals_settlement_and_penalties(
     assert f.status == "ok", f.error
     data = f.file.read()
     text = pdf_text(data, tmp_path)
-    from scoring.jsonio import from_dict
-    from scoring.protocol import Game, Raspasy
+    from scoring.russian.jsonio import from_dict
+    from scoring.russian.protocol import Game, Raspasy
 
     deals = from_dict(protocol.data)[0].deals
     flat = " ".join(text.split())

@@ -118,8 +118,8 @@ def test_tiebreak_columns_and_deal_statistics_come_from_the_protocols(played):
         "head_to_head",
     ]
     # the counters equal those of the stored pulkas of the approved rounds
-    from scoring.jsonio import from_dict
-    from scoring.stats import deal_stats
+    from scoring.russian.jsonio import from_dict
+    from scoring.russian.stats import deal_stats
 
     won: dict[int, int] = defaultdict(int)
     for p in Protocol.objects.filter(table__round__event=event, approved=True):

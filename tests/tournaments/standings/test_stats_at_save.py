@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.generate import random_protocol
+from scoring.russian.generate import random_protocol
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import Protocol, ProtocolStats, Round, StandingsSnapshot
 from tournaments.selectors import standings_inputs as selectors

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.protocol import Ending
+from scoring.model import Ending
 from tournaments.access.permissions import can_referee
 from tournaments.errors import UserFacingError
 from tournaments.families.protocols import stored_protocol, stored_sheet

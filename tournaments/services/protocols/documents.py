@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 
 from rules.conventions import InvalidConventionError
 from rules.variants import family_of_convention, find_any_convention
+from scoring.model import Ending
 from scoring.notation_lexer import NotationError
-from scoring.protocol import Ending
 from scoring.variants import read_json_document, variant_of
 from tournaments.errors import UserFacingError
 from tournaments.families import domain_of_protocol

@@ -10,7 +10,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from scoring.protocol import Ending
+from scoring.model import Ending
 from tournaments.access import permissions
 from tournaments.errors import whole_number
 from tournaments.models import EntryKind, Event

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.protocol import Ending
+from scoring.model import Ending
 from tournaments.access import permissions
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.jobs.outbox import STANDINGS_QUEUED, jobs_waiting

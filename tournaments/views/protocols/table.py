@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring.protocol import Ending
+from scoring.model import Ending
 from tournaments.access import lockout
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.models import Entry, Protocol, Round, Ruling

@@ -1,4 +1,4 @@
-"""Deal lines of the text notation (:mod:`scoring.notation`): reading and writing games,
+"""Deal lines of the text notation (:mod:`scoring.russian.notation`): reading and writing games,
 raspasy and penalties, and the players named in them.
 
 >>> from rules.contracts import Contract
@@ -15,12 +15,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from rules.contracts import Contract, Denomination, InvalidContractError
 
-from .notation_lexer import Cursor, NotationError, Token, quote
+from ..notation_lexer import Cursor, NotationError, SeatReader, quote, single_text
+from ..notation_lexer import referrer as seat_referrer
 from .protocol import Call, Deal, Game, Penalty, Raspasy
 
 __all__ = ["DealReader", "write_deal", "referrer", "RESULT_WORDS", "RESERVED"]
@@ -45,38 +46,12 @@ _CALL_CODE: Final = {Call.WHIST: "w", Call.PASS: "p", Call.HALF: "h", Call.HALF_
 _CALL_RE: Final = re.compile(r"^(.*?[^0-9])([0-9]+)?$")
 _RASPASY: Final = frozenset({"raspasy", "распасы", "распас", "распасовка", "rasp", "allpass"})
 _PENALTY: Final = frozenset({"penalty", "штраф"})
-_SAFE_NAME: Final = re.compile(r"^[^\W\d_][\w.'’-]*$")
 RESERVED: Final = _RASPASY | _PENALTY
 
 
 @dataclass
-class DealReader:
+class DealReader(SeatReader):
     """Reads deal lines for a table of ``players``."""
-
-    players: tuple[str, ...] | None = None
-    columns: dict[str, int] = field(default_factory=dict)  # where each attribute was given
-
-    def seat(self, cur: Cursor) -> int:
-        """A player: name (any case, or a unique prefix), quoted name, or seat number."""
-        assert self.players is not None
-        n = len(self.players)
-        expected = f"a player (a name or a seat number 1–{n})"
-        tok = cur.peek()
-        if tok is None or tok.kind not in ("word", "string"):
-            raise cur.error(expected, tok)
-        if tok.kind == "word" and re.fullmatch("[0-9]+", tok.text):
-            if not 1 <= int(tok.text) <= n:
-                raise cur.error(expected, tok)
-            cur.i += 1
-            return int(tok.text) - 1
-        low = tok.text.lower()
-        exact = [s for s, name in enumerate(self.players) if name.lower() == low]
-        found = exact or [s for s, name in enumerate(self.players) if name.lower().startswith(low)]
-        if len(found) != 1:
-            more = f"{expected}; {tok.text!r} matches several" if found else expected
-            raise cur.error(more, tok)
-        cur.i += 1
-        return found[0]
 
     def deal(self, cur: Cursor) -> Deal:
         head = cur.peek()
@@ -146,14 +121,6 @@ class DealReader:
             else:
                 raise cur.error(expected, tok)
 
-    def put(
-        self, cur: Cursor, fields: dict[str, object], name: str, tok: Token, value: object
-    ) -> None:
-        if name in fields:
-            raise NotationError(cur.number, tok.col, f"{tok.text!r}: {name} given twice")
-        fields[name] = value
-        self.columns[name] = tok.col
-
     def auction(self, cur: Cursor) -> tuple[tuple[int, str], ...]:
         cur.expect("{", "'{'")
         bids: list[tuple[int, str]] = []
@@ -184,7 +151,7 @@ class DealReader:
         while (tok := cur.peek()) is not None:
             if tok.kind == "§":
                 cur.i += 1
-                self.put(cur, fields, "rule", tok, _single_text(cur, "rule number, e.g. 3.2.21"))
+                self.put(cur, fields, "rule", tok, single_text(cur, "rule number, e.g. 3.2.21"))
                 continue
             if tok.kind == "word" and re.fullmatch(r"[0-9]+(\.[0-9]+)+", tok.text):
                 cur.i += 1
@@ -205,7 +172,7 @@ class DealReader:
                     pairs.append(self.whist_pair(cur))
                 value = tuple(pairs)
             else:
-                value = _single_text(cur, name)
+                value = single_text(cur, name)
             self.put(cur, fields, name, tok, value)
         rule = str(fields.pop("rule", ""))
         return Penalty(player, rule, **fields)  # type: ignore[arg-type]
@@ -214,14 +181,6 @@ class DealReader:
         seat = self.seat(cur)
         cur.expect(":", "':' and the whists, as in Boris:52")
         return seat, cur.integer("a number of whists", -(10**9))
-
-
-def _single_text(cur: Cursor, what: str) -> str:
-    tok = cur.peek()
-    if tok is None or tok.kind not in ("word", "string"):
-        raise cur.error(f"the {what} (a word, or quoted text)", tok)
-    cur.i += 1
-    return tok.text
 
 
 def _contract(cur: Cursor) -> Contract:
@@ -351,20 +310,10 @@ def _result_text(contract: Contract, tricks: int, ascii: bool) -> str:
 def referrer(
     names: tuple[str, ...], reserved: Callable[[str], bool] | None = None
 ) -> Callable[[int], str]:
-    """How the notation names a seat: the name when it reads back as that player, else the
-    seat number. ``reserved`` tells a name that is a keyword of the notation (by default the
-    Russian :data:`RESERVED` words); such a name is written as its seat number."""
-    lowered = [name.lower() for name in names]
-    is_reserved = reserved if reserved is not None else (lambda low: low in RESERVED)
-
-    def ref(seat: int) -> str:
-        if not 0 <= seat < len(names):
-            raise ValueError(f"seat {seat} is not at a table of {len(names)}")
-        name = names[seat]
-        safe = _SAFE_NAME.match(name) and name[0].isalpha() and lowered.count(name.lower()) == 1
-        return name if safe and not is_reserved(name.lower()) else str(seat + 1)
-
-    return ref
+    """How the notation names a seat (:func:`scoring.notation_lexer.referrer`); ``reserved``
+    tells a name that is a keyword of the notation, by default the Russian :data:`RESERVED`
+    words."""
+    return seat_referrer(names, reserved if reserved is not None else (lambda low: low in RESERVED))
 
 
 def write_deal(deal: Deal, ref: Callable[[int], str], ascii: bool) -> str:

@@ -1,5 +1,7 @@
 """What each player writes for one deal: the rules of 001 §3.5–§3.8 and §4.2.3.
 
+Raspasy are written by :mod:`scoring.russian.raspasy`, on the same :class:`Table`.
+
 The scorer keeps the whole sheet in one flat list of ints (speed: no objects per
 deal). For ``n`` players the stride is ``n + 2``; player ``p``'s pulya is at
 ``p * stride``, his gora at ``p * stride + 1`` and the whists he wrote on ``q`` at
@@ -11,17 +13,16 @@ from __future__ import annotations
 
 import functools
 
-from rules.contracts import WHIST_OBLIGATION, Contract, Denomination
+from rules.contracts import WHIST_OBLIGATION
 from rules.conventions import Convention
 
-from .findings import Finding, Severity
-from .protocol import Call, Game, Penalty, Raspasy
+from ..findings import Finding, Severity
+from .protocol import Call, Game, Penalty
 
 __all__ = [
     "PENALTY_RULES",
     "Table",
     "write_game",
-    "write_raspasy",
     "write_penalty",
     "whisting_order",
 ]
@@ -63,7 +64,7 @@ class Table:
         #: orders[dealer][declarer]: the two defenders in whisting order;
         #: writers[dealer][declarer]: who writes consolation (001 §3.8.1.2; D5)
         self.orders, self.writers = _seating(n, conv.consolation_writers)
-        #: when explaining a deal (:func:`scoring.explain.cell_rules`): (cell, amount, rule)
+        #: when explaining a deal (:func:`scoring.russian.explain.cell_rules`): (cell, amount, rule)
         #: for every write, so a wrong written cell cites the rule that produces it
         self.why: list[tuple[int, int, str]] | None = None
 
@@ -479,106 +480,6 @@ def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -
     return True
 
 
-def raspasy_step(conv: Convention, streak: int) -> int:
-    """Price factor of a raspasy after ``streak`` raspasy in a row (001 §3.7.4)."""
-    mode = conv.raspasy_progression
-    if mode == "none":
-        return 1
-    limit = conv.raspasy_progression_limit
-    i = min(streak, limit - 1) if limit else streak
-    return i + 1 if mode == "arithmetic" else 1 << i
-
-
-def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
-    """All passed (001 §3.7): gora per trick with amnesty, or Rostov whists; 0 → pulya."""
-    conv, n, stride, cells = t.conv, t.n, t.stride, t.cells
-    counts = r.tricks
-    m = r.multiplier
-    if m != 1 and not (conv.multipliers and m >= 1):
-        t.error("MULTIPLIER", f"multiplier {m} is not allowed in this convention", "4.1.2")
-        return False
-    if len(counts) != n:
-        t.error(
-            "RASPASY_TRICKS",
-            f"{len(counts)} trick counts for {n} players",
-            "3.7.1",
-            column="tricks",
-        )
-        return False
-    # seats that take tricks: all three, or with four the dealer for the talon (3.7.6.1)
-    talon = n == 4 and conv.raspasy_talon_to_dealer
-    seats = range(n) if n == 3 or talon else [p for p in range(n) if p != dealer]
-    own: list[int] = []
-    for p in seats:
-        c = counts[p]
-        top = 2 if (n == 4 and p == dealer) else 10
-        if c is None or c < 0 or c > top:
-            t.error(
-                "RASPASY_TRICKS",
-                f"tricks {c!r}: need 0–{top}",
-                "3.7.6.1",
-                player=p,
-                column="tricks",
-            )
-            return False
-        own.append(c)
-    if n == 4 and not talon and counts[dealer]:
-        t.error(
-            "RASPASY_TRICKS",
-            "the dealer has no tricks: the talon is not used",
-            "3.7.6.2",
-            player=dealer,
-            column="tricks",
-        )
-        return False
-    if sum(own) != 10:
-        t.error(
-            "TRICKS_SUM",
-            f"raspasy tricks sum to {sum(own)}, not 10",
-            "3.7.6.1",
-            column="tricks",
-            written=sum(own),
-            expected=10,
-        )
-        return False
-    least = min(own)
-    if conv.raspasy_mode == "gora":
-        price = conv.raspasy_price * step * m
-        if not conv.raspasy_amnesty:  # amnesty (001 §3.7.3) by default
-            least = 0
-        for k, p in enumerate(seats):  # (enumerate: a strict zip costs more here)
-            c = own[k]
-            if c > least:
-                cells[p * stride + 1] += (c - least) * price
-                if t.why is not None:
-                    t.cite(p * stride + 1, (c - least) * price, "3.7.2.1")
-    else:  # Rostov: the least taker writes on the others (001 §3.7.2.2)
-        takers = [p for p, c in zip(seats, own, strict=True) if c == least]
-        per = conv.raspasy_price * step * m
-        full = conv.raspasy_whists_base == "full"
-        for q, c in zip(seats, own, strict=True):
-            if c == least:
-                continue
-            amount = per * (c if full else c - least)
-            share, extra = divmod(amount, len(takers))
-            for i, p in enumerate(takers):  # tied takers write in halves
-                cells[p * stride + 2 + q] += share + (1 if i < extra else 0)
-                if t.why is not None:
-                    t.cite(p * stride + 2 + q, share + (1 if i < extra else 0), "3.7.2.2")
-    if least == 0 or n == 4:
-        mode = conv.raspasy_zero_bonus
-        bonus = (
-            step * m if mode == "step" else 1 if mode == "one" else conv.raspasy_price * step * m
-        )
-        for p in range(n):
-            if n == 4 and p == dealer:
-                if conv.raspasy_dealer_zero_bonus and not counts[p]:
-                    t.pulya(p, bonus, "3.7.6.2")  # D12; Rostov 3.7.6.2
-            elif counts[p] == 0:  # "пишет в пульку стоимость одной взятки" (001 §3.7.2.1)
-                t.pulya(p, bonus, "3.7.2.2" if conv.raspasy_mode == "whists" else "3.7.2.1")
-    return True
-
-
 #: Penalty rules of seed 001 a Penalty entry may cite, with what the entry holds.
 PENALTY_RULES: dict[str, str] = {
     "3.2.21": "looking at the talon: 5 points in the gora",
@@ -639,8 +540,3 @@ def write_penalty(t: Table, pen: Penalty) -> bool:
         if t.why is not None:
             t.cite(writer * stride + 2 + p, amount, rule)
     return True
-
-
-def below_exit_level(conv: Convention, contract: Contract) -> bool:
-    """A contract too low to leave raspasy (001 §3.7.8; archaic Classic 7, §3.7.7)."""
-    return contract < Contract(conv.raspasy_exit_level, Denomination.SPADES)

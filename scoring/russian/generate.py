@@ -6,7 +6,7 @@ Deterministic per seed: the same ``random.Random(seed)`` gives the same protocol
 >>> p = random_protocol(random.Random(7), convention="sochi", players=3, target=10)
 >>> p == random_protocol(random.Random(7), convention="sochi", players=3, target=10)
 True
->>> from scoring.check import check
+>>> from scoring.russian.check import check
 >>> check(p).ok, str(p.ending)
 (True, 'closed')
 """
@@ -20,14 +20,8 @@ from rules.contracts import LADDER, MISERE, Contract
 from rules.conventions import Convention, find_convention
 
 from .protocol import Call, Deal, Ending, Game, OptionValue, Penalty, Protocol, Raspasy
-from .writing import (
-    Table,
-    below_exit_level,
-    raspasy_step,
-    write_game,
-    write_penalty,
-    write_raspasy,
-)
+from .raspasy import below_exit_level, raspasy_step, write_raspasy
+from .writing import Table, write_game, write_penalty
 
 __all__ = ["random_protocol", "PLAYER_NAMES"]
 

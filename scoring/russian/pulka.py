@@ -1,13 +1,13 @@
 """Scoring a protocol: the pulka as written on paper, deal by deal, and its settlement.
 
 :func:`score` replays the deals (dealer rotation 001 §3.2.2, the writing rules of
-:mod:`scoring.writing`, help and overflow 001 §4.2.3/§4.1.1, the closing of the
+:mod:`scoring.russian.writing`, help and overflow 001 §4.2.3/§4.1.1, the closing of the
 pulka 001 §4.2.14), applies the end conversion (001 §4.2.3, §4.2.3.3) and
 settles (001 §4.2.14, §4.2.12). Illegal records are reported as findings and
 left out of the sums; the scorer never stops at the first.
 
 >>> from rules.contracts import Contract
->>> from scoring.protocol import Call, Game, Protocol
+>>> from scoring.russian.protocol import Call, Game, Protocol
 >>> six = Contract.from_str("6♠")
 >>> p = Protocol(players=("A", "B", "C"), target=2, ending="in-progress",
 ...              deals=(Game(1, six, (Call.WHIST, Call.PASS), 5),))
@@ -24,16 +24,11 @@ from fractions import Fraction
 from rules.contracts import Contract, Denomination
 from rules.conventions import Convention, find_convention
 
-from .findings import Finding, Severity
+from ..findings import Finding, Severity
 from .protocol import Call, Ending, Game, Penalty, Protocol, Raspasy, SheetLine, SheetRow
+from .raspasy import raspasy_step, write_raspasy
 from .settlement import Settlement, settle
-from .writing import (
-    Table,
-    raspasy_step,
-    write_game,
-    write_penalty,
-    write_raspasy,
-)
+from .writing import Table, write_game, write_penalty
 
 __all__ = ["ScoredPulka", "HelpEntry", "score", "convention_of"]
 
@@ -45,8 +40,8 @@ HelpEntry = tuple[int, int, int, int]
 class ScoredPulka:
     """The computed pulka.
 
-    ``totals[i]`` is the flat sheet after deal ``i`` (see :mod:`scoring.writing` for
-    the layout; :meth:`row` gives it as :class:`~scoring.protocol.SheetLine` s).
+    ``totals[i]`` is the flat sheet after deal ``i`` (see :mod:`scoring.russian.writing` for
+    the layout; :meth:`row` gives it as :class:`~scoring.russian.protocol.SheetLine` s).
     ``dealers[i]`` is the dealer of deal ``i`` (``None`` for a penalty entry),
     ``steps[i]`` the raspasy price factor (0 for other deals), ``closed_at`` the
     index of the deal that closed the pulka, ``conversion`` the end conversion per

@@ -3,12 +3,12 @@
 A ``{"format": "pulka-result", "version": 1, ...}`` document: the protocol, per deal what each
 player wrote and the running totals, help, the closing, the end conversion, the settlement and
 the findings. ``docs/protocol-format.md`` describes it; the versioning rules of
-:mod:`scoring.jsonio` apply.
+:mod:`scoring.russian.jsonio` apply.
 
 >>> import json
 >>> from rules.contracts import Contract
->>> from scoring.protocol import Call, Game, Protocol
->>> from scoring.pulka import score
+>>> from scoring.russian.protocol import Call, Game, Protocol
+>>> from scoring.russian.pulka import score
 >>> p = Protocol(players=("A", "B", "C"), target=2, ending="in-progress",
 ...              deals=(Game(1, Contract.from_str("6♠"), (Call.WHIST, Call.PASS), 6),))
 >>> data = json.loads(dumps_result(score(p)))
@@ -18,38 +18,12 @@ the findings. ``docs/protocol-format.md`` describes it; the versioning rules of
 
 from __future__ import annotations
 
-import json
-from fractions import Fraction
-
-from .findings import Finding
-from .jsonio import VERSION, Json, number, row_to_list, to_dict
+from ..findings import Finding
+from ..jsonio import Json, dumps_document, finding_to_dict, number
+from .jsonio import VERSION, row_to_list, to_dict
 from .pulka import ScoredPulka
 
-__all__ = ["finding_to_dict", "result_to_dict", "dumps_result"]
-
-
-def finding_to_dict(f: Finding) -> dict[str, Json]:
-    """A finding as JSON: code, severity, message, rule and place (deal and player 0-based)."""
-
-    def plain(value: object) -> Json:
-        if value is None or isinstance(value, bool | int | str):
-            return value
-        if isinstance(value, Fraction):
-            return number(value)
-        return str(value)
-
-    return {
-        "code": f.code,
-        "severity": str(f.severity),
-        "message": f.message,
-        "rule": f.rule,
-        "source": f.source,
-        "deal": f.deal,
-        "player": f.player,
-        "column": f.column,
-        "written": plain(f.written),
-        "expected": plain(f.expected),
-    }
+__all__ = ["result_to_dict", "dumps_result"]
 
 
 def result_to_dict(
@@ -105,4 +79,4 @@ def dumps_result(
     scored: ScoredPulka, findings: tuple[Finding, ...] | None = None, *, indent: int | None = 2
 ) -> str:
     """:func:`result_to_dict` as JSON text."""
-    return json.dumps(result_to_dict(scored, findings), ensure_ascii=False, indent=indent) + "\n"
+    return dumps_document(result_to_dict(scored, findings), indent)

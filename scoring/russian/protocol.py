@@ -3,8 +3,8 @@
 All types are frozen dataclasses of plain values, so they hash, compare and
 serialise without surprises. Seats are 0-based indexes into
 :attr:`Protocol.players`, in clockwise seat order (001 §3.2.2: the deal passes
-to the left, i.e. to the next seat). Nothing here computes; :mod:`scoring.pulka`
-scores a protocol and :mod:`scoring.check` checks one.
+to the left, i.e. to the next seat). Nothing here computes; :mod:`scoring.russian.pulka`
+scores a protocol and :mod:`scoring.russian.check` checks one.
 
 Fields, one by one
 ------------------
@@ -79,10 +79,12 @@ A :data:`SheetRow` holds one :class:`SheetLine` per seat: ``pulya``, ``gora`` an
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from rules.contracts import Contract
+
+from ..model import Bid, Ending, OptionValue
 
 __all__ = [
     "Call",
@@ -113,21 +115,6 @@ class Call(enum.StrEnum):
     #: (001 §3.8.14; in gentleman whist nothing at all with the option
     #: ``returned_half_consolation`` off, D21) and answers for nothing.
     HALF_RETURNED = "half-returned"
-
-
-class Ending(enum.StrEnum):
-    """How the pulka ended."""
-
-    CLOSED = "closed"  # every pulya reached the target (001 §4.2.14; Leningrad: the sum, §4.2.3.3)
-    AGREEMENT = "agreement"  # stopped early by everybody's agreement (001 §4.2.3)
-    TIME_LIMIT = "time-limit"  # stopped by the tournament's time limit (001 §4.2.3, §4.2.15)
-    IN_PROGRESS = "in-progress"  # still being played
-
-
-#: One spoken bid: (seat, text), e.g. ``(1, "7♦")`` or ``(2, "pass")``.
-Bid = tuple[int, str]
-
-OptionValue = str | int | bool | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +162,8 @@ class Protocol:
     """A table's pulka as recorded (see the module docstring).
 
     >>> from rules.contracts import Contract
+
+from ..model import Bid, Ending, OptionValue
     >>> p = Protocol(players=("Anna", "Boris", "Vera"), target=10,
     ...              deals=(Game(0, Contract.from_str("6♠"), (Call.WHIST, Call.PASS), 6),))
     >>> p.with_options(whist_style="gentleman").options
@@ -206,8 +195,6 @@ class Protocol:
 
 
 def _replace(protocol: Protocol, **changes: object) -> Protocol:
-    from dataclasses import replace
-
     return replace(protocol, **changes)  # type: ignore[arg-type]
 
 

@@ -16,7 +16,7 @@ The grammar, with examples, is in ``docs/protocol-format.md``. In short::
     4. Vera мизер / ровно
     5. penalty Boris §3.2.21 gora=5 note="looked at the talon"
 
-:func:`parse` reads it into a :class:`~scoring.protocol.Protocol`; :func:`format` writes the
+:func:`parse` reads it into a :class:`~scoring.russian.protocol.Protocol`; :func:`format` writes the
 canonical text back, so ``parse(format(p)) == p`` and ``format(parse(t))`` is canonical.
 
 >>> text = "players: Anna, Boris, Vera\\ntarget: 10\\nAnna 6S = w/p\\nraspasy 4-3-3\\n"
@@ -31,27 +31,27 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from .notation_deals import RESULT_WORDS, DealReader, referrer, write_deal
-from .notation_lexer import (
+from ..notation_lexer import (
+    MAX_DEALS,
     Cursor,
     NotationError,
     Token,
-    is_bare,
+    option_text,
+    options_line,
     player_names,
     quote,
     squash,
     tokenize,
 )
+from .notation_deals import RESULT_WORDS, DealReader, referrer, write_deal
 from .protocol import (
     Deal,
     Ending,
-    OptionValue,
     Protocol,
     Sheet,
     SheetLine,
@@ -75,10 +75,6 @@ __all__ = [
 #: The first line :func:`format` writes; a file may omit it (version 1 is assumed).
 FORMAT_LINE: Final = "format: pulka 1"
 
-#: The most ``sheet N:`` rows :func:`parse_sheet` reads when it is not told the protocol's
-#: number of deals (a pulka ended by the time limit has far fewer, 001 §4.2.3).
-MAX_DEALS: Final = 1000
-
 
 _HEADERS: Final = {
     "format": "format", "формат": "format",
@@ -98,25 +94,6 @@ _ENDINGS: Final = {e.value: e for e in Ending} | {
 # --- headers and the whole text --------------------------------------------------------------
 
 
-def _option_value(cur: Cursor) -> OptionValue:
-    tok = cur.peek()
-    if tok is None or tok.kind not in ("word", "string"):
-        raise cur.error("an option value (a word, number, true/false, none or quoted text)", tok)
-    cur.i += 1
-    if tok.kind == "string":
-        return tok.text
-    low = tok.text.lower()
-    if re.fullmatch(r"-?[0-9]+", low):
-        return int(low)
-    if low in ("true", "yes", "да", "on"):
-        return True
-    if low in ("false", "no", "нет", "off"):
-        return False
-    if low in ("none", "null"):
-        return None
-    return tok.text
-
-
 def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object]) -> None:
     head = cur.toks[0]
     if key in found and key != "options":
@@ -129,18 +106,7 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
     elif key == "convention":
         found[key] = cur.text("a convention such as sochi, leningrad, rostov or classic")
     elif key == "options":
-        options = dict(found.get("options", {}))  # type: ignore[call-overload]
-        while True:
-            tok = cur.peek()
-            name = cur.text("an option name", stop=",=")
-            cur.expect("=", f"'=' and a value after {name}")
-            if name in options:
-                raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
-            options[name] = _option_value(cur)
-            if not cur.at(","):
-                break
-            cur.i += 1
-        found[key] = options
+        found[key] = options_line(cur, dict(found.get("options", {})))  # type: ignore[call-overload]
     elif key == "target":
         found[key] = cur.integer("the pulka size, a whole number of points (e.g. 10, 20, 50)", 1)
     elif key == "players":
@@ -176,7 +142,7 @@ _RESULT_SHEET_WORDS: Final = frozenset({"result", "результат"})
 
 @dataclass
 class _SheetLines:
-    """The ``sheet …:`` lines: what the players wrote, for :mod:`scoring.check`."""
+    """The ``sheet …:`` lines: what the players wrote, for :mod:`scoring.russian.check`."""
 
     running: dict[int, SheetRow] = field(default_factory=dict)
     #: where each ``sheet N:`` line's number stands (line, column), to name it in an error
@@ -383,19 +349,6 @@ def parse_sheet(text: str, players: tuple[str, ...], *, deals: int = MAX_DEALS) 
     return sheet.sheet(deals) or Sheet()
 
 
-def _value(value: OptionValue) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    cur = Cursor(tokenize(value, 0), 0, len(value)) if is_bare(value, word=True) else None
-    if cur is not None and _option_value(cur) == value:
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
 def format(  # noqa: A001 - pairs with parse
     protocol: Protocol, sheet: Sheet | None = None, *, ascii: bool = False
 ) -> str:
@@ -409,7 +362,7 @@ def format(  # noqa: A001 - pairs with parse
     ref = referrer(names)
     lines = [FORMAT_LINE, f"convention: {quote(protocol.convention)}"]
     if protocol.options:
-        pairs = (f"{quote(k, word=True)}={_value(v)}" for k, v in protocol.options)
+        pairs = (f"{quote(k, word=True)}={option_text(v)}" for k, v in protocol.options)
         lines.append("options: " + ", ".join(pairs))
     lines.append(f"target: {protocol.target}")
     lines.append("players: " + ", ".join(quote(n) for n in names))

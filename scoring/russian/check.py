@@ -13,13 +13,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
+from rules.bidding import check_auction
 from rules.contracts import Contract, InvalidContractError
 
+from ..findings import CheckReport, Finding
 from .explain import CellRules, cell_rules, final_rule, rule_for_cell
-from .findings import CheckReport, Finding
 from .protocol import Game, Penalty, Protocol, Raspasy, Sheet, SheetRow
 from .pulka import ScoredPulka, score
 
@@ -32,7 +33,7 @@ def check(protocol: Protocol, sheet: Sheet | None = None) -> CheckReport:
     """Score ``protocol`` and check it (and ``sheet``, if given); all findings.
 
     :raises ValueError: only for a table that cannot be scored at all (see
-        :func:`scoring.pulka.score`).
+        :func:`scoring.russian.pulka.score`).
     """
     scored = score(protocol)
     findings = [*scored.findings, *_check_auctions(scored)]
@@ -44,34 +45,26 @@ def check(protocol: Protocol, sheet: Sheet | None = None) -> CheckReport:
     return CheckReport(tuple(findings))
 
 
-def _bidding_checker() -> Callable[..., Sequence[object]] | None:
-    try:
-        from rules.bidding import check_auction
-    except ImportError:  # rules.bidding not installed: the fallback below still applies
-        return None
-    return check_auction
-
-
 def _check_auctions(scored: ScoredPulka) -> list[Finding]:
-    """The auctions: rules.bidding's findings (001 §3.3, §3.4.3), or, without that module,
-    the contract not below the final bid (001 §3.4.3) and the declarer its winner (§3.3.13)."""
+    """The auctions: rules.bidding's findings (001 §3.3, §3.4.3), or, where the dealer is not
+    known, the contract not below the final bid (001 §3.4.3) and the declarer its winner
+    (§3.3.13)."""
     protocol = scored.protocol
     out: list[Finding] = []
     deals = protocol.deals
     with_auction = [i for i, deal in enumerate(deals) if type(deal) is Game and deal.auction]
     if not with_auction:
         return out
-    checker = _bidding_checker()
     for i in with_auction:
         deal = deals[i]
         assert type(deal) is Game
         before = [d for d in deals[:i] if type(d) is not Penalty]
         after_raspasy = bool(before) and type(before[-1]) is Raspasy
         dealer = scored.dealers[i]
-        if checker is not None and dealer is not None:
+        if dealer is not None:
             min_level = scored.convention.raspasy_exit_level if after_raspasy else 6
             try:
-                found = checker(
+                found = check_auction(
                     deal.auction,
                     dealer=dealer,
                     players=protocol.size,

@@ -1,6 +1,6 @@
 """What a penalty of the catalogue (:mod:`rules.penalties`) writes in the pulka (seed 001).
 
-:func:`penalty_entries` turns a catalogue penalty into :class:`scoring.protocol.Penalty` entries
+:func:`penalty_entries` turns a catalogue penalty into :class:`scoring.russian.protocol.Penalty` entries
 for a given protocol, deal and offender, so that the pulka and the settlement change as the rule
 says. A penalty that changes tricks (3.4.6, 3.4.9, 3.9.11.2, 3.9.18) is computed by the scoring
 engine itself: the deal is written again with the penalised tricks and the difference in the
@@ -9,7 +9,7 @@ offender's own columns is the penalty entry — the other players write for the 
 column. :func:`adjusted_result_entries` does the referee's compensating result of
 001 §3.8.5.1 Б.
 
->>> from scoring.protocol import Protocol
+>>> from scoring.russian.protocol import Protocol
 >>> penalty_entries("TALON_PEEK", Protocol(("A", "B", "C"), 10), deal=None, seat=1)
 (Penalty(player=1, rule='3.2.21', gora=5, pulya=0, whists=(), note='TALON_PEEK'),)
 """

@@ -18,7 +18,7 @@ With four players the dealer sits out (001 §3.2.10): his talon tricks on raspas
 are not his play, so he is left out of that deal's raspasy counters.
 
 >>> from rules.contracts import Contract, MISERE
->>> from scoring.protocol import Call, Game, Protocol, Raspasy
+>>> from scoring.russian.protocol import Call, Game, Protocol, Raspasy
 >>> p = Protocol(players=("A", "B", "C"), target=10, deals=(
 ...     Raspasy((1, 3, 6)), Game(1, Contract.from_str("7♥"), (Call.WHIST, Call.PASS), 5),
 ...     Game(2, MISERE, (), 2)))
@@ -35,6 +35,7 @@ from fractions import Fraction
 from rules.contracts import MISERE
 
 from .protocol import Game, Penalty, Protocol, Raspasy
+from .pulka import score
 
 __all__ = ["STAT_KEYS", "deal_stats", "pairwise_results"]
 
@@ -98,15 +99,13 @@ def pairwise_results(protocol: Protocol) -> tuple[tuple[Fraction, ...], ...]:
     q it is p's exact settlement; ``result[p][q] == -result[q][p]``.
 
     >>> from rules.contracts import Contract
-    >>> from scoring.protocol import Call, Game, Protocol
+    >>> from scoring.russian.protocol import Call, Game, Protocol
     >>> p = Protocol(players=("A", "B", "C"), target=2, ending="agreement",
     ...              deals=(Game(1, Contract.from_str("6♠"), (Call.WHIST, Call.PASS), 5),))
     >>> r = pairwise_results(p)
     >>> sum(r[0]) + sum(r[1]) + sum(r[2]), r[0][1] == -r[1][0]
     (Fraction(0, 1), True)
     """
-    from .pulka import score
-
     row = score(protocol).final_row()
     n = len(row)
     return tuple(

@@ -8,8 +8,8 @@ whists §3.8.1.1, consolation §3.8.1.2, a whister's shortfall §3.8.11/§3.8.12
 error. Only a sheet with a wrong cell is explained, so scoring itself pays nothing for it.
 
 >>> from rules.contracts import Contract
->>> from scoring.protocol import Call, Game, Protocol
->>> from scoring.pulka import score
+>>> from scoring.russian.protocol import Call, Game, Protocol
+>>> from scoring.russian.pulka import score
 >>> p = Protocol(("A", "B", "C"), 20, (Game(0, Contract.from_str("7♠"), (Call.WHIST,
 ...              Call.PASS), 5),), ending="in-progress")
 >>> rules = cell_rules(score(p), 0)
@@ -25,7 +25,8 @@ from collections.abc import Callable
 
 from .protocol import Game, Penalty, Raspasy
 from .pulka import ScoredPulka
-from .writing import Table, write_game, write_penalty, write_raspasy
+from .raspasy import write_raspasy
+from .writing import Table, write_game, write_penalty
 
 __all__ = ["cell_rules", "rule_for_cell", "final_rule"]
 
@@ -37,7 +38,7 @@ _LOOK_BACK = 40
 
 
 def cell_rules(scored: ScoredPulka, i: int) -> CellRules:
-    """Every write of deal ``i`` with its rule, by cell (see :mod:`scoring.writing`)."""
+    """Every write of deal ``i`` with its rule, by cell (see :mod:`scoring.russian.writing`)."""
     protocol = scored.protocol
     n = protocol.size
     t = Table(scored.convention, n, protocol.target)

@@ -1,0 +1,27 @@
+"""What every family's input model shares: how a game ended, a spoken bid, an option's value.
+
+Each family's protocol (:mod:`scoring.russian.protocol`, :mod:`scoring.balkan.protocol`,
+:mod:`scoring.pot.protocol`, :mod:`scoring.priffe.protocol`) uses these types; they import
+nothing of Pulka's.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = ["Ending", "Bid", "OptionValue"]
+
+
+class Ending(enum.StrEnum):
+    """How the pulka ended."""
+
+    CLOSED = "closed"  # every pulya reached the target (001 §4.2.14; Leningrad: the sum, §4.2.3.3)
+    AGREEMENT = "agreement"  # stopped early by everybody's agreement (001 §4.2.3)
+    TIME_LIMIT = "time-limit"  # stopped by the tournament's time limit (001 §4.2.3, §4.2.15)
+    IN_PROGRESS = "in-progress"  # still being played
+
+
+#: One spoken bid: (seat, text), e.g. ``(1, "7♦")`` or ``(2, "pass")``.
+Bid = tuple[int, str]
+
+OptionValue = str | int | bool | None
