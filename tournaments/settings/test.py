@@ -7,6 +7,7 @@ switch eager mode off for the duration of a test and run tasks through a real wo
 """
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pulka")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -17,8 +18,6 @@ def _redis_of_worker(url: str, worker: str) -> str:
     """``url`` with the database of pytest-xdist's worker ``gwK``: ``(N - K) mod 16`` where
     ``url`` names database N (/15 by default: gw0 15, gw1 14, …). Each worker's tests then flush
     and count only their own keys (a Redis cache's ``clear()`` is FLUSHDB)."""
-    from urllib.parse import urlsplit, urlunsplit
-
     parts = urlsplit(url)
     number = int(parts.path.strip("/") or 0)
     return urlunsplit(parts._replace(path=f"/{(number - int(worker[2:])) % 16}"))
