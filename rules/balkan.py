@@ -1,7 +1,7 @@
 """Conventions of the Balkan family (Croatian, Serbian, Slovenian Preference) as parameter sets.
 
 Seed 002 describes the Croatian game of the Medjimurje region in its main text and the Serbian
-and Slovenian differences in its "variations" sections; ``rules-reference/variants.md`` §1–4
+and Slovenian differences in its "variations" sections; reading aid, variants §1–4
 lists every point the text leaves open, with the seed's reading as the default and the
 alternatives other players use. Each such point is a named option here, validated like the
 Russian ones (:mod:`rules.conventions`): a convention is data, not code.

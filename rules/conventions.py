@@ -3,7 +3,7 @@
 A convention is data, not code: one frozen :class:`Convention` per variant, in a
 registry looked up by name or alias. Every point the Kodeks (seed 001) leaves to
 the players' agreement, and every disputed point D1–D21 of the reading aid
-``rules-reference/russian.md``, is a named option whose default is the Kodeks'
+reading aid, russian, is a named option whose default is the Kodeks'
 reading. :meth:`Convention.with_options` changes options with validation.
 
 >>> find_convention("сочи").key, find_convention("Питер").key

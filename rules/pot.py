@@ -2,7 +2,7 @@
 
 Neither game keeps a score sheet: chips (units) change hands every deal, between the players and
 a **pot** (potten, der Einsatz). Each game is one frozen :class:`PotConvention` with validated
-options; every point ``rules-reference/variants.md`` §5–6 leaves open is an option whose default
+options; every point reading aid, variants §5–6 leaves open is an option whose default
 is the seed's reading (A-VI-…, A-DE-…).
 
 Vocabulary (the players' words). Viennese (000, Swedish text): **grundinsats** (base stake *G*),

@@ -3,7 +3,7 @@
 Seed 004 describes the game of four players in two partnerships (bolag), 52 cards and 13 tricks,
 with the **modern** scoring ("Poängräkning (det moderna sättet)") and the **old-fashioned** one
 ("Priffe i gammaldags variant"), plus a simpler way to play ("Enklare variant av Priffe"): a fixed
-number of deals, or until a side reaches a total below the line. ``rules-reference/variants.md``
+number of deals, or until a side reaches a total below the line. reading aid, variants
 §7–8 lists the points the text leaves open (A-PR-1 … A-PR-6, A-PO-1 … A-PO-4); each reading with
 an alternative is an option here, validated like the Russian ones, with the seed's as default.
 

@@ -111,7 +111,7 @@ VALUE_LABELS: dict[tuple[str, str], Any] = {
 
 
 #: The Balkan options (:mod:`rules.balkan`), citing seed 002 and the reading aid's §3
-#: (``rules-reference/variants.md``) where the seed leaves a point open.
+#: (reading aid, variants) where the seed leaves a point open.
 BALKAN_OPTION_LABELS: dict[str, Any] = {
     "direction": _('Direction of play (002 "Players and Deal"; Serbia: counter-clockwise)'),
     "refa_limit": _('Refa limit; 0: by the bula, 1 at 30, 3 from 50 (002 "Refa")'),
@@ -150,7 +150,7 @@ VALUE_LABELS.update(
 
 
 #: The Priffe options (:mod:`rules.priffe`), citing seed 004 and the reading aid's §7–8
-#: (``rules-reference/variants.md``: A-PR-1 … A-PR-6) where the seed leaves a point open.
+#: (reading aid, variants: A-PR-1 … A-PR-6) where the seed leaves a point open.
 PRIFFE_OPTION_LABELS: dict[str, Any] = {
     "play": _('How long a game lasts (004 "Enklare variant av Priffe")'),
     "penalty_points": _("Where strafftrick points are written (004; A-PR-1)"),
@@ -160,7 +160,7 @@ PRIFFE_OPTION_LABELS: dict[str, Any] = {
 
 
 #: The pot games' options (:mod:`rules.pot`): Viennese (seed 000) and German (seed 003), with the
-#: reading aid's §5–6 (``rules-reference/variants.md``, A-VI-…, A-DE-…) where the seeds leave a
+#: reading aid's §5–6 (reading aid, variants, A-VI-…, A-DE-…) where the seeds leave a
 #: point open. An option of the other game is refused for a convention (its error names it).
 POT_OPTION_LABELS: dict[str, Any] = {
     "base_stake": _('Base stake (grundinsats) in chips, divisible by ten (000 "Förberedelser")'),

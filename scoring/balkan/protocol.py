@@ -3,7 +3,7 @@
 All types are frozen dataclasses of plain values. Seats are 0-based indexes into
 :attr:`BalkanProtocol.players`, listed **in playing order** (seed 002 "Players and Deal":
 clockwise in Croatia and Slovenia, counter-clockwise in Serbia), so one set of rules serves both
-directions (``rules-reference/variants.md`` §1.1): the deal and the bidding pass to the next seat,
+directions (reading aid, variants §1.1): the deal and the bidding pass to the next seat,
 and a declarer's **defenders** are, in that order, the next seat and the one after.
 
 :class:`BalkanProtocol`

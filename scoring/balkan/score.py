@@ -1,7 +1,7 @@
 """Scoring a Balkan game (seed 002): the three columns per player, deal by deal, and the settlement.
 
 :func:`score` replays the deals of a :class:`~scoring.balkan.protocol.BalkanProtocol` the way the
-players write them (``rules-reference/variants.md`` §1.2–1.3):
+players write them (reading aid, variants §1.2–1.3):
 
 1. ``mult = 2 ** kontra × (2 if the declarer has an unplayed refa)``; his oldest refa is used
    (seed 002 "Refa"; notes (e), (f), (h); note (g): one refa per hand).

@@ -2,7 +2,7 @@
 
 Neither game keeps a score sheet: every deal chips change hands between the players and a pot.
 The state is each player's **net** and the **pot**; the identity Σ net + pot = the pot before the
-first deal holds after every deal (``rules-reference/variants.md`` §5.1, §6).
+first deal holds after every deal (reading aid, variants §5.1, §6).
 
 Modules: :mod:`scoring.pot.protocol` (the input model), :mod:`scoring.pot.score` (each deal's
 transfers), :mod:`scoring.pot.check` (findings), :mod:`scoring.pot.auction` (the bidding

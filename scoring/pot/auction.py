@@ -1,6 +1,6 @@
 """The bidding constraints of the pot games, checked on a recorded auction.
 
-Viennese (``rules-reference/variants.md`` §5.3, seed 000 "Budgivningen", "Köp och
+Viennese (reading aid, variants §5.3, seed 000 "Budgivningen", "Köp och
 spelangivelse", "Efterköp"): raising, the holder's hold at 1–4, the level lock, spel, premium bids
 at the first turn, and the contract the final bid allows. German (§6, seed 003): Vorhand's Eins,
 each bid higher, the trump at least the bid, no hand game after a bid, Herz said as Prämie.

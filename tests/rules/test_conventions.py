@@ -1,4 +1,4 @@
-"""Conventions as parameter sets with named options (seed 001; rules-reference/russian.md)."""
+"""Conventions as parameter sets with named options (seed 001; reading aid, russian)."""
 
 from __future__ import annotations
 
