@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -30,6 +30,10 @@ __all__ = [
     "is_bare",
     "quote",
     "squash",
+    "header_key",
+    "header_fields",
+    "token_lines",
+    "sheet_lines",
     "player_names",
     "option_value",
     "options_line",
@@ -171,6 +175,60 @@ def player_names(cur: Cursor, col: int) -> tuple[str, ...]:
 def squash(text: str) -> str:
     """A header key without case, spaces, ``_`` or ``-``: ``First dealer`` → ``firstdealer``."""
     return re.sub(r"[\s_\-]", "", text.lower())
+
+
+def header_key(
+    tokens: list[Token], lookup: Callable[[str], str | None]
+) -> tuple[str, int] | None:
+    """A header line's key and where its value starts (the token after the ``:``), or ``None``
+    for a line that is not a header: words before the first ``:``, joined, that ``lookup`` (the
+    family's own words) names."""
+    for j, tok in enumerate(tokens):
+        if tok.kind == ":":
+            key = lookup("".join(t.text for t in tokens[:j])) if j else None
+            return (key, j + 1) if key else None
+        if tok.kind != "word":
+            return None
+    return None
+
+
+def header_fields(
+    text: str,
+    key_of: Callable[[list[Token]], tuple[str, int] | None],
+    names: Mapping[str, str] | None = None,
+) -> frozenset[str]:
+    """The header fields a text gives, as ``key_of`` (a family's header reader) names them and
+    ``names`` renames them into the shared ones; lines that do not read are skipped."""
+    found: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), 1):
+        try:
+            tokens = tokenize(raw, number)
+        except NotationError:
+            continue
+        header = key_of(tokens) if tokens else None
+        if header is not None:
+            found.add((names or {}).get(header[0], header[0]))
+    return frozenset(found)
+
+
+def token_lines(text: str) -> Iterator[Cursor]:
+    """Each line of ``text`` that has tokens, as a cursor at its start (lines numbered from 1)."""
+    for number, raw in enumerate(text.splitlines(), 1):
+        tokens = tokenize(raw, number)
+        if tokens:
+            yield Cursor(tokens, number, len(raw))
+
+
+def sheet_lines(text: str, is_sheet: Callable[[str], bool]) -> Iterator[Cursor]:
+    """The lines of a file of sheet lines alone, each starting with a word ``is_sheet`` takes.
+
+    :raises NotationError: at the first line that does not.
+    """
+    for cur in token_lines(text):
+        head = cur.toks[0]
+        if head.kind != "word" or not is_sheet(head.text):
+            raise NotationError(cur.number, head.col, f"expected 'sheet', found {head.text!r}")
+        yield cur
 
 
 def is_bare(text: str, *, word: bool = False) -> bool:

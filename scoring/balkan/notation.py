@@ -42,12 +42,14 @@ from scoring.notation_lexer import (
     Cursor,
     NotationError,
     Token,
+    header_key,
     option_text,
     option_value,
     options_line,
     quote,
+    sheet_lines,
     squash,
-    tokenize,
+    token_lines,
 )
 
 from .notation_deals import SEATS, HandReader, fold, referrer, write_deal
@@ -176,13 +178,7 @@ class _Headers:
 
 
 def _header_key(tokens: list[Token]) -> tuple[str, int] | None:
-    for j, tok in enumerate(tokens):
-        if tok.kind == ":":
-            key = _HEADERS.get(fold(squash("".join(t.text for t in tokens[:j]))))
-            return (key, j + 1) if key and j else None
-        if tok.kind != "word":
-            return None
-    return None
+    return header_key(tokens, lambda words: _HEADERS.get(fold(squash(words))))
 
 
 # --- sheet lines ------------------------------------------------------------------------------
@@ -299,12 +295,8 @@ def parse_with_sheet(text: str) -> tuple[BalkanProtocol, BalkanSheet | None]:
     headers = _Headers()
     deals: list[BalkanDeal] = []
     sheet = _SheetLines()
-    lines = text.splitlines()
-    for number, raw in enumerate(lines, 1):
-        tokens = tokenize(raw, number)
-        if not tokens:
-            continue
-        cur = Cursor(tokens, number, len(raw))
+    for cur in token_lines(text):
+        number, tokens = cur.number, cur.toks
         header = _header_key(tokens)
         if header is not None:
             if deals or sheet.seen:
@@ -328,7 +320,7 @@ def parse_with_sheet(text: str) -> tuple[BalkanProtocol, BalkanSheet | None]:
         deals.append(reader.deal(cur))
     for key in ("players", "bula"):
         if key not in headers.found:
-            raise NotationError(len(lines) + 1, 1, f"expected a '{key}:' line")
+            raise NotationError(len(text.splitlines()) + 1, 1, f"expected a '{key}:' line")
     found = headers.found
     convention = str(found.get("convention", "croatian"))
     protocol = BalkanProtocol(
@@ -350,14 +342,8 @@ def parse_sheet(text: str, players: tuple[str, ...]) -> BalkanSheet:
     """
     reader = HandReader(players)
     sheet = _SheetLines()
-    for number, raw in enumerate(text.splitlines(), 1):
-        tokens = tokenize(raw, number)
-        if not tokens:
-            continue
-        head = tokens[0]
-        if head.kind != "word" or fold(head.text) not in _SHEET_WORDS:
-            raise NotationError(number, head.col, f"expected 'sheet', found {head.text!r}")
-        sheet.line(reader, Cursor(tokens, number, len(raw)))
+    for cur in sheet_lines(text, lambda word: fold(word) in _SHEET_WORDS):
+        sheet.line(reader, cur)
     return sheet.sheet() or BalkanSheet()
 
 

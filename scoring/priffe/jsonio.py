@@ -39,6 +39,7 @@ from ..jsonio import (
     _Object,
     _optional,
     _options,
+    _pair,
     _sheet_document,
     _str,
     dumps_document,
@@ -179,12 +180,7 @@ def _bid(value: Json, path: str) -> str:
 
 
 def _two(item: Callable[[Json, str], int], what: str) -> Callable[[Json, str], tuple[int, int]]:
-    def read(value: Json, path: str) -> tuple[int, int]:
-        if not isinstance(value, list) or len(value) != 2:
-            raise _fail(path, what, value)
-        return item(value[0], f"{path}[0]"), item(value[1], f"{path}[1]")
-
-    return read
+    return _pair(item, item, what)
 
 
 def _seating(value: Json, path: str) -> Seating:

@@ -41,13 +41,16 @@ from ..notation_lexer import (
     Cursor,
     NotationError,
     Token,
+    header_key,
     option_text,
     options_line,
     player_names,
     quote,
+    sheet_lines,
     squash,
-    tokenize,
+    token_lines,
 )
+from ..notation_lexer import header_fields as shared_header_fields
 from .notation_deals import RESULT_WORDS, DealReader, referrer, write_deal
 from .protocol import (
     Deal,
@@ -126,13 +129,7 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
 
 
 def _header_key(tokens: list[Token]) -> tuple[str, int] | None:
-    for j, tok in enumerate(tokens):
-        if tok.kind == ":":
-            key = _HEADERS.get(squash("".join(t.text for t in tokens[:j])))
-            return (key, j + 1) if key and j else None
-        if tok.kind != "word":
-            return None
-    return None
+    return header_key(tokens, lambda words: _HEADERS.get(squash(words)))
 
 
 _SHEET_WORDS: Final = frozenset({"sheet", "запись", "written"})
@@ -255,16 +252,7 @@ def header_fields(text: str) -> frozenset[str]:
     >>> sorted(header_fields("target: 10\\nконвенция: питер\\nplayers: A, B, C"))
     ['convention', 'players', 'target']
     """
-    found: set[str] = set()
-    for number, raw in enumerate(text.splitlines(), 1):
-        try:
-            tokens = tokenize(raw, number)
-        except NotationError:
-            continue
-        header = _header_key(tokens) if tokens else None
-        if header is not None:
-            found.add(header[0])
-    return frozenset(found)
+    return shared_header_fields(text, _header_key)
 
 
 def parse(text: str) -> Protocol:
@@ -285,12 +273,8 @@ def parse_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:
     found: dict[str, object] = {}
     deals: list[Deal] = []
     sheet = _SheetLines()
-    lines = text.splitlines()
-    for number, raw in enumerate(lines, 1):
-        tokens = tokenize(raw, number)
-        if not tokens:
-            continue
-        cur = Cursor(tokens, number, len(raw))
+    for cur in token_lines(text):
+        number, tokens = cur.number, cur.toks
         header = _header_key(tokens)
         if header is not None:
             if deals or sheet.seen:
@@ -314,7 +298,7 @@ def parse_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:
         deals.append(reader.deal(cur))
     for key in ("players", "target"):
         if key not in found:
-            raise NotationError(len(lines) + 1, 1, f"expected a '{key}:' line")
+            raise NotationError(len(text.splitlines()) + 1, 1, f"expected a '{key}:' line")
     options = found.get("options", {})
     assert isinstance(options, dict)
     protocol = Protocol(
@@ -338,14 +322,8 @@ def parse_sheet(text: str, players: tuple[str, ...], *, deals: int = MAX_DEALS) 
     """
     reader = DealReader(players)
     sheet = _SheetLines()
-    for number, raw in enumerate(text.splitlines(), 1):
-        tokens = tokenize(raw, number)
-        if not tokens:
-            continue
-        head = tokens[0]
-        if head.kind != "word" or head.text.lower() not in _SHEET_WORDS:
-            raise NotationError(number, head.col, f"expected 'sheet', found {head.text!r}")
-        sheet.line(reader, Cursor(tokens, number, len(raw)))
+    for cur in sheet_lines(text, lambda word: word.lower() in _SHEET_WORDS):
+        sheet.line(reader, cur)
     return sheet.sheet(deals) or Sheet()
 
 
