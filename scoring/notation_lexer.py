@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 from .model import OptionValue
 
@@ -34,6 +34,7 @@ __all__ = [
     "header_fields",
     "token_lines",
     "sheet_lines",
+    "protocol_lines",
     "player_names",
     "option_value",
     "options_line",
@@ -229,6 +230,59 @@ def sheet_lines(text: str, is_sheet: Callable[[str], bool]) -> Iterator[Cursor]:
         if head.kind != "word" or not is_sheet(head.text):
             raise NotationError(cur.number, head.col, f"expected 'sheet', found {head.text!r}")
         yield cur
+
+
+_Deal = TypeVar("_Deal")
+
+
+def protocol_lines(
+    text: str,
+    *,
+    key_of: Callable[[list[Token]], tuple[str, int] | None],
+    header: Callable[[Cursor, str], None],
+    found: Mapping[str, object],
+    required: tuple[str, ...],
+    is_sheet: Callable[[str], bool],
+    sheet: Callable[[Cursor], None],
+    deal: Callable[[Cursor], _Deal],
+    nothing: str,
+) -> list[_Deal]:
+    """The deals of a protocol text, one a line, numbered ``N.`` or not: the headers come first
+    (``key_of`` finds them, ``header`` reads one into ``found``, which must then hold the
+    ``required`` ones), sheet lines (starting with a word ``is_sheet`` takes) go to ``sheet``,
+    every other line is a deal for ``deal``; ``nothing`` is what a bare deal number lacks.
+
+    :raises NotationError: naming the line and column and what was expected there.
+    """
+    deals: list[_Deal] = []
+    seen_sheet = False
+    for cur in token_lines(text):
+        number, head = cur.number, cur.toks[0]
+        key = key_of(cur.toks)
+        if key is not None:
+            if deals or seen_sheet:
+                raise NotationError(number, 1, "headers come before the first deal")
+            cur.i = key[1]
+            header(cur, key[0])
+            continue
+        for name in required:
+            if name not in found:
+                raise NotationError(number, 1, f"expected a '{name}:' line before the first deal")
+        if head.kind == "word" and is_sheet(head.text):
+            seen_sheet = True
+            sheet(cur)
+            continue
+        if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
+            if int(head.text[:-1]) != len(deals) + 1:
+                raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
+            cur.i = 1
+        if cur.done():
+            raise cur.error(nothing, None)
+        deals.append(deal(cur))
+    for name in required:
+        if name not in found:
+            raise NotationError(len(text.splitlines()) + 1, 1, f"expected a '{name}:' line")
+    return deals
 
 
 def is_bare(text: str, *, word: bool = False) -> bool:

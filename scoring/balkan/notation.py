@@ -46,10 +46,10 @@ from scoring.notation_lexer import (
     option_text,
     option_value,
     options_line,
+    protocol_lines,
     quote,
     sheet_lines,
     squash,
-    token_lines,
 )
 
 from .notation_deals import SEATS, HandReader, fold, referrer, write_deal
@@ -293,34 +293,18 @@ def parse_with_sheet(text: str) -> tuple[BalkanProtocol, BalkanSheet | None]:
     """
     reader = HandReader()
     headers = _Headers()
-    deals: list[BalkanDeal] = []
     sheet = _SheetLines()
-    for cur in token_lines(text):
-        number, tokens = cur.number, cur.toks
-        header = _header_key(tokens)
-        if header is not None:
-            if deals or sheet.seen:
-                raise NotationError(number, 1, "headers come before the first deal")
-            cur.i = header[1]
-            headers.read(reader, cur, header[0])
-            continue
-        for key, what in (("players", "a 'players:' line"), ("bula", "a 'bula:' line")):
-            if key not in headers.found:
-                raise NotationError(number, 1, f"expected {what} before the first deal")
-        head = tokens[0]
-        if head.kind == "word" and fold(head.text) in _SHEET_WORDS:
-            sheet.line(reader, cur)
-            continue
-        if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
-            if int(head.text[:-1]) != len(deals) + 1:
-                raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
-            cur.i = 1
-        if cur.done():
-            raise cur.error("a deal: a player and a contract, dalje (all passed) or kazna", None)
-        deals.append(reader.deal(cur))
-    for key in ("players", "bula"):
-        if key not in headers.found:
-            raise NotationError(len(text.splitlines()) + 1, 1, f"expected a '{key}:' line")
+    deals: list[BalkanDeal] = protocol_lines(
+        text,
+        key_of=_header_key,
+        header=lambda cur, key: headers.read(reader, cur, key),
+        found=headers.found,
+        required=("players", "bula"),
+        is_sheet=lambda word: fold(word) in _SHEET_WORDS,
+        sheet=lambda cur: sheet.line(reader, cur),
+        deal=reader.deal,
+        nothing="a deal: a player and a contract, dalje (all passed) or kazna",
+    )
     found = headers.found
     convention = str(found.get("convention", "croatian"))
     protocol = BalkanProtocol(

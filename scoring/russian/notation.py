@@ -45,10 +45,10 @@ from ..notation_lexer import (
     option_text,
     options_line,
     player_names,
+    protocol_lines,
     quote,
     sheet_lines,
     squash,
-    token_lines,
 )
 from ..notation_lexer import header_fields as shared_header_fields
 from .notation_deals import RESULT_WORDS, DealReader, referrer, write_deal
@@ -271,34 +271,18 @@ def parse_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:
     """
     reader = DealReader()
     found: dict[str, object] = {}
-    deals: list[Deal] = []
     sheet = _SheetLines()
-    for cur in token_lines(text):
-        number, tokens = cur.number, cur.toks
-        header = _header_key(tokens)
-        if header is not None:
-            if deals or sheet.seen:
-                raise NotationError(number, 1, "headers come before the first deal")
-            cur.i = header[1]
-            _header(reader, cur, header[0], found)
-            continue
-        for key, what in (("players", "a 'players:' line"), ("target", "a 'target:' line")):
-            if key not in found:
-                raise NotationError(number, 1, f"expected {what} before the first deal")
-        head = tokens[0]
-        if head.kind == "word" and head.text.lower() in _SHEET_WORDS:
-            sheet.line(reader, cur)
-            continue
-        if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
-            if int(head.text[:-1]) != len(deals) + 1:
-                raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
-            cur.i = 1
-        if cur.done():
-            raise cur.error("a deal: a player and a contract, raspasy or penalty", None)
-        deals.append(reader.deal(cur))
-    for key in ("players", "target"):
-        if key not in found:
-            raise NotationError(len(text.splitlines()) + 1, 1, f"expected a '{key}:' line")
+    deals: list[Deal] = protocol_lines(
+        text,
+        key_of=_header_key,
+        header=lambda cur, key: _header(reader, cur, key, found),
+        found=found,
+        required=("players", "target"),
+        is_sheet=lambda word: word.lower() in _SHEET_WORDS,
+        sheet=lambda cur: sheet.line(reader, cur),
+        deal=reader.deal,
+        nothing="a deal: a player and a contract, raspasy or penalty",
+    )
     options = found.get("options", {})
     assert isinstance(options, dict)
     protocol = Protocol(
