@@ -407,6 +407,21 @@ class SeatReader:
         return found[0]
 
 
+    def rule(self, cur: Cursor, fields: dict[str, object], example: str) -> bool:
+        """A penalty's rule at the cursor, ``§5.1`` or ``5.1`` alone, put as ``fields["rule"]``;
+        ``False`` (the cursor unmoved) when no rule stands there. ``example`` is what a ``§``
+        expects after it."""
+        tok = cur.peek()
+        if tok is not None and tok.kind == "§":
+            cur.i += 1
+            self.put(cur, fields, "rule", tok, single_text(cur, example))
+            return True
+        if tok is not None and tok.kind == "word" and re.fullmatch(r"[0-9]+(\.[0-9]+)+", tok.text):
+            cur.i += 1
+            self.put(cur, fields, "rule", tok, tok.text)
+            return True
+        return False
+
     def put(
         self, cur: Cursor, fields: dict[str, object], name: str, tok: Token, value: object
     ) -> None:

@@ -43,6 +43,7 @@ from ..jsonio import (
     _sheet_document,
     _str,
     dumps_document,
+    envelope,
 )
 from ..jsonio import _header as _shared_header
 from .protocol import (
@@ -148,8 +149,7 @@ def dumps(
 
 def dumps_sheet(sheet: PriffeSheet, *, indent: int | None = 2) -> str:
     """A sheet on its own: ``{"format": "pulka-priffe-sheet", "version": 1, ...}``."""
-    data = {"format": SHEET_FORMAT, "version": VERSION, **sheet_to_dict(sheet)}
-    return dumps_document(data, indent)
+    return dumps_document(envelope(SHEET_FORMAT, VERSION, sheet_to_dict(sheet)), indent)
 
 
 # --- reading -------------------------------------------------------------------------------
