@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from .model import OptionValue
 
@@ -35,6 +35,8 @@ __all__ = [
     "token_lines",
     "sheet_lines",
     "protocol_lines",
+    "protocol_text",
+    "sheet_text",
     "player_names",
     "option_value",
     "options_line",
@@ -283,6 +285,66 @@ def protocol_lines(
         if name not in found:
             raise NotationError(len(text.splitlines()) + 1, 1, f"expected a '{name}:' line")
     return deals
+
+
+def protocol_text(
+    format_line: str,
+    convention: str,
+    options: Iterable[tuple[str, OptionValue]],
+    size: str,
+    players: tuple[str, ...],
+    first_dealer: str,
+    ending: str,
+    deals: Iterable[str],
+    sheet: Callable[[], str],
+    read: Callable[[Cursor], OptionValue] | None = None,
+) -> str:
+    """A protocol's canonical text, as every family that writes a sheet writes it: the header
+    lines (``size`` is the game's own, ``bula: 30`` or ``target: 10``; ``read`` is the family's
+    option reader, see :func:`option_text`), a blank line, the numbered ``deals``, then the
+    ``sheet`` lines if there are any (``sheet`` is called after the deals are written)."""
+    lines = [format_line, f"convention: {quote(convention)}"]
+    pairs = [f"{quote(k, word=True)}={option_text(v, read or option_value)}" for k, v in options]
+    if pairs:
+        lines.append("options: " + ", ".join(pairs))
+    lines.append(size)
+    lines.append("players: " + ", ".join(quote(n) for n in players))
+    lines.append(f"first dealer: {first_dealer}")
+    lines.append(f"ending: {ending}")
+    lines.append("")
+    for i, deal in enumerate(deals, 1):
+        lines.append(f"{i}. {deal}")
+    written = sheet()
+    if written:
+        lines += ["", written.rstrip("\n")]
+    return "\n".join(lines) + "\n"
+
+
+_Row = TypeVar("_Row")
+
+
+def sheet_text(
+    running: Sequence[_Row | None],
+    final: _Row | None,
+    result: Sequence[object] | None,
+    row_text: Callable[[_Row], str],
+    seats: int,
+    number: Callable[[Any], str] = str,
+) -> str:
+    """The ``sheet`` lines of a written sheet: ``sheet N: …`` for every row written,
+    ``sheet final: …``, ``sheet result: …`` (``row_text`` writes a row in the family's columns;
+    ``number`` writes a result's numbers).
+
+    :raises ValueError: for a result that is not one number per one of the ``seats``.
+    """
+    lines = [f"sheet {i}: {row_text(r)}" for i, r in enumerate(running, 1) if r is not None]
+    if final is not None:
+        lines.append(f"sheet final: {row_text(final)}")
+    if result is not None:
+        if len(result) != seats:
+            raise ValueError(f"a sheet result needs {seats} numbers")
+        lines.append("sheet result: " + ", ".join(number(r) for r in result))
+    return "".join(line + "\n" for line in lines)
 
 
 def is_bare(text: str, *, word: bool = False) -> bool:

@@ -43,12 +43,12 @@ from scoring.notation_lexer import (
     NotationError,
     Token,
     header_key,
-    option_text,
     option_value,
     options_line,
     protocol_lines,
-    quote,
+    protocol_text,
     sheet_lines,
+    sheet_text,
     squash,
 )
 
@@ -347,21 +347,18 @@ def format(  # noqa: A001 - pairs with parse
         find_convention(protocol.convention)
     except InvalidConventionError as error:
         raise ValueError(str(error)) from None
-    lines = [FORMAT_LINE, f"convention: {quote(protocol.convention)}"]
-    if protocol.options:
-        pairs = (f"{quote(k, word=True)}={option_text(v, _option)}" for k, v in protocol.options)
-        lines.append("options: " + ", ".join(pairs))
-    lines.append(f"bula: {protocol.bula}")
-    lines.append("players: " + ", ".join(quote(n) for n in protocol.players))
-    lines.append(f"first dealer: {ref(protocol.first_dealer)}")
-    lines.append(f"ending: {Ending(protocol.ending).value}")
-    lines.append("")
-    for i, deal in enumerate(protocol.deals, 1):
-        lines.append(f"{i}. {write_deal(deal, ref, protocol.convention, ascii)}")
-    written = "" if sheet is None else format_sheet(sheet, protocol.players)
-    if written:
-        lines += ["", written.rstrip("\n")]
-    return "\n".join(lines) + "\n"
+    return protocol_text(
+        FORMAT_LINE,
+        protocol.convention,
+        protocol.options,
+        f"bula: {protocol.bula}",
+        protocol.players,
+        ref(protocol.first_dealer),
+        Ending(protocol.ending).value,
+        (write_deal(deal, ref, protocol.convention, ascii) for deal in protocol.deals),
+        lambda: "" if sheet is None else format_sheet(sheet, protocol.players),
+        _option,
+    )
 
 
 def format_sheet(sheet: BalkanSheet, players: tuple[str, ...]) -> str:
@@ -383,14 +380,7 @@ def format_sheet(sheet: BalkanSheet, players: tuple[str, ...]) -> str:
             for s, x in enumerate(row)
         )  # fmt: skip
 
-    lines = [f"sheet {i}: {row_text(r)}" for i, r in enumerate(sheet.running, 1) if r is not None]
-    if sheet.final is not None:
-        lines.append(f"sheet final: {row_text(sheet.final)}")
-    if sheet.result is not None:
-        if len(sheet.result) != SEATS:
-            raise ValueError("a sheet result needs 3 numbers")
-        lines.append("sheet result: " + ", ".join(str(r) for r in sheet.result))
-    return "".join(line + "\n" for line in lines)
+    return sheet_text(sheet.running, sheet.final, sheet.result, row_text, SEATS)
 
 
 def deal_text(protocol: BalkanProtocol, index: int, *, ascii: bool = False) -> str:

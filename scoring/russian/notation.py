@@ -42,12 +42,12 @@ from ..notation_lexer import (
     NotationError,
     Token,
     header_key,
-    option_text,
     options_line,
     player_names,
     protocol_lines,
-    quote,
+    protocol_text,
     sheet_lines,
+    sheet_text,
     squash,
 )
 from ..notation_lexer import header_fields as shared_header_fields
@@ -320,23 +320,18 @@ def format(  # noqa: A001 - pairs with parse
     :raises ValueError: for a value the notation cannot hold (a seat not at the table, tricks
         outside 0–10, an empty defenders' split).
     """
-    names = protocol.players
-    ref = referrer(names)
-    lines = [FORMAT_LINE, f"convention: {quote(protocol.convention)}"]
-    if protocol.options:
-        pairs = (f"{quote(k, word=True)}={option_text(v)}" for k, v in protocol.options)
-        lines.append("options: " + ", ".join(pairs))
-    lines.append(f"target: {protocol.target}")
-    lines.append("players: " + ", ".join(quote(n) for n in names))
-    lines.append(f"first dealer: {ref(protocol.first_dealer)}")
-    lines.append(f"ending: {Ending(protocol.ending).value}")
-    lines.append("")
-    for i, deal in enumerate(protocol.deals, 1):
-        lines.append(f"{i}. {write_deal(deal, ref, ascii)}")
-    written = "" if sheet is None else format_sheet(sheet, protocol.players)
-    if written:
-        lines += ["", written.rstrip("\n")]
-    return "\n".join(lines) + "\n"
+    ref = referrer(protocol.players)
+    return protocol_text(
+        FORMAT_LINE,
+        protocol.convention,
+        protocol.options,
+        f"target: {protocol.target}",
+        protocol.players,
+        ref(protocol.first_dealer),
+        Ending(protocol.ending).value,
+        (write_deal(deal, ref, ascii) for deal in protocol.deals),
+        lambda: "" if sheet is None else format_sheet(sheet, protocol.players),
+    )
 
 
 def format_sheet(sheet: Sheet, players: tuple[str, ...]) -> str:
@@ -359,14 +354,9 @@ def format_sheet(sheet: Sheet, players: tuple[str, ...]) -> str:
             for s, x in enumerate(row)
         )  # fmt: skip
 
-    lines = [f"sheet {i}: {row_text(r)}" for i, r in enumerate(sheet.running, 1) if r is not None]
-    if sheet.final is not None:
-        lines.append(f"sheet final: {row_text(sheet.final)}")
-    if sheet.result is not None:
-        if len(sheet.result) != n:
-            raise ValueError(f"a sheet result needs {n} numbers")
-        lines.append("sheet result: " + ", ".join(str(Fraction(r)) for r in sheet.result))
-    return "".join(line + "\n" for line in lines)
+    return sheet_text(
+        sheet.running, sheet.final, sheet.result, row_text, n, lambda r: str(Fraction(r))
+    )
 
 
 def deal_text(protocol: Protocol, index: int, *, ascii: bool = False) -> str:
