@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from .model import OptionValue
 
@@ -37,6 +37,7 @@ __all__ = [
     "protocol_lines",
     "protocol_text",
     "sheet_text",
+    "SheetLines",
     "player_names",
     "option_value",
     "options_line",
@@ -345,6 +346,68 @@ def sheet_text(
             raise ValueError(f"a sheet result needs {seats} numbers")
         lines.append("sheet result: " + ", ".join(number(r) for r in result))
     return "".join(line + "\n" for line in lines)
+
+
+_Result = TypeVar("_Result")
+
+
+@dataclass
+class SheetLines(Generic[_Row, _Result]):
+    """The ``sheet …:`` lines of a notation, what the players wrote, for the checker:
+    ``sheet N: …`` (a running row), ``sheet final: …``, ``sheet result: …``, each once. A
+    family gives its words (:attr:`final_words`, :attr:`result_words`, :meth:`fold`) and reads
+    its own rows and results (:meth:`row`, :meth:`results`)."""
+
+    final_words: ClassVar[frozenset[str]]
+    result_words: ClassVar[frozenset[str]]
+
+    running: dict[int, _Row] = field(default_factory=dict)
+    #: where each ``sheet N:`` line's number stands (line, column), to name it in an error
+    where: dict[int, tuple[int, int]] = field(default_factory=dict)
+    final: _Row | None = None
+    result: _Result | None = None
+    seen: bool = False
+
+    def fold(self, word: str) -> str:
+        return word.lower()
+
+    def row(self, reader: Any, cur: Cursor) -> _Row:
+        raise NotImplementedError
+
+    def results(self, reader: Any, cur: Cursor) -> _Result:
+        raise NotImplementedError
+
+    def row_number(self, cur: Cursor, which: Token, number: str) -> None:
+        """A hook on a ``sheet N:`` line's number (as read, digits) before its row is read."""
+
+    def line(self, reader: Any, cur: Cursor) -> None:
+        self.seen = True
+        cur.i = 1
+        which = cur.peek()
+        expected = "a deal number, final or result"
+        if which is None or which.kind != "word":
+            raise cur.error(expected, which)
+        low = self.fold(which.text)
+        cur.i += 1
+        cur.expect(":", "':'")
+        if re.fullmatch("[0-9]+", low) and int(low) >= 1:
+            self.row_number(cur, which, low)
+            if int(low) in self.running:
+                raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
+            self.running[int(low)] = self.row(reader, cur)
+            self.where[int(low)] = (cur.number, which.col)
+        elif low in self.final_words:
+            if self.final is not None:
+                raise NotationError(cur.number, which.col, "the final sheet is given twice")
+            self.final = self.row(reader, cur)
+        elif low in self.result_words:
+            if self.result is not None:
+                raise NotationError(cur.number, which.col, "the result is given twice")
+            self.result = self.results(reader, cur)
+        else:
+            raise NotationError(cur.number, which.col, f"expected {expected}, found {which.text!r}")
+        if not cur.done():
+            raise cur.error("end of line", cur.peek())
 
 
 def is_bare(text: str, *, word: bool = False) -> bool:

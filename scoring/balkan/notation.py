@@ -41,6 +41,7 @@ from scoring.notation_lexer import (
     MAX_DEALS,
     Cursor,
     NotationError,
+    SheetLines,
     Token,
     header_key,
     option_value,
@@ -189,50 +190,32 @@ _RESULT_WORDS: Final = frozenset({"result", "rezultat", "obracun"})
 
 
 @dataclass
-class _SheetLines:
+class _SheetLines(SheetLines[BalkanSheetRow, tuple[int, ...]]):
     """The ``sheet …:`` lines: what the players wrote, for the checker."""
 
-    running: dict[int, BalkanSheetRow] = field(default_factory=dict)
-    final: BalkanSheetRow | None = None
-    result: tuple[int, ...] | None = None
-    seen: bool = False
+    final_words = _FINAL_WORDS
+    result_words = _RESULT_WORDS
 
-    def line(self, reader: HandReader, cur: Cursor) -> None:
-        self.seen = True
-        cur.i = 1
-        which = cur.peek()
-        expected = "a deal number, final or result"
-        if which is None or which.kind != "word":
-            raise cur.error(expected, which)
-        low = fold(which.text)
-        cur.i += 1
-        cur.expect(":", "':'")
-        if re.fullmatch("[0-9]+", low) and int(low) >= 1:
-            if int(low) > MAX_DEALS:  # a row per deal: no file allocates more (issue 25 item 7)
-                raise NotationError(
-                    cur.number, which.col, f"sheet {low}: a deal number is at most {MAX_DEALS}"
-                )
-            if int(low) in self.running:
-                raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
-            self.running[int(low)] = _sheet_row(reader, cur)
-        elif low in _FINAL_WORDS:
-            if self.final is not None:
-                raise NotationError(cur.number, which.col, "the final sheet is given twice")
-            self.final = _sheet_row(reader, cur)
-        elif low in _RESULT_WORDS:
-            if self.result is not None:
-                raise NotationError(cur.number, which.col, "the result is given twice")
-            values = [_points(cur, "a result in points such as 506 or -496")]
-            while cur.at(","):
-                cur.i += 1
-                values.append(_points(cur, "a result in points such as 506 or -496"))
-            if len(values) != SEATS:
-                raise cur.error("3 results, one per player in seat order", cur.peek())
-            self.result = tuple(values)
-        else:
-            raise NotationError(cur.number, which.col, f"expected {expected}, found {which.text!r}")
-        if not cur.done():
-            raise cur.error("end of line", cur.peek())
+    def fold(self, word: str) -> str:
+        return fold(word)
+
+    def row_number(self, cur: Cursor, which: Token, number: str) -> None:
+        if int(number) > MAX_DEALS:  # a row per deal: no file allocates more (issue 25 item 7)
+            raise NotationError(
+                cur.number, which.col, f"sheet {number}: a deal number is at most {MAX_DEALS}"
+            )
+
+    def row(self, reader: HandReader, cur: Cursor) -> BalkanSheetRow:
+        return _sheet_row(reader, cur)
+
+    def results(self, reader: HandReader, cur: Cursor) -> tuple[int, ...]:
+        values = [_points(cur, "a result in points such as 506 or -496")]
+        while cur.at(","):
+            cur.i += 1
+            values.append(_points(cur, "a result in points such as 506 or -496"))
+        if len(values) != SEATS:
+            raise cur.error("3 results, one per player in seat order", cur.peek())
+        return tuple(values)
 
     def sheet(self) -> BalkanSheet | None:
         if not self.seen:

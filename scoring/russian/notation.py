@@ -32,7 +32,7 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
@@ -40,6 +40,7 @@ from ..notation_lexer import (
     MAX_DEALS,
     Cursor,
     NotationError,
+    SheetLines,
     Token,
     header_key,
     options_line,
@@ -138,50 +139,24 @@ _RESULT_SHEET_WORDS: Final = frozenset({"result", "результат"})
 
 
 @dataclass
-class _SheetLines:
+class _SheetLines(SheetLines[SheetRow, tuple[Fraction, ...]]):
     """The ``sheet …:`` lines: what the players wrote, for :mod:`scoring.russian.check`."""
 
-    running: dict[int, SheetRow] = field(default_factory=dict)
-    #: where each ``sheet N:`` line's number stands (line, column), to name it in an error
-    where: dict[int, tuple[int, int]] = field(default_factory=dict)
-    final: SheetRow | None = None
-    result: tuple[Fraction, ...] | None = None
-    seen: bool = False
+    final_words = _FINAL_WORDS
+    result_words = _RESULT_SHEET_WORDS
 
-    def line(self, reader: DealReader, cur: Cursor) -> None:
+    def row(self, reader: DealReader, cur: Cursor) -> SheetRow:
+        return _sheet_row(reader, cur)
+
+    def results(self, reader: DealReader, cur: Cursor) -> tuple[Fraction, ...]:
         assert reader.players is not None
-        self.seen = True
-        cur.i = 1
-        which = cur.peek()
-        expected = "a deal number, final or result"
-        if which is None or which.kind != "word":
-            raise cur.error(expected, which)
-        low = which.text.lower()
-        cur.i += 1
-        cur.expect(":", "':'")
-        if re.fullmatch("[0-9]+", low) and int(low) >= 1:
-            if int(low) in self.running:
-                raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
-            self.running[int(low)] = _sheet_row(reader, cur)
-            self.where[int(low)] = (cur.number, which.col)
-        elif low in _FINAL_WORDS:
-            if self.final is not None:
-                raise NotationError(cur.number, which.col, "the final sheet is given twice")
-            self.final = _sheet_row(reader, cur)
-        elif low in _RESULT_SHEET_WORDS:
-            if self.result is not None:
-                raise NotationError(cur.number, which.col, "the result is given twice")
-            values = [_fraction(cur)]
-            while cur.at(","):
-                cur.i += 1
-                values.append(_fraction(cur))
-            if len(values) != len(reader.players):
-                raise cur.error(f"{len(reader.players)} results, one per seat", cur.peek())
-            self.result = tuple(values)
-        else:
-            raise NotationError(cur.number, which.col, f"expected {expected}, found {which.text!r}")
-        if not cur.done():
-            raise cur.error("end of line", cur.peek())
+        values = [_fraction(cur)]
+        while cur.at(","):
+            cur.i += 1
+            values.append(_fraction(cur))
+        if len(values) != len(reader.players):
+            raise cur.error(f"{len(reader.players)} results, one per seat", cur.peek())
+        return tuple(values)
 
     def sheet(self, deals: int) -> Sheet | None:
         """The sheet read; a ``sheet N:`` line must name one of the ``deals`` (a row is kept
