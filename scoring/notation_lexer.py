@@ -31,6 +31,8 @@ __all__ = [
     "quote",
     "squash",
     "header_key",
+    "header_once",
+    "format_version",
     "header_fields",
     "token_lines",
     "sheet_lines",
@@ -194,6 +196,24 @@ def header_key(
         if tok.kind != "word":
             return None
     return None
+
+
+def header_once(cur: Cursor, key: str, found: Mapping[str, object]) -> None:
+    """A header may be given once (``options`` lines add up).
+
+    :raises NotationError: at the line's first column for a header already in ``found``.
+    """
+    if key in found and key != "options":
+        raise NotationError(cur.number, cur.toks[0].col, f"the {key.replace('_', ' ')} is given twice")
+
+
+def format_version(cur: Cursor, name: str) -> int:
+    """A ``format: NAME 1`` header's version, ``name`` being the family's notation (1, the only
+    version so far)."""
+    word = cur.expect("word", f"'{name}'")
+    if word.text.lower() != name:
+        raise cur.error(f"'{name}'", word)
+    return cur.integer("the notation version 1", 1, 1)
 
 
 def header_fields(

@@ -43,7 +43,9 @@ from scoring.notation_lexer import (
     NotationError,
     SheetLines,
     Token,
+    format_version,
     header_key,
+    header_once,
     option_value,
     options_line,
     protocol_lines,
@@ -110,16 +112,12 @@ class _Headers:
     def read(self, reader: HandReader, cur: Cursor, key: str) -> None:
         head = cur.toks[0]
         found = self.found
-        if key in found and key != "options":
-            raise NotationError(cur.number, head.col, f"the {key.replace('_', ' ')} is given twice")
+        header_once(cur, key, found)
         tok = cur.peek()
         if tok is not None:
             self.places[key] = (cur.number, tok.col)
         if key == "format":
-            word = cur.expect("word", "'balkan'")
-            if word.text.lower() != "balkan":
-                raise cur.error("'balkan'", word)
-            found[key] = cur.integer("the notation version 1", 1, 1)
+            found[key] = format_version(cur, "balkan")
         elif key == "convention":
             name = cur.text(f"a convention: {_CONVENTIONS}")
             try:

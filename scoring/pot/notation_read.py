@@ -14,7 +14,9 @@ from scoring.notation_lexer import (
     Cursor,
     NotationError,
     Token,
+    format_version,
     header_key,
+    header_once,
     options_line,
     player_names,
     squash,
@@ -36,13 +38,9 @@ def option_value(cur: Cursor) -> OptionValue:
 
 def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object]) -> None:
     head = cur.toks[0]
-    if key in found and key != "options":
-        raise NotationError(cur.number, head.col, f"the {key.replace('_', ' ')} is given twice")
+    header_once(cur, key, found)
     if key == "format":
-        word = cur.expect("word", "'pot'")
-        if word.text.lower() != "pot":
-            raise cur.error("'pot'", word)
-        found[key] = cur.integer("the notation version 1", 1, 1)
+        found[key] = format_version(cur, "pot")
     elif key == "convention":
         name = cur.text("a convention: viennese (wiener) or german (deutsch)")
         try:

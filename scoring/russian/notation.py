@@ -42,7 +42,9 @@ from ..notation_lexer import (
     NotationError,
     SheetLines,
     Token,
+    format_version,
     header_key,
+    header_once,
     options_line,
     player_names,
     protocol_lines,
@@ -100,13 +102,9 @@ _ENDINGS: Final = {e.value: e for e in Ending} | {
 
 def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object]) -> None:
     head = cur.toks[0]
-    if key in found and key != "options":
-        raise NotationError(cur.number, head.col, f"the {key.replace('_', ' ')} is given twice")
+    header_once(cur, key, found)
     if key == "format":
-        word = cur.expect("word", "'pulka'")
-        if word.text.lower() != "pulka":
-            raise cur.error("'pulka'", word)
-        found[key] = cur.integer("the notation version 1", 1, 1)
+        found[key] = format_version(cur, "pulka")
     elif key == "convention":
         found[key] = cur.text("a convention such as sochi, leningrad, rostov or classic")
     elif key == "options":
