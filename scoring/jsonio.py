@@ -28,7 +28,16 @@ from typing import Any, Final
 from .findings import Finding
 from .model import Ending, OptionValue
 
-__all__ = ["VERSION", "Json", "Migration", "JsonFormatError", "dumps_document", "number", "finding_to_dict"]
+__all__ = [
+    "VERSION",
+    "Json",
+    "Migration",
+    "JsonFormatError",
+    "dumps_document",
+    "envelope",
+    "number",
+    "finding_to_dict",
+]
 
 #: The version of the documents this module writes itself (``pulka-findings``, printed by
 #: ``python -m scoring check --json``); each family's ``jsonio`` has its own.
@@ -56,6 +65,12 @@ class JsonFormatError(ValueError):
 def dumps_document(data: dict[str, Json], indent: int | None = 2) -> str:
     """A document as JSON text (UTF-8 characters kept, not escaped), ending in a newline."""
     return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+
+
+def envelope(kind: str, version: int, body: dict[str, Json]) -> dict[str, Json]:
+    """A document: ``{"format": kind, "version": version}`` and then ``body``'s keys in order
+    (what :func:`_header` checks when the document is read back)."""
+    return {"format": kind, "version": version, **body}
 
 
 def number(value: Fraction | int) -> int | str:

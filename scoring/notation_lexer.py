@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from .model import OptionValue
 
@@ -30,6 +30,16 @@ __all__ = [
     "is_bare",
     "quote",
     "squash",
+    "header_key",
+    "header_once",
+    "format_version",
+    "header_fields",
+    "token_lines",
+    "sheet_lines",
+    "protocol_lines",
+    "protocol_text",
+    "sheet_text",
+    "SheetLines",
     "player_names",
     "option_value",
     "options_line",
@@ -173,6 +183,253 @@ def squash(text: str) -> str:
     return re.sub(r"[\s_\-]", "", text.lower())
 
 
+def header_key(
+    tokens: list[Token], lookup: Callable[[str], str | None]
+) -> tuple[str, int] | None:
+    """A header line's key and where its value starts (the token after the ``:``), or ``None``
+    for a line that is not a header: words before the first ``:``, joined, that ``lookup`` (the
+    family's own words) names."""
+    for j, tok in enumerate(tokens):
+        if tok.kind == ":":
+            key = lookup("".join(t.text for t in tokens[:j])) if j else None
+            return (key, j + 1) if key else None
+        if tok.kind != "word":
+            return None
+    return None
+
+
+def header_once(cur: Cursor, key: str, found: Mapping[str, object]) -> None:
+    """A header may be given once (``options`` lines add up).
+
+    :raises NotationError: at the line's first column for a header already in ``found``.
+    """
+    if key in found and key != "options":
+        raise NotationError(cur.number, cur.toks[0].col, f"the {key.replace('_', ' ')} is given twice")
+
+
+def format_version(cur: Cursor, name: str) -> int:
+    """A ``format: NAME 1`` header's version, ``name`` being the family's notation (1, the only
+    version so far)."""
+    word = cur.expect("word", f"'{name}'")
+    if word.text.lower() != name:
+        raise cur.error(f"'{name}'", word)
+    return cur.integer("the notation version 1", 1, 1)
+
+
+def header_fields(
+    text: str,
+    key_of: Callable[[list[Token]], tuple[str, int] | None],
+    names: Mapping[str, str] | None = None,
+) -> frozenset[str]:
+    """The header fields a text gives, as ``key_of`` (a family's header reader) names them and
+    ``names`` renames them into the shared ones; lines that do not read are skipped."""
+    found: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), 1):
+        try:
+            tokens = tokenize(raw, number)
+        except NotationError:
+            continue
+        header = key_of(tokens) if tokens else None
+        if header is not None:
+            found.add((names or {}).get(header[0], header[0]))
+    return frozenset(found)
+
+
+def token_lines(text: str) -> Iterator[Cursor]:
+    """Each line of ``text`` that has tokens, as a cursor at its start (lines numbered from 1)."""
+    for number, raw in enumerate(text.splitlines(), 1):
+        tokens = tokenize(raw, number)
+        if tokens:
+            yield Cursor(tokens, number, len(raw))
+
+
+def sheet_lines(text: str, is_sheet: Callable[[str], bool]) -> Iterator[Cursor]:
+    """The lines of a file of sheet lines alone, each starting with a word ``is_sheet`` takes.
+
+    :raises NotationError: at the first line that does not.
+    """
+    for cur in token_lines(text):
+        head = cur.toks[0]
+        if head.kind != "word" or not is_sheet(head.text):
+            raise NotationError(cur.number, head.col, f"expected 'sheet', found {head.text!r}")
+        yield cur
+
+
+_Deal = TypeVar("_Deal")
+
+
+def protocol_lines(
+    text: str,
+    *,
+    key_of: Callable[[list[Token]], tuple[str, int] | None],
+    header: Callable[[Cursor, str], None],
+    found: Mapping[str, object],
+    required: tuple[str, ...],
+    is_sheet: Callable[[str], bool],
+    sheet: Callable[[Cursor], None],
+    deal: Callable[[Cursor], _Deal],
+    nothing: str,
+) -> list[_Deal]:
+    """The deals of a protocol text, one a line, numbered ``N.`` or not: the headers come first
+    (``key_of`` finds them, ``header`` reads one into ``found``, which must then hold the
+    ``required`` ones), sheet lines (starting with a word ``is_sheet`` takes) go to ``sheet``,
+    every other line is a deal for ``deal``; ``nothing`` is what a bare deal number lacks.
+
+    :raises NotationError: naming the line and column and what was expected there.
+    """
+    deals: list[_Deal] = []
+    seen_sheet = False
+    for cur in token_lines(text):
+        number, head = cur.number, cur.toks[0]
+        key = key_of(cur.toks)
+        if key is not None:
+            if deals or seen_sheet:
+                raise NotationError(number, 1, "headers come before the first deal")
+            cur.i = key[1]
+            header(cur, key[0])
+            continue
+        for name in required:
+            if name not in found:
+                raise NotationError(number, 1, f"expected a '{name}:' line before the first deal")
+        if head.kind == "word" and is_sheet(head.text):
+            seen_sheet = True
+            sheet(cur)
+            continue
+        if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
+            if int(head.text[:-1]) != len(deals) + 1:
+                raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
+            cur.i = 1
+        if cur.done():
+            raise cur.error(nothing, None)
+        deals.append(deal(cur))
+    for name in required:
+        if name not in found:
+            raise NotationError(len(text.splitlines()) + 1, 1, f"expected a '{name}:' line")
+    return deals
+
+
+def protocol_text(
+    format_line: str,
+    convention: str,
+    options: Iterable[tuple[str, OptionValue]],
+    size: str,
+    players: tuple[str, ...],
+    first_dealer: str,
+    ending: str,
+    deals: Iterable[str],
+    sheet: Callable[[], str],
+    read: Callable[[Cursor], OptionValue] | None = None,
+) -> str:
+    """A protocol's canonical text, as every family that writes a sheet writes it: the header
+    lines (``size`` is the game's own, ``bula: 30`` or ``target: 10``; ``read`` is the family's
+    option reader, see :func:`option_text`), a blank line, the numbered ``deals``, then the
+    ``sheet`` lines if there are any (``sheet`` is called after the deals are written)."""
+    lines = [format_line, f"convention: {quote(convention)}"]
+    pairs = [f"{quote(k, word=True)}={option_text(v, read or option_value)}" for k, v in options]
+    if pairs:
+        lines.append("options: " + ", ".join(pairs))
+    lines.append(size)
+    lines.append("players: " + ", ".join(quote(n) for n in players))
+    lines.append(f"first dealer: {first_dealer}")
+    lines.append(f"ending: {ending}")
+    lines.append("")
+    for i, deal in enumerate(deals, 1):
+        lines.append(f"{i}. {deal}")
+    written = sheet()
+    if written:
+        lines += ["", written.rstrip("\n")]
+    return "\n".join(lines) + "\n"
+
+
+_Row = TypeVar("_Row")
+
+
+def sheet_text(
+    running: Sequence[_Row | None],
+    final: _Row | None,
+    result: Sequence[object] | None,
+    row_text: Callable[[_Row], str],
+    seats: int,
+    number: Callable[[Any], str] = str,
+) -> str:
+    """The ``sheet`` lines of a written sheet: ``sheet N: …`` for every row written,
+    ``sheet final: …``, ``sheet result: …`` (``row_text`` writes a row in the family's columns;
+    ``number`` writes a result's numbers).
+
+    :raises ValueError: for a result that is not one number per one of the ``seats``.
+    """
+    lines = [f"sheet {i}: {row_text(r)}" for i, r in enumerate(running, 1) if r is not None]
+    if final is not None:
+        lines.append(f"sheet final: {row_text(final)}")
+    if result is not None:
+        if len(result) != seats:
+            raise ValueError(f"a sheet result needs {seats} numbers")
+        lines.append("sheet result: " + ", ".join(number(r) for r in result))
+    return "".join(line + "\n" for line in lines)
+
+
+_Result = TypeVar("_Result")
+
+
+@dataclass
+class SheetLines(Generic[_Row, _Result]):
+    """The ``sheet …:`` lines of a notation, what the players wrote, for the checker:
+    ``sheet N: …`` (a running row), ``sheet final: …``, ``sheet result: …``, each once. A
+    family gives its words (:attr:`final_words`, :attr:`result_words`, :meth:`fold`) and reads
+    its own rows and results (:meth:`row`, :meth:`results`)."""
+
+    final_words: ClassVar[frozenset[str]]
+    result_words: ClassVar[frozenset[str]]
+
+    running: dict[int, _Row] = field(default_factory=dict)
+    #: where each ``sheet N:`` line's number stands (line, column), to name it in an error
+    where: dict[int, tuple[int, int]] = field(default_factory=dict)
+    final: _Row | None = None
+    result: _Result | None = None
+    seen: bool = False
+
+    def fold(self, word: str) -> str:
+        return word.lower()
+
+    def row(self, reader: Any, cur: Cursor) -> _Row:
+        raise NotImplementedError
+
+    def results(self, reader: Any, cur: Cursor) -> _Result:
+        raise NotImplementedError
+
+    def row_number(self, cur: Cursor, which: Token, number: str) -> None:
+        """A hook on a ``sheet N:`` line's number (as read, digits) before its row is read."""
+
+    def line(self, reader: Any, cur: Cursor) -> None:
+        self.seen = True
+        cur.i = 1
+        which = cur.peek()
+        expected = "a deal number, final or result"
+        if which is None or which.kind != "word":
+            raise cur.error(expected, which)
+        low = self.fold(which.text)
+        cur.i += 1
+        cur.expect(":", "':'")
+        if re.fullmatch("[0-9]+", low) and int(low) >= 1:
+            self.row_number(cur, which, low)
+            if int(low) in self.running:
+                raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
+            self.running[int(low)] = self.row(reader, cur)
+            self.where[int(low)] = (cur.number, which.col)
+        elif low in self.final_words:
+            if self.final is not None:
+                raise NotationError(cur.number, which.col, "the final sheet is given twice")
+            self.final = self.row(reader, cur)
+        elif low in self.result_words:
+            if self.result is not None:
+                raise NotationError(cur.number, which.col, "the result is given twice")
+            self.result = self.results(reader, cur)
+        else:
+            raise NotationError(cur.number, which.col, f"expected {expected}, found {which.text!r}")
+        if not cur.done():
+            raise cur.error("end of line", cur.peek())
+
+
 def is_bare(text: str, *, word: bool = False) -> bool:
     """Whether ``text`` reads back unchanged without quotes."""
     if not text or text != text.strip() or "  " in text:
@@ -294,6 +551,21 @@ class SeatReader:
         cur.i += 1
         return found[0]
 
+
+    def rule(self, cur: Cursor, fields: dict[str, object], example: str) -> bool:
+        """A penalty's rule at the cursor, ``§5.1`` or ``5.1`` alone, put as ``fields["rule"]``;
+        ``False`` (the cursor unmoved) when no rule stands there. ``example`` is what a ``§``
+        expects after it."""
+        tok = cur.peek()
+        if tok is not None and tok.kind == "§":
+            cur.i += 1
+            self.put(cur, fields, "rule", tok, single_text(cur, example))
+            return True
+        if tok is not None and tok.kind == "word" and re.fullmatch(r"[0-9]+(\.[0-9]+)+", tok.text):
+            cur.i += 1
+            self.put(cur, fields, "rule", tok, tok.text)
+            return True
+        return False
 
     def put(
         self, cur: Cursor, fields: dict[str, object], name: str, tok: Token, value: object

@@ -45,6 +45,7 @@ from scoring.jsonio import (
     _sheet_document,
     _str,
     dumps_document,
+    envelope,
 )
 from scoring.model import Bid, Ending, OptionValue
 
@@ -175,8 +176,7 @@ def dumps(
 
 def dumps_sheet(sheet: BalkanSheet, *, indent: int | None = 2) -> str:
     """A sheet on its own: ``{"format": "pulka-balkan-sheet", "version": 1, ...}``."""
-    data = {"format": SHEET_FORMAT, "version": VERSION, **sheet_to_dict(sheet)}
-    return dumps_document(data, indent)
+    return dumps_document(envelope(SHEET_FORMAT, VERSION, sheet_to_dict(sheet)), indent)
 
 
 # --- reading -------------------------------------------------------------------------------

@@ -41,13 +41,18 @@ from scoring.notation_lexer import (
     MAX_DEALS,
     Cursor,
     NotationError,
+    SheetLines,
     Token,
-    option_text,
+    format_version,
+    header_key,
+    header_once,
     option_value,
     options_line,
-    quote,
+    protocol_lines,
+    protocol_text,
+    sheet_lines,
+    sheet_text,
     squash,
-    tokenize,
 )
 
 from .notation_deals import SEATS, HandReader, fold, referrer, write_deal
@@ -107,16 +112,12 @@ class _Headers:
     def read(self, reader: HandReader, cur: Cursor, key: str) -> None:
         head = cur.toks[0]
         found = self.found
-        if key in found and key != "options":
-            raise NotationError(cur.number, head.col, f"the {key.replace('_', ' ')} is given twice")
+        header_once(cur, key, found)
         tok = cur.peek()
         if tok is not None:
             self.places[key] = (cur.number, tok.col)
         if key == "format":
-            word = cur.expect("word", "'balkan'")
-            if word.text.lower() != "balkan":
-                raise cur.error("'balkan'", word)
-            found[key] = cur.integer("the notation version 1", 1, 1)
+            found[key] = format_version(cur, "balkan")
         elif key == "convention":
             name = cur.text(f"a convention: {_CONVENTIONS}")
             try:
@@ -176,13 +177,7 @@ class _Headers:
 
 
 def _header_key(tokens: list[Token]) -> tuple[str, int] | None:
-    for j, tok in enumerate(tokens):
-        if tok.kind == ":":
-            key = _HEADERS.get(fold(squash("".join(t.text for t in tokens[:j]))))
-            return (key, j + 1) if key and j else None
-        if tok.kind != "word":
-            return None
-    return None
+    return header_key(tokens, lambda words: _HEADERS.get(fold(squash(words))))
 
 
 # --- sheet lines ------------------------------------------------------------------------------
@@ -193,50 +188,32 @@ _RESULT_WORDS: Final = frozenset({"result", "rezultat", "obracun"})
 
 
 @dataclass
-class _SheetLines:
+class _SheetLines(SheetLines[BalkanSheetRow, tuple[int, ...]]):
     """The ``sheet …:`` lines: what the players wrote, for the checker."""
 
-    running: dict[int, BalkanSheetRow] = field(default_factory=dict)
-    final: BalkanSheetRow | None = None
-    result: tuple[int, ...] | None = None
-    seen: bool = False
+    final_words = _FINAL_WORDS
+    result_words = _RESULT_WORDS
 
-    def line(self, reader: HandReader, cur: Cursor) -> None:
-        self.seen = True
-        cur.i = 1
-        which = cur.peek()
-        expected = "a deal number, final or result"
-        if which is None or which.kind != "word":
-            raise cur.error(expected, which)
-        low = fold(which.text)
-        cur.i += 1
-        cur.expect(":", "':'")
-        if re.fullmatch("[0-9]+", low) and int(low) >= 1:
-            if int(low) > MAX_DEALS:  # a row per deal: no file allocates more (issue 25 item 7)
-                raise NotationError(
-                    cur.number, which.col, f"sheet {low}: a deal number is at most {MAX_DEALS}"
-                )
-            if int(low) in self.running:
-                raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
-            self.running[int(low)] = _sheet_row(reader, cur)
-        elif low in _FINAL_WORDS:
-            if self.final is not None:
-                raise NotationError(cur.number, which.col, "the final sheet is given twice")
-            self.final = _sheet_row(reader, cur)
-        elif low in _RESULT_WORDS:
-            if self.result is not None:
-                raise NotationError(cur.number, which.col, "the result is given twice")
-            values = [_points(cur, "a result in points such as 506 or -496")]
-            while cur.at(","):
-                cur.i += 1
-                values.append(_points(cur, "a result in points such as 506 or -496"))
-            if len(values) != SEATS:
-                raise cur.error("3 results, one per player in seat order", cur.peek())
-            self.result = tuple(values)
-        else:
-            raise NotationError(cur.number, which.col, f"expected {expected}, found {which.text!r}")
-        if not cur.done():
-            raise cur.error("end of line", cur.peek())
+    def fold(self, word: str) -> str:
+        return fold(word)
+
+    def row_number(self, cur: Cursor, which: Token, number: str) -> None:
+        if int(number) > MAX_DEALS:  # a row per deal: no file allocates more (issue 25 item 7)
+            raise NotationError(
+                cur.number, which.col, f"sheet {number}: a deal number is at most {MAX_DEALS}"
+            )
+
+    def row(self, reader: HandReader, cur: Cursor) -> BalkanSheetRow:
+        return _sheet_row(reader, cur)
+
+    def results(self, reader: HandReader, cur: Cursor) -> tuple[int, ...]:
+        values = [_points(cur, "a result in points such as 506 or -496")]
+        while cur.at(","):
+            cur.i += 1
+            values.append(_points(cur, "a result in points such as 506 or -496"))
+        if len(values) != SEATS:
+            raise cur.error("3 results, one per player in seat order", cur.peek())
+        return tuple(values)
 
     def sheet(self) -> BalkanSheet | None:
         if not self.seen:
@@ -297,38 +274,18 @@ def parse_with_sheet(text: str) -> tuple[BalkanProtocol, BalkanSheet | None]:
     """
     reader = HandReader()
     headers = _Headers()
-    deals: list[BalkanDeal] = []
     sheet = _SheetLines()
-    lines = text.splitlines()
-    for number, raw in enumerate(lines, 1):
-        tokens = tokenize(raw, number)
-        if not tokens:
-            continue
-        cur = Cursor(tokens, number, len(raw))
-        header = _header_key(tokens)
-        if header is not None:
-            if deals or sheet.seen:
-                raise NotationError(number, 1, "headers come before the first deal")
-            cur.i = header[1]
-            headers.read(reader, cur, header[0])
-            continue
-        for key, what in (("players", "a 'players:' line"), ("bula", "a 'bula:' line")):
-            if key not in headers.found:
-                raise NotationError(number, 1, f"expected {what} before the first deal")
-        head = tokens[0]
-        if head.kind == "word" and fold(head.text) in _SHEET_WORDS:
-            sheet.line(reader, cur)
-            continue
-        if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
-            if int(head.text[:-1]) != len(deals) + 1:
-                raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
-            cur.i = 1
-        if cur.done():
-            raise cur.error("a deal: a player and a contract, dalje (all passed) or kazna", None)
-        deals.append(reader.deal(cur))
-    for key in ("players", "bula"):
-        if key not in headers.found:
-            raise NotationError(len(lines) + 1, 1, f"expected a '{key}:' line")
+    deals: list[BalkanDeal] = protocol_lines(
+        text,
+        key_of=_header_key,
+        header=lambda cur, key: headers.read(reader, cur, key),
+        found=headers.found,
+        required=("players", "bula"),
+        is_sheet=lambda word: fold(word) in _SHEET_WORDS,
+        sheet=lambda cur: sheet.line(reader, cur),
+        deal=reader.deal,
+        nothing="a deal: a player and a contract, dalje (all passed) or kazna",
+    )
     found = headers.found
     convention = str(found.get("convention", "croatian"))
     protocol = BalkanProtocol(
@@ -350,14 +307,8 @@ def parse_sheet(text: str, players: tuple[str, ...]) -> BalkanSheet:
     """
     reader = HandReader(players)
     sheet = _SheetLines()
-    for number, raw in enumerate(text.splitlines(), 1):
-        tokens = tokenize(raw, number)
-        if not tokens:
-            continue
-        head = tokens[0]
-        if head.kind != "word" or fold(head.text) not in _SHEET_WORDS:
-            raise NotationError(number, head.col, f"expected 'sheet', found {head.text!r}")
-        sheet.line(reader, Cursor(tokens, number, len(raw)))
+    for cur in sheet_lines(text, lambda word: fold(word) in _SHEET_WORDS):
+        sheet.line(reader, cur)
     return sheet.sheet() or BalkanSheet()
 
 
@@ -377,21 +328,18 @@ def format(  # noqa: A001 - pairs with parse
         find_convention(protocol.convention)
     except InvalidConventionError as error:
         raise ValueError(str(error)) from None
-    lines = [FORMAT_LINE, f"convention: {quote(protocol.convention)}"]
-    if protocol.options:
-        pairs = (f"{quote(k, word=True)}={option_text(v, _option)}" for k, v in protocol.options)
-        lines.append("options: " + ", ".join(pairs))
-    lines.append(f"bula: {protocol.bula}")
-    lines.append("players: " + ", ".join(quote(n) for n in protocol.players))
-    lines.append(f"first dealer: {ref(protocol.first_dealer)}")
-    lines.append(f"ending: {Ending(protocol.ending).value}")
-    lines.append("")
-    for i, deal in enumerate(protocol.deals, 1):
-        lines.append(f"{i}. {write_deal(deal, ref, protocol.convention, ascii)}")
-    written = "" if sheet is None else format_sheet(sheet, protocol.players)
-    if written:
-        lines += ["", written.rstrip("\n")]
-    return "\n".join(lines) + "\n"
+    return protocol_text(
+        FORMAT_LINE,
+        protocol.convention,
+        protocol.options,
+        f"bula: {protocol.bula}",
+        protocol.players,
+        ref(protocol.first_dealer),
+        Ending(protocol.ending).value,
+        (write_deal(deal, ref, protocol.convention, ascii) for deal in protocol.deals),
+        lambda: "" if sheet is None else format_sheet(sheet, protocol.players),
+        _option,
+    )
 
 
 def format_sheet(sheet: BalkanSheet, players: tuple[str, ...]) -> str:
@@ -413,14 +361,7 @@ def format_sheet(sheet: BalkanSheet, players: tuple[str, ...]) -> str:
             for s, x in enumerate(row)
         )  # fmt: skip
 
-    lines = [f"sheet {i}: {row_text(r)}" for i, r in enumerate(sheet.running, 1) if r is not None]
-    if sheet.final is not None:
-        lines.append(f"sheet final: {row_text(sheet.final)}")
-    if sheet.result is not None:
-        if len(sheet.result) != SEATS:
-            raise ValueError("a sheet result needs 3 numbers")
-        lines.append("sheet result: " + ", ".join(str(r) for r in sheet.result))
-    return "".join(line + "\n" for line in lines)
+    return sheet_text(sheet.running, sheet.final, sheet.result, row_text, SEATS)
 
 
 def deal_text(protocol: BalkanProtocol, index: int, *, ascii: bool = False) -> str:

@@ -256,13 +256,7 @@ class HandReader(SeatReader):
         fields: dict[str, object] = {}
         expected = "§rule, bula=, juha=, napomena= (or column=, soups=, note=)"
         while (tok := cur.peek()) is not None:
-            if tok.kind == "§":
-                cur.i += 1
-                self.put(cur, fields, "rule", tok, single_text(cur, "rule, e.g. 5.1"))
-                continue
-            if tok.kind == "word" and re.fullmatch(r"[0-9]+(\.[0-9]+)+", tok.text):
-                cur.i += 1
-                self.put(cur, fields, "rule", tok, tok.text)
+            if self.rule(cur, fields, "rule, e.g. 5.1"):
                 continue
             name = _PENALTY_KEYS.get(fold(tok.text)) if tok.kind == "word" else None
             if name is None:

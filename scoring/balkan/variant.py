@@ -15,8 +15,7 @@ from typing import Any
 from rules.variants import BALKAN
 
 from ..model import Ending
-from ..notation_lexer import NotationError as LexError
-from ..notation_lexer import tokenize
+from ..notation_lexer import header_fields
 from ..variant_base import ModuleVariant
 from . import notation
 from .generate import random_protocol
@@ -49,16 +48,7 @@ class BalkanVariant(ModuleVariant):
     protocol_type = BalkanProtocol
 
     def header_fields(self, text: str) -> frozenset[str]:
-        found: set[str] = set()
-        for number, raw in enumerate(text.splitlines(), 1):
-            try:
-                tokens = tokenize(raw, number)
-            except LexError:
-                continue
-            header = notation._header_key(tokens) if tokens else None
-            if header is not None:
-                found.add({"bula": "target"}.get(header[0], header[0]))
-        return frozenset(found)
+        return header_fields(text, notation._header_key, {"bula": "target"})
 
     def blank(
         self,

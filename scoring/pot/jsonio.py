@@ -41,6 +41,7 @@ from scoring.jsonio import (
     _sheet_document,
     _str,
     dumps_document,
+    envelope,
     number,
 )
 from scoring.jsonio import _header as _shared_header
@@ -292,5 +293,4 @@ def loads_ledger(text: str) -> Ledger:
 
 
 def dumps_ledger(ledger: Ledger, *, indent: int | None = 2) -> str:
-    data = {"format": LEDGER_FORMAT, "version": VERSION, **ledger_to_dict(ledger)}
-    return dumps_document(data, indent)
+    return dumps_document(envelope(LEDGER_FORMAT, VERSION, ledger_to_dict(ledger)), indent)

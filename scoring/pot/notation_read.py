@@ -14,10 +14,13 @@ from scoring.notation_lexer import (
     Cursor,
     NotationError,
     Token,
+    format_version,
+    header_key,
+    header_once,
     options_line,
     player_names,
     squash,
-    tokenize,
+    token_lines,
 )
 from scoring.notation_lexer import option_value as read_option_value
 
@@ -35,13 +38,9 @@ def option_value(cur: Cursor) -> OptionValue:
 
 def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object]) -> None:
     head = cur.toks[0]
-    if key in found and key != "options":
-        raise NotationError(cur.number, head.col, f"the {key.replace('_', ' ')} is given twice")
+    header_once(cur, key, found)
     if key == "format":
-        word = cur.expect("word", "'pot'")
-        if word.text.lower() != "pot":
-            raise cur.error("'pot'", word)
-        found[key] = cur.integer("the notation version 1", 1, 1)
+        found[key] = format_version(cur, "pot")
     elif key == "convention":
         name = cur.text("a convention: viennese (wiener) or german (deutsch)")
         try:
@@ -70,13 +69,8 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
         raise cur.error("end of line", cur.peek())
 
 
-def _header_key(tokens: list[Token]) -> str | None:
-    for j, tok in enumerate(tokens):
-        if tok.kind == ":":
-            return HEADERS.get(squash(fold("".join(t.text for t in tokens[:j])))) if j else None
-        if tok.kind != "word":
-            return None
-    return None
+def _header_key(tokens: list[Token]) -> tuple[str, int] | None:
+    return header_key(tokens, lambda words: HEADERS.get(squash(fold(words))))
 
 
 def _number(cur: Cursor) -> Fraction:
@@ -140,15 +134,12 @@ def _read(text: str, players: tuple[str, ...] | None = None) -> tuple[dict[str, 
     running: dict[int, LedgerRow] = {}
     final: list[tuple[Fraction, ...]] = []
     seen_ledger = False
-    for number, raw in enumerate(text.splitlines(), 1):
-        tokens = tokenize(raw, number)
-        if not tokens:
-            continue
-        cur = Cursor(tokens, number, len(raw))
-        key = _header_key(tokens)
-        if key is not None and not deals and not seen_ledger and players is None:
-            cur.i = tokens.index(next(t for t in tokens if t.kind == ":")) + 1
-            _header(reader, cur, key, found)
+    for cur in token_lines(text):
+        number, tokens = cur.number, cur.toks
+        header = _header_key(tokens)
+        if header is not None and not deals and not seen_ledger and players is None:
+            cur.i = header[1]
+            _header(reader, cur, header[0], found)
             continue
         if fold(tokens[0].text) in (LEDGER | RESULT) and tokens[0].kind == "word":
             if reader.players is None:

@@ -39,9 +39,11 @@ from ..jsonio import (
     _Object,
     _optional,
     _options,
+    _pair,
     _sheet_document,
     _str,
     dumps_document,
+    envelope,
 )
 from ..jsonio import _header as _shared_header
 from .protocol import (
@@ -147,8 +149,7 @@ def dumps(
 
 def dumps_sheet(sheet: PriffeSheet, *, indent: int | None = 2) -> str:
     """A sheet on its own: ``{"format": "pulka-priffe-sheet", "version": 1, ...}``."""
-    data = {"format": SHEET_FORMAT, "version": VERSION, **sheet_to_dict(sheet)}
-    return dumps_document(data, indent)
+    return dumps_document(envelope(SHEET_FORMAT, VERSION, sheet_to_dict(sheet)), indent)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -179,12 +180,7 @@ def _bid(value: Json, path: str) -> str:
 
 
 def _two(item: Callable[[Json, str], int], what: str) -> Callable[[Json, str], tuple[int, int]]:
-    def read(value: Json, path: str) -> tuple[int, int]:
-        if not isinstance(value, list) or len(value) != 2:
-            raise _fail(path, what, value)
-        return item(value[0], f"{path}[0]"), item(value[1], f"{path}[1]")
-
-    return read
+    return _pair(item, item, what)
 
 
 def _seating(value: Json, path: str) -> Seating:

@@ -44,6 +44,7 @@ from ..jsonio import (
     _sheet_document,
     _str,
     dumps_document,
+    envelope,
     number,
 )
 from ..jsonio import _header as _envelope
@@ -160,8 +161,7 @@ def dumps(protocol: Protocol, sheet: Sheet | None = None, *, indent: int | None 
 
 def dumps_sheet(sheet: Sheet, *, indent: int | None = 2) -> str:
     """A sheet on its own: ``{"format": "pulka-sheet", "version": 1, ...}``."""
-    data = {"format": "pulka-sheet", "version": VERSION, **sheet_to_dict(sheet)}
-    return dumps_document(data, indent)
+    return dumps_document(envelope("pulka-sheet", VERSION, sheet_to_dict(sheet)), indent)
 
 
 # --- reading -------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
@@ -40,14 +40,20 @@ from ..notation_lexer import (
     MAX_DEALS,
     Cursor,
     NotationError,
+    SheetLines,
     Token,
-    option_text,
+    format_version,
+    header_key,
+    header_once,
     options_line,
     player_names,
-    quote,
+    protocol_lines,
+    protocol_text,
+    sheet_lines,
+    sheet_text,
     squash,
-    tokenize,
 )
+from ..notation_lexer import header_fields as shared_header_fields
 from .notation_deals import RESULT_WORDS, DealReader, referrer, write_deal
 from .protocol import (
     Deal,
@@ -96,13 +102,9 @@ _ENDINGS: Final = {e.value: e for e in Ending} | {
 
 def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object]) -> None:
     head = cur.toks[0]
-    if key in found and key != "options":
-        raise NotationError(cur.number, head.col, f"the {key.replace('_', ' ')} is given twice")
+    header_once(cur, key, found)
     if key == "format":
-        word = cur.expect("word", "'pulka'")
-        if word.text.lower() != "pulka":
-            raise cur.error("'pulka'", word)
-        found[key] = cur.integer("the notation version 1", 1, 1)
+        found[key] = format_version(cur, "pulka")
     elif key == "convention":
         found[key] = cur.text("a convention such as sochi, leningrad, rostov or classic")
     elif key == "options":
@@ -126,13 +128,7 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
 
 
 def _header_key(tokens: list[Token]) -> tuple[str, int] | None:
-    for j, tok in enumerate(tokens):
-        if tok.kind == ":":
-            key = _HEADERS.get(squash("".join(t.text for t in tokens[:j])))
-            return (key, j + 1) if key and j else None
-        if tok.kind != "word":
-            return None
-    return None
+    return header_key(tokens, lambda words: _HEADERS.get(squash(words)))
 
 
 _SHEET_WORDS: Final = frozenset({"sheet", "запись", "written"})
@@ -141,50 +137,24 @@ _RESULT_SHEET_WORDS: Final = frozenset({"result", "результат"})
 
 
 @dataclass
-class _SheetLines:
+class _SheetLines(SheetLines[SheetRow, tuple[Fraction, ...]]):
     """The ``sheet …:`` lines: what the players wrote, for :mod:`scoring.russian.check`."""
 
-    running: dict[int, SheetRow] = field(default_factory=dict)
-    #: where each ``sheet N:`` line's number stands (line, column), to name it in an error
-    where: dict[int, tuple[int, int]] = field(default_factory=dict)
-    final: SheetRow | None = None
-    result: tuple[Fraction, ...] | None = None
-    seen: bool = False
+    final_words = _FINAL_WORDS
+    result_words = _RESULT_SHEET_WORDS
 
-    def line(self, reader: DealReader, cur: Cursor) -> None:
+    def row(self, reader: DealReader, cur: Cursor) -> SheetRow:
+        return _sheet_row(reader, cur)
+
+    def results(self, reader: DealReader, cur: Cursor) -> tuple[Fraction, ...]:
         assert reader.players is not None
-        self.seen = True
-        cur.i = 1
-        which = cur.peek()
-        expected = "a deal number, final or result"
-        if which is None or which.kind != "word":
-            raise cur.error(expected, which)
-        low = which.text.lower()
-        cur.i += 1
-        cur.expect(":", "':'")
-        if re.fullmatch("[0-9]+", low) and int(low) >= 1:
-            if int(low) in self.running:
-                raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
-            self.running[int(low)] = _sheet_row(reader, cur)
-            self.where[int(low)] = (cur.number, which.col)
-        elif low in _FINAL_WORDS:
-            if self.final is not None:
-                raise NotationError(cur.number, which.col, "the final sheet is given twice")
-            self.final = _sheet_row(reader, cur)
-        elif low in _RESULT_SHEET_WORDS:
-            if self.result is not None:
-                raise NotationError(cur.number, which.col, "the result is given twice")
-            values = [_fraction(cur)]
-            while cur.at(","):
-                cur.i += 1
-                values.append(_fraction(cur))
-            if len(values) != len(reader.players):
-                raise cur.error(f"{len(reader.players)} results, one per seat", cur.peek())
-            self.result = tuple(values)
-        else:
-            raise NotationError(cur.number, which.col, f"expected {expected}, found {which.text!r}")
-        if not cur.done():
-            raise cur.error("end of line", cur.peek())
+        values = [_fraction(cur)]
+        while cur.at(","):
+            cur.i += 1
+            values.append(_fraction(cur))
+        if len(values) != len(reader.players):
+            raise cur.error(f"{len(reader.players)} results, one per seat", cur.peek())
+        return tuple(values)
 
     def sheet(self, deals: int) -> Sheet | None:
         """The sheet read; a ``sheet N:`` line must name one of the ``deals`` (a row is kept
@@ -255,16 +225,7 @@ def header_fields(text: str) -> frozenset[str]:
     >>> sorted(header_fields("target: 10\\nконвенция: питер\\nplayers: A, B, C"))
     ['convention', 'players', 'target']
     """
-    found: set[str] = set()
-    for number, raw in enumerate(text.splitlines(), 1):
-        try:
-            tokens = tokenize(raw, number)
-        except NotationError:
-            continue
-        header = _header_key(tokens) if tokens else None
-        if header is not None:
-            found.add(header[0])
-    return frozenset(found)
+    return shared_header_fields(text, _header_key)
 
 
 def parse(text: str) -> Protocol:
@@ -283,38 +244,18 @@ def parse_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:
     """
     reader = DealReader()
     found: dict[str, object] = {}
-    deals: list[Deal] = []
     sheet = _SheetLines()
-    lines = text.splitlines()
-    for number, raw in enumerate(lines, 1):
-        tokens = tokenize(raw, number)
-        if not tokens:
-            continue
-        cur = Cursor(tokens, number, len(raw))
-        header = _header_key(tokens)
-        if header is not None:
-            if deals or sheet.seen:
-                raise NotationError(number, 1, "headers come before the first deal")
-            cur.i = header[1]
-            _header(reader, cur, header[0], found)
-            continue
-        for key, what in (("players", "a 'players:' line"), ("target", "a 'target:' line")):
-            if key not in found:
-                raise NotationError(number, 1, f"expected {what} before the first deal")
-        head = tokens[0]
-        if head.kind == "word" and head.text.lower() in _SHEET_WORDS:
-            sheet.line(reader, cur)
-            continue
-        if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
-            if int(head.text[:-1]) != len(deals) + 1:
-                raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
-            cur.i = 1
-        if cur.done():
-            raise cur.error("a deal: a player and a contract, raspasy or penalty", None)
-        deals.append(reader.deal(cur))
-    for key in ("players", "target"):
-        if key not in found:
-            raise NotationError(len(lines) + 1, 1, f"expected a '{key}:' line")
+    deals: list[Deal] = protocol_lines(
+        text,
+        key_of=_header_key,
+        header=lambda cur, key: _header(reader, cur, key, found),
+        found=found,
+        required=("players", "target"),
+        is_sheet=lambda word: word.lower() in _SHEET_WORDS,
+        sheet=lambda cur: sheet.line(reader, cur),
+        deal=reader.deal,
+        nothing="a deal: a player and a contract, raspasy or penalty",
+    )
     options = found.get("options", {})
     assert isinstance(options, dict)
     protocol = Protocol(
@@ -338,14 +279,8 @@ def parse_sheet(text: str, players: tuple[str, ...], *, deals: int = MAX_DEALS) 
     """
     reader = DealReader(players)
     sheet = _SheetLines()
-    for number, raw in enumerate(text.splitlines(), 1):
-        tokens = tokenize(raw, number)
-        if not tokens:
-            continue
-        head = tokens[0]
-        if head.kind != "word" or head.text.lower() not in _SHEET_WORDS:
-            raise NotationError(number, head.col, f"expected 'sheet', found {head.text!r}")
-        sheet.line(reader, Cursor(tokens, number, len(raw)))
+    for cur in sheet_lines(text, lambda word: word.lower() in _SHEET_WORDS):
+        sheet.line(reader, cur)
     return sheet.sheet(deals) or Sheet()
 
 
@@ -358,23 +293,18 @@ def format(  # noqa: A001 - pairs with parse
     :raises ValueError: for a value the notation cannot hold (a seat not at the table, tricks
         outside 0–10, an empty defenders' split).
     """
-    names = protocol.players
-    ref = referrer(names)
-    lines = [FORMAT_LINE, f"convention: {quote(protocol.convention)}"]
-    if protocol.options:
-        pairs = (f"{quote(k, word=True)}={option_text(v)}" for k, v in protocol.options)
-        lines.append("options: " + ", ".join(pairs))
-    lines.append(f"target: {protocol.target}")
-    lines.append("players: " + ", ".join(quote(n) for n in names))
-    lines.append(f"first dealer: {ref(protocol.first_dealer)}")
-    lines.append(f"ending: {Ending(protocol.ending).value}")
-    lines.append("")
-    for i, deal in enumerate(protocol.deals, 1):
-        lines.append(f"{i}. {write_deal(deal, ref, ascii)}")
-    written = "" if sheet is None else format_sheet(sheet, protocol.players)
-    if written:
-        lines += ["", written.rstrip("\n")]
-    return "\n".join(lines) + "\n"
+    ref = referrer(protocol.players)
+    return protocol_text(
+        FORMAT_LINE,
+        protocol.convention,
+        protocol.options,
+        f"target: {protocol.target}",
+        protocol.players,
+        ref(protocol.first_dealer),
+        Ending(protocol.ending).value,
+        (write_deal(deal, ref, ascii) for deal in protocol.deals),
+        lambda: "" if sheet is None else format_sheet(sheet, protocol.players),
+    )
 
 
 def format_sheet(sheet: Sheet, players: tuple[str, ...]) -> str:
@@ -397,14 +327,9 @@ def format_sheet(sheet: Sheet, players: tuple[str, ...]) -> str:
             for s, x in enumerate(row)
         )  # fmt: skip
 
-    lines = [f"sheet {i}: {row_text(r)}" for i, r in enumerate(sheet.running, 1) if r is not None]
-    if sheet.final is not None:
-        lines.append(f"sheet final: {row_text(sheet.final)}")
-    if sheet.result is not None:
-        if len(sheet.result) != n:
-            raise ValueError(f"a sheet result needs {n} numbers")
-        lines.append("sheet result: " + ", ".join(str(Fraction(r)) for r in sheet.result))
-    return "".join(line + "\n" for line in lines)
+    return sheet_text(
+        sheet.running, sheet.final, sheet.result, row_text, n, lambda r: str(Fraction(r))
+    )
 
 
 def deal_text(protocol: Protocol, index: int, *, ascii: bool = False) -> str:

@@ -149,13 +149,7 @@ class DealReader(SeatReader):
                  "примечание": "note", "rule": "rule", "правило": "rule"}  # fmt: skip
         expected = "§rule, gora=, pulya=, whists= or note="
         while (tok := cur.peek()) is not None:
-            if tok.kind == "§":
-                cur.i += 1
-                self.put(cur, fields, "rule", tok, single_text(cur, "rule number, e.g. 3.2.21"))
-                continue
-            if tok.kind == "word" and re.fullmatch(r"[0-9]+(\.[0-9]+)+", tok.text):
-                cur.i += 1
-                self.put(cur, fields, "rule", tok, tok.text)
+            if self.rule(cur, fields, "rule number, e.g. 3.2.21"):
                 continue
             name = names.get(tok.text.lower()) if tok.kind == "word" else None
             if name is None:
