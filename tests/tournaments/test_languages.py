@@ -222,6 +222,32 @@ def test_the_documents_page_asks_for_a_pdf_in_another_language(client, played):
     assert "Hrvatski" in html  # the public list says which language each document is in
 
 
+#: The organiser's dashboard in a :data:`COMPLETE` language (issue 36): its links and the desk's
+#: counts in the language's words.
+DASHBOARD = {
+    "hr": ["Organizatori i suci", "Ograničenja ždrijeba", "Postavke", "Dnevnik zapisnika"],
+    "sr-latn": ["Organizatori i sudije", "Ograničenja žreba", "Podešavanja", "Dnevnik zapisnika"],
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["hr", "sr-latn"])
+def test_the_organisers_dashboard_speaks_croatian_and_serbian(client, played, language):
+    from tests.factories import UserFactory
+    from tournaments.models import EventRole
+
+    event = played
+    user = UserFactory(username=f"org-{language}")
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    client.force_login(user)
+    html = page(client, language, reverse("manage", args=[event.slug]))
+    for word in DASHBOARD[language]:
+        assert word in html, (language, word)
+    assert "6 igrača" in html  # the desk's counts, in the language's plural
+    for english in ("Organisers and referees", "Draw constraints", "Needs attention now"):
+        assert english not in html, (language, english)
+
+
 def _entries(language: str) -> list:
     po = catalogue(language).read_text(encoding="utf-8")
     return [m for m in _ENTRY.finditer(po) if _join(m.group("id"))]  # not the header
