@@ -1,7 +1,9 @@
-"""The player-facing languages beside English and Russian: Croatian, Serbian (Latin script),
-German and Swedish (issues 24, 26, 27). Each renders the public event page, the standings, the
-table's entry page, the player's confirmation page and the PDFs in its words, and its catalogue
-covers every string of ``locale_build.PLAYER_FACING`` (the organisers' pages may stay English)."""
+"""The languages beside English and Russian: Croatian, Serbian (Latin script), German and
+Swedish (issues 24, 26, 27). Each renders the public event page, the standings, the table's entry
+page, the player's confirmation page and the PDFs in its words, and its catalogue covers every
+string of ``locale_build.PLAYER_FACING``; the ``locale_build.COMPLETE`` languages (Croatian and
+Serbian beside Russian, issue 36) cover every string, the organisers' and referees' pages too,
+where German and Swedish may leave those pages in English."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.management.commands import locale_build
 from tournaments.management.commands.locale_build import (
     _ENTRY,
+    COMPLETE,
     _join,
     _strings,
     catalogue,
@@ -219,6 +222,32 @@ def test_the_documents_page_asks_for_a_pdf_in_another_language(client, played):
     assert "Hrvatski" in html  # the public list says which language each document is in
 
 
+#: The organiser's dashboard in a :data:`COMPLETE` language (issue 36): its links and the desk's
+#: counts in the language's words.
+DASHBOARD = {
+    "hr": ["Organizatori i suci", "Ograničenja ždrijeba", "Postavke", "Dnevnik zapisnika"],
+    "sr-latn": ["Organizatori i sudije", "Ograničenja žreba", "Podešavanja", "Dnevnik zapisnika"],
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["hr", "sr-latn"])
+def test_the_organisers_dashboard_speaks_croatian_and_serbian(client, played, language):
+    from tests.factories import UserFactory
+    from tournaments.models import EventRole
+
+    event = played
+    user = UserFactory(username=f"org-{language}")
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    client.force_login(user)
+    html = page(client, language, reverse("manage", args=[event.slug]))
+    for word in DASHBOARD[language]:
+        assert word in html, (language, word)
+    assert "6 igrača" in html  # the desk's counts, in the language's plural
+    for english in ("Organisers and referees", "Draw constraints", "Needs attention now"):
+        assert english not in html, (language, english)
+
+
 def _entries(language: str) -> list:
     po = catalogue(language).read_text(encoding="utf-8")
     return [m for m in _ENTRY.finditer(po) if _join(m.group("id"))]  # not the header
@@ -247,6 +276,26 @@ def test_the_catalogue_covers_the_player_facing_strings_and_is_compiled(language
     out = tmp_path / "django.mo"
     subprocess.run([msgfmt, "--check-format", "-o", str(out), str(po_path)], check=True)
     assert out.read_bytes() == (po_path.parent / "django.mo").read_bytes()
+
+
+def test_croatian_and_serbian_are_complete():
+    assert {"ru", "hr", "sr-latn"} <= set(COMPLETE)
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_complete_catalogue_translates_every_string(language):
+    """A :data:`COMPLETE` language translates every string, the organisers' and referees' pages
+    too (no empty and no fuzzy entry), with the plural forms ``locale_build`` asks of it (three:
+    Russian's header declares a fourth, for fractions, that no count reaches)."""
+    entries = _entries(language)
+    assert len(entries) > 1000
+    assert len([m for m in entries if not player_facing(m.group("head"))]) > 400
+    untranslated = [_join(m.group("id")) for m in entries if not all(_strings(m.group("strs")))]
+    assert not untranslated, untranslated[:5]
+    assert not [_join(m.group("id")) for m in entries if "#, fuzzy" in m.group("head")]
+    for m in entries:
+        if m.group("plural"):
+            assert len(_strings(m.group("strs"))) >= 3, _join(m.group("id"))
 
 
 def test_player_facing_scope_is_files_that_exist():
@@ -287,8 +336,9 @@ def test_fill_reports_only_the_missing_player_facing_strings():
 
 def test_the_catalogues_hold_every_player_facing_string_of_the_code(tmp_path):
     """The committed catalogues are current: ``makemessages`` run afresh on a copy of the code
-    finds no player-facing string that the catalogues lack (a string added to a template
-    without ``manage.py locale_build`` fails here)."""
+    finds no player-facing string that the catalogues lack, and no string at all that a
+    :data:`COMPLETE` catalogue lacks (a string added to a template without
+    ``manage.py locale_build`` fails here)."""
     root = Path(settings.BASE_DIR)
     copy = tmp_path / "src"
     copy.mkdir()
@@ -314,13 +364,14 @@ def test_the_catalogues_hold_every_player_facing_string_of_the_code(tmp_path):
     fresh = (copy / "tournaments" / "locale" / "de" / "LC_MESSAGES" / "django.po").read_text(
         encoding="utf-8"
     )
-    wanted = {
-        (_join(m.group("ctx")), _join(m.group("id")))
+    every = {
+        (_join(m.group("ctx")), _join(m.group("id"))): player_facing(m.group("head"))
         for m in _ENTRY.finditer(fresh)
-        if _join(m.group("id")) and player_facing(m.group("head"))
+        if _join(m.group("id"))
     }
-    assert len(wanted) > 300
+    assert len([key for key, facing in every.items() if facing]) > 300
     for language in NEW:
+        wanted = {key for key, facing in every.items() if facing or language in COMPLETE}
         have = {
             (_join(m.group("ctx")), _join(m.group("id")))
             for m in _entries(language)
