@@ -1,9 +1,8 @@
 """The languages beside English and Russian: Croatian, Serbian (Latin script), German and
 Swedish (issues 24, 26, 27). Each renders the public event page, the standings, the table's entry
 page, the player's confirmation page and the PDFs in its words, and its catalogue covers every
-string of ``locale_build.PLAYER_FACING``; the ``locale_build.COMPLETE`` languages (Croatian and
-Serbian beside Russian, issue 36) cover every string, the organisers' and referees' pages too,
-where German and Swedish may leave those pages in English."""
+string of ``locale_build.PLAYER_FACING``; the ``locale_build.COMPLETE`` languages (every one
+Pulka offers since issue 36) cover every string, the organisers' and referees' pages too."""
 
 from __future__ import annotations
 
@@ -278,24 +277,44 @@ def test_the_catalogue_covers_the_player_facing_strings_and_is_compiled(language
     assert out.read_bytes() == (po_path.parent / "django.mo").read_bytes()
 
 
-def test_croatian_and_serbian_are_complete():
-    assert {"ru", "hr", "sr-latn"} <= set(COMPLETE)
+def test_every_language_is_complete():
+    """Issue 36: every language translates the organisers' and referees' pages too."""
+    assert {"ru", "hr", "sr-latn", "de"} <= set(locale_build.COMPLETE)
+    assert set(locale_build.COMPLETE) <= {code for code, _name in settings.LANGUAGES} - {"en"}
 
 
-@pytest.mark.parametrize("language", COMPLETE)
-def test_a_complete_catalogue_translates_every_string(language):
-    """A :data:`COMPLETE` language translates every string, the organisers' and referees' pages
-    too (no empty and no fuzzy entry), with the plural forms ``locale_build`` asks of it (three:
-    Russian's header declares a fourth, for fractions, that no count reaches)."""
+@pytest.mark.parametrize("language", locale_build.COMPLETE)
+def test_a_complete_language_translates_every_string(language):
+    """A language of ``locale_build.COMPLETE`` leaves no string in English: the organisers' and
+    referees' pages too, with as many plural forms as the language has (``locale_build
+    --strict`` fails otherwise); the others cover ``PLAYER_FACING`` (the test above)."""
     entries = _entries(language)
     assert len(entries) > 1000
-    assert len([m for m in entries if not player_facing(m.group("head"))]) > 400
     untranslated = [_join(m.group("id")) for m in entries if not all(_strings(m.group("strs")))]
     assert not untranslated, untranslated[:5]
     assert not [_join(m.group("id")) for m in entries if "#, fuzzy" in m.group("head")]
+    plurals = locale_build.PLURALS.get(language) or plural_count(
+        catalogue(language).read_text(encoding="utf-8")
+    )
     for m in entries:
         if m.group("plural"):
-            assert len(_strings(m.group("strs"))) >= 3, _join(m.group("id"))
+            assert len(_strings(m.group("strs"))) == plurals, _join(m.group("id"))
+
+
+def test_fill_asks_a_complete_language_for_its_own_plural_forms():
+    """A complete language is filled with the plural forms its header declares (German: two),
+    not Russian's three; an organiser's string it lacks is reported."""
+    po = (
+        '#: templates/tournaments/organiser/round.html:9\nmsgid "Draw"\nmsgstr ""\n\n'
+        '#: templates/tournaments/organiser/round.html:29\nmsgid "%(n)s table"\n'
+        'msgid_plural "%(n)s tables"\nmsgstr[0] ""\nmsgstr[1] ""\n'
+    )
+    _text, missing = fill(po, {"Draw": ["Auslosung"]}, plurals=2)
+    assert missing == ["%(n)s table"]
+    text, missing = fill(
+        po, {"Draw": ["Auslosung"], "%(n)s table": ["%(n)s Tisch", "%(n)s Tische"]}, plurals=2
+    )
+    assert missing == [] and 'msgstr[1] "%(n)s Tische"' in text and "msgstr[2]" not in text
 
 
 def test_player_facing_scope_is_files_that_exist():
