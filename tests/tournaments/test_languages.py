@@ -1,7 +1,9 @@
 """The player-facing languages beside English and Russian: Croatian, Serbian (Latin script),
 German and Swedish (issues 24, 26, 27). Each renders the public event page, the standings, the
 table's entry page, the player's confirmation page and the PDFs in its words, and its catalogue
-covers every string of ``locale_build.PLAYER_FACING`` (the organisers' pages may stay English)."""
+covers every string of ``locale_build.PLAYER_FACING``; a language of ``locale_build.COMPLETE``
+(Swedish, issue 36) covers every string, the organisers' and referees' pages too, where the
+others may leave those in English."""
 
 from __future__ import annotations
 
@@ -247,6 +249,24 @@ def test_the_catalogue_covers_the_player_facing_strings_and_is_compiled(language
     out = tmp_path / "django.mo"
     subprocess.run([msgfmt, "--check-format", "-o", str(out), str(po_path)], check=True)
     assert out.read_bytes() == (po_path.parent / "django.mo").read_bytes()
+
+
+@pytest.mark.parametrize("language", [code for code in locale_build.COMPLETE if code != "ru"])
+def test_a_complete_language_translates_every_string(language):
+    """A language of ``locale_build.COMPLETE`` (Russian has its own test in
+    ``tests/tournaments/views/test_i18n.py``) translates the organisers' and referees' pages
+    too: every entry of its catalogue has a translation, none is fuzzy, and a plural entry has
+    as many forms as the catalogue's header declares."""
+    assert language in NEW
+    entries = _entries(language)
+    assert len(entries) > len([m for m in entries if player_facing(m.group("head"))]) > 300
+    untranslated = [_join(m.group("id")) for m in entries if not all(_strings(m.group("strs")))]
+    assert not untranslated, untranslated[:5]
+    assert not [_join(m.group("id")) for m in entries if "#, fuzzy" in m.group("head")]
+    plurals = plural_count(catalogue(language).read_text(encoding="utf-8"))
+    for m in entries:
+        if m.group("plural"):
+            assert len(_strings(m.group("strs"))) == plurals, _join(m.group("id"))
 
 
 def test_player_facing_scope_is_files_that_exist():

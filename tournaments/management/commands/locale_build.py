@@ -8,7 +8,8 @@ reports what is still untranslated, and runs ``compilemessages``. Needs GNU gett
 
 What must be translated:
 
-- Russian: every string (the organisers' and referees' pages too).
+- The :data:`COMPLETE` languages (Russian, Swedish): every string (the organisers' and referees'
+  pages too).
 - The other languages: every string a player or a table reads, that is every string the
   :data:`PLAYER_FACING` files use (a .po entry whose ``#:`` locations name one of them). The
   others (the organisers' and referees' pages) may stay untranslated: Django shows them in
@@ -102,8 +103,9 @@ PLAYER_FACING: tuple[str, ...] = (
     "scoring/balkan/",  # the Balkan findings' sentences (gettext_noop templates)
 )
 
-#: Russian is complete; every other language but English covers :data:`PLAYER_FACING`.
-COMPLETE = ("ru",)
+#: The languages that translate every string; every other language but English covers
+#: :data:`PLAYER_FACING`.
+COMPLETE = ("ru", "sv")
 
 _LOCATION = re.compile(r"^#: (.*)$", re.M)
 _PLURALS = re.compile(r"nplurals=(\d+)")
@@ -231,7 +233,9 @@ class Command(BaseCommand):
             text, missing = fill(
                 text,
                 read_fragments(FRAGMENTS, language),
-                plurals=3 if language in COMPLETE else plural_count(text),
+                # Russian's fragments give three forms (its header's fourth, for fractions, is
+                # left out); every other language as many as its catalogue's header declares
+                plurals=3 if language == "ru" else plural_count(text),
                 required=(lambda head: True) if language in COMPLETE else player_facing,
             )
             po.write_text(text, encoding="utf-8")
@@ -241,8 +245,8 @@ class Command(BaseCommand):
             self.stdout.write(f"{len(missing)} untranslated{where}")
             if missing:
                 failed.append(
-                    f"{len(missing)} strings have no Russian translation"
-                    if language == "ru"
+                    f"{len(missing)} strings have no {language} translation"
+                    if language in COMPLETE
                     else f"{len(missing)} player-facing strings have no {language} translation"
                 )
         call_command(
