@@ -279,7 +279,7 @@ def test_the_catalogue_covers_the_player_facing_strings_and_is_compiled(language
 
 def test_every_language_is_complete():
     """Issue 36: every language translates the organisers' and referees' pages too."""
-    assert {"ru", "hr", "sr-latn", "de"} <= set(locale_build.COMPLETE)
+    assert {"ru", "hr", "sr-latn", "de", "sv"} <= set(locale_build.COMPLETE)
     assert set(locale_build.COMPLETE) <= {code for code, _name in settings.LANGUAGES} - {"en"}
 
 

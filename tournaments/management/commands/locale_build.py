@@ -104,7 +104,7 @@ PLAYER_FACING: tuple[str, ...] = (
 
 #: The languages translated throughout; every other language but English covers
 #: :data:`PLAYER_FACING`.
-COMPLETE = ("ru", "hr", "sr-latn", "de")
+COMPLETE = ("ru", "hr", "sr-latn", "de", "sv")
 
 #: Plural forms a language's fragments give where its catalogue's header declares more:
 #: Russian's header (makemessages copies Django's) declares a fourth form, for fractions,
