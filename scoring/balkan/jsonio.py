@@ -25,7 +25,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from rules.balkan import CONTRACT_VALUES, OPTION_NAMES, contract_name, find_convention
+from rules.balkan import (
+    CONTRACT_VALUES,
+    OPTION_NAMES,
+    check_option,
+    contract_name,
+    find_convention,
+)
 from rules.conventions import InvalidConventionError
 from scoring.jsonio import (
     Json,
@@ -317,9 +323,13 @@ def _check_options(
             known = ", ".join(sorted(OPTION_NAMES))
             raise JsonFormatError(f"{path}.{name}", f"unknown option (known: {known})")
         try:
-            conv.with_options(**{name: value})
+            check_option(name, value)
         except InvalidConventionError as error:
             raise JsonFormatError(f"{path}.{name}", str(error)) from None
+    try:  # the options together: refas=false with a refa_limit …
+        conv.with_options(**dict(options))
+    except InvalidConventionError as error:
+        raise JsonFormatError(path, str(error)) from None
     return tuple(sorted(options))
 
 
