@@ -111,7 +111,9 @@ class ScoredDeal:
     pot_before: int
     ante: int
     amount: int | None
-    trick_value: int | None
+    #: A tenth of the amount: a whole number, or a :class:`~fractions.Fraction` when the
+    #: amount is not a multiple of 10 (then each payment must still come out whole).
+    trick_value: Fraction | int | None
     forced: bool
     declarer: int | None
     contract: PotContract | None
@@ -180,6 +182,28 @@ class _Ledger:
         return t
 
 
+def _trick_value(amount: int) -> Fraction | int:
+    """A trick's worth, a tenth of the amount (000 "Betalning", 003 "pro Stich ein Zehntel des
+    Einsatzes"): a whole number, or the exact fraction when the amount is not a multiple of 10."""
+    value = Fraction(amount, 10)
+    return int(value) if value.denominator == 1 else value
+
+
+def _trick_money(i: int, tricks: int, value: Fraction | int, rule: str) -> int:
+    """What ``tricks`` tricks are paid, exactly: a payment that is not a whole number of chips
+    cannot be paid and the deal is refused, naming the rule (issue #37: 15 in the pot makes a
+    trick worth 3/2, and one trick cannot be paid)."""
+    money = tricks * value
+    if isinstance(money, Fraction) and money.denominator != 1:
+        amount = value * 10
+        raise PotScoringError(
+            i, "tricks", f"{tricks} {'trick' if tricks == 1 else 'tricks'} at a tenth of {amount} "
+            f"each make {money} chips, not a "
+            f"whole number: each trick is worth a tenth of the amount ({rule}), and {amount} is "
+            "not a multiple of 10")
+    return int(money)
+
+
 def _tricks(i: int, deal: Hand | Rundpass, size: int, actives: tuple[int, ...]) -> tuple[int, ...]:
     tricks = deal.tricks
     if tricks is None:
@@ -199,7 +223,7 @@ def _viennese_hand(
 ) -> dict[str, object]:
     g = conv.base_stake
     amount = conv.amount_for(book.pot)
-    value = amount // 10
+    value = _trick_value(amount)
     forced = book.pot == g
     player, contract = hand.player, hand.played
     defs = defenders_of(size, dealer, player)
@@ -224,8 +248,9 @@ def _viennese_hand(
             else:
                 paid = [(d, tricks[d]) for d in playing]
             for d, k in paid:
-                book.pay(player, d, k * value, "tricks")
-                trick_payments.append(TrickPayment(player, d, k, k * value))
+                money = _trick_money(i, k, value, '000 "Betalning"')
+                book.pay(player, d, money, "tricks")
+                trick_payments.append(TrickPayment(player, d, k, money))
             made = contract.made(tricks[player])
             if inviter is not None and invited is not None:
                 if tricks[inviter] + tricks[invited] < 4:
@@ -263,7 +288,7 @@ def _german_hand(
     i: int, conv: PotConvention, hand: Hand, size: int, dealer: int, book: _Ledger
 ) -> dict[str, object]:
     stake = conv.amount_for(book.pot)
-    value = stake // 10
+    value = _trick_value(stake)
     base = conv.penalty_base(stake)
     player, contract = hand.player, hand.played
     defs = defenders_of(size, dealer, player)
@@ -279,8 +304,10 @@ def _german_hand(
         tricks = _tricks(i, hand, size, (player, *playing))
         for s in (player, *defs):
             if s == player or s in playing:
-                book.pay(POT, s, tricks[s] * value, "tricks")
-                trick_payments.append(TrickPayment(POT, s, tricks[s], tricks[s] * value))
+                money = _trick_money(
+                    i, tricks[s], value, '003 "pro Stich ein Zehntel des Einsatzes"')
+                book.pay(POT, s, money, "tricks")
+                trick_payments.append(TrickPayment(POT, s, tricks[s], money))
         made = contract.made(tricks[player])
         if not made:  # "den doppelten Einsatz (um den es zuletzt ging) dazulegen"
             book.pay(player, POT, 2 * base, "fall")

@@ -7,13 +7,15 @@ ante: not forced.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from rules.conventions import InvalidConventionError
 from rules.pot import VIENNESE
 from scoring.pot.check import check
 from scoring.pot.protocol import Hand, Ledger, LedgerRow, Rundpass
-from scoring.pot.score import POT, Transfer, TrickPayment, score
+from scoring.pot.score import POT, PotScoringError, Transfer, TrickPayment, score
 
 from .helpers import ABCD, FORCED, GO, HOME, INVITE, INVITED, c, codes, game
 
@@ -331,3 +333,15 @@ def test_option_trump_obligation_changes_the_play_not_the_payments():
     assert score(strict).deals == score(plain).deals and check(strict).ok
     with pytest.raises(InvalidConventionError):
         game(*deals, convention="german", trump_obligation=True).rules()  # 003 has none
+
+
+def test_trick_money_of_a_pot_not_a_multiple_of_ten_is_paid_exactly_or_refused():
+    # 000 "Betalning": "Varje stick är värt en tiondel av beloppet"; an opening pot of 5 makes
+    # 15 after the ante: a trick is worth 3/2 (issue #37), two tricks 3 chips, three 9/2
+    d = one(Hand(0, c("1"), (GO, HOME), tricks=(8, 2, 0)), opening_pot=5)
+    assert (d.amount, d.trick_value) == (15, Fraction(3, 2))
+    assert d.trick_payments == (TrickPayment(0, 1, 2, 3),)  # integer division paid 2
+    with pytest.raises(PotScoringError, match=r'deal 1: tricks: 3 tricks .* 9/2 chips.*"Betalning"'):
+        score(game(Hand(0, c("1"), (GO, HOME), tricks=(7, 3, 0)), opening_pot=5))
+    report = check(game(Hand(0, c("1"), (GO, HOME), tricks=(7, 3, 0)), opening_pot=5))
+    assert codes(report) == ["UNSCORABLE"] and "multiple of 10" in report.findings[0].message
