@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from .findings import Finding
-from .model import Ending, OptionValue
+from .model import Ending, OptionValue, repeated_name
 
 __all__ = [
     "VERSION",
@@ -37,6 +37,7 @@ __all__ = [
     "envelope",
     "number",
     "finding_to_dict",
+    "check_names",
 ]
 
 #: The version of the documents this module writes itself (``pulka-findings``, printed by
@@ -57,6 +58,27 @@ class JsonFormatError(ValueError):
         super().__init__(f"{path}: {message}")
         self.path = path
         self.reason = message
+
+
+def check_names(players: tuple[str, ...], path: str, rule: str) -> None:
+    """Each seat's player by a name of his own (ignoring case), cited as ``rule``.
+
+    >>> check_names(("A", "B", "a"), "$.players", '002 "Players and Deal"')
+    Traceback (most recent call last):
+    ...
+    scoring.jsonio.JsonFormatError: $.players[2]: 'a' is also the name at $.players[0]: each player needs a name of his own (002 "Players and Deal")
+    """
+    found = repeated_name(players)
+    if found is None:
+        return
+    first, seat = found
+    if first == seat:
+        raise JsonFormatError(f"{path}[{seat}]", f"a player needs a name ({rule})")
+    raise JsonFormatError(
+        f"{path}[{seat}]",
+        f"{players[seat].strip()!r} is also the name at {path}[{first}]: each player needs a "
+        f"name of his own ({rule})",
+    )
 
 
 # --- writing -------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ from scoring.jsonio import (
     _pair,
     _sheet_document,
     _str,
+    check_names,
     dumps_document,
     envelope,
 )
@@ -339,6 +340,7 @@ def _protocol_body(obj: _Object) -> tuple[BalkanProtocol, BalkanSheet | None]:
     players = obj.get("players", _list(_str, "a list of 3 names"))
     if len(players) != SEATS:
         raise _fail(f"{obj.path}.players", "a list of 3 names", list(players))
+    check_names(players, f"{obj.path}.players", '002 "Players and Deal"')
     convention = obj.get("convention", _convention, "croatian")
     protocol = BalkanProtocol(
         players=players,

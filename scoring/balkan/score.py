@@ -42,7 +42,7 @@ from fractions import Fraction
 from rules.balkan import BETTEL, BalkanConvention, find_convention
 
 from ..findings import Finding, Severity, gettext_noop, templated
-from ..model import Ending
+from ..model import Ending, repeated_name
 from .outcome import hand_outcome
 from .protocol import AllPass, BalkanProtocol, Defence, Hand, Penalty
 
@@ -223,6 +223,13 @@ class Replay:
         if len(protocol.players) != 3:
             raise ValueError(
                 f"players: {len(protocol.players)} names given; the Balkan games have three "
+                '(seed 002 "Players and Deal")'
+            )
+        same = repeated_name(protocol.players)
+        if same is not None:
+            raise ValueError(
+                f"players: seat {same[1] + 1} has the name of seat {same[0] + 1} "
+                f"({protocol.players[same[1]]!r}); each player needs a name of his own "
                 '(seed 002 "Players and Deal")'
             )
         bula = protocol.bula

@@ -20,6 +20,7 @@ from rules.conventions import InvalidConventionError
 from rules.pot import PotConvention
 
 from ..findings import CheckReport, Finding, Severity
+from ..model import repeated_name
 from .auction import check_auction, check_contract_against_bid
 from .protocol import (
     Decision,
@@ -295,6 +296,12 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
     if not viennese and size != 3:
         out.add("PLAYERS", f"{size} players: German Préférence is for three", "Spieler: 3",
                 column="players")  # fmt: skip
+        return CheckReport(tuple(out.items))
+    same = repeated_name(protocol.players)
+    if same is not None:
+        out.add("PLAYERS", f"seat {same[1] + 1} has the name of seat {same[0] + 1} "
+                f"({protocol.players[same[1]]!r}): each player needs a name of his own",
+                "Förberedelser" if viennese else "Spieler: 3", column="players")  # fmt: skip
         return CheckReport(tuple(out.items))
     if not 0 <= protocol.first_dealer < size:
         out.add("SEAT", f"first dealer {protocol.first_dealer} is not a seat", "Förberedelser",

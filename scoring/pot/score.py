@@ -39,6 +39,7 @@ from typing import Final
 
 from rules.pot import PotContract, PotConvention
 
+from ..model import repeated_name
 from .protocol import (
     Decision,
     Hand,
@@ -401,6 +402,11 @@ def score(protocol: PotProtocol) -> ScoredGame:
     if conv.game == "german" and size != 3:
         raise PotScoringError(None, "players", f"{size} players; German Préférence has three "
                               '(003 "Spieler: 3")')  # fmt: skip
+    same = repeated_name(protocol.players)
+    if same is not None:
+        raise PotScoringError(None, "players", f"seat {same[1] + 1} has the name of seat "
+                              f"{same[0] + 1} ({protocol.players[same[1]]!r}); each player needs "
+                              'a name of his own (000 "Förberedelser")')  # fmt: skip
     _check_seat(None, "first_dealer", protocol.first_dealer, size)  # type: ignore[arg-type]
     book = _Ledger(size, protocol.opening_pot)
     scored = []

@@ -2,6 +2,7 @@
 
 import pytest
 
+from scoring.balkan.check import check
 from scoring.balkan.jsonio import JsonFormatError, from_dict
 from scoring.balkan.notation import NotationError, parse
 from scoring.balkan.protocol import AllPass, BalkanProtocol, Defence, Hand, Penalty
@@ -340,3 +341,16 @@ def test_readers_refuse_options_that_contradict_each_other_naming_them():
         from_dict(data)
     data["options"] = {"plain_two_refa": "included", "plain_two": "thrown_in"}
     assert from_dict(data)[0].options == (("plain_two", "thrown_in"), ("plain_two_refa", "included"))
+
+
+def test_two_players_with_the_same_name_are_refused_naming_the_field():
+    # 002 "Players and Deal": three players, each with his own columns (issue #37)
+    same = BalkanProtocol(("A", "A", "A"), 30, ())
+    with pytest.raises(ValueError, match="players: seat 2 has the name of seat 1"):
+        score(same)
+    assert [f.code for f in check(same).findings] == ["TABLE"]
+    data = {"format": "pulka-balkan-protocol", "version": 1, "bula": 30,
+            "players": ["A", "B", " b"], "deals": []}
+    with pytest.raises(JsonFormatError, match=r"\$\.players\[2\]: 'b' is also the name at "
+                                              r"\$\.players\[1\]"):
+        from_dict(data)

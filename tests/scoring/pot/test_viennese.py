@@ -13,7 +13,9 @@ import pytest
 
 from rules.conventions import InvalidConventionError
 from rules.pot import VIENNESE
+from scoring.jsonio import JsonFormatError
 from scoring.pot.check import check
+from scoring.pot.jsonio import from_dict
 from scoring.pot.protocol import Hand, Ledger, LedgerRow, Rundpass
 from scoring.pot.score import POT, PotScoringError, Transfer, TrickPayment, score
 
@@ -345,3 +347,16 @@ def test_trick_money_of_a_pot_not_a_multiple_of_ten_is_paid_exactly_or_refused()
         score(game(Hand(0, c("1"), (GO, HOME), tricks=(7, 3, 0)), opening_pot=5))
     report = check(game(Hand(0, c("1"), (GO, HOME), tricks=(7, 3, 0)), opening_pot=5))
     assert codes(report) == ["UNSCORABLE"] and "multiple of 10" in report.findings[0].message
+
+
+def test_two_players_with_the_same_name_are_refused_naming_the_field():
+    # 000 "Förberedelser": the players agree the stakes among themselves; each has his net and a
+    # column in the ledger, so each needs a name of his own (issue #37)
+    same = game(Hand(0, c("1"), (HOME, HOME)), players=("A", "B", "a"))
+    assert codes(check(same)) == ["PLAYERS"] and check(same).findings[0].column == "players"
+    with pytest.raises(PotScoringError, match="players: seat 3 has the name of seat 1"):
+        score(same)
+    data = {"format": "pulka-pot-protocol", "version": 1, "players": ["A", "A", "A"], "deals": []}
+    with pytest.raises(JsonFormatError, match=r"\$\.players\[1\]: 'A' is also the name at "
+                                              r"\$\.players\[0\]"):
+        from_dict(data)
