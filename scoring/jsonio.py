@@ -128,9 +128,32 @@ def finding_to_dict(f: Finding) -> dict[str, Json]:
 # --- reading -------------------------------------------------------------------------------
 
 
+#: The most digits a number of a protocol document may have: every count, score, stake and
+#: bound Pulka reads is far shorter. A longer one is read as a :class:`HugeNumber`, which no
+#: field takes, so that the field's reader refuses it naming its path (issue #37: a
+#: 5,000-digit number met Python's own digit limit and its message before).
+MAX_DIGITS: Final = 30
+
+
+class HugeNumber:
+    """A JSON number longer than :data:`MAX_DIGITS` digits, kept unconverted."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, text: str) -> None:
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _parse_int(text: str) -> int | HugeNumber:
+    return HugeNumber(text) if len(text) > MAX_DIGITS else int(text)
+
+
 def _decode(text: str) -> Json:
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as error:
         raise JsonFormatError(
             "$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
@@ -183,6 +206,8 @@ def _preview(value: Json, budget: int) -> str:
             used += len(text)
         parts.append(closing)
         return "".join(parts)
+    if isinstance(value, HugeNumber):
+        return repr(value)
     if isinstance(value, str):
         value = value[: max(budget, 0) + 1]
     text = json.dumps(value, ensure_ascii=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Ending", "Bid", "OptionValue", "repeated_name"]
+__all__ = ["Ending", "Bid", "OptionValue", "PENALTY_MAX", "repeated_name"]
 
 
 class Ending(enum.StrEnum):
@@ -25,6 +25,14 @@ class Ending(enum.StrEnum):
 Bid = tuple[int, str]
 
 OptionValue = str | int | bool | None
+
+#: The most one amount of a referee's penalty entry may be, in every family: points in a
+#: column or a soup (Balkan), gora, pulya or whists (Russian), points (Priffe), chips to the pot
+#: or to a player (the pot games). As large as the largest bula a Balkan protocol may start
+#: from, far beyond any penalty the rule texts give (a Kodeks penalty is a few points, a game's
+#: cost or the overstatement of a false entry); past it an entry is a typing slip, refused with
+#: a finding naming the field (issue #37: a Priffe penalty of 10^40 points was taken silently).
+PENALTY_MAX = 1_000_000
 
 
 def repeated_name(players: tuple[str, ...] | list[str]) -> tuple[int, int] | None:

@@ -105,7 +105,8 @@ VALUE_LABELS: dict[tuple[str, str], Any] = {
     ("raspasy_zero_bonus", "price"): _("the price × the step"),
     ("raspasy_exit", "any_game"): _("any game"),
     ("raspasy_exit", "whisted_game"): _("a whisted game"),
-    ("rounding", "kodeks"): _("as the Kodeks"),
+    ("rounding", "kodeks"): _("as the Kodeks, Variant 1: each gora rounded"),
+    ("rounding", "average"): _("as the Kodeks, Variant 2: the average gora rounded"),
     ("rounding", "exact"): _("exact"),
 }
 

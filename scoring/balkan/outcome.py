@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from rules.balkan import BETTEL, PREFERANS, BalkanConvention
 
-from ..findings import Finding, Severity, gettext_noop, templated
+from ..findings import Finding, Severity, gettext_noop, seat_number, templated
 from .protocol import Defence, Hand
 
 __all__ = ["Plan", "hand_outcome", "plays"]
@@ -90,7 +90,7 @@ def _record_problems(h: Hand, conv: BalkanConvention, i: int) -> list[Finding]:
     out: list[Finding] = []
     if h.declarer not in (0, 1, 2):
         out.append(_f("SEAT", gettext_noop("declarer seat {seat} is not at the table"),
-                      "Players and Deal", i, {"seat": repr(h.declarer)}, column="declarer",
+                      "Players and Deal", i, {"seat": seat_number(h.declarer)}, column="declarer",
                       written=h.declarer))
         return out
     allowed = (2, 3, 4, 5, 6, 7, 8) if conv.preferans else (2, 3, 4, 5, 6, 7)
@@ -128,14 +128,14 @@ def _record_problems(h: Hand, conv: BalkanConvention, i: int) -> list[Finding]:
                       written=h.kontra, expected=conv.kontra_limit))
     if h.kontra and h.kontra_by not in h.defenders():
         out.append(_f("KONTRA_BY", gettext_noop("kontra said by seat {seat}, not a defender"),
-                      "Kontra", i, {"seat": repr(h.kontra_by)}, column="kontra_by",
+                      "Kontra", i, {"seat": seat_number(h.kontra_by)}, column="kontra_by",
                       written=h.kontra_by))
     elif h.kontra and not _plays_voluntarily(h, h.kontra_by):
         out.append(_f("KONTRA_BY", gettext_noop("kontra said by a defender who dropped out"), "Kontra", i,
                       player=h.kontra_by, column="kontra_by"))
     if not h.kontra and h.kontra_by is not None:
         out.append(_f("KONTRA_BY", gettext_noop("kontra_by {seat} without a kontra"), "Kontra", i,
-                      {"seat": repr(h.kontra_by)}, column="kontra_by", written=h.kontra_by))
+                      {"seat": seat_number(h.kontra_by)}, column="kontra_by", written=h.kontra_by))
     return out
 
 

@@ -194,7 +194,7 @@ def _efterkop(out: _Findings, hand: Hand, i: int, defs: tuple[int, int],
             out.add("EFTERKOP_LEVEL", f"efterköp {k + 1}: {c} — an efterköp names fem or higher "
                     "with köp", rule, i, column="efterkop", written=c.code)  # fmt: skip
         if c.level <= level:
-            out.add("EFTERKOP_LEVEL", f"efterköp {k + 1}: {c} is not higher than the previous "
+            out.add("EFTERKOP_NOT_HIGHER", f"efterköp {k + 1}: {c} is not higher than the previous "
                     "efterköp", rule, i, column="efterkop", written=c.code)  # fmt: skip
         if seat == previous:
             after = clockwise.index(previous) if previous != declarer else 2
@@ -299,7 +299,7 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
         return CheckReport(tuple(out.items))
     same = repeated_name(protocol.players)
     if same is not None:
-        out.add("PLAYERS", f"seat {same[1] + 1} has the name of seat {same[0] + 1} "
+        out.add("PLAYER_NAMES", f"seat {same[1] + 1} has the name of seat {same[0] + 1} "
                 f"({protocol.players[same[1]]!r}): each player needs a name of his own",
                 "Förberedelser" if viennese else "Spieler: 3", column="players")  # fmt: skip
         return CheckReport(tuple(out.items))

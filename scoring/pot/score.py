@@ -39,7 +39,8 @@ from typing import Final
 
 from rules.pot import PotContract, PotConvention
 
-from ..model import repeated_name
+from ..findings import seat_number
+from ..model import PENALTY_MAX, repeated_name
 from .protocol import (
     Decision,
     Hand,
@@ -215,7 +216,7 @@ def _tricks(i: int, deal: Hand | Rundpass, size: int, actives: tuple[int, ...]) 
         raise PotScoringError(i, "tricks", f"{list(tricks)} sum to {sum(tricks)}, not 10")
     for s in range(size):
         if s not in actives and tricks[s]:
-            raise PotScoringError(i, "tricks", f"seat {s} sits out this deal but has tricks")
+            raise PotScoringError(i, "tricks", f"seat {s + 1} sits out this deal but has tricks")
     return tricks
 
 
@@ -349,7 +350,8 @@ def _rundpass(
 
 def _check_seat(i: int, field: str, seat: object, size: int) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < size:
-        raise PotScoringError(i, field, f"{seat!r} is not a seat from 0 to {size - 1}")
+        raise PotScoringError(i, field, f"seat {seat_number(seat)} is not at the table (seats 1 "
+                              f"to {size})")  # fmt: skip
 
 
 def _score_deal(
@@ -359,6 +361,10 @@ def _score_deal(
     before = book.pot
     if isinstance(deal, Penalty):
         _check_seat(i, "player", deal.player, size)
+        for field, chips in (("to_pot", deal.to_pot), *(("to_players", c) for _, c in deal.to_players)):
+            if chips > PENALTY_MAX:
+                raise PotScoringError(i, field, f"{chips} chips are more than a penalty may be "
+                                      f"(at most {PENALTY_MAX})")  # fmt: skip
         book.pay(deal.player, POT, deal.to_pot, "penalty")
         for seat, chips in deal.to_players:
             _check_seat(i, "to_players", seat, size)
@@ -375,7 +381,7 @@ def _score_deal(
         for k, (seat, _) in enumerate(deal.efterkop):
             _check_seat(i, f"efterkop[{k}]", seat, size)
         if deal.player == sitting_out or deal.declarer == sitting_out:
-            raise PotScoringError(i, "declarer", f"seat {deal.player} deals and sits out")
+            raise PotScoringError(i, "declarer", f"seat {seat_number(deal.player)} deals and sits out")
         hand = _viennese_hand if conv.game == "viennese" else _german_hand
         parts = hand(i, conv, deal, size, dealer, book)
         kind, declarer, contract = "hand", deal.player, deal.played

@@ -21,6 +21,7 @@ from rules.conventions import InvalidConventionError
 from rules.priffe import Contract, PriffeConvention, auction_outcome, auction_problems
 
 from ..findings import CheckReport, Finding, Severity
+from ..model import PENALTY_MAX
 from .protocol import Ending, Hand, Penalty, PriffeProtocol, PriffeSheet, partnership
 from .score import ScoredPriffe, convention_of, dealers, score
 
@@ -221,6 +222,11 @@ def check(protocol: PriffeProtocol, sheet: PriffeSheet | None = None) -> CheckRe
             findings.append(_f("PENALTY", "penalty points are written for the opponents and "
                                "cannot be negative", _SCORING, deal=i, column="points",
                                written=deal.points))  # fmt: skip
+        elif isinstance(deal, Penalty) and deal.points > PENALTY_MAX:
+            findings.append(_f("PENALTY", f"{deal.points} penalty points are more than a penalty "
+                               f"may be (at most {PENALTY_MAX})", _SCORING, deal=i,
+                               column="points", written=deal.points,
+                               expected=PENALTY_MAX))  # fmt: skip
     scored = score(protocol)
     findings += _flow(protocol, scored)
     if sheet is not None:

@@ -354,3 +354,11 @@ def test_two_players_with_the_same_name_are_refused_naming_the_field():
     with pytest.raises(JsonFormatError, match=r"\$\.players\[2\]: 'b' is also the name at "
                                               r"\$\.players\[1\]"):
         from_dict(data)
+
+
+def test_penalty_past_the_bound_is_not_scored():
+    # issue #37: every family's penalty amounts have a bound (scoring.model.PENALTY_MAX)
+    s = score(game(Penalty(1, "referee", column=10**40), Penalty(1, soups=((0, 10**7),))))
+    assert codes(s) == ["PENALTY", "PENALTY"] and s.columns == (-30, -30, -30)
+    assert "at most 1000000" in s.findings[0].message
+    assert score(game(Penalty(1, column=10**6))).columns[1] == -30 - 10**6

@@ -151,3 +151,12 @@ def test_sheet_longer_than_the_deals() -> None:
 def test_findings_cite_the_seed_sections() -> None:
     report = check(game(replace(hand(A, "spader", 8), tricks=(8, 4))))
     assert [f.citation for f in report.findings] == ['004 "Budgivning"', '004 "Antal kort"']
+
+
+def test_a_penalty_past_the_bound_is_a_finding() -> None:
+    # issue #37: a penalty of 10^40 points was taken silently; scoring.model.PENALTY_MAX bounds
+    # every family's penalty amounts
+    assert codes(game(Penalty(0, B, 10**6))) == []
+    report = check(game(Penalty(0, B, 10**40)))
+    assert [f.code for f in report.findings] == ["PENALTY"]
+    assert report.findings[0].column == "points" and "at most 1000000" in report.findings[0].message
