@@ -19,7 +19,7 @@ from __future__ import annotations
 from rules.conventions import InvalidConventionError
 from rules.pot import PotConvention
 
-from ..findings import CheckReport, Finding, Severity
+from ..findings import CheckReport, Finding, Severity, seat_number
 from ..model import repeated_name
 from .auction import check_auction, check_contract_against_bid
 from .protocol import (
@@ -304,7 +304,7 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
                 "Förberedelser" if viennese else "Spieler: 3", column="players")  # fmt: skip
         return CheckReport(tuple(out.items))
     if not 0 <= protocol.first_dealer < size:
-        out.add("SEAT", f"first dealer {protocol.first_dealer} is not a seat", "Förberedelser",
+        out.add("SEAT", f"first dealer {seat_number(protocol.first_dealer)} is not a seat", "Förberedelser",
                 column="first_dealer")  # fmt: skip
         return CheckReport(tuple(out.items))
     rotation = dealers(protocol)

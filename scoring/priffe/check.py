@@ -18,7 +18,7 @@ deal 1: tricks sum to 12, not 13 [004 "Antal kort"] (TRICKS_SUM)
 from __future__ import annotations
 
 from rules.conventions import InvalidConventionError
-from rules.priffe import Contract, PriffeConvention, auction_outcome, auction_problems
+from rules.priffe import Contract, PriffeConvention, auction_faults, auction_outcome
 
 from ..findings import CheckReport, Finding, Severity
 from ..model import PENALTY_MAX
@@ -105,8 +105,8 @@ def _hand(protocol: PriffeProtocol, conv: PriffeConvention, i: int, hand: Hand,
                       "rotation", "Spelet", deal=i, column="dealer", written=names[hand.dealer],
                       expected=names[dealer]))  # fmt: skip
     if hand.bids is not None:
-        for speaker, reason in auction_problems(hand.bids, conv):
-            out.append(_f("AUCTION", f"bid {speaker + 1}: {reason}", _BIDDING, deal=i,
+        for speaker, code, reason in auction_faults(hand.bids, conv):
+            out.append(_f(code, f"bid {speaker + 1}: {reason}", _BIDDING, deal=i,
                           column="bids"))  # fmt: skip
         seating = protocol.seating(hand.sits)
         if dealer is not None and seating is not None and len(hand.bids) == 4:
