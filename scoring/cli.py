@@ -77,7 +77,7 @@ def _finding(f: Finding) -> str:
 def _score(args: argparse.Namespace, out: TextIO) -> int:
     variant, protocol, _ = read_any(args.file)
     report = variant.check(protocol)
-    data = variant.result_dict(protocol, report.findings)
+    data = variant.result_dict(protocol, report.findings) if args.json or not report.ok else {}
     if args.json:
         out.write(dumps_document(data, 2))
     else:
@@ -86,7 +86,7 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     # The sheet or document above leaves out what the errors name: say so on the last line
     # (standard error, so that the JSON stays one document) and exit 1, as check does.
-    deals = data.get("deals") if isinstance(data, dict) else None
+    deals = data.get("deals")
     unscored = sum(
         1 for d in deals or () if isinstance(d, dict) and d.get("kind") == "not-scored"
     )
