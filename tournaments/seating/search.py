@@ -205,6 +205,24 @@ def _leaving_costs(p: Problem, tables: list[list[int]]) -> list[int]:
     return out
 
 
+def _swapped(p: Problem, s: _State, leaving: dict[int, list[int]], a: int, b: int) -> None:
+    """Bring the leaving costs kept per round (:func:`_leaving_costs`) up to date after ``a``
+    and ``b`` swapped in some round: only meetings with ``a`` or ``b`` changed, so in each round
+    only the players at ``a``'s and ``b``'s tables have another cost."""
+    meet, w, n, forbid = p.meet, p.repeat_weight, p.n, p.forbid
+    for r, costs in leaving.items():
+        tables, where = s.tables[r], s.where[r]
+        for t in {where[a], where[b]}:
+            members = tables[t]
+            for x in members:
+                row = meet[x]
+                total = 0
+                for y in members:
+                    if y != x:
+                        total += w * (row[y] - 1) + (FORBID if x * n + y in forbid else 0)
+                costs[x] = total
+
+
 def _swap_deltas(
     p: Problem, s: _State, r: int, a: int, leaving: list[int]
 ) -> list[tuple[int, int]]:
@@ -322,6 +340,7 @@ def _tabu(
     everyone = list(range(p.n))
     cap = 24 if p.rounds > 1 else 12
     patience = max(200, iterations // 8)  # stop early where repeats are unavoidable
+    leaving: dict[int, list[int]] = {}  # round → each player's cost of leaving their table
     for it in range(iterations):
         if not bad or it - last_best > patience:
             break
@@ -333,7 +352,6 @@ def _tabu(
         if len(movers) > cap:  # bound the work per step on badly tangled draws
             movers = rng.sample(movers, cap)
         choice: tuple[int, float, int, int, int] | None = None
-        leaving: dict[int, list[int]] = {}  # round → each player's cost of leaving their table
         for r, a in movers:
             ta = s.where[r][a]
             if p.rank is not None:  # Swiss: the spread term needs the tables as they would be
@@ -363,6 +381,7 @@ def _tabu(
         r, a, b = choice[2], choice[3], choice[4]
         cost += choice[0]
         _apply_swap(p, s, r, a, b)
+        _swapped(p, s, leaving, a, b)
         tenure = 4 + rng.randrange(8)
         tabu.setdefault((r, a), {})[b] = tabu.setdefault((r, b), {})[a] = it + tenure
         for rr in range(p.rounds):
@@ -391,6 +410,7 @@ def _tabu(
                     if s.where[rr][x] != s.where[rr][y]:
                         cost += _swap_delta(p, s, rr, x, y)
                         _apply_swap(p, s, rr, x, y)
+                        _swapped(p, s, leaving, x, y)
                         bad = _conflicts(p, s)
     if cost > best_cost:
         s.tables[:] = best
