@@ -36,6 +36,7 @@ def test_entries_made_before_persons_point_at_one():
     persons = {e.player_id: e.person for e in Entry.objects.select_related("person")}
     assert persons[member.pk].federation_id == "HR-7"
     assert persons[member.pk].club == "Čakovec"
+    assert persons[member.pk].name_key == "ana kovac"  # what identity matching looks up
     assert Entry.objects.filter(person=persons[member.pk]).count() == 2
     # the two records of Ivo Babić are not guessed to be one person: an organiser merges them
     assert persons[first.pk] != persons[again.pk]

@@ -3,7 +3,17 @@ at one. A player with a federation id is one record across events already, so hi
 one person; a player without one was a new record at each registration and gets a person of his
 own (two such records of one person are merged by an organiser, never guessed here)."""
 
+import unicodedata
+
 from django.db import migrations
+
+
+def folded(text):
+    """``tournaments.models.series.folded`` as it was when this migration was written."""
+    text = text.replace("đ", "dj").replace("Đ", "Dj").replace("ß", "ss")
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
 
 
 def persons_for_entries(apps, schema_editor):
@@ -14,6 +24,7 @@ def persons_for_entries(apps, schema_editor):
     for player in players.iterator(chunk_size=1000):
         person = Person.objects.create(
             name=player.name,
+            name_key=folded(player.name),
             club=player.club,
             city=player.city,
             federation_id=player.federation_id,

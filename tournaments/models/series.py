@@ -15,12 +15,16 @@ events' final standings into the series table. Pages read the stored
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 __all__ = [
+    "folded",
+    "initials",
     "Organisation",
     "OrganisationRole",
     "Person",
@@ -79,6 +83,20 @@ class OrganisationRole(models.Model):
         return f"{self.user} — {self.get_role_display()} ({self.organisation})"
 
 
+def folded(text: str) -> str:
+    """A name or a club compared without case, accents or extra spaces ("Kovač  Ana" and
+    "kovac ana" are equal; "Đurić" and "Djuric" too, as Croatian and Serbian write it without
+    the letter): :attr:`Person.name_key`, what identity matching compares.
+
+    >>> folded("  Ana  KOVAČ "), folded("Đurić") == folded("Djuric")
+    ('ana kovac', True)
+    """
+    text = text.replace("đ", "dj").replace("Đ", "Dj").replace("ß", "ss")
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
 def initials(name: str) -> str:
     """A name shown by its initials ("Ana Kovač" → "A. K.").
 
@@ -100,6 +118,9 @@ class Person(models.Model):
         INITIALS = "initials", _("Initials")
 
     name = models.CharField(_("name"), max_length=120)
+    # the name folded (:func:`folded`), what identity matching looks up: written with the name
+    # by the services that write one (``services.persons``)
+    name_key = models.CharField(max_length=120, blank=True, db_index=True)
     club = models.CharField(_("club"), max_length=120, blank=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
     federation_id = models.CharField(_("federation id"), max_length=40, blank=True)
@@ -122,7 +143,6 @@ class Person(models.Model):
                 name="person_federation_id_unique_when_given",
             )
         ]
-        indexes = [models.Index(fields=["name"])]
 
     def __str__(self) -> str:
         return self.name

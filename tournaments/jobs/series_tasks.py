@@ -1,0 +1,51 @@
+"""Celery tasks of the series (issue 39): thin wrappers around ``services.series``.
+
+A failed recomputation is retried with a back-off; the last failure is recorded on the series'
+snapshot (shown on the organiser's page). The app loads this module with ``jobs.tasks``.
+"""
+
+from __future__ import annotations
+
+import traceback
+
+from celery import shared_task
+
+from tournaments.errors import UserFacingError
+from tournaments.jobs.base import JobTask
+from tournaments.jobs.outbox import on_lost
+from tournaments.models import Job
+from tournaments.services import series as service
+
+__all__ = ["series_standings_recompute"]
+
+MAX_RETRIES = 3
+
+
+@on_lost(service.TASK)
+def _series_lost(job: Job, reason: str) -> None:
+    if job.args:
+        service.series_mark_failed(series_id=int(job.args[0]), error=reason)
+
+
+@shared_task(
+    base=JobTask,
+    name=service.TASK,
+    bind=True,
+    ignore_result=True,  # its state is on its Job row and the series' snapshot
+    acks_late=True,
+    max_retries=MAX_RETRIES,
+    throws=(UserFacingError,),
+)
+def series_standings_recompute(self, series_id: int) -> dict[str, object]:
+    try:
+        snapshot = service.series_standings_recompute(series_id=series_id)
+    except Exception as exc:
+        final = self.request.retries >= MAX_RETRIES or self.request.is_eager
+        if final:
+            service.series_mark_failed(
+                series_id=series_id,
+                error=f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc()}",
+            )
+            raise
+        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+    return {"series": series_id, "status": snapshot.status, "computed": snapshot.computed}
