@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from tournaments.models import (
     Entry,
     Event,
+    EventRole,
+    Organisation,
     Person,
     Round,
     Series,
@@ -24,6 +26,7 @@ from tournaments.models import (
     SeriesStandingsSnapshot,
     StandingsSnapshot,
 )
+from tournaments.selectors.persons import person_candidates
 from tournaments.selectors.standings import assemble_data, load_stored
 from tournaments.standings.series import (
     EventPlace,
@@ -43,6 +46,9 @@ __all__ = [
     "series_table",
     "series_list",
     "person_record",
+    "organisation_page",
+    "persons_to_choose",
+    "series_addable_events",
 ]
 
 
@@ -321,3 +327,42 @@ def person_record(*, person: Person, public: bool = True) -> dict[str, Any]:
         if row is not None:
             places.append({"series": s, "place": row["place_label"], "total": row["total"]})
     return {"person": person, "results": results, "series": places}
+
+
+def series_addable_events(*, series: Series, user) -> list[Event]:
+    """The events an organiser may add to a series: of its rule family, run by its
+    organisation or organised by him, not in it yet; newest first."""
+    taken = SeriesEvent.objects.filter(series=series).values("event_id")
+    found = Event.objects.exclude(pk__in=taken).order_by("-starts_on", "name")
+    if not user.is_superuser:
+        found = found.filter(
+            Q(organisation_id=series.organisation_id)
+            | Q(roles__user=user, roles__role=EventRole.Role.ORGANISER)
+        ).distinct()
+    return [e for e in found[:500] if _family_key(e) == series.family]
+
+
+def _family_key(event: Event) -> str | None:
+    try:
+        return event.family.key
+    except ValueError:  # a convention no family knows (an archive from a newer Pulka)
+        return None
+
+
+def organisation_page(*, organisation: Organisation, staff: bool) -> dict[str, Any]:
+    """An organisation's page: its series (the unpublished ones for its organisers too) and
+    its events."""
+    events = Event.objects.filter(organisation=organisation).order_by("-starts_on", "name")
+    if not staff:
+        events = events.filter(published=True)
+    return {
+        "organisation": organisation,
+        "series": series_list(organisation=organisation, published_only=not staff),
+        "events": list(events[:200]),
+    }
+
+
+def persons_to_choose(*, event: Event) -> list[dict[str, Any]]:
+    """The event's entries whose person is to be chosen, each with the likely persons."""
+    entries = Entry.objects.filter(event=event, person__isnull=True).select_related("player")
+    return [{"entry": e, "candidates": person_candidates(entry=e)} for e in entries]

@@ -1,0 +1,17 @@
+"""Leagues and cups (issue 39, see tournaments/urls/__init__.py): public under ``/s/<slug>/``
+and ``/people/<id>/``, organisers under ``/o/<slug>/``, ``/s/<slug>/manage/`` and
+``/e/<slug>/manage/persons/``."""
+
+from django.urls import path
+
+from tournaments.views import series as v
+
+urlpatterns = [
+    path("s/<slug:slug>/", v.series_page, name="series"),
+    path("s/<slug:slug>/standings.csv", v.series_csv, name="series-csv"),
+    path("s/<slug:slug>/manage/", v.series_manage, name="series-manage"),
+    path("people/<int:person_id>/", v.person_page, name="person"),
+    path("o/<slug:slug>/", v.organisation_page, name="organisation"),
+    path("o/<slug:slug>/persons/merge/", v.persons_merge, name="persons-merge"),
+    path("e/<slug:slug>/manage/persons/", v.event_persons, name="event-persons"),
+]
