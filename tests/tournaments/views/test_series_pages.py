@@ -217,3 +217,21 @@ def test_the_api_series_standings_and_persons(client, season, persons):
     service.series_update(series=series, published=False)
     assert client.get("/api/v1/series/liga/standings").status_code == 404
     assert client.get("/api/v1/series").json() == []
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("ru", ("Итоговая таблица", "Турниры", "Скачать таблицу (CSV)")),
+        ("hr", ("Konačni poredak", "Turniri", "Preuzmi poredak (CSV)")),
+        ("sr-latn", ("Konačni poredak", "Turniri", "Preuzmi poredak (CSV)")),
+        ("de", ("Endstand", "Turniere", "Tabelle herunterladen (CSV)")),
+        ("sv", ("Slutställning", "Turneringar", "Ladda ner ställningen (CSV)")),
+    ],
+)
+def test_the_series_page_in_every_language(client, season, language, words):
+    series, _events = season
+    body = client.get(f"/{language}/s/{series.slug}/").content.decode()
+    for word in words:
+        assert word in body, (language, word)
+    assert "Final standings" not in body
