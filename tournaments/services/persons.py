@@ -204,8 +204,8 @@ def person_merge(*, keep: Person, drop: Person, by=None) -> Person:
 
 @transaction.atomic
 def person_update(*, person: Person, shown_as: str | None = None, by=None) -> Person:
-    """The organiser's per-person setting: shown on public pages by name or by initials. The
-    pages of the series he plays in follow."""
+    """The organiser's per-person setting: shown on public pages by name or by initials (the
+    series pages and a person's page read it when they are shown)."""
     person = Person.objects.select_for_update().get(pk=person.pk)
     if shown_as is not None:
         if shown_as not in Person.ShownAs.values:
@@ -221,8 +221,8 @@ def person_update(*, person: Person, shown_as: str | None = None, by=None) -> Pe
             person_log(
                 person=person, action="person.shown_as", by=by, data={"from": old, "to": shown_as}
             )
+            # the series pages read the names as they show them; the events' pages are cached
             events = set(Entry.objects.filter(person=person).values_list("event_id", flat=True))
             for event_id in sorted(events):
                 page_cache.changed(event_id=event_id)
-                series_schedule_for_event(event_id=event_id)
     return person

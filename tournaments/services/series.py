@@ -137,15 +137,15 @@ def series_standings_recompute(*, series_id: int) -> SeriesStandingsSnapshot:
         )
         series = Series.objects.get(pk=series_id)
         inputs = series_inputs(series=series)
-        digest = inputs.digest()
+        digest = inputs.digest
         snapshot = SeriesStandingsSnapshot.objects.select_for_update().get(series_id=series_id)
-        if digest != old_hash:
-            standings = compute_series_standings(inputs.events, inputs.rules)
+        if digest != old_hash:  # else nothing changed: no event's standings are read
+            events, event_info, unlinked = inputs.events()
+            standings = compute_series_standings(events, inputs.rules)
             snapshot.data = {
                 **standings.as_json(),
-                "persons": {str(k): v for k, v in inputs.persons.items()},
-                "event_info": {str(k): v for k, v in inputs.event_info.items()},
-                "unlinked": inputs.unlinked,
+                "event_info": {str(k): v for k, v in event_info.items()},
+                "unlinked": unlinked,
             }
             snapshot.inputs_hash = digest
         snapshot.status = (

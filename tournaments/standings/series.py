@@ -31,11 +31,12 @@ not yet played), final once every event is.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from .metrics import exact_sum
 from .ranker import placed
@@ -199,15 +200,31 @@ def normalised_score(results: Iterable[tuple[Fraction, int]]) -> Fraction:
     return exact_sum(score * Fraction(2, size - 1) for score, size in results)
 
 
-def _place_share(table: Sequence[Fraction], place: int, count: int) -> Fraction:
-    covered = [
-        table[p - 1] if p - 1 < len(table) else Fraction(0) for p in range(place, place + count)
-    ]
-    return exact_sum(covered) / count
+def _prefix(table: Sequence[Fraction]) -> list[Fraction]:
+    """The table's running sums: ``prefix[k]`` is the points of places 1 … k together."""
+    sums = [Fraction(0)]
+    for p in table:
+        sums.append(sums[-1] + p)
+    return sums
 
 
-def event_points(result: SeriesEventResult, rules: SeriesRules) -> dict[int, Fraction]:
-    """What the event is worth to each person who played it, weight included.
+def _place_share(prefix: Sequence[Fraction], place: int, count: int) -> Fraction:
+    """What each of ``count`` players sharing ``place`` gets: the points of the places they
+    cover (a place beyond the table is worth 0), shared equally."""
+    last = len(prefix) - 1
+    covered = prefix[min(place + count - 1, last)] - prefix[min(place - 1, last)]
+    return covered / count if count > 1 else covered
+
+
+def event_points(
+    result: SeriesEventResult,
+    rules: SeriesRules,
+    prefix: Sequence[Fraction] | None = None,
+    shares: dict[Fraction, dict[tuple[int, int], Fraction]] | None = None,
+) -> dict[int, Fraction]:
+    """What the event is worth to each person who played it, weight included (``prefix``:
+    the place table's running sums, and ``shares`` the points of a place shared by so many
+    at such a weight, kept across the events of one computation).
 
     :raises ValueError: a person placed twice, or a place below 1.
     """
@@ -220,19 +237,30 @@ def event_points(result: SeriesEventResult, rules: SeriesRules) -> dict[int, Fra
             raise ValueError(f"event {result.event}: place {p.place} of person {p.person}")
         seen.add(p.person)
         by_place[p.place] += 1
+    weight = result.weight
     if rules.points == "place_points":
-        share = {
-            place: _place_share(rules.place_points, place, count)
-            for place, count in by_place.items()
-        }
-        return {p.person: share[p.place] * result.weight for p in result.places}
-    return {p.person: p.score * result.weight for p in result.places}
+        sums = prefix if prefix is not None else _prefix(rules.place_points)
+        known = (shares if shares is not None else {}).setdefault(weight, {})
+        scaled = weight != 1
+        share = {}
+        for place_count in by_place.items():
+            points = known.get(place_count)
+            if points is None:
+                points = _place_share(sums, *place_count)
+                if scaled:
+                    points *= weight
+                known[place_count] = points
+            share[place_count[0]] = points
+        return {p.person: share[p.place] for p in result.places}
+    if weight == 1:
+        return {p.person: p.score for p in result.places}
+    return {p.person: p.score * weight for p in result.places}
 
 
-@dataclass(frozen=True, slots=True)
-class SeriesCell:
+class SeriesCell(NamedTuple):
     """A person's points from one event: ``counted`` when among his best N; ``final`` when
-    the event's standings are final."""
+    the event's standings are final. (A named tuple, not a frozen dataclass: a season makes
+    15,000 of them, and a frozen dataclass's ``__init__`` costs five times as much.)"""
 
     event: int
     points: Fraction
@@ -253,7 +281,8 @@ class SeriesRow:
     total: Fraction
     events_played: int
     cells: tuple[SeriesCell, ...]
-    values: Mapping[str, Fraction] = field(default_factory=dict)
+    #: the total and the tie-breaks' values (counts and places as integers)
+    values: Mapping[str, Fraction | int] = field(default_factory=dict)
     decided_by: str | None = None
 
     @property
@@ -315,17 +344,9 @@ class SeriesStandings:
         }
 
 
-def _counted(cells: list[SeriesCell], best_of: int | None, order: Mapping[int, int]) -> set[int]:
-    """The events that count: the best ``best_of`` by points (the earlier event first among
-    equal points)."""
-    ranked = sorted(cells, key=lambda c: (-c.points, order[c.event]))
-    kept = ranked if best_of is None else ranked[:best_of]
-    return {c.event for c in kept}
-
-
 def _head_to_head(
     person: int, group: frozenset[int], places: Mapping[int, Mapping[int, int]]
-) -> Fraction:
+) -> int:
     """+1 for each event where the person finished ahead of another tied person, −1 for each
     where behind (events both played only; 0 where they never met)."""
     mine = places[person]
@@ -337,7 +358,7 @@ def _head_to_head(
         for event, place in mine.items():
             if event in theirs:
                 score += (theirs[event] > place) - (theirs[event] < place)
-    return Fraction(score)
+    return score
 
 
 def _tiebreak_value(
@@ -346,13 +367,13 @@ def _tiebreak_value(
     person: int,
     group: frozenset[int],
     places: Mapping[int, Mapping[int, int]],
-) -> Fraction:
+) -> int:
     if key == "events_won":
-        return Fraction(sum(1 for c in cells if c.place == 1))
+        return sum(1 for c in cells if c.place == 1)
     if key == "best_result":
-        return Fraction(min(c.place for c in cells))
+        return min(c.place for c in cells)
     if key == "events_played":
-        return Fraction(len(cells))
+        return len(cells)
     return _head_to_head(person, group, places)
 
 
@@ -361,6 +382,10 @@ def compute_series_standings(
 ) -> SeriesStandings:
     """The series table of ``events`` (in the series' order) under ``rules``.
 
+    The points are added and compared as integers over their common denominator (a season
+    of 15,000 places would otherwise compare fractions a hundred thousand times); the table
+    shows them as the fractions they are.
+
     :raises ValueError: an event given twice, or a person placed twice in one event.
     """
     order: dict[int, int] = {}
@@ -368,34 +393,44 @@ def compute_series_standings(
         if e.event in order:
             raise ValueError(f"event {e.event} is given twice")
         order[e.event] = i
-    cells_of: dict[int, list[SeriesCell]] = defaultdict(list)
+    prefix = _prefix(rules.place_points)
+    shares: dict[Fraction, dict[tuple[int, int], Fraction]] = {}
+    points_of = [event_points(e, rules, prefix, shares) for e in events]
+    scale = math.lcm(1, *{p.denominator for points in points_of for p in points.values()})
+    # per person: (event index, points, points × scale, place, final), in the events' order
+    played: dict[int, list[tuple[int, Fraction, int, int, bool]]] = defaultdict(list)
     places: dict[int, dict[int, int]] = defaultdict(dict)
-    for e in events:
-        points = event_points(e, rules)
+    for i, (e, points) in enumerate(zip(events, points_of, strict=True)):
         for p in e.places:
-            cells_of[p.person].append(
-                SeriesCell(e.event, points[p.person], p.place, False, e.final)
-            )
+            value = points[p.person]
+            scaled = value.numerator * (scale // value.denominator)
+            played[p.person].append((i, value, scaled, p.place, e.final))
             places[p.person][e.event] = p.place
     rows: dict[int, tuple[Fraction, tuple[SeriesCell, ...]]] = {}
-    for person, cells in cells_of.items():
-        counted = _counted(cells, rules.best_of, order)
+    totals: dict[int, int] = {}
+    for person, cells in played.items():
+        # the best N count (the earlier event first among equal points)
+        best = sorted(cells, key=lambda c: (-c[2], c[0]))
+        kept = best if rules.best_of is None else best[: rules.best_of]
+        counted = {c[0] for c in kept}
+        totals[person] = sum(c[2] for c in kept)
         marked = tuple(
-            SeriesCell(c.event, c.points, c.place, c.event in counted, c.final)
-            for c in sorted(cells, key=lambda c: order[c.event])
+            SeriesCell(events[i].event, value, place, i in counted, final)
+            for i, value, _scaled, place, final in cells
         )
-        rows[person] = (exact_sum(c.points for c in marked if c.counted), marked)
-    ranked_people = sorted(p for p, (_t, cells) in rows.items() if len(cells) >= rules.min_events)
+        rows[person] = (Fraction(totals[person], scale), marked)
+    ranked_people = sorted(p for p, cells in played.items() if len(cells) >= rules.min_events)
     unranked = sorted(
-        (p for p, (_t, cells) in rows.items() if len(cells) < rules.min_events),
-        key=lambda p: (-rows[p][0], -len(rows[p][1]), p),
+        (p for p, cells in played.items() if len(cells) < rules.min_events),
+        key=lambda p: (-totals[p], -len(played[p]), p),
     )
     tiebreaks = [SERIES_TIEBREAKS[k] for k in rules.tiebreaks]
-    values: dict[int, dict[str, Fraction]] = {p: {"total": rows[p][0]} for p in rows}
+    # what the ranking compares (integers), and the values shown (fractions)
+    keys: dict[int, dict[str, int]] = {p: {"total": totals[p]} for p in rows}
     for t in tiebreaks:
         if not t.group_dependent:
             for p in rows:
-                values[p][t.key] = _tiebreak_value(t.key, rows[p][1], p, frozenset(), places)
+                keys[p][t.key] = _tiebreak_value(t.key, rows[p][1], p, frozenset(), places)
     groups: list[list[int]] = [ranked_people] if ranked_people else []
     for t in (_TOTAL, *tiebreaks):
         split: list[list[int]] = []
@@ -406,17 +441,21 @@ def compute_series_standings(
             if t.group_dependent:
                 members = frozenset(group)
                 for p in group:
-                    values[p][t.key] = _tiebreak_value(t.key, rows[p][1], p, members, places)
+                    keys[p][t.key] = _tiebreak_value(t.key, rows[p][1], p, members, places)
             sign = 1 if t.ascending else -1
-            ordered = sorted(group, key=lambda p: (sign * values[p][t.key], p))
+            ordered = sorted(group, key=lambda p: (sign * keys[p][t.key], p))
             parts = [[ordered[0]]]
             for p in ordered[1:]:
-                if values[p][t.key] == values[parts[-1][0]][t.key]:
+                if keys[p][t.key] == keys[parts[-1][0]][t.key]:
                     parts[-1].append(p)
                 else:
                     parts.append([p])
             split.extend(parts)
         groups = split
+    values: dict[int, dict[str, Fraction]] = {
+        p: {k: rows[p][0] if k == "total" else Fraction(v) for k, v in keys[p].items()}
+        for p in rows
+    }
     out: list[SeriesRow] = []
     for r in placed(groups, values, [_TOTAL, *tiebreaks]):  # type: ignore[list-item]
         total, cells = rows[r.entry]
