@@ -142,4 +142,5 @@ def league_demo_pages(*, organiser) -> list[DemoPage]:
         DemoPage("league-organisation-staff", f"/o/{organisation}/", staff=True),
         DemoPage("league-merge", f"/o/{organisation}/persons/merge/", staff=True),
         DemoPage("league-persons", "/e/demo-liga-2/manage/persons/", staff=True),
+        DemoPage("league-person-manage", f"/people/{person.pk}/manage/", staff=True),
     ]

@@ -23,6 +23,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 __all__ = [
+    "anonymous_name",
     "folded",
     "initials",
     "Organisation",
@@ -130,6 +131,8 @@ class Person(models.Model):
         choices=ShownAs.choices,
         default=ShownAs.NAME,
     )
+    # when the person's personal data was erased (privacy): the results stay, anonymised
+    erased_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -151,6 +154,12 @@ class Person(models.Model):
     def public_name(self) -> str:
         """The name as public pages show it (full, or initials when the organiser chose)."""
         return initials(self.name) if self.shown_as == self.ShownAs.INITIALS else self.name
+
+
+def anonymous_name(person_id: int) -> str:
+    """What an erased person is called wherever his name was (the results stay): a label
+    without personal data, the same in every event."""
+    return f"Anonymous {person_id}"
 
 
 class PersonLogEntry(models.Model):

@@ -4,6 +4,7 @@ and ``/people/<id>/``, organisers under ``/o/<slug>/``, ``/s/<slug>/manage/`` an
 
 from django.urls import path
 
+from tournaments.views import persons as people
 from tournaments.views import series as v
 
 urlpatterns = [
@@ -11,6 +12,8 @@ urlpatterns = [
     path("s/<slug:slug>/standings.csv", v.series_csv, name="series-csv"),
     path("s/<slug:slug>/manage/", v.series_manage, name="series-manage"),
     path("people/<int:person_id>/", v.person_page, name="person"),
+    path("people/<int:person_id>/manage/", people.person_manage, name="person-manage"),
+    path("people/<int:person_id>/export.json", people.person_export, name="person-export"),
     path("o/<slug:slug>/", v.organisation_page, name="organisation"),
     path("o/<slug:slug>/persons/merge/", v.persons_merge, name="persons-merge"),
     path("e/<slug:slug>/manage/persons/", v.event_persons, name="event-persons"),

@@ -129,7 +129,11 @@ def person_page(request, person_id: int):
     return render(
         request,
         "tournaments/series/person.html",
-        {**record, "shown_name": person.name if from_staff else person.public_name},
+        {
+            **record,
+            "shown_name": person.name if from_staff else person.public_name,
+            "staff": from_staff,
+        },
     )
 
 
