@@ -35,6 +35,7 @@ from tournaments.models import (
 from tournaments.selectors.series import series_inputs, series_of_event, series_rules
 from tournaments.services.audit import audit_log
 from tournaments.standings.series import SeriesRulesError, compute_series_standings
+from tournaments.web_cache import versions as page_cache
 
 __all__ = [
     "TASK",
@@ -241,10 +242,14 @@ def series_update(*, series: Series, by=None, **fields: Any) -> Series:
             _("Unknown field %(field)s.") % {"field": unknown[0]}, {"field": unknown[0]}
         )
     series = Series.objects.select_for_update().get(pk=series.pk)
+    shown_before = (series.name, series.published)
     for key, value in fields.items():
         setattr(series, key, value)
     _check_rules(series)
     series.save()
+    if (series.name, series.published) != shown_before:  # its events' pages link it
+        for event_id in series.series_events.values_list("event_id", flat=True):
+            page_cache.changed(event_id=event_id)
     series_schedule(series_id=series.pk)
     return series
 
@@ -287,6 +292,7 @@ def series_event_add(
         event=event,
         defaults={"category": category.strip()[:40], "weight": _weight(weight)},
     )
+    page_cache.changed(event_id=event.pk)  # its page links the series
     audit_log(
         event=event,
         action="series.event_added",
@@ -307,5 +313,6 @@ def series_event_remove(*, series: Series, event: Event, by=None) -> None:
             % {"event": event.name, "series": series.name},
             {"field": "event"},
         )
+    page_cache.changed(event_id=event.pk)
     audit_log(event=event, action="series.event_removed", by=by, data={"series": series.pk})
     series_schedule(series_id=series.pk)

@@ -235,3 +235,12 @@ def test_the_series_page_in_every_language(client, season, language, words):
     for word in words:
         assert word in body, (language, word)
     assert "Final standings" not in body
+
+
+def test_an_events_page_links_its_published_series(client, season):
+    series, events = season
+    page = client.get(reverse("event", args=[events[0].slug])).content.decode()
+    assert reverse("series", args=[series.slug]) in page
+    service.series_update(series=series, published=False)
+    page = client.get(reverse("event", args=[events[0].slug])).content.decode()
+    assert reverse("series", args=[series.slug]) not in page
