@@ -14,6 +14,7 @@ from .series import (
     PersonLogEntry,
     Series,
     SeriesEvent,
+    SeriesFile,
     SeriesStandingsSnapshot,
 )
 from .standings import GeneratedFile, ProtocolStats, StandingsPart, StandingsSnapshot
@@ -41,5 +42,6 @@ __all__ += [
     "PersonLogEntry",
     "Series",
     "SeriesEvent",
+    "SeriesFile",
     "SeriesStandingsSnapshot",
 ]

@@ -32,6 +32,7 @@ __all__ = [
     "PersonLogEntry",
     "Series",
     "SeriesEvent",
+    "SeriesFile",
     "SeriesStandingsSnapshot",
 ]
 
@@ -305,3 +306,34 @@ class SeriesStandingsSnapshot(models.Model):
             self.Status.PENDING,
             self.Status.RUNNING,
         )
+
+
+def series_file_path(instance: SeriesFile, filename: str) -> str:
+    return f"generated/series/{instance.series_id}/{filename}"
+
+
+class SeriesFile(models.Model):
+    """A series' standings as a PDF, rendered by a job and kept until the table changes
+    (``inputs_hash``: the stored table's hash, the language and the paper)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        OK = "ok", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="files")
+    language = models.CharField(max_length=8, default="en")
+    paper = models.CharField(max_length=8, default="A4")
+    inputs_hash = models.CharField(max_length=64)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    error = models.TextField(blank=True)
+    file = models.FileField(upload_to=series_file_path, blank=True)
+    filename = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["series", "inputs_hash"])]
+
+    def __str__(self) -> str:
+        return self.filename or f"{self.series} ({self.language})"

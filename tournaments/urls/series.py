@@ -10,6 +10,7 @@ from tournaments.views import series as v
 urlpatterns = [
     path("s/<slug:slug>/", v.series_page, name="series"),
     path("s/<slug:slug>/standings.csv", v.series_csv, name="series-csv"),
+    path("s/<slug:slug>/standings.pdf", v.series_pdf, name="series-pdf"),
     path("s/<slug:slug>/manage/", v.series_manage, name="series-manage"),
     path("people/<int:person_id>/", v.person_page, name="person"),
     path("people/<int:person_id>/manage/", people.person_manage, name="person-manage"),

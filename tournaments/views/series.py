@@ -17,8 +17,9 @@ import io
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -29,10 +30,11 @@ from tournaments.access.organisations import (
 )
 from tournaments.access.permissions import ORGANISE
 from tournaments.forms.series import TIEBREAK_LABELS, PersonMergeForm, SeriesEventForm, SeriesForm
-from tournaments.models import Entry, Event, Organisation, Person, Series
+from tournaments.models import Entry, Event, Organisation, Person, Series, SeriesFile
 from tournaments.selectors import series as sel
 from tournaments.services import persons as person_services
 from tournaments.services import series as series_services
+from tournaments.services import series_files
 from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
 
 
@@ -115,6 +117,23 @@ def series_csv(request, slug: str):
         )
     response = HttpResponse(out.getvalue().encode(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{series.slug}-standings.csv"'
+    return response
+
+
+def series_pdf(request, slug: str):
+    """The table as a PDF: the stored file when it is up to date, else its rendering is asked
+    for (idempotent: one file per version of the table, language and paper) and this answers
+    202 with a page that reloads until it is ready."""
+    series, _staff = _published_series(request, slug)
+    f = series_files.series_pdf_request(series=series, language=get_language() or "en")
+    if f.status == SeriesFile.Status.OK and f.file:
+        return FileResponse(f.file.open("rb"), filename=f.filename, content_type="application/pdf")
+    response = render(
+        request,
+        "tournaments/series/pdf_pending.html",
+        {"series": series, "file": f},
+        status=500 if f.status == SeriesFile.Status.FAILED else 202,
+    )
     return response
 
 

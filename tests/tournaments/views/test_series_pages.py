@@ -18,6 +18,7 @@ from tournaments.models import (
     OrganisationRole,
     Person,
     Series,
+    SeriesFile,
     SeriesStandingsSnapshot,
 )
 from tournaments.services import series as service
@@ -244,3 +245,20 @@ def test_an_events_page_links_its_published_series(client, season):
     service.series_update(series=series, published=False)
     page = client.get(reverse("event", args=[events[0].slug])).content.decode()
     assert reverse("series", args=[series.slug]) not in page
+
+
+def test_the_series_standings_as_a_pdf(client, season, django_capture_on_commit_callbacks):
+    series, _events = season
+    url = reverse("series-pdf", args=[series.slug])
+    with django_capture_on_commit_callbacks(execute=True):
+        first = client.get(url)  # asked for: rendered by its job after the commit
+    assert first.status_code == 202
+    f = SeriesFile.objects.get(series=series)
+    assert f.status == "ok" and f.language == "en"
+    pdf = client.get(url)
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert b"".join(pdf.streaming_content).startswith(b"%PDF")
+    assert SeriesFile.objects.count() == 1  # the same table: the stored file
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.get("/hr" + url).status_code == 202  # another language: its own file
+    assert SeriesFile.objects.filter(language="hr", status="ok").count() == 1
