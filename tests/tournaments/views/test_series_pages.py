@@ -262,3 +262,14 @@ def test_the_series_standings_as_a_pdf(client, season, django_capture_on_commit_
     with django_capture_on_commit_callbacks(execute=True):
         assert client.get("/hr" + url).status_code == 202  # another language: its own file
     assert SeriesFile.objects.filter(language="hr", status="ok").count() == 1
+
+
+def test_the_back_office_lists_organisations_persons_and_series(client, season):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    for name in ("organisation", "person", "series"):
+        page = client.get(reverse(f"admin:tournaments_{name}_changelist"))
+        assert page.status_code == 200, name
+    series, _events = season
+    assert (
+        client.get(reverse("admin:tournaments_series_change", args=[series.pk])).status_code == 200
+    )
