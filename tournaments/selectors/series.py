@@ -373,7 +373,12 @@ def series_table(*, series: Series) -> dict[str, Any]:
                 "name": name,
                 "club": club,
                 "city": city,
-                "cells": [row["events"].get(str(e["id"])) for e in events],
+                "cells": [
+                    None
+                    if c is None
+                    else {"points": c[0], "place": c[1], "counted": c[2], "final": c[3]}
+                    for c in row["cells"]
+                ],
             }
         )
     return {

@@ -307,9 +307,29 @@ class SeriesStandings:
     final: bool
 
     def as_json(self) -> dict[str, Any]:
-        """The stored form (``SeriesStandingsSnapshot.data`` without the names)."""
+        """The stored form (``SeriesStandingsSnapshot.data`` without the names): each row's
+        ``cells`` follow ``events``, ``null`` or ``[points, place, counted, final]`` (a
+        season's 15,000 cells stored compactly: a third of the size of one object each)."""
+        column = {e: i for i, e in enumerate(self.events)}
+        rows = []
+        for r in self.rows:
+            cells: list[list[Any] | None] = [None] * len(self.events)
+            for c in r.cells:
+                cells[column[c.event]] = [num(c.points), c.place, c.counted, c.final]
+            rows.append(
+                {
+                    "person": r.person,
+                    "place": r.place,
+                    "place_label": r.place_label,
+                    "shared": r.shared,
+                    "total": num(r.total),
+                    "events_played": r.events_played,
+                    "decided_by": r.decided_by,
+                    "cells": cells,
+                }
+            )
         return {
-            "version": 1,
+            "version": 2,
             "final": self.final,
             "events": list(self.events),
             "rules": {
@@ -319,28 +339,7 @@ class SeriesStandings:
                 "min_events": self.rules.min_events,
                 "tiebreaks": list(self.rules.tiebreaks),
             },
-            "rows": [
-                {
-                    "person": r.person,
-                    "place": r.place,
-                    "place_label": r.place_label,
-                    "shared": r.shared,
-                    "total": num(r.total),
-                    "events_played": r.events_played,
-                    "decided_by": r.decided_by,
-                    "metrics": {k: num(v) for k, v in r.values.items()},
-                    "events": {
-                        str(c.event): {
-                            "points": num(c.points),
-                            "place": c.place,
-                            "counted": c.counted,
-                            "final": c.final,
-                        }
-                        for c in r.cells
-                    },
-                }
-                for r in self.rows
-            ],
+            "rows": rows,
         }
 
 

@@ -249,7 +249,7 @@ def test_the_stored_form():
     assert data["rules"]["place_points"] == [3, 0.5]
     first = data["rows"][0]
     assert first["person"] == "a" and first["place_label"] == "1–2" and first["total"] == 3
-    assert first["events"]["2"] == {"points": 0.5, "place": 2, "counted": False, "final": False}
+    assert first["cells"] == [[3, 1, True, True], [0.5, 2, False, False]]
 
 
 # --- invariants (hypothesis) ---------------------------------------------------------------------
