@@ -17,5 +17,6 @@ urlpatterns = [
     path("people/<int:person_id>/export.json", people.person_export, name="person-export"),
     path("o/<slug:slug>/", v.organisation_page, name="organisation"),
     path("o/<slug:slug>/persons/merge/", v.persons_merge, name="persons-merge"),
+    path("o/<slug:slug>/events/new/", v.organisation_event_new, name="organisation-event-new"),
     path("e/<slug:slug>/manage/persons/", v.event_persons, name="event-persons"),
 ]

@@ -29,9 +29,11 @@ from tournaments.access.organisations import (
     can_organise_series,
 )
 from tournaments.access.permissions import ORGANISE
+from tournaments.forms.event import EventForm
 from tournaments.forms.series import TIEBREAK_LABELS, PersonMergeForm, SeriesEventForm, SeriesForm
 from tournaments.models import Entry, Event, Organisation, Person, Series, SeriesFile
 from tournaments.selectors import series as sel
+from tournaments.services import events as event_services
 from tournaments.services import persons as person_services
 from tournaments.services import series as series_services
 from tournaments.services import series_files
@@ -195,6 +197,34 @@ def organisation_page(request, slug: str):
             "form": form,
             "staff": staff,
         },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def organisation_event_new(request, slug: str):
+    """An organisation's organisers create its events (a league's evenings): the event form,
+    the event run by the organisation, its creator its organiser."""
+    organisation, staff = _organisation(request, slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not staff:
+        raise PermissionDenied
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event, _error = run_form_service(
+            request,
+            form,
+            event_services.event_create,
+            organisation=organisation,
+            by=request.user,
+            **dict(form.cleaned_data),
+        )
+        if event:
+            return redirect("manage", slug=event.slug)
+    return render(
+        request,
+        "tournaments/organiser/event_form.html",
+        {"form": form, "organisation": organisation},
     )
 
 

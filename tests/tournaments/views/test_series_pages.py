@@ -14,6 +14,7 @@ from tests.factories import UserFactory
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import (
     Entry,
+    Event,
     Organisation,
     OrganisationRole,
     Person,
@@ -273,3 +274,29 @@ def test_the_back_office_lists_organisations_persons_and_series(client, season):
     assert (
         client.get(reverse("admin:tournaments_series_change", args=[series.pk])).status_code == 200
     )
+
+
+def test_an_organisations_organiser_creates_its_evening(client, league, organiser):
+    client.force_login(organiser)
+    url = reverse("organisation-event-new", args=[league.slug])
+    assert client.get(url).status_code == 200
+    made = client.post(
+        url,
+        {
+            "slug": "vecer-5",
+            "name": "Liga — večer 5",
+            "starts_on": "2027-04-09",
+            "ends_on": "2027-04-09",
+            "variant": "croatian",
+            "pulka_target": 30,
+            "rounds_planned": 3,
+            "table_size_policy": "3",
+            "default_draw_method": "no_repeats",
+        },
+    )
+    assert made.status_code == 302, made.content.decode()[:2000]
+    event = Event.objects.get(slug="vecer-5")
+    assert event.organisation == league
+    assert event.roles.filter(user=organiser, role="organiser").exists()
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == 403
