@@ -20,7 +20,7 @@ from tournaments.services.series import (
     series_update,
 )
 
-__all__ = ["LEAGUE_SLUG", "demo_balkan_league"]
+__all__ = ["CUP_SLUG", "LEAGUE_SLUG", "demo_balkan_league", "demo_federation_cup"]
 
 LEAGUE_SLUG = "medjimurska-liga"
 
@@ -79,6 +79,53 @@ def demo_balkan_league(*, organiser, first: Event) -> Series:
     )
     for event in evenings:
         series_event_add(series=series, event=event, by=organiser)
+    series = series_update(series=series, published=True, by=organiser)
+    series_standings_recompute(series_id=series.pk)
+    return series
+
+
+CUP_SLUG = "federation-cup"
+
+
+@transaction.atomic
+def demo_federation_cup(*, organiser, first: Event) -> Series:
+    """A small federation cup of two Russian-rules tournaments of different categories: the
+    demo cup (category A, its points × 1.5) and a second stage scheduled (category B); its
+    table is provisional until both are played (idempotent)."""
+    found = Series.objects.filter(slug=CUP_SLUG).first()
+    if found is not None:
+        return found
+    federation, _created = Organisation.objects.get_or_create(
+        slug="federation",
+        defaults={"name": "Федерация преферанса", "kind": Organisation.Kind.FEDERATION},
+    )
+    OrganisationRole.objects.get_or_create(
+        organisation=federation, user=organiser, role=OrganisationRole.Role.ORGANISER
+    )
+    event_update(event=first, organisation=federation, by=organiser)
+    second = event_create(
+        slug="federation-cup-2",
+        name="Кубок федерации — этап 2",
+        starts_on=dt.date(2027, 2, 20),
+        ends_on=dt.date(2027, 2, 21),
+        venue="Санкт-Петербург",
+        variant="sochi",
+        pulka_target=20,
+        rounds_planned=6,
+        published=True,
+        organisation=federation,
+        by=organiser,
+    )
+    series = series_create(
+        organisation=federation,
+        slug=CUP_SLUG,
+        name="Кубок федерации 2026/27",
+        family="russian",
+        season="2026/27",
+        by=organiser,
+    )
+    series_event_add(series=series, event=first, category="A", weight="1.5", by=organiser)
+    series_event_add(series=series, event=second, category="B", weight="1", by=organiser)
     series = series_update(series=series, published=True, by=organiser)
     series_standings_recompute(series_id=series.pk)
     return series
