@@ -60,6 +60,7 @@ def round_draw(
     state is ``PROGRESS`` while the engine runs: meta ``{"step": "drawing", "progress":
     {...}}``, the engine's stage and how far it has gone (``seating.Progress``); the round's
     page and ``/api/v1/jobs/<id>`` show it."""
+
     def progress(meta: dict[str, object]) -> None:
         self.update_state(state="PROGRESS", meta={"step": "drawing", "progress": meta})
 

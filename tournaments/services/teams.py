@@ -22,6 +22,7 @@ from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Event, Round, Seat, Team, TeamLineUp, TeamMember, TeamRules
 from tournaments.models.team import TEAM_MAX, TEAM_MIN
 from tournaments.services.audit import audit_log
+from tournaments.web_cache import versions as page_cache
 
 __all__ = [
     "team_create",
@@ -60,6 +61,7 @@ def team_rules_set(
         rules, _created = TeamRules.objects.update_or_create(
             event=event, defaults={"scoring_members": scoring_members, "counts": counts}
         )
+        page_cache.changed(event_id=event.pk)
         audit_log(
             event=event,
             action="teams.rules_set",
@@ -134,6 +136,7 @@ def team_create(
     TeamRules.objects.get_or_create(event=event)
     team = Team.objects.create(event=event, name=name, captain=captain)
     TeamMember.objects.bulk_create(TeamMember(team=team, entry=e) for e in members)
+    page_cache.changed(event_id=event.pk)
     audit_log(
         event=event,
         action="team.created",
@@ -207,6 +210,7 @@ def team_update(
         team.captain = _captain_of(current, captain)
     team.save()
     after = {"name": team.name, "captain": team.captain_id, "members": _member_ids(team)}
+    page_cache.changed(event_id=event.pk)
     audit_log(
         event=event,
         action="team.updated",
@@ -273,6 +277,7 @@ def team_member_withdraw(*, team: Team, entry: Entry, reason: str = "", by=None)
         team=team, round_number__in=_undrawn_numbers(team.event, team)
     ):
         line_up.entries.remove(entry)
+    page_cache.changed(event_id=team.event_id)
     audit_log(
         event=team.event,
         action="team.member_withdrawn",
@@ -300,6 +305,7 @@ def team_withdraw(*, team: Team, reason: str = "", by=None) -> Team:
         status=Entry.Status.WITHDRAWN
     ):
         _withdraw_entry(entry, reason=reason, by=by)
+    page_cache.changed(event_id=team.event_id)
     audit_log(
         event=team.event, action="team.withdrawn", by=by, reason=reason, data={"team": team.pk}
     )
@@ -359,6 +365,7 @@ def team_line_up_set(
     line_up, _created = TeamLineUp.objects.get_or_create(team=team, round_number=round_number)
     line_up.entries.set(members)
     line_up.save()
+    page_cache.changed(event_id=event.pk)
     audit_log(
         event=event,
         action="team.line_up_set",
