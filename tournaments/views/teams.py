@@ -29,10 +29,6 @@ def _team_event(request, slug: str) -> tuple[Event, dict]:
     return event, view
 
 
-def _counts_label(counts: str) -> str:
-    return _("place points") if counts == "places" else _("round results")
-
-
 @public_page(EVENT, STANDINGS)
 def team_standings(request, slug: str):
     """The teams ranked by their best members' results each round, provisional totals beside
@@ -41,7 +37,7 @@ def team_standings(request, slug: str):
     return render(
         request,
         "tournaments/teams/standings.html",
-        {"event": event, **view, "counts_label": _counts_label(view["counts"])},
+        {"event": event, **view},
     )
 
 
