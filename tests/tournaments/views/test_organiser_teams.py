@@ -7,6 +7,8 @@ from django.urls import reverse
 
 from tests.factories import EntryFactory, EventFactory
 from tournaments.models import AuditLogEntry, Entry, EventRole, Team, TeamRules
+from tournaments.services.rounds import round_create, round_draw
+from tournaments.services.teams import team_create
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +66,14 @@ def test_a_referee_reads_the_page_but_does_not_write(client, event):
     assert client.get(url).status_code == 200
     assert client.post(url, {"action": "rules", "scoring_members": "2"}).status_code == 403
     assert not TeamRules.objects.filter(event=event).exists()
+
+
+def test_the_rounds_draw_report_shows_the_teams_meetings(client, event):
+    entries = list(Entry.objects.filter(event=event).order_by("pk"))[:9]
+    Entry.objects.filter(event=event).exclude(pk__in=[e.pk for e in entries]).delete()
+    for k, name in enumerate(["Ферзь", "Вист", "Мизер"]):
+        team_create(event=event, name=name, members=entries[k * 3 : k * 3 + 3])
+    round_draw(round_=round_create(event=event))
+    client.force_login(user_with(event, "referee"))
+    html = client.get(reverse("manage-round", args=[event.slug, 1])).content.decode()
+    assert "Meetings of the teams" in html and "from 3 to 3" in html  # one of each at a table
