@@ -97,3 +97,17 @@ def test_the_team_page_in_russian(client):
         url = reverse("team-standings", args=[event.slug])
     html = client.get(url).content.decode()
     assert "Командный зачёт" in html and "Лучший игрок" in html
+
+
+def test_the_hall_shows_the_team_standings_after_the_individual_ones(client):
+    event, entries = make_event(players=9, slug="hall-teams")
+    play_round(event, entries, 1, rng=random.Random(3))
+    standings_recompute(event_id=event.pk)
+    html = client.get(reverse("hall", args=[event.slug])).content.decode()
+    assert 'data-kind="team-standings"' not in html  # no teams: no team page
+    for i, name in enumerate(["Ферзь", "Вист", "Мизер"]):
+        team_create(event=event, name=name, members=entries[i * 3 : i * 3 + 3])
+    html = client.get(reverse("hall", args=[event.slug])).content.decode()
+    assert html.count('data-kind="team-standings"') == 1
+    assert html.index('data-kind="standings"') < html.index('data-kind="team-standings"')
+    assert all(name in html for name in ["Ферзь", "Вист", "Мизер"])
