@@ -68,6 +68,9 @@ def test_team_standings_for_every_rule_family(client, family):
     assert [m["withdrawn"] for m in south["members"] if m["entry"] == teams["Юг"][0].pk] == [True]
     assert teams["Юг"][0].pk in south["rounds"]["1"]["played"]  # his round counts for the team
 
+    for url in (reverse("standings", args=[event.slug]), reverse("event", args=[event.slug])):
+        linked = client.get(url).content.decode()
+        assert f'href="{reverse("team-standings", args=[event.slug])}"' in linked
     individual = client.get(reverse("standings", args=[event.slug])).content.decode()
     assert f'href="{reverse("team-standings", args=[event.slug])}"' in individual
     page = client.get(reverse("team-standings", args=[event.slug]))
