@@ -133,7 +133,11 @@ class Convention:
     #: conversion (target − pulya) × this into the gora, the help whists (10 × this a point)
     #: and an overflow written off the gora (× this, 001 §4.1.1).
     end_conversion: int = 1
-    #: ``"kodeks"`` (001 §4.2.12 with 3 players) or ``"exact"`` (D15).
+    #: The settlement's rounding with 3 players (001 §4.2.14 gives two "equivalent" methods,
+    #: each rounding by §4.2.12 "if fractional parts of the final sums arise"):
+    #: ``"kodeks"``, Variant 1, each gora that does not divide by three is rounded (the
+    #: default, as Pulka always settled); ``"average"``, Variant 2, only the sum of the goras
+    #: when it does not divide (once, on the largest gora); ``"exact"``, none (D15).
     rounding: str = "kodeks"
     #: Classic coefficients (bombs, dark bids: notes 29–31) allowed on deals.
     multipliers: bool = False
@@ -170,7 +174,7 @@ OPTION_CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "raspasy_whists_base": ("full", "difference"),
     "raspasy_zero_bonus": ("step", "one", "price"),
     "raspasy_exit": ("any_game", "whisted_game"),
-    "rounding": ("kodeks", "exact"),
+    "rounding": ("kodeks", "average", "exact"),
 }
 #: Allowed ranges of the integer options (inclusive); every other option is true or false.
 OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {

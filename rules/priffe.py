@@ -60,6 +60,8 @@ __all__ = [
     "find_convention",
     "auction_outcome",
     "auction_problems",
+    "auction_faults",
+    "AUCTION_RULES",
     "HONOUR_CARDS",
 ]
 
@@ -344,14 +346,33 @@ def auction_outcome(
 def auction_problems(
     bids: tuple[str, ...], convention: PriffeConvention
 ) -> list[tuple[int, str]]:
-    """What is illegal in an auction: ``(speaker, reason)`` pairs (seed 004 "Budgivning").
+    """What is illegal in an auction: ``(speaker, reason)`` pairs (seed 004 "Budgivning");
+    :func:`auction_faults` says which rule each breaks."""
+    return [(speaker, reason) for speaker, _, reason in auction_faults(bids, convention)]
+
+
+#: The rules of seed 004 "Budgivning" an auction can break, by the code of its finding.
+AUCTION_RULES: Final[dict[str, str]] = {
+    "AUCTION_ROUND": "one round of four speakers, each once",
+    "AUCTION_TVANGSNOLL": "tvångsnoll is never bid",
+    "AUCTION_INFORMATION": "spader and klöver (modern) only from the first two speakers",
+    "AUCTION_NOT_HIGHER": "a bid higher than the one before it",
+}
+
+
+def auction_faults(
+    bids: tuple[str, ...], convention: PriffeConvention
+) -> list[tuple[int, str, str]]:
+    """What is illegal in an auction: ``(speaker, code, reason)`` (seed 004 "Budgivning"),
+    the code one of :data:`AUCTION_RULES`, so that each rule has its own.
 
     One round of four: each speaks once; a bid must be higher than the bid before it; spader
     and klöver (modern) only from the first two speakers.
     """
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, str, str]] = []
     if len(bids) != 4:
-        out.append((min(len(bids), 3), f"{len(bids)} bids; one round of four speakers"))
+        out.append((min(len(bids), 3), "AUCTION_ROUND",
+                    f"{len(bids)} bids; one round of four speakers"))
     ladder = convention.ladder
     last: Contract | None = None
     for speaker, bid in enumerate(bids):
@@ -359,12 +380,13 @@ def auction_problems(
             continue
         contract = Contract(bid)
         if contract is Contract.TVANGSNOLL:
-            out.append((speaker, "tvångsnoll is never bid"))
+            out.append((speaker, "AUCTION_TVANGSNOLL", "tvångsnoll is never bid"))
             continue
         if convention.information_bids and contract in INFORMATION_BIDS and speaker >= 2:
-            out.append((speaker, f"{contract} is an information bid of the first two speakers only"))
+            out.append((speaker, "AUCTION_INFORMATION",
+                        f"{contract} is an information bid of the first two speakers only"))
         if last is not None and ladder.index(contract) >= ladder.index(last):
-            out.append((speaker, f"{contract} is not higher than {last}"))
+            out.append((speaker, "AUCTION_NOT_HIGHER", f"{contract} is not higher than {last}"))
         else:
             last = contract
     return out

@@ -75,6 +75,11 @@ class Token:
     col: int
 
 
+#: The most digits a number in the notation may have (as :data:`scoring.jsonio.MAX_DIGITS`).
+MAX_NUMBER_DIGITS: Final = 30
+_DIGITS: Final = re.compile(r"[0-9]+")
+
+
 def tokenize(line: str, number: int) -> list[Token]:
     out: list[Token] = []
     i = 0
@@ -103,7 +108,13 @@ def tokenize(line: str, number: int) -> list[Token]:
             start = i
             while i < len(line) and not line[i].isspace() and line[i] not in _PUNCT + '#"':
                 i += 1
-            out.append(Token("word", line[start:i], start + 1))
+            word = line[start:i]
+            longest = max((len(run) for run in _DIGITS.findall(word)), default=0)
+            if longest > MAX_NUMBER_DIGITS:  # before any int(): Python's own limit says less
+                raise NotationError(
+                    number, start + 1, f"a number of {longest} digits: no count, score or "
+                    f"amount of a protocol has more than {MAX_NUMBER_DIGITS}")
+            out.append(Token("word", word, start + 1))
     return out
 
 
@@ -585,7 +596,7 @@ def referrer(names: tuple[str, ...], is_reserved: Callable[[str], bool]) -> Call
 
     def ref(seat: int) -> str:
         if not 0 <= seat < len(names):
-            raise ValueError(f"seat {seat} is not at a table of {len(names)}")
+            raise ValueError(f"seat {seat + 1} is not at a table of {len(names)}")
         name = names[seat]
         safe = _SAFE_NAME.match(name) and name[0].isalpha() and lowered.count(name.lower()) == 1
         return name if safe and not is_reserved(name.lower()) else str(seat + 1)

@@ -105,7 +105,8 @@ VALUE_LABELS: dict[tuple[str, str], Any] = {
     ("raspasy_zero_bonus", "price"): _("the price × the step"),
     ("raspasy_exit", "any_game"): _("any game"),
     ("raspasy_exit", "whisted_game"): _("a whisted game"),
-    ("rounding", "kodeks"): _("as the Kodeks"),
+    ("rounding", "kodeks"): _("as the Kodeks, Variant 1: each gora rounded"),
+    ("rounding", "average"): _("as the Kodeks, Variant 2: the average gora rounded"),
     ("rounding", "exact"): _("exact"),
 }
 
@@ -114,9 +115,11 @@ VALUE_LABELS: dict[tuple[str, str], Any] = {
 #: (reading aid, variants) where the seed leaves a point open.
 BALKAN_OPTION_LABELS: dict[str, Any] = {
     "direction": _('Direction of play (002 "Players and Deal"; Serbia: counter-clockwise)'),
+    "refas": _('Played with refas (002 "Refa"); no: all passing has no effect'),
     "refa_limit": _('Refa limit; 0: by the bula, 1 at 30, 3 from 50 (002 "Refa")'),
     "refa_count": _('How refas are counted (002 "Refa")'),
     "plain_two": _('A plain two nobody kontras (002 "Kontra")'),
+    "plain_two_refa": _('A two nobody kontras, said by a declarer who holds a refa (002 "Kontra")'),
     "igra_commits_to_trumps": _(
         "Igra commits to trumps; igra betl / sans at the first turn only (002, Serbia)"
     ),
@@ -139,6 +142,8 @@ VALUE_LABELS.update(
         ("plain_two", "thrown_in"): _("thrown in (Slovenia)"),
         ("plain_two", "refa_or_hat"): _("a refa, or scored only under the hat (Serbia)"),
         ("plain_two", "refa_or_score"): _("a refa, or always scored"),
+        ("plain_two_refa", "excluded"): _("not plain: it is played (the Croatian exception)"),
+        ("plain_two_refa", "included"): _("plain like any other two (the variation as written)"),
         ("defender_quota", "team"): _("the team's four"),
         ("defender_quota", "each"): _("two each"),
         ("kontra_soups", "host"): _("the kontra-sayer"),

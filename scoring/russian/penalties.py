@@ -20,6 +20,7 @@ import dataclasses
 
 from rules.penalties import Params, PenaltyError, find_penalty
 
+from ..findings import seat_number
 from .protocol import Call, Deal, Ending, Game, Penalty, Protocol, Raspasy
 from .pulka import convention_of, score
 from .writing import whisting_order
@@ -84,7 +85,7 @@ def _declarer_tricks(protocol: Protocol, deal: int | None, seat: int, code: str,
     g = _game(protocol, deal, code)
     assert deal is not None
     if seat != g.declarer:
-        raise PenaltyError(f"{code}: seat {seat} is not the declarer of deal {deal + 1}")
+        raise PenaltyError(f"{code}: seat {seat_number(seat)} is not the declarer of deal {deal + 1}")
     changed = dataclasses.replace(g, declarer_tricks=max(0, min(10, tricks)))
     if g.declarer_tricks is None and not g.contract.is_misere:
         # not played (both passed, or half-whist): written as played with these tricks; only
@@ -116,7 +117,7 @@ def _whister_shortfall(protocol: Protocol, deal: int, g: Game, seat: int, code: 
                        rule: str, tricks: int) -> tuple[Penalty, ...]:
     """A whister's remiz "without ``tricks``" on the whist (001 §3.9.18 example 2)."""
     if g.contract.is_misere or seat == g.declarer:
-        raise PenaltyError(f"{code}: seat {seat} is not a whister of deal {deal + 1}")
+        raise PenaltyError(f"{code}: seat {seat_number(seat)} is not a whister of deal {deal + 1}")
     conv = convention_of(protocol)
     per = _game_cost(protocol, g)
     if conv.whist_responsibility == "half":  # 001 §3.8.12
@@ -133,7 +134,7 @@ def penalty_entries(code: str, protocol: Protocol, *, deal: int | None, seat: in
     entry = find_penalty(code)
     params = params or {}
     if not 0 <= seat < protocol.size:
-        raise PenaltyError(f"{entry.code}: seat {seat} is not at the table")
+        raise PenaltyError(f"{entry.code}: seat {seat_number(seat)} is not at the table")
     rule, code = entry.rule, entry.code
     if code in ("MISDEAL_FIRST", "REVOKE_CORRECTED", "RECORDING_WARNING", "RECORDING_PENCIL"):
         return ()
@@ -191,7 +192,7 @@ def _recording_error(protocol: Protocol, seat: int, params: Params, rule: str
         raise PenaltyError(f"RECORDING_ERROR: column {column!r} is not 'whists' or 'pulya'")
     on = _int(params, "on", -1)
     if not 0 <= on < protocol.size or on == seat:
-        raise PenaltyError(f"RECORDING_ERROR: parameter 'on': seat {on} cannot write on {seat}")
+        raise PenaltyError(f"RECORDING_ERROR: parameter 'on': seat {seat_number(on)} cannot write on seat {seat_number(seat)}")
     # example а): the partner writes on the offender as many whists as were over-written
     return (Penalty(seat, rule, whists=((on, amount),), note="RECORDING_ERROR"),)
 
@@ -231,12 +232,12 @@ def _defender_trick_to(protocol: Protocol, deal: int, g: Game, seat: int, rule: 
                                        ending=Ending.IN_PROGRESS)).dealers[deal]
     defenders = whisting_order(g.declarer, protocol.size, dealer if dealer is not None else 0)
     if seat not in defenders:
-        raise PenaltyError(f"{code}: seat {seat} is not a defender of deal {deal + 1}")
+        raise PenaltyError(f"{code}: seat {seat_number(seat)} is not a defender of deal {deal + 1}")
     split = g.defender_tricks
     mine = defenders.index(seat)
     if split is not None:
         if split[mine] < 1:
-            raise PenaltyError(f"{code}: seat {seat} took no trick in deal {deal + 1}")
+            raise PenaltyError(f"{code}: seat {seat_number(seat)} took no trick in deal {deal + 1}")
         new_split: tuple[int, ...] | None = tuple(
             t - 1 if k == mine else t for k, t in enumerate(split))
     elif g.calls[mine] is not Call.WHIST:
@@ -287,7 +288,7 @@ def adjusted_result_entries(protocol: Protocol, deal: int, *, other: Game, passe
     if lot not in ("played", "other"):
         raise PenaltyError(f"lot: {lot!r} is not 'played' or 'other'")
     if passer == g.declarer or not 0 <= passer < protocol.size:
-        raise PenaltyError(f"passer: seat {passer} cannot be the disagreeing passer")
+        raise PenaltyError(f"passer: seat {seat_number(passer)} cannot be the disagreeing passer")
     if other.declarer != g.declarer or other.contract != g.contract:
         raise PenaltyError("the other plan must be the same game: same declarer and contract")
     seats = (passer, g.declarer) if lot == "other" else (passer,)

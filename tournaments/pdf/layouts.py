@@ -207,10 +207,30 @@ def _signed(value: Any) -> str:
 # --- pulka (Russian, 001 §4.2.11) ------------------------------------------------------------
 
 
+def _rounding_said(sheet: dict[str, Any]) -> list[str]:
+    """Which of 4.2.14's two methods settled the pulka, with 4.2.12's rounding (the option
+    ``rounding``, issue #37): a club that settles by the average gora sees it was used."""
+    method = sheet.get("settlement_rounding", "kodeks")
+    if method == "kodeks":
+        text = gettext(
+            "Settled by Kodeks 1996, 4.2.14, Variant 1: each gora that does not divide by "
+            "three is rounded by 4.2.12."
+        )
+    elif method == "average":
+        text = gettext(
+            "Settled by Kodeks 1996, 4.2.14, Variant 2: only the average gora is rounded by "
+            "4.2.12, when it does not divide."
+        )
+    else:
+        text = gettext("Settled exactly, without rounding.")
+    return [e(text)]
+
+
 PULKA = Layout(
     terms=lambda sheet: [(gettext("Pulka to"), sheet["event"]["pulka_target"])],
     block=pulka_grid,
     result_heading=lambda sheet: gettext("Settlement") + " (001 §4.2.14)",
+    before_result=_rounding_said,
     columns=(
         Column(lambda: gettext("Player"), "name", 0.35, numeric=False),
         Column(lambda: gettext("Pulya"), "pulya", 0.13),

@@ -251,6 +251,97 @@ def _team_delta(p: Problem, change: dict[tuple[int, int], int]) -> int:
     return d
 
 
+def _leaving_costs(p: Problem, tables: list[list[int]]) -> list[int]:
+    """Each player's cost of the meetings at their table in one round: what leaving it saves
+    (the ``_pair_cost`` of each meeting, counted as if it had not happened)."""
+    meet, w, n, forbid = p.meet, p.repeat_weight, p.n, p.forbid
+    out = [0] * n
+    for members in tables:
+        for x in members:
+            row = meet[x]
+            total = 0
+            for y in members:
+                if y != x:
+                    total += w * (row[y] - 1) + (FORBID if x * n + y in forbid else 0)
+            out[x] = total
+    return out
+
+
+def _swapped(p: Problem, s: _State, leaving: dict[int, list[int]], a: int, b: int) -> None:
+    """Bring the leaving costs kept per round (:func:`_leaving_costs`) up to date after ``a``
+    and ``b`` swapped in some round: only meetings with ``a`` or ``b`` changed, so in each round
+    only the players at ``a``'s and ``b``'s tables have another cost."""
+    meet, w, n, forbid = p.meet, p.repeat_weight, p.n, p.forbid
+    for r, costs in leaving.items():
+        tables, where = s.tables[r], s.where[r]
+        for t in {where[a], where[b]}:
+            members = tables[t]
+            for x in members:
+                row = meet[x]
+                total = 0
+                for y in members:
+                    if y != x:
+                        total += w * (row[y] - 1) + (FORBID if x * n + y in forbid else 0)
+                costs[x] = total
+
+
+def _swap_deltas(
+    p: Problem, s: _State, r: int, a: int, leaving: list[int]
+) -> list[tuple[int, int]]:
+    """``(b, _swap_delta(p, s, r, a, b, teams=False))`` for every player ``b`` that ``a`` may swap with in
+    round ``r`` (not fixed, at another table), in player order, without Swiss ranks.
+
+    The same integers as :func:`_swap_delta`, summed in another order: what ``a`` leaves
+    (``leaving[a]``) and what it joins (its meetings with each table, less ``b``) once per
+    ``a``; per ``b`` only ``b``'s meetings at ``a``'s table and what ``b`` leaves."""
+    meet, w, n, forbid, fixed = p.meet, p.repeat_weight, p.n, p.forbid, p.fixed
+    sizes, fours, four_weight = p.sizes, p.fours, p.four_weight
+    tables, where = s.tables[r], s.where[r]
+    ta = where[a]
+    row_a = meet[a]
+    an = a * n
+    others = [x for x in tables[ta] if x != a]
+    joining = []  # a's meetings at each table, as its pair costs
+    for members in tables:
+        met = 0
+        for y in members:
+            met += row_a[y]
+        joining.append(w * met)
+    if forbid:
+        for t, members in enumerate(tables):
+            for y in members:
+                if an + y in forbid:
+                    joining[t] += FORBID
+    base = -leaving[a]
+    sa, fa = sizes[ta], fours[a]
+    out = []
+    for b in range(n):
+        tb = where[b]
+        if tb == ta or b in fixed:
+            continue
+        row_b = meet[b]
+        d = base - leaving[b] + joining[tb] - w * row_a[b]
+        if forbid:
+            bn = b * n
+            if an + b in forbid:
+                d -= FORBID
+            for x in others:
+                d += w * row_b[x] + (FORBID if bn + x in forbid else 0)
+        else:
+            met = 0
+            for x in others:
+                met += row_b[x]
+            d += w * met
+        if four_weight and sa != sizes[tb]:
+            fb = fours[b]
+            if sa == 4:  # a leaves a four, b joins one
+                d += four_weight * ((fa - 1) ** 2 - fa**2 + (fb + 1) ** 2 - fb**2)
+            else:
+                d += four_weight * ((fa + 1) ** 2 - fa**2 + (fb - 1) ** 2 - fb**2)
+        out.append((b, d))
+    return out
+
+
 def _apply_swap(p: Problem, s: _State, r: int, a: int, b: int) -> None:
     meet = p.meet
     ta, tb = s.where[r][a], s.where[r][b]
@@ -306,7 +397,7 @@ def _tabu(
     bad = _conflicts(p, s)
     if not bad:
         return
-    tabu: dict[tuple[int, int, int], int] = {}
+    tabu: dict[tuple[int, int], dict[int, int]] = {}  #: (round, a) → b → last tabu iteration
     cost = best_cost = 0  # relative to the start
     best = [[list(t) for t in rnd] for rnd in s.tables]
     best_meet = [row[:] for row in p.meet]
@@ -316,6 +407,7 @@ def _tabu(
     everyone = list(range(p.n))
     cap = 24 if p.rounds > 1 else 12
     patience = max(200, iterations // 8)  # stop early where repeats are unavoidable
+    leaving: dict[int, list[int]] = {}  # round → each player's cost of leaving their table
     for it in range(iterations):
         if not bad or it - last_best > patience:
             break
@@ -329,22 +421,36 @@ def _tabu(
         choice: tuple[int, float, int, int, int] | None = None
         for r, a in movers:
             ta = s.where[r][a]
-            for b in _partners_for(p, a, everyone):
-                if b in p.fixed or s.where[r][b] == ta:
-                    continue
-                d = _swap_delta(p, s, r, a, b, teams=False)
-                if tabu.get((r, a, b), -1) >= it and cost + d >= best_cost:
+            if p.rank is not None:  # Swiss: the spread term needs the tables as they would be
+                deltas = (
+                    (b, _swap_delta(p, s, r, a, b, teams=False))
+                    for b in _partners_for(p, a, everyone)
+                    if b not in p.fixed and s.where[r][b] != ta
+                )
+            else:
+                if r not in leaving:
+                    leaving[r] = _leaving_costs(p, s.tables[r])
+                deltas = _swap_deltas(p, s, r, a, leaving[r])
+            barred = tabu.get((r, a))
+            for b, d in deltas:
+                if barred is not None and barred.get(b, -1) >= it and cost + d >= best_cost:
                     continue  # tabu, unless it beats the best so far (aspiration)
-                key = (d, rng.random(), r, a, b)
-                if choice is None or key < choice:
-                    choice = key
+                tie = rng.random()
+                # (d, tie, r, a, b) < choice, built only where d does not decide
+                if (
+                    choice is None
+                    or d < choice[0]
+                    or (d == choice[0] and (tie, r, a, b) < choice[1:])
+                ):
+                    choice = (d, tie, r, a, b)
         if choice is None:
             continue
         r, a, b = choice[2], choice[3], choice[4]
         cost += choice[0]
         _apply_swap(p, s, r, a, b)
+        _swapped(p, s, leaving, a, b)
         tenure = 4 + rng.randrange(8)
-        tabu[(r, a, b)] = tabu[(r, b, a)] = it + tenure
+        tabu.setdefault((r, a), {})[b] = tabu.setdefault((r, b), {})[a] = it + tenure
         for rr in range(p.rounds):
             for x in (a, b):
                 tt = s.where[rr][x]
@@ -372,6 +478,7 @@ def _tabu(
                     if s.where[rr][x] != s.where[rr][y]:
                         cost += _swap_delta(p, s, rr, x, y, teams=False)
                         _apply_swap(p, s, rr, x, y)
+                        _swapped(p, s, leaving, x, y)
                         bad = _conflicts(p, s)
     if cost > best_cost:
         s.tables[:] = best

@@ -61,6 +61,7 @@ POT_WORDS = {"sv": "pott", "de": "Topf"}
 FINDING_TITLES: dict[str, Any] = {
     "CONVENTION": gettext_lazy("Unknown convention or option"),
     "PLAYERS": gettext_lazy("Wrong number of players"),
+    "PLAYER_NAMES": gettext_lazy("Two players with the same name"),
     "SEAT": gettext_lazy("No such seat at the table"),
     "DEALER": gettext_lazy("Dealer out of turn"),
     "CONTRACT": gettext_lazy("A contract these rules do not play"),
@@ -80,6 +81,7 @@ FINDING_TITLES: dict[str, Any] = {
     "NEGOTIATION_FALL": gettext_lazy("A negotiated split that makes someone fall"),
     "EFTERKOP": gettext_lazy("An efterköp that does not fit"),
     "EFTERKOP_LEVEL": gettext_lazy("An efterköp at a level not allowed"),
+    "EFTERKOP_NOT_HIGHER": gettext_lazy("An efterköp not higher than the one before"),
     "EFTERKOP_ORDER": gettext_lazy("Efterköp out of order"),
     "EFTERKOP_BIDDER": gettext_lazy("Efterköp by a player who may not"),
     "ALL_PASS": gettext_lazy("All passed"),

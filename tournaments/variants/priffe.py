@@ -41,7 +41,12 @@ HONOURS = [
 
 FINDING_TITLES: dict[str, Any] = {
     "INFORMATION_BID_CONTRACT": gettext_lazy("An information bid is not a contract"),
-    "AUCTION": gettext_lazy("A bid against the bidding rules"),
+    "AUCTION": gettext_lazy("A bid against the bidding rules"),  # stored before issue #37
+    # one code a rule of 004 "Budgivning" (issue #37), under the same heading
+    **dict.fromkeys(
+        ("AUCTION_ROUND", "AUCTION_TVANGSNOLL", "AUCTION_INFORMATION", "AUCTION_NOT_HIGHER"),
+        gettext_lazy("A bid against the bidding rules"),
+    ),
     "AUCTION_CONTRACT": gettext_lazy("The contract is not what the bids give"),
     "DECLARER": gettext_lazy("No such declarer"),
     "TRICKS_SUM": gettext_lazy("The tricks do not make thirteen"),

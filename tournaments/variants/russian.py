@@ -288,6 +288,7 @@ class RussianUI(RussianDomain, FamilyUI):
         return {
             "whist_headers": [[names[q] for q in range(n) if q != p] for p in range(n)],
             "deals": deals,
+            "settlement_rounding": scored.settlement.rounding,
             "settlement": [
                 {
                     "name": names[p],

@@ -34,9 +34,9 @@ def test_information_bid_only_from_the_first_two_speakers() -> None:
     # A deals the first deal, so B speaks first: B, C, D, A.
     late = hand(None, "tvångsnoll", 6, bids=("pass", "pass", "spader", "pass"))
     report = check(game(late))
-    assert [f.code for f in report.findings] == ["AUCTION"]
+    assert [f.code for f in report.findings] == ["AUCTION_INFORMATION"]
     assert "first two speakers" in report.findings[0].message
-    assert str(report.findings[0]).endswith('[004 "Budgivning"] (AUCTION)')
+    assert str(report.findings[0]).endswith('[004 "Budgivning"] (AUCTION_INFORMATION)')
 
 
 def test_the_auction_decides_contract_and_declarer() -> None:
@@ -51,8 +51,9 @@ def test_the_auction_decides_contract_and_declarer() -> None:
 
 def test_a_bid_not_higher_and_a_wrong_number_of_bids() -> None:
     # 004: "Ett nytt bud måste vara högre än det närmast föregående"; one round of four.
-    assert "AUCTION" in codes(game(hand(C, "ruter", 8, bids=("hjärter", "ruter", "pass", "pass"))))
-    assert "AUCTION" in codes(game(hand(B, "pref", 8, bids=("pref", "pass", "pass"))))
+    # one code a rule (issue #37): the bid not higher, the round not of four
+    assert "AUCTION_NOT_HIGHER" in codes(game(hand(C, "ruter", 8, bids=("hjärter", "ruter", "pass", "pass"))))
+    assert "AUCTION_ROUND" in codes(game(hand(B, "pref", 8, bids=("pref", "pass", "pass"))))
 
 
 def test_tricks_not_summing_to_13() -> None:
@@ -151,3 +152,12 @@ def test_sheet_longer_than_the_deals() -> None:
 def test_findings_cite_the_seed_sections() -> None:
     report = check(game(replace(hand(A, "spader", 8), tricks=(8, 4))))
     assert [f.citation for f in report.findings] == ['004 "Budgivning"', '004 "Antal kort"']
+
+
+def test_a_penalty_past_the_bound_is_a_finding() -> None:
+    # issue #37: a penalty of 10^40 points was taken silently; scoring.model.PENALTY_MAX bounds
+    # every family's penalty amounts
+    assert codes(game(Penalty(0, B, 10**6))) == []
+    report = check(game(Penalty(0, B, 10**40)))
+    assert [f.code for f in report.findings] == ["PENALTY"]
+    assert report.findings[0].column == "points" and "at most 1000000" in report.findings[0].message

@@ -8,7 +8,7 @@ reports what is still untranslated, and runs ``compilemessages``. Needs GNU gett
 
 What must be translated:
 
-- Russian: every string (the organisers' and referees' pages too).
+- The :data:`COMPLETE` languages: every string (the organisers' and referees' pages too).
 - The other languages: every string a player or a table reads, that is every string the
   :data:`PLAYER_FACING` files use (a .po entry whose ``#:`` locations name one of them). The
   others (the organisers' and referees' pages) may stay untranslated: Django shows them in
@@ -104,8 +104,14 @@ PLAYER_FACING: tuple[str, ...] = (
     "scoring/balkan/",  # the Balkan findings' sentences (gettext_noop templates)
 )
 
-#: Russian is complete; every other language but English covers :data:`PLAYER_FACING`.
-COMPLETE = ("ru",)
+#: The languages translated throughout; every other language but English covers
+#: :data:`PLAYER_FACING`.
+COMPLETE = ("ru", "hr", "sr-latn", "de", "sv")
+
+#: Plural forms a language's fragments give where its catalogue's header declares more:
+#: Russian's header (makemessages copies Django's) declares a fourth form, for fractions,
+#: which no count uses.
+PLURALS = {"ru": 3}
 
 _LOCATION = re.compile(r"^#: (.*)$", re.M)
 _PLURALS = re.compile(r"nplurals=(\d+)")
@@ -233,7 +239,7 @@ class Command(BaseCommand):
             text, missing = fill(
                 text,
                 read_fragments(FRAGMENTS, language),
-                plurals=3 if language in COMPLETE else plural_count(text),
+                plurals=PLURALS.get(language) or plural_count(text),
                 required=(lambda head: True) if language in COMPLETE else player_facing,
             )
             po.write_text(text, encoding="utf-8")
@@ -243,8 +249,8 @@ class Command(BaseCommand):
             self.stdout.write(f"{len(missing)} untranslated{where}")
             if missing:
                 failed.append(
-                    f"{len(missing)} strings have no Russian translation"
-                    if language == "ru"
+                    f"{len(missing)} strings have no {language} translation"
+                    if language in COMPLETE
                     else f"{len(missing)} player-facing strings have no {language} translation"
                 )
         call_command(
