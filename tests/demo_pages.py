@@ -16,7 +16,7 @@ from tournaments.demo.protocols import demo_protocols
 from tournaments.models import Event, Round
 from tournaments.services.standings import standings_recompute
 
-__all__ = ["FAMILY_DEMOS", "DemoPage", "demo_pages", "family_demo_pages"]
+__all__ = ["FAMILY_DEMOS", "DemoPage", "demo_pages", "family_demo_pages", "league_demo_pages"]
 
 
 @dataclass(frozen=True)
@@ -129,3 +129,25 @@ def family_demo_pages(*, organiser, families: Sequence[str] = FAMILY_DEMOS) -> l
             DemoPage(f"{slug}-standings-player", f"/e/{slug}/standings/players/{entry.pk}/"),
         ]
     return pages
+
+
+def league_demo_pages(*, organiser) -> list[DemoPage]:
+    """The demo's league (issue 39): the series page and its CSV's neighbours, a person's page,
+    the organisation's page, and the organisers' series, persons and merge pages."""
+    from tournaments.demo.balkan import demo_balkan_event
+    from tournaments.demo.league import demo_balkan_league
+
+    series = demo_balkan_league(organiser=organiser, first=demo_balkan_event(organiser=organiser))
+    first = series.series_events.order_by("event__starts_on").first().event
+    person = first.entries.order_by("pk").first().person
+    organisation = series.organisation.slug
+    return [
+        DemoPage("league", f"/s/{series.slug}/"),
+        DemoPage("league-person", f"/people/{person.pk}/"),
+        DemoPage("league-organisation", f"/o/{organisation}/"),
+        DemoPage("league-manage", f"/s/{series.slug}/manage/", staff=True),
+        DemoPage("league-organisation-staff", f"/o/{organisation}/", staff=True),
+        DemoPage("league-merge", f"/o/{organisation}/persons/merge/", staff=True),
+        DemoPage("league-persons", "/e/demo-liga-2/manage/persons/", staff=True),
+        DemoPage("league-person-manage", f"/people/{person.pk}/manage/", staff=True),
+    ]

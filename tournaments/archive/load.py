@@ -72,6 +72,7 @@ from tournaments.models import (
     TeamRules,
 )
 from tournaments.services.audit import audit_log
+from tournaments.services.persons import entry_person_link_new
 from tournaments.services.standings import standings_schedule
 
 __all__ = ["event_archive_import", "event_archive_import_json"]
@@ -173,6 +174,9 @@ class _Import:
                 ),
                 path,
             )
+            # the person across events (issue 39): by federation id, a new one, or none yet
+            # when likely persons are offered to the organiser
+            entry_person_link_new(entry=entry)
             ref = _key(item, "ref", path)
             if ref in self.maps["entry"] or not isinstance(ref, int):
                 raise ArchiveError(f"{path}.ref", _("not a whole number, or given twice"))

@@ -18,6 +18,7 @@ from tournaments.errors import UserFacingError
 from tournaments.jobs import (
     outbox,
     result_tasks,  # noqa: F401  (the standings and PDF jobs, issue 6)
+    series_tasks,  # noqa: F401  (the series' tables, issue 39)
 )
 from tournaments.jobs.base import JobTask
 from tournaments.jobs.outbox import jobs_sweep as sweep

@@ -96,6 +96,15 @@ class Event(models.Model):
     tiebreaks = models.JSONField(_("tie-break chain"), default=list, blank=True)
     double_entry = models.BooleanField(_("double entry of protocols"), default=False)
     published = models.BooleanField(_("published"), default=False)
+    # the club, league or federation that runs it (issue 39); none for a stand-alone event
+    organisation = models.ForeignKey(
+        "tournaments.Organisation",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("organisation"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -254,35 +254,32 @@ def _team_delta(p: Problem, change: dict[tuple[int, int], int]) -> int:
 def _leaving_costs(p: Problem, tables: list[list[int]]) -> list[int]:
     """Each player's cost of the meetings at their table in one round: what leaving it saves
     (the ``_pair_cost`` of each meeting, counted as if it had not happened)."""
-    meet, w, n, forbid = p.meet, p.repeat_weight, p.n, p.forbid
-    out = [0] * n
+    out = [0] * p.n
     for members in tables:
-        for x in members:
-            row = meet[x]
-            total = 0
-            for y in members:
-                if y != x:
-                    total += w * (row[y] - 1) + (FORBID if x * n + y in forbid else 0)
-            out[x] = total
+        _count_leaving(p, members, out)
     return out
+
+
+def _count_leaving(p: Problem, members: list[int], costs: list[int]) -> None:
+    """:func:`_leaving_costs` of the players at one table, written into ``costs``."""
+    meet, w, n, forbid = p.meet, p.repeat_weight, p.n, p.forbid
+    for x in members:
+        row = meet[x]
+        total = 0
+        for y in members:
+            if y != x:
+                total += w * (row[y] - 1) + (FORBID if x * n + y in forbid else 0)
+        costs[x] = total
 
 
 def _swapped(p: Problem, s: _State, leaving: dict[int, list[int]], a: int, b: int) -> None:
     """Bring the leaving costs kept per round (:func:`_leaving_costs`) up to date after ``a``
     and ``b`` swapped in some round: only meetings with ``a`` or ``b`` changed, so in each round
     only the players at ``a``'s and ``b``'s tables have another cost."""
-    meet, w, n, forbid = p.meet, p.repeat_weight, p.n, p.forbid
     for r, costs in leaving.items():
         tables, where = s.tables[r], s.where[r]
         for t in {where[a], where[b]}:
-            members = tables[t]
-            for x in members:
-                row = meet[x]
-                total = 0
-                for y in members:
-                    if y != x:
-                        total += w * (row[y] - 1) + (FORBID if x * n + y in forbid else 0)
-                costs[x] = total
+            _count_leaving(p, tables[t], costs)
 
 
 def _swap_deltas(

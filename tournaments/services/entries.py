@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -14,6 +15,7 @@ from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Event, Player
 from tournaments.models.player import new_url_key
 from tournaments.services.audit import audit_log
+from tournaments.services.persons import entry_person_link_new
 from tournaments.services.teams import team_import_problems, teams_from_import
 from tournaments.web_cache import versions as page_cache
 
@@ -59,10 +61,13 @@ class CsvLineError:
 
 @dataclass(frozen=True)
 class CsvImportResult:
-    """What an import entered, and the lines it skipped as players already entered."""
+    """What an import entered, the lines it skipped as players already entered, and the
+    entries whose person is to be chosen (issue 39: a likely match offered, not guessed),
+    each with the persons offered."""
 
     entries: list[Entry]
     skipped: tuple[int, ...] = ()
+    likely: tuple[tuple[Entry, tuple[Any, ...]], ...] = ()
 
 
 class CsvImportError(UserFacingError):
@@ -166,6 +171,9 @@ def entry_register(
     entry = Entry.objects.create(
         event=event, player=player, joined_round=joined_round, status=_status_on_entry(event)
     )
+    # the person across events: by federation id, a new one, or none yet when likely persons
+    # are offered to the organiser (services.persons)
+    entry_person_link_new(entry=entry)
     audit_log(
         event=event,
         action="entry.registered",
@@ -316,28 +324,35 @@ def entries_import_csv(
     if not rows and not skipped:
         raise CsvImportError([CsvLineError(2, "file", _("the file has a header but no players"))])
     entries = []
+    likely = []
     with transaction.atomic():
         joined_round = _joining_round(event)  # late entries join with the next round
         for _line_no, name, club, city, rating, fid, _team in rows:
             player = _find_or_create_player(
                 name=name, club=club, city=city, rating=rating, federation_id=fid
             )
-            entries.append(
-                Entry.objects.create(
-                    event=event,
-                    player=player,
-                    joined_round=joined_round,
-                    status=_status_on_entry(event),
-                )
+            entry = Entry.objects.create(
+                event=event,
+                player=player,
+                joined_round=joined_round,
+                status=_status_on_entry(event),
             )
+            match = entry_person_link_new(entry=entry)
+            if match.kind == "likely":
+                likely.append((entry, match.candidates))
+            entries.append(entry)
         teams_from_import(event, [(e, row[6]) for e, row in zip(entries, rows, strict=True)], by=by)
         audit_log(
             event=event,
             action="entries.imported",
             by=by,
-            data={"count": len(entries), "skipped_lines": skipped},
+            data={
+                "count": len(entries),
+                "skipped_lines": skipped,
+                "persons_to_choose": [e.pk for e, _c in likely],
+            },
         )
-    return CsvImportResult(entries, tuple(skipped))
+    return CsvImportResult(entries, tuple(skipped), tuple(likely))
 
 
 def _status_on_entry(event: Event) -> str:

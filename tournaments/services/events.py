@@ -59,6 +59,7 @@ _EDITABLE = {
     "tiebreaks",
     "double_entry",
     "published",
+    "organisation",  # the club, league or federation that runs it (issue 39)
 }
 
 

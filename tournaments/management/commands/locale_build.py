@@ -85,6 +85,12 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/words/gaps.py",
     "tournaments/words/penalties.py",
     "templates/tournaments/hall/",
+    # leagues and cups (issue 39): the series page, a person's page, their words and columns
+    "templates/tournaments/series/series.html",
+    "templates/tournaments/series/person.html",
+    "templates/tournaments/series/pdf_pending.html",
+    "tournaments/views/series.py",
+    "tournaments/forms/series.py",
     "tournaments/forms/convention_options.py",
     "tournaments/convention_labels.py",
     "tournaments/families/",

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0016_words_protocol_reason_words'),
+        ('tournaments', '0019_leagues_series_files'),
     ]
 
     operations = [
