@@ -18,6 +18,7 @@ from .series import (
     SeriesStandingsSnapshot,
 )
 from .standings import GeneratedFile, ProtocolStats, StandingsPart, StandingsSnapshot
+from .team import Team, TeamLineUp, TeamMember, TeamRules
 
 __all__ = [
     "AuditLogEntry",
@@ -45,3 +46,4 @@ __all__ += [
     "SeriesFile",
     "SeriesStandingsSnapshot",
 ]
+__all__ += ["Team", "TeamLineUp", "TeamMember", "TeamRules"]

@@ -14,6 +14,7 @@ from django.utils.functional import lazy
 from tournaments.models import Entry, Event, Round, Seat, Table
 from tournaments.pdf.paper import grid_widths
 from tournaments.selectors.standings import standings_view
+from tournaments.selectors.teams import team_standings_view
 from tournaments.variants import event_convention, event_variant, ui_of_event
 
 __all__ = ["blank_protocols_context", "seating_context", "standings_context", "table_link"]
@@ -232,6 +233,35 @@ def standings_context(*, event: Event) -> dict[str, Any]:
         "inputs_hash": snapshot.inputs_hash if snapshot else "",
         "provisional": any(r["has_provisional"] for r in view["rows"]),
         "criterion": _standings_criterion(event),
+        "teams": _team_rows(event),
+    }
+
+
+def _team_rows(event: Event) -> dict[str, Any] | None:
+    """A team event's team standings for the standings PDF (issue 40); None without teams."""
+    teams = team_standings_view(event=event)
+    if teams is None:
+        return None
+    return {
+        "scoring_members": teams["scoring_members"],
+        "counts": teams["counts"],
+        "rounds": teams["rounds"],
+        "rows": [
+            {
+                "place": r["place_label"],
+                "team": r["team"],
+                "withdrawn": r["withdrawn"],
+                "members": ", ".join(m["name"] for m in r["members"]),
+                "cells": [
+                    None if c is None else {"score": c["score"], "final": c["final"]}
+                    for c in r["round_cells"]
+                ],
+                "total": r["total"],
+                "provisional_total": r["provisional_total"] if r["has_provisional"] else None,
+                "best_member": r["best_member_name"] or "",
+            }
+            for r in teams["rows"]
+        ],
     }
 
 

@@ -117,7 +117,15 @@ def _plain(constraints: Constraints) -> dict[str, Any]:
             key=lambda pair: [sort_key(x) for x in pair],
         ),
         "partners": [list(p) for p in constraints.partners],
-    }
+    } | (  # a team event only, so that the parameters of other draws stay as they were
+        {
+            "teams": [
+                [x, t] for x, t in sorted(constraints.teams.items(), key=lambda kv: sort_key(kv[0]))
+            ]
+        }
+        if constraints.teams
+        else {}
+    )
 
 
 def _partition(tables: Iterable[Iterable[EntryId]]) -> frozenset[frozenset[EntryId]]:
@@ -172,7 +180,7 @@ def draw_round(
         return solve(problem, rng, iterations=ROUND_ITERATIONS, on_step=on_step, **how)[0]
 
     if method is Method.RANDOM:
-        problem = build_problem(setup, stats, 1, repeat_weight=0, four_weight=0)
+        problem = build_problem(setup, stats, 1, repeat_weight=0, four_weight=0, team_weight=0)
         groups = one_round(problem, initial=[_random_groups(setup, rng)])
     elif method is Method.SWISS:
         if standings is None:
@@ -212,7 +220,9 @@ def draw_round(
         seed_commitment=seed_commitment(seed),
         engine_version=ENGINE_VERSION,
         parameters=params,
-        report=build_report(tables, stats, setup.ids, setup.constraints, method, notes),
+        report=build_report(
+            tables, stats, setup.ids, setup.constraints, method, notes, teams=constraints.teams
+        ),
     )
 
 
@@ -303,6 +313,7 @@ def _plan_key(
             sorted((sort_key(k), v) for k, v in constraints.must_sit.items()),
             sorted(sorted(map(sort_key, p)) for p in constraints.must_not_meet),
             sorted(sorted(map(sort_key, p)) for p in constraints.partners),
+            sorted((sort_key(k), v) for k, v in constraints.teams.items()),
             anchor,
         )
     )
@@ -425,6 +436,7 @@ def draw_schedule(
                     setup.constraints,
                     Method.SCHEDULE,
                     (*setup.notes, how),
+                    teams=constraints.teams,
                 ),
             )
         )

@@ -16,6 +16,7 @@ from tournaments.models import Entry, Event, Player
 from tournaments.models.player import new_url_key
 from tournaments.services.audit import audit_log
 from tournaments.services.persons import entry_person_link_new
+from tournaments.services.teams import team_import_problems, teams_from_import
 from tournaments.web_cache import versions as page_cache
 
 __all__ = [
@@ -39,8 +40,9 @@ CSV_HEADERS = {
     "city": ("city", "город"),
     "rating": ("rating", "рейтинг"),
     "federation_id": ("federation_id", "federation id", "id", "fid", "номер"),
+    "team": ("team", "команда"),  # a team event (issue 40): the player's team
 }
-_MAX = {"name": 120, "club": 120, "city": 120, "federation_id": 40}
+_MAX = {"name": 120, "club": 120, "city": 120, "federation_id": 40, "team": 120}
 
 
 @dataclass(frozen=True)
@@ -189,7 +191,9 @@ def entries_import_csv(
     Every bad line is reported (line number, field, what is wrong) and nothing is imported
     unless every line is good. A player already entered in the event (the same federation id,
     or without one the same name) is a bad line, unless ``skip_entered``: then the line is
-    skipped, so that an extended list can be imported again.
+    skipped, so that an extended list can be imported again. A ``team`` column (a team event,
+    issue 40) puts each player with a team name in that team, made when new; a team the file
+    would leave with fewer than three or more than five members is a bad line.
 
     :raises CsvImportError: with ``errors``, one per problem.
     """
@@ -247,6 +251,7 @@ def entries_import_csv(
         club = _clean_text(cell("club"), "club", errors, line_no)
         city = _clean_text(cell("city"), "city", errors, line_no)
         fid = _clean_text(cell("federation_id"), "federation_id", errors, line_no)
+        team = _clean_text(cell("team"), "team", errors, line_no)
         rating: int | None = None
         if raw := cell("rating").strip():
             try:
@@ -309,7 +314,11 @@ def entries_import_csv(
         elif name:
             seen_names.setdefault(name.casefold(), line_no)
         if len(errors) == before:
-            rows.append((line_no, name, club, city, rating, fid))
+            rows.append((line_no, name, club, city, rating, fid, team))
+    errors += [
+        CsvLineError(line, "team", message)
+        for line, message in team_import_problems(event, [(r[0], r[6]) for r in rows])
+    ]
     if errors:
         raise CsvImportError(errors)
     if not rows and not skipped:
@@ -318,7 +327,7 @@ def entries_import_csv(
     likely = []
     with transaction.atomic():
         joined_round = _joining_round(event)  # late entries join with the next round
-        for _line_no, name, club, city, rating, fid in rows:
+        for _line_no, name, club, city, rating, fid, _team in rows:
             player = _find_or_create_player(
                 name=name, club=club, city=city, rating=rating, federation_id=fid
             )
@@ -332,6 +341,7 @@ def entries_import_csv(
             if match.kind == "likely":
                 likely.append((entry, match.candidates))
             entries.append(entry)
+        teams_from_import(event, [(e, row[6]) for e, row in zip(entries, rows, strict=True)], by=by)
         audit_log(
             event=event,
             action="entries.imported",

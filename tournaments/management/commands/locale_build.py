@@ -62,6 +62,8 @@ PLAYER_FACING: tuple[str, ...] = (
     "templates/tournaments/standings/_nav.html",
     "templates/tournaments/standings/_status.html",
     "templates/tournaments/standings/_files.html",
+    "templates/tournaments/teams/",
+    "tournaments/views/teams.py",
     "templates/tournaments/protocols/table_entry.html",
     "templates/tournaments/protocols/entry/",
     "templates/tournaments/protocols/cells/",

@@ -82,7 +82,9 @@ def incidents(request, event, number: int, table_number: int):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "ruling":
-                incident = get_object_or_404(table.incidents, pk=whole_number(request.POST.get("incident")))
+                incident = get_object_or_404(
+                    table.incidents, pk=whole_number(request.POST.get("incident"))
+                )
                 kind = request.POST.get("kind", "")
                 definition = None
                 if kind == "event":

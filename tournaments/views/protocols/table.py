@@ -156,7 +156,9 @@ def player_protocols(request, key: str):
                 )
             else:
                 protocol = get_object_or_404(
-                    Protocol, pk=whole_number(request.POST.get("protocol")), table__seats__entry=entry
+                    Protocol,
+                    pk=whole_number(request.POST.get("protocol")),
+                    table__seats__entry=entry,
                 )
                 seat = protocol.table.seats.get(entry=entry).position
                 svc.protocol_confirm(protocol=protocol, seat=seat, entry=entry)
