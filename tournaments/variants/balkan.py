@@ -169,6 +169,37 @@ class BalkanUI(BalkanDomain, FamilyUI):
             "refa_word": conv.refa_word,
         }
 
+    def form_values(
+        self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The deal form's values: deal ``index`` as entered ("Correct"), what was posted (a
+        refused form keeps it), or blank. Per seat its decision (the defenders') and tricks."""
+        values: dict[str, str] = {}
+        if post is not None:
+            values = self.posted(post)
+        elif index is not None and 0 <= index < len(protocol.deals):
+            deal = protocol.deals[index]
+            if type(deal) is AllPass:
+                values["kind"] = "allpass"
+            elif type(deal) is Hand:
+                values.update(
+                    kind="hand",
+                    declarer=str(deal.declarer),
+                    contract=str(deal.contract),
+                    igra="on" if deal.game else "",
+                    kontra=str(deal.kontra),
+                    kontra_by="" if deal.kontra_by is None else str(deal.kontra_by),
+                )
+                defenders = ((deal.declarer + 1) % 3, (deal.declarer + 2) % 3)
+                for d, decision in zip(defenders, deal.defence, strict=False):
+                    values[f"defence_{d}"] = decision.value
+                for p, t in enumerate(deal.tricks or ()):
+                    values[f"tricks_{p}"] = str(t)
+        return self.seat_form(
+            protocol, values, ("defence", "tricks"), kind="hand", declarer="", contract="",
+            igra="", kontra="0", kontra_by="",
+        )  # fmt: skip
+
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
         """A hand from the phone form (seed 002): declarer, contract, igra, each defender's
         decision, the kontra level and who said it, each player's tricks; or all passed."""

@@ -123,6 +123,31 @@ class FamilyUI(FamilyDomain):
         keeps, or a blank form. Empty: the family's form fills itself."""
         return {}
 
+    @staticmethod
+    def seat_form(
+        protocol: Any, values: Mapping[str, Any], seat_fields: tuple[str, ...], **defaults: Any
+    ) -> dict[str, Any]:
+        """A deal form's values as the family templates read them: the form's fields by name
+        (``values`` over ``defaults``, each a string as posted) and ``rows``, per seat its
+        ``position``, ``name`` and the value of each of ``seat_fields`` (``tricks`` is the
+        field ``tricks_<seat>``)."""
+        form: dict[str, Any] = {**defaults}
+        form.update({str(k): str(v) for k, v in values.items()})
+        form["rows"] = [
+            {
+                "position": p,
+                "name": name,
+                **{f: str(values.get(f"{f}_{p}", "")) for f in seat_fields},
+            }
+            for p, name in enumerate(protocol.players)
+        ]
+        return form
+
+    @staticmethod
+    def posted(post: Mapping[str, Any]) -> dict[str, str]:
+        """A refused form's POST as plain strings (the last value of each field)."""
+        return {str(k): str(post.get(k) or "") for k in post}
+
     # --- what the players wrote (the paper sheet) on the table's page -------------------
     #: the phone page's form for a written row (``None``: the family's page does not take it)
     sheet_template: ClassVar[str | None] = None

@@ -124,6 +124,56 @@ class PriffeUI(PriffeDomain, FamilyUI):
             "current_sits": current,
         }
 
+    def form_values(
+        self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The deal form's values: deal ``index`` as entered ("Correct": a hand with its sits,
+        bids, contract, declarer, tricks and honours, or a straff), what was posted (a refused
+        form keeps it), or blank in the sits being played. Per seat its bid."""
+        values: dict[str, str] = {"sits": str(self.current_sits(protocol) + 1)}
+        if post is not None:
+            values.update(self.posted(post))
+        elif index is not None and 0 <= index < len(protocol.deals):
+            deal = protocol.deals[index]
+            values["sits"] = str(deal.sits + 1)
+            if isinstance(deal, Penalty):
+                values.update(
+                    kind="straff",
+                    offender=str(deal.player),
+                    penalty_points=str(deal.points),
+                    penalty_rule=deal.rule,
+                )
+            elif isinstance(deal, Hand) and protocol.seating(deal.sits) is not None:
+                seating = protocol.sittings[deal.sits]
+                forced = deal.contract is Contract.TVANGSNOLL
+                # at tvångsnoll "a player of the side whose tricks you give": side 0's first
+                player = seating[0] if forced or deal.declarer is None else deal.declarer
+                side = seating.index(player) % 2
+                values.update(
+                    kind="tvangsnoll" if forced else "hand",
+                    contract="" if forced else deal.contract.value,
+                    declarer=str(player),
+                    tricks_own=str(deal.tricks[side]),
+                    tricks_other=str(deal.tricks[1 - side]),
+                )
+                if deal.honours:
+                    values.update(
+                        honours_holder=str(deal.honours[0].holder),
+                        honours_pattern=deal.honours[0].pattern.value,
+                    )
+                if deal.bids:
+                    dealer = (
+                        deal.dealer
+                        if deal.dealer is not None
+                        else self._dealer_of(
+                            protocol, {"action": "replace", "index": str(index)}, deal.sits
+                        )
+                    )
+                    start = seating.index(dealer) + 1
+                    for k, bid in enumerate(deal.bids[:4]):
+                        values[f"bid_{seating[(start + k) % 4]}"] = bid
+        return self.seat_form(protocol, values, ("bid",), kind="hand", declarer="", contract="")
+
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
         """A deal from the phone form (seed 004): its sits; the auction as each player spoke it
         (optional: all four or none); the contract and who bid it — taken from the auction when
