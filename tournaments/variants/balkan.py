@@ -9,8 +9,6 @@ soups against him (its ``whists``).
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -309,7 +307,6 @@ class BalkanUI(BalkanDomain, FamilyUI):
         the hats and the unplayed refas."""
         scored = self._score(protocol)
         names = list(protocol.players)
-        shown = dataclasses.replace(protocol, players=_one_word_names(protocol.players))
         sides = [((p + 1) % 3, (p + 2) % 3) for p in range(3)]
         deals = []
         number = 0
@@ -317,9 +314,8 @@ class BalkanUI(BalkanDomain, FamilyUI):
             is_penalty = self.deal_kind(protocol.deals[i]) == "penalty"
             if not is_penalty:
                 number += 1
-            try:  # the players by name, never by seat number (a name with a space is quoted
-                # as a seat in the notation: the page shows a one-word form of it instead)
-                text = self.variant.deal_text(shown, i)
+            try:  # the players by name, never by seat number
+                text = self.named_deal_text(protocol, i)
             except ValueError:
                 text = repr(protocol.deals[i])
             deals.append(
@@ -364,20 +360,3 @@ class BalkanUI(BalkanDomain, FamilyUI):
                 for p in range(3)
             ],
         }
-
-
-def _one_word_names(players: tuple[str, ...]) -> tuple[str, ...]:
-    """Each player as one word for a deal's text: the first name where the first names differ,
-    else the whole name joined by underscores ("Ana Kovač" → "Ana" or "Ana_Kovač").
-
-    >>> _one_word_names(("Ana Kovač", "Boris Horvat", "Cvita")), _one_word_names(("Ana K", "Ana B", "C"))
-    (('Ana', 'Boris', 'Cvita'), ('Ana_K', 'Ana_B', 'C'))
-    """
-    firsts = tuple(
-        re.sub(r"[^\w.-]", "", name.split()[0]) if name.split() else name for name in players
-    )
-    if all(firsts) and len({f.lower() for f in firsts}) == len(firsts):
-        return firsts
-    return tuple(
-        re.sub(r"[^\w.-]+", "_", name.strip()) or f"#{i + 1}" for i, name in enumerate(players)
-    )

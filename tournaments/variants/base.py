@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -13,6 +15,9 @@ from tournaments.selectors.standings import metric_label
 from tournaments.standings.scores import round_score
 
 __all__ = ["FamilyUI", "PulkaCells"]
+
+#: a seat's stand-in name in :meth:`FamilyUI.named_deal_text`
+_SEAT_MARK = re.compile(r"pulkaseat(\d+)x")
 
 
 @dataclass
@@ -170,8 +175,21 @@ class FamilyUI(FamilyDomain):
     # --- showing a protocol -------------------------------------------------------------
     def deal_words(self, protocol: Any, index: int, dealer: int | None) -> str:
         """Deal ``index`` in words for people, in the page's language, with players' names;
-        by default the family's notation line."""
-        return self.variant.deal_text(protocol, index)
+        by default the family's notation line with the names (:meth:`named_deal_text`)."""
+        return self.named_deal_text(protocol, index)
+
+    def named_deal_text(
+        self, protocol: Any, index: int, words: Callable[[str], str] | None = None
+    ) -> str:
+        """Deal ``index`` as the family's notation writes it, each player by his name, never
+        by his seat number (the notation writes a seat's number for a name it could not read
+        back, "Ana Kovač" or "Kontra"; a person reads the name). ``words`` rewrites the line's
+        words before the names go in (each name is then one word of letters and digits)."""
+        marks = tuple(f"pulkaseat{p}x" for p in range(len(protocol.players)))
+        text = self.variant.deal_text(dataclasses.replace(protocol, players=marks), index)
+        if words is not None:
+            text = words(text)
+        return _SEAT_MARK.sub(lambda m: protocol.players[int(m.group(1))], text)
 
     def finding_sentence(self, finding: Mapping[str, Any], names: Any, title: str) -> str:
         """A stored finding as a sentence for people, after its heading ``title`` (its rule is

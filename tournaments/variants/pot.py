@@ -413,7 +413,7 @@ class PotUI(PotDomain, FamilyUI):
             if not is_penalty:
                 number += 1
             try:
-                text = self.variant.deal_text(protocol, i)
+                text = self.named_deal_text(protocol, i)
             except ValueError:
                 text = repr(protocol.deals[i])
             deals.append(

@@ -380,7 +380,7 @@ class PriffeUI(PriffeDomain, FamilyUI):
             if not is_penalty:
                 number += 1
             try:
-                text = self.variant.deal_text(protocol, i)
+                text = self.named_deal_text(protocol, i)
             except ValueError:
                 text = repr(protocol.deals[i])
             label = "" if is_penalty else number

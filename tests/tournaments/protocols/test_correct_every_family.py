@@ -1,22 +1,27 @@
-""""Correct" opens the deal's form filled with the deal as entered, in every family (issue 36
-"Entering and correcting"): each deal entered on the table's phone page is opened with
-``?edit=<index>``, its form read back as a browser would submit it, and saved as a
+"""The "Correct" link opens the deal's form filled with the deal as entered, in every family
+(issue 36 "Entering and correcting"): each deal entered on the table's phone page is opened
+with ``?edit=<index>``, its form read back as a browser would submit it, and saved as a
 correction; the protocol's deals are then unchanged. A blank or wrongly filled form would
-change a deal (or be refused)."""
+change a deal (or be refused). Deals and penalties are shown with the players' names, never
+their seat numbers, on the page and in the filled PDF."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tournaments.models import Protocol
 from tournaments.services.protocols import stored_protocol
+from tournaments.variants import ui_of_protocol
 
 from ..balkan.test_balkan_event import balkan_table
 from ..pot.test_pot_event import pot_table
 from ..priffe.test_priffe_event import priffe_table
+from .conftest import make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -110,6 +115,10 @@ def test_balkan_correction_form_is_the_deal_as_entered(client):
     assert '<option value="invite" selected>' in page and '<option value="1" selected>' in page
     deals = correct_each_unchanged(client, table, url)
     assert deals[1].kontra_by == 2 and deals[1].game
+    # the players by name, never by seat number ("1 igra srce … kontra 3")
+    shown = _deal_cells(client.get(url).content.decode())
+    assert shown[1].startswith("Branko 1 igra srce ide/zove kontra Cvijeta 1 štihovi 1-6-3")
+    assert sheet_texts(table)[1] == "Branko 1 igra srce ide/zove kontra Cvijeta 1 štihovi 1-6-3"
 
 
 @pytest.mark.parametrize("size", [3, 4])
@@ -129,6 +138,9 @@ def test_pot_correction_form_is_the_deal_as_entered(client, size):
     )  # fmt: skip
     deals = correct_each_unchanged(client, table, url)
     assert [c.code for _s, c in deals[1].efterkop] == ["5"]
+    shown = _deal_cells(client.get(url).content.decode())
+    assert shown[1].startswith("Anna 1 2 efterköp Bertil 1 fem")
+    assert sheet_texts(table)[1].startswith("Anna 1 2 efterköp Bertil 1 fem")
     if size == 4:  # the form of deal 1 names its own dealer, not the next deal's
         page = client.get(url + "?edit=0").content.decode()
         assert "Cecilia 1 deals and sits out this deal." in page
@@ -151,3 +163,40 @@ def test_priffe_correction_form_is_the_deal_as_entered(client):
     assert 'value="straff" checked' in page and 'value="revoke"' in page
     deals = correct_each_unchanged(client, table, url)
     assert deals[0].bids == ("spader", "hjärter", "pass", "pass")
+    # "3 hjärter 9/4 honnörer 2 3", "straff 4 50 rule=…" no more
+    shown = _deal_cells(client.get(url).content.decode())
+    assert shown[0].startswith("Cecilia 1 hjärter 9/4 honnörer Cecilia 1 3")
+    assert shown[2].startswith("straff Cecilia 1 50")
+    texts = sheet_texts(table)
+    assert texts[0].startswith("Cecilia 1 hjärter 9/4") and texts[2].startswith("straff Cecilia 1")
+
+
+def _deal_cells(page: str) -> list[str]:
+    """The pulka's deal column as a person reads it."""
+    cells = re.findall(r'<tr id="deal-[^"]*"[^>]*>\s*<td class="num">[^<]*</td>\s*<td>(.*?)</td>',
+                       page, re.S)  # fmt: skip
+    return [" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in cells]
+
+
+def sheet_texts(table) -> list[str]:
+    """The filled protocol's deal column (the PDF's words)."""
+    protocol = stored_protocol(current(table).data)
+    sheet = ui_of_protocol(protocol).filled_sheet(protocol, list(range(len(protocol.deals))))
+    return [d["text"] for d in sheet["deals"]]
+
+
+def test_the_russian_sheet_names_the_players_and_writes_calls_in_the_pages_language(client):
+    setup = make_table(names=("Anna Petrova", "Boris", "Vera"))
+    url = reverse("protocol-table", args=[setup.table.url_key])
+    # Anna Petrova (a name with a space: the notation writes her seat) plays 6♠, Boris whists
+    enter(
+        client, setup.table, url,
+        {"kind": "game", "declarer": "0", "contract": "6♠", "call_1": "whist", "call_2": "pass",
+         "tricks_0": "6"},
+    )  # fmt: skip
+    assert sheet_texts(setup.table) == ["Anna Petrova 6♠ / ровно w/p"]
+    with translation.override("ru"):
+        assert sheet_texts(setup.table) == ["Anna Petrova 6♠ / ровно в/п"]
+    # the pulka's whists cell says on whom they are written
+    page = client.get(url).content.decode()
+    assert "W8 → Anna Petrova<br>" in page
