@@ -172,6 +172,11 @@ class FamilyUI(FamilyDomain):
         """``sheet`` with the row the form posted; :class:`UserFacingError` naming the field."""
         raise NotImplementedError
 
+    def notation_hints(self, header: Any) -> tuple[Any, Any]:
+        """The referee's box's examples for a table of ``header``: of the deal lines and of
+        the sheet lines, in the family's own notation (``None``: the page's Russian ones)."""
+        return self.notation_hint, self.sheet_hint
+
     # --- showing a protocol -------------------------------------------------------------
     def deal_words(self, protocol: Any, index: int, dealer: int | None) -> str:
         """Deal ``index`` in words for people, in the page's language, with players' names;

@@ -121,6 +121,35 @@ class PotUI(PotDomain, FamilyUI):
     ending_closed_label = gettext_lazy("played to the end of the round")
     finding_titles = FINDING_TITLES
 
+    # docs/pot-format.md; tests/tournaments/protocols/test_desk_notation.py reads them
+    notation_hints_by_game = {
+        "viennese": (
+            gettext_lazy(
+                "Deals, one a line (e.g. “Anna 3 / går med, går med / 5-1-4”, “Cecilia 2 "
+                "efterköp Anna fem / 0-5-5”, “rundpass 3-3-4”, “straff Bertil pott=10”); a "
+                "first name will do where no one else at the table has it"
+            ),
+            gettext_lazy(
+                "Optionally what the players wrote, to check it: “kassa 1: -30, -18, -2; pott "
+                "60” (each player's net and the pot after the deal)."
+            ),
+        ),
+        "german": (
+            gettext_lazy(
+                "Deals, one a line (e.g. “Bertil Eins / mitgehen, mitgehen / 2-5-3”, “Cecilia "
+                "Prämie / daheim bleiben, mitgehen / 0-3-7”, “alle passen”); a first name will "
+                "do where no one else at the table has it"
+            ),
+            gettext_lazy(
+                "Optionally what the players wrote, to check it: “Kasse 1: -8, -15, 3; Topf 20” "
+                "(each player's net and the pot after the deal)."
+            ),
+        ),
+    }
+
+    def notation_hints(self, header: Any) -> tuple[Any, Any]:
+        return self.notation_hints_by_game[self._rules(header).game]
+
     # --- helpers ------------------------------------------------------------------------------
     def _language(self, protocol: Any) -> str:
         return str(self._rules(protocol).language)

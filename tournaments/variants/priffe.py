@@ -90,6 +90,16 @@ class PriffeUI(PriffeDomain, FamilyUI):
     )
     ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
     finding_titles = FINDING_TITLES
+    # docs/priffe-format.md; tests/tournaments/protocols/test_desk_notation.py reads them
+    notation_hint = gettext_lazy(
+        "Deals, one a line, under their sits’ seating (e.g. “sits 1: Anna, Bertil, Cecilia, "
+        "David”, “Bertil hjärter 8/5 honnörer Cecilia 3”, “tvångsnoll Anna 4/9”, “straff "
+        "David 50 rule=revoke”); a first name will do where no one else at the table has it"
+    )
+    sheet_hint = gettext_lazy(
+        "Optionally what the players wrote, to check it: “sheet 1: under 0 20, över 30 0” "
+        "(below and above the line, the first side first; “utgång” after a game line)."
+    )
 
     # --- sits ----------------------------------------------------------------------------
     @staticmethod
