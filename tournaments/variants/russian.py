@@ -112,6 +112,24 @@ class RussianUI(RussianDomain, FamilyUI):
             raise UserFacingError(
                 _("Choose the contract: %s") % exc, {"field": "contract"}
             ) from exc
+        if n == 4:  # the dealer sits out a game (001 §3.2.10): what was entered for him is
+            # refused, naming it, never dropped unsaid
+            out = {
+                "declarer": declarer == dealer,
+                f"call_{dealer}": bool(post.get(f"call_{dealer}")),
+                f"tricks_{dealer}": tricks[dealer] is not None,
+            }
+            for field, given in out.items():
+                if given:
+                    raise UserFacingError(
+                        _(
+                            "%(name)s deals and sits out this deal (001 §3.2.10): leave his "
+                            "call and tricks blank; only at raspasy may he take tricks from "
+                            "the talon."
+                        )
+                        % {"name": names[dealer]},
+                        {"field": field, "rule": "3.2.10"},
+                    )
         if contract.is_misere:
             return Game(declarer, contract, (), tricks[declarer], open=bool(post.get("open")))
         defenders = whisting_order(declarer, n, dealer)
@@ -178,7 +196,9 @@ class RussianUI(RussianDomain, FamilyUI):
             for row in rows:
                 row["call"] = post.get(f"call_{row['position']}", "")
                 row["tricks"] = post.get(f"tricks_{row['position']}", "")
-            return dict(form, rows=rows)
+            raw = str(post.get("index") or "")
+            index = int(raw) if post.get("action") == "replace" and raw.isdigit() else None
+            return dict(form, rows=rows, **self._form_dealer(protocol, index))
         deal = protocol.deals[index] if index is not None else None
         if type(deal) is Raspasy:
             for row, c in zip(rows, deal.tricks, strict=False):
@@ -198,7 +218,16 @@ class RussianUI(RussianDomain, FamilyUI):
                     rows[d]["call"] = str(call)
                 for d, t in zip(defenders, deal.defender_tricks or (), strict=False):
                     rows[d]["tricks"] = str(t)
-        return dict(form, rows=rows)
+        return dict(form, rows=rows, **self._form_dealer(protocol, index))
+
+    def _form_dealer(self, protocol: Any, index: int | None) -> dict[str, Any]:
+        """Who deals the deal the form enters (deal ``index``'s, else the next), and at a
+        table of four who therefore sits out a game (001 §3.2.10)."""
+        if index is not None and 0 <= index < len(protocol.deals):
+            dealer = self.next_dealer(protocol.with_deals(protocol.deals[:index]))
+        else:
+            dealer = self.next_dealer(protocol)
+        return {"dealer": dealer, "sitting_out": dealer if protocol.size == 4 else None}
 
     # --- what the players wrote ------------------------------------------------------------
     sheet_template = "tournaments/protocols/sheet/russian.html"
