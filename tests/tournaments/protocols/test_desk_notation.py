@@ -106,3 +106,17 @@ def test_a_priffe_protocol_entered_on_the_phone_saves_back_unchanged_from_the_bo
     protocol, _sheet = notation_read(table, "Bertil hjärter 9/4\nAnna ruter 10")
     assert protocol.sittings[0] == before.sittings[0]
     assert [d.sits for d in protocol.deals] == [0, 0]
+
+
+def test_the_round_page_says_who_partners_whom_in_each_sits(client):
+    event, (table,), referee = priffe_table()  # Anna 1 deals first: a+c, a+b, a+d (A-PR-5)
+    page = client.get(reverse("round-seating", args=[event.slug, 1])).content.decode()
+    assert "Sits 1: Anna 1 &amp; Cecilia 1 against Bertil 1 &amp; David 1" in page
+    assert "Sits 2: Anna 1 &amp; Bertil 1 against Cecilia 1 &amp; David 1" in page
+    assert "Sits 3: Anna 1 &amp; David 1 against Bertil 1 &amp; Cecilia 1" in page
+    client.force_login(referee)
+    page = client.get("/sv" + reverse("manage-round", args=[event.slug, 1])).content.decode()
+    assert "Sits 2: Anna 1 &amp; Bertil 1 mot Cecilia 1 &amp; David 1" in page
+    event, (table,), referee = balkan_table()  # no partnerships: nothing said
+    page = client.get(reverse("round-seating", args=[event.slug, 1])).content.decode()
+    assert "against" not in page and 'class="partners"' not in page
