@@ -120,6 +120,10 @@ class FamilyUI(FamilyDomain):
         """A deal from the phone form's POST; :class:`UserFacingError` naming the field."""
         raise NotImplementedError
 
+    #: whether the phone form enters a penalty (Priffe's straff): elsewhere a penalty is the
+    #: referee's, and the page offers no "correct" for it (its form would enter a deal instead)
+    form_takes_penalties: ClassVar[bool] = False
+
     def form_values(
         self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:

@@ -90,6 +90,7 @@ class PriffeUI(PriffeDomain, FamilyUI):
     )
     ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
     finding_titles = FINDING_TITLES
+    form_takes_penalties = True  # the form's straff
     # docs/priffe-format.md; tests/tournaments/protocols/test_desk_notation.py reads them
     notation_hint = gettext_lazy(
         "Deals, one a line, under their sits’ seating (e.g. “sits 1: Anna, Bertil, Cecilia, "

@@ -14,8 +14,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from scoring.balkan.protocol import Penalty as BalkanPenalty
 from tournaments.models import Protocol
-from tournaments.services.protocols import stored_protocol
+from tournaments.services.protocols import protocol_save, stored_protocol
 from tournaments.variants import ui_of_protocol
 
 from ..balkan.test_balkan_event import balkan_table
@@ -200,3 +201,24 @@ def test_the_russian_sheet_names_the_players_and_writes_calls_in_the_pages_langu
     # the pulka's whists cell says on whom they are written
     page = client.get(url).content.decode()
     assert "W8 → Anna Petrova<br>" in page
+
+
+def test_a_referees_penalty_offers_no_correct_link_where_the_form_cannot_enter_one(client):
+    # the Balkan phone form enters hands and all-pass only: its "correct" would turn the
+    # referee's penalty into a hand; Priffe's form has the straff, so it offers one there
+    event, (table,), _ = balkan_table()
+    url = reverse("protocol-table", args=[table.url_key])
+    enter(client, table, url, {"kind": "allpass"})
+    header = stored_protocol(current(table).data)
+    protocol_save(
+        table=table,
+        protocol=header.with_deals((*header.deals, BalkanPenalty(1, rule="3", column=10))),
+        based_on_version=current(table).version,
+    )
+    page = client.get(url).content.decode()
+    assert "?edit=0#form" in page and "?edit=1#form" not in page
+    event, (table,), _ = priffe_table()
+    url = reverse("protocol-table", args=[table.url_key])
+    enter(client, table, url, {"kind": "straff", "sits": "1", "offender": "2",
+                               "penalty_points": "50", "penalty_rule": "revoke"})  # fmt: skip
+    assert "?edit=0#form" in client.get(url).content.decode()
