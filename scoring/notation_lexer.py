@@ -46,6 +46,7 @@ __all__ = [
     "option_text",
     "single_text",
     "SeatReader",
+    "players_named",
     "referrer",
     "MAX_DEALS",
 ]
@@ -112,8 +113,11 @@ def tokenize(line: str, number: int) -> list[Token]:
             longest = max((len(run) for run in _DIGITS.findall(word)), default=0)
             if longest > MAX_NUMBER_DIGITS:  # before any int(): Python's own limit says less
                 raise NotationError(
-                    number, start + 1, f"a number of {longest} digits: no count, score or "
-                    f"amount of a protocol has more than {MAX_NUMBER_DIGITS}")
+                    number,
+                    start + 1,
+                    f"a number of {longest} digits: no count, score or "
+                    f"amount of a protocol has more than {MAX_NUMBER_DIGITS}",
+                )
             out.append(Token("word", word, start + 1))
     return out
 
@@ -194,9 +198,7 @@ def squash(text: str) -> str:
     return re.sub(r"[\s_\-]", "", text.lower())
 
 
-def header_key(
-    tokens: list[Token], lookup: Callable[[str], str | None]
-) -> tuple[str, int] | None:
+def header_key(tokens: list[Token], lookup: Callable[[str], str | None]) -> tuple[str, int] | None:
     """A header line's key and where its value starts (the token after the ``:``), or ``None``
     for a line that is not a header: words before the first ``:``, joined, that ``lookup`` (the
     family's own words) names."""
@@ -215,7 +217,9 @@ def header_once(cur: Cursor, key: str, found: Mapping[str, object]) -> None:
     :raises NotationError: at the line's first column for a header already in ``found``.
     """
     if key in found and key != "options":
-        raise NotationError(cur.number, cur.toks[0].col, f"the {key.replace('_', ' ')} is given twice")
+        raise NotationError(
+            cur.number, cur.toks[0].col, f"the {key.replace('_', ' ')} is given twice"
+        )
 
 
 def format_version(cur: Cursor, name: str) -> int:
@@ -532,6 +536,25 @@ def single_text(cur: Cursor, what: str) -> str:
     return tok.text
 
 
+def players_named(players: tuple[str, ...], text: str) -> list[int]:
+    """The seats ``text`` names: the player of that name (any case), else the player whose
+    first name it is when no other player at the table has that first name.
+
+    >>> players_named(("Ana Kovač", "Ana Babić", "Boris Horvat"), "boris")
+    [2]
+    >>> players_named(("Ana Kovač", "Ana Babić", "Boris Horvat"), "Ana"), players_named(("Ana",), "An")
+    ([], [])
+    """
+    low = text.lower()
+    exact = [s for s, name in enumerate(players) if name.lower() == low]
+    if exact:
+        return exact
+    firsts = [
+        s for s, name in enumerate(players) if name.split() and name.split()[0].lower() == low
+    ]
+    return firsts if len(firsts) == 1 else []
+
+
 @dataclass
 class SeatReader:
     """Reads the players of deal lines for a table of ``players``; each family's deal reader
@@ -554,14 +577,14 @@ class SeatReader:
             cur.i += 1
             return int(tok.text) - 1
         low = tok.text.lower()
-        exact = [s for s, name in enumerate(self.players) if name.lower() == low]
-        found = exact or [s for s, name in enumerate(self.players) if name.lower().startswith(low)]
+        found = players_named(self.players, tok.text) or [
+            s for s, name in enumerate(self.players) if name.lower().startswith(low)
+        ]
         if len(found) != 1:
             more = f"{expected}; {tok.text!r} matches several" if found else expected
             raise cur.error(more, tok)
         cur.i += 1
         return found[0]
-
 
     def rule(self, cur: Cursor, fields: dict[str, object], example: str) -> bool:
         """A penalty's rule at the cursor, ``§5.1`` or ``5.1`` alone, put as ``fields["rule"]``;

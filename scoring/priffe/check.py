@@ -132,7 +132,12 @@ def _flow(protocol: PriffeProtocol, scored: ScoredPriffe) -> list[Finding]:
                           deal=i, column="sits"))  # fmt: skip
         elif deal.sits > current and not conv.simple:
             for k in range(current, deal.sits):
-                if scored.sits[k].winner is None:
+                if scored.sits[k].winner is None and protocol.ending == Ending.TIME_LIMIT:
+                    # a sits the time limit ended (an event timing each sits): said, not an error
+                    out.append(_f("SITS_NOT_WON", f"sits {k + 1} ended by the time limit before "
+                                  "a side won its second game", _GAME, deal=i, column="sits",
+                                  severity=Severity.WARNING))  # fmt: skip
+                elif scored.sits[k].winner is None:
                     out.append(_f("SITS_NOT_WON", f"sits {k + 1} ended before a side won its "
                                   "second game", _GAME, deal=i, column="sits"))  # fmt: skip
         current = max(current, deal.sits)

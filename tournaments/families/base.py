@@ -76,6 +76,11 @@ class FamilyDomain:
         """The seat that deals next."""
         raise NotImplementedError
 
+    def notation_lead(self, header: Any, text: str) -> str:
+        """The lines of the family's text that the referee's deals ``text`` stand under when
+        it leaves them out (written from the table's ``header``); by default none."""
+        return ""
+
     def deal_kind(self, deal: Any) -> str:
         """``game``, ``raspasy``/``allpass`` or ``penalty``: a CSS class and a filter."""
         raise NotImplementedError

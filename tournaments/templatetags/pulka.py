@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 from tournaments.access import permissions
 from tournaments.models import Event, Ruling
 from tournaments.selectors.desk import job_watch as watch
-from tournaments.variants import ui_of_event
+from tournaments.variants import event_convention, ui_of_event
 
 register = template.Library()
 
@@ -40,6 +40,22 @@ def penalty_kind(penalty, family) -> str:
     a Balkan event, "Fixed whists" in a Russian one)."""
     label = penalty.get_kind_display()
     return family.penalty_kind_name(penalty.kind, label) if family else str(label)
+
+
+@register.filter
+def partnerships(table, event) -> list:
+    """Who partners whom at ``table`` in each sits of a partnership game (Priffe, seed 004:
+    the draw's schedule from the table's first dealer, A-PR-5), as ``{"number", "sides"}``;
+    empty for a game without partnerships."""
+    if not isinstance(event, Event):
+        return []
+    ui = ui_of_event(event)
+    if not ui.partnerships:
+        return []
+    names = [s.entry.player.name for s in sorted(table.seats.all(), key=lambda s: s.position)]
+    return ui.blank_sheet(
+        players=names, first_dealer=table.first_dealer, options=event_convention(event)
+    )["sits"]
 
 
 @register.simple_tag

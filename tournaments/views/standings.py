@@ -415,10 +415,19 @@ def documents(request, slug: str):
         for f in sel.generated_files(event=event)
         if f.kind in PUBLIC_DOCUMENTS and f.status == GeneratedFile.Status.OK
     ]
+    # grouped by round (issue 36): the event's own documents first, then round by round
+    groups: dict[int, list] = {}
+    for f in files:
+        round_ = f.round or (f.table.round if f.table else None)
+        groups.setdefault(round_.number if round_ else 0, []).append(f)
     return render(
         request,
         "tournaments/standings/documents.html",
-        {"event": event, "files": files, "staff": can_referee(request.user, event)},
+        {
+            "event": event,
+            "groups": sorted(groups.items()),
+            "staff": can_referee(request.user, event),
+        },
     )
 
 

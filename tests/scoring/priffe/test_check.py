@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.priffe import Contract
+from scoring.findings import Severity
 from scoring.priffe.check import check
 from scoring.priffe.generate import sheet_for
 from scoring.priffe.protocol import Ending, Hand, Penalty, PriffeSheet, SheetEntry
@@ -97,6 +98,12 @@ def test_more_than_three_sits_agreed() -> None:
 def test_a_sits_left_before_it_was_won_and_deals_after_it_was() -> None:
     short = game(hand(A, "pref", 9), hand(A, "pref", 9, sits=1))
     assert codes(short) == ["SITS_NOT_WON"]
+    assert check(short).findings[0].severity is Severity.ERROR
+    # the time limit ended the sits (issue 36): said as a warning, and scored
+    timed = replace(short, ending=Ending.TIME_LIMIT)
+    (found,) = check(timed).findings
+    assert found.code == "SITS_NOT_WON" and found.severity is Severity.WARNING
+    assert "by the time limit" in found.message
     won = [hand(A, "pref", 9), hand(A, "pref", 9)]
     assert codes(game(*won, hand(B, "pref", 9))) == ["DEAL_AFTER_SITS"]
     back = game(*won, hand(A, "pref", 9, sits=1), hand(A, "pref", 9))

@@ -153,6 +153,10 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
     head = ""
     if not has_header:
         head = variant.format_text(header).split("\n\n", 1)[0]
+        # the lines a family's deals stand under, where the text leaves them out (Priffe's
+        # "sits 1: …", the draw's seating)
+        lead = domain_of_protocol(header).notation_lead(header, text)
+        head += "\n\n" + lead if lead else ""
         full = head + "\n\n" + text
     try:
         parsed, sheet = variant.parse_text(full)
@@ -197,16 +201,15 @@ def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
 
 
 def notation_text(protocol: ScoringProtocol, sheet: Sheet | None) -> str:
-    """The deals (numbered) and the sheet lines, as the referee's box shows them."""
-    text = "".join(f"{i}. {line}\n" for i, line in enumerate(deal_lines(protocol), 1))
-    if sheet is not None:
-        variant = variant_of(protocol)
-        try:  # the family's sheet lines: what its full text adds after the deals
-            bare = variant.format_text(protocol)
-            full = variant.format_text(protocol, sheet)
-        except ValueError:
-            return text
-        written = full[len(bare) :].strip("\n") if full.startswith(bare) else ""
-        if written:
-            text += written + "\n"
-    return text
+    """The deals (numbered) and the sheet lines, as the referee's box shows them: the family's
+    text without its header, so that the box saves back unchanged (Priffe's deals under their
+    ``sits K:`` lines)."""
+    variant = variant_of(protocol)
+    try:
+        full = (
+            variant.format_text(protocol) if sheet is None else variant.format_text(protocol, sheet)
+        )
+    except ValueError:  # a protocol the text cannot write: its deals as far as they go
+        return "".join(f"{i}. {line}\n" for i, line in enumerate(deal_lines(protocol), 1))
+    body = full.split("\n\n", 1)[1] if "\n\n" in full else ""
+    return body.strip("\n") + "\n" if body.strip() else ""

@@ -122,6 +122,10 @@ def table_entry(request, key: str):
             "ui": ui,
             **ui.entry_context(protocol),
             "error": error,
+            # the form a refusal is about, where its message stands (issue 36)
+            "error_at": {"sheet": "sheet", "ending": "ending"}.get(
+                request.POST.get("action", "add"), "deal"
+            ),
             "stale": stale,
             "edit": edit,
             "edited": edited,
