@@ -1,0 +1,68 @@
+"""Issue 36: the text that was not marked for translation, or was passed through in English, is
+said in the reader's language in every language Pulka offers (ru, hr, sr-latn, de, sv): the
+Kodeks penalty catalogue on the referees' pages and in a ruling's words, the errors of the pure
+packages, the standings settings' warnings and outcomes, the background jobs' stored errors, the
+log's sentences and the error pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from rules.penalties import CATALOGUE
+from tests.tournaments.protocols.conftest import incident_form, make_table, talon_peek_ruling
+from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
+from tournaments.management.commands.locale_build import COMPLETE
+
+pytestmark = pytest.mark.django_db
+
+#: the catalogue's English words a page under another language must not show
+ENGLISH = [p.name_en for p in CATALOGUE] + [p.writes_en for p in CATALOGUE]
+
+
+@pytest.fixture
+def setup(db):
+    """A Russian (Sochi) event's table of Anna, Boris and Vera (the protocols' tests' table)."""
+    return make_table()
+
+
+def _url(language: str, name: str, *args) -> str:
+    with translation.override(language):
+        return reverse(name, args=args)
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_the_penalty_catalogue_is_in_the_pages_language(client, setup, language):
+    """The penalties page lists each Kodeks penalty by its name and what it writes in the
+    reader's language, cited as a referee knows it ("Kodeks 1996, 3.2.21"), never "001 §"."""
+    client.force_login(setup.referee)
+    page = client.get(_url(language, "protocol-penalties", setup.event.slug)).content.decode()
+    english = [text for text in ENGLISH if text.replace("'", "&#x27;") in page]
+    assert not english, (language, english)
+    with translation.override(language):
+        talon = translation.gettext("Looked at the talon")
+        kodeks = translation.gettext("Kodeks 1996, %(rule)s") % {"rule": "3.2.21"}
+    assert talon != "Looked at the talon" and talon in page
+    assert kodeks in page and "001 §" not in page
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_ruling_and_the_ruling_form_name_the_penalty_in_the_pages_language(
+    client, setup, language
+):
+    """The incidents page's penalty choice and a recorded ruling's words ("Boris: 5 into the
+    gora (3.2.21, looked at the talon)") name the catalogue's penalty in the reader's language."""
+    save(setup, closed_protocol(setup), None)
+    client.force_login(setup.referee)
+    url = _url(language, "protocol-incidents", setup.event.slug, 1, 1)
+    assert client.post(url, incident_form("Boris, deal 3")).status_code == 302
+    incident = setup.table.incidents.get()
+    assert client.post(url, talon_peek_ruling(incident)).status_code == 302
+    page = client.get(url).content.decode()
+    english = [text for text in ENGLISH if text.replace("'", "&#x27;") in page]
+    assert not english, (language, english)
+    assert "looked at the talon" not in page.lower()
+    with translation.override(language):
+        talon = translation.gettext("Looked at the talon")
+    assert talon[1:] in page  # the ruling's words write it with a small first letter
