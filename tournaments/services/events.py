@@ -11,12 +11,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rules.conventions import InvalidConventionError
 from rules.variants import Family, family_of_convention
 from scoring.variants import variant_for_convention
+from tournaments.convention_labels import convention_name, family_name
 from tournaments.errors import UserFacingError
 from tournaments.families import playable
 from tournaments.models import Event, EventRole, Protocol
@@ -147,7 +147,7 @@ def validate_table_policy(
         allowed = ", ".join(str(n) for n in sizes)
         narrower = convention is not None and sizes != family.table_sizes
         conv = family.find(convention) if narrower else None
-        name = conv.name if conv is not None else family.name
+        name = convention_name(conv, family) if conv is not None else family_name(family)
         seed = getattr(conv, "seed", family.seed) if conv is not None else family.seed
         raise UserFacingError(
             _("%(family)s is played at tables of %(sizes)s (seed %(seed)s).")
@@ -291,11 +291,6 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
     return event
 
 
-def _language() -> str:
-    """The user's language as the families name their languages ("sr-latn" → "sr")."""
-    return (get_language() or "en").split("-")[0]
-
-
 def _family_key(convention: str) -> str | None:
     try:
         return family_of_convention(convention).key
@@ -327,7 +322,7 @@ def _family_switch(event: Event, family: Family, fields: dict[str, Any]) -> dict
                 "The event's protocols are written in %(old)s; its rules cannot change to "
                 "%(new)s. Create a new event for the new rules."
             )
-            % {"old": old.name_in(_language()), "new": family.name_in(_language())},
+            % {"old": family_name(old), "new": family_name(family)},
             {"field": "variant"},
         )
     reset: dict[str, Any] = {"from": event.variant, "to": fields["variant"], "reset": {}}

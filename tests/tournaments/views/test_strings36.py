@@ -11,9 +11,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from rules.penalties import CATALOGUE
+from rules.variants import FAMILIES
 from tests.tournaments.protocols.conftest import incident_form, make_table, talon_peek_ruling
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
+from tournaments.convention_labels import convention_name, family_name
 from tournaments.management.commands.locale_build import COMPLETE
+from tournaments.words.audit import described
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +69,43 @@ def test_a_ruling_and_the_ruling_form_name_the_penalty_in_the_pages_language(
     with translation.override(language):
         talon = translation.gettext("Looked at the talon")
     assert talon[1:] in page  # the ruling's words write it with a small first letter
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_the_log_says_a_change_of_rules_and_of_tie_breaks_in_words(language):
+    """``event.family_changed`` and ``standings.tiebreaks`` are sentences on the log page, the
+    conventions and tie-breaks named in the reader's language, not action codes."""
+    data = {
+        "from": "sochi",
+        "to": "croatian",
+        "reset": {"pulka_target": [20, 30], "tiebreaks": [["raspasy_won"], []]},
+    }
+    chain = {"before": ["raspasy_won"], "after": [{"round_score": "whists"}, "head_to_head"]}
+    with translation.override(language):
+        family = described("event.family_changed", data, {})
+        tiebreaks = described("standings.tiebreaks", chain, {})
+        croatian = translation.gettext("Croatian Preference")
+        sochi = translation.gettext("Sochi")
+    assert croatian in family and sochi in family and "croatian" not in family, family
+    assert "event.family_changed" not in family and "pulka_target" not in family
+    assert "standings.tiebreaks" not in tiebreaks and "raspasy_won" not in tiebreaks
+    assert "head_to_head" not in tiebreaks and "→" in tiebreaks
+    for english in ("The rules changed", "Tie-breaks changed", "the game's size"):
+        assert english not in family + tiebreaks, (language, english)
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_conventions_are_named_in_the_readers_language(language):
+    """No English gloss beside a convention's name ("Hrvatski preferans (Croatian)"): each
+    convention and family is named in the page's language."""
+    for family in FAMILIES.values():
+        with translation.override(language):
+            names = [convention_name(c, family) for c in family.conventions.values()]
+            names.append(family_name(family))
+        for name in names:
+            for gloss in ("(Croatian)", "(Serbian)", "(Slovenian)", "(Viennese)", "(German)"):
+                assert gloss not in name, (language, name)
+    with translation.override(language):
+        assert convention_name("croatian") == translation.gettext("Croatian Preference")
+    with translation.override("hr"):
+        assert convention_name("croatian") == "Hrvatski preferans"

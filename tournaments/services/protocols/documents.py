@@ -15,6 +15,7 @@ from rules.variants import family_of_convention, find_any_convention
 from scoring.model import Ending
 from scoring.notation_lexer import NotationError
 from scoring.variants import read_json_document, variant_of
+from tournaments.convention_labels import convention_name
 from tournaments.errors import UserFacingError
 from tournaments.families import domain_of_protocol
 from tournaments.families.protocols import ScoringProtocol, Sheet, deal_lines
@@ -101,7 +102,7 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
             _(
                 "convention: this event plays %(event)s; a table cannot change it (the protocol says %(given)s)."
             )
-            % {"event": event_convention.name, "given": given.name},
+            % {"event": convention_name(event_convention), "given": convention_name(given)},
             {"field": "convention", "expected": event_convention.key},
         )
     expected = _parameters(header.convention, header.options, "options")
