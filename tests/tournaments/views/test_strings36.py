@@ -7,6 +7,8 @@ log's sentences and the error pages."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
@@ -16,6 +18,7 @@ from tests.tournaments.protocols.conftest import incident_form, make_table, talo
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
 from tournaments.convention_labels import convention_name, family_name
 from tournaments.management.commands.locale_build import COMPLETE
+from tournaments.views import errors
 from tournaments.words.audit import described
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +112,32 @@ def test_conventions_are_named_in_the_readers_language(language):
         assert convention_name("croatian") == translation.gettext("Croatian Preference")
     with translation.override("hr"):
         assert convention_name("croatian") == "Hrvatski preferans"
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_the_error_pages_are_the_sites_in_the_readers_language(client, language):
+    """400, 403, 404 and 500 are the site's pages in its layout and the reader's language, not
+    Django's English defaults ("Not Found", "Bad Request (400)")."""
+    page = client.get(f"/{language}/no-such-page/")
+    assert page.status_code == 404
+    html = page.content.decode()
+    with translation.override(language):
+        heading = translation.gettext("Page not found")
+    assert heading != "Page not found" and f"<h1>{heading}</h1>" in html
+    assert 'class="brand"' in html and "Not Found" not in html
+    factory = RequestFactory()
+    for status, handler in (
+        (400, errors.bad_request),
+        (403, errors.permission_denied),
+        (404, errors.not_found),
+        (500, errors.server_error),
+    ):
+        request = factory.get(f"/{language}/x/")
+        request.user = AnonymousUser()
+        with translation.override(language):
+            response = handler(request) if status == 500 else handler(request, None)
+            said = str(errors.PAGES[status][0])
+        with translation.override("en"):
+            english = str(errors.PAGES[status][0])
+        assert response.status_code == status
+        assert said in response.content.decode() and said != english, (language, status)
