@@ -194,7 +194,7 @@ _kept: dict[int, _Kept] = {}
 KEPT_EVENTS = 4
 
 
-def _table_part(sources, book, table_id: int, p: dict[str, Any], warnings: list[str]) -> dict:
+def _table_part(sources, book, table_id: int, p: dict[str, Any], warnings: list[Any]) -> dict:
     _, round_number, table_number = sources.tables[table_id]
     return {
         **book.table_part(table_id),

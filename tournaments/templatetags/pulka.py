@@ -12,6 +12,7 @@ from tournaments.access import permissions
 from tournaments.models import Event, Ruling
 from tournaments.selectors.desk import job_watch as watch
 from tournaments.variants import ui_of_event
+from tournaments.words import standings as standings_words
 
 register = template.Library()
 
@@ -32,6 +33,18 @@ def ruling_citation(ruling, event) -> str:
     if ruling.kind in (Ruling.Kind.CATALOGUE, Ruling.Kind.ADJUSTED):
         return ui_of_event(event).cite(rule)
     return rule
+
+
+@register.filter
+def standings_warning(warning) -> str:
+    """A standings recomputation's stored warning in the page's language."""
+    return standings_words.warning_said(warning)
+
+
+@register.filter
+def run_outcome(run) -> str:
+    """A standings run's outcome in the page's language ("computed", "failed")."""
+    return standings_words.run_outcome(run)
 
 
 @register.filter

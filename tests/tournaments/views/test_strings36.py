@@ -18,8 +18,11 @@ from tests.tournaments.protocols.conftest import incident_form, make_table, talo
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
 from tournaments.convention_labels import convention_name, family_name
 from tournaments.management.commands.locale_build import COMPLETE
+from tournaments.selectors.standings_inputs import _warning
+from tournaments.services.standings import standings_mark_failed
 from tournaments.views import errors
 from tournaments.words.audit import described
+from tournaments.words.standings import run_outcome, warning_said
 
 pytestmark = pytest.mark.django_db
 
@@ -141,3 +144,44 @@ def test_the_error_pages_are_the_sites_in_the_readers_language(client, language)
             english = str(errors.PAGES[status][0])
         assert response.status_code == status
         assert said in response.content.decode() and said != english, (language, status)
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_the_standings_settings_say_warnings_and_outcomes_in_the_readers_language(
+    client, setup, language
+):
+    """A recomputation's warnings are stored as words (said at read time; an older snapshot's
+    plain string as stored) and each run's outcome code ("computed", "failed: …") is shown in
+    the reader's language."""
+    warning = {
+        "text": "Round %(round)s, table %(table)s: seat %(seat)s has no player; its result is "
+        "not counted.",
+        "params": {"round": 2, "table": 3, "seat": 4},
+        "message": "table 2/3: seat 4 has no entry",
+    }
+    with translation.override(language):
+        said = warning_said(warning)
+        assert warning_said("table 1/1: old words") == "table 1/1: old words"
+        failed = run_outcome({"outcome": "failed: ValueError: x"})
+        computed = run_outcome({"outcome": "computed"})
+    assert "Round" not in said and "2" in said and "4" in said, said
+    assert failed != "failed" and "ValueError" not in failed and computed != "computed"
+    standings_mark_failed(event_id=setup.event.pk, error="ValueError: x", final=False)
+    client.force_login(setup.chief)
+    page = client.get(_url(language, "standings-manage", setup.event.slug)).content.decode()
+    assert f"<td>{failed}</td>" in page and "<td>failed" not in page
+
+
+def test_a_seat_without_a_player_is_a_warning_in_words():
+    """``table_rows`` keeps its warning as a template with values and the English line."""
+    found = _warning(
+        "Round %(round)s, table %(table)s: seat %(seat)s has no player; its result is not "
+        "counted.",
+        "table 2/3: seat 4 has no entry",
+        round=2,
+        table=3,
+        seat=4,
+    )
+    with translation.override("de"):
+        assert warning_said(found).startswith("Runde 2, Tisch 3: Auf Platz 4")
+    assert found["message"] == "table 2/3: seat 4 has no entry"
