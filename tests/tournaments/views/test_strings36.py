@@ -14,11 +14,18 @@ from django.utils import translation
 
 from rules.penalties import CATALOGUE
 from rules.variants import FAMILIES
+from tests.factories import EntryFactory, EventFactory
 from tests.tournaments.protocols.conftest import incident_form, make_table, talon_peek_ruling
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
 from tournaments.convention_labels import convention_name, family_name
+from tournaments.errors import UserFacingError
 from tournaments.management.commands.locale_build import COMPLETE
+from tournaments.models import Avoidance, Entry
+from tournaments.seating import ConstraintError, Constraints, TablePolicy
+from tournaments.seating import Entry as SeatingEntry
+from tournaments.seating.setup import prepare
 from tournaments.selectors.standings_inputs import _warning
+from tournaments.services.rounds import round_create, round_draw
 from tournaments.services.standings import standings_mark_failed
 from tournaments.views import errors
 from tournaments.words.audit import described
@@ -185,3 +192,27 @@ def test_a_seat_without_a_player_is_a_warning_in_words():
     with translation.override("de"):
         assert warning_said(found).startswith("Runde 2, Tisch 3: Auf Platz 4")
     assert found["message"] == "table 2/3: seat 4 has no entry"
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_draw_the_engine_refuses_is_said_in_the_readers_language_with_names(language):
+    """The seating engine's error (two players kept apart but fixed at one table, stored
+    without the service's own check) reaches the organiser in the page's language, with
+    players' names; the engine's English message stays for the API and the logs."""
+    event = EventFactory(table_size_policy="3")
+    a, b, *_ = [EntryFactory(event=event) for _ in range(6)]
+    Entry.objects.filter(pk__in=[a.pk, b.pk]).update(fixed_table=2)
+    Avoidance.objects.create(event=event, first=a, second=b)
+    round_ = round_create(event=event)
+    with translation.override(language), pytest.raises(UserFacingError) as err:
+        round_draw(round_=round_)
+    said = err.value.message
+    assert a.player.name in said and b.player.name in said, said
+    assert "must_not_meet" not in said and "kept apart" not in said, said
+    assert err.value.words["text"].startswith("%(first)s and %(second)s are kept apart")
+    with pytest.raises(ConstraintError, match="must_not_meet: 1 and 2 must both sit at table 1"):
+        prepare(
+            [SeatingEntry(id=1), SeatingEntry(id=2), SeatingEntry(id=3)],
+            TablePolicy.THREES,
+            Constraints(must_sit={1: 1, 2: 1}, must_not_meet=frozenset({frozenset({1, 2})})),
+        )
