@@ -21,10 +21,12 @@ from tournaments.errors import UserFacingError
 from tournaments.families import playable
 from tournaments.models import Event, EventRole, Protocol
 from tournaments.models.event import TableSizePolicy
+from tournaments.selectors.standings import metric_label
 from tournaments.services.audit import audit_log
 from tournaments.services.standings import standings_schedule
+from tournaments.standings.errors import StandingsConfigError
 from tournaments.standings.metrics import tiebreak_keys_for
-from tournaments.standings.scores import round_score_keys_for
+from tournaments.standings.scores import ROUND_SCORES, round_score_keys_for
 from tournaments.standings.table import config_from_json
 
 __all__ = [
@@ -191,8 +193,29 @@ def validate_tiebreaks(tiebreaks: Any, variant: str | None = None) -> list[Any]:
     try:
         config_from_json(tiebreaks, allowed=_tiebreaks_of(variant), scores=round_scores_of(variant))
     except (ValueError, TypeError) as exc:
-        raise UserFacingError(str(exc), {"field": "tiebreaks"}) from exc
+        raise _chain_error(exc, {"field": "tiebreaks"}) from exc
     return tiebreaks
+
+
+def _chain_error(exc: Exception, extra: dict[str, Any]) -> UserFacingError:
+    """A tie-break chain's error (:class:`~tournaments.standings.errors.StandingsConfigError`)
+    in the reader's language, its tie-breaks and round scores by their names; another error's
+    message as it is."""
+    if not isinstance(exc, StandingsConfigError) or not exc.text:
+        return UserFacingError(str(exc), extra)
+
+    def named(value: Any, name: Any) -> str:
+        keys = value if isinstance(value, (list, tuple)) else [value]
+        return ", ".join(name(str(k)) for k in keys)
+
+    params = dict(exc.params)
+    for key in exc.entries:
+        params[key] = named(params.get(key), lambda k: metric_label(k)["name"])
+    for key in exc.scores:
+        params[key] = named(
+            params.get(key), lambda k: _(ROUND_SCORES[k][0]) if k in ROUND_SCORES else k
+        )
+    return UserFacingError(_(exc.text) % params, extra, text=exc.text, params=params)
 
 
 @transaction.atomic
@@ -415,8 +438,9 @@ def standings_configure(*, event: Event, tiebreaks: list[Any], by=None) -> Event
             tiebreaks, allowed=_tiebreaks_of(event.variant), scores=round_scores_of(event.variant)
         )
     except ValueError as error:
+        said = _chain_error(error, {}).message
         raise UserFacingError(
-            _("Invalid tie-break chain: %(error)s") % {"error": error},
+            _("Invalid tie-break chain: %(error)s") % {"error": said},
             {"field": "tiebreaks", "rule": "001 §4.1.3"},
         ) from error
     event = Event.objects.select_for_update().get(pk=event.pk)

@@ -24,9 +24,12 @@ from tournaments.models import Avoidance, Entry
 from tournaments.seating import ConstraintError, Constraints, TablePolicy
 from tournaments.seating import Entry as SeatingEntry
 from tournaments.seating.setup import prepare
+from tournaments.selectors.standings import metric_label
 from tournaments.selectors.standings_inputs import _warning
+from tournaments.services.events import standings_configure, validate_tiebreaks
 from tournaments.services.rounds import round_create, round_draw
 from tournaments.services.standings import standings_mark_failed
+from tournaments.standings import config_from_json
 from tournaments.views import errors
 from tournaments.words.audit import described
 from tournaments.words.standings import run_outcome, warning_said
@@ -216,3 +219,25 @@ def test_a_draw_the_engine_refuses_is_said_in_the_readers_language_with_names(la
             TablePolicy.THREES,
             Constraints(must_sit={1: 1, 2: 1}, must_not_meet=frozenset({frozenset({1, 2})})),
         )
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_refused_tie_break_chain_is_said_in_the_readers_language(language):
+    """The standings' errors reach the organiser in the page's language, naming tie-breaks and
+    round scores by their names, never their keys; their English message stays."""
+    event = EventFactory(variant="croatian", table_size_policy="3", pulka_target=30)
+    with translation.override(language):
+        with pytest.raises(UserFacingError) as twice:
+            standings_configure(event=event, tiebreaks=["head_to_head", "head_to_head"])
+        with pytest.raises(UserFacingError) as foreign:
+            validate_tiebreaks(["raspasy_won"], "croatian")
+        with pytest.raises(UserFacingError) as score:
+            validate_tiebreaks([{"round_score": "whists", "cap": 5}], "croatian")
+        head_to_head = metric_label("head_to_head")["name"]
+    assert head_to_head in twice.value.message and "head_to_head" not in twice.value.message
+    for said in (twice.value.message, foreign.value.message, score.value.message):
+        assert "_" not in said.replace("%(", ""), said
+        for english in ("is in the chain twice", "does not apply", "takes no parameter"):
+            assert english not in said, (language, said)
+    with pytest.raises(ValueError, match="tie-break 'head_to_head' is in the chain twice"):
+        config_from_json(["head_to_head", "head_to_head"])
