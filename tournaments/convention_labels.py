@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.conventions import InvalidConventionError
@@ -31,6 +32,8 @@ __all__ = [
     "CONVENTION_NAMES",
     "FAMILY_NAMES",
     "by_convention",
+    "convention_error",
+    "convention_error_said",
     "convention_name",
     "described",
     "family_name",
@@ -295,6 +298,37 @@ def convention_name(convention: Any, family: Family | None = None) -> str:
 def family_name(family: Family) -> str:
     """A rule family's name in the page's language."""
     return str(FAMILY_NAMES.get(family.key, family.name))
+
+
+def convention_error(exc: Exception, family: Family | None = None) -> tuple[str | None, dict]:
+    """A convention's error (:class:`rules.conventions.InvalidConventionError`) for people:
+    its template and its values with the options' labels and values' words of ``family`` (or
+    the family of nothing known: the option's name as typed); ``(None, {})`` for an error
+    without words (then its English message is shown)."""
+    text = getattr(exc, "text", None)
+    if not text:
+        return None, {}
+    params = dict(getattr(exc, "params", None) or {})
+    option = str(params.get("option", ""))
+    labels = FAMILY_OPTION_LABELS.get(family.key, {}) if family is not None else {}
+    if option:
+        label = labels.get(option)
+        params["option"] = str(label) if label is not None else option
+    for key in ("value", "other"):
+        if key in params:
+            params[key] = _shown(option, params[key]) if option else str(params[key])
+    if isinstance(params.get("choices"), list):
+        params["choices"] = ", ".join(_shown(option, c) for c in params["choices"])
+    return str(text), params
+
+
+def convention_error_said(exc: Exception, family: Family | None = None) -> str:
+    """:func:`convention_error` said in the active language; the English message without
+    words."""
+    text, params = convention_error(exc, family)
+    if text is None:
+        return str(exc)
+    return gettext(text) % params
 
 
 def _shown(name: str, value: object) -> str:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from rules.conventions import InvalidConventionError
 from rules.variants import Family, family_of_convention
 from scoring.variants import variant_for_convention
-from tournaments.convention_labels import convention_name, family_name
+from tournaments.convention_labels import convention_error, convention_name, family_name
 from tournaments.errors import UserFacingError
 from tournaments.families import playable
 from tournaments.models import Event, EventRole, Protocol
@@ -82,18 +82,29 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
         family = family_of_convention(variant)
         convention = family.find(variant)
     except InvalidConventionError as exc:
-        raise UserFacingError(str(exc), {"field": "variant"}) from exc
+        raise _convention_error(exc, None, {"field": "variant"}) from exc
     if not playable(family.key):
         raise UserFacingError(
-            _("Tournaments cannot be played in %(family)s yet.") % {"family": family.name},
+            _("Tournaments cannot be played in %(family)s yet.") % {"family": family_name(family)},
             {"field": "variant"},
         )
     options = dict(options or {})
     try:
         convention.with_options(**options)
     except (InvalidConventionError, TypeError) as exc:
-        raise UserFacingError(str(exc), {"field": "convention_options"}) from exc
+        raise _convention_error(exc, family, {"field": "convention_options"}) from exc
     return convention.key, options
+
+
+def _convention_error(
+    exc: Exception, family: Family | None, extra: dict[str, Any]
+) -> UserFacingError:
+    """A convention's error in the reader's language, its options by their labels (the rule
+    text's English message where it has no words)."""
+    text, params = convention_error(exc, family)
+    if text is None:
+        return UserFacingError(str(exc), extra)
+    return UserFacingError(_(text) % params, extra, text=text, params=params)
 
 
 def _tiebreaks_of(variant: str | None) -> tuple[str, ...] | None:

@@ -12,12 +12,13 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
+from rules.conventions import InvalidConventionError
 from rules.penalties import CATALOGUE
-from rules.variants import FAMILIES
+from rules.variants import FAMILIES, find_any_convention
 from tests.factories import EntryFactory, EventFactory
 from tests.tournaments.protocols.conftest import incident_form, make_table, talon_peek_ruling
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
-from tournaments.convention_labels import convention_name, family_name
+from tournaments.convention_labels import FAMILY_OPTION_LABELS, convention_name, family_name
 from tournaments.errors import UserFacingError
 from tournaments.management.commands.locale_build import COMPLETE
 from tournaments.models import Avoidance, Entry
@@ -26,7 +27,11 @@ from tournaments.seating import Entry as SeatingEntry
 from tournaments.seating.setup import prepare
 from tournaments.selectors.standings import metric_label
 from tournaments.selectors.standings_inputs import _warning
-from tournaments.services.events import standings_configure, validate_tiebreaks
+from tournaments.services.events import (
+    standings_configure,
+    validate_tiebreaks,
+    validate_variant,
+)
 from tournaments.services.rounds import round_create, round_draw
 from tournaments.services.standings import standings_mark_failed
 from tournaments.standings import config_from_json
@@ -241,3 +246,21 @@ def test_a_refused_tie_break_chain_is_said_in_the_readers_language(language):
             assert english not in said, (language, said)
     with pytest.raises(ValueError, match="tie-break 'head_to_head' is in the chain twice"):
         config_from_json(["head_to_head", "head_to_head"])
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_refused_convention_option_is_said_in_the_readers_language(language):
+    """A convention's error reaches the organiser in the page's language, the option by its
+    label ("Refa limit …"), not its key; the rule text's English message stays."""
+    with translation.override(language):
+        with pytest.raises(UserFacingError) as refa:
+            validate_variant("croatian", {"refa_limit": 99})
+        with pytest.raises(UserFacingError) as stake:
+            validate_variant("viennese", {"base_stake": 15})
+        label = str(FAMILY_OPTION_LABELS["balkan"]["refa_limit"])
+    assert label in refa.value.message and "refa_limit" not in refa.value.message
+    for said in (refa.value.message, stake.value.message):
+        assert "is not an integer" not in said and "divisible by ten" not in said, said
+        assert "base_stake" not in said, said
+    with pytest.raises(InvalidConventionError, match="'refa_limit': 99 is not an integer"):
+        find_any_convention("croatian").with_options(refa_limit=99)

@@ -15,7 +15,7 @@ from rules.variants import family_of_convention, find_any_convention
 from scoring.model import Ending
 from scoring.notation_lexer import NotationError
 from scoring.variants import read_json_document, variant_of
-from tournaments.convention_labels import convention_name
+from tournaments.convention_labels import convention_error_said, convention_name, family_for
 from tournaments.errors import UserFacingError
 from tournaments.families import domain_of_protocol
 from tournaments.families.protocols import ScoringProtocol, Sheet, deal_lines
@@ -60,7 +60,8 @@ def _parameters(convention: str, options, field: str) -> dict[str, object]:
     try:
         return find_any_convention(convention).with_options(**dict(options)).options()
     except InvalidConventionError as exc:
-        raise UserFacingError(f"{field}: {exc}", {"field": field}) from exc
+        said = convention_error_said(exc, family_for(convention))
+        raise UserFacingError(f"{field}: {said}", {"field": field}) from exc
 
 
 def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
@@ -96,7 +97,8 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
     try:
         given = find_any_convention(protocol.convention)
     except InvalidConventionError as exc:
-        raise UserFacingError(f"convention: {exc}", {"field": "convention"}) from exc
+        said = convention_error_said(exc)
+        raise UserFacingError(f"convention: {said}", {"field": "convention"}) from exc
     if given.key != event_convention.key:
         raise UserFacingError(
             _(
