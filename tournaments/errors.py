@@ -18,12 +18,15 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 __all__ = [
     "ApplicationError",
     "InvariantError",
     "UserFacingError",
+    "error_words",
     "said_error",
+    "said_or_stored",
     "say",
     "whole_number",
 ]
@@ -111,6 +114,34 @@ def said_error(exc: BaseException, names: Mapping[Any, str] | None = None) -> st
     if text is None:
         return str(exc)
     return _(text) % params if params else _(text)
+
+
+def error_words(exc: BaseException) -> dict[str, Any] | None:
+    """What a background job stores beside an error's English text, to say it again in a later
+    reader's language (:func:`said_or_stored`): a user-facing error's own words, a pure
+    package's template and values, else a sentence around the exception's own text (a bug's
+    text stays as Python wrote it: it is for whoever reads the log). ``None`` for a
+    user-facing error raised with its message only (its text is shown as stored)."""
+    if isinstance(exc, ApplicationError):
+        return exc.words
+    text, params = _error_words(exc, None)
+    if text is not None:
+        return {"text": text, "params": {k: _plain(v) for k, v in params.items()}}
+    return {
+        "text": gettext_noop("Stopped by an error in Pulka (%(error)s); the log has the details."),
+        "params": {"error": f"{type(exc).__name__}: {exc}"[:300]},
+    }
+
+
+def said_or_stored(words: Any, stored: str) -> str:
+    """Stored ``words`` (``{"text", "params"}``) in the active language; ``stored`` (the text
+    saved beside them, an older row's only text) when there are none or they do not fit."""
+    if not isinstance(words, dict) or not words.get("text"):
+        return stored
+    try:
+        return say(words)
+    except (KeyError, TypeError, ValueError):
+        return stored
 
 
 def _plain(value: Any) -> Any:

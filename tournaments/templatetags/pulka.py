@@ -9,6 +9,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from tournaments.access import permissions
+from tournaments.errors import said_or_stored
 from tournaments.models import Event, Ruling
 from tournaments.selectors.desk import job_watch as watch
 from tournaments.variants import ui_of_event
@@ -33,6 +34,13 @@ def ruling_citation(ruling, event) -> str:
     if ruling.kind in (Ruling.Kind.CATALOGUE, Ruling.Kind.ADJUSTED):
         return ui_of_event(event).cite(rule)
     return rule
+
+
+@register.filter
+def said(words, stored) -> str:
+    """A job's error stored as ``words`` in the page's language; ``stored`` (the text saved
+    beside them) where there are none: ``{{ f.error_words|said:f.error }}``."""
+    return said_or_stored(words, stored or "")
 
 
 @register.filter

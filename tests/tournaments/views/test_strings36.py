@@ -15,18 +15,20 @@ from django.utils import translation
 from rules.conventions import InvalidConventionError
 from rules.penalties import CATALOGUE
 from rules.variants import FAMILIES, find_any_convention
-from tests.factories import EntryFactory, EventFactory
+from tests.factories import EntryFactory, EventFactory, UserFactory
 from tests.tournaments.protocols.conftest import incident_form, make_table, talon_peek_ruling
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
 from tournaments.convention_labels import FAMILY_OPTION_LABELS, convention_name, family_name
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, error_words, said_or_stored
+from tournaments.jobs.outbox import lost_words
 from tournaments.management.commands.locale_build import COMPLETE
-from tournaments.models import Avoidance, Entry
+from tournaments.models import Avoidance, Entry, Job, Round
 from tournaments.seating import ConstraintError, Constraints, TablePolicy
 from tournaments.seating import Entry as SeatingEntry
 from tournaments.seating.setup import prepare
 from tournaments.selectors.standings import metric_label
 from tournaments.selectors.standings_inputs import _warning
+from tournaments.services.draw_jobs import draw_job_queue
 from tournaments.services.events import (
     standings_configure,
     validate_tiebreaks,
@@ -264,3 +266,42 @@ def test_a_refused_convention_option_is_said_in_the_readers_language(language):
         assert "base_stake" not in said, said
     with pytest.raises(InvalidConventionError, match="'refa_limit': 99 is not an integer"):
         find_any_convention("croatian").with_options(refa_limit=99)
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_failed_draw_job_is_said_in_the_readers_language(client, language):
+    """A draw job run in the worker's language (English here) stores its error's words beside
+    the English text; the round's page says them in the reader's language. An older row
+    (text only) shows its text as stored."""
+    event = EventFactory(table_size_policy="3")
+    a, b, *_ = [EntryFactory(event=event) for _ in range(6)]
+    Entry.objects.filter(pk__in=[a.pk, b.pk]).update(fixed_table=2)
+    Avoidance.objects.create(event=event, first=a, second=b)
+    round_ = round_create(event=event)
+    with translation.override("en"), pytest.raises(UserFacingError):
+        draw_job_queue(round_=round_)
+    round_.refresh_from_db()
+    assert "are kept apart, but both must sit at table 2" in round_.draw_job_error  # English
+    client.force_login(UserFactory(is_superuser=True))
+    page = client.get(_url(language, "manage-round", event.slug, 1)).content.decode()
+    with translation.override(language):
+        said = said_or_stored(round_.draw_job_error_words, "")
+    assert said and said != round_.draw_job_error and said in page.replace("&#x27;", "'")
+    assert round_.draw_job_error not in page
+    Round.objects.filter(pk=round_.pk).update(draw_job_error_words=None)
+    page = client.get(_url(language, "manage-round", event.slug, 1)).content.decode()
+    assert round_.draw_job_error in page  # an older row: as stored
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_lost_job_and_a_bugs_error_are_said_in_the_readers_language(language):
+    """Why a job was given up, and a bug's error, kept as words: the sentence in the reader's
+    language, the exception's own text kept inside it as Python wrote it."""
+    job = Job(task="tournaments.standings_recompute", worker="host:12")
+    bug = error_words(KeyError("x"))
+    with translation.override(language):
+        lost = said_or_stored(lost_words(job), "stored")
+        said = said_or_stored(bug, "stored")
+    assert "host:12" in lost and "The worker running this job stopped" not in lost, lost
+    assert "KeyError: 'x'" in said and "Stopped by an error" not in said, said
+    assert said_or_stored(None, "as stored") == "as stored"
