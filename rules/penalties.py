@@ -38,7 +38,22 @@ def gettext_noop(text: str) -> str:
 
 
 class PenaltyError(ValueError):
-    """A penalty that cannot apply here (wrong deal kind, offender, parameter); quotes it."""
+    """A penalty that cannot apply here (wrong deal kind, offender, parameter); quotes it, in
+    English (the API, the command line, the logs). ``text`` and ``params``: the same for people,
+    a :func:`gettext_noop` template with its values, said in the reader's language by the
+    Django side; ``entries``: the params that are 0-based seats, said as players' names."""
+
+    def __init__(
+        self,
+        message: str,
+        text: str | None = None,
+        params: dict[str, object] | None = None,
+        entries: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.text = text
+        self.params = dict(params or {})
+        self.entries = entries
 
 
 @dataclass(frozen=True, slots=True)

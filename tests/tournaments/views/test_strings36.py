@@ -13,8 +13,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from rules.conventions import InvalidConventionError
-from rules.penalties import CATALOGUE
+from rules.penalties import CATALOGUE, PenaltyError
 from rules.variants import FAMILIES, find_any_convention
+from scoring.russian.penalties import penalty_entries
+from scoring.russian.protocol import Game
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tests.tournaments.protocols.conftest import incident_form, make_table, talon_peek_ruling
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
@@ -22,7 +24,7 @@ from tournaments.convention_labels import FAMILY_OPTION_LABELS, convention_name,
 from tournaments.errors import UserFacingError, error_words, said_or_stored
 from tournaments.jobs.outbox import lost_words
 from tournaments.management.commands.locale_build import COMPLETE
-from tournaments.models import Avoidance, Entry, Job, Round
+from tournaments.models import Avoidance, Entry, Job, Round, Ruling
 from tournaments.seating import ConstraintError, Constraints, TablePolicy
 from tournaments.seating import Entry as SeatingEntry
 from tournaments.seating.setup import prepare
@@ -35,6 +37,7 @@ from tournaments.services.events import (
     validate_variant,
 )
 from tournaments.services.rounds import round_create, round_draw
+from tournaments.services.ruling_entries import _compute
 from tournaments.services.standings import standings_mark_failed
 from tournaments.standings import config_from_json
 from tournaments.views import errors
@@ -305,3 +308,30 @@ def test_a_lost_job_and_a_bugs_error_are_said_in_the_readers_language(language):
     assert "host:12" in lost and "The worker running this job stopped" not in lost, lost
     assert "KeyError: 'x'" in said and "Stopped by an error" not in said, said
     assert said_or_stored(None, "as stored") == "as stored"
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_penalty_that_cannot_apply_is_said_in_the_readers_language_with_names(
+    setup, language
+):
+    """Why a penalty of the rules cannot apply (the scoring's PenaltyError) reaches the referee
+    in the page's language, the offender by name, not "seat 2"; its English message stays."""
+    protocol = closed_protocol(setup)
+    deal, game = next((i, d) for i, d in enumerate(protocol.deals) if type(d) is Game)
+    seat = (game.declarer + 1) % protocol.size
+    arguments = {
+        "protocol": protocol,
+        "deal": deal,
+        "kind": Ruling.Kind.CATALOGUE,
+        "penalty_code": "DISCARD_PEEK",
+        "seat": seat,
+        "params": {},
+        "definition": None,
+    }
+    with translation.override(language), pytest.raises(UserFacingError) as err:
+        _compute(**arguments)
+    said = err.value.message
+    assert protocol.players[seat] in said and "is not the declarer" not in said, said
+    assert "DISCARD_PEEK" not in said and "seat" not in said.lower(), said
+    with pytest.raises(PenaltyError, match="is not the declarer of deal"):
+        penalty_entries("DISCARD_PEEK", protocol, deal=deal, seat=seat)
