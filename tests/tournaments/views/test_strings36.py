@@ -25,6 +25,7 @@ from tournaments.errors import UserFacingError, error_words, said_or_stored
 from tournaments.jobs.outbox import lost_words
 from tournaments.management.commands.locale_build import COMPLETE
 from tournaments.models import Avoidance, Entry, Job, Round, Ruling
+from tournaments.pdf.contexts import _rules_named
 from tournaments.seating import ConstraintError, Constraints, TablePolicy
 from tournaments.seating import Entry as SeatingEntry
 from tournaments.seating.setup import prepare
@@ -335,3 +336,12 @@ def test_a_penalty_that_cannot_apply_is_said_in_the_readers_language_with_names(
     assert "DISCARD_PEEK" not in said and "seat" not in said.lower(), said
     with pytest.raises(PenaltyError, match="is not the declarer of deal"):
         penalty_entries("DISCARD_PEEK", protocol, deal=deal, seat=seat)
+
+
+def test_the_filled_protocol_names_the_rule_family_in_every_language():
+    """The filled protocol's header names the rule family in the document's language (the
+    Russian family on a German sheet: not "Russian Preference")."""
+    names = _rules_named(EventFactory(variant="sochi"))["family_names"]
+    assert set(names) >= set(COMPLETE)
+    assert names["de"] == "Russische Préférence" and names["hr"] == "Ruski preferans"
+    assert names["ru"] != "Russian Preference" and names["sv"] != "Russian Preference"
