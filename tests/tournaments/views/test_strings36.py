@@ -15,6 +15,7 @@ from django.utils import translation
 from rules.conventions import InvalidConventionError
 from rules.penalties import CATALOGUE, PenaltyError
 from rules.variants import FAMILIES, find_any_convention
+from scoring.notation_lexer import NotationError
 from scoring.russian.penalties import penalty_entries
 from scoring.russian.protocol import Game
 from tests.factories import EntryFactory, EventFactory, UserFactory
@@ -37,6 +38,7 @@ from tournaments.services.events import (
     validate_tiebreaks,
     validate_variant,
 )
+from tournaments.services.protocols.documents import notation_read
 from tournaments.services.rounds import round_create, round_draw
 from tournaments.services.ruling_entries import _compute
 from tournaments.services.standings import standings_mark_failed
@@ -345,3 +347,16 @@ def test_the_filled_protocol_names_the_rule_family_in_every_language():
     assert set(names) >= set(COMPLETE)
     assert names["de"] == "Russische Préférence" and names["hr"] == "Ruski preferans"
     assert names["ru"] != "Russian Preference" and names["sv"] != "Russian Preference"
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_notation_line_out_of_order_is_said_in_the_readers_language(setup, language):
+    """The referee's text with a deal numbered out of order: the reason in the page's
+    language where the notation gives its words (its English reason stays on the error)."""
+    with translation.override(language), pytest.raises(UserFacingError) as err:
+        notation_read(setup.table, "2. raspasy 4 3 3")
+    said = err.value.message
+    assert "expected deal number" not in said and "Deal number" not in said, said
+    assert "1" in said, said
+    cause = err.value.__cause__
+    assert isinstance(cause, NotationError) and cause.reason == "expected deal number 1."

@@ -16,7 +16,7 @@ from scoring.model import Ending
 from scoring.notation_lexer import NotationError
 from scoring.variants import read_json_document, variant_of
 from tournaments.convention_labels import convention_error_said, convention_name, family_for
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, said_error
 from tournaments.families import domain_of_protocol
 from tournaments.families.protocols import ScoringProtocol, Sheet, deal_lines
 from tournaments.models import Table
@@ -163,7 +163,12 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
         line = exc.line - (0 if has_header else len(head.splitlines()) + 1)
         raise UserFacingError(
             _("Line %(line)d, column %(column)d: %(reason)s")
-            % {"line": line, "column": exc.column, "reason": exc.reason},
+            % {
+                "line": line,
+                "column": exc.column,
+                # the reason in the reader's language where the notation gives its words
+                "reason": said_error(exc) if exc.text else exc.reason,
+            },
             {"field": "notation", "line": line, "column": exc.column},
         ) from exc
     # what the text leaves out comes from the event and the draw; what it states is checked
