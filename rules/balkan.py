@@ -32,7 +32,15 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Final
 
-from rules.conventions import InvalidConventionError
+from rules.conventions import (
+    InvalidConventionError,
+    gettext_noop,
+    not_one_of,
+    not_yes_or_no,
+    out_of_range,
+    unknown_convention,
+    unknown_option,
+)
 
 __all__ = [
     "BalkanConvention",
@@ -205,20 +213,29 @@ def check_option(name: str, value: object) -> None:
 def _validate(name: str, value: object) -> None:
     if name not in OPTION_NAMES:
         known = ", ".join(sorted(OPTION_NAMES))
-        raise InvalidConventionError(f"unknown option {name!r}; known options: {known}")
+        raise unknown_option(f"unknown option {name!r}; known options: {known}", name)
     if name in OPTION_CHOICES:
         choices = OPTION_CHOICES[name]
         if value not in choices:
             allowed = ", ".join(repr(c) for c in choices)
-            raise InvalidConventionError(f"option {name!r}: {value!r} is not one of {allowed}")
+            raise not_one_of(
+                f"option {name!r}: {value!r} is not one of {allowed}",
+                name,
+                value,
+                tuple(OPTION_CHOICES[name]),
+            )
     elif name in OPTION_RANGES:
         low, high = OPTION_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidConventionError(
-                f"option {name!r}: {value!r} is not an integer from {low} to {high}"
+            raise out_of_range(
+                f"option {name!r}: {value!r} is not an integer from {low} to {high}",
+                name,
+                value,
+                low,
+                high,
             )
     elif not isinstance(value, bool):
-        raise InvalidConventionError(f"option {name!r}: {value!r} is not true or false")
+        raise not_yes_or_no(f"option {name!r}: {value!r} is not true or false", name, value)
 
 
 def _validate_together(conv: BalkanConvention) -> None:
@@ -226,12 +243,19 @@ def _validate_together(conv: BalkanConvention) -> None:
     if not conv.refas and conv.refa_limit:
         raise InvalidConventionError(
             f"option 'refa_limit': {conv.refa_limit!r} in a game without refas (refas=false); "
-            "leave it 0"
+            "leave it 0",
+            gettext_noop("%(option)s: “%(value)s” in a game without refas; leave it 0."),
+            {"option": "refa_limit", "value": conv.refa_limit},
         )
     if conv.plain_two_refa == "included" and conv.plain_two == "declarer_wins":
         raise InvalidConventionError(
             "option 'plain_two_refa': 'included' needs a plain_two other than 'declarer_wins' "
-            '(seed 002 "Kontra": a plain two is one "without \'game\' and without refa")'
+            '(seed 002 "Kontra": a plain two is one "without \'game\' and without refa")',
+            gettext_noop(
+                "%(option)s: “%(value)s” needs a plain two other than “%(other)s” (a plain two "
+                "is one without game and without refa)."
+            ),
+            {"option": "plain_two_refa", "value": "included", "other": "declarer_wins"},
         )
 
 
@@ -299,7 +323,7 @@ def find_convention(name: str) -> BalkanConvention:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
         known = ", ".join(CONVENTIONS)
-        raise InvalidConventionError(f"unknown convention {name!r}; known: {known}") from None
+        raise unknown_convention(f"unknown convention {name!r}; known: {known}", name) from None
 
 
 def contract_name(contract: int, game: bool = False) -> str:

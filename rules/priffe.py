@@ -41,7 +41,13 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
-from rules.conventions import InvalidConventionError
+from rules.conventions import (
+    not_one_of,
+    not_yes_or_no,
+    out_of_range,
+    unknown_convention,
+    unknown_option,
+)
 
 __all__ = [
     "Contract",
@@ -261,19 +267,28 @@ OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {"money_divisor": (0, 1000)}
 def _validate(name: str, value: object) -> None:
     if name not in OPTION_NAMES:
         known = ", ".join(sorted(OPTION_NAMES))
-        raise InvalidConventionError(f"unknown option {name!r}; known options: {known}")
+        raise unknown_option(f"unknown option {name!r}; known options: {known}", name)
     if name in OPTION_CHOICES:
         if value not in OPTION_CHOICES[name]:
             allowed = ", ".join(repr(c) for c in OPTION_CHOICES[name])
-            raise InvalidConventionError(f"option {name!r}: {value!r} is not one of {allowed}")
+            raise not_one_of(
+                f"option {name!r}: {value!r} is not one of {allowed}",
+                name,
+                value,
+                tuple(OPTION_CHOICES[name]),
+            )
     elif name in OPTION_RANGES:
         low, high = OPTION_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidConventionError(
-                f"option {name!r}: {value!r} is not an integer from {low} to {high}"
+            raise out_of_range(
+                f"option {name!r}: {value!r} is not an integer from {low} to {high}",
+                name,
+                value,
+                low,
+                high,
             )
     elif not isinstance(value, bool):
-        raise InvalidConventionError(f"option {name!r}: {value!r} is not true or false")
+        raise not_yes_or_no(f"option {name!r}: {value!r} is not true or false", name, value)
 
 
 #: Seed 004 "Poängräkning (det moderna sättet)"; variants.md §7.
@@ -317,7 +332,7 @@ def find_convention(name: str) -> PriffeConvention:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
         known = ", ".join(CONVENTIONS)
-        raise InvalidConventionError(f"unknown convention {name!r}; known: {known}") from None
+        raise unknown_convention(f"unknown convention {name!r}; known: {known}", name) from None
 
 
 def auction_outcome(

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
+from .findings import gettext_noop
 from .model import OptionValue
 
 __all__ = [
@@ -60,13 +61,26 @@ _SAFE_NAME: Final = re.compile(r"^[^\W\d_][\w.'’-]*$")
 
 
 class NotationError(ValueError):
-    """A line of the notation that cannot be read: ``line`` and ``column`` are 1-based."""
+    """A line of the notation that cannot be read: ``line`` and ``column`` are 1-based.
 
-    def __init__(self, line: int, column: int, message: str) -> None:
+    ``reason`` is in English (the command line, the API, the logs); ``text`` and ``params``,
+    where given, say the same for people: a :func:`~scoring.findings.gettext_noop` template
+    (``%(name)s``) with its values, said in the reader's language by the Django side."""
+
+    def __init__(
+        self,
+        line: int,
+        column: int,
+        message: str,
+        text: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(f"line {line}, column {column}: {message}")
         self.line = line
         self.column = column
         self.reason = message
+        self.text = text
+        self.params = dict(params or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +112,12 @@ def tokenize(line: str, number: int) -> list[Token]:
             while end < len(line) and line[end] != '"':
                 end += 2 if line[end] == "\\" else 1
             if end >= len(line):
-                raise NotationError(number, i + 1, "unterminated quoted text (expected '\"')")
+                raise NotationError(
+                    number,
+                    i + 1,
+                    "unterminated quoted text (expected '\"')",
+                    gettext_noop("A quoted text is not closed (a '\"' is missing)."),
+                )
             try:
                 value = json.loads(line[i : end + 1])
             except json.JSONDecodeError as error:
@@ -187,9 +206,20 @@ def player_names(cur: Cursor, col: int) -> tuple[str, ...]:
         cur.i += 1
         names.append(cur.text("a player's name"))
     if len(names) not in (3, 4):
-        raise NotationError(cur.number, col, f"expected 3 or 4 players, found {len(names)}")
+        raise NotationError(
+            cur.number,
+            col,
+            f"expected 3 or 4 players, found {len(names)}",
+            gettext_noop("A table has 3 or 4 players, not %(n)s."),
+            {"n": len(names)},
+        )
     if len({name.lower() for name in names}) != len(names):
-        raise NotationError(cur.number, col, "two players have the same name")
+        raise NotationError(
+            cur.number,
+            col,
+            "two players have the same name",
+            gettext_noop("Two players have the same name."),
+        )
     return tuple(names)
 
 
@@ -299,7 +329,12 @@ def protocol_lines(
         key = key_of(cur.toks)
         if key is not None:
             if deals or seen_sheet:
-                raise NotationError(number, 1, "headers come before the first deal")
+                raise NotationError(
+                    number,
+                    1,
+                    "headers come before the first deal",
+                    gettext_noop("The header lines come before the first deal."),
+                )
             cur.i = key[1]
             header(cur, key[0])
             continue
@@ -312,7 +347,13 @@ def protocol_lines(
             continue
         if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
             if int(head.text[:-1]) != len(deals) + 1:
-                raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
+                raise NotationError(
+                    number,
+                    head.col,
+                    f"expected deal number {len(deals) + 1}.",
+                    gettext_noop("Deal number %(n)s. is expected here."),
+                    {"n": len(deals) + 1},
+                )
             cur.i = 1
         if cur.done():
             raise cur.error(nothing, None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.conventions import InvalidConventionError
@@ -28,8 +29,14 @@ __all__ = [
     "POT_OPTION_LABELS",
     "PRIFFE_OPTION_LABELS",
     "VALUE_LABELS",
+    "CONVENTION_NAMES",
+    "FAMILY_NAMES",
     "by_convention",
+    "convention_error",
+    "convention_error_said",
+    "convention_name",
     "described",
+    "family_name",
     "family_for",
     "game_size_label",
 ]
@@ -245,6 +252,83 @@ def family_for(variant: str | None) -> Family:
         return family_of_convention(variant)
     except InvalidConventionError:
         return RUSSIAN
+
+
+#: (family key, convention key) → the convention's name in the reader's language; the rule
+#: texts' own names ("Hrvatski preferans (Croatian)", ``Convention.name``) stay for the API and
+#: the command line.
+CONVENTION_NAMES: dict[tuple[str, str], Any] = {
+    ("russian", "sochi"): _("Sochi"),
+    ("russian", "leningrad"): _("Leningrad"),
+    ("russian", "rostov"): _("Rostov"),
+    ("russian", "classic"): _("Classic"),
+    ("balkan", "croatian"): _("Croatian Preference"),
+    ("balkan", "serbian"): _("Serbian Preference"),
+    ("balkan", "slovenian"): _("Slovenian Preference"),
+    ("pot", "viennese"): _("Viennese Préférence"),
+    ("pot", "german"): _("German Préférence"),
+    ("priffe", "modern"): _("Priffe (the modern way)"),
+    ("priffe", "old"): _("Priffe (the old way)"),
+}
+
+#: family key → the rule family's name in the reader's language (``Family.name`` stays for the
+#: API and the command line).
+FAMILY_NAMES: dict[str, Any] = {
+    "russian": _("Russian Preference"),
+    "balkan": _("Croatian / Serbian / Slovenian Preference"),
+    "pot": _("Viennese and German Préférence (pot games)"),
+    "priffe": _("Swedish Priffe"),
+}
+
+
+def convention_name(convention: Any, family: Family | None = None) -> str:
+    """A convention (or its key or alias) as people name it, in the page's language
+    ("Hrvatski preferans" on a Croatian page, "Kroatische Préférence" on a German one); the
+    rule text's own name for a convention without one here, the key for an unknown key."""
+    if isinstance(convention, str):
+        try:
+            family = family_of_convention(convention)
+            convention = family.find(convention)
+        except InvalidConventionError:
+            return convention
+    key = family.key if family is not None else family_of_convention(convention.key).key
+    return str(CONVENTION_NAMES.get((key, convention.key), convention.name))
+
+
+def family_name(family: Family) -> str:
+    """A rule family's name in the page's language."""
+    return str(FAMILY_NAMES.get(family.key, family.name))
+
+
+def convention_error(exc: Exception, family: Family | None = None) -> tuple[str | None, dict]:
+    """A convention's error (:class:`rules.conventions.InvalidConventionError`) for people:
+    its template and its values with the options' labels and values' words of ``family`` (or
+    the family of nothing known: the option's name as typed); ``(None, {})`` for an error
+    without words (then its English message is shown)."""
+    text = getattr(exc, "text", None)
+    if not text:
+        return None, {}
+    params = dict(getattr(exc, "params", None) or {})
+    option = str(params.get("option", ""))
+    labels = FAMILY_OPTION_LABELS.get(family.key, {}) if family is not None else {}
+    if option:
+        label = labels.get(option)
+        params["option"] = str(label) if label is not None else option
+    for key in ("value", "other"):
+        if key in params:
+            params[key] = _shown(option, params[key]) if option else str(params[key])
+    if isinstance(params.get("choices"), list):
+        params["choices"] = ", ".join(_shown(option, c) for c in params["choices"])
+    return str(text), params
+
+
+def convention_error_said(exc: Exception, family: Family | None = None) -> str:
+    """:func:`convention_error` said in the active language; the English message without
+    words."""
+    text, params = convention_error(exc, family)
+    if text is None:
+        return str(exc)
+    return gettext(text) % params
 
 
 def _shown(name: str, value: object) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.convention_labels import convention_name
 from tournaments.forms import convention_options
 from tournaments.models import Event, EventRole
 from tournaments.models.event import DrawMethod
@@ -109,7 +110,7 @@ class EventForm(forms.ModelForm):
         ]
 
     def convention_names(self):
-        return [c.name for c in self.family.conventions.values()]
+        return [convention_name(c, self.family) for c in self.family.conventions.values()]
 
 
 class EntryForm(forms.Form):

@@ -7,9 +7,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from rules.conventions import InvalidConventionError
-from rules.variants import family_of_convention, find_any_convention
-from tournaments.convention_labels import described, family_for, game_size_label
+from rules.variants import family_of_convention
+from tournaments.convention_labels import convention_name, described, family_for, game_size_label
 
 
 class TableSizePolicy(models.TextChoices):
@@ -123,12 +122,9 @@ class Event(models.Model):
 
     @property
     def convention_name(self) -> str:
-        """The convention as people name it ("Сочинка (Sochi)", "Hrvatski preferans
-        (Croatian)"), not its key; of whichever rule family it belongs to."""
-        try:
-            return find_any_convention(self.variant).name
-        except InvalidConventionError:
-            return self.variant
+        """The convention as people name it in the page's language ("Сочинка", "Hrvatski
+        preferans", "Wiener Préférence"), not its key; of whichever rule family it belongs to."""
+        return convention_name(self.variant)
 
     @property
     def family(self):

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.functional import lazy
 
+from tournaments.convention_labels import family_name
 from tournaments.models import Entry, Event, Round, Seat, Table
 from tournaments.pdf.paper import grid_widths
 from tournaments.selectors.standings import standings_view
@@ -51,10 +54,14 @@ def _rules_named(event: Event) -> dict[str, Any]:
     """The event's rule family by its name in each language, its dates (printed in the
     document's language) and its agreed options in words, for the filled protocol."""
     try:
-        family_names = dict(event.family.names)
-        family_names.setdefault("en", event.family.name)
+        family = event.family
     except (LookupError, ValueError):
+        family_names: dict[str, str] = {}
+    else:  # in every language the document may be printed in (issue 36: not English)
         family_names = {}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                family_names[code] = family_name(family)
     return {
         "family_names": family_names,
         "first_day": event.starts_on,

@@ -19,6 +19,7 @@ from .model import (
     SeatingError,
     Table,
     TablePolicy,
+    gettext_noop,
     sort_key,
 )
 from .planning import design_rounds
@@ -172,7 +173,10 @@ def draw_round(
         "iterations": ROUND_ITERATIONS,
     }
     if method is Method.SCHEDULE and rounds_total is None:
-        raise SeatingError("rounds_total: the schedule method needs the event's number of rounds")
+        raise SeatingError(
+            "rounds_total: the schedule method needs the event's number of rounds",
+            gettext_noop("The schedule method needs the event's number of rounds."),
+        )
 
     def one_round(problem: Problem, **how: Any) -> list[list[int]]:
         """The tabu search over this round alone."""
@@ -184,7 +188,10 @@ def draw_round(
         groups = one_round(problem, initial=[_random_groups(setup, rng)])
     elif method is Method.SWISS:
         if standings is None:
-            raise SeatingError("standings: the Swiss method needs the current standings")
+            raise SeatingError(
+                "standings: the Swiss method needs the current standings",
+                gettext_noop("The Swiss method needs the current standings."),
+            )
         problem = build_problem(setup, stats, 1, repeat_weight=10_000, four_weight=1)
         problem.rank = _swiss_ranks(setup, entries, standings, rng)
         groups = one_round(problem, rank_start=True)
@@ -388,7 +395,10 @@ def draw_schedule(
     policy = TablePolicy(policy)
     constraints = constraints or Constraints()
     if rounds < 1:
-        raise SeatingError(f"rounds: {rounds} — a schedule needs at least one round")
+        raise SeatingError(
+            f"rounds: {rounds} — a schedule needs at least one round",
+            gettext_noop("A schedule needs at least one round."),
+        )
     setup = prepare(entries, policy, constraints)
     stats = summarise(history)
     first = max(stats.rounds, default=0) + 1

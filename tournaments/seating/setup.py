@@ -18,6 +18,7 @@ from .model import (
     SeatingError,
     Table,
     TablePolicy,
+    gettext_noop,
     sort_key,
 )
 from .search import TEAM, Problem
@@ -58,7 +59,12 @@ def prepare(entries: Sequence[Entry], policy: TablePolicy, constraints: Constrai
     seen: set[EntryId] = set()
     for x in ids:
         if x in seen:
-            raise SeatingError(f"entries: id {x!r} appears twice")
+            raise SeatingError(
+                f"entries: id {x!r} appears twice",
+                gettext_noop("%(entry)s is entered twice."),
+                {"entry": x},
+                ("entry",),
+            )
         seen.add(x)
     ids.sort(key=sort_key)
     sizes = table_sizes(len(ids), TablePolicy(policy))
@@ -70,14 +76,22 @@ def prepare(entries: Sequence[Entry], policy: TablePolicy, constraints: Constrai
             continue
         if not 1 <= number <= len(sizes):
             raise ConstraintError(
-                f"must_sit: entry {x!r} at table {number}, but this round has tables 1–{len(sizes)}"
+                f"must_sit: entry {x!r} at table {number}, but this round has tables 1–{len(sizes)}",
+                gettext_noop(
+                    "%(entry)s must sit at table %(table)s, but this round has tables 1–%(tables)s."
+                ),
+                {"entry": x, "table": number, "tables": len(sizes)},
+                ("entry",),
             )
         must_sit[x] = number
     for number in set(must_sit.values()):
         crowd = sorted((x for x, t in must_sit.items() if t == number), key=sort_key)
         if len(crowd) > sizes[number - 1]:
             raise ConstraintError(
-                f"must_sit: {crowd!r} all at table {number}, which seats {sizes[number - 1]}"
+                f"must_sit: {crowd!r} all at table {number}, which seats {sizes[number - 1]}",
+                gettext_noop("%(entries)s must all sit at table %(table)s, which seats %(size)s."),
+                {"entries": crowd, "table": number, "size": sizes[number - 1]},
+                ("entries",),
             )
     must_not = frozenset(p for p in constraints.must_not_meet if len(p) == 2 and p <= seen)
     for pair in constraints.must_not_meet:
@@ -86,7 +100,12 @@ def prepare(entries: Sequence[Entry], policy: TablePolicy, constraints: Constrai
         a, b = sorted(pair, key=sort_key)
         if must_sit.get(a) is not None and must_sit.get(a) == must_sit.get(b):
             raise ConstraintError(
-                f"must_not_meet: {a!r} and {b!r} must both sit at table {must_sit[a]}"
+                f"must_not_meet: {a!r} and {b!r} must both sit at table {must_sit[a]}",
+                gettext_noop(
+                    "%(first)s and %(second)s are kept apart, but both must sit at table %(table)s."
+                ),
+                {"first": a, "second": b, "table": must_sit[a]},
+                ("first", "second"),
             )
     teams = _teams_present(constraints, seen, sizes, must_sit)
     units: list[tuple[EntryId, ...]] = [(x,) for x in ids]
@@ -95,26 +114,52 @@ def prepare(entries: Sequence[Entry], policy: TablePolicy, constraints: Constrai
     if partners:
         if policy is not TablePolicy.PARTNERSHIPS:
             raise ConstraintError(
-                "partners: fixed partnerships need the Priffe partnerships policy (004)"
+                "partners: fixed partnerships need the Priffe partnerships policy (004)",
+                gettext_noop("Fixed partnerships need tables of two partnerships."),
             )
         paired: dict[EntryId, EntryId] = {}
         for a, b in partners:
             for x in (a, b):
                 if x not in seen:
                     raise ConstraintError(
-                        f"partners: {x!r} (partner of {a if x == b else b!r}) is not present"
+                        f"partners: {x!r} (partner of {a if x == b else b!r}) is not present",
+                        gettext_noop("%(entry)s (the partner of %(partner)s) is not present."),
+                        {"entry": x, "partner": a if x == b else b},
+                        ("entry", "partner"),
                     )
                 if x in paired or a == b:
-                    raise ConstraintError(f"partners: {x!r} is in two partnerships")
+                    raise ConstraintError(
+                        f"partners: {x!r} is in two partnerships",
+                        gettext_noop("%(entry)s is in two partnerships."),
+                        {"entry": x},
+                        ("entry",),
+                    )
             paired[a], paired[b] = b, a
         alone = [x for x in ids if x not in paired]
         if alone:
-            raise ConstraintError(f"partners: {alone!r} have no partner; pair every entry or none")
+            raise ConstraintError(
+                f"partners: {alone!r} have no partner; pair every entry or none",
+                gettext_noop("%(entries)s have no partner: pair every player or none."),
+                {"entries": alone},
+                ("entries",),
+            )
         for a, b in partners:
             if must_sit.get(a) and must_sit.get(b) and must_sit[a] != must_sit[b]:
-                raise ConstraintError(f"partners: {a!r} and {b!r} must sit at different tables")
+                raise ConstraintError(
+                    f"partners: {a!r} and {b!r} must sit at different tables",
+                    gettext_noop(
+                        "The partners %(first)s and %(second)s are fixed at different tables."
+                    ),
+                    {"first": a, "second": b},
+                    ("first", "second"),
+                )
             if frozenset((a, b)) in must_not:
-                raise ConstraintError(f"partners: {a!r} and {b!r} must not meet")
+                raise ConstraintError(
+                    f"partners: {a!r} and {b!r} must not meet",
+                    gettext_noop("The partners %(first)s and %(second)s are kept apart."),
+                    {"first": a, "second": b},
+                    ("first", "second"),
+                )
             if teams.get(a) is not None and teams.get(a) == teams.get(b):
                 raise ConstraintError(
                     f"partners: {a!r} and {b!r} are both of team {teams[a]!r}, and members of "
@@ -255,7 +300,13 @@ def check_apart(tables: Sequence[Table], constraints: Constraints, rnd: int) -> 
                 a, b = sorted(pair, key=sort_key)
                 raise ConstraintError(
                     f"must_not_meet: no draw found for round {rnd} that keeps {a!r} and {b!r} "
-                    f"apart (table {t.number}); relax a constraint"
+                    f"apart (table {t.number}); relax a constraint",
+                    gettext_noop(
+                        "No draw of round %(round)s keeps %(first)s and %(second)s apart (table "
+                        "%(table)s): relax a constraint."
+                    ),
+                    {"round": rnd, "first": a, "second": b, "table": t.number},
+                    ("first", "second"),
                 )
 
 

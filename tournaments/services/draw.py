@@ -345,8 +345,9 @@ def round_draw(
     _check_draw_input(inputs)
     try:
         draw = run_engine(inputs, seed=seed, progress=progress)
-    except seating.SeatingError as exc:
-        raise UserFacingError(str(exc), {"field": "draw"}) from exc
+    except seating.SeatingError as exc:  # in the reader's language, with players' names
+        names = dict(Entry.objects.filter(event=round_.event).values_list("pk", "player__name"))
+        raise UserFacingError.of(exc, {"field": "draw"}, names) from exc
     return _draw_store(round_, inputs, committed, seed, draw, by, method)
 
 

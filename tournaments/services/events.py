@@ -11,20 +11,22 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rules.conventions import InvalidConventionError
 from rules.variants import Family, family_of_convention
 from scoring.variants import variant_for_convention
+from tournaments.convention_labels import convention_error, convention_name, family_name
 from tournaments.errors import UserFacingError
 from tournaments.families import playable
 from tournaments.models import Event, EventRole, Protocol
 from tournaments.models.event import TableSizePolicy
+from tournaments.selectors.standings import metric_label
 from tournaments.services.audit import audit_log
 from tournaments.services.standings import standings_schedule
+from tournaments.standings.errors import StandingsConfigError
 from tournaments.standings.metrics import tiebreak_keys_for
-from tournaments.standings.scores import round_score_keys_for
+from tournaments.standings.scores import ROUND_SCORES, round_score_keys_for
 from tournaments.standings.table import config_from_json
 
 __all__ = [
@@ -81,18 +83,29 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
         family = family_of_convention(variant)
         convention = family.find(variant)
     except InvalidConventionError as exc:
-        raise UserFacingError(str(exc), {"field": "variant"}) from exc
+        raise _convention_error(exc, None, {"field": "variant"}) from exc
     if not playable(family.key):
         raise UserFacingError(
-            _("Tournaments cannot be played in %(family)s yet.") % {"family": family.name},
+            _("Tournaments cannot be played in %(family)s yet.") % {"family": family_name(family)},
             {"field": "variant"},
         )
     options = dict(options or {})
     try:
         convention.with_options(**options)
     except (InvalidConventionError, TypeError) as exc:
-        raise UserFacingError(str(exc), {"field": "convention_options"}) from exc
+        raise _convention_error(exc, family, {"field": "convention_options"}) from exc
     return convention.key, options
+
+
+def _convention_error(
+    exc: Exception, family: Family | None, extra: dict[str, Any]
+) -> UserFacingError:
+    """A convention's error in the reader's language, its options by their labels (the rule
+    text's English message where it has no words)."""
+    text, params = convention_error(exc, family)
+    if text is None:
+        return UserFacingError(str(exc), extra)
+    return UserFacingError(_(text) % params, extra, text=text, params=params)
 
 
 def _tiebreaks_of(variant: str | None) -> tuple[str, ...] | None:
@@ -148,7 +161,7 @@ def validate_table_policy(
         allowed = ", ".join(str(n) for n in sizes)
         narrower = convention is not None and sizes != family.table_sizes
         conv = family.find(convention) if narrower else None
-        name = conv.name if conv is not None else family.name
+        name = convention_name(conv, family) if conv is not None else family_name(family)
         seed = getattr(conv, "seed", family.seed) if conv is not None else family.seed
         raise UserFacingError(
             _("%(family)s is played at tables of %(sizes)s (seed %(seed)s).")
@@ -192,8 +205,29 @@ def validate_tiebreaks(tiebreaks: Any, variant: str | None = None) -> list[Any]:
     try:
         config_from_json(tiebreaks, allowed=_tiebreaks_of(variant), scores=round_scores_of(variant))
     except (ValueError, TypeError) as exc:
-        raise UserFacingError(str(exc), {"field": "tiebreaks"}) from exc
+        raise _chain_error(exc, {"field": "tiebreaks"}) from exc
     return tiebreaks
+
+
+def _chain_error(exc: Exception, extra: dict[str, Any]) -> UserFacingError:
+    """A tie-break chain's error (:class:`~tournaments.standings.errors.StandingsConfigError`)
+    in the reader's language, its tie-breaks and round scores by their names; another error's
+    message as it is."""
+    if not isinstance(exc, StandingsConfigError) or not exc.text:
+        return UserFacingError(str(exc), extra)
+
+    def named(value: Any, name: Any) -> str:
+        keys = value if isinstance(value, (list, tuple)) else [value]
+        return ", ".join(name(str(k)) for k in keys)
+
+    params = dict(exc.params)
+    for key in exc.entries:
+        params[key] = named(params.get(key), lambda k: metric_label(k)["name"])
+    for key in exc.scores:
+        params[key] = named(
+            params.get(key), lambda k: _(ROUND_SCORES[k][0]) if k in ROUND_SCORES else k
+        )
+    return UserFacingError(_(exc.text) % params, extra, text=exc.text, params=params)
 
 
 @transaction.atomic
@@ -292,11 +326,6 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
     return event
 
 
-def _language() -> str:
-    """The user's language as the families name their languages ("sr-latn" → "sr")."""
-    return (get_language() or "en").split("-")[0]
-
-
 def _family_key(convention: str) -> str | None:
     try:
         return family_of_convention(convention).key
@@ -328,7 +357,7 @@ def _family_switch(event: Event, family: Family, fields: dict[str, Any]) -> dict
                 "The event's protocols are written in %(old)s; its rules cannot change to "
                 "%(new)s. Create a new event for the new rules."
             )
-            % {"old": old.name_in(_language()), "new": family.name_in(_language())},
+            % {"old": family_name(old), "new": family_name(family)},
             {"field": "variant"},
         )
     reset: dict[str, Any] = {"from": event.variant, "to": fields["variant"], "reset": {}}
@@ -421,8 +450,9 @@ def standings_configure(*, event: Event, tiebreaks: list[Any], by=None) -> Event
             tiebreaks, allowed=_tiebreaks_of(event.variant), scores=round_scores_of(event.variant)
         )
     except ValueError as error:
+        said = _chain_error(error, {}).message
         raise UserFacingError(
-            _("Invalid tie-break chain: %(error)s") % {"error": error},
+            _("Invalid tie-break chain: %(error)s") % {"error": said},
             {"field": "tiebreaks", "rule": "001 §4.1.3"},
         ) from error
     event = Event.objects.select_for_update().get(pk=event.pk)

@@ -58,8 +58,9 @@ def _compute(
                 )
             adjusted, rule, params = family.adjusted_entries(protocol, deal, params)
             return [family.penalty_to_json(e) for e in adjusted], rule, params
-    except (KeyError, ValueError, TypeError) as exc:
-        raise UserFacingError(str(exc), params_field) from exc
+    except (KeyError, ValueError, TypeError) as exc:  # in the reader's language, seats named
+        names = dict(enumerate(getattr(protocol, "players", ()) or ()))
+        raise UserFacingError.of(exc, params_field, names) from exc
     if kind == Ruling.Kind.EVENT:
         if definition is None:
             raise UserFacingError.said(

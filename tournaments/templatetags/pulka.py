@@ -9,9 +9,11 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from tournaments.access import permissions
+from tournaments.errors import said_or_stored
 from tournaments.models import Event, Ruling
 from tournaments.selectors.desk import job_watch as watch
 from tournaments.variants import event_convention, ui_of_event
+from tournaments.words import standings as standings_words
 
 register = template.Library()
 
@@ -32,6 +34,25 @@ def ruling_citation(ruling, event) -> str:
     if ruling.kind in (Ruling.Kind.CATALOGUE, Ruling.Kind.ADJUSTED):
         return ui_of_event(event).cite(rule)
     return rule
+
+
+@register.filter
+def said(words, stored) -> str:
+    """A job's error stored as ``words`` in the page's language; ``stored`` (the text saved
+    beside them) where there are none: ``{{ f.error_words|said:f.error }}``."""
+    return said_or_stored(words, stored or "")
+
+
+@register.filter
+def standings_warning(warning) -> str:
+    """A standings recomputation's stored warning in the page's language."""
+    return standings_words.warning_said(warning)
+
+
+@register.filter
+def run_outcome(run) -> str:
+    """A standings run's outcome in the page's language ("computed", "failed")."""
+    return standings_words.run_outcome(run)
 
 
 @register.filter

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from django.utils.translation import get_language, gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.families.base import FamilyDomain
 from tournaments.selectors.standings import metric_label
@@ -208,10 +208,10 @@ class FamilyUI(FamilyDomain):
 
     def penalty_name(self, code: str) -> str:
         """The name of the catalogue's penalty ``code`` in the page's language, or ""."""
-        russian = (get_language() or "").startswith("ru")
         for entry in self.catalogue:
             if entry.code == code.upper():
-                return str(getattr(entry, "name_ru" if russian else "name_en", "") or entry.code)
+                # the English name is marked for the catalogues (rules.penalties.gettext_noop)
+                return gettext(entry.name_en) if entry.name_en else entry.code
         return ""
 
     def penalty_words(self, entry: Mapping[str, Any], names: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import partial
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -139,8 +140,11 @@ def entries_import(request, event):
     if request.method == "POST" and form.is_valid():
         try:
             text = form.csv_text()
-        except Exception as exc:  # a ValidationError from decoding
-            messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        except forms.ValidationError as exc:  # decoding: its own translated words
+            messages.error(request, " ".join(exc.messages))
+            text = None
+        except OSError:  # the upload could not be read (never its English text)
+            messages.error(request, _("The uploaded file could not be read; upload it again."))
             text = None
         if text is not None:
             result, error = run_service(

@@ -97,7 +97,7 @@ def test_settings_page_offers_both_games_options_citing_seeds_000_and_003(client
     for name in ("base_stake", "max_amount", "pot_end", "herz_premium", "cap_applies", "bidding"):
         assert f'name="option_{name}"' in page, name
     assert "000" in page and "003" in page and 'name="option_refa_limit"' not in page
-    assert "Wiener Préférence (Viennese)" in page and "Deutsche Préférence (German)" in page
+    assert "Viennese Préférence" in page and "German Préférence" in page  # in the page's words
     settings = {
         "name": "Wien", "starts_on": "2027-03-06", "ends_on": "2027-03-06", "venue": "Café",
         "variant": "viennese", "pulka_target": 10, "table_size_policy": "mixed",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.utils import translation
 
 from scoring.russian.stats import STAT_KEYS
 from scoring.variants import VARIANTS
@@ -34,7 +35,8 @@ def test_a_croatian_event_is_created_at_tables_of_three_with_a_bula():
     assert event.variant == "croatian"
     assert event.table_size_policy == "3"
     assert event.pulka_target in (30, 50, 60, 100)  # a bula, not a Russian pulka's 20
-    assert event.convention_name.startswith("Hrvatski")
+    with translation.override("hr"):
+        assert event.convention_name == "Hrvatski preferans"
     assert event_table_policy(event) == "3"
 
 

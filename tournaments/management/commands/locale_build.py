@@ -91,6 +91,10 @@ PLAYER_FACING: tuple[str, ...] = (
     "templates/tournaments/series/pdf_pending.html",
     "tournaments/views/series.py",
     "tournaments/forms/series.py",
+    "templates/tournaments/locked.html",  # a private link tried too often
+    "templates/tournaments/bad_input.html",  # a private link's form refused
+    "templates/tournaments/error.html",  # the 400/403/404/500 pages
+    "tournaments/views/errors.py",
     "tournaments/forms/convention_options.py",
     "tournaments/convention_labels.py",
     "tournaments/families/",

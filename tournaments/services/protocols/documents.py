@@ -15,7 +15,8 @@ from rules.variants import family_of_convention, find_any_convention
 from scoring.model import Ending
 from scoring.notation_lexer import NotationError
 from scoring.variants import read_json_document, variant_of
-from tournaments.errors import UserFacingError
+from tournaments.convention_labels import convention_error_said, convention_name, family_for
+from tournaments.errors import UserFacingError, said_error
 from tournaments.families import domain_of_protocol
 from tournaments.families.protocols import ScoringProtocol, Sheet, deal_lines
 from tournaments.models import Table
@@ -59,7 +60,8 @@ def _parameters(convention: str, options, field: str) -> dict[str, object]:
     try:
         return find_any_convention(convention).with_options(**dict(options)).options()
     except InvalidConventionError as exc:
-        raise UserFacingError(f"{field}: {exc}", {"field": field}) from exc
+        said = convention_error_said(exc, family_for(convention))
+        raise UserFacingError(f"{field}: {said}", {"field": field}) from exc
 
 
 def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
@@ -95,13 +97,14 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
     try:
         given = find_any_convention(protocol.convention)
     except InvalidConventionError as exc:
-        raise UserFacingError(f"convention: {exc}", {"field": "convention"}) from exc
+        said = convention_error_said(exc)
+        raise UserFacingError(f"convention: {said}", {"field": "convention"}) from exc
     if given.key != event_convention.key:
         raise UserFacingError(
             _(
                 "convention: this event plays %(event)s; a table cannot change it (the protocol says %(given)s)."
             )
-            % {"event": event_convention.name, "given": given.name},
+            % {"event": convention_name(event_convention), "given": convention_name(given)},
             {"field": "convention", "expected": event_convention.key},
         )
     expected = _parameters(header.convention, header.options, "options")
@@ -164,7 +167,12 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
         line = exc.line - (0 if has_header else len(head.splitlines()) + 1)
         raise UserFacingError(
             _("Line %(line)d, column %(column)d: %(reason)s")
-            % {"line": line, "column": exc.column, "reason": exc.reason},
+            % {
+                "line": line,
+                "column": exc.column,
+                # the reason in the reader's language where the notation gives its words
+                "reason": said_error(exc) if exc.text else exc.reason,
+            },
             {"field": "notation", "line": line, "column": exc.column},
         ) from exc
     # what the text leaves out comes from the event and the draw; what it states is checked
