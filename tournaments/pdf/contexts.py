@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 from django.utils.functional import lazy
+from django.utils.translation import get_language
 
 from tournaments.convention_labels import family_name
 from tournaments.models import Entry, Event, Round, Seat, Table
@@ -37,6 +38,22 @@ def _convention_name(event: Event) -> str:
     return event.convention_name
 
 
+def _convention_names(event: Event) -> dict[str, str]:
+    """The event's convention by its name in every language a document may be printed in
+    (issue 36: "Hrvatski preferans" on a Croatian sheet, whatever language built the context)."""
+    names = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            names[code] = _convention_name(event)
+    return names
+
+
+def variant_named(event: dict[str, Any]) -> str:
+    """An event header's convention in the language active now (the document's), as
+    :func:`_event_header` named it in each; its ``variant`` where it has no such names."""
+    return str((event.get("variant_names") or {}).get(get_language(), event["variant"]))
+
+
 def _event_header(event: Event) -> dict[str, Any]:
     return {
         "name": event.name,
@@ -45,6 +62,7 @@ def _event_header(event: Event) -> dict[str, Any]:
         "starts_on": event.starts_on.isoformat(),
         "ends_on": event.ends_on.isoformat(),
         "variant": _convention_name(event),
+        "variant_names": _convention_names(event),
         "pulka_target": event.pulka_target,
         "deals_per_round": event.deals_per_round,
     }
@@ -66,11 +84,26 @@ def _rules_named(event: Event) -> dict[str, Any]:
         "family_names": family_names,
         "first_day": event.starts_on,
         "last_day": event.ends_on,
-        "options": [
+        "options": _options_described(event),
+        "options_by_language": {
+            code: _options_described(event, code) for code, _name in settings.LANGUAGES
+        },
+    }
+
+
+def _options_described(event: Event, language: str | None = None) -> list[dict[str, str]]:
+    """The event's agreed options in words, in ``language`` (the active one without it)."""
+    with translation.override(language or get_language()):
+        return [
             {"label": str(label), "value": str(value)}
             for label, value in event.convention_options_described
-        ],
-    }
+        ]
+
+
+def options_named(rules: dict[str, Any]) -> list[dict[str, str]]:
+    """A filled sheet's agreed options in the language active now (the document's), as
+    :func:`_rules_named` described them in each."""
+    return (rules.get("options_by_language") or {}).get(get_language(), rules.get("options", []))
 
 
 def _seat_row(s: Seat) -> dict[str, Any]:

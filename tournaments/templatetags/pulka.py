@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 from tournaments.access import permissions
 from tournaments.errors import said_or_stored
 from tournaments.models import Event, Ruling
+from tournaments.pdf import contexts as pdf_contexts
 from tournaments.selectors.desk import job_watch as watch
 from tournaments.variants import event_convention, ui_of_event
 from tournaments.words import standings as standings_words
@@ -21,6 +22,12 @@ register = template.Library()
 _RED = "♦♥♢♡"
 _BLACK = "♠♣♤♧"
 _SUITS = re.compile(f"[{_RED}{_BLACK}]")
+
+
+@register.filter
+def variant_named(event: dict) -> str:
+    """A PDF context's event header: its convention by its name in the document's language."""
+    return pdf_contexts.variant_named(event)
 
 
 @register.filter

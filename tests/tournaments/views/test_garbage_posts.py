@@ -90,6 +90,8 @@ def urls_for(route: str, setup) -> list[str]:
         "<int:entry_id>": str(setup.entries[0].pk),
         "<int:file_id>": "1",
         "<str:task_id>": "00000000-0000-0000-0000-000000000000",  # an import's job: none
+        # a person across events (issue 39): the first entry's, or one that does not exist
+        "<int:person_id>": str(setup.entries[0].person_id or 1),
     }
     url = "/" + route
     for placeholder, value in values.items():
