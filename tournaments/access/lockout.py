@@ -14,6 +14,12 @@ Each failure is logged on ``pulka.security`` (the address, the scope, a digest o
 the count); a lock is logged as a warning. Pages answer 429 with a page saying when to try
 again, the API 429 ``{"message", "extra": {"retry_after"}}`` with ``Retry-After``.
 
+**The cache out of reach** (issue 38): the doors stay open to the right secret. While the
+shared cache's server cannot be reached (its backend says so, ``tournaments.web_cache.backend``,
+or a call raises), failures are counted in this process's memory with half the allowances (a
+conservative limit: each process counts only the failures it sees), and the switch is logged on
+``pulka.security``; the shared counts take over again when the cache is back.
+
 Why not a library: django-axes guards only ``authenticate()`` (the login forms), not a token
 or a key lookup, and needs its own tables; django-ratelimit counts every request, not failures,
 and does not lock out. Both would still leave the key pages to code of our own; one small
@@ -33,6 +39,8 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.http import Http404, HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -106,8 +114,10 @@ def _digest(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
-def _keys(policy: Policy, request: HttpRequest, account: str | None) -> list[tuple[str, int]]:
-    """(cache key, allowed failures) for each side counted."""
+def _keys(policy: Policy, request: HttpRequest, account: str | None, *,
+          local: bool = False) -> list[tuple[str, int]]:  # fmt: skip
+    """(cache key, allowed failures) for each side counted; ``local``: the conservative
+    allowances of the in-process count (half, at least one)."""
     keys = []
     if policy.per_account and account:
         keys.append((f"pulka:lockout:{policy.scope}:account:{_digest(account.lower())}",
@@ -115,7 +125,40 @@ def _keys(policy: Policy, request: HttpRequest, account: str | None) -> list[tup
     if policy.per_address:
         keys.append((f"pulka:lockout:{policy.scope}:address:{_digest(client_address(request))}",
                      policy.per_address))  # fmt: skip
+    if local:
+        return [(key, max(1, allowed // 2)) for key, allowed in keys]
     return keys
+
+
+#: the counts while the shared cache is out of reach: this process's memory
+_local = LocMemCache("pulka-lockout-local", {"OPTIONS": {"MAX_ENTRIES": 20_000}})
+#: when the switch to the local counts was last logged (monotonic seconds)
+_local_logged = [-math.inf]
+_LOCAL_LOG_EVERY = 60.0
+_FAILED = object()
+
+
+def _shared_down() -> bool:
+    probe = getattr(cache, "unreachable", None)  # tournaments.web_cache.backend.RedisCache
+    return bool(probe()) if callable(probe) else False
+
+
+def _counted(work: Callable[[BaseCache, bool], T]) -> T:
+    """``work(store, local)`` on the shared cache, or on this process's memory (``local``) when
+    the shared cache is out of reach before or during the work."""
+    if not _shared_down():
+        try:
+            result = work(cache, False)
+        except Exception:  # a cache backend that raises when its server is out of reach
+            log.exception("lockout cache failed")
+            result = _FAILED
+        if result is not _FAILED and not _shared_down():
+            return result
+    now = time.monotonic()
+    if now - _local_logged[0] >= _LOCAL_LOG_EVERY:
+        _local_logged[0] = now
+        log.warning("lockout counts in this process: the shared cache is out of reach")
+    return work(_local, True)
 
 
 def _wait(failures: int, allowed: int) -> int:
@@ -133,8 +176,13 @@ def _wait(failures: int, allowed: int) -> int:
 def locked_for(policy: Policy, request: HttpRequest, *, account: str | None = None) -> int:
     """Seconds until the account and the address may try again (0: now)."""
     now = time.time()
-    untils = cache.get_many([key + ":until" for key, _ in _keys(policy, request, account)])
-    return max((math.ceil(u - now) for u in untils.values() if u > now), default=0)
+
+    def work(store: BaseCache, local: bool) -> int:
+        keys = [key + ":until" for key, _ in _keys(policy, request, account, local=local)]
+        untils = store.get_many(keys)
+        return max((math.ceil(u - now) for u in untils.values() if u > now), default=0)
+
+    return _counted(work)
 
 
 def check(policy: Policy, request: HttpRequest, *, account: str | None = None) -> None:
@@ -147,20 +195,25 @@ def failure(policy: Policy, request: HttpRequest, *, account: str | None = None)
     """Count a failed attempt; return the seconds the caller must now wait (0: none)."""
     window = settings.LOCKOUT_SECONDS
     now = time.time()
-    wait = 0
-    counts = []
-    for key, allowed in _keys(policy, request, account):
-        cache.add(key, 0, window)
-        try:
-            failures = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, window)
-            failures = 1
-        cache.touch(key, window)
-        counts.append(failures)
-        if seconds := _wait(failures, allowed):
-            cache.set(key + ":until", now + seconds, seconds)
-            wait = max(wait, seconds)
+
+    def work(store: BaseCache, local: bool) -> tuple[int, list[int]]:
+        wait = 0
+        counts = []
+        for key, allowed in _keys(policy, request, account, local=local):
+            store.add(key, 0, window)
+            try:
+                failures = store.incr(key)
+            except ValueError:  # expired between add and incr
+                store.set(key, 1, window)
+                failures = 1
+            store.touch(key, window)
+            counts.append(failures)
+            if seconds := _wait(failures, allowed):
+                store.set(key + ":until", now + seconds, seconds)
+                wait = max(wait, seconds)
+        return wait, counts
+
+    wait, counts = _counted(work)
     fields = {
         "scope": policy.scope,
         "address": client_address(request),
@@ -181,7 +234,11 @@ def success(policy: Policy, request: HttpRequest, *, account: str | None = None)
     known account cannot launder guesses at others)."""
     if policy.per_account and account:
         key = _keys(policy, request, account)[0][0]
-        cache.delete_many([key, key + ":until"])
+
+        def work(store: BaseCache, local: bool) -> None:
+            store.delete_many([key, key + ":until"])
+
+        _counted(work)
 
 
 def guarded(policy: Policy, request: HttpRequest, lookup: Callable[[], T], *,

@@ -252,6 +252,19 @@ CACHES = {
 }
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     CACHES["default"]["BACKEND"] = "tournaments.web_cache.backend.RedisCache"  # one client per pool
+    # A Redis out of reach costs milliseconds, not seconds (issue 38): a short connect and read
+    # timeout, and for CACHE_RETRY_SECONDS after a failure Redis is not tried at all; meanwhile
+    # the cache answers as an empty one (tournaments/web_cache/backend.py).
+    CACHES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "socket_connect_timeout": env.float("CACHE_CONNECT_TIMEOUT", default=0.25),
+            "socket_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=1.0),
+            "RETRY_SECONDS": env.float("CACHE_RETRY_SECONDS", default=5.0),
+        }
+    )
+# Sessions live in the database (Django's default engine, named here so that nobody moves them
+# to the cache): a Redis outage logs nobody out and keeps every login working (issue 38).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # Public pages served to anonymous viewers from the cache, without the database
 # (tournaments/web_cache/versions.py, views/caching.py): every process that changes or serves pages must
 # share the cache, so the default is on unless the cache is the process's memory (the embedded
