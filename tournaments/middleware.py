@@ -68,8 +68,9 @@ class LockoutMiddleware:
 
 
 class NulCharacterMiddleware:
-    """A NUL character in a form field or a query parameter is refused with 400 naming the field
-    (PostgreSQL cannot store or compare text holding one, platform.md): no page or API call
+    """A NUL character in the URL's path, a form field or a query parameter is refused with 400
+    naming the field (PostgreSQL cannot store or compare text holding one, platform.md; a key
+    or a slug in the path reaches a query, issue 38): no page or API call
     turns it into a 500. (Django's form fields refuse it already; views reading a field
     directly did not.) The API's JSON bodies are checked by its serializers."""
 
@@ -77,6 +78,8 @@ class NulCharacterMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path_info:  # a key, a slug, a job's id (issue 38)
+            return self._refuse(request, None)
         sources = [request.GET]
         if request.method == "POST" and not is_api(request):
             sources.append(request.POST)
@@ -87,10 +90,13 @@ class NulCharacterMiddleware:
         return self.get_response(request)
 
     @staticmethod
-    def _refuse(request: HttpRequest, field: str) -> HttpResponse:
-        text = _("The field %(field)s holds a NUL character, which no text may contain.") % {
-            "field": repr(field)
-        }
+    def _refuse(request: HttpRequest, field: str | None) -> HttpResponse:
+        if field is None:
+            text = _("The address holds a NUL character, which no address may contain.")
+        else:
+            text = _("The field %(field)s holds a NUL character, which no text may contain.") % {
+                "field": repr(field)
+            }
         if is_api(request):
-            return json_error(400, text, field=field)
+            return json_error(400, text, **({"field": field} if field is not None else {}))
         return render(request, "tournaments/bad_input.html", {"message": text}, status=400)

@@ -142,6 +142,12 @@ def validate_table_policy(
     """
     if policy is None:
         return None
+    if policy not in TableSizePolicy.values:  # the draw would find no sizes for it (issue 38)
+        raise UserFacingError(
+            _("%(value)r is not a table-size policy; choose one of %(choices)s.")
+            % {"value": policy, "choices": ", ".join(TableSizePolicy.values)},
+            {"field": "table_size_policy"},
+        )
     if not _fits_family(family, policy, convention):
         sizes = _sizes(family, convention)
         allowed = ", ".join(str(n) for n in sizes)
