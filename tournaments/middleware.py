@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -10,7 +12,14 @@ from django.utils.translation import gettext as _
 from tournaments.access import lockout
 from tournaments.views.errors import is_api, json_error
 
-__all__ = ["LockoutMiddleware", "NulCharacterMiddleware", "RequestBodyLimitMiddleware"]
+__all__ = [
+    "LockoutMiddleware",
+    "NulCharacterMiddleware",
+    "RequestBodyLimitMiddleware",
+    "UntrustedProxyMiddleware",
+]
+
+log = logging.getLogger("pulka.security")
 
 
 class RequestBodyLimitMiddleware:
@@ -41,6 +50,39 @@ class RequestBodyLimitMiddleware:
                 ),
                 status=413,
             )
+        return self.get_response(request)
+
+
+class UntrustedProxyMiddleware:
+    """Warns once per process (on ``pulka.security``) when requests arrive through a proxy that
+    ``TRUSTED_PROXIES`` does not count: with an ``X-Forwarded-For`` header and no proxy trusted,
+    every caller seems to be the proxy, and one guesser's failures would slow everybody behind
+    it (issue 38; docs/deployment.md, "The proxy in front")."""
+
+    warned = False
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not UntrustedProxyMiddleware.warned and "HTTP_X_FORWARDED_FOR" in request.META:
+            hops = len([a for a in request.META["HTTP_X_FORWARDED_FOR"].split(",") if a.strip()])
+            if not settings.TRUSTED_PROXIES:
+                UntrustedProxyMiddleware.warned = True
+                log.warning(
+                    "requests arrive through a proxy (X-Forwarded-For from %s) but "
+                    "TRUSTED_PROXIES is 0: every caller counts as the proxy's address for the "
+                    "lockouts; set TRUSTED_PROXIES to the number of proxies in front "
+                    "(docs/deployment.md)",
+                    request.META.get("REMOTE_ADDR", "?"),
+                )
+            elif hops < settings.TRUSTED_PROXIES:
+                UntrustedProxyMiddleware.warned = True
+                log.warning(
+                    "TRUSTED_PROXIES is %d but a request came through %d: the lockouts count "
+                    "it by its socket's address",
+                    settings.TRUSTED_PROXIES, hops,
+                )  # fmt: skip
         return self.get_response(request)
 
 

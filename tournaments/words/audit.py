@@ -66,6 +66,7 @@ SENTENCES: dict[str, Any] = {
     "role.granted": _("%(user)s: role %(role)s granted"),
     "role.revoked": _("%(user)s: role %(role)s revoked"),
     "account.created": _("Account %(user)s created"),
+    "lockout.lifted": _("%(user)s: login lockout lifted"),
 }
 _ENTRY_FIELDS = ("entry", "first", "second")
 #: a player's fields as the log names them
