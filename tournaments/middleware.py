@@ -13,6 +13,7 @@ from tournaments.access import lockout
 from tournaments.views.errors import is_api, json_error
 
 __all__ = [
+    "ContentSecurityPolicyMiddleware",
     "LockoutMiddleware",
     "NulCharacterMiddleware",
     "RequestBodyLimitMiddleware",
@@ -51,6 +52,21 @@ class RequestBodyLimitMiddleware:
                 status=413,
             )
         return self.get_response(request)
+
+
+class ContentSecurityPolicyMiddleware:
+    """Every answer carries ``settings.CONTENT_SECURITY_POLICY`` (issue 38; empty: none) unless
+    a view set its own."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        policy = settings.CONTENT_SECURITY_POLICY
+        if policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = policy
+        return response
 
 
 class UntrustedProxyMiddleware:

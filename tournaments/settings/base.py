@@ -11,6 +11,7 @@ import secrets
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(environ.Env().str("PULKA_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -18,9 +19,20 @@ VAR_DIR = Path(environ.Env().str("PULKA_VAR_DIR", default=str(BASE_DIR / "var"))
 env = environ.Env()
 
 
+#: the placeholders of docker/.env.example: a site started with one would sign its sessions
+#: with a key anybody can read (issue 38)
+PLACEHOLDER_SECRET_KEYS = {"change-me-to-a-long-random-string", "change-me"}
+
+
 def _secret_key() -> str:
-    """The SECRET_KEY variable, or a random key kept in var/ (never a literal in the code)."""
+    """The SECRET_KEY variable, or a random key kept in var/ (never a literal in the code); the
+    placeholder of ``docker/.env.example`` is refused."""
     if key := env.str("SECRET_KEY", default=""):
+        if key.strip() in PLACEHOLDER_SECRET_KEYS:
+            raise ImproperlyConfigured(
+                "SECRET_KEY is the placeholder of docker/.env.example: set a long random "
+                "string (python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+            )
         return key
     path = VAR_DIR / "secret_key"
     if not path.exists():
@@ -54,6 +66,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tournaments.middleware.RequestBodyLimitMiddleware",
+    "tournaments.middleware.ContentSecurityPolicyMiddleware",
     "tournaments.middleware.UntrustedProxyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -238,6 +251,16 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if SECURE_COOKIES else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+# Content-Security-Policy of every answer (tournaments/middleware.py, issue 38): the pages need
+# no third-party origin (fonts, scripts and the API reference's Redoc are Pulka's own static
+# files); inline style attributes stay allowed, inline scripts do not; Redoc runs a blob worker.
+CONTENT_SECURITY_POLICY = env.str(
+    "CONTENT_SECURITY_POLICY",
+    default="default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self' blob:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'",
+)
 # Reverse proxies in front of Pulka whose X-Forwarded-For / X-Forwarded-Proto are believed: the
 # caller's address for the lockouts (tournaments/access/lockout.py) and whether the request was HTTPS.
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
