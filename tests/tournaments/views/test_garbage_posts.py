@@ -50,7 +50,7 @@ BRANCHES = [
     "add", "replace", "delete", "ending", "raspasy", "ruling", "appeal", "revoke", "apart-add",
     "apart-remove", "fix-table", "changed", "upheld", "catalogue", "event", "recompute",
     "settings", "config", "adjust", "generate", "blank", "protocols", "seating", "standings",
-    "tiebreaks", "capped", "scaled",
+    "tiebreaks", "capped", "scaled", "lift",
 ]  # fmt: skip
 BRANCH_FIELDS = ("action", "kind", "status", "ending", "entry_kind", "paper", "round_score")
 #: Actions in the URL (``…/<str:action>/``).
