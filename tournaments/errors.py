@@ -22,6 +22,9 @@ from django.utils.translation import gettext_noop
 
 __all__ = [
     "ApplicationError",
+    "BIGINT_MAX",
+    "INT_MAX",
+    "INT_MIN",
     "InvariantError",
     "UserFacingError",
     "error_words",
@@ -166,16 +169,39 @@ def say(words: dict[str, Any], said_again: Callable[[Any], str] | None = None) -
     return template % params if params else template
 
 
-def whole_number(value: Any, field: str | None = None) -> int | None:
-    """A form's whole number: ``None`` when blank, else the integer; anything else is a
+#: the range of a database integer column (PostgreSQL ``integer``), the default bounds of a
+#: form's whole number; a row's id (``bigint``) is read with ``high=BIGINT_MAX``
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+BIGINT_MAX = 2**63 - 1
+
+
+def whole_number(
+    value: Any, field: str | None = None, *, low: int = INT_MIN, high: int = INT_MAX
+) -> int | None:
+    """A form's whole number: ``None`` when blank, else the integer between ``low`` and
+    ``high`` (by default a database integer's range, issue 38); anything else is a
     :class:`UserFacingError` naming ``field`` (when given), never a 500."""
     text = "" if value is None else str(value).strip()
     if not text:
         return None
+    where = {"field": field} if field else None
+    if len(text) > 30:  # int() of a very long text is slow; no bound needs more digits
+        raise UserFacingError(
+            _("%(value)s… is not a whole number between %(low)d and %(high)d.")
+            % {"value": text[:12], "low": low, "high": high},
+            where,
+        )
     try:
-        return int(text)
+        number = int(text)
     except ValueError:
         raise UserFacingError(
             _("%(value)r is not a whole number.") % {"value": text},
-            {"field": field} if field else None,
+            where,
         ) from None
+    if not low <= number <= high:
+        raise UserFacingError(
+            _("%(value)d is out of range: give a whole number between %(low)d and %(high)d.")
+            % {"value": number, "low": low, "high": high},
+            where,
+        )
+    return number

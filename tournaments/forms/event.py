@@ -231,7 +231,11 @@ class FixedTableForm(forms.Form):
 
     entry = forms.IntegerField(label=_("Player"), widget=forms.Select)
     table = forms.IntegerField(
-        label=_("Table"), min_value=1, required=False, help_text=_("Blank: no fixed table.")
+        label=_("Table"),
+        min_value=1,
+        max_value=32767,  # the column's (a small integer): past it a 500, issue 38
+        required=False,
+        help_text=_("Blank: no fixed table."),
     )
     reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
 

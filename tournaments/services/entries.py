@@ -91,6 +91,19 @@ def _clean_text(value: str, field_name: str, errors: list[CsvLineError], line: i
     if "\x00" in value:
         errors.append(CsvLineError(line, field_name, _("contains a NUL character")))
         return ""
+    if surrogate := next((c for c in value if "\ud800" <= c <= "\udfff"), None):
+        # a lone surrogate (JSON's "\ud800"), which no text may hold (issue 38)
+        errors.append(
+            CsvLineError(
+                line,
+                field_name,
+                _("contains the surrogate character U+%(code)04X, which is not text")
+                % {"code": ord(surrogate)},
+            )
+        )
+        # the line is refused; the rest of its checks see the text without them (a lookup of
+        # the name must not send PostgreSQL what it cannot encode)
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in value)
     if len(value) > _MAX[field_name]:
         errors.append(
             CsvLineError(

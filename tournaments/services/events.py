@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from rules.conventions import InvalidConventionError
 from rules.variants import Family, family_of_convention
 from scoring.variants import variant_for_convention
+from tournaments.access import lockout
 from tournaments.convention_labels import convention_error, convention_name, family_name
 from tournaments.errors import UserFacingError
 from tournaments.families import playable
@@ -32,6 +33,7 @@ from tournaments.standings.table import config_from_json
 __all__ = [
     "POLICY_SIZES",
     "event_create",
+    "event_lockout_lift",
     "event_table_policy",
     "event_role_grant",
     "event_role_revoke",
@@ -156,6 +158,12 @@ def validate_table_policy(
     """
     if policy is None:
         return None
+    if policy not in TableSizePolicy.values:  # the draw would find no sizes for it (issue 38)
+        raise UserFacingError(
+            _("%(value)r is not a table-size policy; choose one of %(choices)s.")
+            % {"value": policy, "choices": ", ".join(TableSizePolicy.values)},
+            {"field": "table_size_policy"},
+        )
     if not _fits_family(family, policy, convention):
         sizes = _sizes(family, convention)
         allowed = ", ".join(str(n) for n in sizes)
@@ -415,6 +423,24 @@ def event_role_revoke(*, role: EventRole, by=None) -> None:
     data = {"user": role.user.get_username(), "role": role.role}
     role.delete()
     audit_log(event=event, action="role.revoked", by=by, data=data)
+
+
+def event_lockout_lift(*, event: Event, username: str, by=None) -> None:
+    """An organiser lifts the login lockout of one of the event's organisers or referees
+    (issue 38: an account locked by guesses from many addresses); logged in the event's log.
+
+    :raises UserFacingError: ``username`` holds no role in the event, or is not locked out.
+    """
+    roles = EventRole.objects.filter(event=event, user__username__iexact=username)
+    if not roles.exists():
+        raise UserFacingError(
+            _("%(user)s holds no role in this event.") % {"user": username}, {"field": "user"}
+        )
+    if not lockout.lift(lockout.LOGIN, username):
+        raise UserFacingError(
+            _("%(user)s is not locked out.") % {"user": username}, {"field": "user"}
+        )
+    audit_log(event=event, action="lockout.lifted", by=by, data={"user": username})
 
 
 @transaction.atomic

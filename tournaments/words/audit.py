@@ -73,6 +73,7 @@ SENTENCES: dict[str, Any] = {
     "role.granted": _("%(user)s: role %(role)s granted"),
     "role.revoked": _("%(user)s: role %(role)s revoked"),
     "account.created": _("Account %(user)s created"),
+    "lockout.lifted": _("%(user)s: login lockout lifted"),
 }
 _ENTRY_FIELDS = ("entry", "first", "second")
 #: what an event's change of rule family sets again (``event.family_changed``), as the log

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from scoring.model import Ending
 from tournaments.access import lockout
-from tournaments.errors import UserFacingError, whole_number
+from tournaments.errors import BIGINT_MAX, UserFacingError, whole_number
 from tournaments.models import Entry, Protocol, Round, Ruling
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
@@ -27,7 +27,9 @@ def table_entry(request, key: str):
     version, protocol = _current_protocol(table)
     ui = ui_of_protocol(protocol)  # the family's deal form (tournaments.variants)
     error = stale = None
-    edit = whole_number(request.GET.get("edit")) if request.GET.get("edit", "").isdigit() else None
+    edit = request.GET.get("edit", "")
+    # a deal's index to edit: a number past any deal (or any integer) edits none
+    edit = int(edit) if edit.isascii() and edit.isdigit() and len(edit) <= 9 else None
     if request.method == "POST":
         action = request.POST.get("action", "add")
         deals = list(protocol.deals)
@@ -153,7 +155,7 @@ def player_protocols(request, key: str):
         try:
             if request.POST.get("action") == "appeal":
                 ruling = get_object_or_404(
-                    Ruling, pk=whole_number(request.POST.get("ruling")), incident__event=entry.event
+                    Ruling, pk=whole_number(request.POST.get("ruling"), high=BIGINT_MAX), incident__event=entry.event
                 )
                 rsvc.appeal_file(
                     ruling=ruling, grounds=request.POST.get("grounds", ""), entry=entry
@@ -161,7 +163,7 @@ def player_protocols(request, key: str):
             else:
                 protocol = get_object_or_404(
                     Protocol,
-                    pk=whole_number(request.POST.get("protocol")),
+                    pk=whole_number(request.POST.get("protocol"), high=BIGINT_MAX),
                     table__seats__entry=entry,
                 )
                 seat = protocol.table.seats.get(entry=entry).position
