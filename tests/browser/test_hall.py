@@ -38,9 +38,9 @@ def test_the_hall_screen_pages_and_follows_the_round(browser, live_server):
         shots = screenshots("pulka-hall-")
         page.screenshot(path=str(shots / "hall-seating-1280x720.png"))
         # it turns the page by itself: seating (2 pages of 30 names), then standings (3)
-        page.wait_for_function("document.getElementById('hall').dataset.page === '2'")
+        page.wait_for_function("() => document.getElementById('hall').dataset.page === '2'")
         page.wait_for_function(
-            "document.querySelector('.hall-page:not([hidden])').dataset.kind === 'standings'"
+            "() => document.querySelector('.hall-page:not([hidden])').dataset.kind === 'standings'"
         )
         assert page.evaluate(VISIBLE_PAGES) == 1
         # the seating fits the screen: no page scrolls sideways
@@ -51,9 +51,9 @@ def test_the_hall_screen_pages_and_follows_the_round(browser, live_server):
         page.evaluate("window.stillTheSamePage = true")
         version = hall.get_attribute("data-version")
         round_start(round_=Round.objects.get(event=event, number=2))
-        page.wait_for_function(f"document.getElementById('hall').dataset.version !== {version!r}")
+        page.wait_for_function(f"() => document.getElementById('hall').dataset.version !== {version!r}")
         page.wait_for_function(
-            "document.querySelector('.hall-page:not([hidden]) h1').innerText.includes('In play')"
+            "() => document.querySelector('.hall-page:not([hidden]) h1').innerText.includes('In play')"
         )
         assert page.evaluate("window.stillTheSamePage === true")
         assert page.evaluate(VISIBLE_PAGES) == 1
@@ -94,7 +94,7 @@ def test_the_hall_shows_every_player_at_common_projector_sizes(browser, live_ser
         assert count >= 2  # 31 names: the seating takes more than one page
         seen: list[str] = []
         for number in range(1, count + 1):
-            page.wait_for_function(f"document.getElementById('hall').dataset.page === '{number}'")
+            page.wait_for_function(f"() => document.getElementById('hall').dataset.page === '{number}'")
             seen += page.evaluate(SHOWN_NAMES)
             page.keyboard.press("ArrowRight")
         assert sorted(seen) == sorted(players), set(players) - set(seen)

@@ -40,7 +40,7 @@ def test_the_desk_reloads_when_a_job_ends_then_stops_asking(desk, live_server, o
     page.evaluate("window.scrollTo(0, 0); window.kept = 'the same page'")
     job.state = "done"
     job.save()
-    page.wait_for_function("window.kept === undefined", timeout=15000)  # reloaded by itself
+    page.wait_for_function("() => window.kept === undefined", timeout=15000)  # reloaded by itself
     assert page.locator("#desk-jobs").count() == 0
     assert page.locator("#job-watch").get_attribute("data-running") == "0"
     assert page.locator("#job-watch-changed").count() == 0

@@ -163,7 +163,13 @@ def prepare(entries: Sequence[Entry], policy: TablePolicy, constraints: Constrai
             if teams.get(a) is not None and teams.get(a) == teams.get(b):
                 raise ConstraintError(
                     f"partners: {a!r} and {b!r} are both of team {teams[a]!r}, and members of "
-                    "one team never sit at one table"
+                    "one team never sit at one table",
+                    gettext_noop(
+                        "The partners %(first)s and %(second)s are both of team %(team)s: "
+                        "members of one team never sit at one table."
+                    ),
+                    {"first": a, "second": b, "team": teams[a]},
+                    ("first", "second"),
                 )
         units = sorted(
             (tuple(sorted(p, key=sort_key)) for p in partners), key=lambda u: sort_key(u[0])
@@ -215,7 +221,12 @@ def _teams_present(
         if len(xs) > len(sizes):
             raise ConstraintError(
                 f"teams: team {team!r} has {len(xs)} players present, but this round has "
-                f"{len(sizes)} tables, and members of one team never sit at one table"
+                f"{len(sizes)} tables, and members of one team never sit at one table",
+                gettext_noop(
+                    "Team %(team)s has %(n)s players present, but this round has %(tables)s "
+                    "tables: members of one team never sit at one table."
+                ),
+                {"team": team, "n": len(xs), "tables": len(sizes)},
             )
         fixed = {}
         for x in xs:
@@ -224,7 +235,18 @@ def _teams_present(
                     raise ConstraintError(
                         f"teams: {fixed[must_sit[x]]!r} and {x!r} of team {team!r} must both "
                         f"sit at table {must_sit[x]}, and members of one team never sit at one "
-                        "table"
+                        "table",
+                        gettext_noop(
+                            "%(first)s and %(second)s of team %(team)s must both sit at table "
+                            "%(table)s: members of one team never sit at one table."
+                        ),
+                        {
+                            "first": fixed[must_sit[x]],
+                            "second": x,
+                            "team": team,
+                            "table": must_sit[x],
+                        },
+                        ("first", "second"),
                     )
                 fixed[must_sit[x]] = x
     return teams
@@ -292,7 +314,20 @@ def check_apart(tables: Sequence[Table], constraints: Constraints, rnd: int) -> 
                 raise ConstraintError(
                     f"teams: no draw found for round {rnd} that keeps the members of team "
                     f"{team!r} apart ({seen[team]!r} and {x!r} at table {t.number}); relax a "
-                    "constraint"
+                    "constraint",
+                    gettext_noop(
+                        "No draw was found for round %(round)s that keeps the members of team "
+                        "%(team)s apart (%(first)s and %(second)s at table %(table)s); relax a "
+                        "constraint."
+                    ),
+                    {
+                        "round": rnd,
+                        "team": team,
+                        "first": seen[team],
+                        "second": x,
+                        "table": t.number,
+                    },
+                    ("first", "second"),
                 )
             seen[team] = x
         for pair in constraints.must_not_meet:

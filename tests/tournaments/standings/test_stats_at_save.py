@@ -13,6 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.russian.generate import random_protocol
+from tests.factories import UserFactory
 from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.models import Protocol, ProtocolStats, Round, StandingsSnapshot
 from tournaments.selectors import standings_inputs as selectors
@@ -33,11 +34,16 @@ def saved(monkeypatch):
     round_, tables = play_round(event, entries, 1, rng=rng, protocols=False)
     Round.objects.filter(pk=round_.pk).update(state=Round.State.IN_PLAY)
     versions = []
+    # a referee's desk: the generated pulkas' first dealers are not the draw's (a table's key
+    # may not choose its own, issue 38)
+    referee = UserFactory(is_superuser=True)
     for table in tables:
         seats = table.seats.select_related("entry__player").order_by("position")
         game = random_protocol(rng, players=seats.count(), target=event.pulka_target)
         game = dataclasses.replace(game, players=tuple(s.entry.player.name for s in seats))
-        versions.append(protocol_save(table=table, protocol=game, based_on_version=None))
+        versions.append(
+            protocol_save(table=table, protocol=game, based_on_version=None, by=referee)
+        )
     Protocol.objects.filter(pk__in=[p.pk for p in versions]).update(approved=True)
     return event, versions
 

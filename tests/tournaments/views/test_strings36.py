@@ -22,7 +22,7 @@ from tests.factories import EntryFactory, EventFactory, UserFactory
 from tests.tournaments.protocols.conftest import incident_form, make_table, talon_peek_ruling
 from tests.tournaments.protocols.test_protocol_services import closed_protocol, save
 from tournaments.convention_labels import FAMILY_OPTION_LABELS, convention_name, family_name
-from tournaments.errors import UserFacingError, error_words, said_or_stored
+from tournaments.errors import UserFacingError, error_words, said_error, said_or_stored
 from tournaments.jobs.outbox import lost_words
 from tournaments.management.commands.locale_build import COMPLETE
 from tournaments.models import Avoidance, Entry, Job, Round, Ruling
@@ -360,3 +360,34 @@ def test_a_notation_line_out_of_order_is_said_in_the_readers_language(setup, lan
     assert "1" in said, said
     cause = err.value.__cause__
     assert isinstance(cause, NotationError) and cause.reason == "expected deal number 1."
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_team_draw_the_engine_refuses_is_said_in_the_readers_language(language):
+    """Issue 40's refusals (a team with more players present than tables; two teammates fixed
+    at one table; two partners of one team) carry their words: said in the reader's language,
+    with players' names, never the engine's English."""
+    teams = {x: "Kazan" if x < 4 else f"T{x}" for x in range(9)}
+    names = {x: f"Player {x}" for x in range(9)}
+    refusals = []
+    for entries, constraints, policy in (
+        (range(9), Constraints(teams=teams), TablePolicy.THREES),
+        (range(9), Constraints(teams={0: "A", 1: "A"}, must_sit={0: 2, 1: 2}), TablePolicy.THREES),
+        (
+            range(8),
+            Constraints(teams={0: "A", 1: "A"}, partners=((0, 1), (2, 3), (4, 5), (6, 7))),
+            TablePolicy.PARTNERSHIPS,
+        ),
+    ):
+        with pytest.raises(ConstraintError) as err:
+            prepare([SeatingEntry(id=x) for x in entries], policy, constraints)
+        refusals.append(err.value)
+    assert "team 'Kazan' has 4 players present, but this round has 3 tables" in str(refusals[0])
+    with translation.override(language):
+        said = [said_error(e, names) for e in refusals]
+    assert all(e.text for e in refusals)
+    assert "Kazan" in said[0] and "4" in said[0] and "3" in said[0], said[0]
+    assert "Player 0" in said[1] and "Player 1" in said[1] and "2" in said[1], said[1]
+    assert "Player 0" in said[2] and "Player 1" in said[2], said[2]
+    if language != "en":
+        assert not any("never sit at one table" in s for s in said), said
