@@ -248,6 +248,16 @@ class Stack:
         for i in range(self.n_workers):
             self.start_worker(i)
         self.start_beat()
+        # every worker takes the event's jobs from the start: on a busy machine a worker that is
+        # still loading would leave them all to the other (the scale-out scenario's check)
+        wait_until(
+            lambda: all(self.worker_ready(i) for i in range(self.n_workers)), 120, "workers ready"
+        )
+
+    def worker_ready(self, i: int) -> bool:
+        """Whether worker ``i`` has said it is ready (Celery's "ready." line in its log)."""
+        path = self.log_dir / f"worker{i}.log"
+        return path.exists() and b" ready." in path.read_bytes()
 
     def close(self) -> None:
         for name in list(self.procs):
