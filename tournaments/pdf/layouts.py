@@ -26,6 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Table, TableStyle
 
+from tournaments import rule_sources
 from tournaments.pdf.draw import (
     BOLD,
     FONT,
@@ -210,7 +211,7 @@ def _signed(value: Any) -> str:
 PULKA = Layout(
     terms=lambda sheet: [(gettext("Pulka to"), sheet["event"]["pulka_target"])],
     block=pulka_grid,
-    result_heading=lambda sheet: gettext("Settlement") + " (001 §4.2.14)",
+    result_heading=lambda sheet: gettext("Settlement") + f" ({rule_sources.cite('001', '4.2.14')})",
     columns=(
         Column(lambda: gettext("Player"), "name", 0.35, numeric=False),
         Column(lambda: gettext("Pulya"), "pulya", 0.13),
@@ -280,9 +281,10 @@ SOUPS = Layout(
             "<b>"
             + e(
                 gettext(
-                    "Stopped before the declarer columns summed to zero: scored by the seed's "
-                    "formula, not zero-sum."
+                    "Stopped before the declarer columns summed to zero: scored by the formula "
+                    "of %(rules)s, not zero-sum."
                 )
+                % {"rules": rule_sources.cite("002", "Ending the Game")}
             )
             + "</b>"
         ]
@@ -510,8 +512,9 @@ SITS = Layout(
         + e(
             gettext(
                 "Every point a partnership writes, under and över strecket, is credited to both "
-                "its players (seed 004)."
+                "its players (%(rule)s)."
             )
+            % {"rule": rule_sources.cite("004")}
         )
         + "</font>"
     ],

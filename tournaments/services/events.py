@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from rules.conventions import InvalidConventionError
 from rules.variants import Family, family_of_convention
 from scoring.variants import variant_for_convention
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError
 from tournaments.families import playable
 from tournaments.models import Event, EventRole, Protocol
@@ -150,8 +151,8 @@ def validate_table_policy(
         name = conv.name if conv is not None else family.name
         seed = getattr(conv, "seed", family.seed) if conv is not None else family.seed
         raise UserFacingError(
-            _("%(family)s is played at tables of %(sizes)s (seed %(seed)s).")
-            % {"family": name, "sizes": allowed, "seed": seed},
+            _("%(family)s is played at tables of %(sizes)s (%(rule)s).")
+            % {"family": name, "sizes": allowed, "rule": rule_sources.cite(seed)},
             {"field": "table_size_policy"},
         )
     return policy

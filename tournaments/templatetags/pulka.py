@@ -8,6 +8,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
+from tournaments import rule_sources
 from tournaments.access import permissions
 from tournaments.models import Event, Ruling
 from tournaments.selectors.desk import job_watch as watch
@@ -85,3 +86,18 @@ def job_watch(event, seconds: int = 3, running: bool = False) -> dict:
         "version": state.version if state else "",
         "seconds": seconds,
     }
+
+
+@register.filter
+def cited(citation) -> str:
+    """A rule cited in the code's form (``"001 §4.1.3"``, ``'002 "Kontra"'``) as a referee
+    knows it, in the page's language ("Kodeks 1996, 4.1.3"): templates write the rule as the
+    code does and show it as people read it (:func:`tournaments.rule_sources.cite_code`)."""
+    return rule_sources.cite_code(str(citation))
+
+
+@register.filter
+def rule_of(rule, family) -> str:
+    """A rule of ``family``'s rule text ("3.2.21", "Kontra") as a referee knows it ("Kodeks
+    1996, 3.2.21"); ``rule`` unchanged without a family."""
+    return family.cite(str(rule)) if family is not None and rule else str(rule or "")

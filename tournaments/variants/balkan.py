@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from rules.balkan import CONTRACT_VALUES, PREFERANS
 from scoring.balkan.protocol import AllPass, Defence, Hand
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError
 from tournaments.families.balkan import BalkanDomain
 
@@ -53,8 +54,8 @@ FINDING_TITLES: dict[str, Any] = {
     "KONTRA_BY": gettext_lazy("Kontra by a seat that cannot say it"),
     "KONTRA_LEVEL": gettext_lazy("Doubling beyond the agreed limit"),
     "KONTRA_MISSING": gettext_lazy("A plain two needs a kontra"),
-    "BETTEL_KONTRA": gettext_lazy("Bettel with kontra: the seed leaves it undefined"),
-    "UNDEFINED": gettext_lazy("A result the seed leaves undefined"),
+    "BETTEL_KONTRA": gettext_lazy("Bettel with kontra: the rules leave it undefined"),
+    "UNDEFINED": gettext_lazy("A result the rules leave undefined"),
     "REFA_BEYOND_LIMIT": gettext_lazy("A refa beyond the limit"),
     "DEAL_AFTER_END": gettext_lazy("A deal after the game ended"),
     "NOT_ENDED": gettext_lazy("Marked ended, but the columns do not sum to zero"),
@@ -107,9 +108,13 @@ class BalkanUI(BalkanDomain, FamilyUI):
     blank_template = "pdf/blank_protocol_balkan.html"
     result_label = gettext_lazy("Result (points)")
     result_heading = gettext_lazy("Points")
-    criterion_text = gettext_lazy(
-        "Criterion: the sum of the final calculation's points over approved protocols "
-        '(002 "Scoring").'
+    criterion_text = rule_sources.with_rule(
+        gettext_lazy(
+            "Criterion: the sum of the final calculation's points over approved protocols "
+            "(%(rule)s)."
+        ),
+        "002",
+        "Scoring",
     )
     round_score_names = {
         **FamilyUI.round_score_names,
@@ -133,11 +138,15 @@ class BalkanUI(BalkanDomain, FamilyUI):
     game_label = gettext_lazy("The game (partija)")  # seed 002 has no pulka
     opponents_heading = gettext_lazy("Opponents (points won from each)")
     # scoring.balkan.score.pairwise_results
-    cross_table_note = gettext_lazy(
-        "Each cell: the points the player in the row won from the player in the column where "
-        "they met (the soups they wrote against each other, netted, plus ten times the "
-        'difference of their declarer columns shared by three; 002 "Ending the Game"), with '
-        "the rounds."
+    cross_table_note = rule_sources.with_rule(
+        gettext_lazy(
+            "Each cell: the points the player in the row won from the player in the column "
+            "where they met (the soups they wrote against each other, netted, plus ten times "
+            "the difference of their declarer columns shared by three; %(rule)s), with the "
+            "rounds."
+        ),
+        "002",
+        "Ending the Game",
     )
     # docs/balkan-format.md; tests/tournaments/balkan/test_balkan_pages.py parses them
     notation_hint = gettext_lazy(

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from rules.pot import InvalidPotContractError, PotContract
 from scoring.pot.protocol import Decision, Hand, Rundpass, active_seats, defenders_of
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.families.pot import PotDomain, _fraction
 
@@ -104,6 +105,12 @@ for _code in (
 _EFTERKOP_FIELD = re.compile(r"efterkop_(?:by|contract)_([1-9][0-9]?)")
 
 
+def _four_players() -> str:
+    """The Viennese text's rule of four at a table: the dealer sits out (000 "Spel på fyra
+    personer"), as a referee knows it."""
+    return rule_sources.cite("000", "Spel på fyra personer")
+
+
 class PotUI(PotDomain, FamilyUI):
     entry_template = "tournaments/protocols/entry/pot.html"
     pulka_template = "tournaments/protocols/cells/pot.html"
@@ -181,8 +188,8 @@ class PotUI(PotDomain, FamilyUI):
             raise UserFacingError(_("Choose the declarer."), {"field": "declarer"})
         if declarer not in actives:
             raise UserFacingError(
-                _('%(name)s deals and sits out this deal (000 "Spel på fyra personer").')
-                % {"name": protocol.players[declarer]},
+                _("%(name)s deals and sits out this deal (%(rule)s).")
+                % {"name": protocol.players[declarer], "rule": _four_players()},
                 {"field": "declarer"},
             )
         try:
@@ -193,8 +200,8 @@ class PotUI(PotDomain, FamilyUI):
         player = efterkop[-1][0] if efterkop else declarer
         if player not in actives:
             raise UserFacingError(
-                _('%(name)s deals and sits out this deal (000 "Spel på fyra personer").')
-                % {"name": protocol.players[player]},
+                _("%(name)s deals and sits out this deal (%(rule)s).")
+                % {"name": protocol.players[player], "rule": _four_players()},
                 {"field": f"efterkop_by_{len(efterkop)}"},
             )
         played = efterkop[-1][1] if efterkop else contract
@@ -367,7 +374,7 @@ class PotUI(PotDomain, FamilyUI):
         return {
             "deals": deals,
             "pot_word": POT_WORDS[conv.language],
-            "seed": conv.seed,
+            "rules": rule_sources.cite(conv.seed),
             "ante": conv.ante_units,
             "stake": conv.stake,
             "max_amount": conv.max_units() if conv.game == "viennese" else conv.cap or None,
@@ -391,7 +398,7 @@ class PotUI(PotDomain, FamilyUI):
         """The ledger's terms: the stake, the dealer's ante, the maximum, the pot's handling."""
         return {
             "pot_word": POT_WORDS[convention.language],
-            "seed": convention.seed,
+            "rules": rule_sources.cite(convention.seed),
             **self.sheet_terms(convention, target=0),
             "pot_end": convention.pot_end,
         }

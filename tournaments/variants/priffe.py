@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 from rules.priffe import PASS, Contract, auction_outcome, auction_problems, parse_bid
 from scoring.priffe.protocol import Hand, Honours, HonoursPattern, Penalty, default_sittings
 from scoring.priffe.score import convention_of
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.families.priffe import PriffeDomain
 
@@ -79,9 +80,13 @@ class PriffeUI(PriffeDomain, FamilyUI):
     penalty_terms = {"gora": gettext_lazy("%(n)s above the line for the opponents")}
     result_label = gettext_lazy("Player total (points)")
     result_heading = gettext_lazy("Points")
-    criterion_text = gettext_lazy(
-        "Criterion: the sum of the player totals over approved protocols, every point a side "
-        'writes credited to both partners (004 "Poängräkning").'
+    criterion_text = rule_sources.with_rule(
+        gettext_lazy(
+            "Criterion: the sum of the player totals over approved protocols, every point a "
+            "side writes credited to both partners (%(rule)s)."
+        ),
+        "004",
+        "Poängräkning",
     )
     ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
     finding_titles = FINDING_TITLES
@@ -237,9 +242,9 @@ class PriffeUI(PriffeDomain, FamilyUI):
                 raise UserFacingError(
                     _(
                         "Give %(name)s's bid (pass if he passed), or leave every bid blank: "
-                        'one round of four bids (004 "Budgivning").'
+                        "one round of four bids (%(rule)s)."
                     )
-                    % {"name": protocol.players[p]},
+                    % {"name": protocol.players[p], "rule": rule_sources.cite("004", "Budgivning")},
                     {"field": f"bid_{p}"},
                 )
             try:

@@ -57,7 +57,7 @@ def test_settings_store_only_the_options_set_and_show_them_again(client):
     assert 'name="option_raspasy_price" value="2"' in form
     assert '<option value="false" selected>' in form
     dashboard = client.get(reverse("manage", args=[event.slug])).content.decode()
-    assert "Whist (001 §3.8.13, §3.8.14): gentleman&#x27;s (джентльменский)" in dashboard
+    assert "Whist (Kodeks 1996, 3.8.13, 3.8.14): gentleman&#x27;s (джентльменский)" in dashboard
     # blank everywhere: back to the convention
     client.post(url, SETTINGS)
     event.refresh_from_db()
@@ -91,7 +91,7 @@ def test_the_russian_form_names_the_options_in_russian(client):
     event = EventFactory(slug="club-cup")
     client.force_login(UserFactory(is_superuser=True))
     page = client.get("/ru" + reverse("manage-settings", args=[event.slug])).content.decode()
-    assert "Ответственность вистующего (001 §3.8.11, §3.8.12)" in page
+    assert "Ответственность вистующего (Кодекс 1996, 3.8.11, 3.8.12)" in page
     assert "джентльменский" in page and "по конвенции" in page
 
 
@@ -122,4 +122,4 @@ def test_the_returned_half_consolation_option_d21_is_set_and_shown_in_both_langu
         " (001 §3.8.8, §3.8.14, §3.8.1.2): no"
     ) in public
     russian = client.get("/ru" + url).content.decode()
-    assert "уходивший за полвиста пишет консоляцию (001 §3.8.8, §3.8.14, §3.8.1.2)" in russian
+    assert "уходивший за полвиста пишет консоляцию (Кодекс 1996, 3.8.8, 3.8.14, 3.8.1.2)" in russian
