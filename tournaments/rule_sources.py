@@ -21,7 +21,7 @@ from typing import Any
 from django.utils.functional import lazy
 from django.utils.translation import gettext, pgettext_lazy
 
-__all__ = ["SOURCES", "cite", "cite_code", "source_name", "with_rule"]
+__all__ = ["SOURCES", "cite", "cite_code", "cited_in", "source_name", "with_rule"]
 
 
 #: rule source (the rule text's number, ``docs/sources.md``) → its name as a referee knows it
@@ -101,3 +101,20 @@ def with_rule(message: Any, source: str, *rules: str, **params: Any) -> Any:
     the rule cited by :func:`cite`, evaluated when read (so a label defined at import time
     follows the reader's language); ``params`` fill its other fields."""
     return _with_rule_lazy(message, source, tuple(rules), params)
+
+
+#: a citation in the code's form inside a sentence of the pure packages (``scoring``, ``rules``:
+#: English, with no translation), such as a JSON reader's "… (3 players, 001 §3.2.10)"
+_IN_TEXT = re.compile(
+    r'\b(?P<source>00[0-4])(?P<rules>(?: §[\d.]+(?: [А-Я])?(?:, §[\d.]+(?: [А-Я])?)*)'
+    r'| "[^"]+"| note \S+?(?=[),;]|$))'
+)
+
+
+def cited_in(text: str) -> str:
+    """``text`` with each citation in the code's form (``001 §3.2.10``, ``002 "Kontra"``)
+    written as a referee knows it (:func:`cite`): for the messages of the pure packages, which
+    cite rules as the code does and reach a person as a form error."""
+    return _IN_TEXT.sub(
+        lambda m: cite(m.group("source"), *_split(m.group("rules").strip())), str(text)
+    )

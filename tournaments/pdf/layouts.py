@@ -368,7 +368,7 @@ LEDGER = Layout(
         + ([(gettext("maximum"), sheet["max_amount"])] if sheet.get("max_amount") else [])
     ),
     block=_ledger_block,
-    result_heading=lambda sheet: gettext("Result") + f" ({sheet['seed']})",
+    result_heading=lambda sheet: gettext("Result") + f" ({sheet['rules_name']})",
     before_result=_pot_end,
     columns=(
         Column(lambda: gettext("Player"), "name", 0.4, numeric=False),

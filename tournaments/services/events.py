@@ -81,7 +81,7 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
         family = family_of_convention(variant)
         convention = family.find(variant)
     except InvalidConventionError as exc:
-        raise UserFacingError(str(exc), {"field": "variant"}) from exc
+        raise UserFacingError(rule_sources.cited_in(str(exc)), {"field": "variant"}) from exc
     if not playable(family.key):
         raise UserFacingError(
             _("Tournaments cannot be played in %(family)s yet.") % {"family": family.name},
@@ -91,7 +91,9 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
     try:
         convention.with_options(**options)
     except (InvalidConventionError, TypeError) as exc:
-        raise UserFacingError(str(exc), {"field": "convention_options"}) from exc
+        raise UserFacingError(
+            rule_sources.cited_in(str(exc)), {"field": "convention_options"}
+        ) from exc
     return convention.key, options
 
 
@@ -192,7 +194,7 @@ def validate_tiebreaks(tiebreaks: Any, variant: str | None = None) -> list[Any]:
     try:
         config_from_json(tiebreaks, allowed=_tiebreaks_of(variant), scores=round_scores_of(variant))
     except (ValueError, TypeError) as exc:
-        raise UserFacingError(str(exc), {"field": "tiebreaks"}) from exc
+        raise UserFacingError(rule_sources.cited_in(str(exc)), {"field": "tiebreaks"}) from exc
     return tiebreaks
 
 

@@ -374,7 +374,7 @@ class PotUI(PotDomain, FamilyUI):
         return {
             "deals": deals,
             "pot_word": POT_WORDS[conv.language],
-            "rules": rule_sources.cite(conv.seed),
+            "rules_name": rule_sources.cite(conv.seed),
             "ante": conv.ante_units,
             "stake": conv.stake,
             "max_amount": conv.max_units() if conv.game == "viennese" else conv.cap or None,
@@ -398,7 +398,7 @@ class PotUI(PotDomain, FamilyUI):
         """The ledger's terms: the stake, the dealer's ante, the maximum, the pot's handling."""
         return {
             "pot_word": POT_WORDS[convention.language],
-            "rules": rule_sources.cite(convention.seed),
+            "rules_name": rule_sources.cite(convention.seed),
             **self.sheet_terms(convention, target=0),
             "pot_end": convention.pot_end,
         }

@@ -32,14 +32,14 @@ def test_settings_page_sets_the_bula_and_the_refa_limit(client):
     url = reverse("manage-settings", args=[event.slug])
     page = client.get(url).content.decode()
     assert "Bula" in page and 'name="option_refa_limit"' in page
-    assert "002" in page and 'name="option_whist_style"' not in page
+    assert "Croatian rules" in page and "002" not in page and 'name="option_whist_style"' not in page
     assert "Hrvatski preferans (Croatian)" in page and "Сочинка" in page  # grouped choices
     r = client.post(url, {**SETTINGS, "option_refa_limit": "2", "option_plain_two": ""})
     assert r.status_code == 302, r.content.decode()[:3000]
     event.refresh_from_db()
     assert (event.pulka_target, event.convention_options) == (50, {"refa_limit": 2})
     r = client.post(url, {**SETTINGS, "table_size_policy": "mixed"})
-    assert r.status_code == 200 and "002" in r.content.decode()  # tables of three only
+    assert r.status_code == 200 and "(Croatian rules)" in r.content.decode()  # tables of three only
     event.refresh_from_db()
     assert event.table_size_policy == "3"
 

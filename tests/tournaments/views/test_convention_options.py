@@ -99,7 +99,7 @@ def test_the_public_event_page_names_the_convention_and_its_options(client):
     event = EventFactory(variant="leningrad", convention_options={"raspasy_price": 3})
     page = client.get(reverse("event", args=[event.slug])).content.decode()
     assert "Ленинградка (Leningrad)" in page
-    assert "Raspasy price per trick (note 44): 3" in page
+    assert "Raspasy price per trick (Kodeks 1996, note 44): 3" in page
 
 
 def test_the_returned_half_consolation_option_d21_is_set_and_shown_in_both_languages(client):
@@ -119,7 +119,7 @@ def test_the_returned_half_consolation_option_d21_is_set_and_shown_in_both_langu
     public = client.get(reverse("event", args=[event.slug])).content.decode()
     assert (
         "Gentleman whist, whist returned: the former half-whister writes the consolation"
-        " (001 §3.8.8, §3.8.14, §3.8.1.2): no"
+        " (Kodeks 1996, 3.8.8, 3.8.14, 3.8.1.2): no"
     ) in public
     russian = client.get("/ru" + url).content.decode()
     assert "уходивший за полвиста пишет консоляцию (Кодекс 1996, 3.8.8, 3.8.14, 3.8.1.2)" in russian

@@ -15,6 +15,7 @@ from rules.variants import family_of_convention, find_any_convention
 from scoring.model import Ending
 from scoring.notation_lexer import NotationError
 from scoring.variants import read_json_document, variant_of
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError
 from tournaments.families import domain_of_protocol
 from tournaments.families.protocols import ScoringProtocol, Sheet, deal_lines
@@ -160,7 +161,7 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
         line = exc.line - (0 if has_header else len(head.splitlines()) + 1)
         raise UserFacingError(
             _("Line %(line)d, column %(column)d: %(reason)s")
-            % {"line": line, "column": exc.column, "reason": exc.reason},
+            % {"line": line, "column": exc.column, "reason": rule_sources.cited_in(exc.reason)},
             {"field": "notation", "line": line, "column": exc.column},
         ) from exc
     # what the text leaves out comes from the event and the draw; what it states is checked
@@ -184,7 +185,8 @@ def protocol_from_document(table: Table, document: object) -> tuple[ScoringProto
         _variant, protocol, sheet = read_json_document(document)
     except ValueError as exc:  # JsonFormatError, naming the path
         raise UserFacingError(
-            str(exc), {"field": "protocol", "path": getattr(exc, "path", None)}
+            rule_sources.cited_in(str(exc)),
+            {"field": "protocol", "path": getattr(exc, "path", None)},
         ) from exc
     header = table_header(table)
     left_out = {f: getattr(header, f) for f in ("convention", "options") if f not in document}  # type: ignore[operator]

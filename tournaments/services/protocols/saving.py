@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.variants import variant_of
+from tournaments import rule_sources
 from tournaments.access.permissions import can_referee
 from tournaments.errors import UserFacingError
 from tournaments.families.protocols import ScoringProtocol, Sheet, stored_protocol, stored_sheet
@@ -195,7 +196,7 @@ def protocol_save(
             variant.sheet_from_dict(variant.sheet_to_dict(sheet))
     except ValueError as exc:  # JsonFormatError, naming the path
         raise UserFacingError(
-            str(exc), {"field": "data", "path": getattr(exc, "path", None)}
+            rule_sources.cited_in(str(exc)), {"field": "data", "path": getattr(exc, "path", None)}
         ) from exc
     fields = _evaluate(table, protocol, sheet)
     if current is not None:
