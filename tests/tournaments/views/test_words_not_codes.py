@@ -30,6 +30,14 @@ LEAKS = {
     "a rule reference as an identifier": re.compile(r"\[\d{3}-"),
     "a code in capitals": re.compile(r"\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+\b"),
     "a 0-based seat": re.compile(r"\b(?:seat|место|mjesto|mesto|Platz|plats)\s*0\b", re.I),
+    # issue 36: a rule is cited as a referee knows it ("Kodeks 1996, 3.2.21", "Croatian rules,
+    # “Kontra”"), never by our file numbers ("seed 002", "(002)", "001 §3.2.21", "[002 …]")
+    "a rule text's file number": re.compile(
+        r"\bseeds? 00[0-4]\b|\(00[0-4]\)|\b00[0-4](?: §| [\"“„«]|[,;:] ?(?:note|A-|D\d|\d|Serbia))"
+        r"|\[00[0-4]\b"
+    ),
+    # ... nor by the reading aid's register ("A-VI-3", "A-PR-1")
+    "a reading aid's id": re.compile(r"\bA-(?:HR|SI|VI|DE|PR|PO)-\d\b"),
 }
 
 #: server settings an organiser is told to set: names to type, shown on purpose
@@ -97,6 +105,7 @@ def test_the_scan_finds_what_it_looks_for():
     html = (
         "<p>Penalty {'gora': 5}</p><p title='[0, 1]'>x</p><td>None</td><p>Penalties: None.</p><p>TRICKS_SUM</p>"
         "<p>Сергей: seat 0</p><p>[001-3.2.21]</p><script>var a = {'b': None}</script>"
+        "<p>tables of 3 (seed 002)</p><p>falls under (000, A-VI-3)</p>"
     )
     found = {what for what, _ in leaks(shown_text(html), {"TALON_PEEK"})}
     for what in (
@@ -106,6 +115,8 @@ def test_the_scan_finds_what_it_looks_for():
         "a code in capitals",
         "a 0-based seat",
         "a rule reference as an identifier",
+        "a rule text's file number",
+        "a reading aid's id",
     ):
         assert what in found
     assert not any("var a" in context for _, context in leaks(shown_text(html), set()))
@@ -119,7 +130,14 @@ def test_the_scan_finds_what_it_looks_for():
         leaks(shown_text("<p>see x.ruling.made.y and ruling.made2</p>"), set(), {"ruling.made"})
         == []
     )
-    clean = "<p>Сергей Морозов: 5 into the gora (001 §3.2.21, looked at the talon); seat 1</p>"
+    for cited in ('[002 "Kontra"]', "(001 §3.2.21)", "Kodeks (002)", "[000 “Giv”]"):
+        assert [w for w, _ in leaks(shown_text(f"<p>{cited}</p>"), set())] == [
+            "a rule text's file number"
+        ], cited
+    clean = (
+        "<p>Сергей Морозов: 5 into the gora (Kodeks 1996, 3.2.21, looked at the talon); seat 1"
+        "</p><p>Игрок 0001, table 002x, 2002 (Croatian rules, “Kontra”)</p>"
+    )
     assert leaks(shown_text(clean), set()) == []
 
 
