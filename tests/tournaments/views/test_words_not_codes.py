@@ -37,6 +37,8 @@ LEAKS = {
         r"\bseeds? 00[0-4]\b|\(00[0-4]\)|\b00[0-4](?: §| [\"“„«]|[,;:] ?(?:note|A-|D\d|\d|Serbia))"
         r"|\[00[0-4]\b"
     ),
+    # the draw engine's machinery belongs in a round's "About this draw" (issue 36)
+    "the draw's machinery": re.compile(r"\btabu search\b|\bCP-SAT\b|\bOR-Tools\b|\bmanage\.py\b"),
     # ... nor by the reading aid's register ("A-VI-3", "A-PR-1")
     "a reading aid's id": re.compile(r"\bA-(?:HR|SI|VI|DE|PR|PO)-\d\b"),
 }
@@ -70,9 +72,13 @@ class _ShownText(HTMLParser):
             self.parts.append(data)
 
 
+#: a round's "About this draw": the seed, the engine and how it made the tables, for the curious
+_ABOUT_THE_DRAW = re.compile(r'<details[^>]*class="about-draw".*?</details>', re.S)
+
+
 def shown_text(html: str) -> str:
     parser = _ShownText()
-    parser.feed(html)
+    parser.feed(_ABOUT_THE_DRAW.sub("", html))
     return "\n".join(p.strip() for p in parser.parts if p.strip())
 
 
@@ -106,7 +112,8 @@ def test_the_scan_finds_what_it_looks_for():
     html = (
         "<p>Penalty {'gora': 5}</p><p title='[0, 1]'>x</p><td>None</td><p>Penalties: None.</p><p>TRICKS_SUM</p>"
         "<p>Сергей: seat 0</p><p>[001-3.2.21]</p><script>var a = {'b': None}</script>"
-        "<p>tables of 3 (seed 002)</p><p>falls under (000, A-VI-3)</p>"
+        "<p>tables of 3 (seed 002)</p><p>falls under (000, A-VI-3)</p><p>(tabu search)</p>"
+        '<details class="about-draw"><p>seed 7 · manage.py draw_verify cup 1</p></details>'
     )
     found = {what for what, _ in leaks(shown_text(html), {"TALON_PEEK"})}
     for what in (
@@ -118,9 +125,11 @@ def test_the_scan_finds_what_it_looks_for():
         "a rule reference as an identifier",
         "a rule text's file number",
         "a reading aid's id",
+        "the draw's machinery",
     ):
         assert what in found
     assert not any("var a" in context for _, context in leaks(shown_text(html), set()))
+    assert not any("draw_verify" in context for _, context in leaks(shown_text(html), set()))
     assert ("a finding code", "…TALON_PEEK here…") in leaks(
         shown_text("<p>TALON_PEEK here</p>"), {"TALON_PEEK"}
     )
@@ -172,7 +181,7 @@ def test_no_page_of_the_demo_shows_a_code_a_repr_or_a_0_based_seat():
 
 #: what the scan in every language holds each page to (issue 36): what people read names the
 #: rule texts as a referee knows them, in every language Pulka offers
-EVERY_LANGUAGE = ("a rule text's file number", "a reading aid's id")
+EVERY_LANGUAGE = ("a rule text's file number", "a reading aid's id", "the draw's machinery")
 
 
 def test_no_page_of_the_demo_cites_a_rule_by_file_number_in_any_language():
