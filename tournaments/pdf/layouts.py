@@ -260,8 +260,9 @@ def _soups_block(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
             cells += [e(c["left"]), main, e(c["right"])]
         rows.append((cells, bool(d.get("penalty"))))
     legend = gettext(
-        "Declarer columns are written signed: the bula is minus; ⌒ a hat (the column crossed "
-        "zero), ⌣ the hat taken off; each — an unplayed refa, ⊘ a refa played."
+        "Declarer columns are written as on paper, without a minus sign: the bula and what is "
+        "left of it; ⌒ a hat (the column crossed zero: under the hat the figure counts for the "
+        "player), ⌣ the hat taken off; each — an unplayed refa, ⊘ a refa played."
     )
     return [
         grouped_grid(lead, groups, rows, st, width),
@@ -275,7 +276,8 @@ SOUPS = Layout(
         + ([(gettext("refas"), sheet["refa_limit"])] if sheet.get("refa_limit") else [])
     ),
     block=_soups_block,
-    result_heading=lambda sheet: gettext("Final calculation") + " (002)",
+    result_heading=lambda sheet: gettext("Final calculation")
+    + f" ({rule_sources.cite('002', 'Ending the Game')})",
     before_result=lambda sheet: (
         [
             "<b>"
@@ -506,7 +508,7 @@ SITS = Layout(
         )
     ),
     block=_sits_block,
-    result_heading=lambda sheet: gettext("Player totals") + " (004)",
+    result_heading=lambda sheet: gettext("Player totals") + f" ({rule_sources.cite('004')})",
     after_result=lambda sheet: [
         f'<font color="{GREY}">'
         + e(

@@ -264,7 +264,9 @@ class BalkanUI(BalkanDomain, FamilyUI):
                     {
                         "column": d.column_delta[p],
                         "soups": sum(d.soup_delta[p]),
-                        "total_column": d.columns[p],
+                        # written as on paper: the bula and what is left of it without a
+                        # minus sign, the hat telling the side of zero (002 "Scoring")
+                        "total_column": abs(d.columns[p]),
                         "total_soups": sum(d.soups[p]),
                         "refas": d.refas[p],
                         "refa_marks": "—" * d.refas[p],  # a refa line without its stroke
@@ -312,7 +314,7 @@ class BalkanUI(BalkanDomain, FamilyUI):
                     "cells": [
                         {
                             "left": d.soups[p][sides[p][0]],
-                            "column": d.columns[p],
+                            "column": abs(d.columns[p]),  # as on paper (002 "Scoring")
                             "right": d.soups[p][sides[p][1]],
                             "changed": bool(d.column_delta[p]),
                             "hat": self._hat(d, p),
