@@ -452,6 +452,14 @@ def entry_edit(request, event, entry_id: int):
     )
 
 
+def _where(row: dict | None, described: str) -> str:
+    """A log entry in words: a protocol's, an incident's or a ruling's with its round and table
+    first ("round 2, table 3: version 1 approved")."""
+    if row is None or not row["text"]:
+        return described
+    return f"{row['where']}: {row['text']}" if row["where"] else row["text"]
+
+
 @event_view(roles=permissions.CHIEF_REFEREE)
 def audit(request, event):
     names = dict(event.entries.values_list("pk", "player__name"))
@@ -459,12 +467,12 @@ def audit(request, event):
     # protocols, incidents, rulings and appeals in words with the table's names (issue 29)
     rows = {r["entry"].pk: r for r in log_rows(event, items, only_known=True)}
     log = [
-        # in words only: the record as programs read it is the JSON and CSV download
+        # in words only: the record as programs read it is the JSON and CSV download; a
+        # protocol's entry names its round and table (issue 36), and who saved it
         (
             item,
-            rows[item.pk]["text"]
-            if item.pk in rows and rows[item.pk]["text"]
-            else audit_text.described(item.action, item.data, names),
+            audit_text.who(item.user, item.data, names),
+            _where(rows.get(item.pk), audit_text.described(item.action, item.data, names)),
             rows[item.pk]["reason"] if item.pk in rows else item.reason,
         )
         for item in items

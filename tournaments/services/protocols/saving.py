@@ -238,6 +238,9 @@ def protocol_save(
             "entry_kind": entry_kind,
             "version": saved.version,
             "errors": saved.error_count,
+            # who saved it where no account did: the table's phone, by the player it names
+            "source": source,
+            "via_entry": getattr(via_entry, "pk", None),
         },
     )
     return saved
