@@ -27,3 +27,15 @@ def test_the_log_names_round_table_and_who_saved_a_protocol(client, setup):
     assert "round 1, table 1: version 1 saved" in saved and "at the table" in saved
     assert "round 1, table 1: version 1 approved" in approved
     assert setup.chief.get_username() in approved
+
+
+def test_the_referee_page_says_approved_after_an_approval(client, setup):
+    """Issue 36: "Approved" after an approval, not "Saved."; in the page's language too."""
+    save(setup, closed_protocol(setup), None)
+    client.force_login(setup.chief)
+    url = reverse("protocol-action", args=[setup.event.slug, 1, 1, "approve"])
+    r = client.post(url, {"version": "1", "confirm_missing": "1"}, follow=True)
+    page = r.content.decode()
+    assert 'id="done">Approved.</p>' in page and 'id="done">Saved.' not in page
+    r = client.post(f"/ru{url}", {"version": "1", "confirm_missing": "1"})
+    assert "saved=approve" in r["Location"]
