@@ -306,9 +306,18 @@ def family_for(variant: str | None) -> Family:
         return RUSSIAN
 
 
+#: what an option left unset (``None``) means, for people (never "None", issue 36)
+UNSET_LABELS: dict[str, Any] = {
+    "max_amount": _("three base stakes"),
+    "ante": _("one base stake, or 10"),
+}
+
+
 def _shown(name: str, value: object) -> str:
     if isinstance(value, bool):
         return str(_("yes") if value else _("no"))
+    if value is None:
+        return str(UNSET_LABELS.get(name, "—"))
     return str(VALUE_LABELS.get((name, str(value)), value))
 
 

@@ -64,6 +64,11 @@ class FamilyDomain:
         "Croatian rules, “Kontra”": :func:`tournaments.rule_sources.cite`); "" for no rule."""
         return rule_sources.cite(self.seed, rule) if rule else ""
 
+    def sized_options(self, convention: str, size: int | None, options: dict) -> dict:
+        """The event's convention ``options`` with its game size ``size`` where the family
+        plays the size as an option (a pot game's stake); unchanged elsewhere."""
+        return options
+
     @property
     def seating_citation(self) -> str:
         return self.cite(self.seating_rule)
