@@ -37,6 +37,8 @@ LEAKS = {
         r"\bseeds? 00[0-4]\b|\(00[0-4]\)|\b00[0-4](?: §| [\"“„«]|[,;:] ?(?:note|A-|D\d|\d|Serbia))"
         r"|\[00[0-4]\b"
     ),
+    # a note the scorer writes as a code (an adjusted result's), issue 36
+    "a scorer's note code": re.compile(r"\bADJUSTED\b"),
     # the draw engine's machinery belongs in a round's "About this draw" (issue 36)
     "the draw's machinery": re.compile(r"\btabu search\b|\bCP-SAT\b|\bOR-Tools\b|\bmanage\.py\b"),
     # ... nor by the reading aid's register ("A-VI-3", "A-PR-1")
@@ -181,7 +183,12 @@ def test_no_page_of_the_demo_shows_a_code_a_repr_or_a_0_based_seat():
 
 #: what the scan in every language holds each page to (issue 36): what people read names the
 #: rule texts as a referee knows them, in every language Pulka offers
-EVERY_LANGUAGE = ("a rule text's file number", "a reading aid's id", "the draw's machinery")
+EVERY_LANGUAGE = (
+    "a rule text's file number",
+    "a reading aid's id",
+    "the draw's machinery",
+    "a scorer's note code",
+)
 
 
 def test_no_page_of_the_demo_cites_a_rule_by_file_number_in_any_language():
