@@ -10,7 +10,9 @@ results), ``…/cross/`` (who met whom), ``…/players/<entry>/`` (a player's pa
 from __future__ import annotations
 
 import csv
+import datetime
 import io
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -24,7 +26,7 @@ from django.utils.formats import localize
 from django.utils.html import escape
 from django.utils.http import http_date
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -67,6 +69,42 @@ from tournaments.words.gaps import gap_items
 #: how long a rendered cross-table stays cached (its key changes with every recomputation;
 #: the time only bounds what an old version occupies)
 CROSS_CACHE_SECONDS = 3600
+
+
+#: a recomputation's stored outcome (services.standings) in the page's language
+RUN_OUTCOMES = {
+    "computed": gettext_lazy("computed"),
+    "unchanged": gettext_lazy("unchanged"),
+    "failed": gettext_lazy("failed"),
+}
+
+
+def _when(stamp: object) -> object:
+    """A stored ISO time as a datetime (the template writes it in the page's format)."""
+    try:
+        return datetime.datetime.fromisoformat(str(stamp))
+    except ValueError:
+        return None
+
+
+def _runs_in_words(snapshot: Any) -> list[dict[str, Any]]:
+    """The snapshot's recent runs, newest first, with times to format and the outcome in
+    words (issue 36: one date format on the page, no stored codes); a failure keeps its
+    first line as the worker wrote it."""
+    rows = []
+    for run in reversed(list(getattr(snapshot, "runs", None) or [])):
+        outcome = str(run.get("outcome") or "")
+        head, _sep, detail = outcome.partition(": ")
+        said = str(RUN_OUTCOMES.get(head, outcome))
+        rows.append(
+            {
+                "started": _when(run.get("started")),
+                "finished": _when(run.get("finished")),
+                "outcome": f"{said}: {detail}" if detail and head in RUN_OUTCOMES else said,
+                "pid": run.get("pid", ""),
+            }
+        )
+    return rows
 
 
 def _public_event(request, slug: str) -> Event:
@@ -495,6 +533,7 @@ def manage_standings(request, slug: str):
                 for k in tiebreak_keys_for(event_variant(event).stat_keys)
             ],
             "criterion": _criterion(event),
+            "runs": _runs_in_words(view.get("snapshot") or None),
             "ui": ui_of_event(event),
             "round_scores": [
                 (k, ui_of_event(event).round_score_name(k))

@@ -39,6 +39,9 @@ LEAKS = {
     ),
     # a note the scorer writes as a code (an adjusted result's), issue 36
     "a scorer's note code": re.compile(r"\bADJUSTED\b"),
+    # dates in one format per language on a page: the language's, not an ISO stamp beside
+    # it (issue 36)
+    "an ISO date and time": re.compile(r"\b\d{4}-\d\d-\d\d(?:T\d\d:\d\d|[ T]\d\d:\d\d:\d\d)"),
     # the draw engine's machinery belongs in a round's "About this draw" (issue 36)
     "the draw's machinery": re.compile(r"\btabu search\b|\bCP-SAT\b|\bOR-Tools\b|\bmanage\.py\b"),
     # ... nor by the reading aid's register ("A-VI-3", "A-PR-1")
@@ -188,6 +191,7 @@ EVERY_LANGUAGE = (
     "a reading aid's id",
     "the draw's machinery",
     "a scorer's note code",
+    "an ISO date and time",
 )
 
 
