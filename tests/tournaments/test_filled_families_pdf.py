@@ -366,3 +366,20 @@ def test_the_balkan_sheet_writes_the_bula_without_a_minus_sign(db):
         cells = ADAPTERS["balkan"].pulka_cells(stored_protocol(protocol.data))
         assert all(w["total_column"] >= 0 for row in cells.written for w in row)
     assert seen_below  # the demo's columns moved from the bula: the check had figures to see
+
+
+def test_the_priffe_sheet_numbers_deals_as_the_web_page(db):
+    """Issue 36: the Priffe filled sheet numbers its deals as the web page's rows (and the
+    findings their deals): every line of the pulka in turn, a penalty's too."""
+    from tournaments.words.protocols import pulka_view
+
+    event = import_string(FAMILIES["priffe"][0])(
+        organiser=UserFactory(username="demo", is_superuser=True)
+    )
+    compared = 0
+    for protocol in Protocol.objects.filter(table__round__event=event, is_current=True):
+        context = pdf_protocols.filled_protocol_context(table=protocol.table)
+        web = [row.number for row in pulka_view(protocol.table, protocol).rows]
+        assert [d["number"] for d in context["deals"]] == web
+        compared += len(web)
+    assert compared  # the demo's Priffe protocols have deals to compare

@@ -323,17 +323,16 @@ class PriffeUI(PriffeDomain, FamilyUI):
         scored = self._score(protocol)
         names = list(protocol.players)
         deals = []
-        number = 0
         per_sits: dict[int, dict[str, Any]] = {}
         for i, d in enumerate(scored.deals):
             is_penalty = isinstance(protocol.deals[i], Penalty)
-            if not is_penalty:
-                number += 1
             try:
                 text = self.variant.deal_text(protocol, i)
             except ValueError:
                 text = repr(protocol.deals[i])
-            label = "" if is_penalty else number
+            # numbered as the web page numbers its rows (and the findings their deals): every
+            # line of the pulka in turn, a penalty's too (issue 36)
+            label = i + 1
             deals.append(
                 {
                     "number": label,
@@ -347,11 +346,13 @@ class PriffeUI(PriffeDomain, FamilyUI):
             )
             box = per_sits.setdefault(d.sits, {"above": [], "below": []})
             if any(d.above):
-                box["above"].append({"number": label or "✎", "cells": list(d.above)})
+                box["above"].append(
+                    {"number": f"{label} ✎" if is_penalty else label, "cells": list(d.above)}
+                )
             if any(d.below) or d.game_won_by is not None:
                 box["below"].append(
                     {
-                        "number": label or "✎",
+                        "number": f"{label} ✎" if is_penalty else label,
                         "cells": list(d.below),
                         "game_line": d.game_won_by is not None,
                         "game_points": list(d.game_points),
