@@ -45,7 +45,7 @@ def test_a_balkan_event_refuses_tables_of_four_and_russian_tiebreaks():
             slug="liga", name="Liga", starts_on=DAY, variant="serbian", table_size_policy="mixed"
         )
     assert info.value.extra["field"] == "table_size_policy"
-    assert "002" in info.value.message
+    assert "(Croatian rules)" in info.value.message
     with pytest.raises(UserFacingError) as info:
         event_create(
             slug="liga", name="Liga", starts_on=DAY, variant="serbian", tiebreaks=["remizes"]
@@ -74,6 +74,6 @@ def test_the_form_offers_the_chosen_familys_options_and_names_its_game_size():
     balkan = family_for("croatian")
     fields = option_fields(balkan)
     assert "option_refa_limit" in fields and "option_whist_style" not in fields
-    assert "002" in str(fields["option_plain_two"].label)
+    assert "(Croatian rules, “Kontra”)" in str(fields["option_plain_two"].label)
     assert str(game_size_label(balkan)) == "Bula"
     assert str(game_size_label(family_for("sochi"))) == "Pulka size"
