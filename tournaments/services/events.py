@@ -31,6 +31,7 @@ from tournaments.standings.table import config_from_json
 __all__ = [
     "POLICY_SIZES",
     "event_create",
+    "event_defaults",
     "event_table_policy",
     "event_role_grant",
     "event_role_revoke",
@@ -304,6 +305,21 @@ def _family_key(convention: str) -> str | None:
         return family_of_convention(convention).key
     except InvalidConventionError:
         return None
+
+
+def event_defaults(variant: str) -> dict[str, Any]:
+    """What a new event of convention ``variant`` starts with where the organiser says nothing:
+    the game size as the family plays it (a pulka to 20, a bula of 30, a stake of 10, three
+    sits) and a table size the game allows (Balkan and German: threes; Priffe: fours), as
+    :func:`event_create` sets them; the new-event form shows them (issue 36).
+
+    :raises rules.conventions.InvalidConventionError: for an unknown convention.
+    """
+    family = family_of_convention(variant)
+    default_size = Event._meta.get_field("pulka_target").default
+    own = getattr(family.find(variant), "stake", None)
+    size = own or (default_size if default_size in family.game_sizes else family.game_sizes[0])
+    return {"pulka_target": size, "table_size_policy": event_table_policy(Event(variant=variant))}
 
 
 def _game_size_of(family: Family, convention: str, options: dict[str, Any]) -> int:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from rules.conventions import InvalidConventionError
 from tournaments.access import permissions
 from tournaments.errors import UserFacingError
 from tournaments.forms.event import (
@@ -53,8 +54,18 @@ REFEREE = permissions.REFEREE
 def event_new(request):
     if not (request.user.is_staff or request.user.is_superuser):
         raise PermissionDenied
-    form = EventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    variant = request.GET.get("variant") or "sochi"
+    try:  # the game chosen sets the size and the table sizes the form starts with (issue 36)
+        defaults = event_services.event_defaults(variant)
+    except InvalidConventionError:
+        variant, defaults = "sochi", event_services.event_defaults("sochi")
+    form = EventForm(request.POST or None, initial={"variant": variant, **defaults})
+    if request.method == "POST" and form.family_changed:
+        messages.info(
+            request, _("The form now shows the chosen game's settings: check them and save.")
+        )
+        form = form.for_the_chosen_family()
+    elif request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         event, error = run_form_service(
             request, form, event_services.event_create, by=request.user, **data
