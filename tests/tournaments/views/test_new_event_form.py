@@ -71,3 +71,16 @@ def test_a_changed_game_is_shown_again_with_its_settings_then_saved(client):
     )
     assert r.status_code == 302, r.content.decode()[:2000]
     assert Event.objects.get(slug="wien").pulka_target == 10
+
+
+def test_the_desk_names_the_game_size_as_the_family_does(client):
+    """Issue 36: a Balkan event's desk says "Bula: 30", not "Pulka: 30"."""
+    client.force_login(UserFactory(is_staff=True))
+    fields = {
+        "slug": "liga", "name": "Liga", "starts_on": "2027-03-06", "ends_on": "2027-03-06",
+        "venue": "Klub", "rounds_planned": 3, "default_draw_method": "no_repeats",
+        "variant": "croatian", "pulka_target": 30, "table_size_policy": "3",
+    }  # fmt: skip
+    assert client.post(reverse("event-new"), fields).status_code == 302
+    page = client.get(reverse("manage", args=["liga"])).content.decode()
+    assert "Bula: 30" in page and "Pulka: 30" not in page
