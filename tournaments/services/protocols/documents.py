@@ -60,7 +60,11 @@ def _parameters(convention: str, options, field: str) -> dict[str, object]:
     try:
         return find_any_convention(convention).with_options(**dict(options)).options()
     except InvalidConventionError as exc:
-        raise UserFacingError(f"{field}: {exc}", {"field": field}) from exc
+        raise UserFacingError(
+            _("%(field)s: %(reason)s")
+            % {"field": field, "reason": rule_sources.cited_in(str(exc))},
+            {"field": field},
+        ) from exc
 
 
 def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
@@ -96,7 +100,11 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
     try:
         given = find_any_convention(protocol.convention)
     except InvalidConventionError as exc:
-        raise UserFacingError(f"convention: {exc}", {"field": "convention"}) from exc
+        raise UserFacingError(
+            _("%(field)s: %(reason)s")
+            % {"field": "convention", "reason": rule_sources.cited_in(str(exc))},
+            {"field": "convention"},
+        ) from exc
     if given.key != event_convention.key:
         raise UserFacingError(
             _(
