@@ -22,7 +22,7 @@ from tournaments.pdf.contexts import _event_header, _rules_named, _seat_row
 from tournaments.variants import event_convention, ui_of_event, ui_of_protocol
 from tournaments.words.penalties import penalty_entry_words
 from tournaments.words.protocols import finding_citation, finding_message, finding_title
-from tournaments.words.rulings import ruling_text
+from tournaments.words.rulings import kind_words, ruling_text
 
 __all__ = [
     "filled_protocol_context",
@@ -332,7 +332,7 @@ def _filled_sheet(
             ],
             "rulings": [
                 {
-                    "kind": r.get_kind_display(),
+                    "kind": kind_words(r),
                     "rule": r.rule,
                     "reason": r.reason,
                     "active": r.active,

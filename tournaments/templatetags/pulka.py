@@ -13,6 +13,7 @@ from tournaments.access import permissions
 from tournaments.models import Event, Ruling
 from tournaments.selectors.desk import job_watch as watch
 from tournaments.variants import ui_of_event
+from tournaments.words.rulings import kind_words
 
 register = template.Library()
 
@@ -101,3 +102,10 @@ def rule_of(rule, family) -> str:
     """A rule of ``family``'s rule text ("3.2.21", "Kontra") as a referee knows it ("Kodeks
     1996, 3.2.21"); ``rule`` unchanged without a family."""
     return family.cite(str(rule)) if family is not None and rule else str(rule or "")
+
+
+@register.filter
+def ruling_kind(ruling) -> str:
+    """A ruling's kind as its line begins ("Penalty", "Adjusted result"): the rule it rests on
+    is cited beside it (:func:`tournaments.words.rulings.kind_words`)."""
+    return kind_words(ruling)

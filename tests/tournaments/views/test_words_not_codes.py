@@ -42,6 +42,8 @@ LEAKS = {
     # dates in one format per language on a page: the language's, not an ISO stamp beside
     # it (issue 36)
     "an ISO date and time": re.compile(r"\b\d{4}-\d\d-\d\d(?:T\d\d:\d\d|[ T]\d\d:\d\d:\d\d)"),
+    # a ruling's kind as the model names it: its rule is cited beside it (issue 36)
+    "a ruling kind's model name": re.compile(r"Penalty from the rules|Adjusted result \(3"),
     # the draw engine's machinery belongs in a round's "About this draw" (issue 36)
     "the draw's machinery": re.compile(r"\btabu search\b|\bCP-SAT\b|\bOR-Tools\b|\bmanage\.py\b"),
     # ... nor by the reading aid's register ("A-VI-3", "A-PR-1")
