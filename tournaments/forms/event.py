@@ -9,6 +9,7 @@ from tournaments.forms import convention_options
 from tournaments.models import Event, EventRole
 from tournaments.models.event import DrawMethod
 from tournaments.services.events import event_defaults
+from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import ui_for
 
 
@@ -85,6 +86,17 @@ class EventForm(forms.ModelForm):
         self.fields["default_draw_method"].choices = draw_method_choices(self.family.key)
         for name in self.KEEP_WHEN_BLANK:
             self.fields[name].required = False
+        if not self.instance.pk:  # tie-breaks at creation, the family's (issue 36); later on
+            # the standings page, where the order is set too
+            ui = ui_for(self.family.key)
+            self.fields["tiebreaks"] = forms.MultipleChoiceField(
+                label=_("Tie-breaks, in this order, for players still tied"),
+                choices=[
+                    (k, ui.metric_label(k)["name"]) for k in tiebreak_keys_for(ui.variant.stat_keys)
+                ],
+                widget=forms.CheckboxSelectMultiple,
+                required=False,
+            )
         if self.instance.pk and self.family == convention_options.family_for(self.instance.variant):
             self.initial.update(convention_options.initial_from(self.instance.convention_options))
 
@@ -98,6 +110,11 @@ class EventForm(forms.ModelForm):
             # said here, beside the field: the database's check would only name its constraint
             self.add_error("ends_on", _("The last day cannot be before the first."))
         cleaned.pop("shown_family", None)  # the page's, not the event's
+        if "tiebreaks" in self.fields:  # in the order offered
+            chosen = set(cleaned.get("tiebreaks") or ())
+            cleaned["tiebreaks"] = [
+                k for k, _label in self.fields["tiebreaks"].choices if k in chosen
+            ]
         cleaned["convention_options"] = convention_options.options_from(cleaned)
         for name in self.KEEP_WHEN_BLANK:
             if cleaned.get(name) in (None, ""):

@@ -84,3 +84,22 @@ def test_the_desk_names_the_game_size_as_the_family_does(client):
     assert client.post(reverse("event-new"), fields).status_code == 302
     page = client.get(reverse("manage", args=["liga"])).content.decode()
     assert "Bula: 30" in page and "Pulka: 30" not in page
+
+
+def test_tie_breaks_and_keeping_clubs_apart_are_chosen_at_creation(client):
+    """Issue 36: the new-event form offers the family's tie-breaks and keeping clubs apart."""
+    client.force_login(UserFactory(is_staff=True))
+    page = client.get(reverse("event-new") + "?variant=croatian").content.decode()
+    assert 'name="tiebreaks"' in page and 'name="separate_clubs"' in page
+    offered = re.findall(r'name="tiebreaks" value="([^"]+)"', page)
+    assert offered, page
+    fields = {
+        "slug": "liga", "name": "Liga", "starts_on": "2027-03-06", "ends_on": "2027-03-06",
+        "venue": "Klub", "rounds_planned": 3, "default_draw_method": "no_repeats",
+        "variant": "croatian", "pulka_target": 30, "table_size_policy": "3",
+        "separate_clubs": "on", "tiebreaks": list(reversed(offered[:2])),
+    }  # fmt: skip
+    r = client.post(reverse("event-new"), fields)
+    assert r.status_code == 302, r.content.decode()[:3000]
+    event = Event.objects.get(slug="liga")
+    assert event.tiebreaks == offered[:2] and event.separate_clubs
