@@ -2,7 +2,13 @@
 demo is rendered, and the text a person sees (the page's text, its tooltips and labels, not its
 markup or scripts) must hold no finding code, no audit log action code (``protocol.saved``),
 no Python repr of a dict or a list, no ``None``
-and no 0-based seat number."""
+and no 0-based seat number.
+
+Issue 36 adds, on every page of every family's demo and in every language Pulka offers: no rule
+cited by our file numbers ("seed 002", "(002)", "[002 …]") or the reading aid's codes
+("A-VI-3"), no scorer's note code, no ISO time stamp beside the language's dates, and the draw's
+machinery (seed, ``manage.py draw_verify``, tabu search, CP-SAT) only in a round's "About this
+draw"."""
 
 from __future__ import annotations
 
