@@ -5,7 +5,8 @@ role="${1:-web}"
 [ "$#" -gt 0 ] && shift
 case "$role" in
   web)
-    python manage.py migrate --noinput
+    # the owner migrates (MIGRATE_DATABASE_URL), the application's role serves (docker/db-roles.sh)
+    DATABASE_URL="${MIGRATE_DATABASE_URL:-$DATABASE_URL}" python manage.py migrate --noinput
     exec gunicorn tournaments.wsgi:application --bind 0.0.0.0:8000 \
          --workers "${GUNICORN_WORKERS:-3}" --timeout "${GUNICORN_TIMEOUT:-60}" --access-logfile - "$@"
     ;;

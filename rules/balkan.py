@@ -32,7 +32,15 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Final
 
-from rules.conventions import InvalidConventionError
+from rules.conventions import (
+    InvalidConventionError,
+    gettext_noop,
+    not_one_of,
+    not_yes_or_no,
+    out_of_range,
+    unknown_convention,
+    unknown_option,
+)
 
 __all__ = [
     "BalkanConvention",
@@ -48,6 +56,7 @@ __all__ = [
     "OPTION_RANGES",
     "find_convention",
     "contract_name",
+    "check_option",
 ]
 
 #: Contract numbers (seed 002 "Bid / Value"): 2–5 the trump suits, 6 bettel, 7 sanac; 8 the
@@ -84,8 +93,13 @@ class BalkanConvention:
     direction: str = "clockwise"
 
     # --- refa (seed 002 "Refa") --------------------------------------------------------
+    #: Whether the game is played with refas at all (seed 002 "Refa"). ``False``: a game agreed
+    #: without refas; everybody passing has no effect, a plain two nobody kontras never gives
+    #: one, and ``refa_limit`` must stay 0 (there is no limit to set).
+    refas: bool = True
     #: The maximum number of refas; 0 means "by the bula" (:meth:`refa_limit_for`): bula 30
     #: → 1, 50 → 3 (seed 002), or in Serbia one per 30 of bula ("3 refe for a bula of 100").
+    #: A game without refas says so with ``refas=False``, never with this number.
     refa_limit: int = 0
     #: ``"rounds"``: all pass gives every player a refa, at most ``refa_limit`` rounds (seed);
     #: ``"per_player"``: a refa is blocked once any player holds the maximum (variants.md §3).
@@ -99,6 +113,16 @@ class BalkanConvention:
     #: refas remain; otherwise the declarer scores the 2 only if he is under the hat),
     #: ``"refa_or_score"`` (the Serbian alternative: otherwise he always scores it).
     plain_two: str = "declarer_wins"
+    #: Whether a two said by a declarer who holds an unplayed refa counts as plain (seed 002
+    #: "Kontra": a plain two is one "without 'game' and without refa"; the Serbian and Slovenian
+    #: variations do not repeat the exception). ``"excluded"``: the exception is carried over,
+    #: the refa holder's two is played like any contract, kontra or not (the default of every
+    #: convention: the main text's definition, which the variations only amend);
+    #: ``"included"``: the variation as written, any two nobody kontras follows ``plain_two``
+    #: (thrown in, a refa, or scored under the hat; the refa is used only when it scores).
+    #: Croatian rules say the exception in so many words, so ``"included"`` needs a
+    #: ``plain_two`` other than ``"declarer_wins"``.
+    plain_two_refa: str = "excluded"
     #: Serbia: a plain "igra" commits to a trump contract; igra betl / igra sans (and igra
     #: preferans) must be said at the first turn.
     igra_commits_to_trumps: bool = False
@@ -132,7 +156,9 @@ class BalkanConvention:
         """
         for name, value in overrides.items():
             _validate(name, value)
-        return dataclasses.replace(self, **overrides)  # type: ignore[arg-type]
+        changed = dataclasses.replace(self, **overrides)  # type: ignore[arg-type]
+        _validate_together(changed)
+        return changed
 
     def options(self) -> dict[str, object]:
         """All options as a dict (without key, names and vocabulary)."""
@@ -140,6 +166,8 @@ class BalkanConvention:
 
     def refa_limit_for(self, bula: int) -> int:
         """The maximum number of refas for a game started at ``bula``."""
+        if not self.refas:
+            return 0
         if self.refa_limit:
             return self.refa_limit
         if self.direction == "counter-clockwise":  # Serbia: one per 30 of bula
@@ -161,6 +189,7 @@ OPTION_CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "direction": ("clockwise", "counter-clockwise"),
     "refa_count": ("rounds", "per_player"),
     "plain_two": ("declarer_wins", "thrown_in", "refa_or_hat", "refa_or_score"),
+    "plain_two_refa": ("excluded", "included"),
     "defender_quota": ("team", "each"),
     "kontra_soups": ("host", "own"),
     "bettel_kontra": ("host", "each"),
@@ -172,23 +201,62 @@ OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
 }
 
 
+def check_option(name: str, value: object) -> None:
+    """Check one option's name and value alone; :meth:`BalkanConvention.with_options` also
+    checks the options together (``refas=False`` with a ``refa_limit`` …).
+
+    :raises rules.conventions.InvalidConventionError: naming the option.
+    """
+    _validate(name, value)
+
+
 def _validate(name: str, value: object) -> None:
     if name not in OPTION_NAMES:
         known = ", ".join(sorted(OPTION_NAMES))
-        raise InvalidConventionError(f"unknown option {name!r}; known options: {known}")
+        raise unknown_option(f"unknown option {name!r}; known options: {known}", name)
     if name in OPTION_CHOICES:
         choices = OPTION_CHOICES[name]
         if value not in choices:
             allowed = ", ".join(repr(c) for c in choices)
-            raise InvalidConventionError(f"option {name!r}: {value!r} is not one of {allowed}")
+            raise not_one_of(
+                f"option {name!r}: {value!r} is not one of {allowed}",
+                name,
+                value,
+                tuple(OPTION_CHOICES[name]),
+            )
     elif name in OPTION_RANGES:
         low, high = OPTION_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidConventionError(
-                f"option {name!r}: {value!r} is not an integer from {low} to {high}"
+            raise out_of_range(
+                f"option {name!r}: {value!r} is not an integer from {low} to {high}",
+                name,
+                value,
+                low,
+                high,
             )
     elif not isinstance(value, bool):
-        raise InvalidConventionError(f"option {name!r}: {value!r} is not true or false")
+        raise not_yes_or_no(f"option {name!r}: {value!r} is not true or false", name, value)
+
+
+def _validate_together(conv: BalkanConvention) -> None:
+    """Options that contradict each other (each value alone is valid)."""
+    if not conv.refas and conv.refa_limit:
+        raise InvalidConventionError(
+            f"option 'refa_limit': {conv.refa_limit!r} in a game without refas (refas=false); "
+            "leave it 0",
+            gettext_noop("%(option)s: “%(value)s” in a game without refas; leave it 0."),
+            {"option": "refa_limit", "value": conv.refa_limit},
+        )
+    if conv.plain_two_refa == "included" and conv.plain_two == "declarer_wins":
+        raise InvalidConventionError(
+            "option 'plain_two_refa': 'included' needs a plain_two other than 'declarer_wins' "
+            '(seed 002 "Kontra": a plain two is one "without \'game\' and without refa")',
+            gettext_noop(
+                "%(option)s: “%(value)s” needs a plain two other than “%(other)s” (a plain two "
+                "is one without game and without refa)."
+            ),
+            {"option": "plain_two_refa", "value": "included", "other": "declarer_wins"},
+        )
 
 
 #: Croatian Preference, seed 002's main text (Medjimurje): German-suited cards.
@@ -255,7 +323,7 @@ def find_convention(name: str) -> BalkanConvention:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
         known = ", ".join(CONVENTIONS)
-        raise InvalidConventionError(f"unknown convention {name!r}; known: {known}") from None
+        raise unknown_convention(f"unknown convention {name!r}; known: {known}", name) from None
 
 
 def contract_name(contract: int, game: bool = False) -> str:

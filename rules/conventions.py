@@ -38,8 +38,65 @@ __all__ = [
 ]
 
 
+def gettext_noop(text: str) -> str:
+    """Mark ``text`` for the translators' catalogue and return it unchanged (the name Django's
+    ``makemessages`` looks for; nothing here imports Django)."""
+    return text
+
+
 class InvalidConventionError(ValueError):
-    """An unknown convention name, option name or option value; the message quotes it."""
+    """An unknown convention name, option name or option value; the message quotes it (in
+    English, for the API, the command line and the logs). ``text`` and ``params``: the same for
+    people, a :func:`gettext_noop` template (``%(name)s``) with its values (``option``: an
+    option's name, ``value``/``choices``: its values), said in the reader's language with the
+    options' labels by the Django side (``tournaments.convention_labels.convention_error``)."""
+
+    def __init__(
+        self, message: str, text: str | None = None, params: dict[str, object] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.text = text
+        self.params = dict(params or {})
+
+
+def unknown_option(message: str, name: str) -> InvalidConventionError:
+    return InvalidConventionError(
+        message, gettext_noop("“%(option)s” is not an option of this game."), {"option": name}
+    )
+
+
+def not_one_of(
+    message: str, name: str, value: object, choices: tuple[object, ...]
+) -> InvalidConventionError:
+    return InvalidConventionError(
+        message,
+        gettext_noop("%(option)s: “%(value)s” is not one of %(choices)s."),
+        {"option": name, "value": value, "choices": list(choices)},
+    )
+
+
+def out_of_range(
+    message: str, name: str, value: object, low: int, high: int
+) -> InvalidConventionError:
+    return InvalidConventionError(
+        message,
+        gettext_noop("%(option)s: “%(value)s” is not a whole number from %(low)s to %(high)s."),
+        {"option": name, "value": value, "low": low, "high": high},
+    )
+
+
+def not_yes_or_no(message: str, name: str, value: object) -> InvalidConventionError:
+    return InvalidConventionError(
+        message,
+        gettext_noop("%(option)s: “%(value)s” is neither yes nor no."),
+        {"option": name, "value": value},
+    )
+
+
+def unknown_convention(message: str, name: str) -> InvalidConventionError:
+    return InvalidConventionError(
+        message, gettext_noop("“%(value)s” is not a convention Pulka knows."), {"value": name}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +190,11 @@ class Convention:
     #: conversion (target − pulya) × this into the gora, the help whists (10 × this a point)
     #: and an overflow written off the gora (× this, 001 §4.1.1).
     end_conversion: int = 1
-    #: ``"kodeks"`` (001 §4.2.12 with 3 players) or ``"exact"`` (D15).
+    #: The settlement's rounding with 3 players (001 §4.2.14 gives two "equivalent" methods,
+    #: each rounding by §4.2.12 "if fractional parts of the final sums arise"):
+    #: ``"kodeks"``, Variant 1, each gora that does not divide by three is rounded (the
+    #: default, as Pulka always settled); ``"average"``, Variant 2, only the sum of the goras
+    #: when it does not divide (once, on the largest gora); ``"exact"``, none (D15).
     rounding: str = "kodeks"
     #: Classic coefficients (bombs, dark bids: notes 29–31) allowed on deals.
     multipliers: bool = False
@@ -170,7 +231,7 @@ OPTION_CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "raspasy_whists_base": ("full", "difference"),
     "raspasy_zero_bonus": ("step", "one", "price"),
     "raspasy_exit": ("any_game", "whisted_game"),
-    "rounding": ("kodeks", "exact"),
+    "rounding": ("kodeks", "average", "exact"),
 }
 #: Allowed ranges of the integer options (inclusive); every other option is true or false.
 OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
@@ -189,20 +250,29 @@ def _validate(name: str, value: object) -> None:
     fields = {f.name: f for f in dataclasses.fields(Convention)}
     if name in ("key", "name", "aliases") or name not in fields:
         known = ", ".join(sorted(set(fields) - {"key", "name", "aliases"}))
-        raise InvalidConventionError(f"unknown option {name!r}; known options: {known}")
+        raise unknown_option(f"unknown option {name!r}; known options: {known}", name)
     if name in OPTION_CHOICES:
         choices = OPTION_CHOICES[name]
         if value not in choices:
             allowed = ", ".join(repr(c) for c in choices)
-            raise InvalidConventionError(f"option {name!r}: {value!r} is not one of {allowed}")
+            raise not_one_of(
+                f"option {name!r}: {value!r} is not one of {allowed}",
+                name,
+                value,
+                tuple(OPTION_CHOICES[name]),
+            )
     elif name in OPTION_RANGES:
         low, high = OPTION_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidConventionError(
-                f"option {name!r}: {value!r} is not an integer from {low} to {high}"
+            raise out_of_range(
+                f"option {name!r}: {value!r} is not an integer from {low} to {high}",
+                name,
+                value,
+                low,
+                high,
             )
     elif not isinstance(value, bool):
-        raise InvalidConventionError(f"option {name!r}: {value!r} is not true or false")
+        raise not_yes_or_no(f"option {name!r}: {value!r} is not true or false", name, value)
 
 
 #: Сочинка: the Kodeks' defaults (001 §3.8.11, §3.8.13, §3.7.2.1, §4.2.3).
@@ -270,4 +340,4 @@ def find_convention(name: str) -> Convention:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
         known = ", ".join(CONVENTIONS)
-        raise InvalidConventionError(f"unknown convention {name!r}; known: {known}") from None
+        raise unknown_convention(f"unknown convention {name!r}; known: {known}", name) from None

@@ -1,7 +1,9 @@
 """The penalties of the rule texts (seed 001, the Kodeks): the catalogue, as data.
 
 A :class:`CataloguePenalty` is data: its code, the rule it comes from, its name in English and
-Russian, and a description of what it writes. What a penalty writes into a given protocol is
+Russian, and a description of what it writes. The English words are marked with
+:func:`gettext_noop`: the Django side says them in the reader's language (``name_ru`` and
+``writes_ru`` stay for the API and the command line). What a penalty writes into a given protocol is
 computed by :mod:`scoring.russian.penalties` (``rules`` says what is legal and agreed;
 ``scoring`` what is written, and ``rules`` never imports ``scoring``).
 
@@ -27,8 +29,31 @@ __all__ = [
 Params = Mapping[str, object]
 
 
+def gettext_noop(text: str) -> str:
+    """Mark ``text`` for the translators' catalogue and return it unchanged (the name is the one
+    Django's ``makemessages`` looks for; nothing here imports Django): the English name and
+    what a penalty writes are translated where people read them
+    (:mod:`tournaments.variants.penalty_names`)."""
+    return text
+
+
 class PenaltyError(ValueError):
-    """A penalty that cannot apply here (wrong deal kind, offender, parameter); quotes it."""
+    """A penalty that cannot apply here (wrong deal kind, offender, parameter); quotes it, in
+    English (the API, the command line, the logs). ``text`` and ``params``: the same for people,
+    a :func:`gettext_noop` template with its values, said in the reader's language by the
+    Django side; ``entries``: the params that are 0-based seats, said as players' names."""
+
+    def __init__(
+        self,
+        message: str,
+        text: str | None = None,
+        params: dict[str, object] | None = None,
+        entries: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.text = text
+        self.params = dict(params or {})
+        self.entries = entries
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,64 +74,70 @@ class CataloguePenalty:
 
 CATALOGUE: Final[tuple[CataloguePenalty, ...]] = (
     CataloguePenalty(
-        "MISDEAL_FIRST", "3.2.17", "Dealer's first misdeal", "Первая ошибка сдатчика",
-        "A warning; nothing is written.", "Замечание; ничего не пишется."),
+        "MISDEAL_FIRST", "3.2.17", gettext_noop("Dealer's first misdeal"), "Первая ошибка сдатчика",
+        gettext_noop("A warning; nothing is written."), "Замечание; ничего не пишется."),
     CataloguePenalty(
-        "MISDEAL_SECOND", "3.2.17", "Dealer's second misdeal", "Вторая ошибка сдатчика",
-        "The agreed remiz (e.g. 5 in the gora) and the deal passes on.",
+        "MISDEAL_SECOND", "3.2.17", gettext_noop("Dealer's second misdeal"),
+        "Вторая ошибка сдатчика",
+        gettext_noop("The agreed remiz (e.g. 5 in the gora) and the deal passes on."),
         "Условленный ремиз (например, 5 в гору) и переход сдачи.", params=("gora",)),
     CataloguePenalty(
-        "TALON_PEEK", "3.2.21", "Looked at the talon", "Подсмотрел прикуп",
-        "5 points in the gora.", "5 очков в гору."),
+        "TALON_PEEK", "3.2.21", gettext_noop("Looked at the talon"), "Подсмотрел прикуп",
+        gettext_noop("5 points in the gora."), "5 очков в гору."),
     CataloguePenalty(
-        "WRONG_CARDS_BID", "3.4.6", "Declared with more or fewer than ten cards",
+        "WRONG_CARDS_BID", "3.4.6", gettext_noop("Declared with more or fewer than ten cards"),
         "Заказал игру, имея не десять карт",
-        "Remiz without two on the declared game; if the remiz was inevitable anyway, the two "
-        "penalty tricks are added to the undertricks.",
+        gettext_noop("Remiz without two on the declared game; if the remiz was inevitable anyway, "
+                     "the two penalty tricks are added to the undertricks."),
         "Ремиз без двух на объявленной игре; если ремиз был неизбежен, две штрафные взятки "
         "плюсуются к недобранным.", "declarer", True, ("inevitable",)),
     CataloguePenalty(
-        "DISCARD_PEEK", "3.4.9", "Declarer looked at his discard", "Заглянул в снос",
-        "One penalty trick: made exactly becomes without one, one overtrick cancels it, a "
-        "remiz gets one undertrick more.",
+        "DISCARD_PEEK", "3.4.9", gettext_noop("Declarer looked at his discard"), "Заглянул в снос",
+        gettext_noop("One penalty trick: made exactly becomes without one, one overtrick cancels "
+                     "it, a remiz gets one undertrick more."),
         "Штраф на одну взятку: ровно — ремиз без одной, лишняя взятка взаимно уничтожается, "
         "при ремизе штрафная плюсуется к недобранным.", "declarer", True),
     CataloguePenalty(
-        "CLOSED_TRICK_PEEK", "3.9.11.2", "Looked at a closed trick", "Открыл чужую или не "
-        "последнюю взятку",
-        "The offender loses one of his tricks (it is nobody's, 3.9.12); on raspasy he writes "
-        "an eleventh trick; on a misère the declarer gets one trick more.",
+        "CLOSED_TRICK_PEEK", "3.9.11.2", gettext_noop("Looked at a closed trick"),
+        "Открыл чужую или не последнюю взятку",
+        gettext_noop("The offender loses one of his tricks (it is nobody's, 3.9.12); on raspasy "
+                     "he writes an eleventh trick; on a misère the declarer gets one trick more."),
         "Лишается одной своей взятки (она ничья, 3.9.12); на распасах пишет за одиннадцатую "
         "взятку; на мизере взятка добавляется.", "any", True),
     CataloguePenalty(
-        "REVOKE_CORRECTED", "3.9.16.1", "Revoke corrected in time", "Исправленный фальшренонс",
-        "The card becomes an open card (3.9.14); nothing is written.",
+        "REVOKE_CORRECTED", "3.9.16.1", gettext_noop("Revoke corrected in time"),
+        "Исправленный фальшренонс",
+        gettext_noop("The card becomes an open card (3.9.14); nothing is written."),
         "Карта становится открытой (3.9.14); ничего не пишется.", "any", True),
     CataloguePenalty(
-        "REVOKE", "3.9.16", "Revoke noticed later (3.9.16.2)", "Фальшренонс, замеченный позже (3.9.16.2)",
-        "One trick of the offender becomes the opponents' (declarer: one trick to the defence; "
-        "a defender: one trick to the declarer; misère: one trick more).",
+        "REVOKE", "3.9.16", gettext_noop("Revoke noticed later (3.9.16.2)"),
+        "Фальшренонс, замеченный позже (3.9.16.2)",
+        gettext_noop("One trick of the offender becomes the opponents' (declarer: one trick to "
+                     "the defence; a defender: one trick to the declarer; misère: one trick "
+                     "more)."),
         "Штрафная взятка становится собственностью противников.", "any", True),
     CataloguePenalty(
-        "WRONG_CARDS_PLAY", "3.9.18", "Wrong number of cards during play",
+        "WRONG_CARDS_PLAY", "3.9.18", gettext_noop("Wrong number of cards during play"),
         "Неправильное количество карт в ходе игры",
-        "Declarer: remiz at least without two, counted from his tricks less two (example 1); a "
-        "whister: remiz without two on the whist. The others write for the real tricks (note 68).",
+        gettext_noop("Declarer: remiz at least without two, counted from his tricks less two "
+                     "(example 1); a whister: remiz without two on the whist. The others write "
+                     "for the real tricks (note 68)."),
         "Разыгрывающий: ремиз минимум без двух; вистующий: без двух на висте. Остальные пишут "
         "за фактические взятки (68*).", "any", True, ("extra",)),
     CataloguePenalty(
-        "RECORDING_WARNING", "4.2.7", "Recording error, first time", "Ошибка в записи, первая",
-        "Corrected without penalty, as a warning.", "Исправляется безнаказанно, как "
-        "предупреждение."),
+        "RECORDING_WARNING", "4.2.7", gettext_noop("Recording error, first time"),
+        "Ошибка в записи, первая",
+        gettext_noop("Corrected without penalty, as a warning."),
+        "Исправляется безнаказанно, как предупреждение."),
     CataloguePenalty(
-        "RECORDING_PENCIL", "4.2.8", "Recording error corrected with the pencil in hand",
-        "Ошибка исправлена, пока карандаш в руке", "No penalty (the pencil rule).",
+        "RECORDING_PENCIL", "4.2.8", gettext_noop("Recording error corrected with the pencil in hand"),
+        "Ошибка исправлена, пока карандаш в руке", gettext_noop("No penalty (the pencil rule)."),
         "Без наказания (правило карандаша)."),
     CataloguePenalty(
-        "RECORDING_ERROR", "4.2.7", "False entry (the pencil was put down, 4.2.8)",
+        "RECORDING_ERROR", "4.2.7", gettext_noop("False entry (the pencil was put down, 4.2.8)"),
         "Приписка (карандаш положен, 4.2.8)",
-        "A penalty equal to the excess: whists over-written on q, q writes as many on the "
-        "offender; points added to one's own pulya, as many in the gora.",
+        gettext_noop("A penalty equal to the excess: whists over-written on q, q writes as many "
+                     "on the offender; points added to one's own pulya, as many in the gora."),
         "Штраф равен приписке: лишние висты — партнёр пишет столько же на нарушителя; лишние "
         "очки в пулю — столько же в гору.", params=("column", "amount", "on")),
 )

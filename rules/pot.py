@@ -42,7 +42,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from rules.conventions import InvalidConventionError
+from rules.conventions import (
+    InvalidConventionError,
+    gettext_noop,
+    not_one_of,
+    not_yes_or_no,
+    out_of_range,
+    unknown_convention,
+    unknown_option,
+)
 
 __all__ = [
     "PotContract",
@@ -261,7 +269,9 @@ class PotConvention:
         if self.game == "viennese" and self.max_units() < self.base_stake:
             raise InvalidConventionError(
                 f"option 'max_amount': {self.max_amount!r} is below the base stake "
-                f'{self.base_stake} (000 "Förberedelser")'
+                f'{self.base_stake} (000 "Förberedelser")',
+                gettext_noop("%(option)s: “%(value)s” is below the base stake %(stake)s."),
+                {"option": "max_amount", "value": self.max_amount, "stake": self.base_stake},
             )
 
     # --- options ------------------------------------------------------------------------------
@@ -278,8 +288,8 @@ class PotConvention:
         for name, value in overrides.items():
             if name not in self.option_names:
                 known = ", ".join(self.option_names)
-                raise InvalidConventionError(
-                    f"unknown option {name!r} for {self.name}; known options: {known}"
+                raise unknown_option(
+                    f"unknown option {name!r} for {self.name}; known options: {known}", name
                 )
             _validate(name, value)
         return dataclasses.replace(self, **overrides)  # type: ignore[arg-type]
@@ -380,7 +390,12 @@ def _validate(name: str, value: object) -> None:
         choices = OPTION_CHOICES[name]
         if value not in choices:
             allowed = ", ".join(repr(c) for c in choices)
-            raise InvalidConventionError(f"option {name!r}: {value!r} is not one of {allowed}")
+            raise not_one_of(
+                f"option {name!r}: {value!r} is not one of {allowed}",
+                name,
+                value,
+                tuple(OPTION_CHOICES[name]),
+            )
     elif name in OPTION_RANGES:
         if value is None and name in _NULLABLE:
             return
@@ -390,14 +405,23 @@ def _validate(name: str, value: object) -> None:
             if not ok or value % 10:  # type: ignore[operator]
                 raise InvalidConventionError(
                     f"option {name!r}: {value!r} is not a whole number of chips divisible by "
-                    f"ten, from {low} to {high} ({_TENS[name]})"
+                    f"ten, from {low} to {high} ({_TENS[name]})",
+                    gettext_noop(
+                        "%(option)s: “%(value)s” is not a whole number of chips divisible by "
+                        "ten, from %(low)s to %(high)s."
+                    ),
+                    {"option": name, "value": value, "low": low, "high": high},
                 )
         elif not ok:
-            raise InvalidConventionError(
-                f"option {name!r}: {value!r} is not an integer from {low} to {high}"
+            raise out_of_range(
+                f"option {name!r}: {value!r} is not an integer from {low} to {high}",
+                name,
+                value,
+                low,
+                high,
             )
     elif not isinstance(value, bool):
-        raise InvalidConventionError(f"option {name!r}: {value!r} is not true or false")
+        raise not_yes_or_no(f"option {name!r}: {value!r} is not true or false", name, value)
 
 
 #: Viennese Préférence, seed 000 (the Swedish text on the Austrian game).
@@ -445,7 +469,7 @@ def find_convention(name: str) -> PotConvention:
         return _BY_NAME[name.strip().lower()]
     except (KeyError, AttributeError):
         known = ", ".join(CONVENTIONS)
-        raise InvalidConventionError(f"unknown convention {name!r}; known: {known}") from None
+        raise unknown_convention(f"unknown convention {name!r}; known: {known}", name) from None
 
 
 def with_stake(

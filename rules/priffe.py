@@ -41,7 +41,13 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
-from rules.conventions import InvalidConventionError
+from rules.conventions import (
+    not_one_of,
+    not_yes_or_no,
+    out_of_range,
+    unknown_convention,
+    unknown_option,
+)
 
 __all__ = [
     "Contract",
@@ -60,6 +66,8 @@ __all__ = [
     "find_convention",
     "auction_outcome",
     "auction_problems",
+    "auction_faults",
+    "AUCTION_RULES",
     "HONOUR_CARDS",
 ]
 
@@ -259,19 +267,28 @@ OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {"money_divisor": (0, 1000)}
 def _validate(name: str, value: object) -> None:
     if name not in OPTION_NAMES:
         known = ", ".join(sorted(OPTION_NAMES))
-        raise InvalidConventionError(f"unknown option {name!r}; known options: {known}")
+        raise unknown_option(f"unknown option {name!r}; known options: {known}", name)
     if name in OPTION_CHOICES:
         if value not in OPTION_CHOICES[name]:
             allowed = ", ".join(repr(c) for c in OPTION_CHOICES[name])
-            raise InvalidConventionError(f"option {name!r}: {value!r} is not one of {allowed}")
+            raise not_one_of(
+                f"option {name!r}: {value!r} is not one of {allowed}",
+                name,
+                value,
+                tuple(OPTION_CHOICES[name]),
+            )
     elif name in OPTION_RANGES:
         low, high = OPTION_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidConventionError(
-                f"option {name!r}: {value!r} is not an integer from {low} to {high}"
+            raise out_of_range(
+                f"option {name!r}: {value!r} is not an integer from {low} to {high}",
+                name,
+                value,
+                low,
+                high,
             )
     elif not isinstance(value, bool):
-        raise InvalidConventionError(f"option {name!r}: {value!r} is not true or false")
+        raise not_yes_or_no(f"option {name!r}: {value!r} is not true or false", name, value)
 
 
 #: Seed 004 "Poängräkning (det moderna sättet)"; variants.md §7.
@@ -315,7 +332,7 @@ def find_convention(name: str) -> PriffeConvention:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
         known = ", ".join(CONVENTIONS)
-        raise InvalidConventionError(f"unknown convention {name!r}; known: {known}") from None
+        raise unknown_convention(f"unknown convention {name!r}; known: {known}", name) from None
 
 
 def auction_outcome(
@@ -344,14 +361,33 @@ def auction_outcome(
 def auction_problems(
     bids: tuple[str, ...], convention: PriffeConvention
 ) -> list[tuple[int, str]]:
-    """What is illegal in an auction: ``(speaker, reason)`` pairs (seed 004 "Budgivning").
+    """What is illegal in an auction: ``(speaker, reason)`` pairs (seed 004 "Budgivning");
+    :func:`auction_faults` says which rule each breaks."""
+    return [(speaker, reason) for speaker, _, reason in auction_faults(bids, convention)]
+
+
+#: The rules of seed 004 "Budgivning" an auction can break, by the code of its finding.
+AUCTION_RULES: Final[dict[str, str]] = {
+    "AUCTION_ROUND": "one round of four speakers, each once",
+    "AUCTION_TVANGSNOLL": "tvångsnoll is never bid",
+    "AUCTION_INFORMATION": "spader and klöver (modern) only from the first two speakers",
+    "AUCTION_NOT_HIGHER": "a bid higher than the one before it",
+}
+
+
+def auction_faults(
+    bids: tuple[str, ...], convention: PriffeConvention
+) -> list[tuple[int, str, str]]:
+    """What is illegal in an auction: ``(speaker, code, reason)`` (seed 004 "Budgivning"),
+    the code one of :data:`AUCTION_RULES`, so that each rule has its own.
 
     One round of four: each speaks once; a bid must be higher than the bid before it; spader
     and klöver (modern) only from the first two speakers.
     """
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, str, str]] = []
     if len(bids) != 4:
-        out.append((min(len(bids), 3), f"{len(bids)} bids; one round of four speakers"))
+        out.append((min(len(bids), 3), "AUCTION_ROUND",
+                    f"{len(bids)} bids; one round of four speakers"))
     ladder = convention.ladder
     last: Contract | None = None
     for speaker, bid in enumerate(bids):
@@ -359,12 +395,13 @@ def auction_problems(
             continue
         contract = Contract(bid)
         if contract is Contract.TVANGSNOLL:
-            out.append((speaker, "tvångsnoll is never bid"))
+            out.append((speaker, "AUCTION_TVANGSNOLL", "tvångsnoll is never bid"))
             continue
         if convention.information_bids and contract in INFORMATION_BIDS and speaker >= 2:
-            out.append((speaker, f"{contract} is an information bid of the first two speakers only"))
+            out.append((speaker, "AUCTION_INFORMATION",
+                        f"{contract} is an information bid of the first two speakers only"))
         if last is not None and ladder.index(contract) >= ladder.index(last):
-            out.append((speaker, f"{contract} is not higher than {last}"))
+            out.append((speaker, "AUCTION_NOT_HIGHER", f"{contract} is not higher than {last}"))
         else:
             last = contract
     return out

@@ -180,7 +180,7 @@ def family_of_convention(name: str) -> Family:
             continue
         return family
     known = ", ".join(all_conventions())
-    raise InvalidConventionError(f"unknown convention {name!r}; known: {known}")
+    raise conventions.unknown_convention(f"unknown convention {name!r}; known: {known}", name)
 
 
 def find_any_convention(name: str) -> Any:

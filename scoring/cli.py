@@ -7,9 +7,12 @@ Commands (``docs/protocol-format.md`` has the details)::
     python -m scoring convert FILE --to json|text [--ascii]
 
 ``FILE`` is a protocol in the text notation or in JSON, told apart by its first character
-(``{`` means JSON); ``-`` reads standard input. Exit status: 0 when all went well (``check``:
-no errors, warnings allowed), 1 when ``check`` found errors, 2 when the input cannot be read
-(a missing file, a notation or JSON error, an unknown convention) or the command line is wrong.
+(``{`` means JSON); ``-`` reads standard input. Exit status: 0 when all went well (no errors,
+warnings allowed), 1 when ``check`` or ``score`` found errors (``score`` still prints the result,
+with a last line on standard error saying how many deals were left unscored and how many errors
+there are), 2 when the input cannot be read (a missing file, a notation or JSON error, an
+unknown convention or option, a table that cannot be scored at all) or the command line is
+wrong.
 """
 
 from __future__ import annotations
@@ -56,8 +59,15 @@ def read_protocol(path: str) -> tuple[Protocol, Sheet | None]:
 
 
 def read_any(path: str) -> tuple[Variant, Any, Any]:
-    """Read a protocol file of any registered family: ``(variant, protocol, sheet)``."""
-    return read_text_document(_read_text(path))
+    """Read a protocol file of any registered family: ``(variant, protocol, sheet)``.
+
+    The convention and its options are checked here, for every command alike: an unknown one
+    cannot be read (exit status 2 for ``score``, ``check`` and ``convert``), whichever family's
+    reader let it through.
+    """
+    variant, protocol, sheet = read_text_document(_read_text(path))
+    variant.convention(protocol)  # InvalidConventionError, a ValueError: exit status 2
+    return variant, protocol, sheet
 
 
 def _finding(f: Finding) -> str:
@@ -67,12 +77,25 @@ def _finding(f: Finding) -> str:
 def _score(args: argparse.Namespace, out: TextIO) -> int:
     variant, protocol, _ = read_any(args.file)
     report = variant.check(protocol)
+    data = variant.result_dict(protocol, report.findings) if args.json or not report.ok else {}
     if args.json:
-        data = variant.result_dict(protocol, report.findings)
         out.write(dumps_document(data, 2))
     else:
         out.write(variant.render(protocol, report.findings, ascii=args.ascii))
-    return 0
+    if report.ok:
+        return 0
+    # The sheet or document above leaves out what the errors name: say so on the last line
+    # (standard error, so that the JSON stays one document) and exit 1, as check does.
+    deals = data.get("deals")
+    unscored = sum(
+        1 for d in deals or () if isinstance(d, dict) and d.get("kind") == "not-scored"
+    )
+    errors = len(report.errors)
+    sys.stderr.write(
+        f"pulka: {args.file}: {unscored} {'deal' if unscored == 1 else 'deals'} not scored, "
+        f"{errors} {'error' if errors == 1 else 'errors'} (python -m scoring check lists them)\n"
+    )
+    return 1
 
 
 def _read_sheet(variant: Variant, path: str, players: tuple[str, ...], deals: int) -> Any:
@@ -119,7 +142,14 @@ def _convert(args: argparse.Namespace, out: TextIO) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m scoring",
-        description="Score, check and convert Preference protocols of every registered family: Russian pulkas (seed 001, the Kodeks), Croatian, Serbian and Slovenian games (seed 002) and Swedish Priffe (seed 004).",
+        description=(
+            "Score, check and convert Preference protocols of every registered family: "
+            "Russian pulkas (seed 001, the Kodeks), Croatian, Serbian and Slovenian games "
+            "(seed 002), Viennese and German Préférence, the pot games (seeds 000 and 003), "
+            "and Swedish Priffe (seed 004). Exit status: 0 all went well, 1 errors found (check, "
+            "and score, which still prints the result and says on its last line of standard "
+            "error how many deals were not scored), 2 unreadable input."
+        ),
     )
     sub = parser.add_subparsers(dest="command", required=True)
     s = sub.add_parser("score", help="print the pulka as a sheet, or the computed result as JSON")

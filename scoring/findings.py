@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Severity", "Finding", "CheckReport", "gettext_noop", "templated"]
+__all__ = ["Severity", "Finding", "CheckReport", "gettext_noop", "templated", "seat_number"]
 
 
 class Severity(enum.StrEnum):
@@ -94,6 +94,19 @@ class CheckReport:
     @property
     def warnings(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.severity is Severity.WARNING)
+
+
+def seat_number(seat: object) -> str:
+    """A seat as a person counts it, from 1 (``seat_number(0) == "1"``); what is not a whole
+    number is quoted as written. Every message a person reads counts seats so (issue #37); the
+    JSON fields (``player``, ``written``) keep the 0-based index.
+
+    >>> seat_number(0), seat_number(3), seat_number("x"), seat_number(True)
+    ('1', '4', "'x'", 'True')
+    """
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return str(seat + 1)
+    return repr(seat)
 
 
 def gettext_noop(text: str) -> str:

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from .findings import Finding
-from .model import Ending, OptionValue
+from .model import Ending, OptionValue, repeated_name
 
 __all__ = [
     "VERSION",
@@ -37,6 +37,7 @@ __all__ = [
     "envelope",
     "number",
     "finding_to_dict",
+    "check_names",
 ]
 
 #: The version of the documents this module writes itself (``pulka-findings``, printed by
@@ -57,6 +58,27 @@ class JsonFormatError(ValueError):
         super().__init__(f"{path}: {message}")
         self.path = path
         self.reason = message
+
+
+def check_names(players: tuple[str, ...], path: str, rule: str) -> None:
+    """Each seat's player by a name of his own (ignoring case), cited as ``rule``.
+
+    >>> check_names(("A", "B", "a"), "$.players", '002 "Players and Deal"')
+    Traceback (most recent call last):
+    ...
+    scoring.jsonio.JsonFormatError: $.players[2]: 'a' is also the name at $.players[0]: each player needs a name of his own (002 "Players and Deal")
+    """
+    found = repeated_name(players)
+    if found is None:
+        return
+    first, seat = found
+    if first == seat:
+        raise JsonFormatError(f"{path}[{seat}]", f"a player needs a name ({rule})")
+    raise JsonFormatError(
+        f"{path}[{seat}]",
+        f"{players[seat].strip()!r} is also the name at {path}[{first}]: each player needs a "
+        f"name of his own ({rule})",
+    )
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -106,9 +128,32 @@ def finding_to_dict(f: Finding) -> dict[str, Json]:
 # --- reading -------------------------------------------------------------------------------
 
 
+#: The most digits a number of a protocol document may have: every count, score, stake and
+#: bound Pulka reads is far shorter. A longer one is read as a :class:`HugeNumber`, which no
+#: field takes, so that the field's reader refuses it naming its path (issue #37: a
+#: 5,000-digit number met Python's own digit limit and its message before).
+MAX_DIGITS: Final = 30
+
+
+class HugeNumber:
+    """A JSON number longer than :data:`MAX_DIGITS` digits, kept unconverted."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, text: str) -> None:
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _parse_int(text: str) -> int | HugeNumber:
+    return HugeNumber(text) if len(text) > MAX_DIGITS else int(text)
+
+
 def _decode(text: str) -> Json:
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as error:
         raise JsonFormatError(
             "$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
@@ -161,6 +206,8 @@ def _preview(value: Json, budget: int) -> str:
             used += len(text)
         parts.append(closing)
         return "".join(parts)
+    if isinstance(value, HugeNumber):
+        return repr(value)
     if isinstance(value, str):
         value = value[: max(budget, 0) + 1]
     text = json.dumps(value, ensure_ascii=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Ending", "Bid", "OptionValue"]
+__all__ = ["Ending", "Bid", "OptionValue", "PENALTY_MAX", "repeated_name"]
 
 
 class Ending(enum.StrEnum):
@@ -25,3 +25,30 @@ class Ending(enum.StrEnum):
 Bid = tuple[int, str]
 
 OptionValue = str | int | bool | None
+
+#: The most one amount of a referee's penalty entry may be, in every family: points in a
+#: column or a soup (Balkan), gora, pulya or whists (Russian), points (Priffe), chips to the pot
+#: or to a player (the pot games). As large as the largest bula a Balkan protocol may start
+#: from, far beyond any penalty the rule texts give (a Kodeks penalty is a few points, a game's
+#: cost or the overstatement of a false entry); past it an entry is a typing slip, refused with
+#: a finding naming the field (issue #37: a Priffe penalty of 10^40 points was taken silently).
+PENALTY_MAX = 1_000_000
+
+
+def repeated_name(players: tuple[str, ...] | list[str]) -> tuple[int, int] | None:
+    """``(first, seat)`` when the player at ``seat`` has the name of an earlier seat (ignoring
+    case and the spaces around it), or an empty name (``first == seat``); else ``None``. Every
+    family's sheet has a column per player, and its findings, rulings and standings name him.
+
+    >>> repeated_name(("Anna", "Boris", " anna")), repeated_name(("A", "B", "C"))
+    ((0, 2), None)
+    """
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(players):
+        key = name.strip().casefold() if isinstance(name, str) else repr(name)
+        if not key:
+            return seat, seat
+        if key in seen:
+            return seen[key], seat
+        seen[key] = seat
+    return None

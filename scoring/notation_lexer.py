@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
+from .findings import gettext_noop
 from .model import OptionValue
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "option_text",
     "single_text",
     "SeatReader",
+    "players_named",
     "referrer",
     "MAX_DEALS",
 ]
@@ -59,13 +61,26 @@ _SAFE_NAME: Final = re.compile(r"^[^\W\d_][\w.'’-]*$")
 
 
 class NotationError(ValueError):
-    """A line of the notation that cannot be read: ``line`` and ``column`` are 1-based."""
+    """A line of the notation that cannot be read: ``line`` and ``column`` are 1-based.
 
-    def __init__(self, line: int, column: int, message: str) -> None:
+    ``reason`` is in English (the command line, the API, the logs); ``text`` and ``params``,
+    where given, say the same for people: a :func:`~scoring.findings.gettext_noop` template
+    (``%(name)s``) with its values, said in the reader's language by the Django side."""
+
+    def __init__(
+        self,
+        line: int,
+        column: int,
+        message: str,
+        text: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(f"line {line}, column {column}: {message}")
         self.line = line
         self.column = column
         self.reason = message
+        self.text = text
+        self.params = dict(params or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +88,11 @@ class Token:
     kind: str  # "word", "string" or the punctuation character itself
     text: str
     col: int
+
+
+#: The most digits a number in the notation may have (as :data:`scoring.jsonio.MAX_DIGITS`).
+MAX_NUMBER_DIGITS: Final = 30
+_DIGITS: Final = re.compile(r"[0-9]+")
 
 
 def tokenize(line: str, number: int) -> list[Token]:
@@ -92,7 +112,12 @@ def tokenize(line: str, number: int) -> list[Token]:
             while end < len(line) and line[end] != '"':
                 end += 2 if line[end] == "\\" else 1
             if end >= len(line):
-                raise NotationError(number, i + 1, "unterminated quoted text (expected '\"')")
+                raise NotationError(
+                    number,
+                    i + 1,
+                    "unterminated quoted text (expected '\"')",
+                    gettext_noop("A quoted text is not closed (a '\"' is missing)."),
+                )
             try:
                 value = json.loads(line[i : end + 1])
             except json.JSONDecodeError as error:
@@ -103,7 +128,16 @@ def tokenize(line: str, number: int) -> list[Token]:
             start = i
             while i < len(line) and not line[i].isspace() and line[i] not in _PUNCT + '#"':
                 i += 1
-            out.append(Token("word", line[start:i], start + 1))
+            word = line[start:i]
+            longest = max((len(run) for run in _DIGITS.findall(word)), default=0)
+            if longest > MAX_NUMBER_DIGITS:  # before any int(): Python's own limit says less
+                raise NotationError(
+                    number,
+                    start + 1,
+                    f"a number of {longest} digits: no count, score or "
+                    f"amount of a protocol has more than {MAX_NUMBER_DIGITS}",
+                )
+            out.append(Token("word", word, start + 1))
     return out
 
 
@@ -172,9 +206,20 @@ def player_names(cur: Cursor, col: int) -> tuple[str, ...]:
         cur.i += 1
         names.append(cur.text("a player's name"))
     if len(names) not in (3, 4):
-        raise NotationError(cur.number, col, f"expected 3 or 4 players, found {len(names)}")
+        raise NotationError(
+            cur.number,
+            col,
+            f"expected 3 or 4 players, found {len(names)}",
+            gettext_noop("A table has 3 or 4 players, not %(n)s."),
+            {"n": len(names)},
+        )
     if len({name.lower() for name in names}) != len(names):
-        raise NotationError(cur.number, col, "two players have the same name")
+        raise NotationError(
+            cur.number,
+            col,
+            "two players have the same name",
+            gettext_noop("Two players have the same name."),
+        )
     return tuple(names)
 
 
@@ -183,9 +228,7 @@ def squash(text: str) -> str:
     return re.sub(r"[\s_\-]", "", text.lower())
 
 
-def header_key(
-    tokens: list[Token], lookup: Callable[[str], str | None]
-) -> tuple[str, int] | None:
+def header_key(tokens: list[Token], lookup: Callable[[str], str | None]) -> tuple[str, int] | None:
     """A header line's key and where its value starts (the token after the ``:``), or ``None``
     for a line that is not a header: words before the first ``:``, joined, that ``lookup`` (the
     family's own words) names."""
@@ -204,7 +247,9 @@ def header_once(cur: Cursor, key: str, found: Mapping[str, object]) -> None:
     :raises NotationError: at the line's first column for a header already in ``found``.
     """
     if key in found and key != "options":
-        raise NotationError(cur.number, cur.toks[0].col, f"the {key.replace('_', ' ')} is given twice")
+        raise NotationError(
+            cur.number, cur.toks[0].col, f"the {key.replace('_', ' ')} is given twice"
+        )
 
 
 def format_version(cur: Cursor, name: str) -> int:
@@ -284,7 +329,12 @@ def protocol_lines(
         key = key_of(cur.toks)
         if key is not None:
             if deals or seen_sheet:
-                raise NotationError(number, 1, "headers come before the first deal")
+                raise NotationError(
+                    number,
+                    1,
+                    "headers come before the first deal",
+                    gettext_noop("The header lines come before the first deal."),
+                )
             cur.i = key[1]
             header(cur, key[0])
             continue
@@ -297,7 +347,13 @@ def protocol_lines(
             continue
         if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
             if int(head.text[:-1]) != len(deals) + 1:
-                raise NotationError(number, head.col, f"expected deal number {len(deals) + 1}.")
+                raise NotationError(
+                    number,
+                    head.col,
+                    f"expected deal number {len(deals) + 1}.",
+                    gettext_noop("Deal number %(n)s. is expected here."),
+                    {"n": len(deals) + 1},
+                )
             cur.i = 1
         if cur.done():
             raise cur.error(nothing, None)
@@ -521,6 +577,25 @@ def single_text(cur: Cursor, what: str) -> str:
     return tok.text
 
 
+def players_named(players: tuple[str, ...], text: str) -> list[int]:
+    """The seats ``text`` names: the player of that name (any case), else the player whose
+    first name it is when no other player at the table has that first name.
+
+    >>> players_named(("Ana Kovač", "Ana Babić", "Boris Horvat"), "boris")
+    [2]
+    >>> players_named(("Ana Kovač", "Ana Babić", "Boris Horvat"), "Ana"), players_named(("Ana",), "An")
+    ([], [])
+    """
+    low = text.lower()
+    exact = [s for s, name in enumerate(players) if name.lower() == low]
+    if exact:
+        return exact
+    firsts = [
+        s for s, name in enumerate(players) if name.split() and name.split()[0].lower() == low
+    ]
+    return firsts if len(firsts) == 1 else []
+
+
 @dataclass
 class SeatReader:
     """Reads the players of deal lines for a table of ``players``; each family's deal reader
@@ -543,14 +618,14 @@ class SeatReader:
             cur.i += 1
             return int(tok.text) - 1
         low = tok.text.lower()
-        exact = [s for s, name in enumerate(self.players) if name.lower() == low]
-        found = exact or [s for s, name in enumerate(self.players) if name.lower().startswith(low)]
+        found = players_named(self.players, tok.text) or [
+            s for s, name in enumerate(self.players) if name.lower().startswith(low)
+        ]
         if len(found) != 1:
             more = f"{expected}; {tok.text!r} matches several" if found else expected
             raise cur.error(more, tok)
         cur.i += 1
         return found[0]
-
 
     def rule(self, cur: Cursor, fields: dict[str, object], example: str) -> bool:
         """A penalty's rule at the cursor, ``§5.1`` or ``5.1`` alone, put as ``fields["rule"]``;
@@ -585,7 +660,7 @@ def referrer(names: tuple[str, ...], is_reserved: Callable[[str], bool]) -> Call
 
     def ref(seat: int) -> str:
         if not 0 <= seat < len(names):
-            raise ValueError(f"seat {seat} is not at a table of {len(names)}")
+            raise ValueError(f"seat {seat + 1} is not at a table of {len(names)}")
         name = names[seat]
         safe = _SAFE_NAME.match(name) and name[0].isalpha() and lowered.count(name.lower()) == 1
         return name if safe and not is_reserved(name.lower()) else str(seat + 1)

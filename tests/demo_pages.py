@@ -8,6 +8,7 @@ every page's text for internal codes (tests/tournaments/views/test_words_not_cod
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tournaments.demo.events import demo_event
@@ -15,7 +16,7 @@ from tournaments.demo.protocols import demo_protocols
 from tournaments.models import Event, Round
 from tournaments.services.standings import standings_recompute
 
-__all__ = ["DemoPage", "demo_pages", "family_demo_pages"]
+__all__ = ["FAMILY_DEMOS", "DemoPage", "demo_pages", "family_demo_pages", "league_demo_pages"]
 
 
 @dataclass(frozen=True)
@@ -81,16 +82,22 @@ def demo_pages(*, organiser) -> tuple[Event, list[DemoPage]]:
     return event, pages
 
 
-def family_demo_pages(*, organiser) -> list[DemoPage]:
-    """The other rule families' demo evenings (Croatian, Priffe, Viennese pot game), each with
-    its event, standings, rounds, every table's phone page and referee page, and a player's
-    pages; names are prefixed with the event's slug."""
+#: The other rule families' demo evenings, by the name a test gives them.
+FAMILY_DEMOS = ("balkan", "priffe", "pot")
+
+
+def family_demo_pages(*, organiser, families: Sequence[str] = FAMILY_DEMOS) -> list[DemoPage]:
+    """The other rule families' demo evenings (Croatian, Priffe, Viennese pot game; or those of
+    ``families``, names of :data:`FAMILY_DEMOS`), each with its event, standings, rounds, every
+    table's phone page and referee page, and a player's pages; names are prefixed with the
+    event's slug."""
     from tournaments.demo.balkan import demo_balkan_event
     from tournaments.demo.pot import demo_pot_event
     from tournaments.demo.priffe import demo_priffe_event
 
+    makers = {"balkan": demo_balkan_event, "priffe": demo_priffe_event, "pot": demo_pot_event}
     pages = []
-    for make in (demo_balkan_event, demo_priffe_event, demo_pot_event):
+    for make in (makers[name] for name in families):
         event = make(organiser=organiser)
         slug = event.slug
         pages += [
@@ -122,3 +129,25 @@ def family_demo_pages(*, organiser) -> list[DemoPage]:
             DemoPage(f"{slug}-standings-player", f"/e/{slug}/standings/players/{entry.pk}/"),
         ]
     return pages
+
+
+def league_demo_pages(*, organiser) -> list[DemoPage]:
+    """The demo's league (issue 39): the series page and its CSV's neighbours, a person's page,
+    the organisation's page, and the organisers' series, persons and merge pages."""
+    from tournaments.demo.balkan import demo_balkan_event
+    from tournaments.demo.league import demo_balkan_league
+
+    series = demo_balkan_league(organiser=organiser, first=demo_balkan_event(organiser=organiser))
+    first = series.series_events.order_by("event__starts_on").first().event
+    person = first.entries.order_by("pk").first().person
+    organisation = series.organisation.slug
+    return [
+        DemoPage("league", f"/s/{series.slug}/"),
+        DemoPage("league-person", f"/people/{person.pk}/"),
+        DemoPage("league-organisation", f"/o/{organisation}/"),
+        DemoPage("league-manage", f"/s/{series.slug}/manage/", staff=True),
+        DemoPage("league-organisation-staff", f"/o/{organisation}/", staff=True),
+        DemoPage("league-merge", f"/o/{organisation}/persons/merge/", staff=True),
+        DemoPage("league-persons", "/e/demo-liga-2/manage/persons/", staff=True),
+        DemoPage("league-person-manage", f"/people/{person.pk}/manage/", staff=True),
+    ]

@@ -10,6 +10,8 @@ import secrets
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 
@@ -74,3 +76,30 @@ def test_production_settings_redirect_to_https_and_send_hsts(tmp_path):
     assert out["health"] == 503  # answered over HTTP (the database is unreachable here)
     assert out["hsts"] == "max-age=31536000; includeSubDomains; preload"
     assert out["cookies"] == [True, True]
+
+
+def test_the_placeholder_secret_key_of_the_example_env_is_refused(tmp_path):
+    """Issue 38: a site started with ``docker/.env.example``'s SECRET_KEY would sign its
+    sessions with a key anybody can read."""
+    example = (ROOT / "docker" / ".env.example").read_text()
+    placeholder = next(
+        line.split("=", 1)[1] for line in example.splitlines() if line.startswith("SECRET_KEY=")
+    )
+    done = _run(
+        [sys.executable, "manage.py", "check"],
+        _production_env(tmp_path, SECRET_KEY=placeholder),
+    )
+    assert done.returncode != 0
+    assert "SECRET_KEY is the placeholder of docker/.env.example" in done.stderr
+
+
+@pytest.mark.django_db
+def test_every_answer_carries_a_content_security_policy(client):
+    """Issue 38: no third-party origin, no inline script (the language switcher's handler is in
+    a script file)."""
+    for path in ("/", "/api/v1/events/", "/healthz", "/accounts/login/"):
+        policy = client.get(path)["Content-Security-Policy"]
+        assert "default-src 'self'" in policy and "script-src 'self';" in policy
+        assert "frame-ancestors 'none'" in policy
+    page = client.get("/accounts/login/").content.decode()
+    assert "onchange=" not in page and "data-autosubmit" in page

@@ -15,15 +15,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKER = ROOT / "docker"
-ENV = {"SECRET_KEY": "s", "POSTGRES_PASSWORD": "p", "ALLOWED_HOSTS": "pulka.example",
-       "PATH": "/usr/bin:/bin:/usr/local/bin"}
+ENV = {
+    "SECRET_KEY": "s",
+    "POSTGRES_PASSWORD": "p",
+    "ALLOWED_HOSTS": "pulka.example",
+    "PATH": "/usr/bin:/bin:/usr/local/bin",
+}
 
 
 def _compose(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     exe = shutil.which("docker-compose")
     assert exe, "docker-compose is missing: the test command installs it (apt docker-compose)"
-    return subprocess.run([exe, "-f", str(DOCKER / "compose.yaml"), *args], cwd=DOCKER,
-                          env=env if env is not None else ENV, capture_output=True, text=True)
+    return subprocess.run(
+        [exe, "-f", str(DOCKER / "compose.yaml"), *args],
+        cwd=DOCKER,
+        env=env if env is not None else ENV,
+        capture_output=True,
+        text=True,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -48,13 +57,17 @@ def test_compose_has_the_five_services_with_health_checks(compose_config):
         assert env["DATABASE_URL"].startswith("postgres://pulka:p@db:5432/")
         assert env["CELERY_BROKER_URL"].startswith("redis://redis:6379/")
         assert env["DEBUG"] == "false"
+        assert env["SECURE_COOKIES"] == "true"  # HTTPS unless said otherwise (issue 38)
     assert "/healthz" in json.dumps(services["web"]["healthcheck"])
     assert services["web"]["command"] == ["web"]
     assert services["worker"]["command"] == ["worker"]
     assert services["beat"]["command"] == ["beat"]
-    assert any(v.startswith("pgdata:") or v.get("source") == "pgdata"
-               if isinstance(v, dict) else v.startswith("pgdata:")
-               for v in services["db"]["volumes"])
+    assert any(
+        v.startswith("pgdata:") or v.get("source") == "pgdata"
+        if isinstance(v, dict)
+        else v.startswith("pgdata:")
+        for v in services["db"]["volumes"]
+    )
     assert "pgdata" in compose_config["volumes"]
 
 

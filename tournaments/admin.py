@@ -2,7 +2,21 @@
 
 from django.contrib import admin
 
-from tournaments.models import AuditLogEntry, Entry, Event, EventRole, Player, Round, Seat, Table
+from tournaments.models import (
+    AuditLogEntry,
+    Entry,
+    Event,
+    EventRole,
+    Organisation,
+    OrganisationRole,
+    Person,
+    PersonLogEntry,
+    Player,
+    Round,
+    Seat,
+    Series,
+    Table,
+)
 
 
 class EventRoleInline(admin.TabularInline):
@@ -72,3 +86,48 @@ class AuditLogEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+# --- leagues and cups (issue 39): organisations with their organisers, persons (their log;
+# merging and erasing are the organisers' pages, which log them), series (their events and
+# rules are written on the organisers' pages, services.series)
+
+
+class OrganisationRoleInline(admin.TabularInline):
+    model = OrganisationRole
+    extra = 0
+
+
+@admin.register(Organisation)
+class OrganisationAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "kind", "city")
+    list_filter = ("kind",)
+    search_fields = ("name", "slug", "city")
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = [OrganisationRoleInline]
+
+
+class PersonLogInline(admin.TabularInline):
+    model = PersonLogEntry
+    extra = 0
+    can_delete = False
+    readonly_fields = ("action", "user", "data", "created_at")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Person)
+class PersonAdmin(admin.ModelAdmin):
+    list_display = ("name", "club", "city", "federation_id", "shown_as", "erased_at")
+    search_fields = ("name", "club", "city", "federation_id")
+    readonly_fields = ("name_key", "erased_at")
+    inlines = [PersonLogInline]
+
+
+@admin.register(Series)
+class SeriesAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "organisation", "family", "season", "published")
+    list_filter = ("family", "published")
+    search_fields = ("name", "slug")
+    readonly_fields = ("family", "points", "place_points", "best_of", "min_events", "tiebreaks")

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.conventions import InvalidConventionError
 from rules.variants import RUSSIAN, Family, family_of_convention
+from tournaments import rule_sources
 from tournaments.rule_sources import SOURCES, with_rule
 
 __all__ = [
@@ -29,8 +31,14 @@ __all__ = [
     "POT_OPTION_LABELS",
     "PRIFFE_OPTION_LABELS",
     "VALUE_LABELS",
+    "CONVENTION_NAMES",
+    "FAMILY_NAMES",
     "by_convention",
+    "convention_error",
+    "convention_error_said",
+    "convention_name",
     "described",
+    "family_name",
     "family_for",
     "game_size_label",
 ]
@@ -137,7 +145,8 @@ VALUE_LABELS: dict[tuple[str, str], Any] = {
     ("raspasy_zero_bonus", "price"): _("the price × the step"),
     ("raspasy_exit", "any_game"): _("any game"),
     ("raspasy_exit", "whisted_game"): _("a whisted game"),
-    ("rounding", "kodeks"): _("as the Kodeks"),
+    ("rounding", "kodeks"): _("as the Kodeks, Variant 1: each gora rounded"),
+    ("rounding", "average"): _("as the Kodeks, Variant 2: the average gora rounded"),
     ("rounding", "exact"): _("exact"),
 }
 
@@ -148,11 +157,17 @@ BALKAN_OPTION_LABELS: dict[str, Any] = {
     "direction": with_rule(
         _("Direction of play (%(rule)s; Serbia: counter-clockwise)"), "002", "Players and Deal"
     ),
+    "refas": with_rule(
+        _("Played with refas (%(rule)s); no: all passing has no effect"), "002", "Refa"
+    ),
     "refa_limit": with_rule(
         _("Refa limit; 0: by the bula, 1 at 30, 3 from 50 (%(rule)s)"), "002", "Refa"
     ),
     "refa_count": with_rule(_("How refas are counted (%(rule)s)"), "002", "Refa"),
     "plain_two": with_rule(_("A plain two nobody kontras (%(rule)s)"), "002", "Kontra"),
+    "plain_two_refa": with_rule(
+        _("A two nobody kontras, said by a declarer who holds a refa (%(rule)s)"), "002", "Kontra"
+    ),
     "igra_commits_to_trumps": with_rule(
         _("Igra commits to trumps; igra betl / sans at the first turn only (%(rule)s, Serbia)"),
         "002",
@@ -186,6 +201,8 @@ VALUE_LABELS.update(
         ("plain_two", "thrown_in"): _("thrown in (Slovenia)"),
         ("plain_two", "refa_or_hat"): _("a refa, or scored only under the hat (Serbia)"),
         ("plain_two", "refa_or_score"): _("a refa, or always scored"),
+        ("plain_two_refa", "excluded"): _("not plain: it is played (the Croatian exception)"),
+        ("plain_two_refa", "included"): _("plain like any other two (the variation as written)"),
         ("defender_quota", "team"): _("the team's four"),
         ("defender_quota", "each"): _("two each"),
         ("kontra_soups", "host"): _("the kontra-sayer"),
@@ -311,6 +328,83 @@ UNSET_LABELS: dict[str, Any] = {
     "max_amount": _("three base stakes"),
     "ante": _("one base stake, or 10"),
 }
+
+
+#: (family key, convention key) → the convention's name in the reader's language; the rule
+#: texts' own names ("Hrvatski preferans (Croatian)", ``Convention.name``) stay for the API and
+#: the command line.
+CONVENTION_NAMES: dict[tuple[str, str], Any] = {
+    ("russian", "sochi"): _("Sochi"),
+    ("russian", "leningrad"): _("Leningrad"),
+    ("russian", "rostov"): _("Rostov"),
+    ("russian", "classic"): _("Classic"),
+    ("balkan", "croatian"): _("Croatian Preference"),
+    ("balkan", "serbian"): _("Serbian Preference"),
+    ("balkan", "slovenian"): _("Slovenian Preference"),
+    ("pot", "viennese"): _("Viennese Préférence"),
+    ("pot", "german"): _("German Préférence"),
+    ("priffe", "modern"): _("Priffe (the modern way)"),
+    ("priffe", "old"): _("Priffe (the old way)"),
+}
+
+#: family key → the rule family's name in the reader's language (``Family.name`` stays for the
+#: API and the command line).
+FAMILY_NAMES: dict[str, Any] = {
+    "russian": _("Russian Preference"),
+    "balkan": _("Croatian / Serbian / Slovenian Preference"),
+    "pot": _("Viennese and German Préférence (pot games)"),
+    "priffe": _("Swedish Priffe"),
+}
+
+
+def convention_name(convention: Any, family: Family | None = None) -> str:
+    """A convention (or its key or alias) as people name it, in the page's language
+    ("Hrvatski preferans" on a Croatian page, "Kroatische Préférence" on a German one); the
+    rule text's own name for a convention without one here, the key for an unknown key."""
+    if isinstance(convention, str):
+        try:
+            family = family_of_convention(convention)
+            convention = family.find(convention)
+        except InvalidConventionError:
+            return convention
+    key = family.key if family is not None else family_of_convention(convention.key).key
+    return str(CONVENTION_NAMES.get((key, convention.key), convention.name))
+
+
+def family_name(family: Family) -> str:
+    """A rule family's name in the page's language."""
+    return str(FAMILY_NAMES.get(family.key, family.name))
+
+
+def convention_error(exc: Exception, family: Family | None = None) -> tuple[str | None, dict]:
+    """A convention's error (:class:`rules.conventions.InvalidConventionError`) for people:
+    its template and its values with the options' labels and values' words of ``family`` (or
+    the family of nothing known: the option's name as typed); ``(None, {})`` for an error
+    without words (then its English message is shown)."""
+    text = getattr(exc, "text", None)
+    if not text:
+        return None, {}
+    params = dict(getattr(exc, "params", None) or {})
+    option = str(params.get("option", ""))
+    labels = FAMILY_OPTION_LABELS.get(family.key, {}) if family is not None else {}
+    if option:
+        label = labels.get(option)
+        params["option"] = str(label) if label is not None else option
+    for key in ("value", "other"):
+        if key in params:
+            params[key] = _shown(option, params[key]) if option else str(params[key])
+    if isinstance(params.get("choices"), list):
+        params["choices"] = ", ".join(_shown(option, c) for c in params["choices"])
+    return str(text), params
+
+
+def convention_error_said(exc: Exception, family: Family | None = None) -> str:
+    """:func:`convention_error` said in the active language; the English message without
+    words (its rules cited as people know them)."""
+    text, params = convention_error(exc, family)
+    if text is None:
+        return rule_sources.cited_in(str(exc))
+    return gettext(text) % params
 
 
 def _shown(name: str, value: object) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from rules.balkan import BalkanConvention
 
-from ..findings import Finding, gettext_noop, templated
+from ..findings import Finding, gettext_noop, seat_number, templated
 from .protocol import Hand
 
 __all__ = ["check_auction", "parse_bid"]
@@ -93,7 +93,7 @@ def check_auction(h: Hand, dealer: int, conv: BalkanConvention, i: int) -> list[
     for seat, text in h.auction:
         if seat not in pos:
             out.append(_f("AUCTION_SEAT", gettext_noop("bid {bid} by seat {seat}, not at the table"), i,
-                          {"bid": repr(text), "seat": repr(seat)}))
+                          {"bid": repr(text), "seat": seat_number(seat)}))
             return out
         kind, n = parse_bid(text)
         if kind == "unknown":
@@ -105,7 +105,7 @@ def check_auction(h: Hand, dealer: int, conv: BalkanConvention, i: int) -> list[
             if expected is not None and seat != expected:
                 out.append(_f("OUT_OF_TURN", gettext_noop(
                     "seat {seat} spoke where seat {expected} was to bid (the turn passes to the "
-                    "next player still bidding)"), i, {"seat": seat, "expected": expected},
+                    "next player still bidding)"), i, {"seat": seat_number(seat), "expected": seat_number(expected)},
                     player=seat, written=text))
         first_turn = seat not in spoken
         spoken.add(seat)
@@ -230,6 +230,6 @@ def _winner(
     if h.declarer != winner:
         out.append(_f("AUCTION_WINNER", gettext_noop("the declarer is seat {declarer}, but the auction "
                                                  "was won by seat {winner}"), i,
-                      {"declarer": h.declarer, "winner": winner}, written=h.declarer,
+                      {"declarer": seat_number(h.declarer), "winner": seat_number(winner)}, written=h.declarer,
                       expected=winner))
     return out

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from rules.balkan import BETTEL
 
-from ..findings import CheckReport, Finding, Severity, gettext_noop, templated
+from ..findings import CheckReport, Finding, Severity, gettext_noop, seat_number, templated
 from .auction import check_auction
 from .protocol import AllPass, BalkanProtocol, BalkanSheet, BalkanSheetRow, Hand
 from .score import DealResult, ScoredBalkan, score
@@ -68,7 +68,7 @@ def _dealers(scored: ScoredBalkan) -> list[Finding]:
                 out.append(templated(
                     "DEALER", gettext_noop("dealer written as seat {written}; the turn to deal "
                                            "rotates to seat {expected}"),
-                    {"written": repr(deal.dealer), "expected": expected},
+                    {"written": seat_number(deal.dealer), "expected": seat_number(expected)},
                     rule="Players and Deal", deal=i, column="dealer",
                     written=deal.dealer, expected=expected, source=SOURCE))
     return out

@@ -102,7 +102,7 @@ def _hand(rng: random.Random, conv: BalkanConvention, replay: Replay) -> Hand:
         defence = rng.choices([d for d, _ in _DEFENCES], [w for _, w in _DEFENCES])[0]
     kontra, kontra_by = 0, None
     voluntary = [s for s, d in zip((first, second), defence, strict=True) if d is not DROP]
-    plain_two = contract == 2 and not game and not has_refa
+    plain_two = contract == 2 and not game and not (has_refa and conv.plain_two_refa == "excluded")
     chance = {BETTEL: 0.03, PREFERANS: 0.0}.get(contract, 0.45 if plain_two else 0.12)
     if voluntary and rng.random() < chance:
         kontra_by = rng.choice(voluntary)

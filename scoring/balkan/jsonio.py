@@ -25,7 +25,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from rules.balkan import CONTRACT_VALUES, OPTION_NAMES, contract_name, find_convention
+from rules.balkan import (
+    CONTRACT_VALUES,
+    OPTION_NAMES,
+    check_option,
+    contract_name,
+    find_convention,
+)
 from rules.conventions import InvalidConventionError
 from scoring.jsonio import (
     Json,
@@ -44,6 +50,7 @@ from scoring.jsonio import (
     _pair,
     _sheet_document,
     _str,
+    check_names,
     dumps_document,
     envelope,
 )
@@ -317,9 +324,13 @@ def _check_options(
             known = ", ".join(sorted(OPTION_NAMES))
             raise JsonFormatError(f"{path}.{name}", f"unknown option (known: {known})")
         try:
-            conv.with_options(**{name: value})
+            check_option(name, value)
         except InvalidConventionError as error:
             raise JsonFormatError(f"{path}.{name}", str(error)) from None
+    try:  # the options together: refas=false with a refa_limit …
+        conv.with_options(**dict(options))
+    except InvalidConventionError as error:
+        raise JsonFormatError(path, str(error)) from None
     return tuple(sorted(options))
 
 
@@ -329,6 +340,7 @@ def _protocol_body(obj: _Object) -> tuple[BalkanProtocol, BalkanSheet | None]:
     players = obj.get("players", _list(_str, "a list of 3 names"))
     if len(players) != SEATS:
         raise _fail(f"{obj.path}.players", "a list of 3 names", list(players))
+    check_names(players, f"{obj.path}.players", '002 "Players and Deal"')
     convention = obj.get("convention", _convention, "croatian")
     protocol = BalkanProtocol(
         players=players,

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-from rules.balkan import find_convention
+from rules.balkan import check_option, find_convention
 from rules.conventions import InvalidConventionError
 from scoring.model import Ending, OptionValue
 from scoring.notation_lexer import (
@@ -169,10 +169,15 @@ class _Headers:
         conv = find_convention(convention)
         for name, value in options.items():
             try:
-                conv.with_options(**{name: value})
+                check_option(name, value)
             except InvalidConventionError as error:
                 line, column = self.places[f"option {name}"]
                 raise NotationError(line, column, str(error)) from None
+        try:  # the options together: refas=false with a refa_limit …
+            conv.with_options(**options)
+        except InvalidConventionError as error:
+            line, column = min(self.places[f"option {name}"] for name in options)
+            raise NotationError(line, column, str(error)) from None
         return tuple(sorted(options.items()))
 
 

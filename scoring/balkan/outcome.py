@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from rules.balkan import BETTEL, PREFERANS, BalkanConvention
 
-from ..findings import Finding, Severity, gettext_noop, templated
+from ..findings import Finding, Severity, gettext_noop, seat_number, templated
 from .protocol import Defence, Hand
 
 __all__ = ["Plan", "hand_outcome", "plays"]
@@ -90,7 +90,7 @@ def _record_problems(h: Hand, conv: BalkanConvention, i: int) -> list[Finding]:
     out: list[Finding] = []
     if h.declarer not in (0, 1, 2):
         out.append(_f("SEAT", gettext_noop("declarer seat {seat} is not at the table"),
-                      "Players and Deal", i, {"seat": repr(h.declarer)}, column="declarer",
+                      "Players and Deal", i, {"seat": seat_number(h.declarer)}, column="declarer",
                       written=h.declarer))
         return out
     allowed = (2, 3, 4, 5, 6, 7, 8) if conv.preferans else (2, 3, 4, 5, 6, 7)
@@ -128,14 +128,14 @@ def _record_problems(h: Hand, conv: BalkanConvention, i: int) -> list[Finding]:
                       written=h.kontra, expected=conv.kontra_limit))
     if h.kontra and h.kontra_by not in h.defenders():
         out.append(_f("KONTRA_BY", gettext_noop("kontra said by seat {seat}, not a defender"),
-                      "Kontra", i, {"seat": repr(h.kontra_by)}, column="kontra_by",
+                      "Kontra", i, {"seat": seat_number(h.kontra_by)}, column="kontra_by",
                       written=h.kontra_by))
     elif h.kontra and not _plays_voluntarily(h, h.kontra_by):
         out.append(_f("KONTRA_BY", gettext_noop("kontra said by a defender who dropped out"), "Kontra", i,
                       player=h.kontra_by, column="kontra_by"))
     if not h.kontra and h.kontra_by is not None:
         out.append(_f("KONTRA_BY", gettext_noop("kontra_by {seat} without a kontra"), "Kontra", i,
-                      {"seat": repr(h.kontra_by)}, column="kontra_by", written=h.kontra_by))
+                      {"seat": seat_number(h.kontra_by)}, column="kontra_by", written=h.kontra_by))
     return out
 
 
@@ -194,7 +194,8 @@ def hand_outcome(
 ) -> tuple[list[Finding], list[Finding], Plan | None]:
     """``(errors, warnings, plan)`` for hand ``i``; ``plan`` is ``None`` when it is not scored.
 
-    ``has_refa``: the declarer holds an unplayed refa (a two is then not "plain", A-HR-5);
+    ``has_refa``: the declarer holds an unplayed refa (a two is then not "plain", A-HR-5,
+    unless the convention's ``plain_two_refa`` is ``"included"``);
     ``refa_possible``: a refa round could be written now; ``under_hat``: the declarer's column
     is above zero — both decide a plain two nobody kontra'd in Serbian rules.
     """
@@ -204,16 +205,26 @@ def hand_outcome(
         return errors, warnings, None
     first, second = h.defenders()
     both_drop = h.defence[0] is Defence.DROP and h.defence[1] is Defence.DROP and not h.kontra
-    plain_two = h.contract == 2 and not h.game and not has_refa and not h.kontra
+    # A two by a refa holder is not plain in the main text; option plain_two_refa says whether
+    # the Serbian and Slovenian variations, which do not repeat it, carry that exception over.
+    refa_exception = has_refa and conv.plain_two_refa == "excluded"
+    plain_two = h.contract == 2 and not h.game and not refa_exception and not h.kontra
     if plain_two:
         if h.tricks is not None and not both_drop:
-            return [_f("KONTRA_MISSING", gettext_noop("a plain two (no igra, no refa) is played only after a "
-                                          "kontra; without one there is no play"), "Kontra", i,
-                       column="kontra")
-                    ], warnings, None
+            text = (gettext_noop("a plain two (no igra) is played only after a kontra; without "
+                                 "one there is no play, refa or not (option plain_two_refa)")
+                    if has_refa else
+                    gettext_noop("a plain two (no igra, no refa) is played only after a "
+                                 "kontra; without one there is no play"))
+            return [_f("KONTRA_MISSING", text, "Kontra", i, column="kontra")], warnings, None
         return errors, _unplayed_tricks(h, i), _plain_two(conv, refa_possible, under_hat)
     if both_drop:
         return errors, _unplayed_tricks(h, i), Plan("no-play", "made", True)
+    if h.tricks is None and h.contract == 2 and not h.game and not h.kontra and refa_exception:
+        return [_f("TRICKS_MISSING", gettext_noop(
+            "a two by a declarer who holds a refa is played, kontra or not (option "
+            "plain_two_refa={option}): record the tricks, or both defenders dropping"), "Kontra",
+            i, {"option": repr(conv.plain_two_refa)}, column="tricks")], warnings, None
     errors = _trick_problems(h, i)
     if errors:
         return errors, warnings, None

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from rules.balkan import contract_name
 
-from ..findings import Finding
+from ..findings import Finding, seat_number
 from .protocol import AllPass, Defence, Hand, Penalty
 from .score import DealResult, ScoredBalkan
 
@@ -42,7 +42,7 @@ def deal_words(scored: ScoredBalkan, index: int, *, ascii: bool = False) -> str:
         text = "all pass"
         return f"{text}: {scored.convention.refa_word} for all" if d.refa_given else text
     if isinstance(deal, Penalty):
-        who = names[deal.player] if deal.player in (0, 1, 2) else f"seat {deal.player}"
+        who = names[deal.player] if deal.player in (0, 1, 2) else f"seat {seat_number(deal.player)}"
         parts = [f"penalty {who}"]
         if deal.column:
             parts.append(f"{deal.column} in the column")

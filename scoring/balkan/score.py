@@ -41,8 +41,8 @@ from fractions import Fraction
 
 from rules.balkan import BETTEL, BalkanConvention, find_convention
 
-from ..findings import Finding, Severity, gettext_noop, templated
-from ..model import Ending
+from ..findings import Finding, Severity, gettext_noop, seat_number, templated
+from ..model import PENALTY_MAX, Ending, repeated_name
 from .outcome import hand_outcome
 from .protocol import AllPass, BalkanProtocol, Defence, Hand, Penalty
 
@@ -225,11 +225,21 @@ class Replay:
                 f"players: {len(protocol.players)} names given; the Balkan games have three "
                 '(seed 002 "Players and Deal")'
             )
+        same = repeated_name(protocol.players)
+        if same is not None:
+            raise ValueError(
+                f"players: seat {same[1] + 1} has the name of seat {same[0] + 1} "
+                f"({protocol.players[same[1]]!r}); each player needs a name of his own "
+                '(seed 002 "Players and Deal")'
+            )
         bula = protocol.bula
         if isinstance(bula, bool) or not isinstance(bula, int) or bula <= 0:
             raise ValueError(f'bula: {bula!r} must be a positive whole number (seed 002 "Scoring")')
         if protocol.first_dealer not in (0, 1, 2):
-            raise ValueError(f"first_dealer: seat {protocol.first_dealer!r} is not at the table")
+            raise ValueError(
+                f"first_dealer: seat {seat_number(protocol.first_dealer)} is not at the table "
+                "(seats 1 to 3)"
+            )
         self.protocol = protocol
         self.conv = convention_of(protocol)
         self.limit = self.conv.refa_limit_for(bula)
@@ -365,23 +375,29 @@ def _all_pass(sheet: _Sheet, conv: BalkanConvention, limit: int, i: int) -> dict
 
 def _penalty(pen: Penalty, sheet: _Sheet, i: int, findings: list[Finding]) -> dict[str, object]:
     """A referee's entry: points against the offender's column, soups others write on him."""
-    problems: list[tuple[str, object]] = []
+    problems: list[tuple[str, str]] = []  # (template, the value as a person reads it)
     if pen.player not in (0, 1, 2):
         problems.append((gettext_noop("penalty entry: the offender's seat {value} is not at the "
-                                      "table"), pen.player))
+                                      "table"), seat_number(pen.player)))
     if not isinstance(pen.column, int) or pen.column < 0:
         problems.append((gettext_noop("penalty entry: column points {value} must be a whole "
-                                      "number ≥ 0"), pen.column))
+                                      "number ≥ 0"), repr(pen.column)))
+    elif pen.column > PENALTY_MAX:
+        problems.append((gettext_noop("penalty entry: column points {value} are more than a "
+                                      "penalty may be (at most 1000000)"), repr(pen.column)))
     for writer, points in pen.soups:
         if writer not in (0, 1, 2) or writer == pen.player:
             problems.append((gettext_noop("penalty entry: soup writer {value} is not another "
-                                          "player at the table"), writer))
+                                          "player at the table"), seat_number(writer)))
         if not isinstance(points, int) or points < 0:
             problems.append((gettext_noop("penalty entry: soup points {value} must be a whole "
-                                          "number ≥ 0"), points))
+                                          "number ≥ 0"), repr(points)))
+        elif points > PENALTY_MAX:
+            problems.append((gettext_noop("penalty entry: soup points {value} are more than a "
+                                          "penalty may be (at most 1000000)"), repr(points)))
     if problems:
         for text, value in problems:
-            findings.append(_err("PENALTY", text, "Scoring", i, {"value": repr(value)},
+            findings.append(_err("PENALTY", text, "Scoring", i, {"value": value},
                                  player=pen.player if pen.player in (0, 1, 2) else None))
         return {"kind": "not-scored", "outcome": "invalid"}
     sheet.columns[pen.player] -= pen.column

@@ -19,7 +19,8 @@ from __future__ import annotations
 from rules.conventions import InvalidConventionError
 from rules.pot import PotConvention
 
-from ..findings import CheckReport, Finding, Severity
+from ..findings import CheckReport, Finding, Severity, seat_number
+from ..model import repeated_name
 from .auction import check_auction, check_contract_against_bid
 from .protocol import (
     Decision,
@@ -193,7 +194,7 @@ def _efterkop(out: _Findings, hand: Hand, i: int, defs: tuple[int, int],
             out.add("EFTERKOP_LEVEL", f"efterköp {k + 1}: {c} — an efterköp names fem or higher "
                     "with köp", rule, i, column="efterkop", written=c.code)  # fmt: skip
         if c.level <= level:
-            out.add("EFTERKOP_LEVEL", f"efterköp {k + 1}: {c} is not higher than the previous "
+            out.add("EFTERKOP_NOT_HIGHER", f"efterköp {k + 1}: {c} is not higher than the previous "
                     "efterköp", rule, i, column="efterkop", written=c.code)  # fmt: skip
         if seat == previous:
             after = clockwise.index(previous) if previous != declarer else 2
@@ -296,8 +297,14 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
         out.add("PLAYERS", f"{size} players: German Préférence is for three", "Spieler: 3",
                 column="players")  # fmt: skip
         return CheckReport(tuple(out.items))
+    same = repeated_name(protocol.players)
+    if same is not None:
+        out.add("PLAYER_NAMES", f"seat {same[1] + 1} has the name of seat {same[0] + 1} "
+                f"({protocol.players[same[1]]!r}): each player needs a name of his own",
+                "Förberedelser" if viennese else "Spieler: 3", column="players")  # fmt: skip
+        return CheckReport(tuple(out.items))
     if not 0 <= protocol.first_dealer < size:
-        out.add("SEAT", f"first dealer {protocol.first_dealer} is not a seat", "Förberedelser",
+        out.add("SEAT", f"first dealer {seat_number(protocol.first_dealer)} is not a seat", "Förberedelser",
                 column="first_dealer")  # fmt: skip
         return CheckReport(tuple(out.items))
     rotation = dealers(protocol)

@@ -40,6 +40,7 @@ from scoring.jsonio import (
     _result,
     _sheet_document,
     _str,
+    check_names,
     dumps_document,
     envelope,
     number,
@@ -259,6 +260,7 @@ def from_dict(data: Json) -> tuple[PotProtocol, Ledger | None]:
     players = obj.get("players", _list(_str, "a list of 3 or 4 names"))
     if len(players) not in (3, 4):
         raise _fail("$.players", "a list of 3 or 4 names", list(players))
+    check_names(players, "$.players", '000 "Förberedelser"')
     protocol = PotProtocol(
         players=players,
         deals=obj.get("deals", _list(_deal), ()),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rules.pot import PotContract
-from scoring.notation_lexer import Cursor, NotationError, Token
+from scoring.notation_lexer import Cursor, NotationError, Token, players_named
 
 from .notation_words import (
     AUCTION,
@@ -41,10 +41,10 @@ class DealReader:
         tok = cur.peek()
         assert self.players is not None
         if tok is not None and tok.kind in ("word", "string"):
-            for s, name in enumerate(self.players):
-                if tok.text.lower() == name.lower():
-                    cur.i += 1
-                    return s
+            named = players_named(self.players, tok.text)  # a name, or a first name
+            if named:
+                cur.i += 1
+                return named[0]
         names = ", ".join(self.players)
         raise cur.error(f"a player's name ({names})", tok)
 

@@ -214,6 +214,6 @@ def defenders_of(size: int, dealer: int, declarer: int) -> tuple[int, int]:
     """
     seats = active_seats(size, dealer)
     if declarer not in seats:
-        raise ValueError(f"seat {declarer} does not play this deal (dealer {dealer} sits out)")
+        raise ValueError(f"seat {declarer + 1} does not play this deal (dealer {dealer + 1} sits out)")
     order = sorted((s for s in seats if s != declarer), key=lambda s: (s - declarer) % size)
     return (order[0], order[1])

@@ -46,7 +46,7 @@ def deal_to_result(d: ScoredDeal) -> dict[str, Json]:
         "ante": d.ante,
         "pot_after_ante": d.pot_before + d.ante,
         "amount": d.amount,
-        "trick_value": d.trick_value,
+        "trick_value": None if d.trick_value is None else number(d.trick_value),
         "forced": d.forced,
         "declarer": d.declarer,
         "contract": None if d.contract is None else d.contract.code,

@@ -39,6 +39,8 @@ from typing import Final
 
 from rules.pot import PotContract, PotConvention
 
+from ..findings import seat_number
+from ..model import PENALTY_MAX, repeated_name
 from .protocol import (
     Decision,
     Hand,
@@ -111,7 +113,9 @@ class ScoredDeal:
     pot_before: int
     ante: int
     amount: int | None
-    trick_value: int | None
+    #: A tenth of the amount: a whole number, or a :class:`~fractions.Fraction` when the
+    #: amount is not a multiple of 10 (then each payment must still come out whole).
+    trick_value: Fraction | int | None
     forced: bool
     declarer: int | None
     contract: PotContract | None
@@ -180,6 +184,28 @@ class _Ledger:
         return t
 
 
+def _trick_value(amount: int) -> Fraction | int:
+    """A trick's worth, a tenth of the amount (000 "Betalning", 003 "pro Stich ein Zehntel des
+    Einsatzes"): a whole number, or the exact fraction when the amount is not a multiple of 10."""
+    value = Fraction(amount, 10)
+    return int(value) if value.denominator == 1 else value
+
+
+def _trick_money(i: int, tricks: int, value: Fraction | int, rule: str) -> int:
+    """What ``tricks`` tricks are paid, exactly: a payment that is not a whole number of chips
+    cannot be paid and the deal is refused, naming the rule (issue #37: 15 in the pot makes a
+    trick worth 3/2, and one trick cannot be paid)."""
+    money = tricks * value
+    if isinstance(money, Fraction) and money.denominator != 1:
+        amount = value * 10
+        raise PotScoringError(
+            i, "tricks", f"{tricks} {'trick' if tricks == 1 else 'tricks'} at a tenth of {amount} "
+            f"each make {money} chips, not a "
+            f"whole number: each trick is worth a tenth of the amount ({rule}), and {amount} is "
+            "not a multiple of 10")
+    return int(money)
+
+
 def _tricks(i: int, deal: Hand | Rundpass, size: int, actives: tuple[int, ...]) -> tuple[int, ...]:
     tricks = deal.tricks
     if tricks is None:
@@ -190,7 +216,7 @@ def _tricks(i: int, deal: Hand | Rundpass, size: int, actives: tuple[int, ...]) 
         raise PotScoringError(i, "tricks", f"{list(tricks)} sum to {sum(tricks)}, not 10")
     for s in range(size):
         if s not in actives and tricks[s]:
-            raise PotScoringError(i, "tricks", f"seat {s} sits out this deal but has tricks")
+            raise PotScoringError(i, "tricks", f"seat {s + 1} sits out this deal but has tricks")
     return tricks
 
 
@@ -199,7 +225,7 @@ def _viennese_hand(
 ) -> dict[str, object]:
     g = conv.base_stake
     amount = conv.amount_for(book.pot)
-    value = amount // 10
+    value = _trick_value(amount)
     forced = book.pot == g
     player, contract = hand.player, hand.played
     defs = defenders_of(size, dealer, player)
@@ -224,8 +250,9 @@ def _viennese_hand(
             else:
                 paid = [(d, tricks[d]) for d in playing]
             for d, k in paid:
-                book.pay(player, d, k * value, "tricks")
-                trick_payments.append(TrickPayment(player, d, k, k * value))
+                money = _trick_money(i, k, value, '000 "Betalning"')
+                book.pay(player, d, money, "tricks")
+                trick_payments.append(TrickPayment(player, d, k, money))
             made = contract.made(tricks[player])
             if inviter is not None and invited is not None:
                 if tricks[inviter] + tricks[invited] < 4:
@@ -263,7 +290,7 @@ def _german_hand(
     i: int, conv: PotConvention, hand: Hand, size: int, dealer: int, book: _Ledger
 ) -> dict[str, object]:
     stake = conv.amount_for(book.pot)
-    value = stake // 10
+    value = _trick_value(stake)
     base = conv.penalty_base(stake)
     player, contract = hand.player, hand.played
     defs = defenders_of(size, dealer, player)
@@ -279,8 +306,10 @@ def _german_hand(
         tricks = _tricks(i, hand, size, (player, *playing))
         for s in (player, *defs):
             if s == player or s in playing:
-                book.pay(POT, s, tricks[s] * value, "tricks")
-                trick_payments.append(TrickPayment(POT, s, tricks[s], tricks[s] * value))
+                money = _trick_money(
+                    i, tricks[s], value, '003 "pro Stich ein Zehntel des Einsatzes"')
+                book.pay(POT, s, money, "tricks")
+                trick_payments.append(TrickPayment(POT, s, tricks[s], money))
         made = contract.made(tricks[player])
         if not made:  # "den doppelten Einsatz (um den es zuletzt ging) dazulegen"
             book.pay(player, POT, 2 * base, "fall")
@@ -321,7 +350,8 @@ def _rundpass(
 
 def _check_seat(i: int, field: str, seat: object, size: int) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < size:
-        raise PotScoringError(i, field, f"{seat!r} is not a seat from 0 to {size - 1}")
+        raise PotScoringError(i, field, f"seat {seat_number(seat)} is not at the table (seats 1 "
+                              f"to {size})")  # fmt: skip
 
 
 def _score_deal(
@@ -331,6 +361,10 @@ def _score_deal(
     before = book.pot
     if isinstance(deal, Penalty):
         _check_seat(i, "player", deal.player, size)
+        for field, chips in (("to_pot", deal.to_pot), *(("to_players", c) for _, c in deal.to_players)):
+            if chips > PENALTY_MAX:
+                raise PotScoringError(i, field, f"{chips} chips are more than a penalty may be "
+                                      f"(at most {PENALTY_MAX})")  # fmt: skip
         book.pay(deal.player, POT, deal.to_pot, "penalty")
         for seat, chips in deal.to_players:
             _check_seat(i, "to_players", seat, size)
@@ -347,7 +381,7 @@ def _score_deal(
         for k, (seat, _) in enumerate(deal.efterkop):
             _check_seat(i, f"efterkop[{k}]", seat, size)
         if deal.player == sitting_out or deal.declarer == sitting_out:
-            raise PotScoringError(i, "declarer", f"seat {deal.player} deals and sits out")
+            raise PotScoringError(i, "declarer", f"seat {seat_number(deal.player)} deals and sits out")
         hand = _viennese_hand if conv.game == "viennese" else _german_hand
         parts = hand(i, conv, deal, size, dealer, book)
         kind, declarer, contract = "hand", deal.player, deal.played
@@ -374,6 +408,11 @@ def score(protocol: PotProtocol) -> ScoredGame:
     if conv.game == "german" and size != 3:
         raise PotScoringError(None, "players", f"{size} players; German Préférence has three "
                               '(003 "Spieler: 3")')  # fmt: skip
+    same = repeated_name(protocol.players)
+    if same is not None:
+        raise PotScoringError(None, "players", f"seat {same[1] + 1} has the name of seat "
+                              f"{same[0] + 1} ({protocol.players[same[1]]!r}); each player needs "
+                              'a name of his own (000 "Förberedelser")')  # fmt: skip
     _check_seat(None, "first_dealer", protocol.first_dealer, size)  # type: ignore[arg-type]
     book = _Ledger(size, protocol.opening_pot)
     scored = []

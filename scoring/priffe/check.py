@@ -18,9 +18,10 @@ deal 1: tricks sum to 12, not 13 [004 "Antal kort"] (TRICKS_SUM)
 from __future__ import annotations
 
 from rules.conventions import InvalidConventionError
-from rules.priffe import Contract, PriffeConvention, auction_outcome, auction_problems
+from rules.priffe import Contract, PriffeConvention, auction_faults, auction_outcome
 
 from ..findings import CheckReport, Finding, Severity
+from ..model import PENALTY_MAX
 from .protocol import Ending, Hand, Penalty, PriffeProtocol, PriffeSheet, partnership
 from .score import ScoredPriffe, convention_of, dealers, score
 
@@ -104,8 +105,8 @@ def _hand(protocol: PriffeProtocol, conv: PriffeConvention, i: int, hand: Hand,
                       "rotation", "Spelet", deal=i, column="dealer", written=names[hand.dealer],
                       expected=names[dealer]))  # fmt: skip
     if hand.bids is not None:
-        for speaker, reason in auction_problems(hand.bids, conv):
-            out.append(_f("AUCTION", f"bid {speaker + 1}: {reason}", _BIDDING, deal=i,
+        for speaker, code, reason in auction_faults(hand.bids, conv):
+            out.append(_f(code, f"bid {speaker + 1}: {reason}", _BIDDING, deal=i,
                           column="bids"))  # fmt: skip
         seating = protocol.seating(hand.sits)
         if dealer is not None and seating is not None and len(hand.bids) == 4:
@@ -131,7 +132,12 @@ def _flow(protocol: PriffeProtocol, scored: ScoredPriffe) -> list[Finding]:
                           deal=i, column="sits"))  # fmt: skip
         elif deal.sits > current and not conv.simple:
             for k in range(current, deal.sits):
-                if scored.sits[k].winner is None:
+                if scored.sits[k].winner is None and protocol.ending == Ending.TIME_LIMIT:
+                    # a sits the time limit ended (an event timing each sits): said, not an error
+                    out.append(_f("SITS_NOT_WON", f"sits {k + 1} ended by the time limit before "
+                                  "a side won its second game", _GAME, deal=i, column="sits",
+                                  severity=Severity.WARNING))  # fmt: skip
+                elif scored.sits[k].winner is None:
                     out.append(_f("SITS_NOT_WON", f"sits {k + 1} ended before a side won its "
                                   "second game", _GAME, deal=i, column="sits"))  # fmt: skip
         current = max(current, deal.sits)
@@ -221,6 +227,11 @@ def check(protocol: PriffeProtocol, sheet: PriffeSheet | None = None) -> CheckRe
             findings.append(_f("PENALTY", "penalty points are written for the opponents and "
                                "cannot be negative", _SCORING, deal=i, column="points",
                                written=deal.points))  # fmt: skip
+        elif isinstance(deal, Penalty) and deal.points > PENALTY_MAX:
+            findings.append(_f("PENALTY", f"{deal.points} penalty points are more than a penalty "
+                               f"may be (at most {PENALTY_MAX})", _SCORING, deal=i,
+                               column="points", written=deal.points,
+                               expected=PENALTY_MAX))  # fmt: skip
     scored = score(protocol)
     findings += _flow(protocol, scored)
     if sheet is not None:

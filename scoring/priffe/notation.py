@@ -46,6 +46,7 @@ from ..notation_lexer import (
     NotationError,
     Token,
     is_bare,
+    players_named,
     quote,
     squash,
     tokenize,
@@ -106,10 +107,10 @@ class _Reader:
             cur.i += 1  # a bare 1–4 is a player number; a name that is a number is quoted
             return int(tok.text) - 1
         if tok is not None and tok.kind in ("word", "string"):
-            for i, name in enumerate(names):
-                if tok.text.lower() == name.lower():
-                    cur.i += 1
-                    return i
+            named = players_named(names, tok.text)  # a name, or a first name
+            if named:
+                cur.i += 1
+                return named[0]
         raise cur.error(f"a player ({', '.join(names) or 'no players: line yet'}, or 1–4)", tok)
 
 
@@ -136,7 +137,11 @@ def _header(r: _Reader, cur: Cursor, key: str, number: int) -> None:
     elif key == "ending":
         word = cur.text("closed, in-progress, time-limit or agreement")
         if word.lower() not in _ENDINGS:
-            raise NotationError(number, 1, f"expected an ending ({', '.join(e.value for e in Ending)}), found {word!r}")
+            raise NotationError(
+                number,
+                1,
+                f"expected an ending ({', '.join(e.value for e in Ending)}), found {word!r}",
+            )
         r.headers["ending"] = _ENDINGS[word.lower()]
     elif key == "convention":
         r.headers["convention"] = cur.text("a convention (modern, old)")
@@ -202,7 +207,7 @@ def _deal(r: _Reader, cur: Cursor, number: int) -> None:
     if _word(cur) in _PENALTY:
         cur.i += 1
         player = r.player(cur)
-        points = cur.integer("the points for the opponents", -10**6)
+        points = cur.integer("the points for the opponents", -(10**6))
         extra = _keys(r, cur, ("rule", "note", "sits"))
         sits = int(extra.get("sits", sits + 1)) - 1
         deal = Penalty(sits, player, points, str(extra.get("rule", "")),
@@ -253,8 +258,15 @@ def _deal(r: _Reader, cur: Cursor, number: int) -> None:
         first = seating.index(named) % 2
         tricks = (own, other) if first == 0 else (other, own)
         dealer = extra.get("dealer")
-        deal = Hand(sits, contract, declarer, tricks, tuple(honours), bids,
-                    None if dealer is None else int(dealer))  # type: ignore[call-overload]
+        deal = Hand(
+            sits,
+            contract,
+            declarer,
+            tricks,
+            tuple(honours),
+            bids,
+            None if dealer is None else int(dealer),
+        )  # type: ignore[call-overload]
     if not 0 <= deal.sits < len(r.sittings):
         raise NotationError(number, 1, f"sits {deal.sits + 1} has no 'sits {deal.sits + 1}:' line")
     r.deals.append(deal)
@@ -286,23 +298,28 @@ def _sheet(r: _Reader, cur: Cursor) -> None:
     if _word(cur) == "result":
         cur.i += 1
         cur.expect(":", "':'")
-        totals = [cur.integer("a player's total", -10**9)]
+        totals = [cur.integer("a player's total", -(10**9))]
         while cur.at(","):
             cur.i += 1
-            totals.append(cur.integer("a player's total", -10**9))
+            totals.append(cur.integer("a player's total", -(10**9)))
         if len(totals) != 4:
             raise cur.error("four totals", cur.peek())
         r.result = tuple(totals)
         return
     is_sits = _word(cur) == "sits"
     cur.i += is_sits
-    index = cur.integer(f"a deal number from 1 to {MAX_DEALS} (or sits K, result)", 1, MAX_DEALS) - 1
+    index = (
+        cur.integer(f"a deal number from 1 to {MAX_DEALS} (or sits K, result)", 1, MAX_DEALS) - 1
+    )
     cur.expect(":", "':'")
     if _word(cur) == "-":
         cur.i += 1
         (r.sits if is_sits else r.entries)[index] = None
     elif is_sits:
-        r.sits[index] = (cur.integer("side 1's total", -10**9), cur.integer("side 2's total", -10**9))
+        r.sits[index] = (
+            cur.integer("side 1's total", -(10**9)),
+            cur.integer("side 2's total", -(10**9)),
+        )
     else:
         below = above = (0, 0)
         game = False
@@ -310,9 +327,9 @@ def _sheet(r: _Reader, cur: Cursor) -> None:
             word = _word(cur)
             cur.expect("word", "under, över or utgång")
             if word in ("under", "below"):
-                below = (cur.integer("points", -10**9), cur.integer("points", -10**9))
+                below = (cur.integer("points", -(10**9)), cur.integer("points", -(10**9)))
             elif word in ("över", "over", "above"):
-                above = (cur.integer("points", -10**9), cur.integer("points", -10**9))
+                above = (cur.integer("points", -(10**9)), cur.integer("points", -(10**9)))
             elif word in ("utgång", "utgang", "game"):
                 game = True
             else:
@@ -350,7 +367,9 @@ def _read(text: str, *, sheet_only: bool = False, players: tuple[str, ...] = ())
             cur.i += 1
             k = cur.integer(f"sits number {len(r.sittings) + 1}", 1)
             if k != len(r.sittings) + 1:
-                raise NotationError(number, tokens[1].col, f"expected sits {len(r.sittings) + 1}, found {k}")
+                raise NotationError(
+                    number, tokens[1].col, f"expected sits {len(r.sittings) + 1}, found {k}"
+                )
             cur.expect(":", "':'")
             seats = [r.player(cur)]
             while cur.at(","):

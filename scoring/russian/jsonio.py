@@ -43,6 +43,7 @@ from ..jsonio import (
     _result,
     _sheet_document,
     _str,
+    check_names,
     dumps_document,
     envelope,
     number,
@@ -281,32 +282,9 @@ def _protocol_body(obj: _Object) -> tuple[Protocol, Sheet | None]:
     )
     sheet = obj.get("sheet", _optional(sheet_from_dict), None)
     obj.finish()
-    _check_names(players, f"{obj.path}.players")
+    check_names(players, f"{obj.path}.players", "001 §4.2.1")
     _check_seats(protocol.deals, len(players), f"{obj.path}.deals")
     return protocol, sheet
-
-
-def _check_names(players: tuple[str, ...], path: str) -> None:
-    """Each seat's player by a name of his own: the pulka has a column per player
-    (001 §4.2.1, §4.2.4), and findings, rulings and standings name him.
-
-    >>> _check_names(("Anna", "Boris", " anna"), "$.players")
-    Traceback (most recent call last):
-    ...
-    scoring.jsonio.JsonFormatError: $.players[2]: 'anna' is also the name of seat 0: each player needs a name of his own (001 §4.2.1)
-    """
-    seen: dict[str, int] = {}
-    for seat, name in enumerate(players):
-        key = name.strip().casefold()
-        if not key:
-            raise JsonFormatError(f"{path}[{seat}]", "a player needs a name (001 §4.2.1)")
-        if key in seen:
-            raise JsonFormatError(
-                f"{path}[{seat}]",
-                f"{name.strip()!r} is also the name of seat {seen[key]}: each player needs a "
-                "name of his own (001 §4.2.1)",
-            )
-        seen[key] = seat
 
 
 def _check_seats(deals: tuple[Deal, ...], n: int, path: str) -> None:

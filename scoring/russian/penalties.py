@@ -20,6 +20,7 @@ import dataclasses
 
 from rules.penalties import Params, PenaltyError, find_penalty
 
+from ..findings import gettext_noop, seat_number
 from .protocol import Call, Deal, Ending, Game, Penalty, Protocol, Raspasy
 from .pulka import convention_of, score
 from .writing import whisting_order
@@ -66,16 +67,26 @@ def deal_delta_entries(protocol: Protocol, deal: int, replacement: Deal, rule: s
 
 def _game(protocol: Protocol, deal: int | None, code: str) -> Game:
     if deal is None or not 0 <= deal < len(protocol.deals):
-        raise PenaltyError(f"{code}: deal {deal!r} is not in the protocol")
+        raise PenaltyError(
+            f"{code}: deal {deal!r} is not in the protocol",
+            gettext_noop("Choose a deal of the protocol."),
+        )
     g = protocol.deals[deal]
     if type(g) is not Game:
-        raise PenaltyError(f"{code}: deal {deal + 1} is not a game")
+        raise PenaltyError(
+            f"{code}: deal {deal + 1} is not a game",
+            gettext_noop("Deal %(deal)s is not a game."),
+            {"deal": deal + 1},
+        )
     return g
 
 
 def _played(g: Game, code: str) -> int:
     if g.declarer_tricks is None:
-        raise PenaltyError(f"{code}: the game was not played (no tricks recorded)")
+        raise PenaltyError(
+            f"{code}: the game was not played (no tricks recorded)",
+            gettext_noop("The game was not played (no tricks are recorded)."),
+        )
     return g.declarer_tricks
 
 
@@ -84,7 +95,12 @@ def _declarer_tricks(protocol: Protocol, deal: int | None, seat: int, code: str,
     g = _game(protocol, deal, code)
     assert deal is not None
     if seat != g.declarer:
-        raise PenaltyError(f"{code}: seat {seat} is not the declarer of deal {deal + 1}")
+        raise PenaltyError(
+            f"{code}: seat {seat_number(seat)} is not the declarer of deal {deal + 1}",
+            gettext_noop("%(seat)s is not the declarer of deal %(deal)s."),
+            {"seat": seat, "deal": deal + 1},
+            ("seat",),
+        )
     changed = dataclasses.replace(g, declarer_tricks=max(0, min(10, tricks)))
     if g.declarer_tricks is None and not g.contract.is_misere:
         # not played (both passed, or half-whist): written as played with these tricks; only
@@ -104,7 +120,11 @@ def _int(params: Params, name: str, default: int) -> int:
     try:
         return int(value)  # type: ignore[call-overload, no-any-return]
     except (TypeError, ValueError):
-        raise PenaltyError(f"parameter {name!r}: {value!r} is not a whole number") from None
+        raise PenaltyError(
+            f"parameter {name!r}: {value!r} is not a whole number",
+            gettext_noop("“%(value)s” is not a whole number."),
+            {"value": str(value)},
+        ) from None
 
 
 def _game_cost(protocol: Protocol, g: Game) -> int:
@@ -116,7 +136,12 @@ def _whister_shortfall(protocol: Protocol, deal: int, g: Game, seat: int, code: 
                        rule: str, tricks: int) -> tuple[Penalty, ...]:
     """A whister's remiz "without ``tricks``" on the whist (001 §3.9.18 example 2)."""
     if g.contract.is_misere or seat == g.declarer:
-        raise PenaltyError(f"{code}: seat {seat} is not a whister of deal {deal + 1}")
+        raise PenaltyError(
+            f"{code}: seat {seat_number(seat)} is not a whister of deal {deal + 1}",
+            gettext_noop("%(seat)s is not a whister of deal %(deal)s."),
+            {"seat": seat, "deal": deal + 1},
+            ("seat",),
+        )
     conv = convention_of(protocol)
     per = _game_cost(protocol, g)
     if conv.whist_responsibility == "half":  # 001 §3.8.12
@@ -133,7 +158,10 @@ def penalty_entries(code: str, protocol: Protocol, *, deal: int | None, seat: in
     entry = find_penalty(code)
     params = params or {}
     if not 0 <= seat < protocol.size:
-        raise PenaltyError(f"{entry.code}: seat {seat} is not at the table")
+        raise PenaltyError(
+            f"{entry.code}: seat {seat_number(seat)} is not at the table",
+            gettext_noop("Choose the offender among the table's players."),
+        )
     rule, code = entry.rule, entry.code
     if code in ("MISDEAL_FIRST", "REVOKE_CORRECTED", "RECORDING_WARNING", "RECORDING_PENCIL"):
         return ()
@@ -183,15 +211,26 @@ def _recording_error(protocol: Protocol, seat: int, params: Params, rule: str
     """001 §4.2.7: the penalty for a false entry equals the excess ("за равное — равным")."""
     amount = _int(params, "amount", 0)
     if amount <= 0:
-        raise PenaltyError("RECORDING_ERROR: parameter 'amount' must be the positive excess")
+        raise PenaltyError(
+            "RECORDING_ERROR: parameter 'amount' must be the positive excess",
+            gettext_noop("The amount must be the excess written, a positive number."),
+        )
     column = str(params.get("column", "whists"))
     if column == "pulya":  # example б): as many points in the gora
         return (Penalty(seat, rule, gora=amount, note="RECORDING_ERROR"),)
     if column != "whists":
-        raise PenaltyError(f"RECORDING_ERROR: column {column!r} is not 'whists' or 'pulya'")
+        raise PenaltyError(
+            f"RECORDING_ERROR: column {column!r} is not 'whists' or 'pulya'",
+            gettext_noop("The column must be the whists or the pulya."),
+        )
     on = _int(params, "on", -1)
     if not 0 <= on < protocol.size or on == seat:
-        raise PenaltyError(f"RECORDING_ERROR: parameter 'on': seat {on} cannot write on {seat}")
+        raise PenaltyError(
+            f"RECORDING_ERROR: parameter 'on': seat {seat_number(on)} cannot write on seat {seat_number(seat)}",
+            gettext_noop("%(on)s cannot write whists on %(seat)s."),
+            {"on": on, "seat": seat},
+            ("on", "seat"),
+        )
     # example а): the partner writes on the offender as many whists as were over-written
     return (Penalty(seat, rule, whists=((on, amount),), note="RECORDING_ERROR"),)
 
@@ -200,7 +239,10 @@ def _closed_trick(protocol: Protocol, deal: int | None, seat: int, rule: str, co
                   ) -> tuple[Penalty, ...]:
     """001 §3.9.11.2: the offender loses one of his tricks; it is nobody's (3.9.12)."""
     if deal is None or not 0 <= deal < len(protocol.deals):
-        raise PenaltyError(f"{code}: deal {deal!r} is not in the protocol")
+        raise PenaltyError(
+            f"{code}: deal {deal!r} is not in the protocol",
+            gettext_noop("Choose a deal of the protocol."),
+        )
     d = protocol.deals[deal]
     if type(d) is Raspasy:  # "пишет за одну лишнюю (как бы одиннадцатую) взятку"
         scored = score(dataclasses.replace(protocol, deals=protocol.deals[: deal + 1],
@@ -213,13 +255,20 @@ def _closed_trick(protocol: Protocol, deal: int | None, seat: int, rule: str, co
         least = min(others, key=lambda q: d.tricks[q] or 0)  # the least taker writes (3.7.2.2)
         return (Penalty(seat, rule, whists=((least, conv.raspasy_price * step),), note=code),)
     if type(d) is not Game:
-        raise PenaltyError(f"{code}: deal {deal + 1} is not a game or raspasy")
+        raise PenaltyError(
+            f"{code}: deal {deal + 1} is not a game or raspasy",
+            gettext_noop("Deal %(deal)s is neither a game nor raspasy."),
+            {"deal": deal + 1},
+        )
     tricks = _played(d, code)
     if seat == d.declarer:  # one trick fewer; on a misère one more
         return _declarer_tricks(protocol, deal, seat, code, rule,
                                 tricks + 1 if d.contract.is_misere else tricks - 1)
     if d.contract.is_misere:
-        raise PenaltyError(f"{code}: on a misère only the declarer's tricks are written")
+        raise PenaltyError(
+            f"{code}: on a misère only the declarer's tricks are written",
+            gettext_noop("On a misère only the declarer's tricks are written."),
+        )
     return _defender_trick_to(protocol, deal, d, seat, rule, code, columns_of=(seat,))
 
 
@@ -231,21 +280,38 @@ def _defender_trick_to(protocol: Protocol, deal: int, g: Game, seat: int, rule: 
                                        ending=Ending.IN_PROGRESS)).dealers[deal]
     defenders = whisting_order(g.declarer, protocol.size, dealer if dealer is not None else 0)
     if seat not in defenders:
-        raise PenaltyError(f"{code}: seat {seat} is not a defender of deal {deal + 1}")
+        raise PenaltyError(
+            f"{code}: seat {seat_number(seat)} is not a defender of deal {deal + 1}",
+            gettext_noop("%(seat)s is not a defender of deal %(deal)s."),
+            {"seat": seat, "deal": deal + 1},
+            ("seat",),
+        )
     split = g.defender_tricks
     mine = defenders.index(seat)
     if split is not None:
         if split[mine] < 1:
-            raise PenaltyError(f"{code}: seat {seat} took no trick in deal {deal + 1}")
+            raise PenaltyError(
+                f"{code}: seat {seat_number(seat)} took no trick in deal {deal + 1}",
+                gettext_noop("%(seat)s took no trick in deal %(deal)s."),
+                {"seat": seat, "deal": deal + 1},
+                ("seat",),
+            )
         new_split: tuple[int, ...] | None = tuple(
             t - 1 if k == mine else t for k, t in enumerate(split))
     elif g.calls[mine] is not Call.WHIST:
-        raise PenaltyError(f"{code}: the defenders' tricks are needed (who took which)")
+        raise PenaltyError(
+            f"{code}: the defenders' tricks are needed (who took which)",
+            gettext_noop("The defenders' tricks are needed (who took which)."),
+        )
     else:
         new_split = None
     tricks = _played(g, code)
     if tricks >= 10:
-        raise PenaltyError(f"{code}: the defence took no trick in deal {deal + 1}")
+        raise PenaltyError(
+            f"{code}: the defence took no trick in deal {deal + 1}",
+            gettext_noop("The defence took no trick in deal %(deal)s."),
+            {"deal": deal + 1},
+        )
     changed = dataclasses.replace(g, declarer_tricks=tricks + 1, defender_tricks=new_split)
     return deal_delta_entries(protocol, deal, changed, rule, code, columns_of=columns_of)
 
@@ -259,7 +325,11 @@ def _revoke(protocol: Protocol, deal: int, g: Game, seat: int, rule: str, code: 
             return deal_delta_entries(protocol, deal, dataclasses.replace(
                 g, declarer_tricks=min(10, tricks + 1)), rule, code)
         if tricks < 1:
-            raise PenaltyError(f"{code}: the declarer took no trick in deal {deal + 1}")
+            raise PenaltyError(
+                f"{code}: the declarer took no trick in deal {deal + 1}",
+                gettext_noop("The declarer took no trick in deal %(deal)s."),
+                {"deal": deal + 1},
+            )
         split = g.defender_tricks
         new_split = None
         if split is not None:  # the trick goes to the first whister (or the first defender)
@@ -268,7 +338,10 @@ def _revoke(protocol: Protocol, deal: int, g: Game, seat: int, rule: str, code: 
         changed = dataclasses.replace(g, declarer_tricks=tricks - 1, defender_tricks=new_split)
         return deal_delta_entries(protocol, deal, changed, rule, code)
     if g.contract.is_misere:
-        raise PenaltyError(f"{code}: a defender's revoke on a misère needs an adjusted result")
+        raise PenaltyError(
+            f"{code}: a defender's revoke on a misère needs an adjusted result",
+            gettext_noop("A defender's revoke on a misère needs an adjusted result."),
+        )
     return _defender_trick_to(protocol, deal, g, seat, rule, code, columns_of=None)
 
 
@@ -285,10 +358,21 @@ def adjusted_result_entries(protocol: Protocol, deal: int, *, other: Game, passe
     """
     g = _game(protocol, deal, "ADJUSTED")
     if lot not in ("played", "other"):
-        raise PenaltyError(f"lot: {lot!r} is not 'played' or 'other'")
+        raise PenaltyError(
+            f"lot: {lot!r} is not 'played' or 'other'",
+            gettext_noop("Choose whether the game was played as it was or by the other plan."),
+        )
     if passer == g.declarer or not 0 <= passer < protocol.size:
-        raise PenaltyError(f"passer: seat {passer} cannot be the disagreeing passer")
+        raise PenaltyError(
+            f"passer: seat {seat_number(passer)} cannot be the disagreeing passer",
+            gettext_noop("%(seat)s cannot be the passer who disagreed."),
+            {"seat": passer},
+            ("seat",),
+        )
     if other.declarer != g.declarer or other.contract != g.contract:
-        raise PenaltyError("the other plan must be the same game: same declarer and contract")
+        raise PenaltyError(
+            "the other plan must be the same game: same declarer and contract",
+            gettext_noop("The other plan must be the same game: the same declarer and contract."),
+        )
     seats = (passer, g.declarer) if lot == "other" else (passer,)
     return deal_delta_entries(protocol, deal, other, "3.8.5.1", "ADJUSTED", columns_of=seats)

@@ -24,7 +24,7 @@ from fractions import Fraction
 from rules.contracts import Contract, Denomination
 from rules.conventions import Convention, find_convention
 
-from ..findings import Finding, Severity
+from ..findings import Finding, Severity, seat_number
 from .protocol import Call, Ending, Game, Penalty, Protocol, Raspasy, SheetLine, SheetRow
 from .raspasy import raspasy_step, write_raspasy
 from .settlement import Settlement, settle
@@ -113,7 +113,9 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
     if protocol.target < 1:
         raise ValueError(f"target: {protocol.target!r} must be a positive number of points")
     if not 0 <= protocol.first_dealer < n:
-        raise ValueError(f"first_dealer: seat {protocol.first_dealer!r} is not at the table")
+        raise ValueError(
+            f"first_dealer: seat {seat_number(protocol.first_dealer)} is not at the table"
+        )
     conv = convention if convention is not None else convention_of(protocol)
     t = Table(conv, n, protocol.target)
     cells = t.cells
@@ -158,7 +160,7 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
             else:
                 t.error(
                     "BAD_SEAT",
-                    f"dealer seat {recorded} is not at the table",
+                    f"dealer seat {seat_number(recorded)} is not at the table",
                     "3.2.2",
                     column="dealer",
                 )

@@ -91,7 +91,11 @@ def render_sheet(
         for s, x in enumerate(scored.final_row())
     ))  # fmt: skip
     settlement = scored.settlement
-    lines += ["", "Settlement in whists (001 §4.2.14, rounding §4.2.12):"]
+    method = {
+        "kodeks": "Variant 1, each gora rounded",
+        "average": "Variant 2, the average gora rounded",
+    }.get(settlement.rounding, "exact, not rounded")
+    lines += ["", f"Settlement in whists (001 §4.2.14, {method}, §4.2.12):"]
     width = max(len(name) for name in names)
     for s, name in enumerate(names):
         exact = settlement.exact[s]

@@ -62,6 +62,7 @@ def result_to_dict(
         "final": row_to_list(scored.final_row()),
         "settlement": {
             "totals": [number(x) for x in s.totals],
+            "rounding": s.rounding,
             "variant1": [number(x) for x in s.variant1],
             "variant2": [number(x) for x in s.variant2],
             "exact": [number(x) for x in s.exact],

@@ -6,11 +6,35 @@ loses to each other player; then the whists written on each other are netted.
 Variant 2: the same through the average gora. Without rounding both are
 algebraically identical; :attr:`Settlement.exact` keeps the exact values.
 
-Rounding (001 §4.2.12, three players): after the amnesty, a gora ``a`` with
-``a mod 3 == 1`` is written down by 1 and each other player writes 3 whists on
-its owner (the Kodeks' example); with ``a mod 3 == 2`` one point is added and the
-owner writes 3 whists on each other player. With four players the shares are
-exact (halves can occur): the Kodeks defines no rounding there.
+Rounding (001 §4.2.12, three players), by the method the convention's option
+``rounding`` names, since 4.2.14 calls its two variants "equivalent" and each
+sends a division that leaves a remainder to 4.2.12:
+
+* ``"kodeks"``, Variant 1 (the default): each gora is divided by three, so each
+  gora that does not divide is rounded: after the amnesty, a gora ``a`` with
+  ``a mod 3 == 1`` is written down by 1 and each other player writes 3 whists on
+  its owner (the Kodeks' example); with ``a mod 3 == 2`` one point is added and
+  the owner writes 3 whists on each other player;
+* ``"average"``, Variant 2: only the sum of the goras is divided, so only a sum
+  that does not divide is rounded, once: remainder 1, the largest gora (after the
+  amnesty; the first in seat order on a tie) is written down by 1 and each other
+  player writes 3 whists on him; remainder 2, the largest gora gets one point and
+  its owner writes 3 whists on each other player. 4.2.12 says "one of the
+  players" without saying which: the largest gora is this module's reading;
+* ``"exact"``: no rounding; results may be thirds.
+
+The two variants with the same goras and whists are the same numbers; they differ
+only in what they round. With four players the shares are exact (halves can
+occur): the Kodeks defines no rounding there.
+
+The issue #37 example: goras 20, 28, 18 (amnesty 2, 10, 0). Variant 1 rounds the
+2 and the 10; the sum 12 divides, so Variant 2 rounds nothing and is exact:
+
+>>> whists = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+>>> [int(x) for x in settle([20, 28, 18], whists).totals]
+[19, -59, 40]
+>>> [int(x) for x in settle([20, 28, 18], whists, rounding="average").totals]
+[20, -60, 40]
 
 >>> s = settle([4, 0, 0], [[0, 0, 0], [0, 0, 0], [0, 0, 0]])
 >>> [str(x) for x in s.exact], [int(x) for x in s.variant1], s.adjustments
@@ -48,6 +72,10 @@ class Settlement:
     variant2_numerators: tuple[int, ...]
     gora: tuple[int, ...]
     adjustments: tuple[int, ...]
+    #: The method used (option ``rounding``): ``"kodeks"`` (Variant 1, each gora rounded),
+    #: ``"average"`` (Variant 2, the average gora rounded) or ``"exact"``; with four players
+    #: nothing is rounded whatever the option says.
+    rounding: str = "kodeks"
 
     def _fractions(self, numerators: tuple[int, ...]) -> tuple[Fraction, ...]:
         return tuple(Fraction(x, self.denominator) for x in numerators)
@@ -70,7 +98,8 @@ class Settlement:
 
     @property
     def totals(self) -> tuple[Fraction, ...]:
-        """The results to publish: variant 1 after rounding."""
+        """The results to publish: after the rounding of :attr:`rounding` (Variant 1 and
+        Variant 2 are the same numbers once the same goras are rounded)."""
         return self.variant1
 
 
@@ -99,7 +128,8 @@ def settle(
 ) -> Settlement:
     """Settle goras and whists (``whists[p][q]``: what ``p`` wrote on ``q``).
 
-    ``rounding`` is ``"kodeks"`` (001 §4.2.12, three players only) or ``"exact"``.
+    ``rounding`` is ``"kodeks"`` (Variant 1: each gora, 001 §4.2.12, three players only),
+    ``"average"`` (Variant 2: the sum of the goras, three players only) or ``"exact"``.
     The results always sum to zero.
     """
     n = len(gora)
@@ -117,16 +147,17 @@ def settle(
     adjustments = [0] * n
     rounded_gora = amnestied
     variant1, variant2 = exact, exact2  # nothing to round: the same numbers
-    if (
-        rounding == "kodeks"
-        and n == 3
-        and (amnestied[0] % 3 or amnestied[1] % 3 or amnestied[2] % 3)
-    ):
+    if rounding == "kodeks" and n == 3:  # Variant 1: every gora that does not divide
+        rests = [(p, amnestied[p] % 3) for p in range(n)]
+    elif rounding == "average" and n == 3:  # Variant 2: the sum, on the largest gora
+        rests = [(amnestied.index(max(amnestied)), sum(amnestied) % 3)]
+    else:
+        rests = []
+    if any(rest for _, rest in rests):
         rounded_gora = list(amnestied)
         matrix = [list(row) for row in whists]
         rounded_net = list(net)
-        for p in range(n):
-            rest = rounded_gora[p] % 3
+        for p, rest in rests:
             if rest == 1:  # written down by 1; the other two write 3 whists each on him
                 rounded_gora[p] -= 1
                 adjustments[p] = -1
@@ -153,4 +184,5 @@ def settle(
         variant2_numerators=variant2,
         gora=tuple(rounded_gora),
         adjustments=tuple(adjustments),
+        rounding=rounding if n == 3 else "exact",
     )

@@ -16,7 +16,8 @@ import functools
 from rules.contracts import WHIST_OBLIGATION
 from rules.conventions import Convention
 
-from ..findings import Finding, Severity
+from ..findings import Finding, Severity, seat_number
+from ..model import PENALTY_MAX
 from .protocol import Call, Game, Penalty
 
 __all__ = [
@@ -178,7 +179,7 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     conv, n, stride, cells = t.conv, t.n, t.stride, t.cells
     d = g.declarer
     if not 0 <= d < n:
-        t.error("BAD_SEAT", f"declarer seat {d} is not at the table", "3.2.10", column="declarer")
+        t.error("BAD_SEAT", f"declarer seat {seat_number(d)} is not at the table", "3.2.10", column="declarer")
         return False
     if n == 4 and d == dealer:
         t.error("DEALER_DECLARES", "the dealer sits out with four players", "3.2.10", player=d)
@@ -498,15 +499,29 @@ def write_penalty(t: Table, pen: Penalty) -> bool:
     n, stride, cells = t.n, t.stride, t.cells
     p = pen.player
     if not 0 <= p < n:
-        t.error("BAD_SEAT", f"penalised seat {p} is not at the table", "3.2.10", column="player")
+        t.error("BAD_SEAT", f"penalised seat {seat_number(p)} is not at the table", "3.2.10", column="player")
         return False
     for writer, _amount in pen.whists:
         if not 0 <= writer < n or writer == p:
             t.error(
                 "BAD_SEAT",
-                f"seat {writer} cannot write penalty whists on seat {p}",
+                f"seat {seat_number(writer)} cannot write penalty whists on seat {seat_number(p)}",
                 "4.2.7",
                 column="whists",
+            )
+            return False
+    amounts = [("gora", pen.gora), ("pulya", pen.pulya), *(("whists", w) for _, w in pen.whists)]
+    for column, amount in amounts:
+        if isinstance(amount, int) and abs(amount) > PENALTY_MAX:
+            t.error(
+                "PENALTY_AMOUNT",
+                f"a penalty of {amount} in the {column} is more than a penalty may be "
+                f"(at most {PENALTY_MAX})",
+                "4.2.16",
+                player=p,
+                column=column,
+                written=amount,
+                expected=PENALTY_MAX,
             )
             return False
     rule = pen.rule.strip().removeprefix("001").strip().removeprefix("§").strip()

@@ -14,6 +14,12 @@ Columns: *repeats* = extra meetings (a pair meeting c times counts c − 1);
 largest gap between a player's most and least used seat of 0–2;
 *dealer spread* = max − min first deals per player; times in seconds.
 
+``--teams`` instead prints the team draws of issue 40 (20 teams of three over 7 rounds, 50
+over 9): the repeats, how often teammates sat together, the spread of the teams' meetings
+(min–max and standard deviation of the meetings of each pair of teams, and the pairs that never
+met) and the slowest round, for the random draw and ``no_repeats+plan`` with the teams, beside
+``no_repeats+plan`` without them (the draw before teams).
+
 ``--grid LO HI`` instead prints, for every count of players from LO to HI and
 every number of rounds from 2 up to the counting bound (a player meets at
 least two new opponents a round; ``--max-rounds M`` stops at M), the repeats of ``draw_schedule`` and how
@@ -28,6 +34,7 @@ avoided (by CP-SAT in the draw, or offline: ``catalogue.NONE_EXISTS``),
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from collections import Counter
@@ -37,6 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tournaments.seating import (  # noqa: E402
+    Constraints,
     Entry,
     Method,
     PastTable,
@@ -98,6 +106,72 @@ def run(n: int, rounds: int, method: str, seed: str) -> dict[str, float]:
     }
 
 
+TEAM_SIZES = [(20, 3, 7), (50, 3, 9)]  #: teams, members, rounds
+
+
+def run_teams(n_teams: int, size: int, rounds: int, method: str, seed: str) -> dict[str, float]:
+    """One team event drawn round by round: ``method`` is ``random``, ``no_repeats+plan`` (with
+    the teams) or ``without teams`` (``no_repeats+plan`` not told the teams)."""
+    team = {t * size + i: t for t in range(n_teams) for i in range(size)}
+    entries = [Entry(x) for x in team]
+    constraints = (
+        Constraints()
+        if method == "without teams"
+        else Constraints(teams={x: f"T{t:02d}" for x, t in team.items()})
+    )
+    history: list[PastTable] = []
+    times = []
+    for k in range(rounds):
+        start = time.perf_counter()
+        d = draw_round(
+            entries,
+            history,
+            seed=f"{seed}/{k + 1}",
+            method=Method.RANDOM if method == "random" else Method.NO_REPEATS,
+            policy=TablePolicy.THREES,
+            constraints=constraints,
+            rounds_total=None if method == "random" else rounds,
+        )
+        times.append(time.perf_counter() - start)
+        history += [PastTable(d.round, t.seats, t.first_dealer) for t in d.tables]
+    pairs = Counter(frozenset(p) for t in history for p in combinations(t.seats, 2))
+    met = Counter()
+    mates = 0
+    for pair, c in pairs.items():
+        a, b = sorted(team[x] for x in pair)
+        if a == b:
+            mates += c
+        else:
+            met[(a, b)] += c
+    counts = [met[(a, b)] for a in range(n_teams) for b in range(a + 1, n_teams)]
+    return {
+        "repeats": sum(c - 1 for c in pairs.values()),
+        "teammates": mates,
+        "min": min(counts),
+        "max": max(counts),
+        "sd": statistics.pstdev(counts),
+        "never": sum(1 for c in counts if c == 0),
+        "round_max": max(times),
+    }
+
+
+def teams_table(seed: str) -> None:
+    print(
+        "| teams × members × rounds | draw | repeats | teammates together | team meetings "
+        "min–max | sd | pairs never met | slowest round |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for n_teams, size, rounds in TEAM_SIZES:
+        for method in ("random", "no_repeats+plan", "without teams"):
+            r = run_teams(n_teams, size, rounds, method, seed)
+            print(
+                f"| {n_teams} × {size} × {rounds} | {method} | {r['repeats']} | {r['teammates']} "
+                f"| {r['min']}–{r['max']} | {r['sd']:.2f} | {r['never']} "
+                f"| {r['round_max']:.3f} s |",
+                flush=True,
+            )
+
+
 def how(construction: str, repeats: int = 0) -> str:
     if construction.startswith("nearly Kirkman"):
         return "NK"
@@ -151,7 +225,11 @@ def main() -> None:
     parser.add_argument(
         "--max-rounds", type=int, help="for --grid: stop at this many rounds, below the bound"
     )
+    parser.add_argument("--teams", action="store_true", help="the team draws (issue 40)")
     args = parser.parse_args()
+    if args.teams:
+        teams_table(args.seed)
+        return
     if args.grid:
         grid(*args.grid, TablePolicy(args.policy), args.seed, args.max_rounds)
         return

@@ -59,3 +59,47 @@ def test_the_hall_screen_pages_and_follows_the_round(browser, live_server):
         assert page.evaluate(VISIBLE_PAGES) == 1
     finally:
         context.close()
+
+
+#: the names of the shown page whose rows lie wholly inside the hall and are not cut sideways
+SHOWN_NAMES = """() => {
+  const hall = document.getElementById('hall').getBoundingClientRect();
+  const page = document.querySelector('.hall-page:not([hidden])');
+  return [...page.querySelectorAll('table.hall-seating tbody tr')].filter(tr => {
+    const r = tr.getBoundingClientRect(), cell = tr.cells[0];
+    return r.top >= hall.top - 0.5 && r.bottom <= hall.bottom + 0.5 && r.right <= hall.right + 0.5
+      && cell.scrollWidth <= cell.clientWidth + 1;
+  }).map(tr => tr.cells[0].innerText.trim());
+}"""
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1366, 768), (1920, 1080), (1366, 900)])
+def test_the_hall_shows_every_player_at_common_projector_sizes(browser, live_server, size):
+    # issue 36: at 1366 × 900 page 1 cut a row and one player never appeared on any page
+    event, entries = make_event(players=31, slug=f"hall-{size[0]}x{size[1]}")
+    long = ["Aleksandra Konstantinovna Vasilyeva-Rimskaya", "Hans-Christian Oberwinkler-Lang"]
+    for entry, name in zip(entries, long, strict=False):
+        entry.player.name = name
+        entry.player.save()
+    play_round(event, entries, 1, rng=random.Random(5), protocols=False)
+    Round.objects.filter(event=event, number=1).update(state=Round.State.PUBLISHED)
+    players = {s.entry.player.name for s in Round.objects.get(event=event, number=1).seats.all()}
+    assert len(players) == 31
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        page.goto(f"{live_server.url}/e/{event.slug}/hall/?seconds=600&poll=600")
+        count = page.locator(".hall-page[data-kind=seating]").count()
+        assert count >= 2  # 31 names: the seating takes more than one page
+        seen: list[str] = []
+        for number in range(1, count + 1):
+            page.wait_for_function(f"document.getElementById('hall').dataset.page === '{number}'")
+            seen += page.evaluate(SHOWN_NAMES)
+            page.keyboard.press("ArrowRight")
+        assert sorted(seen) == sorted(players), set(players) - set(seen)
+        assert page.evaluate(FITS)
+        shots = screenshots("pulka-hall-")
+        page.screenshot(path=str(shots / f"hall-{size[0]}x{size[1]}.png"))
+    finally:
+        context.close()

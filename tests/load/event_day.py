@@ -1,9 +1,12 @@
 """An event day against a real stack on loopback (issue 25, "Proof, scripted").
 
 Each table saves protocol versions through its key (the API, ``X-Table-Key``) while readers
-fetch the standings and round pages; then a referee approves every table. Optionally Redis is
-stopped in the middle (``--redis-outage``) and a worker is killed while it runs a job
-(``--kill-worker``). Afterwards: every acknowledged version is stored, no answer was a 5xx,
+fetch the standings and round pages; then a referee approves every table. The cache is in Redis
+as in production (``CACHE_URL``, ``tests/load/stack.py``). Optionally Redis is stopped in the
+middle (``--redis-outage``: meanwhile tables save, referees log in through the login page,
+players and tables open their private pages, readers read) and a worker is killed while it
+runs a job (``--kill-worker``). Afterwards: every acknowledged version is stored, no answer
+was a 5xx (in the outage neither: ``outage_doors_answered``),
 every job ended, and each event's stored standings equal a recomputation from its approved
 protocols (and were computed from the final data: no recomputation lost). Prints a JSON
 report; exit status 1 when a check fails.
@@ -27,13 +30,16 @@ import json
 import os
 import platform
 import random
+import re
 import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from http.cookiejar import CookieJar
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,6 +97,45 @@ def http(tally: Tally, method: str, url: str, body=None, headers=None, timeout=6
         return code, json.loads(payload) if payload[:1] in (b"{", b"[") else None
     except ValueError:
         return code, None
+
+
+_CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # the redirect is the answer (urllib raises it as an HTTPError)
+
+
+def login(tally: Tally, base: str, username: str, password: str) -> int | None:
+    """The login page as a browser uses it: its form (with the CSRF token and cookie), then the
+    POST; the POST's status (302: logged in, 200: the form again; None: no answer)."""
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(CookieJar()), _NoRedirect()
+    )
+    url = f"{base}/accounts/login/"
+    try:
+        started = time.monotonic()
+        with opener.open(url, timeout=60) as r:
+            page = r.read().decode("utf-8", "replace")
+        tally.note("GET", url, r.status, time.monotonic() - started)
+        token = _CSRF.search(page)
+        form = urllib.parse.urlencode(
+            {"username": username, "password": password,
+             "csrfmiddlewaretoken": token.group(1) if token else ""}
+        ).encode()  # fmt: skip
+        started = time.monotonic()
+        with opener.open(urllib.request.Request(url, data=form, method="POST"), timeout=60) as r:
+            r.read()
+            code = r.status
+    except urllib.error.HTTPError as e:
+        code = e.code
+    except OSError:
+        with tally.lock:
+            tally.unreachable += 1
+        return None
+    tally.note("POST", url, code, time.monotonic() - started)
+    return code
 
 
 # --- setup (in this process, on the stack's database) ----------------------------------------
@@ -196,6 +241,7 @@ def run(args) -> dict:
                     "DATABASE_URL",
                     "CELERY_BROKER_URL",
                     "CELERY_RESULT_BACKEND",
+                    "CACHE_URL",
                     "PULKA_VAR_DIR",
                     "CELERY_TASK_ALWAYS_EAGER",
                     "STATIC_ROOT",
@@ -208,7 +254,7 @@ def run(args) -> dict:
         django.setup()
         from django.utils import timezone
 
-        from tournaments.models import Event, Job, Protocol, StandingsSnapshot
+        from tournaments.models import Entry, Event, Job, Protocol, StandingsSnapshot
 
         token, tables = setup_events(args.events, args.players, args.versions, args.seed)
         report["setup_seconds"] = round(time.monotonic() - t0, 1)
@@ -251,6 +297,8 @@ def run(args) -> dict:
 
                 asking = threading.Thread(target=ask, daemon=True)
                 asking.start()  # its answer may be slow under load: Redis comes back on time
+                doors = threading.Thread(target=outage_doors, daemon=True)
+                doors.start()  # referees log in, players and tables open their pages
                 time.sleep(max(0.0, stopped + args.redis_outage - time.monotonic()))
                 # the jobs written meanwhile (approvals, the recomputation) wait for Redis; a
                 # sweep may be trying to send one at this instant (state "sent"), so this
@@ -263,6 +311,29 @@ def run(args) -> dict:
                 redis_down.clear()
                 faults["redis_back_at"] = round(time.monotonic() - t0, 1)
                 asking.join(timeout=120)
+                doors.join(timeout=120)
+
+        player_keys = list(
+            Entry.objects.filter(event__slug__in={t.event for t in tables})
+            .order_by("pk")
+            .values_list("url_key", flat=True)[:50]
+        )
+
+        def outage_doors():
+            """While Redis is down: a referee logs in through the login page (its CSRF form),
+            players and tables open their private pages; every answer is counted by door."""
+            answered: Counter = Counter()
+            rng = random.Random(args.seed)
+            while redis_down.is_set() and time.monotonic() < deadline:
+                base = rng.choice(bases)
+                answered["login", login(tally, base, "load-referee", "x")] += 1
+                table = rng.choice(tables)
+                answered["table page", http(tally, "GET", f"{base}/t/{table.key}/")[0]] += 1
+                if player_keys:
+                    key = rng.choice(player_keys)
+                    answered["player page", http(tally, "GET", f"{base}/p/{key}/")[0]] += 1
+                time.sleep(0.3)
+            faults["outage_doors"] = {f"{door} {code}": n for (door, code), n in answered.items()}
 
         def kill_thread():
             """Hold the first event's standings lock (as a long recomputation does), ask for a
@@ -485,6 +556,15 @@ def run(args) -> dict:
             asked = faults.get("recompute_during_outage") == [202] * args.events and faults.get(
                 "recompute_answered_at", 1e9
             ) < faults.get("redis_back_at", 0)
+            # the doors that take a secret answered while Redis was down (a login logged in,
+            # 302; the private pages 200) and none with a 5xx
+            doors = faults.get("outage_doors", {})
+            checks["outage_doors_answered"] = (
+                doors.get("login 302", 0) > 0
+                and doors.get("table page 200", 0) > 0
+                and doors.get("player page 200", 0) > 0
+                and not any(k.split()[-1].startswith("5") for k in doors)
+            )
             checks["writes_during_outage_answered"] = (
                 asked or faults.get("approved_while_redis_down", 0) > 0
             )

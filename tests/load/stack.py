@@ -62,6 +62,9 @@ class Stack:
             "DATABASE_URL": f"{PG}/{db}",
             "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
             "CELERY_RESULT_BACKEND": f"redis://127.0.0.1:{self.redis_port}/1",
+            # the cache in Redis as docker/compose.yaml configures it (issue 38): the lockouts'
+            # counts and the public pages' versions stop with Redis in an outage
+            "CACHE_URL": f"redis://127.0.0.1:{self.redis_port}/2",
             "CELERY_TASK_ALWAYS_EAGER": "false",
             "PULKA_VAR_DIR": str(log_dir / "var"),
             "STATIC_ROOT": str(log_dir / "static"),

@@ -85,6 +85,8 @@ def test_an_event_day_with_redis_down_and_a_worker_killed(faults_run):
     r = faults_run
     assert r["versions_acknowledged"] == r["versions_stored"] == 15
     assert r["statuses"].get("201") == 15 and not r["server_errors"]
+    # with the cache in Redis (CACHE_URL), logins and private pages answered in the outage
+    assert r["checks"]["outage_doors_answered"], r["faults"].get("outage_doors")
     assert r["faults"]["killed"]["attempts"] >= 2  # the killed job ran again, elsewhere
     assert r["jobs"]["states"] == {"done": r["jobs"]["total"]}
 

@@ -153,3 +153,11 @@ def test_an_unwritten_stretch_cites_the_deal_whose_part_was_left_out():
     found = cited(p, Sheet((None, tuple(row))))
     assert found == [("SHEET_MISMATCH", 1, 0, "pulya", "4.2.1"),
                      ("SHEET_MISMATCH", 1, 1, "gora", "3.7.2.1")]
+
+
+def test_a_penalty_past_the_bound_is_refused_naming_the_column():
+    # issue #37: every family's penalty amounts have a bound (scoring.model.PENALTY_MAX)
+    p = proto([Game(0, c("6♠"), (P, P)), Penalty(1, "3.2.21", gora=10**40)])
+    found = [(f.code, f.column, f.deal) for f in check(p).findings if f.severity == "error"]
+    assert found == [("PENALTY_AMOUNT", "gora", 1)]
+    assert score(p).final == score(proto([Game(0, c("6♠"), (P, P))])).final

@@ -166,3 +166,72 @@ def test_bad_command_line_exits_2() -> None:
     assert run("convert", str(EXAMPLE)).returncode == 2  # --to is required
     assert run("frobnicate").returncode == 2
     assert run("check", str(EXAMPLE), "--sheet", "/no/such/sheet.json").returncode == 2
+
+
+# --- issue #37: one behaviour for every command and family ---------------------------------
+
+BALKAN_IMPOSSIBLE = (
+    "format: balkan 1\nbula: 30\nplayers: A, B, C\nending: in-progress\n"
+    "1. A bundeva ide/ide štihovi 6-6-6\n2. B žir ide/ide štihovi 2-6-2\n"
+)
+
+
+def test_score_exits_1_and_says_how_many_deals_were_not_scored() -> None:
+    # seed 002 "Idea of the Game": ten tricks; deal 1 cannot be scored and is left out
+    done = run("score", "-", stdin=BALKAN_IMPOSSIBLE)
+    assert done.returncode == 1 and "NOT SCORED" in done.stdout
+    assert done.stderr.splitlines()[-1] == (
+        "pulka: -: 1 deal not scored, 1 error (python -m scoring check lists them)"
+    )
+    as_json = run("score", "-", "--json", stdin=BALKAN_IMPOSSIBLE)
+    assert as_json.returncode == 1 and json.loads(as_json.stdout)["deals"][0]["kind"] == "not-scored"
+    clean = run("score", "-", stdin=BALKAN_IMPOSSIBLE.replace("6-6-6", "6-2-2"))
+    assert clean.returncode == 0 and clean.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("format: pot 1\noptions: premiums=maybe\nplayers: A, B, C\n", "'premiums'"),
+        ("convention: sochi\noptions: whist_style=maybe\nplayers: A, B, C\ntarget: 10\n",
+         "'whist_style'"),
+        ("format: balkan 1\noptions: end_cap=maybe\nbula: 30\nplayers: A, B, C\n", "'end_cap'"),
+    ],
+)
+def test_an_unknown_option_value_is_exit_2_for_every_command(text: str, option: str) -> None:
+    for command in ("score", "check", "convert"):
+        extra = ("--to", "json") if command == "convert" else ()
+        done = run(command, "-", *extra, stdin=text)
+        assert done.returncode == 2 and option in done.stderr, (command, done.stderr)
+
+
+def test_a_huge_number_is_refused_naming_the_field_not_pythons_digit_limit() -> None:
+    big = "9" * 5000
+    document = json.dumps({"format": "pulka-balkan-protocol", "version": 1, "bula": 1,
+                           "players": ["A", "B", "C"], "deals": []}).replace('"bula": 1', f'"bula": {big}')
+    done = run("check", "-", stdin=document)
+    assert done.returncode == 2 and "$.bula:" in done.stderr and "5000 digits" in done.stderr
+    assert "sys.set_int_max_str_digits" not in done.stderr
+    done = run("score", "-", stdin=f"format: pot 1\nplayers: A, B, C\nopening pot: {big}\n")
+    assert done.returncode == 2 and "line 3, column 14: a number of 5000 digits" in done.stderr
+
+
+def test_seats_are_counted_from_1_in_every_message() -> None:
+    document = json.dumps({"format": "pulka-pot-protocol", "version": 1,
+                           "players": ["A", "B", "C"], "deals": [
+                               {"type": "penalty", "player": 0, "rule": "", "to_pot": 0,
+                                "to_players": [[1, 5]], "note": ""}]})
+    data = json.loads(document)
+    data["deals"][0]["to_players"] = [[3, 5]]
+    done = run("score", "-", stdin=json.dumps(data))
+    assert done.returncode == 2
+    assert "to_players: seat 4 is not at the table (seats 1 to 3)" in done.stderr, done.stderr
+
+
+def test_help_names_every_family() -> None:
+    done = run("--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    for family in ("Russian", "Croatian, Serbian and Slovenian", "Viennese and German",
+                   "Swedish Priffe"):
+        assert family in text, family

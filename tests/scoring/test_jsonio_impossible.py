@@ -53,7 +53,7 @@ def test_two_players_of_the_same_name_are_refused(players):
     with pytest.raises(JsonFormatError) as caught:
         loads(doc(players=players))
     assert caught.value.path == "$.players[2]"
-    assert "seat 0" in caught.value.reason and "001 §4.2.1" in caught.value.reason
+    assert "$.players[0]" in caught.value.reason and "001 §4.2.1" in caught.value.reason
 
 
 def test_an_empty_name_is_refused():

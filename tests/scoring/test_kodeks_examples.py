@@ -7,6 +7,7 @@ from fractions import Fraction
 from rules.contracts import Contract
 from scoring.russian import Call, Game, Protocol, Raspasy, score, settle
 from scoring.russian.protocol import Deal, OptionValue
+from scoring.russian.render import render_sheet
 
 W, P = Call.WHIST, Call.PASS
 NAMES = ("A", "B", "C", "D")
@@ -140,3 +141,46 @@ def test_note_31_double_bomb_times_dark():
     row = s.row(0)
     assert row[0].pulya == 48
     assert row[1].whists[0] == 2 * 48
+
+
+def test_4_2_14_two_methods_with_4_2_12_rounding_option():
+    """001 §4.2.14 gives two "equivalent" methods and §4.2.12 rounds "if fractional parts of
+    the final sums arise" (issue #37): goras 20, 28, 18 after the end conversion. Variant 1
+    divides each gora by three and rounds two of them; Variant 2's average gora, 22, divides,
+    so it rounds nothing and settles at the exact result."""
+    whists = [[0, 4, 2], [9, 0, 3], [7, 12, 0]]
+    first = settle([20, 28, 18], whists)
+    second = settle([20, 28, 18], whists, rounding="average")
+    exact = settle([20, 28, 18], whists, rounding="exact")
+    assert first.exact == second.exact == exact.totals
+    assert all(x.denominator == 1 for x in exact.totals)
+    assert first.adjustments == (1, -1, 0) and second.adjustments == (0, 0, 0)
+    assert first.totals != second.totals and second.totals == second.exact
+    assert (first.rounding, second.rounding, exact.rounding) == ("kodeks", "average", "exact")
+
+
+def test_4_2_14_variant_2_rounds_the_sum_once_on_the_largest_gora():
+    """001 §4.2.12: "одному из игроков добавляют или списывают с горы одно очко": with the
+    average method only the sum is rounded, once; Pulka's reading takes the largest gora."""
+    none = [[0] * 3] * 3
+    down = settle([21, 28, 18], none, rounding="average")  # amnesty 3, 10, 0: sum 13
+    assert down.adjustments == (0, -1, 0) and down.gora == (3, 9, 0)
+    assert [int(x) for x in down.totals] == [13, -56, 43] and sum(down.totals) == 0
+    assert down.totals[1] - down.exact[1] == Fraction(2, 3)  # he gains 2/3, the others lose 1/3
+    up = settle([22, 28, 18], none, rounding="average")  # amnesty 4, 10, 0: sum 14
+    assert up.adjustments == (0, 1, 0) and sum(up.totals) == 0
+    assert all(x.denominator == 1 for x in up.totals)
+    # four players: halves are exact, nothing is rounded (001 §4.2.12 is for the thirds)
+    four = settle([3, 0, 0, 0], [[0] * 4] * 4, rounding="average")
+    assert four.rounding == "exact" and four.totals == four.exact
+
+
+def test_the_settlement_method_is_an_option_of_the_convention_and_named_on_the_sheet():
+    """The option ``rounding`` picks the method; the text sheet says which was used."""
+    deals = [Game(0, c("6♠"), (W, P), 3)]
+    for rounding, words in (("kodeks", "Variant 1, each gora rounded"),
+                            ("average", "Variant 2, the average gora rounded"),
+                            ("exact", "exact, not rounded")):
+        p = proto(deals, rounding=rounding)
+        assert score(p).settlement.rounding == rounding
+        assert words in render_sheet(score(p))

@@ -408,7 +408,7 @@ def test_closed_and_deal_text() -> None:
 
 def test_format_refuses_what_the_notation_cannot_hold() -> None:
     bad_seat = Protocol(players=("A", "B", "C"), target=10, deals=(Raspasy((4, 3, 3), dealer=5),))
-    with pytest.raises(ValueError, match="seat 5"):
+    with pytest.raises(ValueError, match="seat 6 is not at a table of 3"):
         format(bad_seat)
     too_many = Protocol(("A", "B", "C"), 10, (Game(0, Contract.from_str("6♠"), (), 11),))
     with pytest.raises(ValueError, match="0–10"):

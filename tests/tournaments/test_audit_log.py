@@ -63,6 +63,31 @@ def test_the_database_refuses_to_change_or_delete_an_entry(logged):
     assert AuditLogEntry.objects.filter(event=event).count() == 2
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigger is checked on PG")
+def test_the_database_refuses_to_truncate_the_log(logged):
+    """Issue 38: TRUNCATE fires no row trigger; a statement trigger refuses it (migration 0017),
+    with CASCADE too, and a session's setting lets only a superuser through (the tests' flush)."""
+    event, _chief = logged
+    for sql in (
+        "TRUNCATE tournaments_auditlogentry",
+        "TRUNCATE tournaments_auditlogentry CASCADE",
+    ):
+        with pytest.raises(DatabaseError, match="never truncated"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the test's rows' checks
+                cursor.execute("SET LOCAL pulka.audit_log_truncate = 'no'")
+                cursor.execute(sql)
+    with pytest.raises(DatabaseError, match="never truncated"), transaction.atomic():
+        with connection.cursor() as cursor:  # the setting alone does not do for another role
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("CREATE ROLE pulka_test_app NOSUPERUSER")
+            cursor.execute("GRANT ALL ON tournaments_auditlogentry TO pulka_test_app")
+            cursor.execute("SET LOCAL ROLE pulka_test_app")
+            cursor.execute("SET LOCAL pulka.audit_log_truncate = 'allowed'")
+            cursor.execute("TRUNCATE tournaments_auditlogentry")
+    assert AuditLogEntry.objects.filter(event=event).count() == 2
+
+
 def test_deleting_an_event_or_an_account_in_the_log_is_refused(logged):
     event, chief = logged
     with pytest.raises(ProtectedError):

@@ -12,19 +12,20 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from tests.conftest import kept_for_the_module
 from tests.factories import EntryFactory, EventFactory, UserFactory
 from tournaments.archive.export import event_archive
 from tournaments.archive.load import event_archive_import
-from tournaments.models import Entry, Round
+from tournaments.models import Entry, Event, Round
 from tournaments.services.draw_record import draw_record
 from tournaments.services.rounds import round_commit_seed, round_create, round_draw
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def event():
-    """13 players at tables of four, one sitting out each round: three rounds drawn."""
+def _three_rounds() -> int:
+    """13 players at tables of four, one sitting out each round: three rounds drawn (the
+    schedule's searches take seconds: 12 players at fours over 4 rounds must repeat)."""
     event = EventFactory(
         variant="modern", pulka_target=1, table_size_policy="4", rounds_planned=4,
         fours_remainder="sit_out",
@@ -33,7 +34,19 @@ def event():
         EntryFactory(event=event, status=Entry.Status.CHECKED_IN)
     for _ in range(3):
         round_draw(round_=round_commit_seed(round_=round_create(event=event)))
-    return event
+    return event.pk
+
+
+@pytest.fixture(scope="module")
+def _event_key(django_db_setup, django_db_blocker):
+    """The event, drawn once for the module (tests/conftest.py)."""
+    yield from kept_for_the_module(django_db_blocker, _three_rounds)
+
+
+@pytest.fixture
+def event(db, _event_key):
+    """The module's event, read afresh for the test."""
+    return Event.objects.get(pk=_event_key)
 
 
 def check(record: dict, tmp_path, capsys) -> str:

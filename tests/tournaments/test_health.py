@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 
 from tests.conftest import ROOT
@@ -26,6 +27,8 @@ def test_anonymous_callers_learn_only_up_or_down(client, django_user_model):
     with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:1/0"):
         down = client.get("/healthz")
     assert down.status_code == 503
+    assert down["Retry-After"] == str(settings.PULKA_RETRY_AFTER_SECONDS)  # issue 38
+    assert "Retry-After" not in response
     assert down.json() == {"status": "fail"}
     assert b"127.0.0.1" not in down.content and b"redis" not in down.content
     client.force_login(django_user_model.objects.create_user("referee"))  # not staff

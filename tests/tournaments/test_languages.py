@@ -1,7 +1,8 @@
-"""The player-facing languages beside English and Russian: Croatian, Serbian (Latin script),
-German and Swedish (issues 24, 26, 27). Each renders the public event page, the standings, the
-table's entry page, the player's confirmation page and the PDFs in its words, and its catalogue
-covers every string of ``locale_build.PLAYER_FACING`` (the organisers' pages may stay English)."""
+"""The languages beside English and Russian: Croatian, Serbian (Latin script), German and
+Swedish (issues 24, 26, 27). Each renders the public event page, the standings, the table's entry
+page, the player's confirmation page and the PDFs in its words, and its catalogue covers every
+string of ``locale_build.PLAYER_FACING``; the ``locale_build.COMPLETE`` languages (every one
+Pulka offers since issue 36) cover every string, the organisers' and referees' pages too."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.tournaments.standings.factories import make_event, play_round
 from tournaments.management.commands import locale_build
 from tournaments.management.commands.locale_build import (
     _ENTRY,
+    COMPLETE,
     _join,
     _strings,
     catalogue,
@@ -219,6 +221,32 @@ def test_the_documents_page_asks_for_a_pdf_in_another_language(client, played):
     assert "Hrvatski" in html  # the public list says which language each document is in
 
 
+#: The organiser's dashboard in a :data:`COMPLETE` language (issue 36): its links and the desk's
+#: counts in the language's words.
+DASHBOARD = {
+    "hr": ["Organizatori i suci", "Ograničenja ždrijeba", "Postavke", "Dnevnik zapisnika"],
+    "sr-latn": ["Organizatori i sudije", "Ograničenja žreba", "Podešavanja", "Dnevnik zapisnika"],
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["hr", "sr-latn"])
+def test_the_organisers_dashboard_speaks_croatian_and_serbian(client, played, language):
+    from tests.factories import UserFactory
+    from tournaments.models import EventRole
+
+    event = played
+    user = UserFactory(username=f"org-{language}")
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    client.force_login(user)
+    html = page(client, language, reverse("manage", args=[event.slug]))
+    for word in DASHBOARD[language]:
+        assert word in html, (language, word)
+    assert "6 igrača" in html  # the desk's counts, in the language's plural
+    for english in ("Organisers and referees", "Draw constraints", "Needs attention now"):
+        assert english not in html, (language, english)
+
+
 def _entries(language: str) -> list:
     po = catalogue(language).read_text(encoding="utf-8")
     return [m for m in _ENTRY.finditer(po) if _join(m.group("id"))]  # not the header
@@ -247,6 +275,46 @@ def test_the_catalogue_covers_the_player_facing_strings_and_is_compiled(language
     out = tmp_path / "django.mo"
     subprocess.run([msgfmt, "--check-format", "-o", str(out), str(po_path)], check=True)
     assert out.read_bytes() == (po_path.parent / "django.mo").read_bytes()
+
+
+def test_every_language_is_complete():
+    """Issue 36: every language translates the organisers' and referees' pages too."""
+    assert {"ru", "hr", "sr-latn", "de", "sv"} <= set(locale_build.COMPLETE)
+    assert set(locale_build.COMPLETE) <= {code for code, _name in settings.LANGUAGES} - {"en"}
+
+
+@pytest.mark.parametrize("language", locale_build.COMPLETE)
+def test_a_complete_language_translates_every_string(language):
+    """A language of ``locale_build.COMPLETE`` leaves no string in English: the organisers' and
+    referees' pages too, with as many plural forms as the language has (``locale_build
+    --strict`` fails otherwise); the others cover ``PLAYER_FACING`` (the test above)."""
+    entries = _entries(language)
+    assert len(entries) > 1000
+    untranslated = [_join(m.group("id")) for m in entries if not all(_strings(m.group("strs")))]
+    assert not untranslated, untranslated[:5]
+    assert not [_join(m.group("id")) for m in entries if "#, fuzzy" in m.group("head")]
+    plurals = locale_build.PLURALS.get(language) or plural_count(
+        catalogue(language).read_text(encoding="utf-8")
+    )
+    for m in entries:
+        if m.group("plural"):
+            assert len(_strings(m.group("strs"))) == plurals, _join(m.group("id"))
+
+
+def test_fill_asks_a_complete_language_for_its_own_plural_forms():
+    """A complete language is filled with the plural forms its header declares (German: two),
+    not Russian's three; an organiser's string it lacks is reported."""
+    po = (
+        '#: templates/tournaments/organiser/round.html:9\nmsgid "Draw"\nmsgstr ""\n\n'
+        '#: templates/tournaments/organiser/round.html:29\nmsgid "%(n)s table"\n'
+        'msgid_plural "%(n)s tables"\nmsgstr[0] ""\nmsgstr[1] ""\n'
+    )
+    _text, missing = fill(po, {"Draw": ["Auslosung"]}, plurals=2)
+    assert missing == ["%(n)s table"]
+    text, missing = fill(
+        po, {"Draw": ["Auslosung"], "%(n)s table": ["%(n)s Tisch", "%(n)s Tische"]}, plurals=2
+    )
+    assert missing == [] and 'msgstr[1] "%(n)s Tische"' in text and "msgstr[2]" not in text
 
 
 def test_player_facing_scope_is_files_that_exist():
@@ -287,8 +355,9 @@ def test_fill_reports_only_the_missing_player_facing_strings():
 
 def test_the_catalogues_hold_every_player_facing_string_of_the_code(tmp_path):
     """The committed catalogues are current: ``makemessages`` run afresh on a copy of the code
-    finds no player-facing string that the catalogues lack (a string added to a template
-    without ``manage.py locale_build`` fails here)."""
+    finds no player-facing string that the catalogues lack, and no string at all that a
+    :data:`COMPLETE` catalogue lacks (a string added to a template without
+    ``manage.py locale_build`` fails here)."""
     root = Path(settings.BASE_DIR)
     copy = tmp_path / "src"
     copy.mkdir()
@@ -314,13 +383,14 @@ def test_the_catalogues_hold_every_player_facing_string_of_the_code(tmp_path):
     fresh = (copy / "tournaments" / "locale" / "de" / "LC_MESSAGES" / "django.po").read_text(
         encoding="utf-8"
     )
-    wanted = {
-        (_join(m.group("ctx")), _join(m.group("id")))
+    every = {
+        (_join(m.group("ctx")), _join(m.group("id"))): player_facing(m.group("head"))
         for m in _ENTRY.finditer(fresh)
-        if _join(m.group("id")) and player_facing(m.group("head"))
+        if _join(m.group("id"))
     }
-    assert len(wanted) > 300
+    assert len([key for key, facing in every.items() if facing]) > 300
     for language in NEW:
+        wanted = {key for key, facing in every.items() if facing or language in COMPLETE}
         have = {
             (_join(m.group("ctx")), _join(m.group("id")))
             for m in _entries(language)

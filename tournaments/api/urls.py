@@ -8,4 +8,6 @@ urlpatterns: list = [
     path("", include("tournaments.api.urls_events")),
     path("", include("tournaments.api.urls_protocols")),
     path("", include("tournaments.api.urls_standings")),
+    path("", include("tournaments.api.urls_series")),
+    path("", include("tournaments.api.urls_teams")),
 ]

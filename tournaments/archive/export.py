@@ -40,6 +40,9 @@ from tournaments.models import (
     Ruling,
     Seat,
     Table,
+    Team,
+    TeamLineUp,
+    TeamRules,
 )
 from tournaments.services.draw_record import entry_ids
 
@@ -152,6 +155,36 @@ def _refs(queryset) -> dict[int, int]:
     return {pk: n for n, pk in enumerate(queryset.order_by("pk").values_list("pk", flat=True), 1)}
 
 
+def _teams(event: Event, player_ref: dict[int, int]) -> dict[str, Any]:
+    """A team event's rules and teams (issue 40): ``team_rules`` and ``teams``, each team with
+    its members, captain and line-ups by the players' references; nothing for an event without
+    teams (its archive stays as it was)."""
+    rules = TeamRules.objects.filter(event=event).first()
+    if rules is None:
+        return {}
+    line_ups: dict[int, list[dict[str, Any]]] = {}
+    for line_up in TeamLineUp.objects.filter(team__event=event).prefetch_related("entries"):
+        line_ups.setdefault(line_up.team_id, []).append(
+            {
+                "round": line_up.round_number,
+                "members": sorted(player_ref[e.pk] for e in line_up.entries.all()),
+            }
+        )
+    return {
+        "team_rules": {"scoring_members": rules.scoring_members, "counts": rules.counts},
+        "teams": [
+            {
+                "name": t.name,
+                "captain": player_ref.get(t.captain_id),
+                "withdrawn": t.withdrawn,
+                "members": sorted(player_ref[m.entry_id] for m in t.members.all()),
+                "line_ups": sorted(line_ups.get(t.pk, []), key=lambda u: u["round"]),
+            }
+            for t in Team.objects.filter(event=event).prefetch_related("members").order_by("pk")
+        ],
+    }
+
+
 def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
     """The whole record of ``event`` as one JSON-ready document (``docs/archive-format.md``)."""
     entries = Entry.objects.filter(event=event)
@@ -200,6 +233,7 @@ def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
             {"first": player_ref[a.first_id], "second": player_ref[a.second_id], "reason": a.reason}
             for a in Avoidance.objects.filter(event=event).order_by("pk")
         ],
+        **_teams(event, player_ref),
         "rounds": _rounds(event, maps, to_draw),
         "incidents": [
             {

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.conventions import InvalidConventionError
@@ -65,8 +66,13 @@ from tournaments.models import (
     Ruling,
     Seat,
     Table,
+    Team,
+    TeamLineUp,
+    TeamMember,
+    TeamRules,
 )
 from tournaments.services.audit import audit_log
+from tournaments.services.persons import entry_person_link_new
 from tournaments.services.standings import standings_schedule
 
 __all__ = ["event_archive_import", "event_archive_import_json"]
@@ -168,6 +174,9 @@ class _Import:
                 ),
                 path,
             )
+            # the person across events (issue 39): by federation id, a new one, or none yet
+            # when likely persons are offered to the organiser
+            entry_person_link_new(entry=entry)
             ref = _key(item, "ref", path)
             if ref in self.maps["entry"] or not isinstance(ref, int):
                 raise ArchiveError(f"{path}.ref", _("not a whole number, or given twice"))
@@ -184,6 +193,67 @@ class _Import:
                 ),
                 path,
             )
+
+    def teams(self, event: Event) -> None:
+        """A team event's rules and teams with their members, captains and line-ups (issue 40;
+        an archive without ``team_rules`` has none)."""
+        if "team_rules" not in self.data:
+            return
+        rules = _obj(self.data["team_rules"], "$.team_rules")
+        now = timezone.now()
+        _save(
+            TeamRules(
+                event=event,
+                scoring_members=_value(
+                    TeamRules._meta.get_field("scoring_members"),
+                    _key(rules, "scoring_members", "$.team_rules"),
+                    "$.team_rules.scoring_members",
+                ),
+                counts=_value(
+                    TeamRules._meta.get_field("counts"),
+                    _key(rules, "counts", "$.team_rules"),
+                    "$.team_rules.counts",
+                ),
+            ),
+            "$.team_rules",
+        )
+        for path, item in self.items("teams"):
+            team = _save(
+                Team(
+                    event=event,
+                    name=_value(Team._meta.get_field("name"), _key(item, "name", path), path),
+                    captain_id=self.ref("entry", item.get("captain"), f"{path}.captain", null=True),
+                    withdrawn=_value(
+                        Team._meta.get_field("withdrawn"), item.get("withdrawn", False), path
+                    ),
+                    created_at=now,  # a raw save sets no automatic time
+                ),
+                path,
+            )
+            for i, ref in enumerate(_list(_key(item, "members", path), f"{path}.members")):
+                entry = self.ref("entry", ref, f"{path}.members[{i}]")
+                _save(TeamMember(team=team, entry_id=entry), f"{path}.members[{i}]")
+            for k, line_up in enumerate(_list(item.get("line_ups", []), f"{path}.line_ups")):
+                where = f"{path}.line_ups[{k}]"
+                line_up = _obj(line_up, where)
+                saved = _save(
+                    TeamLineUp(
+                        team=team,
+                        round_number=_value(
+                            TeamLineUp._meta.get_field("round_number"),
+                            _key(line_up, "round", where),
+                            f"{where}.round",
+                        ),
+                        set_at=now,
+                    ),
+                    where,
+                )
+                saved.entries.set(
+                    [
+                        self.ref("entry", ref, f"{where}.members[{j}]")
+                        for j, ref in enumerate(_list(_key(line_up, "members", where), where))
+                    ]
+                )
 
     def draw_players(self, item: dict[str, Any], path: str) -> dict[int, int]:
         """The round's ``draw_players`` (the draw record's ids → the archive's references) as
@@ -453,6 +523,7 @@ def event_archive_import(
     event = run.event(slug)
     step()
     run.players(event)
+    run.teams(event)
     step()
     run.rounds_and_tables(event)
     step()

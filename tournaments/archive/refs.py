@@ -198,6 +198,7 @@ def draw_ids(params: Any) -> list[int]:
         found.update(_ids([e.get("id") for e in entries if isinstance(e, dict)]))
     found.update(_ids(inputs.get("not_checked_in")))
     found.update(_ids(inputs.get("sitting_out")))
+    found.update(_ids(inputs.get("benched")))  # a team event's members not in the line-up
     remainder = inputs.get("remainder")
     if isinstance(remainder, dict):
         found.update(_ids(remainder.get("substitutes")))
@@ -207,7 +208,7 @@ def draw_ids(params: Any) -> list[int]:
                 found.update(_ids(table.get("seats")))
     for pair in inputs.get("avoid") or []:
         found.update(_ids(pair))
-    for key in ("fixed_tables", "standings"):
+    for key in ("fixed_tables", "standings", "teams"):
         if isinstance(inputs.get(key), dict):
             found.update(int(k) for k in inputs[key] if str(k).lstrip("-").isdigit())
     for table in params.get("tables") or []:

@@ -21,7 +21,7 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.standings import standings_recompute
 
-__all__ = ["BALKAN_SLUG", "demo_balkan_event"]
+__all__ = ["BALKAN_SLUG", "balkan_evening", "demo_balkan_event"]
 
 BALKAN_SLUG = "demo-liga"
 
@@ -47,10 +47,27 @@ def demo_balkan_event(*, organiser) -> Event:
     event = Event.objects.filter(slug=BALKAN_SLUG).first()
     if event is not None:
         return event
-    event = event_create(
+    event = balkan_evening(
         slug=BALKAN_SLUG,
         name="Međimurska liga — večer 1",
-        starts_on=dt.date(2026, 12, 11),
+        day=dt.date(2026, 12, 11),
+        organiser=organiser,
+        seed=500,
+        in_play=True,
+    )
+    assert Round.objects.filter(event=event).count() == 3
+    return event
+
+
+def balkan_evening(
+    *, slug: str, name: str, day: dt.date, organiser, seed: int, in_play: bool, organisation=None
+) -> Event:
+    """A league evening of the nine players: three rounds, the first two approved and closed;
+    the third in play with a finding at table 1 (``in_play``), or approved and closed too."""
+    event = event_create(
+        slug=slug,
+        name=name,
+        starts_on=day,
         venue="Klub «Bundeva», Čakovec",
         variant="croatian",
         pulka_target=30,
@@ -58,6 +75,7 @@ def demo_balkan_event(*, organiser) -> Event:
         published=True,
         round_time_limit=60,
         tiebreaks=BALKAN_TIEBREAKS,
+        organisation=organisation,
         by=organiser,
     )
     EventRole.objects.get_or_create(event=event, user=organiser, role=EventRole.Role.CHIEF_REFEREE)
@@ -65,9 +83,10 @@ def demo_balkan_event(*, organiser) -> Event:
     referee = _referee(event)
     for number in (1, 2, 3):
         round_ = started_round(event, organiser)
+        last = in_play and number == 3
         for table in round_.tables.order_by("number"):
-            game = _pulka(event, table, 500 * number + table.number)
-            if number < 3:
+            game = _pulka(event, table, seed * number + table.number)
+            if not last:
                 _approved(table, game, referee)
             elif table.number == 1:  # in play: a hand whose tricks do not add up
                 hands = [i for i, d in enumerate(game.deals) if getattr(d, "tricks", None)]
@@ -82,10 +101,9 @@ def demo_balkan_event(*, organiser) -> Event:
                         based_on_version=None,
                         source=Protocol.Source.TABLE_LINK,
                     )
-        if number < 3:
+        if not last:
             round_close(round_=round_, by=organiser)
     standings_recompute(event_id=event.pk)
-    assert Round.objects.filter(event=event).count() == 3
     return event
 
 

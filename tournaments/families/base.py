@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext
+
 from scoring.variants import VARIANTS, Variant
 from tournaments import rule_sources
 
@@ -81,6 +83,11 @@ class FamilyDomain:
         """The seat that deals next."""
         raise NotImplementedError
 
+    def notation_lead(self, header: Any, text: str) -> str:
+        """The lines of the family's text that the referee's deals ``text`` stand under when
+        it leaves them out (written from the table's ``header``); by default none."""
+        return ""
+
     def deal_kind(self, deal: Any) -> str:
         """``game``, ``raspasy``/``allpass`` or ``penalty``: a CSS class and a filter."""
         raise NotImplementedError
@@ -119,10 +126,12 @@ class FamilyDomain:
         self, code: str, protocol: Any, *, deal: int | None, seat: int, params: Mapping[str, Any]
     ) -> tuple[Any, ...]:
         """What catalogue penalty ``code`` writes. :raises ValueError: it cannot apply here."""
-        raise ValueError(f"penalty {code!r} is not in this rule family's catalogue")
+        raise ValueError(
+            gettext("%(code)s is not a penalty of this game's rules.") % {"code": code}
+        )
 
     def adjusted_entries(
         self, protocol: Any, deal: int, params: Mapping[str, Any]
     ) -> tuple[Any, ...]:
         """A referee's adjusted result on ``deal``. :raises ValueError: when it cannot apply."""
-        raise ValueError("an adjusted result is not defined by this rule family's texts")
+        raise ValueError(gettext("This game's rules define no adjusted result."))

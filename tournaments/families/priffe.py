@@ -6,6 +6,7 @@ the line for the offender's opponents in the sits it names (seed 004 defines no 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +22,9 @@ from .base import FamilyDomain
 
 __all__ = ["PriffeDomain"]
 
+#: a sits' seating line of the notation ("sits 2: Anna, Cecilia, Bertil, David")
+_SITS_LINE = re.compile(r"\s*sits\s+[0-9]+\s*:", re.IGNORECASE)
+
 
 class PriffeDomain(FamilyDomain):
     key = "priffe"
@@ -30,6 +34,15 @@ class PriffeDomain(FamilyDomain):
 
     def _score(self, protocol: Any) -> Any:
         return self.variant.score(protocol)
+
+    def notation_lead(self, header: Any, text: str) -> str:
+        """The first sits' seating line ("sits 1: …", the draw's) when the referee's deals
+        name no sits: a deal stands under its sits' line (docs/priffe-format.md)."""
+        if any(_SITS_LINE.match(line) for line in text.splitlines()):
+            return ""
+        body = self.variant.format_text(header).split("\n\n", 1)
+        lines = body[1].splitlines() if len(body) == 2 else []
+        return next((line for line in lines if _SITS_LINE.match(line)), "")
 
     def current_sits(self, protocol: Any) -> int:
         """The sits being played: the last deal's, or the next one once it was won."""

@@ -26,8 +26,10 @@ from tournaments.convention_labels import (
     VALUE_LABELS,
     _shown,
     by_convention,
+    convention_name,
     described,
     family_for,
+    family_name,
     game_size_label,
 )
 from tournaments.families import playable
@@ -57,7 +59,7 @@ def convention_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     """The conventions grouped by family (an ``<optgroup>`` per family), of the families
     tournaments can be played in (those with pages: :func:`tournaments.families.playable`)."""
     return [
-        (f.name, [(c.key, c.name) for c in f.conventions.values()])
+        (family_name(f), [(c.key, convention_name(c, f)) for c in f.conventions.values()])
         for f in FAMILIES.values()
         if playable(f.key)
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.convention_labels import convention_name
 from tournaments.forms import convention_options
 from tournaments.models import Event, EventRole
 from tournaments.models.event import DrawMethod
@@ -156,7 +157,7 @@ class EventForm(forms.ModelForm):
         ]
 
     def convention_names(self):
-        return [c.name for c in self.family.conventions.values()]
+        return [convention_name(c, self.family) for c in self.family.conventions.values()]
 
 
 class EntryForm(forms.Form):
@@ -277,7 +278,11 @@ class FixedTableForm(forms.Form):
 
     entry = forms.IntegerField(label=_("Player"), widget=forms.Select)
     table = forms.IntegerField(
-        label=_("Table"), min_value=1, required=False, help_text=_("Blank: no fixed table.")
+        label=_("Table"),
+        min_value=1,
+        max_value=32767,  # the column's (a small integer): past it a 500, issue 38
+        required=False,
+        help_text=_("Blank: no fixed table."),
     )
     reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
 

@@ -9,7 +9,7 @@ import traceback
 from celery import Task
 from celery.exceptions import Retry
 
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, error_words
 from tournaments.jobs import outbox as jobs
 
 __all__ = ["JobTask"]
@@ -48,7 +48,7 @@ class JobTask(Task):
                 error = str(exc.message)
             else:
                 error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
-            jobs.job_end(job_id=job.pk, error=error)
+            jobs.job_end(job_id=job.pk, error=error, words=error_words(exc))
             raise
         jobs.job_end(job_id=job.pk)
         return result

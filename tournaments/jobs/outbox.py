@@ -40,6 +40,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from tournaments.celery import app
 from tournaments.models import Job, Round
@@ -50,6 +51,7 @@ __all__ = [
     "MAX_ATTEMPTS",
     "JobsSweepMiddleware",
     "job_end",
+    "lost_words",
     "job_enqueue",
     "job_heartbeat",
     "job_retrying",
@@ -112,7 +114,10 @@ def _draw_lost(job: Job, reason: str) -> None:
     """A draw is never run again behind the organiser's back: the round becomes drawable and
     its page shows why the draw stopped."""
     Round.objects.filter(draw_job_id=job.task_id).update(
-        draw_job_id="", draw_job_error=reason, draw_job_progress={}
+        draw_job_id="",
+        draw_job_error=reason,
+        draw_job_error_words=lost_words(job),
+        draw_job_progress={},
     )
 
 
@@ -148,13 +153,22 @@ def on_lost(*tasks: str) -> Callable[[Callable[[Job, str], None]], Callable[[Job
 SWEEPS: dict[str, Callable[..., int]] = {}
 
 
-def _lost_reason(job: Job) -> str:
+#: why a job was given up, said again in the reader's language (:func:`lost_words`)
+LOST_TEXT = gettext_noop(
+    "The worker running this job stopped (last heard from %(worker)s at %(when)s); nothing it "
+    "had not finished was stored."
+)
+
+
+def lost_words(job: Job) -> dict[str, Any]:
     seen = job.heartbeat_at or job.started_at
     when = timezone.localtime(seen).strftime("%H:%M:%S") if seen else "?"
-    return (
-        f"The worker running this job stopped (last heard from {job.worker or '?'} at {when}); "
-        "nothing it had not finished was stored."
-    )
+    return {"text": LOST_TEXT, "params": {"worker": job.worker or "?", "when": when}}
+
+
+def _lost_reason(job: Job) -> str:
+    """Why a job was given up, in English (the job's ``error``, for the API and the logs)."""
+    return LOST_TEXT % lost_words(job)["params"]
 
 
 # --- enqueue and send ------------------------------------------------------------------------
@@ -263,11 +277,14 @@ def job_start(*, task_id: str) -> tuple[Job | None, bool]:
     return job, True
 
 
-def job_end(*, job_id: int, error: str = "") -> None:
+def job_end(*, job_id: int, error: str = "", words: dict[str, Any] | None = None) -> None:
+    """The job ended: done, or failed with ``error`` (English, for the API and the logs) and its
+    ``words`` (said again in the reader's language: :func:`tournaments.errors.error_words`)."""
     Job.objects.filter(pk=job_id).update(
         state=State.FAILED if error else State.DONE,
         finished_at=timezone.now(),
         error=error[:4000],
+        error_words=words if error else None,
     )
 
 
@@ -309,7 +326,7 @@ def job_heartbeat(*, job_id: int) -> Iterator[None]:
 
 def _give_up(job: Job, reason: str) -> None:
     Job.objects.filter(pk=job.pk).update(
-        state=State.FAILED, finished_at=timezone.now(), error=reason
+        state=State.FAILED, finished_at=timezone.now(), error=reason, error_words=lost_words(job)
     )
     _, handler = LOST.get(job.task, (True, None))
     if handler is not None:
@@ -356,7 +373,8 @@ def jobs_sweep(*, now=None) -> dict[str, int]:
             if retry and locked.attempts < MAX_ATTEMPTS:
                 locked.state = State.SENT  # sent again below, as a repeated send
                 locked.error = reason
-                locked.save(update_fields=["state", "error"])
+                locked.error_words = lost_words(locked)
+                locked.save(update_fields=["state", "error", "error_words"])
                 counts["lost"] += 1
             else:
                 _give_up(locked, reason)

@@ -12,9 +12,9 @@ from celery import shared_task
 
 from tournaments.archive.files import archive_render
 from tournaments.archive.imports import archive_import_forget, archive_import_run
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, error_words
 from tournaments.jobs.base import JobTask
-from tournaments.jobs.outbox import on_lost
+from tournaments.jobs.outbox import lost_words, on_lost
 from tournaments.models import GeneratedFile, Job
 from tournaments.pdf.files import generated_file_mark_failed
 from tournaments.pdf.files import generated_file_render as render
@@ -39,13 +39,17 @@ MAX_RETRIES = 3
 @on_lost("tournaments.standings_recompute")
 def _standings_lost(job: Job, reason: str) -> None:
     if job.event_id:
-        standings_mark_failed(event_id=job.event_id, error=reason, final=True)
+        standings_mark_failed(
+            event_id=job.event_id, error=reason, final=True, words=lost_words(job)
+        )
 
 
 @on_lost("tournaments.generated_file_render", "tournaments.event_archive_export")
 def _document_lost(job: Job, reason: str) -> None:
     if job.args:
-        generated_file_mark_failed(file_id=int(job.args[0]), error=reason)
+        generated_file_mark_failed(
+            file_id=int(job.args[0]), error=reason, words=lost_words(job)
+        )
 
 
 @on_lost("tournaments.event_archive_import")
@@ -73,6 +77,7 @@ def standings_recompute(self, event_id: int) -> dict[str, object]:
             event_id=event_id,
             error=f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc()}",
             final=final,
+            words=error_words(exc),
         )
         if final:
             raise
@@ -103,7 +108,11 @@ def generated_file_render(self, file_id: int) -> int | None:
         raise
     except Exception as exc:
         if self.request.retries >= 2 or self.request.is_eager:
-            generated_file_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
+            generated_file_mark_failed(
+                file_id=file_id,
+                error=f"{exc.__class__.__name__}: {exc}",
+                words=error_words(exc),
+            )
             raise
         raise self.retry(exc=exc, countdown=2) from exc
 
@@ -121,7 +130,9 @@ def event_archive_export(self, file_id: int) -> int:
     try:
         return archive_render(file_id=file_id).pk
     except Exception as exc:
-        generated_file_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
+        generated_file_mark_failed(
+            file_id=file_id, error=f"{exc.__class__.__name__}: {exc}", words=error_words(exc)
+        )
         raise
 
 

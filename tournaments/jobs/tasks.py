@@ -18,6 +18,7 @@ from tournaments.errors import UserFacingError
 from tournaments.jobs import (
     outbox,
     result_tasks,  # noqa: F401  (the standings and PDF jobs, issue 6)
+    series_tasks,  # noqa: F401  (the series' tables, issue 39)
 )
 from tournaments.jobs.base import JobTask
 from tournaments.jobs.outbox import jobs_sweep as sweep
@@ -60,6 +61,7 @@ def round_draw(
     state is ``PROGRESS`` while the engine runs: meta ``{"step": "drawing", "progress":
     {...}}``, the engine's stage and how far it has gone (``seating.Progress``); the round's
     page and ``/api/v1/jobs/<id>`` show it."""
+
     def progress(meta: dict[str, object]) -> None:
         self.update_state(state="PROGRESS", meta={"step": "drawing", "progress": meta})
 

@@ -7,7 +7,18 @@ from .job import Job
 from .player import Avoidance, Entry, Player
 from .protocol import EntryKind, Protocol, ProtocolConfirmation
 from .round import Round, Seat, Table
+from .series import (
+    Organisation,
+    OrganisationRole,
+    Person,
+    PersonLogEntry,
+    Series,
+    SeriesEvent,
+    SeriesFile,
+    SeriesStandingsSnapshot,
+)
 from .standings import GeneratedFile, ProtocolStats, StandingsPart, StandingsSnapshot
+from .team import Team, TeamLineUp, TeamMember, TeamRules
 
 __all__ = [
     "AuditLogEntry",
@@ -25,3 +36,14 @@ __all__ += ["GeneratedFile", "ProtocolStats", "StandingsPart", "StandingsSnapsho
 __all__ += ["Appeal", "EventPenalty", "Incident", "PenaltyDefinition", "PenaltyKind", "Ruling"]
 __all__ += ["EntryKind", "Protocol", "ProtocolConfirmation"]
 __all__ += ["Job"]
+__all__ += [
+    "Organisation",
+    "OrganisationRole",
+    "Person",
+    "PersonLogEntry",
+    "Series",
+    "SeriesEvent",
+    "SeriesFile",
+    "SeriesStandingsSnapshot",
+]
+__all__ += ["Team", "TeamLineUp", "TeamMember", "TeamRules"]

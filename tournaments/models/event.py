@@ -7,9 +7,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from rules.conventions import InvalidConventionError
-from rules.variants import family_of_convention, find_any_convention
-from tournaments.convention_labels import described, family_for, game_size_label
+from rules.variants import family_of_convention
+from tournaments.convention_labels import convention_name, described, family_for, game_size_label
 
 
 class TableSizePolicy(models.TextChoices):
@@ -96,6 +95,15 @@ class Event(models.Model):
     tiebreaks = models.JSONField(_("tie-break chain"), default=list, blank=True)
     double_entry = models.BooleanField(_("double entry of protocols"), default=False)
     published = models.BooleanField(_("published"), default=False)
+    # the club, league or federation that runs it (issue 39); none for a stand-alone event
+    organisation = models.ForeignKey(
+        "tournaments.Organisation",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("organisation"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -114,12 +122,9 @@ class Event(models.Model):
 
     @property
     def convention_name(self) -> str:
-        """The convention as people name it ("Сочинка (Sochi)", "Hrvatski preferans
-        (Croatian)"), not its key; of whichever rule family it belongs to."""
-        try:
-            return find_any_convention(self.variant).name
-        except InvalidConventionError:
-            return self.variant
+        """The convention as people name it in the page's language ("Сочинка", "Hrvatski
+        preferans", "Wiener Préférence"), not its key; of whichever rule family it belongs to."""
+        return convention_name(self.variant)
 
     @property
     def family(self):

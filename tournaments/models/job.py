@@ -52,6 +52,10 @@ class Job(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)  # deliveries a worker started
     worker = models.CharField(max_length=200, blank=True)  # host:pid of the last one
     error = models.TextField(blank=True)
+    #: the error as words said again in the reader's language (``{"text", "params"}``,
+    #: :func:`tournaments.errors.said_or_stored`); the text above stays the English line for the
+    #: API and the logs, and is shown as it is where there are no words (older rows)
+    error_words = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -46,6 +46,15 @@ class Entry(models.Model):
 
     event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    # the person across events (issue 39: series, a person's page); null for an entry whose
+    # likely person the organiser has not confirmed yet (services.persons)
+    person = models.ForeignKey(
+        "tournaments.Person",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="entries",
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
     url_key = models.CharField(max_length=32, unique=True, default=new_url_key)
     # The first round the entry is drawn for (late entry); None: from the first round.

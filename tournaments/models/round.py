@@ -72,6 +72,10 @@ class Round(models.Model):
     draw_job_id = models.CharField(max_length=64, blank=True)
     draw_job_started_at = models.DateTimeField(null=True, blank=True)
     draw_job_error = models.TextField(blank=True)
+    #: the error as words said again in the reader's language (``{"text", "params"}``,
+    #: :func:`tournaments.errors.said_or_stored`); the text above stays the English line for the
+    #: API and the logs, and is shown as it is where there are no words (older rows)
+    draw_job_error_words = models.JSONField(null=True, blank=True)
     # How far the running job has gone: the engine's stage and step (seating.Progress.as_dict)
     # and when it said so; empty when no job runs.
     draw_job_progress = models.JSONField(default=dict, blank=True)

@@ -53,6 +53,10 @@ class StandingsSnapshot(models.Model):
     computed_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
+    #: the error as words said again in the reader's language (``{"text", "params"}``,
+    #: :func:`tournaments.errors.said_or_stored`); the text above stays the English line for the
+    #: API and the logs, and is shown as it is where there are no words (older rows)
+    error_words = models.JSONField(null=True, blank=True)
     # sha256 of the inputs (approved and provisional results, penalties, tie-break chain)
     inputs_hash = models.CharField(max_length=64, blank=True)
     # what the standings say is stored in parts (issue 28: a change writes only the parts it
@@ -170,6 +174,10 @@ class GeneratedFile(models.Model):
     language = models.CharField(max_length=8, default="en")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     error = models.TextField(blank=True)
+    #: the error as words said again in the reader's language (``{"text", "params"}``,
+    #: :func:`tournaments.errors.said_or_stored`); the text above stays the English line for the
+    #: API and the logs, and is shown as it is where there are no words (older rows)
+    error_words = models.JSONField(null=True, blank=True)
     file = models.FileField(upload_to=generated_file_path, blank=True)
     filename = models.CharField(max_length=200, blank=True)
     content_type = models.CharField(max_length=60, default="application/pdf")

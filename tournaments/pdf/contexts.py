@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.functional import lazy
+from django.utils.translation import get_language
 
+from tournaments.convention_labels import family_name
 from tournaments.models import Entry, Event, Round, Seat, Table
 from tournaments.pdf.paper import grid_widths
 from tournaments.selectors.standings import standings_view
+from tournaments.selectors.teams import team_standings_view
 from tournaments.variants import event_convention, ui_of_event
 
 __all__ = ["blank_protocols_context", "seating_context", "standings_context", "table_link"]
@@ -33,6 +38,22 @@ def _convention_name(event: Event) -> str:
     return event.convention_name
 
 
+def _convention_names(event: Event) -> dict[str, str]:
+    """The event's convention by its name in every language a document may be printed in
+    (issue 36: "Hrvatski preferans" on a Croatian sheet, whatever language built the context)."""
+    names = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            names[code] = _convention_name(event)
+    return names
+
+
+def variant_named(event: dict[str, Any]) -> str:
+    """An event header's convention in the language active now (the document's), as
+    :func:`_event_header` named it in each; its ``variant`` where it has no such names."""
+    return str((event.get("variant_names") or {}).get(get_language(), event["variant"]))
+
+
 def _event_header(event: Event) -> dict[str, Any]:
     return {
         "name": event.name,
@@ -41,6 +62,7 @@ def _event_header(event: Event) -> dict[str, Any]:
         "starts_on": event.starts_on.isoformat(),
         "ends_on": event.ends_on.isoformat(),
         "variant": _convention_name(event),
+        "variant_names": _convention_names(event),
         "pulka_target": event.pulka_target,
         "deals_per_round": event.deals_per_round,
     }
@@ -50,19 +72,38 @@ def _rules_named(event: Event) -> dict[str, Any]:
     """The event's rule family by its name in each language, its dates (printed in the
     document's language) and its agreed options in words, for the filled protocol."""
     try:
-        family_names = dict(event.family.names)
-        family_names.setdefault("en", event.family.name)
+        family = event.family
     except (LookupError, ValueError):
+        family_names: dict[str, str] = {}
+    else:  # in every language the document may be printed in (issue 36: not English)
         family_names = {}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                family_names[code] = family_name(family)
     return {
         "family_names": family_names,
         "first_day": event.starts_on,
         "last_day": event.ends_on,
-        "options": [
+        "options": _options_described(event),
+        "options_by_language": {
+            code: _options_described(event, code) for code, _name in settings.LANGUAGES
+        },
+    }
+
+
+def _options_described(event: Event, language: str | None = None) -> list[dict[str, str]]:
+    """The event's agreed options in words, in ``language`` (the active one without it)."""
+    with translation.override(language or get_language()):
+        return [
             {"label": str(label), "value": str(value)}
             for label, value in event.convention_options_described
-        ],
-    }
+        ]
+
+
+def options_named(rules: dict[str, Any]) -> list[dict[str, str]]:
+    """A filled sheet's agreed options in the language active now (the document's), as
+    :func:`_rules_named` described them in each."""
+    return (rules.get("options_by_language") or {}).get(get_language(), rules.get("options", []))
 
 
 def _seat_row(s: Seat) -> dict[str, Any]:
@@ -229,6 +270,35 @@ def standings_context(*, event: Event) -> dict[str, Any]:
         "inputs_hash": snapshot.inputs_hash if snapshot else "",
         "provisional": any(r["has_provisional"] for r in view["rows"]),
         "criterion": _standings_criterion(event),
+        "teams": _team_rows(event),
+    }
+
+
+def _team_rows(event: Event) -> dict[str, Any] | None:
+    """A team event's team standings for the standings PDF (issue 40); None without teams."""
+    teams = team_standings_view(event=event)
+    if teams is None:
+        return None
+    return {
+        "scoring_members": teams["scoring_members"],
+        "counts": teams["counts"],
+        "rounds": teams["rounds"],
+        "rows": [
+            {
+                "place": r["place_label"],
+                "team": r["team"],
+                "withdrawn": r["withdrawn"],
+                "members": ", ".join(m["name"] for m in r["members"]),
+                "cells": [
+                    None if c is None else {"score": c["score"], "final": c["final"]}
+                    for c in r["round_cells"]
+                ],
+                "total": r["total"],
+                "provisional_total": r["provisional_total"] if r["has_provisional"] else None,
+                "best_member": r["best_member_name"] or "",
+            }
+            for r in teams["rows"]
+        ],
     }
 
 

@@ -33,7 +33,7 @@ __all__ = ["RenderedFile", "KINDS", "context_hash", "render"]
 
 #: bump when a template or a drawn layout (pdf_filled, pdf_layouts, pdf_pulka, pdf_draw) changes,
 #: so cached files are rendered again
-TEMPLATE_VERSION = 8
+TEMPLATE_VERSION = 9  # 9: the standings PDF of a team event adds the team standings (issue 40)
 
 
 @dataclass(frozen=True, slots=True)

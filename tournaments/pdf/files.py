@@ -260,7 +260,11 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
     return f
 
 
-def generated_file_mark_failed(*, file_id: int, error: str) -> None:
+def generated_file_mark_failed(
+    *, file_id: int, error: str, words: dict[str, Any] | None = None
+) -> None:
+    """The document failed: ``error`` in English (the API, the logs), ``words`` said again in
+    the reader's language (:func:`tournaments.errors.error_words`)."""
     GeneratedFile.objects.filter(pk=file_id).update(
-        status=GeneratedFile.Status.FAILED, error=error[:4000]
+        status=GeneratedFile.Status.FAILED, error=error[:4000], error_words=words
     )

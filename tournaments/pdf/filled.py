@@ -43,6 +43,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from tournaments.pdf.contexts import options_named, variant_named
 from tournaments.pdf.draw import (
     BOLD,
     BOLD_ITALIC,
@@ -153,7 +154,7 @@ def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list
         "seat": gettext("Seat"),
     }
     # the rules: the family, the convention and its options, the event's days, the ending
-    options = "; ".join(f"{o['label']}: {o['value']}" for o in rules.get("options", []))
+    options = "; ".join(f"{o['label']}: {o['value']}" for o in options_named(rules))
     first, last = rules.get("first_day"), rules.get("last_day")
     days = _datetime(first, "DATE_FORMAT")
     if last and last != first:
@@ -162,7 +163,7 @@ def _sheet(sheet: dict[str, Any], layout: Any, st: Styles, width: float) -> list
         days += f", {event['venue']}"
     # one paragraph (a long one wraps as text, not as columns a reader cannot follow)
     line = (
-        f"{e(words['rules'])}: <b>{e(_family_name(rules))} — {e(event['variant'])}</b>"
+        f"{e(words['rules'])}: <b>{e(_family_name(rules))} — {e(variant_named(event))}</b>"
         + (f" ({e(options)})" if options else "")
         + f" · {e(days)}"
     )

@@ -208,10 +208,32 @@ def _signed(value: Any) -> str:
 # --- pulka (Russian, 001 §4.2.11) ------------------------------------------------------------
 
 
+#: 4.2.14's methods by the value of the option ``rounding`` (rules/conventions.py), as said on
+#: the sheet; any other value settles exactly
+_ROUNDING_METHODS: dict[str, Callable[[], str]] = {
+    "kodeks": lambda: gettext(
+        "Settled by Kodeks 1996, 4.2.14, Variant 1: each gora that does not divide by "
+        "three is rounded by 4.2.12."
+    ),
+    "average": lambda: gettext(
+        "Settled by Kodeks 1996, 4.2.14, Variant 2: only the average gora is rounded by "
+        "4.2.12, when it does not divide."
+    ),
+}
+
+
+def _rounding_said(sheet: dict[str, Any]) -> list[str]:
+    """Which of 4.2.14's two methods settled the pulka, with 4.2.12's rounding (the option
+    ``rounding``, issue #37): a club that settles by the average gora sees it was used."""
+    method = _ROUNDING_METHODS.get(sheet.get("settlement_rounding", "kodeks"))
+    return [e(method() if method else gettext("Settled exactly, without rounding."))]
+
+
 PULKA = Layout(
     terms=lambda sheet: [(gettext("Pulka to"), sheet["event"]["pulka_target"])],
     block=pulka_grid,
     result_heading=lambda sheet: gettext("Settlement") + f" ({rule_sources.cite('001', '4.2.14')})",
+    before_result=_rounding_said,
     columns=(
         Column(lambda: gettext("Player"), "name", 0.35, numeric=False),
         Column(lambda: gettext("Pulya"), "pulya", 0.13),

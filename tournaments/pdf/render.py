@@ -27,6 +27,7 @@ from weasyprint.urls import URLFetcher
 from tournaments.pdf import blank as pdf_sheets
 from tournaments.pdf import filled as pdf_filled
 from tournaments.pdf.blank import GREY, Run
+from tournaments.pdf.contexts import variant_named
 from tournaments.pdf.paper import (
     LANDSCAPE_HEIGHT_MM,
     LANDSCAPE_WIDTH_MM,
@@ -265,7 +266,7 @@ def _blank_sheet(
         target = [Run(gettext("Pulka to") + ": "), Run(str(event["pulka_target"]), "b")]
     first = [
         Run(f"{gettext('Variant')}: "),
-        Run(str(event["variant"]), "b"),
+        Run(variant_named(event), "b"),
         Run(" · "),
         *target,
         Run(f" · {gettext('First dealer')}: "),

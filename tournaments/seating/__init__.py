@@ -55,9 +55,12 @@ Any count but 1, 2 and 5 splits into threes and fours; other counts raise
 
 Constraints (:class:`Constraints`): ``must_sit`` (entry → table number),
 ``must_not_meet`` pairs (``Constraints.same_club(entries)`` builds them for a
-club), ``partners`` (Priffe). Constraints naming absent entries are ignored
-with a note; contradictory ones raise :class:`ConstraintError`, and so does a
-``must_not_meet`` pair the search cannot keep apart.
+club), ``partners`` (Priffe), ``teams`` (entry → team: never two members of one
+team at a table, and the teams' meetings spread evenly, issue 40; the report's
+``team_meetings`` is the matrix). Constraints naming absent entries are ignored
+with a note; contradictory ones raise :class:`ConstraintError`, and so do a
+``must_not_meet`` pair or a team the search cannot keep apart and a team with
+more members present than the round has tables.
 
 Determinism: the same entries, history, parameters and seed give the same
 :class:`Draw` in any process (no wall-clock budgets, no hash-order effects).
@@ -80,7 +83,7 @@ ORM or another part of ``tournaments``.
 >>> players = [Entry(i) for i in range(1, 10)]
 >>> d = draw_round(players, seed="demo", method=Method.NO_REPEATS, policy=TablePolicy.THREES)
 >>> [len(t.seats) for t in d.tables], d.engine_version
-([3, 3, 3], 'pulka-seating 1.12')
+([3, 3, 3], 'pulka-seating 1.13')
 >>> d2 = draw_round(players, [PastTable(1, t.seats, t.first_dealer) for t in d.tables], seed="demo")
 >>> d2.report.repeated_meetings
 0

@@ -19,6 +19,7 @@ from .model import (
     SeatingError,
     Table,
     TablePolicy,
+    gettext_noop,
     sort_key,
 )
 from .planning import design_rounds
@@ -117,7 +118,15 @@ def _plain(constraints: Constraints) -> dict[str, Any]:
             key=lambda pair: [sort_key(x) for x in pair],
         ),
         "partners": [list(p) for p in constraints.partners],
-    }
+    } | (  # a team event only, so that the parameters of other draws stay as they were
+        {
+            "teams": [
+                [x, t] for x, t in sorted(constraints.teams.items(), key=lambda kv: sort_key(kv[0]))
+            ]
+        }
+        if constraints.teams
+        else {}
+    )
 
 
 def _partition(tables: Iterable[Iterable[EntryId]]) -> frozenset[frozenset[EntryId]]:
@@ -164,7 +173,10 @@ def draw_round(
         "iterations": ROUND_ITERATIONS,
     }
     if method is Method.SCHEDULE and rounds_total is None:
-        raise SeatingError("rounds_total: the schedule method needs the event's number of rounds")
+        raise SeatingError(
+            "rounds_total: the schedule method needs the event's number of rounds",
+            gettext_noop("The schedule method needs the event's number of rounds."),
+        )
 
     def one_round(problem: Problem, **how: Any) -> list[list[int]]:
         """The tabu search over this round alone."""
@@ -172,11 +184,14 @@ def draw_round(
         return solve(problem, rng, iterations=ROUND_ITERATIONS, on_step=on_step, **how)[0]
 
     if method is Method.RANDOM:
-        problem = build_problem(setup, stats, 1, repeat_weight=0, four_weight=0)
+        problem = build_problem(setup, stats, 1, repeat_weight=0, four_weight=0, team_weight=0)
         groups = one_round(problem, initial=[_random_groups(setup, rng)])
     elif method is Method.SWISS:
         if standings is None:
-            raise SeatingError("standings: the Swiss method needs the current standings")
+            raise SeatingError(
+                "standings: the Swiss method needs the current standings",
+                gettext_noop("The Swiss method needs the current standings."),
+            )
         problem = build_problem(setup, stats, 1, repeat_weight=10_000, four_weight=1)
         problem.rank = _swiss_ranks(setup, entries, standings, rng)
         groups = one_round(problem, rank_start=True)
@@ -212,7 +227,9 @@ def draw_round(
         seed_commitment=seed_commitment(seed),
         engine_version=ENGINE_VERSION,
         parameters=params,
-        report=build_report(tables, stats, setup.ids, setup.constraints, method, notes),
+        report=build_report(
+            tables, stats, setup.ids, setup.constraints, method, notes, teams=constraints.teams
+        ),
     )
 
 
@@ -303,6 +320,7 @@ def _plan_key(
             sorted((sort_key(k), v) for k, v in constraints.must_sit.items()),
             sorted(sorted(map(sort_key, p)) for p in constraints.must_not_meet),
             sorted(sorted(map(sort_key, p)) for p in constraints.partners),
+            sorted((sort_key(k), v) for k, v in constraints.teams.items()),
             anchor,
         )
     )
@@ -377,7 +395,10 @@ def draw_schedule(
     policy = TablePolicy(policy)
     constraints = constraints or Constraints()
     if rounds < 1:
-        raise SeatingError(f"rounds: {rounds} — a schedule needs at least one round")
+        raise SeatingError(
+            f"rounds: {rounds} — a schedule needs at least one round",
+            gettext_noop("A schedule needs at least one round."),
+        )
     setup = prepare(entries, policy, constraints)
     stats = summarise(history)
     first = max(stats.rounds, default=0) + 1
@@ -425,6 +446,7 @@ def draw_schedule(
                     setup.constraints,
                     Method.SCHEDULE,
                     (*setup.notes, how),
+                    teams=constraints.teams,
                 ),
             )
         )

@@ -59,7 +59,9 @@ __all__ = [
 #:      catalogue or a developed base round), that schedule and a last round searched given it,
 #:      when that leaves fewer repeats (68 × 22: 142 → 49, 92 × 30: 254 → 67 at fours;
 #:      77 × 36: 82 → 30, 91 × 44: 113 → 40 mixed; 14 × 5: 3 → 2)
-ENGINE_VERSION = "pulka-seating 1.12"
+#: 1.13: teams (issue 40): never two members of one team at a table, and the teams' meetings
+#:      spread as evenly as the rounds allow; draws without teams seat as 1.12 did
+ENGINE_VERSION = "pulka-seating 1.13"
 
 EntryId = int | str
 
@@ -69,8 +71,30 @@ def sort_key(entry_id: EntryId) -> tuple[str, Any]:
     return (type(entry_id).__name__, entry_id)
 
 
+def gettext_noop(text: str) -> str:
+    """Mark ``text`` for the translators' catalogue and return it unchanged (the name Django's
+    ``makemessages`` looks for; the engine imports no Django)."""
+    return text
+
+
 class SeatingError(ValueError):
-    """Bad input to the draw; the message names the field and the rule."""
+    """Bad input to the draw; the message names the field and the rule, in English (for the
+    API, ``manage.py draw_verify`` and the logs). ``text`` and ``params``: the same for people,
+    a :func:`gettext_noop` template (``%(name)s``) and its values, said in the reader's language
+    by the Django side (``tournaments.errors.said_error``); ``entries``: the params that are
+    entry ids (or lists of them), to be said as players' names."""
+
+    def __init__(
+        self,
+        message: str,
+        text: str | None = None,
+        params: dict[str, Any] | None = None,
+        entries: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.text = text
+        self.params = dict(params or {})
+        self.entries = entries
 
 
 class TableCountError(SeatingError):
@@ -133,11 +157,16 @@ class Constraints:
       wheelchair at table 1.
     * ``must_not_meet``: pairs who must not share a table (family, same club).
     * ``partners``: fixed Priffe partnerships (seed 004) that sit opposite.
+    * ``teams``: entry id → its team's name, for a team event (issue 40): two members of one
+      team never sit at one table, and the teams meet one another as evenly as the rounds
+      allow (the draw report's ``team_meetings``). A team with more members present than the
+      round has tables cannot be seated so and is refused with :class:`ConstraintError`.
     """
 
     must_sit: Mapping[EntryId, int] = field(default_factory=dict)
     must_not_meet: frozenset[frozenset[EntryId]] = frozenset()
     partners: tuple[tuple[EntryId, EntryId], ...] = ()
+    teams: Mapping[EntryId, str] = field(default_factory=dict)
 
     @staticmethod
     def same_club(entries: list[Entry] | tuple[Entry, ...]) -> frozenset[frozenset[EntryId]]:
@@ -188,6 +217,10 @@ class DrawReport:
     repeated_meetings: int  #: pairs at this round's tables who met before
     repeated_left_neighbours: int
     notes: tuple[str, ...] = ()
+    #: a team event's meetings matrix: (team, other team), the names in order → how many
+    #: times a member of one sat at a table with a member of the other, this round included;
+    #: every pair of the teams present, met or not (empty without teams)
+    team_meetings: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ seat positions and left neighbours so far, first deals and 4-table duty.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .history import HistoryStats
 from .model import (
@@ -22,7 +22,7 @@ from .model import (
     sort_key,
 )
 
-__all__ = ["build_report"]
+__all__ = ["build_report", "team_matrix"]
 
 # Why a repeated meeting was accepted, as the report stores it (the pages translate these).
 RANDOM = "random draw: the referees' draw does not avoid repeats (001 note 8)"
@@ -45,8 +45,11 @@ def build_report(
     constraints: Constraints,
     method: Method,
     notes: Sequence[str] = (),
+    *,
+    teams: Mapping[EntryId, str] | None = None,
 ) -> DrawReport:
-    """Report on ``tables`` given the history ``stats`` *before* this round."""
+    """Report on ``tables`` given the history ``stats`` *before* this round; ``teams`` (every
+    entry's team, those absent included) for a team event's meetings matrix."""
     players: dict[EntryId, PlayerReport] = {}
     present_set = set(present)
     repeated = left_repeats = 0
@@ -104,7 +107,32 @@ def build_report(
         repeated_meetings=repeated // 2,
         repeated_left_neighbours=left_repeats,
         notes=tuple(notes),
+        team_meetings=team_matrix(tables, stats, present, teams or {}),
     )
+
+
+def team_matrix(
+    tables: Sequence[Table],
+    stats: HistoryStats,
+    present: Sequence[EntryId],
+    teams: Mapping[EntryId, str],
+) -> dict[tuple[str, str], int]:
+    """The teams' meetings matrix after ``tables``: (team, other team), names in order → how
+    often a member of one sat at a table with a member of the other, in the history (members
+    absent now included) and at ``tables``; every pair of the teams present, 0 where they
+    have not met (issue 40)."""
+    here = sorted({teams[x] for x in present if x in teams})
+    matrix = {(a, b): 0 for i, a in enumerate(here) for b in here[i + 1 :]}
+    pairs = [(tuple(pair), len(rounds)) for pair, rounds in stats.meetings.items()]
+    pairs += [((a, b), 1) for t in tables for i, a in enumerate(t.seats) for b in t.seats[i + 1 :]]
+    for (a, b), times in pairs:
+        ta, tb = teams.get(a), teams.get(b)
+        if ta is None or tb is None or ta == tb:
+            continue
+        key = (ta, tb) if ta < tb else (tb, ta)
+        if key in matrix:
+            matrix[key] += times
+    return matrix
 
 
 def _reason(

@@ -17,7 +17,7 @@ from .exact import ortools_version, zero_repeat_schedule
 from .history import HistoryStats
 from .planning import design_rounds, developed_rounds
 from .progress import Reporter, Stage, report
-from .search import Problem, solve
+from .search import Problem, count_meetings, solve
 from .setup import Setup, apart_units, build_problem, fixed_units
 
 ROUND_ITERATIONS = 2000  #: tabu budget for one round (150 players: well under 2 s)
@@ -107,9 +107,7 @@ def _one_round_more(
     last.rounds = 1
     for tables in short[0]:
         for members in tables:
-            for a, b in combinations(members, 2):
-                last.meet[a][b] += 1
-                last.meet[b][a] += 1
+            count_meetings(last, members)
             if len(members) == 4:  # 4-table duty; units are players wherever tables mix
                 for x in members:
                     last.fours[x] += 1

@@ -16,7 +16,7 @@ tournaments.seating.model.TableCountError: 5 players cannot be split into tables
 
 from __future__ import annotations
 
-from .model import TableCountError, TablePolicy
+from .model import TableCountError, TablePolicy, gettext_noop
 
 __all__ = ["table_sizes"]
 
@@ -30,7 +30,12 @@ def table_sizes(n: int, policy: TablePolicy) -> tuple[int, ...]:
         if n < 3 or n % 3:
             raise TableCountError(
                 f"{n} players cannot sit at tables of 3 only (need a multiple of 3); "
-                "use the mixed 3/4 table policy"
+                "use the mixed 3/4 table policy",
+                gettext_noop(
+                    "%(n)s players cannot sit at tables of 3 only (a multiple of 3 is needed); "
+                    "choose tables of 3 and 4."
+                ),
+                {"n": n},
             )
         return (3,) * (n // 3)
     if policy in (TablePolicy.FOURS, TablePolicy.PARTNERSHIPS):
@@ -39,12 +44,26 @@ def table_sizes(n: int, policy: TablePolicy) -> tuple[int, ...]:
                 "Priffe partnerships" if policy is TablePolicy.PARTNERSHIPS else "tables of 4 only"
             )
             raise TableCountError(
-                f"{n} players cannot sit at {what} (need a multiple of 4, seed 004 / 001 §3.2.10)"
+                f"{n} players cannot sit at {what} (need a multiple of 4, seed 004 / 001 §3.2.10)",
+                gettext_noop(
+                    "%(n)s players cannot sit in partnerships of two at tables of four (a "
+                    "multiple of 4 is needed)."
+                )
+                if policy is TablePolicy.PARTNERSHIPS
+                else gettext_noop(
+                    "%(n)s players cannot sit at tables of 4 only (a multiple of 4 is needed)."
+                ),
+                {"n": n},
             )
         return (4,) * (n // 4)
     if n < 3 or n == 5:
         raise TableCountError(
-            f"{n} players cannot be split into tables of 3 and 4 (every count but 1, 2 and 5 can)"
+            f"{n} players cannot be split into tables of 3 and 4 (every count but 1, 2 and 5 can)",
+            gettext_noop(
+                "%(n)s players cannot be split into tables of 3 and 4 (every count but 1, 2 and "
+                "5 can)."
+            ),
+            {"n": n},
         )
     if policy is TablePolicy.MIXED:
         fours = n % 3  # 4b ≡ b (mod 3): the fewest fours

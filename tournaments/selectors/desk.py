@@ -25,6 +25,7 @@ from typing import Any
 from django.db.models import Count, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
+from tournaments.errors import said_or_stored
 from tournaments.models import (
     Appeal,
     AuditLogEntry,
@@ -318,6 +319,13 @@ _JOB_KINDS = {
 FAILED_SHOWN_FOR = dt.timedelta(hours=24)
 
 
+def _first_line(words: Any, stored: str) -> str:
+    """A job's stored error as the desk shows it: its words in the reader's language, else the
+    first line of the text stored (an older row: as it was stored)."""
+    said = said_or_stored(words, (stored or "").strip())
+    return said.splitlines()[0] if said else ""
+
+
 def _jobs(event: Event, round_numbers: dict[int, int]) -> list[JobLine]:
     """Jobs running now and the latest failure of each piece of work not done again since."""
     since = timezone.now() - FAILED_SHOWN_FOR
@@ -348,13 +356,15 @@ def _jobs(event: Event, round_numbers: dict[int, int]) -> list[JobLine]:
                 "running" if job.active else "failed",
                 number,
                 job.started_at or job.created_at,
-                (job.error or "").strip().splitlines()[0] if job.error else "",
+                _first_line(job.error_words, job.error),
             )
         )
-    snapshot = StandingsSnapshot.objects.filter(event=event).only("status", "error").first()
+    snapshot = (
+        StandingsSnapshot.objects.filter(event=event).only("status", "error", "error_words").first()
+    )
     if snapshot is not None and snapshot.status == StandingsSnapshot.Status.FAILED:
         if not any(j.kind == "standings" and j.state == "failed" for j in lines):
-            first = snapshot.error.strip().splitlines()[0] if snapshot.error else ""
+            first = _first_line(snapshot.error_words, snapshot.error)
             lines.append(JobLine("standings", "failed", None, None, first))
     seen: set[tuple[str, int | None]] = set()
     for f in (
@@ -370,7 +380,7 @@ def _jobs(event: Event, round_numbers: dict[int, int]) -> list[JobLine]:
         if f.status == GeneratedFile.Status.FAILED and not any(
             j.kind == "document" and j.state == "failed" for j in lines
         ):
-            first = f.error.strip().splitlines()[0] if f.error else ""
+            first = _first_line(f.error_words, f.error)
             lines.append(
                 JobLine(
                     "document",

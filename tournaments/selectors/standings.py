@@ -110,7 +110,6 @@ def load_stored(snapshot_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     PostgreSQL, decoded at once: a recomputation committing meanwhile is either wholly in
     it or not at all)."""
 
-
     if connection.vendor == "postgresql":
         # one statement (one view of the data); each part as text, decoded here (building
         # one JSON object of 5,000 parts in the database took four times longer)

@@ -20,6 +20,7 @@ from itertools import chain
 from typing import Any
 
 from django.db import connection
+from django.utils.translation import gettext_noop
 
 from scoring.variants import read_json_document, read_text_document
 from tournaments.models import (
@@ -388,15 +389,23 @@ def facts_of(ids: list[int], known: dict[int, Any] | None = None) -> tuple[dict[
     return found, computed
 
 
+def _warning(text: str, message: str, **params: Any) -> dict[str, Any]:
+    """A standings warning as words said again in the reader's language (``text``, a
+    ``gettext_noop`` template, with ``params``; :func:`tournaments.words.standings.warning_said`)
+    and ``message``, the English line for programs and the logs (what the warning was before
+    issue 36, and what older snapshots still hold as a plain string)."""
+    return {"text": text, "params": params, "message": message}
+
+
 def table_rows(
     src: StandingsSources, table_id: int, facts: dict[str, Any], ranked: set[int]
-) -> tuple[list[RoundResult], list[str]]:
+) -> tuple[list[RoundResult], list[Any]]:
     """The result rows of one table whose chosen protocol has ``facts``
     (:func:`protocol_facts`), and the warnings about it; ``ranked``: the ranked entries (a
     substitute's own result is not counted, his opponents' results are)."""
     p = src.chosen[table_id]
     _, round_number, table_number = src.tables[table_id]
-    warnings: list[str] = []
+    warnings: list[Any] = []
     by_seat = {int(seat): (entry, whists) for seat, entry, whists in facts.get("r") or []}
     seat_entries = dict(src.seats.get(table_id, {}))
     for seat, (entry, _) in by_seat.items():
@@ -407,7 +416,17 @@ def table_rows(
         return [], warnings
     scores = {seat: _fraction(whists) for seat, (_, whists) in by_seat.items()}
     if "error" in facts:
-        warnings.append(f"table {round_number}/{table_number}: {facts['error']}")
+        warnings.append(
+            _warning(
+                gettext_noop(
+                    "Round %(round)s, table %(table)s: the protocol could not be read for the "
+                    "tie-break statistics; its result still counts."
+                ),
+                f"table {round_number}/{table_number}: {facts['error']}",
+                round=round_number,
+                table=table_number,
+            )
+        )
     pairwise = facts.get("v") if len(facts.get("v", ())) == n else None
     counters = facts.get("s") if len(facts.get("s", ())) == n else None
     keys = facts.get("k", ())
@@ -418,7 +437,18 @@ def table_rows(
     for seat in seated:
         entry = seat_entries.get(seat)
         if entry is None:
-            warnings.append(f"table {round_number}/{table_number}: seat {seat + 1} has no entry")
+            warnings.append(
+                _warning(
+                    gettext_noop(
+                        "Round %(round)s, table %(table)s: seat %(seat)s has no player; its "
+                        "result is not counted."
+                    ),
+                    f"table {round_number}/{table_number}: seat {seat + 1} has no entry",
+                    round=round_number,
+                    table=table_number,
+                    seat=seat + 1,
+                )
+            )
             continue
         if entry not in ranked:  # a substitute: his opponents' results count, not his
             continue
@@ -474,7 +504,7 @@ def standings_inputs(
     stats_cache = {str(p["id"]): stats_cache[str(p["id"])] for p in chosen.values()}
 
     rows: list[RoundResult] = []
-    warnings: list[str] = []
+    warnings: list[Any] = []
     ranked = {e[0] for e in src.entries}
     for table_id, p in sorted(chosen.items()):
         facts = {"r": results.get(p["id"]) or [], **stats_cache.get(str(p["id"]), {})}

@@ -39,6 +39,7 @@ from tournaments.services.round_states import (
     round_changed,
     seed_hash,
 )
+from tournaments.services.teams import teams_for_draw
 
 __all__ = [
     "DrawnMeanwhileError",
@@ -105,6 +106,18 @@ def draw_input(
     if any(e.status == Entry.Status.CHECKED_IN for e in entries):
         not_checked_in = [e.pk for e in entries if e.status != Entry.Status.CHECKED_IN]
         entries = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
+    # A team event: members left out of their captain's line-up for the round are not seated,
+    # and no two members of one team sit at a table (issue 40).
+    team_draw = teams_for_draw(event, round_.number, [e.pk for e in entries])
+    if team_draw:
+        benched = set(team_draw["benched"])
+        entries = [e for e in entries if e.pk not in benched]
+        extra_teams = {
+            "teams": {str(k): v for k, v in sorted(team_draw["teams"].items())},
+            "benched": team_draw["benched"],
+        }
+    else:
+        extra_teams = {}
     history = []
     earlier = list(
         event.rounds.filter(number__lt=round_.number)
@@ -143,7 +156,7 @@ def draw_input(
             [a, b] for ids in by_club.values() for i, a in enumerate(ids) for b in ids[i + 1 :]
         ]
     standings = _standings_for_draw(event)
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = dict(extra_teams)
     if policy == TableSizePolicy.FOUR and _plays_partnerships(event):
         extra["partnerships"] = True  # the draw spreads partners too (opposite seats, 004)
     return {
@@ -332,8 +345,9 @@ def round_draw(
     _check_draw_input(inputs)
     try:
         draw = run_engine(inputs, seed=seed, progress=progress)
-    except seating.SeatingError as exc:
-        raise UserFacingError(str(exc), {"field": "draw"}) from exc
+    except seating.SeatingError as exc:  # in the reader's language, with players' names
+        names = dict(Entry.objects.filter(event=round_.event).values_list("pk", "player__name"))
+        raise UserFacingError.of(exc, {"field": "draw"}, names) from exc
     return _draw_store(round_, inputs, committed, seed, draw, by, method)
 
 
@@ -457,6 +471,7 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
             },
             {"field": "table_size_policy", "rule": "3.2.10"},
         ) from exc
+    _check_teams(inputs, ids, len(sizes))
     fixed = {int(k): t for k, t in inputs.get("fixed_tables", {}).items() if int(k) in set(ids)}
     names = dict(Entry.objects.filter(pk__in=fixed).values_list("pk", "player__name"))
     for entry, table in sorted(fixed.items(), key=lambda kv: (kv[1], names[kv[0]])):
@@ -480,6 +495,27 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
             )
 
 
+def _check_teams(inputs: dict[str, Any], ids: list[int], tables: int) -> None:
+    """A team with more members to seat than the round has tables cannot be kept apart: the
+    reason, with the team's name, before the engine is asked (issue 40)."""
+    present = set(ids)
+    count: dict[str, int] = {}
+    for entry, team in (inputs.get("teams") or {}).items():
+        if int(entry) in present:
+            count[team] = count.get(team, 0) + 1
+    for team, n in sorted(count.items()):
+        if n > tables:
+            raise UserFacingError.said(
+                gettext_noop(
+                    "Team %(team)s has %(n)d players to seat, but the round has %(t)d tables, and "
+                    "two members of a team never sit at one table: enter the team's line-up for "
+                    "the round, or check a member out."
+                ),
+                {"team": team, "n": n, "t": tables},
+                {"field": "teams"},
+            )
+
+
 def run_engine(
     inputs: dict[str, Any], *, seed: str, progress: seating.Reporter | None = None
 ) -> seating.Draw:
@@ -498,6 +534,7 @@ def run_engine(
     constraints = seating.Constraints(
         must_sit={int(k): v for k, v in inputs.get("fixed_tables", {}).items()},
         must_not_meet=frozenset(frozenset(pair) for pair in inputs.get("avoid", [])),
+        teams={int(k): v for k, v in inputs.get("teams", {}).items()},
     )
     method = seating.Method(inputs["method"])
     standings = {int(k): v for k, v in inputs.get("standings", {}).items()} or None
@@ -567,7 +604,11 @@ def report_as_data(draw: seating.Draw) -> dict[str, Any]:
         },
         "notes": list(report.notes),
         "players": players,
-    }
+    } | (  # a team event (issue 40): the teams' meetings matrix, (team, team, meetings) rows
+        {"team_meetings": [[a, b, n] for (a, b), n in sorted(report.team_meetings.items())]}
+        if report.team_meetings
+        else {}
+    )
 
 
 def _store_tables(round_: Round, tables) -> None:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import seating
-from tournaments.errors import UserFacingError
+from tournaments.errors import UserFacingError, error_words
 from tournaments.jobs.outbox import job_enqueue, job_send
 from tournaments.models import Entry, Event, Round
 from tournaments.models.event import TableSizePolicy
@@ -140,9 +140,16 @@ def draw_job_run(
         message = (
             exc.message if isinstance(exc, UserFacingError) else f"{type(exc).__name__}: {exc}"
         )
-        mine.update(draw_job_id="", draw_job_error=message, draw_job_progress={})
+        mine.update(
+            draw_job_id="",
+            draw_job_error=message,
+            draw_job_error_words=error_words(exc),
+            draw_job_progress={},
+        )
         raise
-    mine.update(draw_job_id="", draw_job_error="", draw_job_progress={})
+    mine.update(
+        draw_job_id="", draw_job_error="", draw_job_error_words=None, draw_job_progress={}
+    )
     round_.refresh_from_db()
     return round_
 

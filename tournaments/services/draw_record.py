@@ -31,6 +31,7 @@ __all__ = [
     "draw_record",
     "entry_ids",
     "seating_findings",
+    "team_findings",
     "verify",
 ]
 
@@ -300,6 +301,7 @@ def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
             f"input: the engine cannot read it ({type(exc).__name__}: {exc})"
         ) from exc
     findings += _sit_out_findings(record["input"], seed=seed)
+    findings += team_findings(record["input"], record["tables"])
     recorded = record["tables"]
     if again == recorded:
         findings.append(
@@ -318,6 +320,41 @@ def verify(record: dict[str, Any], *, engine_version: str) -> list[Finding]:
                 Finding(False, f"  {len(recorded)} tables recorded, {len(again)} re-run")
             )
     return findings
+
+
+def team_findings(inputs: dict[str, Any], tables: Any) -> list[Finding]:
+    """A team event's draw (``input.teams``: entry → team, issue 40): the recorded tables seat
+    no two members of one team at a table, checked on the tables themselves, whatever the
+    engine that drew them. Nothing is said of a draw without teams."""
+    teams = inputs.get("teams") or {}
+    if not teams:
+        return []
+    if not isinstance(teams, dict) or not isinstance(tables, list):
+        raise RecordError("input.teams: not a mapping of entries to teams")
+    team_of = {str(k): v for k, v in teams.items()}
+    clashes = []
+    for number, table in enumerate(tables, start=1):
+        seen: dict[Any, Any] = {}
+        for entry in table.get("seats", []) if isinstance(table, dict) else []:
+            team = team_of.get(str(entry))
+            if team is None:
+                continue
+            if team in seen:
+                clashes.append(
+                    Finding(
+                        False,
+                        f"  table {number} seats {seen[team]} and {entry}, both of team {team}",
+                    )
+                )
+            seen[team] = entry
+    if clashes:
+        return [Finding(False, "two members of one team at a table:"), *clashes]
+    return [
+        Finding(
+            True,
+            f"no two members of one team at a table ({len(set(team_of.values()))} teams)",
+        )
+    ]
 
 
 def _sit_out_findings(inputs: dict[str, Any], *, seed: str) -> list[Finding]:

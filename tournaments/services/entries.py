@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -14,6 +15,8 @@ from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Event, Player
 from tournaments.models.player import new_url_key
 from tournaments.services.audit import audit_log
+from tournaments.services.persons import entry_person_link_new
+from tournaments.services.teams import team_import_problems, teams_from_import
 from tournaments.web_cache import versions as page_cache
 
 __all__ = [
@@ -42,8 +45,9 @@ CSV_HEADERS = {
         "federation_id", "federation id", "id", "fid", "номер",
         "broj", "mitgliedsnummer", "nummer", "medlemsnummer",
     ),  # fmt: skip
+    "team": ("team", "команда", "tim", "ekipa", "mannschaft", "lag"),  # a team event (issue 40)
 }
-_MAX = {"name": 120, "club": 120, "city": 120, "federation_id": 40}
+_MAX = {"name": 120, "club": 120, "city": 120, "federation_id": 40, "team": 120}
 
 
 @dataclass(frozen=True)
@@ -62,10 +66,13 @@ class CsvLineError:
 
 @dataclass(frozen=True)
 class CsvImportResult:
-    """What an import entered, and the lines it skipped as players already entered."""
+    """What an import entered, the lines it skipped as players already entered, and the
+    entries whose person is to be chosen (issue 39: a likely match offered, not guessed),
+    each with the persons offered."""
 
     entries: list[Entry]
     skipped: tuple[int, ...] = ()
+    likely: tuple[tuple[Entry, tuple[Any, ...]], ...] = ()
 
 
 class CsvImportError(UserFacingError):
@@ -89,6 +96,19 @@ def _clean_text(value: str, field_name: str, errors: list[CsvLineError], line: i
     if "\x00" in value:
         errors.append(CsvLineError(line, field_name, _("contains a NUL character")))
         return ""
+    if surrogate := next((c for c in value if "\ud800" <= c <= "\udfff"), None):
+        # a lone surrogate (JSON's "\ud800"), which no text may hold (issue 38)
+        errors.append(
+            CsvLineError(
+                line,
+                field_name,
+                _("contains the surrogate character U+%(code)04X, which is not text")
+                % {"code": ord(surrogate)},
+            )
+        )
+        # the line is refused; the rest of its checks see the text without them (a lookup of
+        # the name must not send PostgreSQL what it cannot encode)
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in value)
     if len(value) > _MAX[field_name]:
         errors.append(
             CsvLineError(
@@ -169,6 +189,9 @@ def entry_register(
     entry = Entry.objects.create(
         event=event, player=player, joined_round=joined_round, status=_status_on_entry(event)
     )
+    # the person across events: by federation id, a new one, or none yet when likely persons
+    # are offered to the organiser (services.persons)
+    entry_person_link_new(entry=entry)
     audit_log(
         event=event,
         action="entry.registered",
@@ -186,7 +209,9 @@ def entries_import_csv(
     Every bad line is reported (line number, field, what is wrong) and nothing is imported
     unless every line is good. A player already entered in the event (the same federation id,
     or without one the same name) is a bad line, unless ``skip_entered``: then the line is
-    skipped, so that an extended list can be imported again.
+    skipped, so that an extended list can be imported again. A ``team`` column (a team event,
+    issue 40) puts each player with a team name in that team, made when new; a team the file
+    would leave with fewer than three or more than five members is a bad line.
 
     :raises CsvImportError: with ``errors``, one per problem.
     """
@@ -244,6 +269,7 @@ def entries_import_csv(
         club = _clean_text(cell("club"), "club", errors, line_no)
         city = _clean_text(cell("city"), "city", errors, line_no)
         fid = _clean_text(cell("federation_id"), "federation_id", errors, line_no)
+        team = _clean_text(cell("team"), "team", errors, line_no)
         rating: int | None = None
         if raw := cell("rating").strip():
             try:
@@ -306,33 +332,45 @@ def entries_import_csv(
         elif name:
             seen_names.setdefault(name.casefold(), line_no)
         if len(errors) == before:
-            rows.append((line_no, name, club, city, rating, fid))
+            rows.append((line_no, name, club, city, rating, fid, team))
+    errors += [
+        CsvLineError(line, "team", message)
+        for line, message in team_import_problems(event, [(r[0], r[6]) for r in rows])
+    ]
     if errors:
         raise CsvImportError(errors)
     if not rows and not skipped:
         raise CsvImportError([CsvLineError(2, "file", _("the file has a header but no players"))])
     entries = []
+    likely = []
     with transaction.atomic():
         joined_round = _joining_round(event)  # late entries join with the next round
-        for _line_no, name, club, city, rating, fid in rows:
+        for _line_no, name, club, city, rating, fid, _team in rows:
             player = _find_or_create_player(
                 name=name, club=club, city=city, rating=rating, federation_id=fid
             )
-            entries.append(
-                Entry.objects.create(
-                    event=event,
-                    player=player,
-                    joined_round=joined_round,
-                    status=_status_on_entry(event),
-                )
+            entry = Entry.objects.create(
+                event=event,
+                player=player,
+                joined_round=joined_round,
+                status=_status_on_entry(event),
             )
+            match = entry_person_link_new(entry=entry)
+            if match.kind == "likely":
+                likely.append((entry, match.candidates))
+            entries.append(entry)
+        teams_from_import(event, [(e, row[6]) for e, row in zip(entries, rows, strict=True)], by=by)
         audit_log(
             event=event,
             action="entries.imported",
             by=by,
-            data={"count": len(entries), "skipped_lines": skipped},
+            data={
+                "count": len(entries),
+                "skipped_lines": skipped,
+                "persons_to_choose": [e.pk for e, _c in likely],
+            },
         )
-    return CsvImportResult(entries, tuple(skipped))
+    return CsvImportResult(entries, tuple(skipped), tuple(likely))
 
 
 def _status_on_entry(event: Event) -> str:

@@ -11,27 +11,31 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rules.conventions import InvalidConventionError
 from rules.variants import Family, family_of_convention
 from scoring.variants import variant_for_convention
 from tournaments import rule_sources
+from tournaments.access import lockout
+from tournaments.convention_labels import convention_error, convention_name, family_name
 from tournaments.errors import UserFacingError
 from tournaments.families import playable
 from tournaments.models import Event, EventRole, Protocol
 from tournaments.models.event import TableSizePolicy
+from tournaments.selectors.standings import metric_label
 from tournaments.services.audit import audit_log
 from tournaments.services.standings import standings_schedule
+from tournaments.standings.errors import StandingsConfigError
 from tournaments.standings.metrics import tiebreak_keys_for
-from tournaments.standings.scores import round_score_keys_for
+from tournaments.standings.scores import ROUND_SCORES, round_score_keys_for
 from tournaments.standings.table import config_from_json
 
 __all__ = [
     "POLICY_SIZES",
     "event_create",
     "event_defaults",
+    "event_lockout_lift",
     "event_table_policy",
     "event_role_grant",
     "event_role_revoke",
@@ -61,6 +65,7 @@ _EDITABLE = {
     "tiebreaks",
     "double_entry",
     "published",
+    "organisation",  # the club, league or federation that runs it (issue 39)
 }
 
 
@@ -82,20 +87,29 @@ def validate_variant(variant: str, options: dict[str, Any] | None) -> tuple[str,
         family = family_of_convention(variant)
         convention = family.find(variant)
     except InvalidConventionError as exc:
-        raise UserFacingError(rule_sources.cited_in(str(exc)), {"field": "variant"}) from exc
+        raise _convention_error(exc, None, {"field": "variant"}) from exc
     if not playable(family.key):
         raise UserFacingError(
-            _("Tournaments cannot be played in %(family)s yet.") % {"family": family.name},
+            _("Tournaments cannot be played in %(family)s yet.") % {"family": family_name(family)},
             {"field": "variant"},
         )
     options = dict(options or {})
     try:
         convention.with_options(**options)
     except (InvalidConventionError, TypeError) as exc:
-        raise UserFacingError(
-            rule_sources.cited_in(str(exc)), {"field": "convention_options"}
-        ) from exc
+        raise _convention_error(exc, family, {"field": "convention_options"}) from exc
     return convention.key, options
+
+
+def _convention_error(
+    exc: Exception, family: Family | None, extra: dict[str, Any]
+) -> UserFacingError:
+    """A convention's error in the reader's language, its options by their labels (the rule
+    text's English message where it has no words)."""
+    text, params = convention_error(exc, family)
+    if text is None:
+        return UserFacingError(rule_sources.cited_in(str(exc)), extra)
+    return UserFacingError(_(text) % params, extra, text=text, params=params)
 
 
 def _tiebreaks_of(variant: str | None) -> tuple[str, ...] | None:
@@ -146,12 +160,18 @@ def validate_table_policy(
     """
     if policy is None:
         return None
+    if policy not in TableSizePolicy.values:  # the draw would find no sizes for it (issue 38)
+        raise UserFacingError(
+            _("%(value)r is not a table-size policy; choose one of %(choices)s.")
+            % {"value": policy, "choices": ", ".join(TableSizePolicy.values)},
+            {"field": "table_size_policy"},
+        )
     if not _fits_family(family, policy, convention):
         sizes = _sizes(family, convention)
         allowed = ", ".join(str(n) for n in sizes)
         narrower = convention is not None and sizes != family.table_sizes
         conv = family.find(convention) if narrower else None
-        name = conv.name if conv is not None else family.name
+        name = convention_name(conv, family) if conv is not None else family_name(family)
         seed = getattr(conv, "seed", family.seed) if conv is not None else family.seed
         raise UserFacingError(
             _("%(family)s is played at tables of %(sizes)s (%(rule)s).")
@@ -195,8 +215,29 @@ def validate_tiebreaks(tiebreaks: Any, variant: str | None = None) -> list[Any]:
     try:
         config_from_json(tiebreaks, allowed=_tiebreaks_of(variant), scores=round_scores_of(variant))
     except (ValueError, TypeError) as exc:
-        raise UserFacingError(rule_sources.cited_in(str(exc)), {"field": "tiebreaks"}) from exc
+        raise _chain_error(exc, {"field": "tiebreaks"}) from exc
     return tiebreaks
+
+
+def _chain_error(exc: Exception, extra: dict[str, Any]) -> UserFacingError:
+    """A tie-break chain's error (:class:`~tournaments.standings.errors.StandingsConfigError`)
+    in the reader's language, its tie-breaks and round scores by their names; another error's
+    message as it is."""
+    if not isinstance(exc, StandingsConfigError) or not exc.text:
+        return UserFacingError(rule_sources.cited_in(str(exc)), extra)
+
+    def named(value: Any, name: Any) -> str:
+        keys = value if isinstance(value, (list, tuple)) else [value]
+        return ", ".join(name(str(k)) for k in keys)
+
+    params = dict(exc.params)
+    for key in exc.entries:
+        params[key] = named(params.get(key), lambda k: metric_label(k)["name"])
+    for key in exc.scores:
+        params[key] = named(
+            params.get(key), lambda k: _(ROUND_SCORES[k][0]) if k in ROUND_SCORES else k
+        )
+    return UserFacingError(_(exc.text) % params, extra, text=exc.text, params=params)
 
 
 @transaction.atomic
@@ -295,11 +336,6 @@ def event_update(*, event: Event, by=None, **fields: Any) -> Event:
     return event
 
 
-def _language() -> str:
-    """The user's language as the families name their languages ("sr-latn" → "sr")."""
-    return (get_language() or "en").split("-")[0]
-
-
 def _family_key(convention: str) -> str | None:
     try:
         return family_of_convention(convention).key
@@ -346,7 +382,7 @@ def _family_switch(event: Event, family: Family, fields: dict[str, Any]) -> dict
                 "The event's protocols are written in %(old)s; its rules cannot change to "
                 "%(new)s. Create a new event for the new rules."
             )
-            % {"old": old.name_in(_language()), "new": family.name_in(_language())},
+            % {"old": family_name(old), "new": family_name(family)},
             {"field": "variant"},
         )
     reset: dict[str, Any] = {"from": event.variant, "to": fields["variant"], "reset": {}}
@@ -406,6 +442,24 @@ def event_role_revoke(*, role: EventRole, by=None) -> None:
     audit_log(event=event, action="role.revoked", by=by, data=data)
 
 
+def event_lockout_lift(*, event: Event, username: str, by=None) -> None:
+    """An organiser lifts the login lockout of one of the event's organisers or referees
+    (issue 38: an account locked by guesses from many addresses); logged in the event's log.
+
+    :raises UserFacingError: ``username`` holds no role in the event, or is not locked out.
+    """
+    roles = EventRole.objects.filter(event=event, user__username__iexact=username)
+    if not roles.exists():
+        raise UserFacingError(
+            _("%(user)s holds no role in this event.") % {"user": username}, {"field": "user"}
+        )
+    if not lockout.lift(lockout.LOGIN, username):
+        raise UserFacingError(
+            _("%(user)s is not locked out.") % {"user": username}, {"field": "user"}
+        )
+    audit_log(event=event, action="lockout.lifted", by=by, data={"user": username})
+
+
 @transaction.atomic
 def event_staff_add(*, event: Event, username: str, role: str, by=None) -> tuple[EventRole, str]:
     """Give ``username`` a role in the event, creating the account if there is none.
@@ -439,8 +493,9 @@ def standings_configure(*, event: Event, tiebreaks: list[Any], by=None) -> Event
             tiebreaks, allowed=_tiebreaks_of(event.variant), scores=round_scores_of(event.variant)
         )
     except ValueError as error:
+        said = _chain_error(error, {}).message
         raise UserFacingError(
-            _("Invalid tie-break chain: %(error)s") % {"error": error},
+            _("Invalid tie-break chain: %(error)s") % {"error": said},
             {"field": "tiebreaks", "rule": "001 §4.1.3"},
         ) from error
     event = Event.objects.select_for_update().get(pk=event.pk)

@@ -10,7 +10,6 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from tournaments import rule_sources
 from tournaments.errors import UserFacingError
 from tournaments.families import domain_of_protocol
 from tournaments.models import PenaltyDefinition, PenaltyKind, Ruling
@@ -59,8 +58,9 @@ def _compute(
                 )
             adjusted, rule, params = family.adjusted_entries(protocol, deal, params)
             return [family.penalty_to_json(e) for e in adjusted], rule, params
-    except (KeyError, ValueError, TypeError) as exc:
-        raise UserFacingError(rule_sources.cited_in(str(exc)), params_field) from exc
+    except (KeyError, ValueError, TypeError) as exc:  # in the reader's language, seats named
+        names = dict(enumerate(getattr(protocol, "players", ()) or ()))
+        raise UserFacingError.of(exc, params_field, names) from exc
     if kind == Ruling.Kind.EVENT:
         if definition is None:
             raise UserFacingError.said(

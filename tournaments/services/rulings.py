@@ -46,6 +46,7 @@ from tournaments.words.rulings import ruling_in_words
 __all__ = [
     "appeal_decide",
     "appeal_file",
+    "INCIDENT_DEAL_MAX",
     "incident_record",
     "penalty_definition_create",
     "ruling_entries",
@@ -93,6 +94,11 @@ def penalty_definition_create(
     return definition
 
 
+#: the highest deal number an incident may name (a pulka has far fewer deals; a bound that the
+#: column holds, issue 38)
+INCIDENT_DEAL_MAX = 9999
+
+
 @transaction.atomic
 def incident_record(
     *,
@@ -108,6 +114,12 @@ def incident_record(
     _require_referee(by, event)
     if not description.strip():
         raise UserFacingError(_("Describe what happened."), {"field": "description"})
+    if deal is not None and not 0 <= deal < INCIDENT_DEAL_MAX:
+        raise UserFacingError(
+            _("There is no deal %(n)d: deals are numbered from 1 to %(max)d.")
+            % {"n": deal + 1, "max": INCIDENT_DEAL_MAX},
+            {"field": "deal"},
+        )
     positions = set(table.seats.values_list("position", flat=True))
     for s in seats or []:
         if s not in positions:

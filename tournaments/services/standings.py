@@ -31,6 +31,7 @@ from tournaments.selectors.standings_inputs import (
     standings_sources,
     table_rows,
 )
+from tournaments.services.series import series_schedule_for_event
 from tournaments.standings.book import StandingsBook, no_cyclic_gc
 from tournaments.web_cache import versions as page_cache
 from tournaments.web_cache import warm as page_warm
@@ -194,7 +195,7 @@ _kept: dict[int, _Kept] = {}
 KEPT_EVENTS = 4
 
 
-def _table_part(sources, book, table_id: int, p: dict[str, Any], warnings: list[str]) -> dict:
+def _table_part(sources, book, table_id: int, p: dict[str, Any], warnings: list[Any]) -> dict:
     _, round_number, table_number = sources.tables[table_id]
     return {
         **book.table_part(table_id),
@@ -350,7 +351,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
         sources = standings_sources(event=event)
         digest = sources.digest()
         t1 = time.perf_counter()
-        fields = ["status", "computed", "computed_at", "started_at", "error", "attempts", "runs"]
+        fields = ["status", "computed", "computed_at", "started_at", "error", "error_words", "attempts", "runs"]
         run: dict[str, Any] = {}
         if digest != old_hash:
             kept, writes, deletes, head, mode = _compute(
@@ -397,6 +398,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
         snapshot.computed_at = finished
         snapshot.started_at = started
         snapshot.error = ""
+        snapshot.error_words = None
         snapshot.attempts = 0
         snapshot.runs = _append_run(
             snapshot.runs,
@@ -408,6 +410,8 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
             },
         )
         snapshot.save(update_fields=fields)
+    if digest != old_hash:  # the series of the event follow (issue 39), in a job of their own
+        series_schedule_for_event(event_id=event_id)
     if kept is not None:  # committed (or part of the caller's transaction: checked next time)
         while len(_kept) >= KEPT_EVENTS:
             del _kept[next(iter(_kept))]
@@ -418,14 +422,19 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     return snapshot
 
 
-def standings_mark_failed(*, event_id: int, error: str, final: bool) -> None:
-    """Record a failed attempt, shown on the organiser's pages (``final``: no retry left)."""
+def standings_mark_failed(
+    *, event_id: int, error: str, final: bool, words: dict[str, Any] | None = None
+) -> None:
+    """Record a failed attempt, shown on the organiser's pages (``final``: no retry left):
+    ``error`` in English (the API, the logs), ``words`` said again in the reader's language
+    (:func:`tournaments.errors.error_words`)."""
     snapshot = snapshot_for(event_id=event_id)
     now = timezone.now()
     with transaction.atomic():
         locked = StandingsSnapshot.objects.select_for_update().get(pk=snapshot.pk)
         locked.attempts += 1
         locked.error = error[:4000]
+        locked.error_words = words
         locked.status = (
             StandingsSnapshot.Status.FAILED if final else StandingsSnapshot.Status.PENDING
         )

@@ -11,6 +11,7 @@ import secrets
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(environ.Env().str("PULKA_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -18,9 +19,20 @@ VAR_DIR = Path(environ.Env().str("PULKA_VAR_DIR", default=str(BASE_DIR / "var"))
 env = environ.Env()
 
 
+#: the placeholders of docker/.env.example: a site started with one would sign its sessions
+#: with a key anybody can read (issue 38)
+PLACEHOLDER_SECRET_KEYS = {"change-me-to-a-long-random-string", "change-me"}
+
+
 def _secret_key() -> str:
-    """The SECRET_KEY variable, or a random key kept in var/ (never a literal in the code)."""
+    """The SECRET_KEY variable, or a random key kept in var/ (never a literal in the code); the
+    placeholder of ``docker/.env.example`` is refused."""
     if key := env.str("SECRET_KEY", default=""):
+        if key.strip() in PLACEHOLDER_SECRET_KEYS:
+            raise ImproperlyConfigured(
+                "SECRET_KEY is the placeholder of docker/.env.example: set a long random "
+                "string (python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+            )
         return key
     path = VAR_DIR / "secret_key"
     if not path.exists():
@@ -54,6 +66,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tournaments.middleware.RequestBodyLimitMiddleware",
+    "tournaments.middleware.ContentSecurityPolicyMiddleware",
+    "tournaments.middleware.UntrustedProxyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -237,6 +251,16 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if SECURE_COOKIES else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+# Content-Security-Policy of every answer (tournaments/middleware.py, issue 38): the pages need
+# no third-party origin (fonts, scripts and the API reference's Redoc are Pulka's own static
+# files); inline style attributes stay allowed, inline scripts do not; Redoc runs a blob worker.
+CONTENT_SECURITY_POLICY = env.str(
+    "CONTENT_SECURITY_POLICY",
+    default="default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self' blob:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'",
+)
 # Reverse proxies in front of Pulka whose X-Forwarded-For / X-Forwarded-Proto are believed: the
 # caller's address for the lockouts (tournaments/access/lockout.py) and whether the request was HTTPS.
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
@@ -252,6 +276,19 @@ CACHES = {
 }
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     CACHES["default"]["BACKEND"] = "tournaments.web_cache.backend.RedisCache"  # one client per pool
+    # A Redis out of reach costs milliseconds, not seconds (issue 38): a short connect and read
+    # timeout, and for CACHE_RETRY_SECONDS after a failure Redis is not tried at all; meanwhile
+    # the cache answers as an empty one (tournaments/web_cache/backend.py).
+    CACHES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "socket_connect_timeout": env.float("CACHE_CONNECT_TIMEOUT", default=0.25),
+            "socket_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=1.0),
+            "RETRY_SECONDS": env.float("CACHE_RETRY_SECONDS", default=5.0),
+        }
+    )
+# Sessions live in the database (Django's default engine, named here so that nobody moves them
+# to the cache): a Redis outage logs nobody out and keeps every login working (issue 38).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # Public pages served to anonymous viewers from the cache, without the database
 # (tournaments/web_cache/versions.py, views/caching.py): every process that changes or serves pages must
 # share the cache, so the default is on unless the cache is the process's memory (the embedded

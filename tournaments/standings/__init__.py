@@ -8,8 +8,8 @@ and deal counters from the protocol's rule family, ``scoring.variants``), and
 has decide which tie-breaks it is offered (:func:`tiebreak_keys_for`).
 
 Here: the metrics (:mod:`.metrics`), the ranker (:mod:`.ranker`), the result rows
-(:mod:`.rows`), the round scores (:mod:`.scores`), the table (:mod:`.table`) and the standings
-book (:mod:`.book`). May import only the standard library and its own modules: never Django,
+(:mod:`.rows`), the round scores (:mod:`.scores`), the table (:mod:`.table`), the standings
+book (:mod:`.book`) and the team standings over the individual ones (:mod:`.teams`). May import only the standard library and its own modules: never Django,
 the ORM or another part of ``tournaments``.
 """
 

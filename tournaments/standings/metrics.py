@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .errors import StandingsConfigError, gettext_noop
 from .rows import RoundResult
 
 __all__ = [
@@ -337,7 +338,12 @@ def find_metric(key: str) -> Metric:
     try:
         return METRICS[key]
     except KeyError:
-        raise ValueError(f"tie-break {key!r}: choose from {', '.join(TIEBREAK_KEYS)}") from None
+        raise StandingsConfigError(
+            f"tie-break {key!r}: choose from {', '.join(TIEBREAK_KEYS)}",
+            gettext_noop("“%(key)s” is not a tie-break; choose from: %(choices)s."),
+            {"key": key, "choices": list(TIEBREAK_KEYS)},
+            ("choices",),
+        ) from None
 
 
 def keys_of(metrics: Iterable[Metric]) -> tuple[str, ...]:

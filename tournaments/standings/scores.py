@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .errors import StandingsConfigError, gettext_noop
+
 __all__ = [
     "ROUND_SCORES",
     "RoundScore",
@@ -61,7 +63,11 @@ def whists(results: Sequence[Fraction]) -> tuple[Fraction, ...]:
 def capped(results: Sequence[Fraction], *, cap: Fraction | int = 200) -> tuple[Fraction, ...]:
     """Each result limited to ±cap."""
     if cap <= 0:
-        raise ValueError(f"cap: {cap!r}, must be positive")
+        raise StandingsConfigError(
+            f"cap: {cap!r}, must be positive",
+            gettext_noop("The cap must be positive (not %(cap)s)."),
+            {"cap": str(cap)},
+        )
     c = Fraction(cap)
     return tuple(max(-c, min(c, r)) for r in results)
 
@@ -72,7 +78,11 @@ def scaled(
     """Each result × factor (factor given as a number or a fraction text such as "1/10")."""
     f = Fraction(factor)
     if f <= 0:
-        raise ValueError(f"factor: {factor!r}, must be positive")
+        raise StandingsConfigError(
+            f"factor: {factor!r}, must be positive",
+            gettext_noop("The factor must be positive (not %(factor)s)."),
+            {"factor": str(factor)},
+        )
     return tuple(r * f for r in results)
 
 
@@ -161,10 +171,20 @@ def round_score(key: str = "whists", **params: Any) -> RoundScore:
     try:
         name, function, allowed = ROUND_SCORES[key]
     except KeyError:
-        raise ValueError(f"round score {key!r}: choose one of {sorted(ROUND_SCORES)}") from None
+        raise StandingsConfigError(
+            f"round score {key!r}: choose one of {sorted(ROUND_SCORES)}",
+            gettext_noop("“%(key)s” is not a round score; choose from: %(choices)s."),
+            {"key": key, "choices": sorted(ROUND_SCORES)},
+            scores=("choices",),
+        ) from None
     unknown = sorted(set(params) - set(allowed))
     if unknown:
-        raise ValueError(f"round score {key!r} takes no parameter {unknown[0]!r}")
+        raise StandingsConfigError(
+            f"round score {key!r} takes no parameter {unknown[0]!r}",
+            gettext_noop("The round score “%(score)s” takes no parameter “%(param)s”."),
+            {"score": key, "param": unknown[0]},
+            scores=("score",),
+        )
     return RoundScore(key, name, function, tuple(sorted(params.items())))
 
 

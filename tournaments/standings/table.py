@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from .errors import StandingsConfigError, gettext_noop
 from .metrics import METRICS, Metric, PlayerRecord, find_metric
 from .ranker import Ranked, rank
 from .rows import SIT_OUT_RULE, Adjustment, RoundResult
@@ -77,33 +78,58 @@ def config_from_json(
         if isinstance(item, str):
             find_metric(item)
             if item == "total":
-                raise ValueError("tie-break 'total' is the main criterion already")
+                raise StandingsConfigError(
+                    "tie-break 'total' is the main criterion already",
+                    gettext_noop("The total is the main criterion already, not a tie-break."),
+                )
             if item in keys:
-                raise ValueError(f"tie-break {item!r} is in the chain twice")
+                raise StandingsConfigError(
+                    f"tie-break {item!r} is in the chain twice",
+                    gettext_noop("The tie-break “%(tiebreak)s” is in the chain twice."),
+                    {"tiebreak": item},
+                    ("tiebreak",),
+                )
             _offered(item, offered)
             keys.append(item)
         elif isinstance(item, Mapping) and "round_score" in item:
             params = {k: v for k, v in item.items() if k != "round_score"}
             score = round_score(str(item["round_score"]), **params)
             if scores is not None and score.key not in (offered_scores := tuple(scores)):
-                raise ValueError(
+                raise StandingsConfigError(
                     f"round score {score.key!r} does not apply to this event's tables; choose "
-                    "from " + ", ".join(offered_scores)
+                    "from " + ", ".join(offered_scores),
+                    gettext_noop(
+                        "The round score “%(score)s” does not apply to this event's tables; "
+                        "choose from: %(choices)s."
+                    ),
+                    {"score": score.key, "choices": list(offered_scores)},
+                    scores=("score", "choices"),
                 )
         elif isinstance(item, Mapping) and "metric" in item:
             find_metric(str(item["metric"]))
             _offered(str(item["metric"]), offered)
             keys.append(str(item["metric"]))
         else:
-            raise ValueError(f"tie-break entry {item!r}: a metric key or a round_score object")
+            raise StandingsConfigError(
+                f"tie-break entry {item!r}: a metric key or a round_score object",
+                gettext_noop(
+                    "A link of the tie-break chain is neither a tie-break nor a round score."
+                ),
+            )
     return StandingsConfig(score, tuple(keys))
 
 
 def _offered(key: str, offered: tuple[str, ...] | None) -> None:
     if offered is not None and key not in offered:
-        raise ValueError(
+        raise StandingsConfigError(
             f"tie-break {key!r} does not apply to this rule family; choose from "
-            + ", ".join(offered)
+            + ", ".join(offered),
+            gettext_noop(
+                "The tie-break “%(tiebreak)s” does not apply to this game; choose from: "
+                "%(choices)s."
+            ),
+            {"tiebreak": key, "choices": list(offered)},
+            ("tiebreak", "choices"),
         )
 
 

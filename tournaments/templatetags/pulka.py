@@ -10,9 +10,12 @@ from django.utils.safestring import SafeString, mark_safe
 
 from tournaments import rule_sources
 from tournaments.access import permissions
+from tournaments.errors import said_or_stored
 from tournaments.models import Event, Ruling
+from tournaments.pdf import contexts as pdf_contexts
 from tournaments.selectors.desk import job_watch as watch
-from tournaments.variants import ui_of_event
+from tournaments.variants import event_convention, ui_of_event
+from tournaments.words import standings as standings_words
 from tournaments.words.rulings import kind_words
 
 register = template.Library()
@@ -21,6 +24,12 @@ register = template.Library()
 _RED = "♦♥♢♡"
 _BLACK = "♠♣♤♧"
 _SUITS = re.compile(f"[{_RED}{_BLACK}]")
+
+
+@register.filter
+def variant_named(event: dict) -> str:
+    """A PDF context's event header: its convention by its name in the document's language."""
+    return pdf_contexts.variant_named(event)
 
 
 @register.filter
@@ -37,11 +46,46 @@ def ruling_citation(ruling, event) -> str:
 
 
 @register.filter
+def said(words, stored) -> str:
+    """A job's error stored as ``words`` in the page's language; ``stored`` (the text saved
+    beside them) where there are none: ``{{ f.error_words|said:f.error }}``."""
+    return said_or_stored(words, stored or "")
+
+
+@register.filter
+def standings_warning(warning) -> str:
+    """A standings recomputation's stored warning in the page's language."""
+    return standings_words.warning_said(warning)
+
+
+@register.filter
+def run_outcome(run) -> str:
+    """A standings run's outcome in the page's language ("computed", "failed")."""
+    return standings_words.run_outcome(run)
+
+
+@register.filter
 def penalty_kind(penalty, family) -> str:
     """An event penalty's (or its definition's) kind in the family's words ("Fixed points" in
     a Balkan event, "Fixed whists" in a Russian one)."""
     label = penalty.get_kind_display()
     return family.penalty_kind_name(penalty.kind, label) if family else str(label)
+
+
+@register.filter
+def partnerships(table, event) -> list:
+    """Who partners whom at ``table`` in each sits of a partnership game (Priffe, seed 004:
+    the draw's schedule from the table's first dealer, A-PR-5), as ``{"number", "sides"}``;
+    empty for a game without partnerships."""
+    if not isinstance(event, Event):
+        return []
+    ui = ui_of_event(event)
+    if not ui.partnerships:
+        return []
+    names = [s.entry.player.name for s in sorted(table.seats.all(), key=lambda s: s.position)]
+    return ui.blank_sheet(
+        players=names, first_dealer=table.first_dealer, options=event_convention(event)
+    )["sits"]
 
 
 @register.simple_tag

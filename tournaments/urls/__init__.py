@@ -55,6 +55,8 @@ urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("", include("tournaments.urls.protocols")),
     path("", include("tournaments.urls.standings")),
+    path("", include("tournaments.urls.series")),
+    path("", include("tournaments.urls.teams")),
     path("", include("tournaments.urls.organiser")),
     path("", include("tournaments.urls.archive")),
     path("", include("tournaments.urls.private")),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import jobs, organiser_rounds
+from tournaments.views import jobs, organiser_rounds, organiser_teams
 from tournaments.views import organiser as v
 
 urlpatterns = [
@@ -17,6 +17,7 @@ urlpatterns = [
         name="manage-entries-check-in-all",
     ),
     path("e/<slug:slug>/manage/constraints/", v.constraints, name="manage-constraints"),
+    path("e/<slug:slug>/manage/teams/", organiser_teams.teams, name="manage-teams"),
     path("e/<slug:slug>/manage/staff/", v.staff, name="manage-staff"),
     path("e/<slug:slug>/manage/schedule/", v.schedule, name="manage-schedule"),
     path("e/<slug:slug>/manage/jobs/state", jobs.jobs_state, name="manage-jobs-state"),

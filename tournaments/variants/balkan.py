@@ -9,8 +9,6 @@ soups against him (its ``whists``).
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -178,6 +176,37 @@ class BalkanUI(BalkanDomain, FamilyUI):
             "refa_word": conv.refa_word,
         }
 
+    def form_values(
+        self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The deal form's values: deal ``index`` as entered ("Correct"), what was posted (a
+        refused form keeps it), or blank. Per seat its decision (the defenders') and tricks."""
+        values: dict[str, str] = {}
+        if post is not None:
+            values = self.posted(post)
+        elif index is not None and 0 <= index < len(protocol.deals):
+            deal = protocol.deals[index]
+            if type(deal) is AllPass:
+                values["kind"] = "allpass"
+            elif type(deal) is Hand:
+                values.update(
+                    kind="hand",
+                    declarer=str(deal.declarer),
+                    contract=str(deal.contract),
+                    igra="on" if deal.game else "",
+                    kontra=str(deal.kontra),
+                    kontra_by="" if deal.kontra_by is None else str(deal.kontra_by),
+                )
+                defenders = ((deal.declarer + 1) % 3, (deal.declarer + 2) % 3)
+                for d, decision in zip(defenders, deal.defence, strict=False):
+                    values[f"defence_{d}"] = decision.value
+                for p, t in enumerate(deal.tricks or ()):
+                    values[f"tricks_{p}"] = str(t)
+        return self.seat_form(
+            protocol, values, ("defence", "tricks"), kind="hand", declarer="", contract="",
+            igra="", kontra="0", kontra_by="",
+        )  # fmt: skip
+
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
         """A hand from the phone form (seed 002): declarer, contract, igra, each defender's
         decision, the kontra level and who said it, each player's tricks; or all passed."""
@@ -289,7 +318,6 @@ class BalkanUI(BalkanDomain, FamilyUI):
         the hats and the unplayed refas."""
         scored = self._score(protocol)
         names = list(protocol.players)
-        shown = dataclasses.replace(protocol, players=_one_word_names(protocol.players))
         sides = [((p + 1) % 3, (p + 2) % 3) for p in range(3)]
         deals = []
         number = 0
@@ -297,9 +325,8 @@ class BalkanUI(BalkanDomain, FamilyUI):
             is_penalty = self.deal_kind(protocol.deals[i]) == "penalty"
             if not is_penalty:
                 number += 1
-            try:  # the players by name, never by seat number (a name with a space is quoted
-                # as a seat in the notation: the page shows a one-word form of it instead)
-                text = self.variant.deal_text(shown, i)
+            try:  # the players by name, never by seat number
+                text = self.named_deal_text(protocol, i)
             except ValueError:
                 text = repr(protocol.deals[i])
             deals.append(
@@ -344,20 +371,3 @@ class BalkanUI(BalkanDomain, FamilyUI):
                 for p in range(3)
             ],
         }
-
-
-def _one_word_names(players: tuple[str, ...]) -> tuple[str, ...]:
-    """Each player as one word for a deal's text: the first name where the first names differ,
-    else the whole name joined by underscores ("Ana Kovač" → "Ana" or "Ana_Kovač").
-
-    >>> _one_word_names(("Ana Kovač", "Boris Horvat", "Cvita")), _one_word_names(("Ana K", "Ana B", "C"))
-    (('Ana', 'Boris', 'Cvita'), ('Ana_K', 'Ana_B', 'C'))
-    """
-    firsts = tuple(
-        re.sub(r"[^\w.-]", "", name.split()[0]) if name.split() else name for name in players
-    )
-    if all(firsts) and len({f.lower() for f in firsts}) == len(firsts):
-        return firsts
-    return tuple(
-        re.sub(r"[^\w.-]+", "_", name.strip()) or f"#{i + 1}" for i, name in enumerate(players)
-    )

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from django.utils.translation import get_language, gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.families.base import FamilyDomain
 from tournaments.selectors.standings import metric_label
 from tournaments.standings.scores import round_score
 
 __all__ = ["FamilyUI", "PulkaCells"]
+
+#: a seat's stand-in name in :meth:`FamilyUI.named_deal_text`
+_SEAT_MARK = re.compile(r"pulkaseat(\d+)x")
 
 
 @dataclass
@@ -122,6 +127,10 @@ class FamilyUI(FamilyDomain):
         """A deal from the phone form's POST; :class:`UserFacingError` naming the field."""
         raise NotImplementedError
 
+    #: whether the phone form enters a penalty (Priffe's straff): elsewhere a penalty is the
+    #: referee's, and the page offers no "correct" for it (its form would enter a deal instead)
+    form_takes_penalties: ClassVar[bool] = False
+
     def form_values(
         self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
@@ -129,6 +138,31 @@ class FamilyUI(FamilyDomain):
         ``index`` as entered ("Correct" opens the form so), or the ``post`` a refused form
         keeps, or a blank form. Empty: the family's form fills itself."""
         return {}
+
+    @staticmethod
+    def seat_form(
+        protocol: Any, values: Mapping[str, Any], seat_fields: tuple[str, ...], **defaults: Any
+    ) -> dict[str, Any]:
+        """A deal form's values as the family templates read them: the form's fields by name
+        (``values`` over ``defaults``, each a string as posted) and ``rows``, per seat its
+        ``position``, ``name`` and the value of each of ``seat_fields`` (``tricks`` is the
+        field ``tricks_<seat>``)."""
+        form: dict[str, Any] = {**defaults}
+        form.update({str(k): str(v) for k, v in values.items()})
+        form["rows"] = [
+            {
+                "position": p,
+                "name": name,
+                **{f: str(values.get(f"{f}_{p}", "")) for f in seat_fields},
+            }
+            for p, name in enumerate(protocol.players)
+        ]
+        return form
+
+    @staticmethod
+    def posted(post: Mapping[str, Any]) -> dict[str, str]:
+        """A refused form's POST as plain strings (the last value of each field)."""
+        return {str(k): str(post.get(k) or "") for k in post}
 
     # --- what the players wrote (the paper sheet) on the table's page -------------------
     #: the phone page's form for a written row (``None``: the family's page does not take it)
@@ -149,11 +183,29 @@ class FamilyUI(FamilyDomain):
         """``sheet`` with the row the form posted; :class:`UserFacingError` naming the field."""
         raise NotImplementedError
 
+    def notation_hints(self, header: Any) -> tuple[Any, Any]:
+        """The referee's box's examples for a table of ``header``: of the deal lines and of
+        the sheet lines, in the family's own notation (``None``: the page's Russian ones)."""
+        return self.notation_hint, self.sheet_hint
+
     # --- showing a protocol -------------------------------------------------------------
     def deal_words(self, protocol: Any, index: int, dealer: int | None) -> str:
         """Deal ``index`` in words for people, in the page's language, with players' names;
-        by default the family's notation line."""
-        return self.variant.deal_text(protocol, index)
+        by default the family's notation line with the names (:meth:`named_deal_text`)."""
+        return self.named_deal_text(protocol, index)
+
+    def named_deal_text(
+        self, protocol: Any, index: int, words: Callable[[str], str] | None = None
+    ) -> str:
+        """Deal ``index`` as the family's notation writes it, each player by his name, never
+        by his seat number (the notation writes a seat's number for a name it could not read
+        back, "Ana Kovač" or "Kontra"; a person reads the name). ``words`` rewrites the line's
+        words before the names go in (each name is then one word of letters and digits)."""
+        marks = tuple(f"pulkaseat{p}x" for p in range(len(protocol.players)))
+        text = self.variant.deal_text(dataclasses.replace(protocol, players=marks), index)
+        if words is not None:
+            text = words(text)
+        return _SEAT_MARK.sub(lambda m: protocol.players[int(m.group(1))], text)
 
     def finding_sentence(self, finding: Mapping[str, Any], names: Any, title: str) -> str:
         """A stored finding as a sentence for people, after its heading ``title`` (its rule is
@@ -163,10 +215,10 @@ class FamilyUI(FamilyDomain):
 
     def penalty_name(self, code: str) -> str:
         """The name of the catalogue's penalty ``code`` in the page's language, or ""."""
-        russian = (get_language() or "").startswith("ru")
         for entry in self.catalogue:
             if entry.code == code.upper():
-                return str(getattr(entry, "name_ru" if russian else "name_en", "") or entry.code)
+                # the English name is marked for the catalogues (rules.penalties.gettext_noop)
+                return gettext(entry.name_en) if entry.name_en else entry.code
         return ""
 
     def penalty_words(self, entry: Mapping[str, Any], names: Any) -> str:

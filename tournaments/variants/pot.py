@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from rules.pot import InvalidPotContractError, PotContract
 from scoring.pot.protocol import Decision, Hand, Rundpass, active_seats, defenders_of
+from scoring.pot.score import dealers
 from tournaments import rule_sources
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.families.pot import PotDomain, _fraction
@@ -62,6 +63,7 @@ POT_WORDS = {"sv": "pott", "de": "Topf"}
 FINDING_TITLES: dict[str, Any] = {
     "CONVENTION": gettext_lazy("Unknown convention or option"),
     "PLAYERS": gettext_lazy("Wrong number of players"),
+    "PLAYER_NAMES": gettext_lazy("Two players with the same name"),
     "SEAT": gettext_lazy("No such seat at the table"),
     "DEALER": gettext_lazy("Dealer out of turn"),
     "CONTRACT": gettext_lazy("A contract these rules do not play"),
@@ -81,6 +83,7 @@ FINDING_TITLES: dict[str, Any] = {
     "NEGOTIATION_FALL": gettext_lazy("A negotiated split that makes someone fall"),
     "EFTERKOP": gettext_lazy("An efterköp that does not fit"),
     "EFTERKOP_LEVEL": gettext_lazy("An efterköp at a level not allowed"),
+    "EFTERKOP_NOT_HIGHER": gettext_lazy("An efterköp not higher than the one before"),
     "EFTERKOP_ORDER": gettext_lazy("Efterköp out of order"),
     "EFTERKOP_BIDDER": gettext_lazy("Efterköp by a player who may not"),
     "ALL_PASS": gettext_lazy("All passed"),
@@ -125,6 +128,35 @@ class PotUI(PotDomain, FamilyUI):
     ending_closed_label = gettext_lazy("played to the end of the round")
     finding_titles = FINDING_TITLES
 
+    # docs/pot-format.md; tests/tournaments/protocols/test_desk_notation.py reads them
+    notation_hints_by_game = {
+        "viennese": (
+            gettext_lazy(
+                "Deals, one a line (e.g. “Anna 3 / går med, går med / 5-1-4”, “Cecilia 2 "
+                "efterköp Anna fem / 0-5-5”, “rundpass 3-3-4”, “straff Bertil pott=10”); a "
+                "first name will do where no one else at the table has it"
+            ),
+            gettext_lazy(
+                "Optionally what the players wrote, to check it: “kassa 1: -30, -18, -2; pott "
+                "60” (each player's net and the pot after the deal)."
+            ),
+        ),
+        "german": (
+            gettext_lazy(
+                "Deals, one a line (e.g. “Bertil Eins / mitgehen, mitgehen / 2-5-3”, “Cecilia "
+                "Prämie / daheim bleiben, mitgehen / 0-3-7”, “alle passen”); a first name will "
+                "do where no one else at the table has it"
+            ),
+            gettext_lazy(
+                "Optionally what the players wrote, to check it: “Kasse 1: -8, -15, 3; Topf 20” "
+                "(each player's net and the pot after the deal)."
+            ),
+        ),
+    }
+
+    def notation_hints(self, header: Any) -> tuple[Any, Any]:
+        return self.notation_hints_by_game[self._rules(header).game]
+
     # --- helpers ------------------------------------------------------------------------------
     def _language(self, protocol: Any) -> str:
         return str(self._rules(protocol).language)
@@ -145,13 +177,7 @@ class PotUI(PotDomain, FamilyUI):
         conv = self._rules(protocol)
         lang = conv.language
         same_language = (get_language() or "").split("-")[0] == lang
-        efterkop_contracts = [
-            (code, label)
-            for code, label in self.contract_choices(protocol)
-            if conv.game == "viennese"
-            and PotContract.from_code(code).level >= 5
-            and not PotContract.from_code(code).hand
-        ]
+        efterkop_contracts = self._efterkop_contracts(protocol)
         dealer = self.next_dealer(protocol)
         return {
             "contracts": self.contract_choices(protocol),
@@ -162,15 +188,93 @@ class PotUI(PotDomain, FamilyUI):
             ],
             "rundpass_word": RUNDPASS_WORDS[lang],
             "krypspel": conv.game == "viennese",
-            # 000 "Efterköp": a chain in turn order, each at a higher level of fem … åtta with köp,
-            # so as many rows as these rules have such levels (none where only hjärter is played)
-            "efterkop_rows": list(range(1, len(efterkop_contracts) + 1)),
+            # the form's rows (form_values): one per level of fem … åtta with köp
             "efterkop_contracts": efterkop_contracts,
             "negotiation": conv.game == "viennese" and conv.negotiation,
-            "sitting_out": dealer if protocol.size == 4 else None,
             "next_dealer_seat": dealer,
             "pot_word": POT_WORDS[lang],
         }
+
+    def _efterkop_contracts(self, protocol: Any) -> list[tuple[str, str]]:
+        """The contracts an efterköp may buy: fem … åtta with köp (000 "Efterköp")."""
+        conv = self._rules(protocol)
+        return [
+            (code, label)
+            for code, label in self.contract_choices(protocol)
+            if conv.game == "viennese"
+            and PotContract.from_code(code).level >= 5
+            and not PotContract.from_code(code).hand
+        ]
+
+    def _dealer_at(self, protocol: Any, index: int | None) -> int:
+        """The dealer of deal ``index`` (``None``, or a penalty: of the next deal)."""
+        if index is not None and 0 <= index < len(protocol.deals):
+            dealer = dealers(protocol)[index]
+            if dealer is not None:
+                return dealer
+            return self.next_dealer(protocol.with_deals(protocol.deals[:index]))
+        return self.next_dealer(protocol)
+
+    def form_values(
+        self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The deal form's values: deal ``index`` as entered ("Correct"), what was posted (a
+        refused form keeps it), or blank; per seat its decision and tricks, the efterköp rows,
+        and at a table of four who deals and sits out the deal (000 "Spel på fyra personer")."""
+        values: dict[str, str] = {}
+        if post is not None:
+            values = self.posted(post)
+            if values.get("action") == "replace" and values.get("index", "").isdigit():
+                index = int(values["index"])
+            else:
+                index = None
+        elif index is not None and 0 <= index < len(protocol.deals):
+            deal = protocol.deals[index]
+            if type(deal) is Rundpass:
+                values["kind"] = "rundpass"
+                for p, t in enumerate(deal.tricks or ()):
+                    values[f"tricks_{p}"] = str(t)
+            elif type(deal) is Hand:
+                values.update(
+                    kind="hand",
+                    declarer=str(deal.declarer),
+                    contract=deal.contract.code,
+                    negotiated="on" if deal.negotiated else "",
+                )
+                for k, (by, bought) in enumerate(deal.efterkop, start=1):
+                    values[f"efterkop_by_{k}"] = str(by)
+                    values[f"efterkop_contract_{k}"] = bought.code
+                player = deal.efterkop[-1][0] if deal.efterkop else deal.declarer
+                try:
+                    defenders = defenders_of(
+                        protocol.size, self._dealer_at(protocol, index), player
+                    )
+                except ValueError:
+                    defenders = ()
+                for d, decision in zip(defenders, deal.defence, strict=False):
+                    values[f"defence_{d}"] = decision.value
+                for p, t in enumerate(deal.tricks or ()):
+                    values[f"tricks_{p}"] = str(t)
+        else:
+            index = None
+        dealer = self._dealer_at(protocol, index)
+        form = self.seat_form(
+            protocol, values, ("defence", "tricks"), kind="hand", declarer="", contract="",
+            negotiated="",
+        )  # fmt: skip
+        # 000 "Efterköp": a chain in turn order, each at a higher level of fem … åtta with köp,
+        # so as many rows as these rules have such levels (none where only hjärter is played)
+        form["efterkop"] = [
+            {
+                "number": k,
+                "by": values.get(f"efterkop_by_{k}", ""),
+                "contract": values.get(f"efterkop_contract_{k}", ""),
+            }
+            for k in range(1, len(self._efterkop_contracts(protocol)) + 1)
+        ]
+        form["dealer"] = dealer
+        form["sitting_out"] = dealer if protocol.size == 4 else None
+        return form
 
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
         """A deal from the phone form: a contract with the defenders' decisions and the tricks
@@ -345,7 +449,7 @@ class PotUI(PotDomain, FamilyUI):
             if not is_penalty:
                 number += 1
             try:
-                text = self.variant.deal_text(protocol, i)
+                text = self.named_deal_text(protocol, i)
             except ValueError:
                 text = repr(protocol.deals[i])
             deals.append(

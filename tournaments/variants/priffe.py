@@ -42,7 +42,12 @@ HONOURS = [
 
 FINDING_TITLES: dict[str, Any] = {
     "INFORMATION_BID_CONTRACT": gettext_lazy("An information bid is not a contract"),
-    "AUCTION": gettext_lazy("A bid against the bidding rules"),
+    "AUCTION": gettext_lazy("A bid against the bidding rules"),  # stored before issue #37
+    # one code a rule of 004 "Budgivning" (issue #37), under the same heading
+    **dict.fromkeys(
+        ("AUCTION_ROUND", "AUCTION_TVANGSNOLL", "AUCTION_INFORMATION", "AUCTION_NOT_HIGHER"),
+        gettext_lazy("A bid against the bidding rules"),
+    ),
     "AUCTION_CONTRACT": gettext_lazy("The contract is not what the bids give"),
     "DECLARER": gettext_lazy("No such declarer"),
     "TRICKS_SUM": gettext_lazy("The tricks do not make thirteen"),
@@ -90,6 +95,17 @@ class PriffeUI(PriffeDomain, FamilyUI):
     )
     ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
     finding_titles = FINDING_TITLES
+    form_takes_penalties = True  # the form's straff
+    # docs/priffe-format.md; tests/tournaments/protocols/test_desk_notation.py reads them
+    notation_hint = gettext_lazy(
+        "Deals, one a line, under their sits’ seating (e.g. “sits 1: Anna, Bertil, Cecilia, "
+        "David”, “Bertil hjärter 8/5 honnörer Cecilia 3”, “tvångsnoll Anna 4/9”, “straff "
+        "David 50 rule=revoke”); a first name will do where no one else at the table has it"
+    )
+    sheet_hint = gettext_lazy(
+        "Optionally what the players wrote, to check it: “sheet 1: under 0 20, över 30 0” "
+        "(below and above the line, the first side first; “utgång” after a game line)."
+    )
 
     # --- sits ----------------------------------------------------------------------------
     @staticmethod
@@ -123,6 +139,56 @@ class PriffeUI(PriffeDomain, FamilyUI):
             ],
             "current_sits": current,
         }
+
+    def form_values(
+        self, protocol: Any, index: int | None, post: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The deal form's values: deal ``index`` as entered ("Correct": a hand with its sits,
+        bids, contract, declarer, tricks and honours, or a straff), what was posted (a refused
+        form keeps it), or blank in the sits being played. Per seat its bid."""
+        values: dict[str, str] = {"sits": str(self.current_sits(protocol) + 1)}
+        if post is not None:
+            values.update(self.posted(post))
+        elif index is not None and 0 <= index < len(protocol.deals):
+            deal = protocol.deals[index]
+            values["sits"] = str(deal.sits + 1)
+            if isinstance(deal, Penalty):
+                values.update(
+                    kind="straff",
+                    offender=str(deal.player),
+                    penalty_points=str(deal.points),
+                    penalty_rule=deal.rule,
+                )
+            elif isinstance(deal, Hand) and protocol.seating(deal.sits) is not None:
+                seating = protocol.sittings[deal.sits]
+                forced = deal.contract is Contract.TVANGSNOLL
+                # at tvångsnoll "a player of the side whose tricks you give": side 0's first
+                player = seating[0] if forced or deal.declarer is None else deal.declarer
+                side = seating.index(player) % 2
+                values.update(
+                    kind="tvangsnoll" if forced else "hand",
+                    contract="" if forced else deal.contract.value,
+                    declarer=str(player),
+                    tricks_own=str(deal.tricks[side]),
+                    tricks_other=str(deal.tricks[1 - side]),
+                )
+                if deal.honours:
+                    values.update(
+                        honours_holder=str(deal.honours[0].holder),
+                        honours_pattern=deal.honours[0].pattern.value,
+                    )
+                if deal.bids:
+                    dealer = (
+                        deal.dealer
+                        if deal.dealer is not None
+                        else self._dealer_of(
+                            protocol, {"action": "replace", "index": str(index)}, deal.sits
+                        )
+                    )
+                    start = seating.index(dealer) + 1
+                    for k, bid in enumerate(deal.bids[:4]):
+                        values[f"bid_{seating[(start + k) % 4]}"] = bid
+        return self.seat_form(protocol, values, ("bid",), kind="hand", declarer="", contract="")
 
     def deal_from_post(self, post: Mapping[str, Any], protocol: Any, dealer: int) -> Any:
         """A deal from the phone form (seed 004): its sits; the auction as each player spoke it
@@ -327,7 +393,7 @@ class PriffeUI(PriffeDomain, FamilyUI):
         for i, d in enumerate(scored.deals):
             is_penalty = isinstance(protocol.deals[i], Penalty)
             try:
-                text = self.variant.deal_text(protocol, i)
+                text = self.named_deal_text(protocol, i)
             except ValueError:
                 text = repr(protocol.deals[i])
             # numbered as the web page numbers its rows (and the findings their deals): every

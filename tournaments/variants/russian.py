@@ -3,12 +3,13 @@ tricks), the pulka's pulya / gora / whists cells, the Kodeks' penalties catalogu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from rules.contracts import LADDER, Contract, InvalidContractError
 from scoring.russian.protocol import Call, Game, Penalty, Raspasy
@@ -114,6 +115,24 @@ class RussianUI(RussianDomain, FamilyUI):
             raise UserFacingError(
                 _("Choose the contract: %s") % exc, {"field": "contract"}
             ) from exc
+        if n == 4:  # the dealer sits out a game (001 §3.2.10): what was entered for him is
+            # refused, naming it, never dropped unsaid
+            out = {
+                "declarer": declarer == dealer,
+                f"call_{dealer}": bool(post.get(f"call_{dealer}")),
+                f"tricks_{dealer}": tricks[dealer] is not None,
+            }
+            for field, given in out.items():
+                if given:
+                    raise UserFacingError(
+                        _(
+                            "%(name)s deals and sits out this deal (001 §3.2.10): leave his "
+                            "call and tricks blank; only at raspasy may he take tricks from "
+                            "the talon."
+                        )
+                        % {"name": names[dealer]},
+                        {"field": field, "rule": "3.2.10"},
+                    )
         if contract.is_misere:
             return Game(declarer, contract, (), tricks[declarer], open=bool(post.get("open")))
         defenders = whisting_order(declarer, n, dealer)
@@ -181,7 +200,9 @@ class RussianUI(RussianDomain, FamilyUI):
             for row in rows:
                 row["call"] = post.get(f"call_{row['position']}", "")
                 row["tricks"] = post.get(f"tricks_{row['position']}", "")
-            return dict(form, rows=rows)
+            raw = str(post.get("index") or "")
+            index = int(raw) if post.get("action") == "replace" and raw.isdigit() else None
+            return dict(form, rows=rows, **self._form_dealer(protocol, index))
         deal = protocol.deals[index] if index is not None else None
         if type(deal) is Raspasy:
             for row, c in zip(rows, deal.tricks, strict=False):
@@ -201,7 +222,16 @@ class RussianUI(RussianDomain, FamilyUI):
                     rows[d]["call"] = str(call)
                 for d, t in zip(defenders, deal.defender_tricks or (), strict=False):
                     rows[d]["tricks"] = str(t)
-        return dict(form, rows=rows)
+        return dict(form, rows=rows, **self._form_dealer(protocol, index))
+
+    def _form_dealer(self, protocol: Any, index: int | None) -> dict[str, Any]:
+        """Who deals the deal the form enters (deal ``index``'s, else the next), and at a
+        table of four who therefore sits out a game (001 §3.2.10)."""
+        if index is not None and 0 <= index < len(protocol.deals):
+            dealer = self.next_dealer(protocol.with_deals(protocol.deals[:index]))
+        else:
+            dealer = self.next_dealer(protocol)
+        return {"dealer": dealer, "sitting_out": dealer if protocol.size == 4 else None}
 
     # --- what the players wrote ------------------------------------------------------------
     sheet_template = "tournaments/protocols/sheet/russian.html"
@@ -244,6 +274,8 @@ class RussianUI(RussianDomain, FamilyUI):
                         "pulya": delta[p].pulya,
                         "gora": delta[p].gora,
                         "whists": sum(delta[p].whists),
+                        # on whom: "W10 → Boris", "W10 → Boris 6, Vera 4"
+                        "whists_on": _whists_on(delta[p].whists, protocol.players),
                         "total_pulya": totals[p].pulya,
                         "total_gora": totals[p].gora,
                     }
@@ -270,11 +302,7 @@ class RussianUI(RussianDomain, FamilyUI):
                 {
                     "number": "" if is_penalty else number,
                     "dealer": names[dealer] if dealer is not None else "",
-                    "text": " ".join(
-                        w
-                        for w in self.variant.deal_text(protocol, i).split()
-                        if not w.startswith("dealer=")
-                    ),
+                    "text": self.named_deal_text(protocol, i, _sheet_words),
                     "penalty": is_penalty,
                     "from_ruling": origin[i] is None,
                     "rule": deal.rule if is_penalty else "",
@@ -292,6 +320,7 @@ class RussianUI(RussianDomain, FamilyUI):
         return {
             "whist_headers": [[names[q] for q in range(n) if q != p] for p in range(n)],
             "deals": deals,
+            "settlement_rounding": scored.settlement.rounding,
             "settlement": [
                 {
                     "name": names[p],
@@ -303,3 +332,35 @@ class RussianUI(RussianDomain, FamilyUI):
                 for p in range(n)
             ],
         }
+
+
+#: a defenders' calls word of the notation ("w/p", "w3/p1", "h", "hr")
+_CALLS = re.compile(r"(?:w|p|hr|h)\d*(?:/(?:w|p|hr|h)\d*)*")
+_CALL = re.compile(r"(hr|w|p|h)(\d*)")
+
+
+def _sheet_words(text: str) -> str:
+    """A deal's notation line as the filled sheet writes it: without its dealer (a column of
+    its own), the defenders' calls in the page's language ("в/п" on a Russian page)."""
+    codes = {
+        "w": pgettext("a whist call on the sheet", "w"),
+        "p": pgettext("a pass call on the sheet", "p"),
+        "h": pgettext("a half-whist call on the sheet", "h"),
+        "hr": pgettext("a half-whist returned on the sheet", "hr"),
+    }
+    out = []
+    for word in text.split():
+        if word.startswith("dealer="):
+            continue
+        if _CALLS.fullmatch(word):
+            word = _CALL.sub(lambda m: codes[m.group(1)] + m.group(2), word)
+        out.append(word)
+    return " ".join(out)
+
+
+def _whists_on(whists: Any, names: tuple[str, ...]) -> str:
+    """The whists a player wrote in a deal, by the player they are written on."""
+    on = [(names[q], w) for q, w in enumerate(whists) if w]
+    if len(on) == 1:
+        return on[0][0]
+    return ", ".join(f"{name} {w}" for name, w in on)

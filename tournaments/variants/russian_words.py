@@ -137,7 +137,9 @@ def rule_name(rule: str, code: str = "") -> str:
     catalogue's ``code`` (a ruling's entry notes it), else the first penalty of ``rule``."""
     entries = [e for e in CATALOGUE if e.code == code] or [e for e in CATALOGUE if e.rule == rule]
     for entry in entries:
-        name = entry.name_ru if (get_language() or "").startswith("ru") else entry.name_en
+        name = gettext(entry.name_en)
+        if (get_language() or "").startswith("de"):
+            return name  # German nouns keep their capital letter
         return name[:1].lower() + name[1:]
     return ""
 

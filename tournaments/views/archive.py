@@ -27,6 +27,7 @@ from tournaments.archive.imports import (
     archive_import_progress,
     archive_import_request,
 )
+from tournaments.errors import said_or_stored
 from tournaments.jobs.outbox import DOCUMENT_QUEUED, jobs_waiting
 from tournaments.models import Event, GeneratedFile, Job, Protocol
 from tournaments.views.decorators import event_view
@@ -111,7 +112,8 @@ def import_event_job(request, task_id: str):
     event = None
     if job.state == Job.State.DONE and isinstance(job.result, dict):
         event = Event.objects.filter(pk=job.result.get("event")).first()
-    reason = job.error.strip().splitlines()[0] if job.error else ""
+    said = said_or_stored(job.error_words, (job.error or "").strip())
+    reason = said.splitlines()[0] if said else ""
     return render(
         request,
         "tournaments/organiser/import_event_job.html",

@@ -69,6 +69,7 @@ from django.utils.http import http_date, parse_http_date_safe, quote_etag
 from django.utils.translation import get_language
 
 from tournaments.web_cache import versions as page_cache
+from tournaments.web_cache.backend import unreachable
 from tournaments.web_cache.kept import Kept
 
 __all__ = [
@@ -285,9 +286,12 @@ def _flight(key: str, version: str) -> str | None:
     another request holds it. An unreachable cache renders (the database path)."""
     flight = _flight_key(key, version)
     try:
-        return flight if cache.add(flight, 1, FLIGHT_SECONDS) else None
+        taken = cache.add(flight, 1, FLIGHT_SECONDS)
     except Exception:
         return ""
+    if unreachable(cache):  # answered as an empty cache would: nobody else can hold it
+        return ""
+    return flight if taken else None
 
 
 def _land(flight: str | None) -> None:

@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 
 from tournaments.access.permissions import has_event_role
-from tournaments.errors import UserFacingError
+from tournaments.errors import BIGINT_MAX, UserFacingError
 from tournaments.models import Event
 
 
@@ -71,10 +71,14 @@ def run_form_service(request, form, fn, *, success: str | None = None, **kwargs)
 def posted_id(value: object) -> int:
     """The id of a row named in a posted (usually hidden) field; anything that is not a whole
     number names no row: 404, not a 500."""
+    text = str(value).strip()
     try:
-        return int(str(value).strip())
+        number = int(text) if len(text) <= 20 else None
     except (TypeError, ValueError):
-        raise Http404("no such row") from None
+        number = None
+    if number is None or not 0 < number <= BIGINT_MAX:  # no row's id, nor a bigint's (issue 38)
+        raise Http404("no such row")
+    return number
 
 
 def back(request, fallback: str):

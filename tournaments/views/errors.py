@@ -2,6 +2,10 @@
 usual pages elsewhere; a database that cannot be reached (out of connections, down) is a 503
 with ``Retry-After`` rather than a 500, on the pages and the API alike.
 
+The pages are the site's own (``tournaments/error.html``, in its layout and the reader's
+language), not Django's English defaults; a 500 page that cannot itself be drawn falls back to
+Django's plain one.
+
 Django calls these as ``handler400``/``403``/``404``/``500`` (root URLconf) for everything a
 view does not answer itself: a URL under ``/api/`` that matches no route, a request body over
 the limit, an exception raised anywhere in the middleware or a view.
@@ -15,7 +19,9 @@ import sys
 from django.conf import settings
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import defaults
 
 __all__ = [
@@ -35,6 +41,39 @@ log = logging.getLogger("pulka.errors")
 #: starting up.
 _UNAVAILABLE_CLASSES = ("08", "53")
 _UNAVAILABLE_STATES = ("57P01", "57P02", "57P03")
+
+
+#: status → the page's heading and sentence
+PAGES = {
+    400: (
+        gettext_lazy("Bad request"),
+        gettext_lazy("The page could not understand what your browser sent. Go back and try "
+                     "again."),
+    ),
+    403: (
+        gettext_lazy("Not allowed"),
+        gettext_lazy("You do not have permission to see this page. Log in with an account "
+                     "that has a role in this event, or ask the organiser."),
+    ),
+    404: (
+        gettext_lazy("Page not found"),
+        gettext_lazy("There is no such page: check the address, or start from the list of "
+                     "events."),
+    ),
+    500: (
+        gettext_lazy("Something went wrong"),
+        gettext_lazy("Pulka could not answer this request; it has been logged. Try again in a "
+                     "moment, and tell the organiser if it happens again."),
+    ),
+}
+
+
+def error_page(request: HttpRequest, status: int) -> HttpResponse:
+    """The site's page for ``status`` in the reader's language."""
+    heading, text = PAGES[status]
+    return render(
+        request, "tournaments/error.html", {"heading": heading, "text": text}, status=status
+    )
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -82,19 +121,19 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_api(request):
         return json_error(400, str(exception) if exception else "bad request")
-    return defaults.bad_request(request, exception)
+    return error_page(request, 400)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_api(request):
         return json_error(403, "You do not have permission to perform this action.")
-    return defaults.permission_denied(request, exception)
+    return error_page(request, 403)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_api(request):
         return json_error(404, "Not found.", path=request.path)
-    return defaults.page_not_found(request, exception)
+    return error_page(request, 404)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -105,4 +144,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return unavailable_response(request)
     if is_api(request):
         return json_error(500, "Internal server error.")
-    return defaults.server_error(request)
+    try:
+        return error_page(request, 500)
+    except Exception:  # the page itself failed (a template, the session): Django's plain one
+        log.exception("the 500 page could not be drawn")
+        return defaults.server_error(request)

@@ -18,6 +18,7 @@ from django.utils.translation import get_language
 from tournaments.models import AuditLogEntry, Round
 from tournaments.selectors import standings as sel
 from tournaments.selectors.events import PUBLIC_STATES, seating_alphabetical, tables_for_round
+from tournaments.selectors.teams import team_standings_view
 from tournaments.views.decorators import event_view
 
 __all__ = ["hall_version", "projector", "projector_state"]
@@ -39,8 +40,8 @@ def _current_round(event) -> Round | None:
 
 def hall_version(event) -> tuple[str, Round | None]:
     """What the screen shows is a function of: the current round and its state, the last
-    change recorded in the event's log (a seat swapped, a round started) and the stored
-    standings' version."""
+    change recorded in the event's log (a seat swapped, a round started, a team's line-up or
+    withdrawal) and the stored standings' version (the team standings follow from them)."""
     round_ = _current_round(event)
     last = AuditLogEntry.objects.filter(event=event).order_by("-pk").values_list("pk", flat=True)
     standings = sel.snapshot_version(sel.standings_header(event=event))
@@ -58,6 +59,7 @@ def _hall_html(event, version: str, round_: Round | None) -> str:
     if html is None:
         seating = seating_alphabetical(tables=tables_for_round(round_=round_)) if round_ else []
         standings = sel.standings_view(event=event)
+        teams = team_standings_view(event=event)
         html = render_to_string(
             "tournaments/hall/_pages.html",
             {
@@ -69,6 +71,8 @@ def _hall_html(event, version: str, round_: Round | None) -> str:
                 ],
                 "standings_pages": _pages(standings["rows"], STANDINGS_PER_PAGE),
                 "standings_provisional": standings["provisional"],
+                # a team event's team standings (issue 40), after the individual ones
+                "team_pages": _pages(teams["rows"], STANDINGS_PER_PAGE) if teams else [],
             },
         )
         cache.set(key, html, HTML_CACHE_SECONDS)

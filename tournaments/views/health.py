@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
@@ -16,4 +17,7 @@ def healthz(request):
     body: dict[str, object] = {"status": "ok" if ok else "fail"}
     if request.user.is_authenticated and request.user.is_staff:
         body["services"] = [s.as_dict() for s in services]
-    return JsonResponse(body, status=200 if ok else 503)
+    response = JsonResponse(body, status=200 if ok else 503)
+    if not ok:  # a load balancer or a client retries after this (issue 38)
+        response["Retry-After"] = str(settings.PULKA_RETRY_AFTER_SECONDS)
+    return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import partial
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -17,7 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from rules.conventions import InvalidConventionError
-from tournaments.access import permissions
+from tournaments.access import lockout, permissions
 from tournaments.errors import UserFacingError
 from tournaments.forms.event import (
     CsvImportForm,
@@ -86,6 +87,9 @@ def dashboard(request, event):
             "desk": desk_text.attention(event, desk_for_event(event=event)),
             "can_organise": permissions.can_organise(request.user, event),
             "can_read_log": permissions.can_chief_referee(request.user, event),
+            "lockouts": staff_lockouts(event)
+            if permissions.can_organise(request.user, event)
+            else [],
         },
     )
 
@@ -150,8 +154,11 @@ def entries_import(request, event):
     if request.method == "POST" and form.is_valid():
         try:
             text = form.csv_text()
-        except Exception as exc:  # a ValidationError from decoding
-            messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        except forms.ValidationError as exc:  # decoding: its own translated words
+            messages.error(request, " ".join(exc.messages))
+            text = None
+        except OSError:  # the upload could not be read (never its English text)
+            messages.error(request, _("The uploaded file could not be read; upload it again."))
             text = None
         if text is not None:
             result, error = run_service(
@@ -292,6 +299,18 @@ def staff(request, event):
     """Who organises and referees the event: grant a role (creating the account), revoke one."""
     form = StaffForm()
     if request.method == "POST":
+        if request.POST.get("action") == "lift":
+            run_service(
+                request,
+                event_services.event_lockout_lift,
+                event=event,
+                username=request.POST.get("user", ""),
+                by=request.user,
+                success=_("The lockout is lifted: %(user)s can log in again.")
+                % {"user": request.POST.get("user", "")},
+            )
+            back_to = "manage" if request.POST.get("from") == "desk" else "manage-staff"
+            return redirect(back_to, slug=event.slug)
         if request.POST.get("action") == "revoke":
             role = get_object_or_404(event.roles, pk=posted_id(request.POST.get("role")))
             run_service(
@@ -333,8 +352,17 @@ def staff(request, event):
             "event": event,
             "roles": event.roles.select_related("user").order_by("role", "user__username"),
             "form": form,
+            "lockouts": staff_lockouts(event),
         },
     )
+
+
+def staff_lockouts(event) -> list[dict]:
+    """The event's organisers and referees locked out of their logins (issue 38), each with
+    the minutes left: the desk and the staff page show them, with a button to lift."""
+    names = sorted({r.user.get_username() for r in event.roles.select_related("user")})
+    locks = lockout.account_locks(lockout.LOGIN, names)
+    return [{"user": n, "minutes": -(-locks[n] // 60)} for n in names if n in locks]
 
 
 @event_view(roles=REFEREE)

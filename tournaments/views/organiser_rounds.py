@@ -38,6 +38,7 @@ from tournaments.views.organiser import ORGANISE, REFEREE
 from tournaments.words import desk as desk_text
 from tournaments.words import draw_report as report_text
 from tournaments.words.gaps import gap_items
+from tournaments.words.teams import meetings_matrix
 
 
 @require_POST
@@ -96,6 +97,7 @@ def round_detail(request, event, number: int, forms=None):
             "report_rows": report_text.rows(report, names),
             "report_summary": report_text.summary(report.get("summary", {})),
             "report_notes": [report_text.note(n, note_names) for n in report.get("notes", [])],
+            "team_meetings": meetings_matrix(report),
             "swap_form": swap,
             "move_form": move,
             "redraw_form": forms.get("redraw") or RedrawTableForm(),

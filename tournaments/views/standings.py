@@ -26,7 +26,7 @@ from django.utils.formats import localize
 from django.utils.html import escape
 from django.utils.http import http_date
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -71,12 +71,9 @@ from tournaments.words.gaps import gap_items
 CROSS_CACHE_SECONDS = 3600
 
 
-#: a recomputation's stored outcome (services.standings) in the page's language
-RUN_OUTCOMES = {
-    "computed": gettext_lazy("computed"),
-    "unchanged": gettext_lazy("unchanged"),
-    "failed": gettext_lazy("failed"),
-}
+#: the event as its pages read it: with its team rules, which the pages' navigation asks for
+#: (issue 40), in the same query
+_EVENTS = Event.objects.select_related("team_rules")
 
 
 def _when(stamp: object) -> object:
@@ -88,27 +85,22 @@ def _when(stamp: object) -> object:
 
 
 def _runs_in_words(snapshot: Any) -> list[dict[str, Any]]:
-    """The snapshot's recent runs, newest first, with times to format and the outcome in
-    words (issue 36: one date format on the page, no stored codes); a failure keeps its
-    first line as the worker wrote it."""
-    rows = []
-    for run in reversed(list(getattr(snapshot, "runs", None) or [])):
-        outcome = str(run.get("outcome") or "")
-        head, _sep, detail = outcome.partition(": ")
-        said = str(RUN_OUTCOMES.get(head, outcome))
-        rows.append(
-            {
-                "started": _when(run.get("started")),
-                "finished": _when(run.get("finished")),
-                "outcome": f"{said}: {detail}" if detail and head in RUN_OUTCOMES else said,
-                "pid": run.get("pid", ""),
-            }
-        )
-    return rows
+    """The snapshot's recent runs, newest first, with times to format (issue 36: one date
+    format on the page); each keeps its stored outcome, which the page says in words
+    (``run_outcome``, :func:`tournaments.words.standings.run_outcome`)."""
+    return [
+        {
+            "started": _when(run.get("started")),
+            "finished": _when(run.get("finished")),
+            "outcome": str(run.get("outcome") or ""),
+            "pid": run.get("pid", ""),
+        }
+        for run in reversed(list(getattr(snapshot, "runs", None) or []))
+    ]
 
 
 def _public_event(request, slug: str) -> Event:
-    event = get_object_or_404(Event, slug=slug)
+    event = get_object_or_404(_EVENTS, slug=slug)
     if not event.published and not can_referee(request.user, event):
         raise Http404
     return event
@@ -116,7 +108,7 @@ def _public_event(request, slug: str) -> Event:
 
 def _staff_event(request, slug: str) -> Event | None:
     """The event if the user referees or organises it; None when a login is needed."""
-    event = get_object_or_404(Event, slug=slug)
+    event = get_object_or_404(_EVENTS, slug=slug)
     if not request.user.is_authenticated:
         return None
     if not can_referee(request.user, event):
@@ -453,10 +445,19 @@ def documents(request, slug: str):
         for f in sel.generated_files(event=event)
         if f.kind in PUBLIC_DOCUMENTS and f.status == GeneratedFile.Status.OK
     ]
+    # grouped by round (issue 36): the event's own documents first, then round by round
+    groups: dict[int, list] = {}
+    for f in files:
+        round_ = f.round or (f.table.round if f.table else None)
+        groups.setdefault(round_.number if round_ else 0, []).append(f)
     return render(
         request,
         "tournaments/standings/documents.html",
-        {"event": event, "files": files, "staff": can_referee(request.user, event)},
+        {
+            "event": event,
+            "groups": sorted(groups.items()),
+            "staff": can_referee(request.user, event),
+        },
     )
 
 

@@ -58,10 +58,11 @@ from tournaments.models import (
     StandingsSnapshot,
     Table,
 )
+from tournaments.web_cache.backend import unreachable
 
 log = logging.getLogger("pulka.page_cache")
 
-__all__ = ["EVENT", "STANDINGS", "changed", "connect", "enabled", "tokens"]
+__all__ = ["EVENT", "STANDINGS", "Unreachable", "changed", "connect", "enabled", "tokens"]
 
 EVENT = "e"
 STANDINGS = "s"
@@ -70,6 +71,10 @@ STANDINGS = "s"
 TOKEN_SECONDS = 600
 
 _pending = threading.local()
+
+
+class Unreachable(Exception):
+    """The cache's server is out of reach: no version can be read (the database path)."""
 
 
 def enabled() -> bool:
@@ -83,7 +88,9 @@ def _key(slug: str, part: str) -> str:
 def tokens(slug: str, parts: Iterable[str], also: Iterable[str] = ()) -> tuple[dict, dict]:
     """The current token of each of ``parts`` for the event ``slug`` (made where missing), and
     the values found under the keys ``also`` (a stored page), in one cache read when the tokens
-    exist. Raises what the cache raises when it cannot be reached."""
+    exist. Raises what the cache raises when it cannot be reached, or :class:`Unreachable`
+    when the cache answered as an empty one because its server is out of reach (``.backend``):
+    the caller renders from the database."""
     keys = {_key(slug, p): p for p in parts}
     extra = list(also)
     found = cache.get_many([*keys, *extra])
@@ -92,6 +99,8 @@ def tokens(slug: str, parts: Iterable[str], also: Iterable[str] = ()) -> tuple[d
         for k in missing:
             cache.add(k, secrets.token_hex(8), TOKEN_SECONDS)
         found.update(cache.get_many(missing))
+    if unreachable(cache):
+        raise Unreachable("the cache's server is out of reach")
     return {keys[k]: found.get(k, "") for k in keys}, {k: found[k] for k in extra if k in found}
 
 

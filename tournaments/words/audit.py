@@ -16,11 +16,14 @@ import io
 import json
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
+from tournaments.convention_labels import convention_name
 from tournaments.models import AuditLogEntry, Event, EventRole
 from tournaments.models.event import DrawMethod
+from tournaments.selectors.standings import metric_label
+from tournaments.standings.scores import round_score
 from tournaments.words.draw_report import name_of
 
 __all__ = ["AUDIT_EXPORT_COLUMNS", "audit_log_csv", "audit_log_export", "described", "who"]
@@ -32,6 +35,10 @@ SENTENCES: dict[str, Any] = {
     "event.updated": _("Settings changed"),
     "event.exported": _("The event's archive exported"),
     "event.imported": _("Event imported from the archive of %(from)s"),
+    "event.family_changed": _(
+        "The rules changed from %(from)s to %(to)s; set again for the new game: %(reset)s"
+    ),
+    "standings.tiebreaks": _("Tie-breaks changed: %(before)s → %(after)s"),
     "entry.registered": _("%(entry)s entered"),
     "entries.imported": _("%(count)s players imported from CSV"),
     "entries.checked_in": _("Everyone registered checked in"),
@@ -66,8 +73,17 @@ SENTENCES: dict[str, Any] = {
     "role.granted": _("%(user)s: role %(role)s granted"),
     "role.revoked": _("%(user)s: role %(role)s revoked"),
     "account.created": _("Account %(user)s created"),
+    "lockout.lifted": _("%(user)s: login lockout lifted"),
 }
 _ENTRY_FIELDS = ("entry", "first", "second")
+#: what an event's change of rule family sets again (``event.family_changed``), as the log
+#: names it
+RESET_NAMES = {
+    "convention_options": _("the convention's options"),
+    "pulka_target": _("the game's size"),
+    "tiebreaks": _("the tie-breaks"),
+    "table_size_policy": _("the table sizes"),
+}
 #: a player's fields as the log names them
 FIELD_NAMES = {
     "name": _("name"),
@@ -106,6 +122,14 @@ def described(action: str, data: dict[str, Any], names: dict[int, str]) -> str:
         )
     if action == "round.drawn" and "method" in data:
         values["method"] = dict(DrawMethod.choices).get(data["method"], data["method"])
+    if action == "event.family_changed":
+        values["from"] = convention_name(str(data.get("from", "")))
+        values["to"] = convention_name(str(data.get("to", "")))
+        reset = data.get("reset") if isinstance(data.get("reset"), dict) else {}
+        values["reset"] = ", ".join(str(RESET_NAMES.get(k, k)) for k in reset) or "—"
+    if action == "standings.tiebreaks":
+        values["before"] = _chain_words(data.get("before"))
+        values["after"] = _chain_words(data.get("after"))
     if action.startswith("role.") and "role" in data:
         values["role"] = dict(EventRole.Role.choices).get(data["role"], data["role"])
     try:
@@ -124,6 +148,22 @@ def who(user: Any, data: Any, names: dict[int, str]) -> str:
     if isinstance(data, dict) and data.get("source") == "table_link":
         return str(_("at the table"))
     return "—"
+
+
+def _chain_words(chain: Any) -> str:
+    """A tie-break chain as the standings page names its links: "Raspasy won, Wins"; a round
+    score first ("round score: whists"); "—" for none."""
+    out = []
+    for link in chain if isinstance(chain, list) else ():
+        if isinstance(link, dict) and "round_score" in link:
+            try:
+                score = gettext(round_score(str(link["round_score"])).name)
+            except (KeyError, ValueError):
+                score = str(link["round_score"])
+            out.append(gettext("round score: %(name)s") % {"name": score})
+        else:
+            out.append(metric_label(str(link))["name"])
+    return ", ".join(out) or "—"
 
 
 # --- the export ------------------------------------------------------------------------------

@@ -2,6 +2,9 @@
 
 import pytest
 
+from scoring.balkan.check import check
+from scoring.balkan.jsonio import JsonFormatError, from_dict
+from scoring.balkan.notation import NotationError, parse
 from scoring.balkan.protocol import AllPass, BalkanProtocol, Defence, Hand, Penalty
 from scoring.balkan.score import deal_stats, score
 
@@ -255,3 +258,107 @@ def test_slovenian_leaves_without_kontra_thrown_in_with_radlc():
 def test_kontra_limit_option():
     s = score(game(Hand(0, 4, kontra=3, kontra_by=1, tricks=(6, 2, 2)), kontra_limit=2))
     assert codes(s) == ["KONTRA_LEVEL"]
+
+
+# --- A two by a refa holder nobody kontras (option plain_two_refa, issue #37) --------------
+
+def test_refa_holders_two_carries_the_croatian_exception_by_default():
+    # 002 "Kontra": a plain two is one "without 'game' and without refa"; the Serbian and
+    # Slovenian variations do not repeat it and the default carries it over: the two is played
+    for convention in ("serbian", "slovenian"):
+        s = score(game(AllPass(), Hand(0, 2, tricks=(6, 2, 2)), convention=convention))
+        assert s.deals[1].kind == "played" and s.deals[1].refa_used and codes(s) == []
+
+
+def test_refa_holders_two_unplayed_under_the_default_names_the_option():
+    s = score(game(AllPass(), Hand(0, 2), convention="slovenian"))
+    assert codes(s) == ["TRICKS_MISSING"] and "plain_two_refa" in str(s.findings[0])
+    # both defenders dropping is the way to record it unplayed (002 "The Defenders' Decisions")
+    s = score(game(AllPass(), Hand(0, 2, defence=(DROP, DROP)), convention="slovenian"))
+    assert s.deals[1].kind == "no-play" and s.columns[0] == -22
+
+
+def test_slovenian_refa_holders_two_as_written_is_thrown_in():
+    # 002 "variations played in Slovenia": "If the contract is leaves (2) and no one says Kontra,
+    # the hand is thrown in without score"; bula 50 allows three radlcs: a second one is given
+    s = score(game(AllPass(), Hand(0, 2), bula=50, convention="slovenian",
+                   plain_two_refa="included"))
+    d = s.deals[1]
+    assert codes(s) == [] and d.kind == "plain-two" and d.outcome == "thrown-in"
+    assert d.refa_given and not d.refa_used and s.refas == (2, 2, 2)
+    assert s.columns == (-50, -50, -50)
+
+
+def test_serbian_refa_holders_two_as_written_gives_a_refa_or_scores_under_the_hat():
+    # 002 "variations played in Serbia": "a contract of 2 (spades) is not thrown in but causes
+    # a refa if no one is under the hat and there have not yet been enough refe"
+    s = score(game(AllPass(), Hand(0, 2), bula=60, convention="serbian",
+                   plain_two_refa="included"))
+    assert s.deals[1].outcome == "refa" and s.refas == (2, 2, 2) and codes(s) == []
+    # "The declarer scores for a contract of 2 if he is under the hat": his refa doubles it
+    refas = (AllPass(),) * 3  # three refas each
+    hat = (Hand(0, 7, True, defence=(DROP, DROP)),) * 2  # A at −50 + 32 + 32 = +14, one refa left
+    s = score(game(*refas, *hat, Hand(0, 2), bula=50, convention="serbian", refa_limit=3,
+                   plain_two_refa="included"))
+    last = s.deals[-1]
+    assert last.outcome == "declarer-wins" and last.refa_used and last.column_delta[0] == 8
+
+
+def test_plain_two_refa_included_contradicts_the_croatian_text():
+    with pytest.raises(ValueError, match="plain_two_refa"):
+        score(game(Hand(0, 2), plain_two_refa="included"))
+
+
+# --- A game agreed without refas (option refas, issue #37) --------------------------------
+
+def test_no_refas_all_pass_has_no_effect():
+    # 002 "Refa" gives refas by the bula; a league without them says refas=false
+    s = score(game(AllPass(), Hand(0, 3, tricks=(6, 2, 2)), refas=False))
+    assert s.refa_limit == 0 and s.deals[0].outcome == "no-effect" and s.refas == (0, 0, 0)
+    assert s.deals[1].multiplier == 1 and s.columns[0] == -24
+    s = score(game(Hand(0, 2), convention="slovenian", refas=False))
+    assert s.deals[0].outcome == "thrown-in" and not s.deals[0].refa_given
+    s = score(game(Hand(0, 2), convention="serbian", refas=False))
+    assert s.deals[0].outcome == "no-score"
+
+
+def test_no_refas_with_a_refa_limit_is_refused():
+    with pytest.raises(ValueError, match="refa_limit"):
+        score(game(refas=False, refa_limit=2))
+
+
+def test_readers_refuse_options_that_contradict_each_other_naming_them():
+    # the options alone are valid; together the reader refuses them (issue #37)
+    text = ("format: balkan 1\nconvention: slovenian\noptions: refas=false, refa_limit=2\n"
+            "bula: 30\nplayers: A, B, C\n\n1. dalje\n")
+    with pytest.raises(NotationError, match="refa_limit") as caught:
+        parse(text)
+    assert caught.value.line == 3
+    data = {"format": "pulka-balkan-protocol", "version": 1, "convention": "croatian",
+            "options": {"plain_two_refa": "included"}, "bula": 30, "players": ["A", "B", "C"],
+            "deals": []}
+    with pytest.raises(JsonFormatError, match=r"\$\.options: .*plain_two_refa"):
+        from_dict(data)
+    data["options"] = {"plain_two_refa": "included", "plain_two": "thrown_in"}
+    assert from_dict(data)[0].options == (("plain_two", "thrown_in"), ("plain_two_refa", "included"))
+
+
+def test_two_players_with_the_same_name_are_refused_naming_the_field():
+    # 002 "Players and Deal": three players, each with his own columns (issue #37)
+    same = BalkanProtocol(("A", "A", "A"), 30, ())
+    with pytest.raises(ValueError, match="players: seat 2 has the name of seat 1"):
+        score(same)
+    assert [f.code for f in check(same).findings] == ["TABLE"]
+    data = {"format": "pulka-balkan-protocol", "version": 1, "bula": 30,
+            "players": ["A", "B", " b"], "deals": []}
+    with pytest.raises(JsonFormatError, match=r"\$\.players\[2\]: 'b' is also the name at "
+                                              r"\$\.players\[1\]"):
+        from_dict(data)
+
+
+def test_penalty_past_the_bound_is_not_scored():
+    # issue #37: every family's penalty amounts have a bound (scoring.model.PENALTY_MAX)
+    s = score(game(Penalty(1, "referee", column=10**40), Penalty(1, soups=((0, 10**7),))))
+    assert codes(s) == ["PENALTY", "PENALTY"] and s.columns == (-30, -30, -30)
+    assert "at most 1000000" in s.findings[0].message
+    assert score(game(Penalty(1, column=10**6))).columns[1] == -30 - 10**6

@@ -6,6 +6,8 @@ Vorhand; a declarer Bertil's defenders are Cecilia (left), then Anna.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from scoring.pot.check import check
@@ -114,3 +116,14 @@ def test_option_hand_game_rank_reaches_the_checker():
     report = check(german(hand))
     assert codes(report) == ["AUCTION_HAND_TIE"] and report.ok  # a warning only
     assert codes(check(german(hand, hand_game_rank="hand_higher"))) == []
+
+
+def test_trick_money_of_a_stake_not_a_multiple_of_ten_is_paid_exactly_or_refused():
+    # 003: "pro Stich ein Zehntel des Einsatzes"; 5 chips left in the pot and the dealer's ten
+    # make a stake of 15: a trick is worth 3/2 (issue #37)
+    d = score(german(Hand(1, c("1"), (GO, GO), tricks=(2, 6, 2)), opening_pot=5)).deals[0]
+    assert (d.amount, d.trick_value) == (15, Fraction(3, 2))
+    assert d.trick_payments == (TrickPayment(POT, 1, 6, 9), TrickPayment(POT, 2, 2, 3),
+                                TrickPayment(POT, 0, 2, 3))  # fmt: skip
+    with pytest.raises(PotScoringError, match=r"1 trick at .* 3/2 chips.*Zehntel"):
+        score(german(Hand(1, c("1"), (GO, GO), tricks=(3, 6, 1)), opening_pot=5))

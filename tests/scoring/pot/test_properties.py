@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from scoring.pot import jsonio, notation
 from scoring.pot.check import check
 from scoring.pot.generate import random_protocol
 from scoring.pot.protocol import Hand, Ledger, LedgerRow, Rundpass
-from scoring.pot.score import score
+from scoring.pot.score import PotScoringError, score
 from scoring.pot.variant import PotVariant, pairwise_results
 
 TABLES = st.sampled_from([("viennese", 3), ("viennese", 4), ("german", 3)])
@@ -101,3 +102,21 @@ def test_the_generator_covers_both_games_and_table_sizes():
         assert ("viennese", wanted) in kinds, wanted
     for wanted in ("4", "2u", "rundpass", "home"):
         assert ("german", wanted) in kinds, wanted
+
+
+@settings(deadline=None, max_examples=100)
+@given(games(), st.integers(0, 9))
+def test_trick_money_is_a_tenth_of_the_amount_exactly_or_refused(p, odd):
+    """000 "Betalning" / 003 "pro Stich ein Zehntel des Einsatzes" (issue #37): with any opening
+    pot, each trick payment is exactly tricks × amount / 10, or the game is refused naming the
+    tricks; it is never rounded down."""
+    shifted = replace(p, opening_pot=p.opening_pot + odd)
+    try:
+        game = score(shifted)
+    except PotScoringError as error:
+        assert error.field == "tricks" and "not a multiple of 10" in str(error)
+        return
+    for d in game.deals:
+        for t in d.trick_payments:
+            assert t.amount == t.tricks * Fraction(d.amount, 10)
+    assert sum(game.nets) + game.pot == shifted.opening_pot

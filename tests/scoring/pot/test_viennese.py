@@ -7,13 +7,17 @@ ante: not forced.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from rules.conventions import InvalidConventionError
 from rules.pot import VIENNESE
+from scoring.jsonio import JsonFormatError
 from scoring.pot.check import check
-from scoring.pot.protocol import Hand, Ledger, LedgerRow, Rundpass
-from scoring.pot.score import POT, Transfer, TrickPayment, score
+from scoring.pot.jsonio import from_dict
+from scoring.pot.protocol import Hand, Ledger, LedgerRow, Penalty, Rundpass
+from scoring.pot.score import POT, PotScoringError, Transfer, TrickPayment, score
 
 from .helpers import ABCD, FORCED, GO, HOME, INVITE, INVITED, c, codes, game
 
@@ -195,7 +199,9 @@ def test_efterkop_rules():
     low = Hand(0, c("2"), efterkop=((1, c("4")),), tricks=(0, 10, 0))
     assert "EFTERKOP_LEVEL" in codes(check(game(low, opening_pot=10)))
     flat = Hand(0, c("2"), efterkop=((1, c("5")), (0, c("5"))), tricks=(0, 0, 10))
-    assert "EFTERKOP_LEVEL" in codes(check(game(flat, opening_pot=10)))
+    # two rules of 000 "Efterköp", two codes (issue #37): "minst nivån fem", "på högre nivå"
+    assert "EFTERKOP_NOT_HIGHER" in codes(check(game(flat, opening_pot=10)))
+    assert "EFTERKOP_LEVEL" not in codes(check(game(flat, opening_pot=10)))
     spel = Hand(0, c("2u"), efterkop=((1, c("5")),), tricks=(5, 0, 5))
     assert "EFTERKOP" in codes(check(game(spel, opening_pot=10)))
     own = Hand(0, c("2"), efterkop=((0, c("5")),), tricks=(0, 5, 5))
@@ -331,3 +337,38 @@ def test_option_trump_obligation_changes_the_play_not_the_payments():
     assert score(strict).deals == score(plain).deals and check(strict).ok
     with pytest.raises(InvalidConventionError):
         game(*deals, convention="german", trump_obligation=True).rules()  # 003 has none
+
+
+def test_trick_money_of_a_pot_not_a_multiple_of_ten_is_paid_exactly_or_refused():
+    # 000 "Betalning": "Varje stick är värt en tiondel av beloppet"; an opening pot of 5 makes
+    # 15 after the ante: a trick is worth 3/2 (issue #37), two tricks 3 chips, three 9/2
+    d = one(Hand(0, c("1"), (GO, HOME), tricks=(8, 2, 0)), opening_pot=5)
+    assert (d.amount, d.trick_value) == (15, Fraction(3, 2))
+    assert d.trick_payments == (TrickPayment(0, 1, 2, 3),)  # integer division paid 2
+    with pytest.raises(PotScoringError, match=r'deal 1: tricks: 3 tricks .* 9/2 chips.*"Betalning"'):
+        score(game(Hand(0, c("1"), (GO, HOME), tricks=(7, 3, 0)), opening_pot=5))
+    report = check(game(Hand(0, c("1"), (GO, HOME), tricks=(7, 3, 0)), opening_pot=5))
+    assert codes(report) == ["UNSCORABLE"] and "multiple of 10" in report.findings[0].message
+
+
+def test_two_players_with_the_same_name_are_refused_naming_the_field():
+    # 000 "Förberedelser": the players agree the stakes among themselves; each has his net and a
+    # column in the ledger, so each needs a name of his own (issue #37)
+    same = game(Hand(0, c("1"), (HOME, HOME)), players=("A", "B", "a"))
+    assert codes(check(same)) == ["PLAYER_NAMES"] and check(same).findings[0].column == "players"
+    with pytest.raises(PotScoringError, match="players: seat 3 has the name of seat 1"):
+        score(same)
+    data = {"format": "pulka-pot-protocol", "version": 1, "players": ["A", "A", "A"], "deals": []}
+    with pytest.raises(JsonFormatError, match=r"\$\.players\[1\]: 'A' is also the name at "
+                                              r"\$\.players\[0\]"):
+        from_dict(data)
+
+
+def test_a_penalty_past_the_bound_is_refused_naming_the_field():
+    # issue #37: every family's penalty amounts have a bound (scoring.model.PENALTY_MAX)
+    from_ = game(Penalty(0, to_pot=10**40))
+    with pytest.raises(PotScoringError, match=r"deal 1: to_pot: .* \(at most 1000000\)"):
+        score(from_)
+    assert codes(check(from_)) == ["UNSCORABLE"] and check(from_).findings[0].column == "to_pot"
+    with pytest.raises(PotScoringError, match=r"deal 1: to_players: "):
+        score(game(Penalty(0, to_players=((1, 10**7),))))

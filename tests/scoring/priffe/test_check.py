@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.priffe import Contract
+from scoring.findings import Severity
 from scoring.priffe.check import check
 from scoring.priffe.generate import sheet_for
 from scoring.priffe.protocol import Ending, Hand, Penalty, PriffeSheet, SheetEntry
@@ -34,9 +35,9 @@ def test_information_bid_only_from_the_first_two_speakers() -> None:
     # A deals the first deal, so B speaks first: B, C, D, A.
     late = hand(None, "tvångsnoll", 6, bids=("pass", "pass", "spader", "pass"))
     report = check(game(late))
-    assert [f.code for f in report.findings] == ["AUCTION"]
+    assert [f.code for f in report.findings] == ["AUCTION_INFORMATION"]
     assert "first two speakers" in report.findings[0].message
-    assert str(report.findings[0]).endswith('[004 "Budgivning"] (AUCTION)')
+    assert str(report.findings[0]).endswith('[004 "Budgivning"] (AUCTION_INFORMATION)')
 
 
 def test_the_auction_decides_contract_and_declarer() -> None:
@@ -51,8 +52,9 @@ def test_the_auction_decides_contract_and_declarer() -> None:
 
 def test_a_bid_not_higher_and_a_wrong_number_of_bids() -> None:
     # 004: "Ett nytt bud måste vara högre än det närmast föregående"; one round of four.
-    assert "AUCTION" in codes(game(hand(C, "ruter", 8, bids=("hjärter", "ruter", "pass", "pass"))))
-    assert "AUCTION" in codes(game(hand(B, "pref", 8, bids=("pref", "pass", "pass"))))
+    # one code a rule (issue #37): the bid not higher, the round not of four
+    assert "AUCTION_NOT_HIGHER" in codes(game(hand(C, "ruter", 8, bids=("hjärter", "ruter", "pass", "pass"))))
+    assert "AUCTION_ROUND" in codes(game(hand(B, "pref", 8, bids=("pref", "pass", "pass"))))
 
 
 def test_tricks_not_summing_to_13() -> None:
@@ -96,6 +98,12 @@ def test_more_than_three_sits_agreed() -> None:
 def test_a_sits_left_before_it_was_won_and_deals_after_it_was() -> None:
     short = game(hand(A, "pref", 9), hand(A, "pref", 9, sits=1))
     assert codes(short) == ["SITS_NOT_WON"]
+    assert check(short).findings[0].severity is Severity.ERROR
+    # the time limit ended the sits (issue 36): said as a warning, and scored
+    timed = replace(short, ending=Ending.TIME_LIMIT)
+    (found,) = check(timed).findings
+    assert found.code == "SITS_NOT_WON" and found.severity is Severity.WARNING
+    assert "by the time limit" in found.message
     won = [hand(A, "pref", 9), hand(A, "pref", 9)]
     assert codes(game(*won, hand(B, "pref", 9))) == ["DEAL_AFTER_SITS"]
     back = game(*won, hand(A, "pref", 9, sits=1), hand(A, "pref", 9))
@@ -151,3 +159,12 @@ def test_sheet_longer_than_the_deals() -> None:
 def test_findings_cite_the_seed_sections() -> None:
     report = check(game(replace(hand(A, "spader", 8), tricks=(8, 4))))
     assert [f.citation for f in report.findings] == ['004 "Budgivning"', '004 "Antal kort"']
+
+
+def test_a_penalty_past_the_bound_is_a_finding() -> None:
+    # issue #37: a penalty of 10^40 points was taken silently; scoring.model.PENALTY_MAX bounds
+    # every family's penalty amounts
+    assert codes(game(Penalty(0, B, 10**6))) == []
+    report = check(game(Penalty(0, B, 10**40)))
+    assert [f.code for f in report.findings] == ["PENALTY"]
+    assert report.findings[0].column == "points" and "at most 1000000" in report.findings[0].message

@@ -14,6 +14,9 @@ def test_the_api_reference_loads_only_pulkas_own_files():
     html = response.content.decode()
     assert not re.search(r"(?:src|href)=[\"']?(?:https?:)?//", html), "a link off the site"
     assert "cdn." not in html and "googleapis" not in html
+    # what the Redoc bundle itself would ask of another site (its logo) the page forbids
+    [policy] = re.findall(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)
+    assert "default-src 'self'" in policy and "img-src 'self' data:;" in policy
     [script] = re.findall(r"<script src=\"([^\"]+)\"", html)
     assert script.startswith("/static/"), script
     found = finders.find(script.removeprefix("/static/"))

@@ -98,7 +98,7 @@ def test_settings_page_offers_both_games_options_citing_their_rule_texts(client)
         assert f'name="option_{name}"' in page, name
     assert "Viennese rules" in page and "German rules" in page and "(000" not in page
     assert 'name="option_refa_limit"' not in page
-    assert "Wiener Préférence (Viennese)" in page and "Deutsche Préférence (German)" in page
+    assert "Viennese Préférence" in page and "German Préférence" in page  # in the page's words
     settings = {
         "name": "Wien", "starts_on": "2027-03-06", "ends_on": "2027-03-06", "venue": "Café",
         "variant": "viennese", "pulka_target": 10, "table_size_policy": "mixed",

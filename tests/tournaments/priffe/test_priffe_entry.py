@@ -66,8 +66,8 @@ def test_an_illegal_auction_is_stored_with_its_finding_citing_seed_004(client):
     )  # fmt: skip
     version = current(table)
     codes = {f["code"] for f in version.findings}
-    assert "AUCTION" in codes, version.findings
-    finding = next(f for f in version.findings if f["code"] == "AUCTION")
+    assert "AUCTION_INFORMATION" in codes, version.findings
+    finding = next(f for f in version.findings if f["code"] == "AUCTION_INFORMATION")
     assert "information bid" in finding["message"], finding
     assert (finding["source"], finding["rule"]) == ("004", "Budgivning"), finding
     page = client.get(url).content.decode()
@@ -136,6 +136,6 @@ def test_the_referee_desk_reads_the_priffe_notation_with_bids_and_a_straff(clien
         Hand(0, Contract.HJARTER, BERTIL, (4, 9), bids=("hjärter", "pass", "spader", "pass")),
         Penalty(0, CECILIA, 50, "revoke"),
     )
-    assert [f["code"] for f in version.findings] == ["AUCTION", "AUCTION"], version.findings
+    assert [f["code"] for f in version.findings] == ["AUCTION_INFORMATION", "AUCTION_NOT_HIGHER"], version.findings
     page = client.get(url).content.decode()
     assert "A bid against the bidding rules" in page and "[Priffe rules, “Budgivning”]" in page

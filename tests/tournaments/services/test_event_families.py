@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.utils import translation
 
 from scoring.russian.stats import STAT_KEYS
 from scoring.variants import VARIANTS
@@ -34,7 +35,8 @@ def test_a_croatian_event_is_created_at_tables_of_three_with_a_bula():
     assert event.variant == "croatian"
     assert event.table_size_policy == "3"
     assert event.pulka_target in (30, 50, 60, 100)  # a bula, not a Russian pulka's 20
-    assert event.convention_name.startswith("Hrvatski")
+    with translation.override("hr"):
+        assert event.convention_name == "Hrvatski preferans"
     assert event_table_policy(event) == "3"
 
 
@@ -77,3 +79,30 @@ def test_the_form_offers_the_chosen_familys_options_and_names_its_game_size():
     assert "(Croatian rules, “Kontra”)" in str(fields["option_plain_two"].label)
     assert str(game_size_label(balkan)) == "Bula"
     assert str(game_size_label(family_for("sochi"))) == "Pulka size"
+
+
+def test_the_balkan_form_offers_the_issue_37_options_with_their_source():
+    # seed 002 "Kontra" (a two "without 'game' and without refa") and "Refa"
+    fields = option_fields(family_for("serbian"))
+    refa_two = fields["option_plain_two_refa"]
+    assert "002" in str(refa_two.label) and "refa" in str(refa_two.label)
+    assert [value for value, _ in refa_two.choices] == ["", "excluded", "included"]
+    assert [value for value, _ in fields["option_refas"].choices] == ["", "true", "false"]
+    # 001 §4.2.14: the settlement's two methods with §4.2.12's rounding, and exact
+    rounding = option_fields(family_for("sochi"))["option_rounding"]
+    assert [value for value, _ in rounding.choices] == ["", "kodeks", "average", "exact"]
+    assert "Variant 2" in dict(rounding.choices)["average"]
+
+
+@pytest.mark.django_db
+def test_a_balkan_event_takes_the_issue_37_options_and_refuses_their_contradictions():
+    event = EventFactory(variant="serbian", table_size_policy="3")
+    event = event_update(event=event, convention_options={"plain_two_refa": "included",
+                                                          "refas": True})
+    assert event.convention_options == {"plain_two_refa": "included", "refas": True}
+    croatian = EventFactory(variant="croatian", table_size_policy="3")
+    with pytest.raises(UserFacingError) as info:  # the Croatian text states the exception
+        event_update(event=croatian, convention_options={"plain_two_refa": "included"})
+    assert info.value.extra["field"] == "convention_options"
+    with pytest.raises(UserFacingError):
+        event_update(event=croatian, convention_options={"refas": False, "refa_limit": 2})

@@ -29,8 +29,9 @@ def test_event_create_validates_the_variant_against_rules_and_makes_the_creator_
 @pytest.mark.parametrize(
     ("fields", "field", "words"),
     [
-        ({"variant": "bridge"}, "variant", "unknown convention"),
-        ({"convention_options": {"whist_style": "polite"}}, "convention_options", "whist_style"),
+        ({"variant": "bridge"}, "variant", "“bridge” is not a convention Pulka knows"),
+        # the option by its label, the bad value quoted (issue 36: not the option's key)
+        ({"convention_options": {"whist_style": "polite"}}, "convention_options", "“polite”"),
         ({"convention_options": {"no_such_option": 1}}, "convention_options", "no_such_option"),
     ],
 )

@@ -4,6 +4,7 @@ the stored snapshot (never computed per request)."""
 from __future__ import annotations
 
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -252,3 +253,31 @@ def test_api_recompute_and_documents(client, event, django_capture_on_commit_cal
     f.status = "failed"
     f.save()
     assert client.get(response.json()["url"]).status_code == 410
+
+
+def test_one_row_per_document_and_the_public_list_grouped_by_round(client, event):
+    """Issue 36: on the organisers' page each document has its own row with its own paper and
+    language (never one paper for three buttons); the public list is grouped by round."""
+    client.force_login(user_with(event, "organiser"))
+    html = client.get(reverse("documents-manage", args=[event.slug])).content.decode()
+    rows = re.findall(r'<form method="post" class="inline document-row">(.*?)</form>', html, re.S)
+    # standings, players' links, the whole event's protocols; per round (2): blank, seating,
+    # filled of every table, one table's filled protocol
+    assert len(rows) == 3 + 2 * 4
+    for row in rows:
+        assert row.count("<button") == 1 and row.count('name="paper"') == 1, row
+        assert row.count('name="language"') == 1, row
+    assert not re.search(r'<form method="post" class="inline">', html)
+    client.logout()
+    for kind, round_ in (("seating", 2), ("standings", None), ("seating", 1), ("standings", 1)):
+        GeneratedFile.objects.create(
+            event=event, kind=kind, round=event.rounds.get(number=round_) if round_ else None,
+            status="ok", paper="A4", language="en",
+        )  # fmt: skip
+    html = client.get(reverse("documents", args=[event.slug])).content.decode()
+    headings = re.findall(r"<h2>(.*?)</h2>", html)
+    assert headings[:3] == ["Event", "Round 1", "Round 2"], headings
+    sections = html.split("<h2>")[1:]
+    assert "Standings" in sections[0] and sections[0].count("<tr>") == 2  # header + one file
+    assert sections[1].count("<tr>") == 3 and "Seating list" in sections[1]
+    assert sections[2].count("<tr>") == 2

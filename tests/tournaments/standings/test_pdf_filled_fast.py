@@ -99,6 +99,12 @@ def test_each_sheet_holds_its_table_a_page_each(played, tmp_path):
             assert "APPROVED" in page and "PROVISIONAL" not in page
             for s in sheet["settlement"]:
                 assert s["name"] in page
+            # which of 4.2.14's methods settled it (issue #37): the event's, Variant 1 here
+            assert sheet["settlement_rounding"] == ("kodeks" if len(sheet["players"]) == 3
+                                                    else "exact")
+            said = ("Settled by Kodeks 1996, 4.2.14, Variant 1" if len(sheet["players"]) == 3
+                    else "Settled exactly, without rounding.")
+            assert squeeze(said) in squeeze(page)
         assert "wrote into another player's pulya" in pages[0]
         assert "Fixed whists" in pages[0]
         assert "-15" in pages[0]

@@ -98,8 +98,10 @@ def test_the_russian_form_names_the_options_in_russian(client):
 def test_the_public_event_page_names_the_convention_and_its_options(client):
     event = EventFactory(variant="leningrad", convention_options={"raspasy_price": 3})
     page = client.get(reverse("event", args=[event.slug])).content.decode()
-    assert "Ленинградка (Leningrad)" in page
+    assert "Leningrad" in page and "Ленинградка" not in page  # in the page's language (#36)
     assert "Raspasy price per trick (Kodeks 1996, note 44): 3" in page
+    page = client.get("/ru" + reverse("event", args=[event.slug])).content.decode()
+    assert "Ленинградка" in page and "(Leningrad)" not in page
 
 
 def test_the_returned_half_consolation_option_d21_is_set_and_shown_in_both_languages(client):

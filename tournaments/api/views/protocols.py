@@ -162,12 +162,10 @@ class _TableApi(APIView):
         referee = can_referee(request.user, event)
         given = request.headers.get("X-Table-Key", "")
         by_key = False
-        if given:  # a key offered: wrong ones are counted per table and address (lockout.py)
-            account = f"table:{table.pk}"
-            lockout.check(lockout.PRIVATE_KEY, request, account=account)
+        if given:  # a key offered: a wrong one slows its sender, never the table (lockout.py)
             by_key = secrets.compare_digest(given.encode(), table.url_key.encode())
-            if not by_key:
-                lockout.failure(lockout.PRIVATE_KEY, request, account=account)
+            if not by_key and (wait := lockout.failure(lockout.PRIVATE_KEY, request)):
+                raise lockout.LockedOut(lockout.PRIVATE_KEY, wait)
         return event, table, referee, by_key
 
     def forbidden(self) -> Response:

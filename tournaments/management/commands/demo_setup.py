@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 
 from tournaments.demo.balkan import demo_balkan_event
 from tournaments.demo.events import demo_event, demo_referee
+from tournaments.demo.league import demo_balkan_league, demo_federation_cup
 from tournaments.demo.pot import demo_pot_event
 from tournaments.demo.priffe import demo_priffe_event
 
@@ -45,11 +46,18 @@ class Command(BaseCommand):
                 continue
             getattr(module, function)(event)
             self.stdout.write(f"demo: {module_name.rsplit('.', 1)[1]} ready")
+        cup = demo_federation_cup(organiser=user, first=event)
+        self.stdout.write(f"demo federation cup: {cup.name} at /s/{cup.slug}/")
         liga = demo_balkan_event(organiser=user)
         demo_referee(liga)
         self.stdout.write(
             f"demo Balkan event: {liga.name} ({liga.entries.count()} players, Croatian rules) "
             f"at /e/{liga.slug}/"
+        )
+        league = demo_balkan_league(organiser=user, first=liga)
+        self.stdout.write(
+            f"demo league: {league.name} ({league.series_events.count()} evenings) "
+            f"at /s/{league.slug}/"
         )
         kvall = demo_priffe_event(organiser=user)
         demo_referee(kvall)

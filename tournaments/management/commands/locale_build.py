@@ -8,7 +8,7 @@ reports what is still untranslated, and runs ``compilemessages``. Needs GNU gett
 
 What must be translated:
 
-- Russian: every string (the organisers' and referees' pages too).
+- The :data:`COMPLETE` languages: every string (the organisers' and referees' pages too).
 - The other languages: every string a player or a table reads, that is every string the
   :data:`PLAYER_FACING` files use (a .po entry whose ``#:`` locations name one of them). The
   others (the organisers' and referees' pages) may stay untranslated: Django shows them in
@@ -62,6 +62,8 @@ PLAYER_FACING: tuple[str, ...] = (
     "templates/tournaments/standings/_nav.html",
     "templates/tournaments/standings/_status.html",
     "templates/tournaments/standings/_files.html",
+    "templates/tournaments/teams/",
+    "tournaments/views/teams.py",
     "templates/tournaments/protocols/table_entry.html",
     "templates/tournaments/protocols/entry/",
     "templates/tournaments/protocols/cells/",
@@ -83,6 +85,16 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/words/gaps.py",
     "tournaments/words/penalties.py",
     "templates/tournaments/hall/",
+    # leagues and cups (issue 39): the series page, a person's page, their words and columns
+    "templates/tournaments/series/series.html",
+    "templates/tournaments/series/person.html",
+    "templates/tournaments/series/pdf_pending.html",
+    "tournaments/views/series.py",
+    "tournaments/forms/series.py",
+    "templates/tournaments/locked.html",  # a private link tried too often
+    "templates/tournaments/bad_input.html",  # a private link's form refused
+    "templates/tournaments/error.html",  # the 400/403/404/500 pages
+    "tournaments/views/errors.py",
     "tournaments/forms/convention_options.py",
     "tournaments/convention_labels.py",
     "tournaments/families/",
@@ -102,8 +114,14 @@ PLAYER_FACING: tuple[str, ...] = (
     "scoring/balkan/",  # the Balkan findings' sentences (gettext_noop templates)
 )
 
-#: Russian is complete; every other language but English covers :data:`PLAYER_FACING`.
-COMPLETE = ("ru",)
+#: The languages translated throughout; every other language but English covers
+#: :data:`PLAYER_FACING`.
+COMPLETE = ("ru", "hr", "sr-latn", "de", "sv")
+
+#: Plural forms a language's fragments give where its catalogue's header declares more:
+#: Russian's header (makemessages copies Django's) declares a fourth form, for fractions,
+#: which no count uses.
+PLURALS = {"ru": 3}
 
 _LOCATION = re.compile(r"^#: (.*)$", re.M)
 _PLURALS = re.compile(r"nplurals=(\d+)")
@@ -231,7 +249,7 @@ class Command(BaseCommand):
             text, missing = fill(
                 text,
                 read_fragments(FRAGMENTS, language),
-                plurals=3 if language in COMPLETE else plural_count(text),
+                plurals=PLURALS.get(language) or plural_count(text),
                 required=(lambda head: True) if language in COMPLETE else player_facing,
             )
             po.write_text(text, encoding="utf-8")
@@ -241,8 +259,8 @@ class Command(BaseCommand):
             self.stdout.write(f"{len(missing)} untranslated{where}")
             if missing:
                 failed.append(
-                    f"{len(missing)} strings have no Russian translation"
-                    if language == "ru"
+                    f"{len(missing)} strings have no {language} translation"
+                    if language in COMPLETE
                     else f"{len(missing)} player-facing strings have no {language} translation"
                 )
         call_command(

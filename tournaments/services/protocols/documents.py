@@ -16,7 +16,8 @@ from scoring.model import Ending
 from scoring.notation_lexer import NotationError
 from scoring.variants import read_json_document, variant_of
 from tournaments import rule_sources
-from tournaments.errors import UserFacingError
+from tournaments.convention_labels import convention_error_said, convention_name, family_for
+from tournaments.errors import UserFacingError, said_error
 from tournaments.families import domain_of_protocol
 from tournaments.families.protocols import ScoringProtocol, Sheet, deal_lines
 from tournaments.models import Table
@@ -60,10 +61,9 @@ def _parameters(convention: str, options, field: str) -> dict[str, object]:
     try:
         return find_any_convention(convention).with_options(**dict(options)).options()
     except InvalidConventionError as exc:
+        said = convention_error_said(exc, family_for(convention))
         raise UserFacingError(
-            _("%(field)s: %(reason)s")
-            % {"field": field, "reason": rule_sources.cited_in(str(exc))},
-            {"field": field},
+            _("%(field)s: %(reason)s") % {"field": field, "reason": said}, {"field": field}
         ) from exc
 
 
@@ -100,9 +100,9 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
     try:
         given = find_any_convention(protocol.convention)
     except InvalidConventionError as exc:
+        said = convention_error_said(exc)
         raise UserFacingError(
-            _("%(field)s: %(reason)s")
-            % {"field": "convention", "reason": rule_sources.cited_in(str(exc))},
+            _("%(field)s: %(reason)s") % {"field": "convention", "reason": said},
             {"field": "convention"},
         ) from exc
     if given.key != event_convention.key:
@@ -110,7 +110,7 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
             _(
                 "convention: this event plays %(event)s; a table cannot change it (the protocol says %(given)s)."
             )
-            % {"event": event_convention.name, "given": given.name},
+            % {"event": convention_name(event_convention), "given": convention_name(given)},
             {"field": "convention", "expected": event_convention.key},
         )
     expected = _parameters(header.convention, header.options, "options")
@@ -162,6 +162,10 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
     head = ""
     if not has_header:
         head = variant.format_text(header).split("\n\n", 1)[0]
+        # the lines a family's deals stand under, where the text leaves them out (Priffe's
+        # "sits 1: …", the draw's seating)
+        lead = domain_of_protocol(header).notation_lead(header, text)
+        head += "\n\n" + lead if lead else ""
         full = head + "\n\n" + text
     try:
         parsed, sheet = variant.parse_text(full)
@@ -169,7 +173,12 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
         line = exc.line - (0 if has_header else len(head.splitlines()) + 1)
         raise UserFacingError(
             _("Line %(line)d, column %(column)d: %(reason)s")
-            % {"line": line, "column": exc.column, "reason": rule_sources.cited_in(exc.reason)},
+            % {
+                "line": line,
+                "column": exc.column,
+                # the reason in the reader's language where the notation gives its words
+                "reason": said_error(exc) if exc.text else rule_sources.cited_in(exc.reason),
+            },
             {"field": "notation", "line": line, "column": exc.column},
         ) from exc
     # what the text leaves out comes from the event and the draw; what it states is checked
@@ -207,16 +216,15 @@ def protocol_from_notation(table: Table, text: str) -> ScoringProtocol:
 
 
 def notation_text(protocol: ScoringProtocol, sheet: Sheet | None) -> str:
-    """The deals (numbered) and the sheet lines, as the referee's box shows them."""
-    text = "".join(f"{i}. {line}\n" for i, line in enumerate(deal_lines(protocol), 1))
-    if sheet is not None:
-        variant = variant_of(protocol)
-        try:  # the family's sheet lines: what its full text adds after the deals
-            bare = variant.format_text(protocol)
-            full = variant.format_text(protocol, sheet)
-        except ValueError:
-            return text
-        written = full[len(bare) :].strip("\n") if full.startswith(bare) else ""
-        if written:
-            text += written + "\n"
-    return text
+    """The deals (numbered) and the sheet lines, as the referee's box shows them: the family's
+    text without its header, so that the box saves back unchanged (Priffe's deals under their
+    ``sits K:`` lines)."""
+    variant = variant_of(protocol)
+    try:
+        full = (
+            variant.format_text(protocol) if sheet is None else variant.format_text(protocol, sheet)
+        )
+    except ValueError:  # a protocol the text cannot write: its deals as far as they go
+        return "".join(f"{i}. {line}\n" for i, line in enumerate(deal_lines(protocol), 1))
+    body = full.split("\n\n", 1)[1] if "\n\n" in full else ""
+    return body.strip("\n") + "\n" if body.strip() else ""

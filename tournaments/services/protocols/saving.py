@@ -159,6 +159,21 @@ def protocol_save(
         )
     if table.round.state == Round.State.CLOSED:
         _require_correction_of_closed_round(table, by, reason)
+    if not can_referee(by, event):  # the table's key or a player's link (issue 38)
+        if protocol.first_dealer != table.first_dealer:
+            raise UserFacingError(
+                _(
+                    "The draw decides who deals first at this table: seat %(seat)d, not seat "
+                    "%(given)d. A referee changes it if the table agreed otherwise."
+                )
+                % {"seat": table.first_dealer + 1, "given": protocol.first_dealer + 1},
+                {"field": "first_dealer"},
+            )
+        if reason.strip():
+            raise UserFacingError(
+                _("A version's reason is the referee's: the table saves without one."),
+                {"field": "reason"},
+            )
     protocol = _require_event_rules(table, protocol)
     current = _current(table, entry_kind)
     current_version = current.version if current else None

@@ -16,11 +16,31 @@
 
   function pages() { return hall.querySelectorAll(".hall-page"); }
 
+  /* The page shown fits the screen: every row inside the hall, no name cut, at any projector
+   * size (issue 36). The type starts at the style sheet's size and shrinks a pixel at a time
+   * until the page's bottom and right edge are inside the hall. */
+  function fits(page) {
+    var box = hall.getBoundingClientRect();
+    var own = page.getBoundingClientRect();
+    return own.bottom <= box.bottom + 0.5 && page.scrollWidth <= page.clientWidth + 1 &&
+      own.right <= box.right + 0.5;
+  }
+
+  function fit(page) {
+    hall.style.fontSize = "";
+    var size = parseFloat(window.getComputedStyle(hall).fontSize);
+    while (!fits(page) && size > 8) {
+      size -= 1;
+      hall.style.fontSize = size + "px";
+    }
+  }
+
   function show(i) {
     var all = pages();
     if (!all.length) { return; }
     index = ((i % all.length) + all.length) % all.length;
     for (var k = 0; k < all.length; k++) { all[k].hidden = k !== index; }
+    fit(all[index]);
     hall.setAttribute("data-page", String(index + 1));
     pager.textContent = all.length > 1 ? (index + 1) + " / " + all.length : "";
   }
@@ -50,6 +70,11 @@
       .catch(function () { offline.hidden = false; })
       .then(function () { setTimeout(poll, pollMs); });
   }
+
+  window.addEventListener("resize", function () {
+    var all = pages();
+    if (all.length) { fit(all[index]); }
+  });
 
   document.addEventListener("keydown", function (event) {
     if (event.key === "ArrowRight" || event.key === "PageDown" || event.key === " ") {

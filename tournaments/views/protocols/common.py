@@ -36,8 +36,6 @@ def staff_view(roles: frozenset[str]):
     return decorator
 
 
-
-
 def _seats(values: list[str]) -> list[int]:
     """The seats ticked (the service checks that the table has them)."""
     return [s for s in map(whole_number, values) if s is not None]

@@ -106,7 +106,8 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
             "text": text,
             "ending": ending,
             "endings": protocol_words.ending_choices(ui_of_event(event)),
-            "family": ui_of_event(event),  # the family's notation examples
+            # the family's notation examples, for this table's game
+            "hints": ui_of_event(event).notation_hints(svc.table_header(table)),
             "error": error,
             "stale": stale,
             "view": protocol_words.pulka_view(table, version),

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from tournaments.access import permissions
-from tournaments.errors import UserFacingError, whole_number
+from tournaments.errors import BIGINT_MAX, UserFacingError, whole_number
 from tournaments.models import Appeal, PenaltyDefinition, PenaltyKind
 from tournaments.selectors import protocols as sel
 from tournaments.services import rulings as rsvc
@@ -82,7 +82,9 @@ def incidents(request, event, number: int, table_number: int):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "ruling":
-                incident = get_object_or_404(table.incidents, pk=whole_number(request.POST.get("incident")))
+                incident = get_object_or_404(
+                    table.incidents, pk=whole_number(request.POST.get("incident"), high=BIGINT_MAX)
+                )
                 kind = request.POST.get("kind", "")
                 definition = None
                 if kind == "event":
@@ -145,7 +147,10 @@ def _kept(incidents, post):
     """Each incident with ``kept``: what its ruling form was sent with, when the ruling was
     refused (the form shows it again to correct), else nothing."""
     incidents = list(incidents)
-    wanted = whole_number(post.get("incident")) if post is not None else None
+    try:
+        wanted = whole_number(post.get("incident"), high=BIGINT_MAX) if post is not None else None
+    except UserFacingError:  # the refusal already says so
+        wanted = None
     for incident in incidents:
         incident.kept = post if wanted == incident.pk else {}
     return incidents

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from scoring.model import Ending
 from tournaments.access import lockout
-from tournaments.errors import UserFacingError, whole_number
+from tournaments.errors import BIGINT_MAX, UserFacingError, whole_number
 from tournaments.models import Entry, Protocol, Round, Ruling
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
@@ -27,7 +27,9 @@ def table_entry(request, key: str):
     version, protocol = _current_protocol(table)
     ui = ui_of_protocol(protocol)  # the family's deal form (tournaments.variants)
     error = stale = None
-    edit = whole_number(request.GET.get("edit")) if request.GET.get("edit", "").isdigit() else None
+    edit = request.GET.get("edit", "")
+    # a deal's index to edit: a number past any deal (or any integer) edits none
+    edit = int(edit) if edit.isascii() and edit.isdigit() and len(edit) <= 9 else None
     if request.method == "POST":
         action = request.POST.get("action", "add")
         deals = list(protocol.deals)
@@ -122,6 +124,10 @@ def table_entry(request, key: str):
             "ui": ui,
             **ui.entry_context(protocol),
             "error": error,
+            # the form a refusal is about, where its message stands (issue 36)
+            "error_at": {"sheet": "sheet", "ending": "ending"}.get(
+                request.POST.get("action", "add"), "deal"
+            ),
             "stale": stale,
             "edit": edit,
             "edited": edited,
@@ -152,14 +158,16 @@ def player_protocols(request, key: str):
         try:
             if request.POST.get("action") == "appeal":
                 ruling = get_object_or_404(
-                    Ruling, pk=whole_number(request.POST.get("ruling")), incident__event=entry.event
+                    Ruling, pk=whole_number(request.POST.get("ruling"), high=BIGINT_MAX), incident__event=entry.event
                 )
                 rsvc.appeal_file(
                     ruling=ruling, grounds=request.POST.get("grounds", ""), entry=entry
                 )
             else:
                 protocol = get_object_or_404(
-                    Protocol, pk=whole_number(request.POST.get("protocol")), table__seats__entry=entry
+                    Protocol,
+                    pk=whole_number(request.POST.get("protocol"), high=BIGINT_MAX),
+                    table__seats__entry=entry,
                 )
                 seat = protocol.table.seats.get(entry=entry).position
                 svc.protocol_confirm(protocol=protocol, seat=seat, entry=entry)

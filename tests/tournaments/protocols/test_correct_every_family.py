@@ -1,0 +1,224 @@
+"""The "Correct" link opens the deal's form filled with the deal as entered, in every family
+(issue 36 "Entering and correcting"): each deal entered on the table's phone page is opened
+with ``?edit=<index>``, its form read back as a browser would submit it, and saved as a
+correction; the protocol's deals are then unchanged. A blank or wrongly filled form would
+change a deal (or be refused). Deals and penalties are shown with the players' names, never
+their seat numbers, on the page and in the filled PDF."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from scoring.balkan.protocol import Penalty as BalkanPenalty
+from tournaments.models import Protocol
+from tournaments.services.protocols import protocol_save, stored_protocol
+from tournaments.variants import ui_of_protocol
+
+from ..balkan.test_balkan_event import balkan_table
+from ..pot.test_pot_event import pot_table
+from ..priffe.test_priffe_event import priffe_table
+from .conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+
+class _DealForm(HTMLParser):
+    """The fields of ``<form id="form">`` as a browser submits them: a text or number input's
+    value, a checked box or radio button, a select's selected option (else its first)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside = False
+        self.fields: dict[str, str] = {}
+        self.select: str | None = None
+        self.first: str | None = None
+        self.chosen: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.inside = a.get("id") == "form"
+        if not self.inside:
+            return
+        if tag == "input" and a.get("name"):
+            kind = a.get("type", "text")
+            if kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    self.fields[a["name"]] = a.get("value", "on")
+            else:
+                self.fields[a["name"]] = a.get("value", "")
+        elif tag == "select":
+            self.select, self.first, self.chosen = a.get("name"), None, None
+        elif tag == "option" and self.select:
+            if self.first is None:
+                self.first = a.get("value", "")
+            if "selected" in a:
+                self.chosen = a.get("value", "")
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "select" and self.select and self.inside:
+            self.fields[self.select] = self.chosen if self.chosen is not None else self.first or ""
+            self.select = None
+
+
+def deal_form(page: str) -> dict[str, str]:
+    parser = _DealForm()
+    parser.feed(page)
+    return parser.fields
+
+
+def current(table):
+    return Protocol.objects.get(table=table, entry_kind="table", is_current=True)
+
+
+def enter(client, table, url, *deals):
+    for n, fields in enumerate(deals):
+        based_on = str(current(table).version) if n else ""
+        r = client.post(url, {"based_on_version": based_on, "action": "add", **fields})
+        assert r.status_code == 302, r.content.decode()[:2000]
+
+
+def correct_each_unchanged(client, table, url):
+    """Open every deal's correction form and save it as shown: nothing changes."""
+    before = stored_protocol(current(table).data).deals
+    for index in range(len(before)):
+        page = client.get(f"{url}?edit={index}").content.decode()
+        fields = deal_form(page)
+        assert fields["action"] == "replace" and fields["index"] == str(index)
+        r = client.post(url, fields)
+        assert r.status_code == 302, (index, r.content.decode()[:2000])
+        after = stored_protocol(current(table).data).deals
+        assert after == before, (index, before[index], after[index])
+    return before
+
+
+def test_balkan_correction_form_is_the_deal_as_entered(client):
+    event, (table,), _ = balkan_table()
+    url = reverse("protocol-table", args=[table.url_key])
+    enter(
+        client, table, url,
+        {"kind": "hand", "declarer": "0", "contract": "3", "defence_1": "play",
+         "defence_2": "play", "tricks_1": "2", "tricks_2": "2"},
+        {"kind": "hand", "declarer": "1", "contract": "4", "igra": "on", "defence_2": "play",
+         "defence_0": "invite", "kontra": "1", "kontra_by": "2", "tricks_0": "1",
+         "tricks_1": "6", "tricks_2": "3"},
+        {"kind": "allpass"},
+    )  # fmt: skip
+    page = client.get(url + "?edit=1").content.decode()
+    assert '<input type="checkbox" name="igra" checked>' in page
+    assert '<option value="invite" selected>' in page and '<option value="1" selected>' in page
+    deals = correct_each_unchanged(client, table, url)
+    assert deals[1].kontra_by == 2 and deals[1].game
+    # the players by name, never by seat number ("1 igra srce … kontra 3")
+    shown = _deal_cells(client.get(url).content.decode())
+    assert shown[1].startswith("Branko 1 igra srce ide/zove kontra Cvijeta 1 štihovi 1-6-3")
+    assert sheet_texts(table)[1] == "Branko 1 igra srce ide/zove kontra Cvijeta 1 štihovi 1-6-3"
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_pot_correction_form_is_the_deal_as_entered(client, size):
+    event, (table,), _ = pot_table(size=size, first_dealer=2)
+    url = reverse("protocol-table", args=[table.url_key])
+    # dealer Cecilia (seat 2): at four she sits out; Anna plays with an efterköp chain after
+    enter(
+        client, table, url,
+        {"kind": "hand", "declarer": "0", "contract": "3", "defence_1": "go",
+         "defence_3" if size == 4 else "defence_2": "home", "tricks_1": "4"},
+        {"kind": "hand", "declarer": "0", "contract": "2", "efterkop_by_1": "1",
+         "efterkop_contract_1": "5", "tricks_0": "5", "tricks_2": "5"},
+        # the third deal's dealer: Bertil at three, Anna at four (she sits out)
+        {"kind": "rundpass", **{f"tricks_{p}": t for p, t in enumerate(
+            (3, 3, 4) if size == 3 else (0, 3, 3, 4))}},
+    )  # fmt: skip
+    deals = correct_each_unchanged(client, table, url)
+    assert [c.code for _s, c in deals[1].efterkop] == ["5"]
+    shown = _deal_cells(client.get(url).content.decode())
+    assert shown[1].startswith("Anna 1 2 efterköp Bertil 1 fem")
+    assert sheet_texts(table)[1].startswith("Anna 1 2 efterköp Bertil 1 fem")
+    if size == 4:  # the form of deal 1 names its own dealer, not the next deal's
+        page = client.get(url + "?edit=0").content.decode()
+        assert "Cecilia 1 deals and sits out this deal." in page
+        assert 'name="tricks_2"' not in deal_form(page)
+
+
+def test_priffe_correction_form_is_the_deal_as_entered(client):
+    event, (table,), _ = priffe_table()
+    url = reverse("protocol-table", args=[table.url_key])
+    enter(
+        client, table, url,
+        {"kind": "hand", "sits": "1", "tricks_own": "9", "bid_0": "pass", "bid_1": "spader",
+         "bid_2": "hjärter", "bid_3": "pass", "honours_holder": "2", "honours_pattern": "3"},
+        {"kind": "tvangsnoll", "sits": "1", "declarer": "1", "tricks_own": "6"},
+        {"kind": "straff", "sits": "1", "offender": "2", "penalty_points": "50",
+         "penalty_rule": "revoke"},
+        {"kind": "hand", "sits": "1", "contract": "noll", "declarer": "3", "tricks_other": "8"},
+    )  # fmt: skip
+    page = client.get(url + "?edit=2").content.decode()
+    assert 'value="straff" checked' in page and 'value="revoke"' in page
+    deals = correct_each_unchanged(client, table, url)
+    assert deals[0].bids == ("spader", "hjärter", "pass", "pass")
+    # "3 hjärter 9/4 honnörer 2 3", "straff 4 50 rule=…" no more
+    shown = _deal_cells(client.get(url).content.decode())
+    assert shown[0].startswith("Cecilia 1 hjärter 9/4 honnörer Cecilia 1 3")
+    assert shown[2].startswith("straff Cecilia 1 50")
+    texts = sheet_texts(table)
+    assert texts[0].startswith("Cecilia 1 hjärter 9/4") and texts[2].startswith("straff Cecilia 1")
+
+
+def _deal_cells(page: str) -> list[str]:
+    """The pulka's deal column as a person reads it."""
+    cells = re.findall(r'<tr id="deal-[^"]*"[^>]*>\s*<td class="num">[^<]*</td>\s*<td>(.*?)</td>',
+                       page, re.S)  # fmt: skip
+    return [" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in cells]
+
+
+def sheet_texts(table) -> list[str]:
+    """The filled protocol's deal column (the PDF's words)."""
+    protocol = stored_protocol(current(table).data)
+    sheet = ui_of_protocol(protocol).filled_sheet(protocol, list(range(len(protocol.deals))))
+    return [d["text"] for d in sheet["deals"]]
+
+
+def test_the_russian_sheet_names_the_players_and_writes_calls_in_the_pages_language(client):
+    setup = make_table(names=("Anna Petrova", "Boris", "Vera"))
+    url = reverse("protocol-table", args=[setup.table.url_key])
+    # Anna Petrova (a name with a space: the notation writes her seat) plays 6♠, Boris whists
+    enter(
+        client, setup.table, url,
+        {"kind": "game", "declarer": "0", "contract": "6♠", "call_1": "whist", "call_2": "pass",
+         "tricks_0": "6"},
+    )  # fmt: skip
+    assert sheet_texts(setup.table) == ["Anna Petrova 6♠ / ровно w/p"]
+    with translation.override("ru"):
+        assert sheet_texts(setup.table) == ["Anna Petrova 6♠ / ровно в/п"]
+    # the pulka's whists cell says on whom they are written
+    page = client.get(url).content.decode()
+    assert "W8 → Anna Petrova<br>" in page
+
+
+def test_a_referees_penalty_offers_no_correct_link_where_the_form_cannot_enter_one(client):
+    # the Balkan phone form enters hands and all-pass only: its "correct" would turn the
+    # referee's penalty into a hand; Priffe's form has the straff, so it offers one there
+    event, (table,), _ = balkan_table()
+    url = reverse("protocol-table", args=[table.url_key])
+    enter(client, table, url, {"kind": "allpass"})
+    header = stored_protocol(current(table).data)
+    protocol_save(
+        table=table,
+        protocol=header.with_deals((*header.deals, BalkanPenalty(1, rule="3", column=10))),
+        based_on_version=current(table).version,
+    )
+    page = client.get(url).content.decode()
+    assert "?edit=0#form" in page and "?edit=1#form" not in page
+    event, (table,), _ = priffe_table()
+    url = reverse("protocol-table", args=[table.url_key])
+    enter(client, table, url, {"kind": "straff", "sits": "1", "offender": "2",
+                               "penalty_points": "50", "penalty_rule": "revoke"})  # fmt: skip
+    assert "?edit=0#form" in client.get(url).content.decode()

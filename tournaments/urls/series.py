@@ -1,0 +1,22 @@
+"""Leagues and cups (issue 39, see tournaments/urls/__init__.py): public under ``/s/<slug>/``
+and ``/people/<id>/``, organisers under ``/o/<slug>/``, ``/s/<slug>/manage/`` and
+``/e/<slug>/manage/persons/``."""
+
+from django.urls import path
+
+from tournaments.views import persons as people
+from tournaments.views import series as v
+
+urlpatterns = [
+    path("s/<slug:slug>/", v.series_page, name="series"),
+    path("s/<slug:slug>/standings.csv", v.series_csv, name="series-csv"),
+    path("s/<slug:slug>/standings.pdf", v.series_pdf, name="series-pdf"),
+    path("s/<slug:slug>/manage/", v.series_manage, name="series-manage"),
+    path("people/<int:person_id>/", v.person_page, name="person"),
+    path("people/<int:person_id>/manage/", people.person_manage, name="person-manage"),
+    path("people/<int:person_id>/export.json", people.person_export, name="person-export"),
+    path("o/<slug:slug>/", v.organisation_page, name="organisation"),
+    path("o/<slug:slug>/persons/merge/", v.persons_merge, name="persons-merge"),
+    path("o/<slug:slug>/events/new/", v.organisation_event_new, name="organisation-event-new"),
+    path("e/<slug:slug>/manage/persons/", v.event_persons, name="event-persons"),
+]
