@@ -85,7 +85,9 @@ def test_the_balkan_form_offers_the_issue_37_options_with_their_source():
     # seed 002 "Kontra" (a two "without 'game' and without refa") and "Refa"
     fields = option_fields(family_for("serbian"))
     refa_two = fields["option_plain_two_refa"]
-    assert "002" in str(refa_two.label) and "refa" in str(refa_two.label)
+    assert "(Croatian rules, “Kontra”)" in str(refa_two.label) and "refa" in str(refa_two.label)
+    assert "002" not in str(refa_two.label)
+    assert "(Croatian rules, “Refa”)" in str(fields["option_refas"].label)
     assert [value for value, _ in refa_two.choices] == ["", "excluded", "included"]
     assert [value for value, _ in fields["option_refas"].choices] == ["", "true", "false"]
     # 001 §4.2.14: the settlement's two methods with §4.2.12's rounding, and exact

@@ -36,7 +36,12 @@ def saved(monkeypatch):
     for table in tables:
         seats = table.seats.select_related("entry__player").order_by("position")
         game = random_protocol(rng, players=seats.count(), target=event.pulka_target)
-        game = dataclasses.replace(game, players=tuple(s.entry.player.name for s in seats))
+        # the draw decides who deals first (issue 38): the saved protocol agrees with it
+        game = dataclasses.replace(
+            game,
+            players=tuple(s.entry.player.name for s in seats),
+            first_dealer=table.first_dealer,
+        )
         versions.append(protocol_save(table=table, protocol=game, based_on_version=None))
     Protocol.objects.filter(pk__in=[p.pk for p in versions]).update(approved=True)
     return event, versions
