@@ -212,13 +212,15 @@ def _signed(value: Any) -> str:
 #: the sheet; any other value settles exactly
 _ROUNDING_METHODS: dict[str, Callable[[], str]] = {
     "kodeks": lambda: gettext(
-        "Settled by Kodeks 1996, 4.2.14, Variant 1: each gora that does not divide by "
-        "three is rounded by 4.2.12."
-    ),
+        "Settled by %(rule)s, Variant 1: each gora that does not divide by three is rounded "
+        "by 4.2.12."
+    )
+    % {"rule": rule_sources.cite("001", "4.2.14")},
     "average": lambda: gettext(
-        "Settled by Kodeks 1996, 4.2.14, Variant 2: only the average gora is rounded by "
-        "4.2.12, when it does not divide."
-    ),
+        "Settled by %(rule)s, Variant 2: only the average gora is rounded by 4.2.12, when it "
+        "does not divide."
+    )
+    % {"rule": rule_sources.cite("001", "4.2.14")},
 }
 
 
