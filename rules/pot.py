@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -63,6 +64,7 @@ __all__ = [
     "VIENNESE_OPTIONS",
     "GERMAN_OPTIONS",
     "find_convention",
+    "with_stake",
     "LEVEL_WORDS",
 ]
 
@@ -468,3 +470,25 @@ def find_convention(name: str) -> PotConvention:
     except (KeyError, AttributeError):
         known = ", ".join(CONVENTIONS)
         raise unknown_convention(f"unknown convention {name!r}; known: {known}", name) from None
+
+
+def with_stake(
+    convention: str, stake: int | None, options: Mapping[str, object] | None = None
+) -> dict[str, object]:
+    """``options`` with the event's stake, its game size (G, the grundinsats, in Vienna: 000
+    "Förberedelser"; the dealer's chips in Germany: 003), where they do not set it themselves:
+    the one place the protocol's header, the blank and filled sheets and the settings page read
+    the stake from, so that they all play the same one.
+
+    >>> with_stake("viennese", 20, {})
+    {'base_stake': 20}
+    >>> with_stake("viennese", 10, {}), with_stake("german", 10, {"cap": 30})
+    ({}, {'cap': 30})
+    >>> with_stake("viennese", 20, {"base_stake": 30})
+    {'base_stake': 30}
+    """
+    conv = find_convention(convention)
+    merged = dict(options or {})
+    if stake is not None and stake != conv.stake:
+        merged.setdefault("base_stake" if conv.game == "viennese" else "ante", stake)
+    return merged

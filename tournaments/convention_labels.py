@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.conventions import InvalidConventionError
 from rules.variants import RUSSIAN, Family, family_of_convention
+from tournaments import rule_sources
+from tournaments.rule_sources import SOURCES, with_rule
 
 __all__ = [
     "BALKAN_OPTION_LABELS",
@@ -44,40 +46,71 @@ __all__ = [
 
 #: Option → its label, citing the rule text (seed 001: the Kodeks) where the option lives.
 OPTION_LABELS: dict[str, Any] = {
-    "game_cost_multiplier": _("Game cost: the contract's pulya price × (note 52)"),
-    "declarer_gora_multiplier": _("Declarer's gora per undertrick: pulya price × (001 §4.2.1)"),
-    "misere_gora_per_trick": _("Gora per trick on a failed misère"),
-    "consolation": _("Consolation per undertrick (note 53)"),
-    "consolation_flat": _("Flat consolation: whists per undertrick"),
-    "consolation_writers": _("Who writes consolation (001 §3.8.1.2)"),
-    "misere_consolation": _("Consolation on a failed misère"),
-    "talon_premiums": _("Dealer's talon premium (001 §3.4.11)"),
-    "whist_responsibility": _("Whister's responsibility (001 §3.8.11, §3.8.12)"),
-    "whist_style": _("Whist (001 §3.8.13, §3.8.14)"),
-    "pair_shortfall_6_7": _("Two whisters short on a 6 or 7 (001 §3.8.6)"),
-    "pair_shortfall_8_10": _("Two whisters short on 8 to 10 (001 §3.8.6, note 58)"),
-    "ten_checked": _("Tens checked: no obligation to whist (note 38)"),
-    "single_whister_tricks": _("A single whister writes whists for (001 §3.8.5)"),
-    "returned_half_consolation": _(
-        "Gentleman whist, whist returned: the former half-whister writes the consolation"
-        " (001 §3.8.8, §3.8.14, §3.8.1.2)"
+    "game_cost_multiplier": with_rule(
+        _("Game cost: the contract's pulya price × (%(rule)s)"), "001", "note 52"
     ),
-    "raspasy_mode": _("Raspasy are written in (001 §3.7.2)"),
-    "raspasy_price": _("Raspasy price per trick (note 44)"),
-    "raspasy_progression": _("Raspasy progression (001 §3.7.4)"),
+    "declarer_gora_multiplier": with_rule(
+        _("Declarer's gora per undertrick: pulya price × (%(rule)s)"), "001", "4.2.1"
+    ),
+    "misere_gora_per_trick": _("Gora per trick on a failed misère"),
+    "consolation": with_rule(_("Consolation per undertrick (%(rule)s)"), "001", "note 53"),
+    "consolation_flat": _("Flat consolation: whists per undertrick"),
+    "consolation_writers": with_rule(_("Who writes consolation (%(rule)s)"), "001", "3.8.1.2"),
+    "misere_consolation": _("Consolation on a failed misère"),
+    "talon_premiums": with_rule(_("Dealer's talon premium (%(rule)s)"), "001", "3.4.11"),
+    "whist_responsibility": with_rule(
+        _("Whister's responsibility (%(rule)s)"), "001", "3.8.11", "3.8.12"
+    ),
+    "whist_style": with_rule(_("Whist (%(rule)s)"), "001", "3.8.13", "3.8.14"),
+    "pair_shortfall_6_7": with_rule(_("Two whisters short on a 6 or 7 (%(rule)s)"), "001", "3.8.6"),
+    "pair_shortfall_8_10": with_rule(
+        _("Two whisters short on 8 to 10 (%(rule)s)"), "001", "3.8.6", "note 58"
+    ),
+    "ten_checked": with_rule(
+        _("Tens checked: no obligation to whist (%(rule)s)"), "001", "note 38"
+    ),
+    "single_whister_tricks": with_rule(
+        _("A single whister writes whists for (%(rule)s)"), "001", "3.8.5"
+    ),
+    "returned_half_consolation": with_rule(
+        _(
+            "Gentleman whist, whist returned: the former half-whister writes the consolation (%(rule)s)"
+        ),
+        "001",
+        "3.8.8",
+        "3.8.14",
+        "3.8.1.2",
+    ),
+    "raspasy_mode": with_rule(_("Raspasy are written in (%(rule)s)"), "001", "3.7.2"),
+    "raspasy_price": with_rule(_("Raspasy price per trick (%(rule)s)"), "001", "note 44"),
+    "raspasy_progression": with_rule(_("Raspasy progression (%(rule)s)"), "001", "3.7.4"),
     "raspasy_progression_limit": _("The progression stops after this many steps; 0: never"),
-    "raspasy_amnesty": _("Raspasy amnesty: the smallest count is subtracted (001 §3.7.3)"),
-    "raspasy_whists_base": _("Raspasy whists on (001 §3.7.2.2)"),
-    "raspasy_zero_bonus": _("Zero-trick bonus in the pulya (001 §3.7.2.1)"),
+    "raspasy_amnesty": with_rule(
+        _("Raspasy amnesty: the smallest count is subtracted (%(rule)s)"), "001", "3.7.3"
+    ),
+    "raspasy_whists_base": with_rule(_("Raspasy whists on (%(rule)s)"), "001", "3.7.2.2"),
+    "raspasy_zero_bonus": with_rule(
+        _("Zero-trick bonus in the pulya (%(rule)s)"), "001", "3.7.2.1"
+    ),
     "raspasy_dealer_zero_bonus": _("A 4-player dealer with no tricks writes the zero bonus"),
-    "raspasy_talon_to_dealer": _("A 4-player dealer owns the talon's tricks (001 §3.7.6.1)"),
-    "raspasy_exit": _("What ends a run of raspasy (001 §3.7.8)"),
-    "raspasy_exit_level": _("Lowest contract right after raspasy (001 §3.7.8)"),
-    "raspasy_sliding": _("Sliding raspasy: the deal passes on (001 §3.7.7)"),
-    "help": _("Help: points over the target go to an opponent (001 §4.2.3)"),
-    "end_conversion": _("Gora points a pulya point is worth (001 §4.2.3)"),
-    "rounding": _("Rounding of the result (001 §4.2.12)"),
-    "multipliers": _("Bombs and dark bids as multipliers (notes 29–31)"),
+    "raspasy_talon_to_dealer": with_rule(
+        _("A 4-player dealer owns the talon's tricks (%(rule)s)"), "001", "3.7.6.1"
+    ),
+    "raspasy_exit": with_rule(_("What ends a run of raspasy (%(rule)s)"), "001", "3.7.8"),
+    "raspasy_exit_level": with_rule(
+        _("Lowest contract right after raspasy (%(rule)s)"), "001", "3.7.8"
+    ),
+    "raspasy_sliding": with_rule(
+        _("Sliding raspasy: the deal passes on (%(rule)s)"), "001", "3.7.7"
+    ),
+    "help": with_rule(
+        _("Help: points over the target go to an opponent (%(rule)s)"), "001", "4.2.3"
+    ),
+    "end_conversion": with_rule(_("Gora points a pulya point is worth (%(rule)s)"), "001", "4.2.3"),
+    "rounding": with_rule(_("Rounding of the result (%(rule)s)"), "001", "4.2.12"),
+    "multipliers": with_rule(
+        _("Bombs and dark bids as multipliers (%(rule)s)"), "001", "note 29", "note 30", "note 31"
+    ),
 }
 
 
@@ -121,21 +154,40 @@ VALUE_LABELS: dict[tuple[str, str], Any] = {
 #: The Balkan options (:mod:`rules.balkan`), citing seed 002 and the reading aid's §3
 #: (reading aid, variants) where the seed leaves a point open.
 BALKAN_OPTION_LABELS: dict[str, Any] = {
-    "direction": _('Direction of play (002 "Players and Deal"; Serbia: counter-clockwise)'),
-    "refas": _('Played with refas (002 "Refa"); no: all passing has no effect'),
-    "refa_limit": _('Refa limit; 0: by the bula, 1 at 30, 3 from 50 (002 "Refa")'),
-    "refa_count": _('How refas are counted (002 "Refa")'),
-    "plain_two": _('A plain two nobody kontras (002 "Kontra")'),
-    "plain_two_refa": _('A two nobody kontras, said by a declarer who holds a refa (002 "Kontra")'),
-    "igra_commits_to_trumps": _(
-        "Igra commits to trumps; igra betl / sans at the first turn only (002, Serbia)"
+    "direction": with_rule(
+        _("Direction of play (%(rule)s; Serbia: counter-clockwise)"), "002", "Players and Deal"
     ),
-    "preferans": _("Preferans (8) as a contract (002, Serbia)"),
-    "defender_quota": _("Defenders' quota with both playing (002, note (j))"),
-    "kontra_soups": _('Who writes the defence\'s tricks after a kontra (002 "Kontra")'),
-    "kontra_limit": _('Longest doubling chain; 0: unlimited (002 "Kontra")'),
-    "bettel_kontra": _('A lost bettel with kontra: who writes 5 × v (002 "Bettel")'),
-    "end_cap": _('End cap: the last contract reaches zero exactly (002 "Ending the Game")'),
+    "refas": with_rule(
+        _("Played with refas (%(rule)s); no: all passing has no effect"), "002", "Refa"
+    ),
+    "refa_limit": with_rule(
+        _("Refa limit; 0: by the bula, 1 at 30, 3 from 50 (%(rule)s)"), "002", "Refa"
+    ),
+    "refa_count": with_rule(_("How refas are counted (%(rule)s)"), "002", "Refa"),
+    "plain_two": with_rule(_("A plain two nobody kontras (%(rule)s)"), "002", "Kontra"),
+    "plain_two_refa": with_rule(
+        _("A two nobody kontras, said by a declarer who holds a refa (%(rule)s)"), "002", "Kontra"
+    ),
+    "igra_commits_to_trumps": with_rule(
+        _("Igra commits to trumps; igra betl / sans at the first turn only (%(rule)s, Serbia)"),
+        "002",
+    ),
+    "preferans": with_rule(_("Preferans (8) as a contract (%(rule)s, Serbia)"), "002"),
+    "defender_quota": with_rule(
+        _("Defenders' quota with both playing (%(rule)s)"), "002", "note (j)"
+    ),
+    "kontra_soups": with_rule(
+        _("Who writes the defence's tricks after a kontra (%(rule)s)"), "002", "Kontra"
+    ),
+    "kontra_limit": with_rule(
+        _("Longest doubling chain; 0: unlimited (%(rule)s)"), "002", "Kontra"
+    ),
+    "bettel_kontra": with_rule(
+        _("A lost bettel with kontra: who writes 5 × v (%(rule)s)"), "002", "Bettel"
+    ),
+    "end_cap": with_rule(
+        _("End cap: the last contract reaches zero exactly (%(rule)s)"), "002", "Ending the Game"
+    ),
 }
 
 
@@ -164,10 +216,10 @@ VALUE_LABELS.update(
 #: The Priffe options (:mod:`rules.priffe`), citing seed 004 and the reading aid's §7–8
 #: (reading aid, variants: A-PR-1 … A-PR-6) where the seed leaves a point open.
 PRIFFE_OPTION_LABELS: dict[str, Any] = {
-    "play": _('How long a game lasts (004 "Enklare variant av Priffe")'),
-    "penalty_points": _("Where strafftrick points are written (004; A-PR-1)"),
-    "straffslam": _("Lilla / stora straffslam on a capital failure (004; A-PR-3)"),
-    "money_divisor": _("Money: point differences divided by; 0: points only (A-PR-6)"),
+    "play": with_rule(_("How long a game lasts (%(rule)s)"), "004", "Enklare variant av Priffe"),
+    "penalty_points": with_rule(_("Where strafftrick points are written (%(rule)s)"), "004"),
+    "straffslam": with_rule(_("Lilla / stora straffslam on a capital failure (%(rule)s)"), "004"),
+    "money_divisor": _("Money: point differences divided by; 0: points only"),
 }
 
 
@@ -175,28 +227,45 @@ PRIFFE_OPTION_LABELS: dict[str, Any] = {
 #: reading aid's §5–6 (reading aid, variants, A-VI-…, A-DE-…) where the seeds leave a
 #: point open. An option of the other game is refused for a convention (its error names it).
 POT_OPTION_LABELS: dict[str, Any] = {
-    "base_stake": _('Base stake (grundinsats) in chips, divisible by ten (000 "Förberedelser")'),
-    "max_amount": _("Maximum amount (maxbelopp) in chips; blank: three base stakes (000)"),
-    "ante": _('The dealer\'s ante every deal; blank: one base stake, or 10 (000 "Giv"; 003)'),
-    "pot_end": _("The pot left at the end of the round (the seeds are silent)"),
-    "defender_quota": _("A going defender falls under (000, A-VI-3)"),
-    "invitation_pay": _('After an invitation the declarer pays (000 "Betalning", A-VI-4)'),
-    "premium_cap": _("Premium payments cut to the maximum amount (A-VI-5)"),
-    "premiums": _('Premium contracts played (000 "Varianter")'),
-    "negotiation": _('Negotiation (förhandling) allowed (000 "Förhandling")'),
-    "trump_obligation": _('Trump obligation (trumftvång) (000 "Varianter")'),
-    "herz_premium": _("Prämie: chips each way for Herz (003)"),
-    "cap": _("The agreed maximum (Höchstgrenze) in chips; 0: none (003)"),
-    "cap_applies": _("The maximum limits (003, A-DE-1)"),
-    "premium_payers": _("The Prämie is paid by and to (003, A-DE-2)"),
-    "hand_game_rank": _("A hand game of a talon bid's suit (003, A-DE-3)"),
-    "bidding": _("Bidding (003: “Vorhand … Mittelhand … Der Kartengeber”)"),
+    "base_stake": with_rule(
+        _("Base stake (grundinsats) in chips, divisible by ten (%(rule)s)"), "000", "Förberedelser"
+    ),
+    "max_amount": with_rule(
+        _("Maximum amount (maxbelopp) in chips; blank: three base stakes (%(rule)s)"), "000"
+    ),
+    "ante": with_rule(
+        _("The dealer's ante every deal; blank: one base stake, or 10 (%(rule)s; %(german)s)"),
+        "000",
+        "Giv",
+        german=SOURCES["003"],
+    ),
+    "pot_end": _("The pot left at the end of the round (the rules do not say)"),
+    "defender_quota": with_rule(_("A going defender falls under (%(rule)s)"), "000"),
+    "invitation_pay": with_rule(
+        _("After an invitation the declarer pays (%(rule)s)"), "000", "Betalning"
+    ),
+    "premium_cap": _("Premium payments cut to the maximum amount"),
+    "premiums": with_rule(_("Premium contracts played (%(rule)s)"), "000", "Varianter"),
+    "negotiation": with_rule(
+        _("Negotiation (förhandling) allowed (%(rule)s)"), "000", "Förhandling"
+    ),
+    "trump_obligation": with_rule(
+        _("Trump obligation (trumftvång) (%(rule)s)"), "000", "Varianter"
+    ),
+    "herz_premium": with_rule(_("Prämie: chips each way for Herz (%(rule)s)"), "003"),
+    "cap": with_rule(_("The agreed maximum (Höchstgrenze) in chips; 0: none (%(rule)s)"), "003"),
+    "cap_applies": with_rule(_("The maximum limits (%(rule)s)"), "003"),
+    "premium_payers": with_rule(_("The Prämie is paid by and to (%(rule)s)"), "003"),
+    "hand_game_rank": with_rule(_("A hand game of a talon bid's suit (%(rule)s)"), "003"),
+    "bidding": with_rule(_("Bidding (%(rule)s: “Vorhand … Mittelhand … Der Kartengeber”)"), "003"),
 }
 
 
 VALUE_LABELS.update(
     {
-        ("play", "sits"): _('sits: three, every partnership once (004 "Utgång")'),
+        ("play", "sits"): with_rule(
+            _("sits: three, every partnership once (%(rule)s)"), "004", "Utgång"
+        ),
         ("play", "deals"): _("a fixed number of deals, one partnership"),
         ("play", "total"): _("until a side reaches a total below the line"),
         ("penalty_points", "below"): _("under strecket: they count toward game"),
@@ -252,6 +321,13 @@ def family_for(variant: str | None) -> Family:
         return family_of_convention(variant)
     except InvalidConventionError:
         return RUSSIAN
+
+
+#: what an option left unset (``None``) means, for people (never "None", issue 36)
+UNSET_LABELS: dict[str, Any] = {
+    "max_amount": _("three base stakes"),
+    "ante": _("one base stake, or 10"),
+}
 
 
 #: (family key, convention key) → the convention's name in the reader's language; the rule
@@ -324,16 +400,18 @@ def convention_error(exc: Exception, family: Family | None = None) -> tuple[str 
 
 def convention_error_said(exc: Exception, family: Family | None = None) -> str:
     """:func:`convention_error` said in the active language; the English message without
-    words."""
+    words (its rules cited as people know them)."""
     text, params = convention_error(exc, family)
     if text is None:
-        return str(exc)
+        return rule_sources.cited_in(str(exc))
     return gettext(text) % params
 
 
 def _shown(name: str, value: object) -> str:
     if isinstance(value, bool):
         return str(_("yes") if value else _("no"))
+    if value is None:
+        return str(UNSET_LABELS.get(name, "—"))
     return str(VALUE_LABELS.get((name, str(value)), value))
 
 

@@ -20,6 +20,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from tournaments import rule_sources
+
 __all__ = [
     "ApplicationError",
     "BIGINT_MAX",
@@ -68,10 +70,12 @@ class ApplicationError(Exception):
         names: Mapping[Any, str] | None = None,
     ):
         """The error saying ``exc`` (an error of a pure package) in the active language, its
-        template and values kept (:attr:`words`) when it has them (:func:`said_error`)."""
+        template and values kept (:attr:`words`) when it has them (:func:`said_error`); its
+        English message, a rule cited as people know it (:func:`tournaments.rule_sources.
+        cited_in`), when it has none."""
         text, params = _error_words(exc, names)
         if text is None:
-            return cls(str(exc), extra)
+            return cls(rule_sources.cited_in(str(exc)), extra)
         return cls(_(text) % params if params else _(text), extra, text=text, params=params)
 
     @property
@@ -115,7 +119,7 @@ def said_error(exc: BaseException, names: Mapping[Any, str] | None = None) -> st
     its English message when it carries no template (an older error, a library's)."""
     text, params = _error_words(exc, names)
     if text is None:
-        return str(exc)
+        return rule_sources.cited_in(str(exc))
     return _(text) % params if params else _(text)
 
 

@@ -238,9 +238,10 @@ def hand_outcome(
     if h.contract == BETTEL:
         if h.kontra:
             warnings.append(_f(
-                "BETTEL_KONTRA", gettext_noop("bettel with kontra: the seed does not say who scores; scored "
-                                   "as option bettel_kontra={option} (reading aid A-HR-1)"),
-                "Kontra", i, {"option": repr(conv.bettel_kontra)}, warning=True,
+                # reading aid A-HR-1: scored by the option bettel_kontra (host or each)
+                "BETTEL_KONTRA", gettext_noop("bettel with kontra: the rules do not say who "
+                                              "scores; scored as the event's options agree"),
+                "Kontra", i, {}, warning=True,
                 column="kontra"))
         if t[h.declarer] == 0:
             return errors, warnings, Plan("played", "made", True, host=host, guest=guest)
@@ -251,7 +252,7 @@ def hand_outcome(
     if h.contract == PREFERANS:
         if t[h.declarer] == 10:
             return errors, warnings, Plan("played", "made", True, host=host, guest=guest)
-        return [_f("UNDEFINED", gettext_noop("a failed preferans: the seed does not define its scoring, so "
+        return [_f("UNDEFINED", gettext_noop("a failed preferans: the rules do not define its scoring, so "
                                   "the deal is not scored"), "variations played in Serbia", i,
                    column="tricks")
                 ], warnings, None

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules.pot import find_convention
+from rules.pot import with_stake
 from rules.variants import POT
 
 from ..findings import CheckReport
@@ -136,10 +136,7 @@ class PotVariant(ModuleVariant):
         first_dealer: int = 0,
     ) -> Any:
         """``target`` is the stake: G in Vienna, the dealer's chips in Germany."""
-        conv = find_convention(convention)
-        merged = dict(options)
-        if target != conv.stake:
-            merged.setdefault("base_stake" if conv.game == "viennese" else "ante", target)
+        merged = with_stake(convention, target, dict(options))
         return PotProtocol(
             players=players,
             convention=convention,
@@ -164,10 +161,7 @@ class PotVariant(ModuleVariant):
         options: Sequence[tuple[str, Any]] = (),
     ) -> Any:
         name = convention or self.family.default_convention
-        merged = dict(options)
-        if target is not None and target != find_convention(name).stake:
-            game = find_convention(name).game
-            merged.setdefault("base_stake" if game == "viennese" else "ante", target)
+        merged = with_stake(name, target, dict(options))
         return random_protocol(rng, convention=name, players=players,
                                options=tuple(sorted(merged.items())))  # fmt: skip
 

@@ -126,7 +126,7 @@ def test_a_german_preference_evening_on_a_phone_in_german(
     finding = tablet.locator("tr.finding.error")
     finding.wait_for()
     text = finding.inner_text()
-    assert "Die Stiche ergeben nicht zehn" in text and "003" in text, text
+    assert "Die Stiche ergeben nicht zehn" in text and "Deutsche Regeln" in text, text
     tablet.screenshot(path=str(shots / "03-phone-finding.png"), full_page=True)
     assert tablet.evaluate(FITS)
     saved = current_protocol(table)
@@ -282,5 +282,5 @@ def test_a_viennese_table_of_four_enters_an_efterkop_chain_on_a_phone_in_swedish
     finding = tablet.locator("tr.finding.error")
     finding.wait_for()
     text = finding.inner_text()
-    assert "Efterköp i fel ordning" in text and '[000 "Efterköp"]' in text, text
+    assert "Efterköp i fel ordning" in text and "[Wienerregler, ”Efterköp”]" in text, text
     tablet.screenshot(path=str(shots / "12-wien-finding.png"), full_page=True)

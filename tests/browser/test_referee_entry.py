@@ -66,7 +66,7 @@ def test_correct_opens_the_deals_form_filled_on_a_phone(phone, live_server, shot
     page.get_by_role("button", name="Save the correction").tap()
     alert = page.locator("p.error[role=alert]")
     alert.wait_for()
-    assert "give the tricks of Vera too (001 §3.8.6)" in alert.inner_text()
+    assert "give the tricks of Vera too (Kodeks 1996, 3.8.6)" in alert.inner_text()
     assert page.get_by_label("Tricks of Vera").get_attribute("aria-invalid") == "true"
     assert page.get_by_label("Tricks of Boris").input_value() == "2"  # the form kept the rest
     page.evaluate(
@@ -117,7 +117,7 @@ def test_referee_approves_with_the_players_error_on_record(desk, live_server, sh
     url = live_server.url + reverse("protocol-referee", args=[setup.event.slug, 1, 1])
     desk.goto(url)
     finding = desk.locator("tr.finding.error")
-    assert "Anna: whists on Boris written 0, should be 6 [001 §3.8.1.2]" in finding.inner_text()
+    assert "Anna: whists on Boris written 0, should be 6 [Kodeks 1996, 3.8.1.2]" in finding.inner_text()
     assert "The players' figure" in finding.inner_text()
     # approving plainly is refused, saying why
     desk.locator("#approve").click()

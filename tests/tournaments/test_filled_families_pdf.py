@@ -18,6 +18,8 @@ from django.utils import translation
 from django.utils.module_loading import import_string
 
 from tests.factories import UserFactory
+from tests.tournaments.views.test_words_not_codes import LEAKS
+from tournaments.families.protocols import stored_protocol
 from tournaments.models import EventPenalty, Protocol, Table
 from tournaments.pdf import documents as pdf
 from tournaments.pdf import protocol_contexts as pdf_protocols
@@ -31,17 +33,17 @@ FAMILIES = {
     "balkan": (
         "tournaments.demo.balkan.demo_balkan_event",
         "soups",
-        ["Bula: 30", "declarer column", "soup ", "bula", "Final calculation (002)", "Own soups"],
+        ["Bula: 30", "declarer column", "soup ", "bula", "Final calculation (Croatian rules, “Ending the Game”)", "Own soups"],
     ),
     "pot": (
         "tournaments.demo.pot.demo_pot_event",
         "ledger",
-        ["Stake (chips): 10", "Played for", "pott", "Result (000)", "Share of the pot"],
+        ["Stake (chips): 10", "Played for", "pott", "Result (Viennese rules)", "Share of the pot"],
     ),
     "priffe": (
         "tournaments.demo.priffe.demo_priffe_event",
         "sits",
-        ["Sits: 3", "över strecket", "under strecket", "utgång", "Player totals (004)"],
+        ["Sits: 3", "över strecket", "under strecket", "utgång", "Player totals (Priffe rules)"],
     ),
 }
 
@@ -97,6 +99,9 @@ def test_an_approved_sheet_prints_the_players_deals_terms_and_settlement(family,
     for word in words:
         assert word in text, word
     assert "APPROVED" in text and "PROVISIONAL" not in text
+    # issue 36: the rule texts by the names a referee knows, never by file number
+    file_number = LEAKS["a rule text's file number"]
+    assert not file_number.search(text), file_number.search(text)
     # every deal row: its number, its dealer and the deal in words
     for d in context["deals"]:
         assert squeezed(d["text"]) in flowing, d["text"]
@@ -255,7 +260,7 @@ def test_a_ruling_and_a_penalty_are_printed_in_words_with_their_rules(family, tm
     assert "-7" in text
 
 
-def test_a_provisional_sheets_finding_cites_the_familys_seed(family, tmp_path):
+def test_a_provisional_sheets_finding_cites_the_familys_rule_text(family, tmp_path):
     _key, event, _layout, _words = family
     with_findings = [
         p
@@ -268,7 +273,10 @@ def test_a_provisional_sheets_finding_cites_the_familys_seed(family, tmp_path):
     flowing = " ".join(pages_text(pdf.render("filled", context).data, tmp_path, layout=False))
     assert "PROVISIONAL — not approved" in text and "Findings" in text
     for f in context["findings"]:
-        assert f["citation"] and f["citation"].split()[0] in {"000", "002", "003", "004"}
+        # the rule text by the name a referee knows, never its file number (issue 36)
+        assert f["citation"] and f["citation"].split(",")[0] in {
+            "Croatian rules", "Viennese rules", "German rules", "Priffe rules"
+        }
         assert squeezed(f["citation"]) in flowing
         assert squeezed(f["title"]) in flowing
 
@@ -338,3 +346,40 @@ def test_a_deals_suits_are_coloured_and_the_hats_set_in_a_face_that_has_them():
             assert marked == f'2 <font name="{face}">{sign}</font>'
         else:
             assert marked == f"2 {instead}"
+
+
+def test_the_balkan_sheet_writes_the_bula_without_a_minus_sign(db):
+    """Issue 36: the bula "is not written with a minus sign" (002 "Scoring"): the filled sheet
+    and the web pulka write what is left of it as on paper, the hat telling the side of zero;
+    the header says "Bula: 30"."""
+    event = import_string(FAMILIES["balkan"][0])(
+        organiser=UserFactory(username="demo", is_superuser=True)
+    )
+    protocols = Protocol.objects.filter(table__round__event=event, is_current=True)
+    seen_below = False
+    for protocol in protocols:
+        context = pdf_protocols.filled_protocol_context(table=protocol.table)
+        assert context["bula"] == event.pulka_target == 30
+        for d in context["deals"]:
+            assert all(c["column"] >= 0 for c in d["cells"]), d
+            seen_below = seen_below or any(0 < c["column"] < 30 for c in d["cells"])
+        cells = ADAPTERS["balkan"].pulka_cells(stored_protocol(protocol.data))
+        assert all(w["total_column"] >= 0 for row in cells.written for w in row)
+    assert seen_below  # the demo's columns moved from the bula: the check had figures to see
+
+
+def test_the_priffe_sheet_numbers_deals_as_the_web_page(db):
+    """Issue 36: the Priffe filled sheet numbers its deals as the web page's rows (and the
+    findings their deals): every line of the pulka in turn, a penalty's too."""
+    from tournaments.words.protocols import pulka_view
+
+    event = import_string(FAMILIES["priffe"][0])(
+        organiser=UserFactory(username="demo", is_superuser=True)
+    )
+    compared = 0
+    for protocol in Protocol.objects.filter(table__round__event=event, is_current=True):
+        context = pdf_protocols.filled_protocol_context(table=protocol.table)
+        web = [row.number for row in pulka_view(protocol.table, protocol).rows]
+        assert [d["number"] for d in context["deals"]] == web
+        compared += len(web)
+    assert compared  # the demo's Priffe protocols have deals to compare

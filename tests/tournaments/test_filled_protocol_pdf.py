@@ -112,3 +112,23 @@ def test_every_familys_filled_protocol_names_its_rules_and_ending(db, make, lang
         # the convention by its name in the sheet's language (issue 36), whoever built it
         assert event.convention_name in text
         assert str(context["protocol"]["ending_words"]) in text
+
+
+def test_a_russian_sheets_penalty_rows_and_rulings_are_in_russian(demo):
+    """Issue 36: the Russian filled protocol's penalty rows and rulings table read in Russian
+    ("5 в гору (3.2.21, подсмотрел прикуп)"), as the web page does, when the document is made in
+    Russian: its words are said in the document's language, whoever asked for it."""
+    from tournaments.models import GeneratedFile
+    from tournaments.pdf.files import generated_file_render, generated_file_request
+
+    table = Table.objects.get(round__event=demo, round__number=3, number=4)  # the 3.2.21 ruling
+    with translation.override("en"):  # asked from an English page, for a Russian sheet
+        f = generated_file_request(
+            event=demo, kind=GeneratedFile.Kind.FILLED_PROTOCOL, table=table, language="ru"
+        )
+    f = generated_file_render(file_id=f.pk)
+    text = _text(f.file.read())
+    offender = table.seats.order_by("position")[1].entry.player.name
+    assert f"{offender}: 5 в гору (3.2.21, подсмотрел прикуп)" in text, text
+    assert "into the gora" not in text and "looked at the talon" not in text
+    assert "Penalty from the rules" not in text

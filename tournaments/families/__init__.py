@@ -59,9 +59,14 @@ def event_variant(event: Event) -> Variant:
 
 
 def event_convention(event: Event) -> Any:
-    """The event's convention with its options applied (``rules``' parameter set)."""
+    """The event's convention with its options applied (``rules``' parameter set), and with
+    its game size where the family plays it as an option (a pot game's stake, issue 36): the
+    same convention the protocol's header scores with."""
     family = event_variant(event).family
-    return family.find(event.variant).with_options(**(event.convention_options or {}))
+    options = domain_of_event(event).sized_options(
+        event.variant, event.pulka_target, dict(event.convention_options or {})
+    )
+    return family.find(event.variant).with_options(**options)
 
 
 def domain_for(variant: Variant | str) -> FamilyDomain:

@@ -7,8 +7,8 @@ from typing import Any, ClassVar
 
 from django.utils.translation import gettext
 
-from scoring.findings import Finding
 from scoring.variants import VARIANTS, Variant
+from tournaments import rule_sources
 
 __all__ = ["FamilyDomain"]
 
@@ -62,9 +62,14 @@ class FamilyDomain:
         return self.variant.seed
 
     def cite(self, rule: str) -> str:
-        """A rule of the family's seed as a reader looks it up (``001 §3.2.1``, ``002
-        "Kontra"``, as the findings cite them); "" for no rule."""
-        return Finding("", "", rule=rule, source=self.seed).citation
+        """A rule of the family's seed as a referee knows it ("Kodeks 1996, 3.2.1",
+        "Croatian rules, “Kontra”": :func:`tournaments.rule_sources.cite`); "" for no rule."""
+        return rule_sources.cite(self.seed, rule) if rule else ""
+
+    def sized_options(self, convention: str, size: int | None, options: dict) -> dict:
+        """The event's convention ``options`` with its game size ``size`` where the family
+        plays the size as an option (a pot game's stake); unchanged elsewhere."""
+        return options
 
     @property
     def seating_citation(self) -> str:

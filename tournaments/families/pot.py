@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
+from rules.pot import with_stake
 from scoring.pot.protocol import Hand, Penalty, Rundpass
 from scoring.pot.score import PotScoringError, dealers, score
 
@@ -27,6 +28,12 @@ class PotDomain(FamilyDomain):
     key = "pot"
     result_unit = gettext_lazy("chips")
     game_size_phrase = gettext_lazy("a stake of %(n)d")
+
+    def sized_options(self, convention: str, size: int | None, options: dict) -> dict:
+        """The stake is the event's game size (G in Vienna, the dealer's chips in Germany),
+        unless an option sets it: as the protocol's header reads it (:func:`rules.pot.
+        with_stake`), so that the sheets, the settings page and the scoring agree."""
+        return with_stake(convention, size, options)
 
     @staticmethod
     def _rules(protocol: Any) -> Any:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from rules.priffe import Contract
 from scoring.priffe.protocol import Hand, Penalty
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError, whole_number
 
 from .base import FamilyDomain
@@ -111,8 +112,9 @@ class PriffeDomain(FamilyDomain):
             raise UserFacingError(
                 _(
                     "A Priffe penalty needs the sits it was given in: the partnerships change "
-                    'from sits to sits (004 "Utgång").'
-                ),
+                    "from sits to sits (%(rule)s)."
+                )
+                % {"rule": rule_sources.cite("004", "Utgång")},
                 {"field": "sits"},
             )
         if data.get("player") in (None, ""):

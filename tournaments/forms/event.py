@@ -9,6 +9,8 @@ from tournaments.convention_labels import convention_name
 from tournaments.forms import convention_options
 from tournaments.models import Event, EventRole
 from tournaments.models.event import DrawMethod
+from tournaments.services.events import event_defaults
+from tournaments.standings.metrics import tiebreak_keys_for
 from tournaments.variants import ui_for
 
 
@@ -61,6 +63,10 @@ class EventForm(forms.ModelForm):
             "ends_on": forms.DateInput(attrs={"type": "date"}),
         }
 
+    #: the family the form was shown for: a post that chose another family is shown again
+    #: with that family's size, table sizes and options (issue 36), not saved with the old ones
+    shown_family = forms.CharField(widget=forms.HiddenInput, required=False)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         chosen = (
@@ -69,6 +75,9 @@ class EventForm(forms.ModelForm):
             or self.instance.variant
         )
         self.family = convention_options.family_for(chosen)
+        self.initial["shown_family"] = self.family.key
+        shown = self.data.get("shown_family") if self.is_bound else None
+        self.family_changed = bool(shown) and shown != self.family.key
         self.fields.update(convention_options.option_fields(self.family))
         self.fields["pulka_target"].label = convention_options.game_size_label(self.family)
         # in the family's words: no pulka, and the random draw's rule only where it has one
@@ -78,6 +87,17 @@ class EventForm(forms.ModelForm):
         self.fields["default_draw_method"].choices = draw_method_choices(self.family.key)
         for name in self.KEEP_WHEN_BLANK:
             self.fields[name].required = False
+        if not self.instance.pk:  # tie-breaks at creation, the family's (issue 36); later on
+            # the standings page, where the order is set too
+            ui = ui_for(self.family.key)
+            self.fields["tiebreaks"] = forms.MultipleChoiceField(
+                label=_("Tie-breaks, in this order, for players still tied"),
+                choices=[
+                    (k, ui.metric_label(k)["name"]) for k in tiebreak_keys_for(ui.variant.stat_keys)
+                ],
+                widget=forms.CheckboxSelectMultiple,
+                required=False,
+            )
         if self.instance.pk and self.family == convention_options.family_for(self.instance.variant):
             self.initial.update(convention_options.initial_from(self.instance.convention_options))
 
@@ -90,6 +110,12 @@ class EventForm(forms.ModelForm):
         if starts and ends and ends < starts:
             # said here, beside the field: the database's check would only name its constraint
             self.add_error("ends_on", _("The last day cannot be before the first."))
+        cleaned.pop("shown_family", None)  # the page's, not the event's
+        if "tiebreaks" in self.fields:  # in the order offered
+            chosen = set(cleaned.get("tiebreaks") or ())
+            cleaned["tiebreaks"] = [
+                k for k, _label in self.fields["tiebreaks"].choices if k in chosen
+            ]
         cleaned["convention_options"] = convention_options.options_from(cleaned)
         for name in self.KEEP_WHEN_BLANK:
             if cleaned.get(name) in (None, ""):
@@ -98,7 +124,28 @@ class EventForm(forms.ModelForm):
         return cleaned
 
     def main_fields(self):
-        return [f for f in self if not f.name.startswith(convention_options.PREFIX)]
+        return [
+            f
+            for f in self
+            if not f.name.startswith(convention_options.PREFIX) and f.name != "shown_family"
+        ]
+
+    def for_the_chosen_family(self) -> EventForm:
+        """The form again for the family a post chose (a changed family): what the organiser
+        typed kept, the game size and table sizes the new family's defaults, its own options
+        blank; nothing saved."""
+        kept = {
+            name: self.data.get(name)
+            for name in self.fields
+            if not name.startswith(convention_options.PREFIX)
+            and name not in ("shown_family", "pulka_target", "table_size_policy")
+            and name in self.data
+        }
+        variant = str(self.data.get("variant") or "")
+        return EventForm(
+            initial={**kept, "variant": variant, **event_defaults(variant)},
+            instance=self.instance,
+        )
 
     def option_rows(self):
         """Each option's field with what each convention has (the columns of the form)."""

@@ -19,7 +19,7 @@ from tournaments.models import Entry, Event, Round, Seat, Table
 from tournaments.pdf.paper import grid_widths
 from tournaments.selectors.standings import standings_view
 from tournaments.selectors.teams import team_standings_view
-from tournaments.variants import event_convention, event_variant, ui_of_event
+from tournaments.variants import event_convention, ui_of_event
 
 __all__ = ["blank_protocols_context", "seating_context", "standings_context", "table_link"]
 
@@ -167,10 +167,7 @@ def blank_protocols_context(*, round_: Round, base_url: str, rows: int = 22) -> 
     }
     layout = ui_of_event(event).blank_template  # a rule family's own sheet (tournaments.variants)
     if layout:
-        variant = event_variant(event)
-        convention = variant.family.find(event.variant).with_options(
-            **(event.convention_options or {})
-        )
+        convention = event_convention(event)  # with its stake, as the scoring (issue 36)
         context["layout"] = layout
         ui = ui_of_event(event)
         # the game's terms as the filled sheet shows them (the Balkan refas, seed 002 …)

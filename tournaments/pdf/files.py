@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserFacingError
@@ -128,12 +128,9 @@ def generated_file_request(
             base_url = f"{base_url.rstrip('/')}/{language}"
     else:
         base_url = ""
-    digest = pdf.context_hash(
-        kind,
-        _hashed(kind=kind, event=event, round_=round_, table=table, base_url=base_url),
-        paper=paper,
-        language=language,
-    )
+    with translation.override(language):  # the words a context holds are the document's
+        hashed = _hashed(kind=kind, event=event, round_=round_, table=table, base_url=base_url)
+    digest = pdf.context_hash(kind, hashed, paper=paper, language=language)
     scope = {
         "event": event,
         "kind": kind,
@@ -211,9 +208,12 @@ def generated_file_render(*, file_id: int) -> GeneratedFile:
         if _by_inputs(f.kind, f.round, f.table)
         else None
     )
-    context = document_context(
-        kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url
-    )
+    # the context's words (penalty rows, rulings, findings) in the document's language, as
+    # the page in that language says them (issue 36: a Russian sheet's rulings in Russian)
+    with translation.override(f.language or settings.LANGUAGE_CODE):
+        context = document_context(
+            kind=f.kind, event=f.event, round_=f.round, table=f.table, base_url=f.base_url
+        )
     rendered = pdf.render(
         f.kind,
         context,

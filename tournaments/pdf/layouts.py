@@ -26,6 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Table, TableStyle
 
+from tournaments import rule_sources
 from tournaments.pdf.draw import (
     BOLD,
     FONT,
@@ -211,13 +212,15 @@ def _signed(value: Any) -> str:
 #: the sheet; any other value settles exactly
 _ROUNDING_METHODS: dict[str, Callable[[], str]] = {
     "kodeks": lambda: gettext(
-        "Settled by Kodeks 1996, 4.2.14, Variant 1: each gora that does not divide by "
-        "three is rounded by 4.2.12."
-    ),
+        "Settled by %(rule)s, Variant 1: each gora that does not divide by three is rounded "
+        "by 4.2.12."
+    )
+    % {"rule": rule_sources.cite("001", "4.2.14")},
     "average": lambda: gettext(
-        "Settled by Kodeks 1996, 4.2.14, Variant 2: only the average gora is rounded by "
-        "4.2.12, when it does not divide."
-    ),
+        "Settled by %(rule)s, Variant 2: only the average gora is rounded by 4.2.12, when it "
+        "does not divide."
+    )
+    % {"rule": rule_sources.cite("001", "4.2.14")},
 }
 
 
@@ -231,7 +234,7 @@ def _rounding_said(sheet: dict[str, Any]) -> list[str]:
 PULKA = Layout(
     terms=lambda sheet: [(gettext("Pulka to"), sheet["event"]["pulka_target"])],
     block=pulka_grid,
-    result_heading=lambda sheet: gettext("Settlement") + " (001 §4.2.14)",
+    result_heading=lambda sheet: gettext("Settlement") + f" ({rule_sources.cite('001', '4.2.14')})",
     before_result=_rounding_said,
     columns=(
         Column(lambda: gettext("Player"), "name", 0.35, numeric=False),
@@ -281,8 +284,9 @@ def _soups_block(sheet: dict[str, Any], st: Styles, width: float) -> list[Any]:
             cells += [e(c["left"]), main, e(c["right"])]
         rows.append((cells, bool(d.get("penalty"))))
     legend = gettext(
-        "Declarer columns are written signed: the bula is minus; ⌒ a hat (the column crossed "
-        "zero), ⌣ the hat taken off; each — an unplayed refa, ⊘ a refa played."
+        "Declarer columns are written as on paper, without a minus sign: the bula and what is "
+        "left of it; ⌒ a hat (the column crossed zero: under the hat the figure counts for the "
+        "player), ⌣ the hat taken off; each — an unplayed refa, ⊘ a refa played."
     )
     return [
         grouped_grid(lead, groups, rows, st, width),
@@ -296,15 +300,17 @@ SOUPS = Layout(
         + ([(gettext("refas"), sheet["refa_limit"])] if sheet.get("refa_limit") else [])
     ),
     block=_soups_block,
-    result_heading=lambda sheet: gettext("Final calculation") + " (002)",
+    result_heading=lambda sheet: gettext("Final calculation")
+    + f" ({rule_sources.cite('002', 'Ending the Game')})",
     before_result=lambda sheet: (
         [
             "<b>"
             + e(
                 gettext(
-                    "Stopped before the declarer columns summed to zero: scored by the seed's "
-                    "formula, not zero-sum."
+                    "Stopped before the declarer columns summed to zero: scored by the formula "
+                    "of %(rules)s, not zero-sum."
                 )
+                % {"rules": rule_sources.cite("002", "Ending the Game")}
             )
             + "</b>"
         ]
@@ -388,7 +394,7 @@ LEDGER = Layout(
         + ([(gettext("maximum"), sheet["max_amount"])] if sheet.get("max_amount") else [])
     ),
     block=_ledger_block,
-    result_heading=lambda sheet: gettext("Result") + f" ({sheet['seed']})",
+    result_heading=lambda sheet: gettext("Result") + f" ({sheet['rules_name']})",
     before_result=_pot_end,
     columns=(
         Column(lambda: gettext("Player"), "name", 0.4, numeric=False),
@@ -526,14 +532,15 @@ SITS = Layout(
         )
     ),
     block=_sits_block,
-    result_heading=lambda sheet: gettext("Player totals") + " (004)",
+    result_heading=lambda sheet: gettext("Player totals") + f" ({rule_sources.cite('004')})",
     after_result=lambda sheet: [
         f'<font color="{GREY}">'
         + e(
             gettext(
                 "Every point a partnership writes, under and över strecket, is credited to both "
-                "its players (seed 004)."
+                "its players (%(rule)s)."
             )
+            % {"rule": rule_sources.cite("004")}
         )
         + "</font>"
     ],

@@ -22,7 +22,7 @@ from tournaments.pdf.contexts import _event_header, _rules_named, _seat_row
 from tournaments.variants import event_convention, ui_of_event, ui_of_protocol
 from tournaments.words.penalties import penalty_entry_words
 from tournaments.words.protocols import finding_citation, finding_message, finding_title
-from tournaments.words.rulings import ruling_text
+from tournaments.words.rulings import kind_words, ruling_text
 
 __all__ = [
     "filled_protocol_context",
@@ -276,10 +276,18 @@ def _filled_sheet(
     n = effective.size
     names = list(effective.players)
     sheet = ui.filled_sheet(effective, origin)
+
+    def said(entry: dict[str, Any]) -> str:
+        """A penalty entry in the document's language, as the family's pages say it (the
+        Russian pulka's: "5 в гору (3.2.21, подсмотрел прикуп)", issue 36)."""
+        if ui.penalty_terms is None:
+            return ui.penalty_words(entry, names)
+        return penalty_entry_words(entry, names, ui.penalty_terms)
+
     for i, row in enumerate(sheet.get("deals", [])):  # a penalty line in words, not its notation
         deal = effective.deals[i] if i < len(effective.deals) else None
         if row.get("penalty") and deal is not None and ui.is_penalty(deal):
-            row["text"] = penalty_entry_words(ui.penalty_to_json(deal), names, ui.penalty_terms)
+            row["text"] = said(ui.penalty_to_json(deal))
     for p, row in enumerate(sheet["settlement"]):
         r = next((x for x in protocol.result if x.get("seat") == p), None)
         row["whists"] = _num(r.get("whists", 0)) if r else ""
@@ -288,7 +296,7 @@ def _filled_sheet(
     for applied in protocol.ruling_entries or []:
         if isinstance(applied, dict):
             written.setdefault(applied.get("ruling"), []).extend(
-                penalty_entry_words(e, names, ui.penalty_terms)
+                said(e)
                 for e in applied.get("entries") or []
                 if isinstance(e, dict)
             )
@@ -324,7 +332,7 @@ def _filled_sheet(
             ],
             "rulings": [
                 {
-                    "kind": r.get_kind_display(),
+                    "kind": kind_words(r),
                     "rule": r.rule,
                     "reason": r.reason,
                     "active": r.active,

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from tournaments import seating
+from tournaments import rule_sources, seating
 from tournaments.errors import UserFacingError
 from tournaments.families import domain_of_event as ui_of_event
 from tournaments.models import AuditLogEntry, Avoidance, Entry, Event, Job, Round, Seat, Table
@@ -458,13 +458,17 @@ def _check_draw_input(inputs: dict[str, Any]) -> None:
     except seating.TableCountError as exc:
         raise UserFacingError(
             ngettext(
-                "%(n)d player present cannot be seated as “%(policy)s” (001 §3.2.10): change "
+                "%(n)d player present cannot be seated as “%(policy)s” (%(rule)s): change "
                 "the table sizes in the event's settings, or check players in or out.",
-                "%(n)d players present cannot be seated as “%(policy)s” (001 §3.2.10): change "
+                "%(n)d players present cannot be seated as “%(policy)s” (%(rule)s): change "
                 "the table sizes in the event's settings, or check players in or out.",
                 len(ids),
             )
-            % {"n": len(ids), "policy": TableSizePolicy(inputs["policy"]).label},
+            % {
+                "n": len(ids),
+                "policy": TableSizePolicy(inputs["policy"]).label,
+                "rule": rule_sources.cite("001", "3.2.10"),
+            },
             {"field": "table_size_policy", "rule": "3.2.10"},
         ) from exc
     _check_teams(inputs, ids, len(sizes))

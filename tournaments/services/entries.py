@@ -33,14 +33,19 @@ __all__ = [
     "entry_withdraw",
 ]
 
-#: Accepted CSV headers (English and Russian) for each field.
+#: Accepted CSV headers for each field, in every language Pulka offers (issue 36: a club in
+#: Zagreb, Vienna or Uppsala imports ``ime;klub;grad``, ``Name;Verein;Ort``, ``namn;klubb;ort``):
+#: English, Russian, Croatian and Serbian (Latin), German, Swedish; compared lower-cased.
 CSV_HEADERS = {
-    "name": ("name", "player", "имя", "игрок", "фио"),
-    "club": ("club", "клуб"),
-    "city": ("city", "город"),
-    "rating": ("rating", "рейтинг"),
-    "federation_id": ("federation_id", "federation id", "id", "fid", "номер"),
-    "team": ("team", "команда"),  # a team event (issue 40): the player's team
+    "name": ("name", "player", "имя", "игрок", "фио", "ime", "igrač", "spieler", "namn", "spelare"),
+    "club": ("club", "клуб", "klub", "verein", "klubb", "förening"),
+    "city": ("city", "город", "grad", "mesto", "mjesto", "ort", "stadt", "stad"),
+    "rating": ("rating", "рейтинг", "rejting", "wertung", "elo"),
+    "federation_id": (
+        "federation_id", "federation id", "id", "fid", "номер",
+        "broj", "mitgliedsnummer", "nummer", "medlemsnummer",
+    ),  # fmt: skip
+    "team": ("team", "команда", "tim", "ekipa", "mannschaft", "lag"),  # a team event (issue 40)
 }
 _MAX = {"name": 120, "club": 120, "city": 120, "federation_id": 40, "team": 120}
 

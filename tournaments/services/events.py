@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from rules.conventions import InvalidConventionError
 from rules.variants import Family, family_of_convention
 from scoring.variants import variant_for_convention
+from tournaments import rule_sources
 from tournaments.access import lockout
 from tournaments.convention_labels import convention_error, convention_name, family_name
 from tournaments.errors import UserFacingError
@@ -33,6 +34,7 @@ from tournaments.standings.table import config_from_json
 __all__ = [
     "POLICY_SIZES",
     "event_create",
+    "event_defaults",
     "event_lockout_lift",
     "event_table_policy",
     "event_role_grant",
@@ -106,7 +108,7 @@ def _convention_error(
     text's English message where it has no words)."""
     text, params = convention_error(exc, family)
     if text is None:
-        return UserFacingError(str(exc), extra)
+        return UserFacingError(rule_sources.cited_in(str(exc)), extra)
     return UserFacingError(_(text) % params, extra, text=text, params=params)
 
 
@@ -172,8 +174,8 @@ def validate_table_policy(
         name = convention_name(conv, family) if conv is not None else family_name(family)
         seed = getattr(conv, "seed", family.seed) if conv is not None else family.seed
         raise UserFacingError(
-            _("%(family)s is played at tables of %(sizes)s (seed %(seed)s).")
-            % {"family": name, "sizes": allowed, "seed": seed},
+            _("%(family)s is played at tables of %(sizes)s (%(rule)s).")
+            % {"family": name, "sizes": allowed, "rule": rule_sources.cite(seed)},
             {"field": "table_size_policy"},
         )
     return policy
@@ -222,7 +224,7 @@ def _chain_error(exc: Exception, extra: dict[str, Any]) -> UserFacingError:
     in the reader's language, its tie-breaks and round scores by their names; another error's
     message as it is."""
     if not isinstance(exc, StandingsConfigError) or not exc.text:
-        return UserFacingError(str(exc), extra)
+        return UserFacingError(rule_sources.cited_in(str(exc)), extra)
 
     def named(value: Any, name: Any) -> str:
         keys = value if isinstance(value, (list, tuple)) else [value]
@@ -339,6 +341,21 @@ def _family_key(convention: str) -> str | None:
         return family_of_convention(convention).key
     except InvalidConventionError:
         return None
+
+
+def event_defaults(variant: str) -> dict[str, Any]:
+    """What a new event of convention ``variant`` starts with where the organiser says nothing:
+    the game size as the family plays it (a pulka to 20, a bula of 30, a stake of 10, three
+    sits) and a table size the game allows (Balkan and German: threes; Priffe: fours), as
+    :func:`event_create` sets them; the new-event form shows them (issue 36).
+
+    :raises rules.conventions.InvalidConventionError: for an unknown convention.
+    """
+    family = family_of_convention(variant)
+    default_size = Event._meta.get_field("pulka_target").default
+    own = getattr(family.find(variant), "stake", None)
+    size = own or (default_size if default_size in family.game_sizes else family.game_sizes[0])
+    return {"pulka_target": size, "table_size_policy": event_table_policy(Event(variant=variant))}
 
 
 def _game_size_of(family: Family, convention: str, options: dict[str, Any]) -> int:

@@ -18,6 +18,7 @@ import random
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError
 from tournaments.families import domain_of_event as ui_of_event
 from tournaments.models import Round, Seat, Table
@@ -154,9 +155,15 @@ def seat_move(*, round_: Round, entry: int, table: int, reason: str, by=None) ->
         raise UserFacingError(
             _(
                 "Tables must keep 3 or 4 players: table %(a)d would have %(x)d, table %(b)d %(y)d "
-                "(001 §3.2.10). Swap players instead."
+                "(%(rule)s). Swap players instead."
             )
-            % {"a": source.number, "x": source_size - 1, "b": target.number, "y": target_size + 1},
+            % {
+                "a": source.number,
+                "x": source_size - 1,
+                "b": target.number,
+                "y": target_size + 1,
+                "rule": rule_sources.cite("001", "3.2.10"),
+            },
             {"field": "table", "rule": "3.2.10"},
         )
     seat.delete()

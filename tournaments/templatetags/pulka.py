@@ -8,6 +8,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
+from tournaments import rule_sources
 from tournaments.access import permissions
 from tournaments.errors import said_or_stored
 from tournaments.models import Event, Ruling
@@ -15,6 +16,7 @@ from tournaments.pdf import contexts as pdf_contexts
 from tournaments.selectors.desk import job_watch as watch
 from tournaments.variants import event_convention, ui_of_event
 from tournaments.words import standings as standings_words
+from tournaments.words.rulings import kind_words
 
 register = template.Library()
 
@@ -129,3 +131,25 @@ def job_watch(event, seconds: int = 3, running: bool = False) -> dict:
         "version": state.version if state else "",
         "seconds": seconds,
     }
+
+
+@register.filter
+def cited(citation) -> str:
+    """A rule cited in the code's form (``"001 §4.1.3"``, ``'002 "Kontra"'``) as a referee
+    knows it, in the page's language ("Kodeks 1996, 4.1.3"): templates write the rule as the
+    code does and show it as people read it (:func:`tournaments.rule_sources.cite_code`)."""
+    return rule_sources.cite_code(str(citation))
+
+
+@register.filter
+def rule_of(rule, family) -> str:
+    """A rule of ``family``'s rule text ("3.2.21", "Kontra") as a referee knows it ("Kodeks
+    1996, 3.2.21"); ``rule`` unchanged without a family."""
+    return family.cite(str(rule)) if family is not None and rule else str(rule or "")
+
+
+@register.filter
+def ruling_kind(ruling) -> str:
+    """A ruling's kind as its line begins ("Penalty", "Adjusted result"): the rule it rests on
+    is cited beside it (:func:`tournaments.words.rulings.kind_words`)."""
+    return kind_words(ruling)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from rules.balkan import CONTRACT_VALUES, PREFERANS
 from scoring.balkan.protocol import AllPass, Defence, Hand
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError
 from tournaments.families.balkan import BalkanDomain
 
@@ -51,8 +52,8 @@ FINDING_TITLES: dict[str, Any] = {
     "KONTRA_BY": gettext_lazy("Kontra by a seat that cannot say it"),
     "KONTRA_LEVEL": gettext_lazy("Doubling beyond the agreed limit"),
     "KONTRA_MISSING": gettext_lazy("A plain two needs a kontra"),
-    "BETTEL_KONTRA": gettext_lazy("Bettel with kontra: the seed leaves it undefined"),
-    "UNDEFINED": gettext_lazy("A result the seed leaves undefined"),
+    "BETTEL_KONTRA": gettext_lazy("Bettel with kontra: the rules leave it undefined"),
+    "UNDEFINED": gettext_lazy("A result the rules leave undefined"),
     "REFA_BEYOND_LIMIT": gettext_lazy("A refa beyond the limit"),
     "DEAL_AFTER_END": gettext_lazy("A deal after the game ended"),
     "NOT_ENDED": gettext_lazy("Marked ended, but the columns do not sum to zero"),
@@ -105,9 +106,13 @@ class BalkanUI(BalkanDomain, FamilyUI):
     blank_template = "pdf/blank_protocol_balkan.html"
     result_label = gettext_lazy("Result (points)")
     result_heading = gettext_lazy("Points")
-    criterion_text = gettext_lazy(
-        "Criterion: the sum of the final calculation's points over approved protocols "
-        '(002 "Scoring").'
+    criterion_text = rule_sources.with_rule(
+        gettext_lazy(
+            "Criterion: the sum of the final calculation's points over approved protocols "
+            "(%(rule)s)."
+        ),
+        "002",
+        "Scoring",
     )
     round_score_names = {
         **FamilyUI.round_score_names,
@@ -131,11 +136,15 @@ class BalkanUI(BalkanDomain, FamilyUI):
     game_label = gettext_lazy("The game (partija)")  # seed 002 has no pulka
     opponents_heading = gettext_lazy("Opponents (points won from each)")
     # scoring.balkan.score.pairwise_results
-    cross_table_note = gettext_lazy(
-        "Each cell: the points the player in the row won from the player in the column where "
-        "they met (the soups they wrote against each other, netted, plus ten times the "
-        'difference of their declarer columns shared by three; 002 "Ending the Game"), with '
-        "the rounds."
+    cross_table_note = rule_sources.with_rule(
+        gettext_lazy(
+            "Each cell: the points the player in the row won from the player in the column "
+            "where they met (the soups they wrote against each other, netted, plus ten times "
+            "the difference of their declarer columns shared by three; %(rule)s), with the "
+            "rounds."
+        ),
+        "002",
+        "Ending the Game",
     )
     # docs/balkan-format.md; tests/tournaments/balkan/test_balkan_pages.py parses them
     notation_hint = gettext_lazy(
@@ -284,7 +293,9 @@ class BalkanUI(BalkanDomain, FamilyUI):
                     {
                         "column": d.column_delta[p],
                         "soups": sum(d.soup_delta[p]),
-                        "total_column": d.columns[p],
+                        # written as on paper: the bula and what is left of it without a
+                        # minus sign, the hat telling the side of zero (002 "Scoring")
+                        "total_column": abs(d.columns[p]),
                         "total_soups": sum(d.soups[p]),
                         "refas": d.refas[p],
                         "refa_marks": "—" * d.refas[p],  # a refa line without its stroke
@@ -330,7 +341,7 @@ class BalkanUI(BalkanDomain, FamilyUI):
                     "cells": [
                         {
                             "left": d.soups[p][sides[p][0]],
-                            "column": d.columns[p],
+                            "column": abs(d.columns[p]),  # as on paper (002 "Scoring")
                             "right": d.soups[p][sides[p][1]],
                             "changed": bool(d.column_delta[p]),
                             "hat": self._hat(d, p),

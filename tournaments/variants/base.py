@@ -102,8 +102,15 @@ class FamilyUI(FamilyDomain):
 
     #: a heading in the user's language for each of the checker's finding codes
     finding_titles: ClassVar[Mapping[str, Any]] = {}
-    #: the rule behind a random seating draw, as a reader looks it up ("Kodeks note 8"), or ""
-    random_draw_citation: ClassVar[str] = ""
+    #: the rule behind a random seating draw in the family's seed ("note 8"), or ""
+    random_draw_rule: ClassVar[str] = ""
+
+    @property
+    def random_draw_citation(self) -> str:
+        """The rule behind a random seating draw as a referee knows it ("Kodeks 1996, note
+        8"), or ""."""
+        return self.cite(self.random_draw_rule)
+
     #: the rule that lets a referee adjust a deal's result (001 §3.8.5.1 Б: "3.8.5.1 Б"), or ""
     #: where the family's texts give none: the ruling form then does not offer it
     adjusted_result_rule: ClassVar[str] = ""

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from rules.pot import InvalidPotContractError, PotContract
 from scoring.pot.protocol import Decision, Hand, Rundpass, active_seats, defenders_of
 from scoring.pot.score import dealers
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.families.pot import PotDomain, _fraction
 
@@ -105,6 +106,12 @@ for _code in (
 
 #: the phone form's numbered efterköp rows: ``efterkop_by_1``, ``efterkop_contract_1`` …
 _EFTERKOP_FIELD = re.compile(r"efterkop_(?:by|contract)_([1-9][0-9]?)")
+
+
+def _four_players() -> str:
+    """The Viennese text's rule of four at a table: the dealer sits out (000 "Spel på fyra
+    personer"), as a referee knows it."""
+    return rule_sources.cite("000", "Spel på fyra personer")
 
 
 class PotUI(PotDomain, FamilyUI):
@@ -285,8 +292,8 @@ class PotUI(PotDomain, FamilyUI):
             raise UserFacingError(_("Choose the declarer."), {"field": "declarer"})
         if declarer not in actives:
             raise UserFacingError(
-                _('%(name)s deals and sits out this deal (000 "Spel på fyra personer").')
-                % {"name": protocol.players[declarer]},
+                _("%(name)s deals and sits out this deal (%(rule)s).")
+                % {"name": protocol.players[declarer], "rule": _four_players()},
                 {"field": "declarer"},
             )
         try:
@@ -297,8 +304,8 @@ class PotUI(PotDomain, FamilyUI):
         player = efterkop[-1][0] if efterkop else declarer
         if player not in actives:
             raise UserFacingError(
-                _('%(name)s deals and sits out this deal (000 "Spel på fyra personer").')
-                % {"name": protocol.players[player]},
+                _("%(name)s deals and sits out this deal (%(rule)s).")
+                % {"name": protocol.players[player], "rule": _four_players()},
                 {"field": f"efterkop_by_{len(efterkop)}"},
             )
         played = efterkop[-1][1] if efterkop else contract
@@ -471,7 +478,7 @@ class PotUI(PotDomain, FamilyUI):
         return {
             "deals": deals,
             "pot_word": POT_WORDS[conv.language],
-            "seed": conv.seed,
+            "rules_name": rule_sources.cite(conv.seed),
             "ante": conv.ante_units,
             "stake": conv.stake,
             "max_amount": conv.max_units() if conv.game == "viennese" else conv.cap or None,
@@ -495,7 +502,7 @@ class PotUI(PotDomain, FamilyUI):
         """The ledger's terms: the stake, the dealer's ante, the maximum, the pot's handling."""
         return {
             "pot_word": POT_WORDS[convention.language],
-            "seed": convention.seed,
+            "rules_name": rule_sources.cite(convention.seed),
             **self.sheet_terms(convention, target=0),
             "pot_end": convention.pot_end,
         }

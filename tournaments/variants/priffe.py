@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 from rules.priffe import PASS, Contract, auction_outcome, auction_problems, parse_bid
 from scoring.priffe.protocol import Hand, Honours, HonoursPattern, Penalty, default_sittings
 from scoring.priffe.score import convention_of
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.families.priffe import PriffeDomain
 
@@ -84,9 +85,13 @@ class PriffeUI(PriffeDomain, FamilyUI):
     penalty_terms = {"gora": gettext_lazy("%(n)s above the line for the opponents")}
     result_label = gettext_lazy("Player total (points)")
     result_heading = gettext_lazy("Points")
-    criterion_text = gettext_lazy(
-        "Criterion: the sum of the player totals over approved protocols, every point a side "
-        'writes credited to both partners (004 "Poängräkning").'
+    criterion_text = rule_sources.with_rule(
+        gettext_lazy(
+            "Criterion: the sum of the player totals over approved protocols, every point a "
+            "side writes credited to both partners (%(rule)s)."
+        ),
+        "004",
+        "Poängräkning",
     )
     ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
     finding_titles = FINDING_TITLES
@@ -303,9 +308,9 @@ class PriffeUI(PriffeDomain, FamilyUI):
                 raise UserFacingError(
                     _(
                         "Give %(name)s's bid (pass if he passed), or leave every bid blank: "
-                        'one round of four bids (004 "Budgivning").'
+                        "one round of four bids (%(rule)s)."
                     )
-                    % {"name": protocol.players[p]},
+                    % {"name": protocol.players[p], "rule": rule_sources.cite("004", "Budgivning")},
                     {"field": f"bid_{p}"},
                 )
             try:
@@ -384,17 +389,16 @@ class PriffeUI(PriffeDomain, FamilyUI):
         scored = self._score(protocol)
         names = list(protocol.players)
         deals = []
-        number = 0
         per_sits: dict[int, dict[str, Any]] = {}
         for i, d in enumerate(scored.deals):
             is_penalty = isinstance(protocol.deals[i], Penalty)
-            if not is_penalty:
-                number += 1
             try:
                 text = self.named_deal_text(protocol, i)
             except ValueError:
                 text = repr(protocol.deals[i])
-            label = "" if is_penalty else number
+            # numbered as the web page numbers its rows (and the findings their deals): every
+            # line of the pulka in turn, a penalty's too (issue 36)
+            label = i + 1
             deals.append(
                 {
                     "number": label,
@@ -408,11 +412,13 @@ class PriffeUI(PriffeDomain, FamilyUI):
             )
             box = per_sits.setdefault(d.sits, {"above": [], "below": []})
             if any(d.above):
-                box["above"].append({"number": label or "✎", "cells": list(d.above)})
+                box["above"].append(
+                    {"number": f"{label} ✎" if is_penalty else label, "cells": list(d.above)}
+                )
             if any(d.below) or d.game_won_by is not None:
                 box["below"].append(
                     {
-                        "number": label or "✎",
+                        "number": f"{label} ✎" if is_penalty else label,
                         "cells": list(d.below),
                         "game_line": d.game_won_by is not None,
                         "game_points": list(d.game_points),

@@ -15,6 +15,7 @@ from rules.contracts import LADDER, Contract, InvalidContractError
 from scoring.russian.protocol import Call, Game, Penalty, Raspasy
 from scoring.russian.pulka import score
 from scoring.russian.writing import whisting_order
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError, whole_number
 from tournaments.families.russian import RussianDomain
 
@@ -59,8 +60,8 @@ def _tricks(post: Mapping[str, Any], seat: int, name: str) -> int | None:
         tricks = -1
     if not 0 <= tricks <= 10:
         raise UserFacingError(
-            _("Tricks of %(name)s: %(value)s is not possible, a deal has 10 tricks (001 §3.2.8).")
-            % {"name": name, "value": value},
+            _("Tricks of %(name)s: %(value)s is not possible, a deal has 10 tricks (%(rule)s).")
+            % {"name": name, "value": value, "rule": rule_sources.cite("001", "3.2.8")},
             {"field": field, "rule": "3.2.8"},
         )
     return tricks
@@ -79,11 +80,13 @@ class RussianUI(RussianDomain, FamilyUI):
     filled_layout = "pulka"  # the pulka grid (tournaments.pdf.layouts, issue 28)
     result_label = gettext_lazy("Result (whists)")
     result_heading = gettext_lazy("Whists")
-    criterion_text = gettext_lazy(
-        "Criterion: the sum of whists over approved protocols (001 §4.1.3)."
+    criterion_text = rule_sources.with_rule(
+        gettext_lazy("Criterion: the sum of whists over approved protocols (%(rule)s)."),
+        "001",
+        "4.1.3",
     )
     ending_closed_label = gettext_lazy("closed (every pulya reached the target)")
-    random_draw_citation = "Kodeks note 8"
+    random_draw_rule = "note 8"
     adjusted_result_rule = "3.8.5.1 Б"
     ruling_params_template = "tournaments/protocols/_ruling_params.html"
 
@@ -141,8 +144,8 @@ class RussianUI(RussianDomain, FamilyUI):
             for d in defenders:  # each answers for his own tricks (001 §3.8.6)
                 if tricks[d] is None:
                     raise UserFacingError(
-                        _("Both whisted: give the tricks of %(name)s too (001 §3.8.6).")
-                        % {"name": names[d]},
+                        _("Both whisted: give the tricks of %(name)s too (%(rule)s).")
+                        % {"name": names[d], "rule": rule_sources.cite("001", "3.8.6")},
                         {"field": f"tricks_{d}", "rule": "3.8.6"},
                     )
         if played and declarer_tricks is None and None not in split:
@@ -156,7 +159,8 @@ class RussianUI(RussianDomain, FamilyUI):
         given = [t for t in (declarer_tricks, *split) if t is not None]
         if played and (len(given) == 3 and sum(given) != 10 or sum(given) > 10):
             raise UserFacingError(
-                _("The tricks add up to %(n)d: a deal has 10 (001 §3.2.8).") % {"n": sum(given)},
+                _("The tricks add up to %(n)d: a deal has 10 (%(rule)s).")
+                % {"n": sum(given), "rule": rule_sources.cite("001", "3.2.8")},
                 {"field": f"tricks_{declarer}", "rule": "3.2.8"},
             )
         return Game(

@@ -128,6 +128,10 @@ def deal_words(protocol: Any, index: int, dealer: int | None = None) -> str:
     return f"{text} — {said}" if said else text
 
 
+#: the notes the scorer writes as codes (scoring.russian.penalties), in words
+NOTE_WORDS = {"ADJUSTED": gettext_lazy("adjusted result")}
+
+
 def rule_name(rule: str, code: str = "") -> str:
     """The name of a Kodeks penalty in the page's language ("looked at the talon"): the
     catalogue's ``code`` (a ruling's entry notes it), else the first penalty of ``rule``."""
@@ -174,7 +178,9 @@ def penalty_words(entry: Penalty | Mapping[str, Any], names: Sequence[str]) -> s
     if not parts:
         parts.append(gettext("nothing written"))
     rule = rule.strip().removeprefix("001").strip().removeprefix("§").strip()
-    why = ", ".join(x for x in (rule, rule_name(rule, note) or note) if x)
+    # a note the scorer writes as a code (an adjusted result's) in words, never the code
+    said = str(NOTE_WORDS[note]) if note in NOTE_WORDS else rule_name(rule, note) or note
+    why = ", ".join(x for x in (rule, said) if x)
     return f"{name(player)}: {', '.join(parts)}" + (f" ({why})" if why else "")
 
 

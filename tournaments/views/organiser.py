@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from rules.conventions import InvalidConventionError
 from tournaments.access import lockout, permissions
 from tournaments.errors import UserFacingError
 from tournaments.forms.event import (
@@ -54,8 +55,18 @@ REFEREE = permissions.REFEREE
 def event_new(request):
     if not (request.user.is_staff or request.user.is_superuser):
         raise PermissionDenied
-    form = EventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    variant = request.GET.get("variant") or "sochi"
+    try:  # the game chosen sets the size and the table sizes the form starts with (issue 36)
+        defaults = event_services.event_defaults(variant)
+    except InvalidConventionError:
+        variant, defaults = "sochi", event_services.event_defaults("sochi")
+    form = EventForm(request.POST or None, initial={"variant": variant, **defaults})
+    if request.method == "POST" and form.family_changed:
+        messages.info(
+            request, _("The form now shows the chosen game's settings: check them and save.")
+        )
+        form = form.for_the_chosen_family()
+    elif request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         event, error = run_form_service(
             request, form, event_services.event_create, by=request.user, **data
@@ -480,6 +491,14 @@ def entry_edit(request, event, entry_id: int):
     )
 
 
+def _where(row: dict | None, described: str) -> str:
+    """A log entry in words: a protocol's, an incident's or a ruling's with its round and table
+    first ("round 2, table 3: version 1 approved")."""
+    if row is None or not row["text"]:
+        return described
+    return f"{row['where']}: {row['text']}" if row["where"] else row["text"]
+
+
 @event_view(roles=permissions.CHIEF_REFEREE)
 def audit(request, event):
     names = dict(event.entries.values_list("pk", "player__name"))
@@ -487,12 +506,12 @@ def audit(request, event):
     # protocols, incidents, rulings and appeals in words with the table's names (issue 29)
     rows = {r["entry"].pk: r for r in log_rows(event, items, only_known=True)}
     log = [
-        # in words only: the record as programs read it is the JSON and CSV download
+        # in words only: the record as programs read it is the JSON and CSV download; a
+        # protocol's entry names its round and table (issue 36), and who saved it
         (
             item,
-            rows[item.pk]["text"]
-            if item.pk in rows and rows[item.pk]["text"]
-            else audit_text.described(item.action, item.data, names),
+            audit_text.who(item.user, item.data, names),
+            _where(rows.get(item.pk), audit_text.described(item.action, item.data, names)),
             rows[item.pk]["reason"] if item.pk in rows else item.reason,
         )
         for item in items

@@ -10,7 +10,9 @@ results), ``…/cross/`` (who met whom), ``…/players/<entry>/`` (a player's pa
 from __future__ import annotations
 
 import csv
+import datetime
 import io
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -72,6 +74,29 @@ CROSS_CACHE_SECONDS = 3600
 #: the event as its pages read it: with its team rules, which the pages' navigation asks for
 #: (issue 40), in the same query
 _EVENTS = Event.objects.select_related("team_rules")
+
+
+def _when(stamp: object) -> object:
+    """A stored ISO time as a datetime (the template writes it in the page's format)."""
+    try:
+        return datetime.datetime.fromisoformat(str(stamp))
+    except ValueError:
+        return None
+
+
+def _runs_in_words(snapshot: Any) -> list[dict[str, Any]]:
+    """The snapshot's recent runs, newest first, with times to format (issue 36: one date
+    format on the page); each keeps its stored outcome, which the page says in words
+    (``run_outcome``, :func:`tournaments.words.standings.run_outcome`)."""
+    return [
+        {
+            "started": _when(run.get("started")),
+            "finished": _when(run.get("finished")),
+            "outcome": str(run.get("outcome") or ""),
+            "pid": run.get("pid", ""),
+        }
+        for run in reversed(list(getattr(snapshot, "runs", None) or []))
+    ]
 
 
 def _public_event(request, slug: str) -> Event:
@@ -509,6 +534,7 @@ def manage_standings(request, slug: str):
                 for k in tiebreak_keys_for(event_variant(event).stat_keys)
             ],
             "criterion": _criterion(event),
+            "runs": _runs_in_words(view.get("snapshot") or None),
             "ui": ui_of_event(event),
             "round_scores": [
                 (k, ui_of_event(event).round_score_name(k))

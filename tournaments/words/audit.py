@@ -26,7 +26,7 @@ from tournaments.selectors.standings import metric_label
 from tournaments.standings.scores import round_score
 from tournaments.words.draw_report import name_of
 
-__all__ = ["AUDIT_EXPORT_COLUMNS", "audit_log_csv", "audit_log_export", "described"]
+__all__ = ["AUDIT_EXPORT_COLUMNS", "audit_log_csv", "audit_log_export", "described", "who"]
 
 #: Action → sentence; ``%(name)s`` fields come from the data, entries (``entry``, ``first``,
 #: ``second``) as players' names.
@@ -136,6 +136,18 @@ def described(action: str, data: dict[str, Any], names: dict[int, str]) -> str:
         return str(sentence) % values
     except (KeyError, TypeError, ValueError):  # data of another shape: say the code
         return action
+
+
+def who(user: Any, data: Any, names: dict[int, str]) -> str:
+    """Who did what a log entry records: the account's name; a table's phone by the player
+    whose private link saved it ("Anna, at the table"); "—" for the system."""
+    if user is not None:
+        return user.get_username()
+    if isinstance(data, dict) and isinstance(data.get("via_entry"), int):
+        return str(_("%(name)s, at the table")) % {"name": name_of(names, data["via_entry"])}
+    if isinstance(data, dict) and data.get("source") == "table_link":
+        return str(_("at the table"))
+    return "—"
 
 
 def _chain_words(chain: Any) -> str:

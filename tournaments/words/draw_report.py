@@ -12,6 +12,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tournaments import rule_sources
 from tournaments.models.event import DrawMethod
 from tournaments.seating import report as seating_report
 
@@ -158,8 +159,9 @@ def why(reason: str, names: dict[int, str]) -> str:
     language and with players' names for entry ids; a reason it does not know stays as it is."""
     fixed = {
         seating_report.RANDOM: _(
-            "random draw: the referees' draw does not avoid repeats (001 note 8)"
-        ),
+            "random draw: the referees' draw does not avoid repeats (%(rule)s)"
+        )
+        % {"rule": rule_sources.cite("001", "note 8")},
         seating_report.BOTH_MUST_SIT: _("constraint: both must sit at this table"),
         seating_report.PARTNERS: _("constraint: fixed partners"),
         seating_report.SWISS: _("standings: Swiss tables group players of similar score"),

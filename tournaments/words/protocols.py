@@ -12,8 +12,8 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.findings import Finding
 from scoring.model import Ending
+from tournaments import rule_sources
 from tournaments.families.protocols import deal_lines, effective_protocol, stored_protocol
 from tournaments.models import Protocol, Ruling, Table
 from tournaments.selectors.protocols import next_dealer, table_header
@@ -73,11 +73,11 @@ def version_reason(protocol: Protocol) -> str:
 
 
 def finding_citation(finding: dict[str, Any], seed: str) -> str:
-    """The rule a stored finding cites, written as the scorer writes it (``001 §3.8.6``,
-    ``002 "Kontra"``: :attr:`scoring.findings.Finding.citation`); ``seed`` where it names
-    none; "" without a rule."""
+    """The rule a stored finding cites, as a referee knows it ("Kodeks 1996, 3.8.6",
+    "Croatian rules, “Kontra”": :func:`tournaments.rule_sources.cite`; the JSON keeps the
+    scorer's ``001 §3.8.6``); ``seed`` where it names no source; "" without a rule."""
     rule = str(finding.get("rule") or "")
-    return Finding("", "", rule=rule, source=str(finding.get("source") or seed)).citation
+    return rule_sources.cite(str(finding.get("source") or seed), rule) if rule else ""
 
 
 @dataclass

@@ -9,13 +9,36 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.errors import say
 from tournaments.models import Appeal, AuditLogEntry, Event, Incident, Ruling, Seat, Table
 from tournaments.models.round import without_draw_record
 from tournaments.variants import ui_of_event
 
-__all__ = ["annotate_rulings", "log_rows", "ruling_in_words", "ruling_text", "table_names"]
+__all__ = [
+    "annotate_rulings",
+    "kind_words",
+    "log_rows",
+    "ruling_in_words",
+    "ruling_text",
+    "table_names",
+]
+
+
+#: a ruling's kind as its line begins, in the reader's language: the rule it rests on is cited
+#: beside it ("Penalty: … [Kodeks 1996, 3.2.21]"), so the kind names no rule text (issue 36)
+KIND_WORDS = {
+    "catalogue": gettext_lazy("Penalty"),
+    "event": gettext_lazy("Event penalty"),
+    "adjusted": gettext_lazy("Adjusted result"),
+    "none": gettext_lazy("No penalty"),
+}
+
+
+def kind_words(ruling: Any) -> str:
+    """The kind of ``ruling`` in words ("Penalty", "Adjusted result")."""
+    return str(KIND_WORDS.get(getattr(ruling, "kind", ""), ruling.get_kind_display()))
 
 
 def table_names(table: Table) -> list[str]:

@@ -58,7 +58,7 @@ def test_the_table_header_is_a_balkan_game_of_the_events_bula():
     assert header.bula == 50 and header.convention == "croatian" and header.first_dealer == 1
 
 
-def test_phone_page_takes_balkan_deals_and_shows_findings_citing_seed_002(client):
+def test_phone_page_takes_balkan_deals_and_shows_findings_citing_the_croatian_rules(client):
     event, (table,), _ = balkan_table()
     url = reverse("protocol-table", args=[table.url_key])
     page = client.get(url).content.decode()
@@ -112,7 +112,7 @@ def test_phone_page_takes_balkan_deals_and_shows_findings_citing_seed_002(client
     assert "TRICKS_SUM" in codes, v3.findings
     page = client.get(url).content.decode()
     # the finding in words with its rule; its code is for the API and the logs (issue 29)
-    assert "The tricks do not add up" in page and "[002 &quot;Idea of the Game&quot;]" in page
+    assert "The tricks do not add up" in page and "[Croatian rules, “Idea of the Game”]" in page
     assert "TRICKS_SUM" not in page
     assert "Result (points)" not in page or v3.result  # the footer shows points once scored
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.balkan.protocol import Hand
+from tournaments import rule_sources
 from tournaments.pdf import protocol_contexts as pdf_protocols
 from tournaments.services.protocols import protocol_save, table_header
 from tournaments.words.protocols import finding_message
@@ -53,7 +54,9 @@ def test_the_table_page_shows_the_finding_in_the_readers_language(client, langua
     assert SENTENCES[language] in page
     if language != "en":
         assert SENTENCES["en"] not in page
-    assert '[002 "Idea of the Game"]' in page and "§Idea" not in page
+    with translation.override(language):
+        cited = rule_sources.cite("002", "Idea of the Game")  # "Croatian rules, “Idea of the Game”"
+    assert f"[{cited}]" in page and '[002 "' not in page and "§Idea" not in page
 
 
 def test_the_filled_pdf_shows_the_finding_in_the_readers_language():
@@ -62,7 +65,7 @@ def test_the_filled_pdf_shows_the_finding_in_the_readers_language():
         context = pdf_protocols.filled_protocol_context(table=table)
     (finding,) = [f for f in context["findings"] if "11" in f["message"]]
     assert finding["message"] == SENTENCES["hr"]
-    assert finding["citation"] == '002 "Idea of the Game"'
+    assert finding["citation"] == "Hrvatska pravila, „Idea of the Game“"
 
 
 def test_a_stored_finding_without_a_template_keeps_its_message():

@@ -116,7 +116,7 @@ def test_the_standings_pages_name_the_families_unit(client):
     protocol_approve(protocol=version, by=referee, confirm_missing=True)
     standings_recompute(event_id=event.pk)
     page = client.get(reverse("standings", args=[event.slug])).content.decode()
-    assert "final calculation&#x27;s points" in page and "(002 " in page
+    assert "final calculation&#x27;s points" in page and "(Croatian rules, “Scoring”)" in page
     assert "sum of whists" not in page
     page = client.get(reverse("standings-round", args=[event.slug, 1])).content.decode()
     assert '<th class="num">Points</th>' in page and ">Whists<" not in page

@@ -32,14 +32,14 @@ def test_settings_page_sets_the_bula_and_the_refa_limit(client):
     url = reverse("manage-settings", args=[event.slug])
     page = client.get(url).content.decode()
     assert "Bula" in page and 'name="option_refa_limit"' in page
-    assert "002" in page and 'name="option_whist_style"' not in page
+    assert "Croatian rules" in page and "002" not in page and 'name="option_whist_style"' not in page
     assert "Croatian Preference" in page and "Sochi" in page  # grouped choices, in English
     r = client.post(url, {**SETTINGS, "option_refa_limit": "2", "option_plain_two": ""})
     assert r.status_code == 302, r.content.decode()[:3000]
     event.refresh_from_db()
     assert (event.pulka_target, event.convention_options) == (50, {"refa_limit": 2})
     r = client.post(url, {**SETTINGS, "table_size_policy": "mixed"})
-    assert r.status_code == 200 and "002" in r.content.decode()  # tables of three only
+    assert r.status_code == 200 and "(Croatian rules)" in r.content.decode()  # tables of three only
     event.refresh_from_db()
     assert event.table_size_policy == "3"
 
@@ -68,12 +68,13 @@ def test_round_pages_cite_the_familys_rules_not_the_kodeks(client):
     for page in (organiser, public):
         assert "first dealer" in page
         # "001 §", not "001": a select's option value (an entry's id) may hold "001"
-        assert "Kodeks" not in page and "001 §" not in page and "3.2.1" not in page
+        assert "Kodeks" not in page and "001 §" not in page and "Kodeks 1996" not in page and "3.2.1" not in page
     russian = EventFactory(slug="kup", variant="sochi")
     round_ = Round.objects.create(event=russian, number=1, state=Round.State.IN_PLAY)
     Table.objects.create(round=round_, number=1, first_dealer=0)
     page = client.get(reverse("manage-round", args=[russian.slug, 1])).content.decode()
-    assert "(001 §3.1.1, 001 §3.2.1)" in page and "first dealer (001 §3.2.1)" in page
+    assert "(Kodeks 1996, 3.1.1, Kodeks 1996, 3.2.1)" in page
+    assert "first dealer (Kodeks 1996, 3.2.1)" in page
 
 
 def test_seats_as_drawn_errors_cite_no_russian_rule_in_a_balkan_event():
@@ -102,13 +103,13 @@ def test_standings_settings_say_the_familys_criterion_and_round_scores(client):
     client.force_login(UserFactory(is_superuser=True))
     page = client.get(reverse("standings-manage", args=[event.slug])).content.decode()
     assert "the sum of the final calculation&#x27;s points" in page
-    assert "sum of whists" not in page and "001 §4.1.3" not in page
+    assert "sum of whists" not in page and "Kodeks 1996, 4.1.3" not in page
     assert "Points (the final calculation)" in page and "Capped points" in page
     m = re.search(r">[^<]*whists", page, re.I)
     assert not m, page[m.start() - 300 : m.end() + 100]
     russian = EventFactory(slug="kup", variant="sochi")
     page = client.get(reverse("standings-manage", args=[russian.slug])).content.decode()
-    assert "sum of whists" in page and "001 §4.1.3" in page and "Capped whists" in page
+    assert "sum of whists" in page and "Kodeks 1996, 4.1.3" in page and "Capped whists" in page
 
 
 @pytest.mark.parametrize("language, word", [("en", "The game (partija)"), ("hr", "Partija")])
@@ -254,6 +255,6 @@ def test_settings_and_ruling_forms_offer_no_russian_rule_in_a_balkan_event(clien
         event=russian, table=kup_table, occurred_at=timezone.now(), description="talon"
     )
     settings = client.get(reverse("manage-settings", args=[russian.slug])).content.decode()
-    assert ">Random draw (Kodeks note 8)</option>" in settings
+    assert ">Random draw (Kodeks 1996, note 8)</option>" in settings
     page = client.get(reverse("protocol-incidents", args=[russian.slug, 1, 1])).content.decode()
     assert "adjusted result (3.8.5.1 Б)" in page and 'name="p_gora"' in page

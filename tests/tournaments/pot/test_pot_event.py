@@ -76,7 +76,7 @@ def test_viennese_events_seat_three_or_four_german_events_three():
     with pytest.raises(UserFacingError) as exc:
         event_create(slug="skat4", name="Abend", starts_on=day, variant="german",
                      table_size_policy="4")  # fmt: skip
-    assert exc.value.extra["field"] == "table_size_policy" and "003" in str(exc.value)
+    assert exc.value.extra["field"] == "table_size_policy" and "(German rules)" in str(exc.value)
     # changing a mixed Viennese event to German narrows it to tables of three
     event_update(event=wien, variant="german")
     wien.refresh_from_db()
@@ -87,7 +87,7 @@ def test_viennese_events_seat_three_or_four_german_events_three():
     event_update(event=german, convention_options={"herz_premium": 10, "pot_end": "keep"})
 
 
-def test_settings_page_offers_both_games_options_citing_seeds_000_and_003(client):
+def test_settings_page_offers_both_games_options_citing_their_rule_texts(client):
     event = EventFactory(slug="wien", variant="viennese", pulka_target=10,
                          table_size_policy="mixed")  # fmt: skip
     client.force_login(UserFactory(is_superuser=True))
@@ -96,7 +96,8 @@ def test_settings_page_offers_both_games_options_citing_seeds_000_and_003(client
     assert "Stake (chips)" in page
     for name in ("base_stake", "max_amount", "pot_end", "herz_premium", "cap_applies", "bidding"):
         assert f'name="option_{name}"' in page, name
-    assert "000" in page and "003" in page and 'name="option_refa_limit"' not in page
+    assert "Viennese rules" in page and "German rules" in page and "(000" not in page
+    assert 'name="option_refa_limit"' not in page
     assert "Viennese Préférence" in page and "German Préférence" in page  # in the page's words
     settings = {
         "name": "Wien", "starts_on": "2027-03-06", "ends_on": "2027-03-06", "venue": "Café",
@@ -108,7 +109,7 @@ def test_settings_page_offers_both_games_options_citing_seeds_000_and_003(client
     event.refresh_from_db()
     assert event.convention_options == {"max_amount": 50, "pot_end": "keep"}
     r = client.post(url, {**settings, "variant": "german", "table_size_policy": "mixed"})
-    assert r.status_code == 200 and "003" in r.content.decode()  # German: tables of three
+    assert r.status_code == 200 and "3 (German rules)" in r.content.decode()  # German: tables of three
 
 
 # --- the phone page -----------------------------------------------------------------------------
@@ -161,7 +162,7 @@ def test_phone_page_takes_the_seed_000_payment_example_and_shows_the_ledger(clie
     assert any(r.get("partial") for r in v4.result)  # scored up to the unscorable deal only
     page = client.get(url).content.decode()
     # the finding in words with its rule; its code is for the API and the logs (issue 29)
-    assert "The tricks do not add up" in page and "[000 &quot;" in page and "TRICKS_SUM" not in page
+    assert "The tricks do not add up" in page and "[Viennese rules, “" in page and "TRICKS_SUM" not in page
 
 
 def test_phone_page_takes_an_efterkop_chain_in_turn_order(client):
@@ -188,7 +189,7 @@ def test_phone_page_takes_an_efterkop_chain_in_turn_order(client):
               tricks_0="5", tricks_1="5")  # fmt: skip
     v2 = current(table)
     assert [f["code"] for f in v2.findings] == ["EFTERKOP_ORDER"]
-    assert "[000 &quot;Efterköp&quot;]" in client.get(url).content.decode()
+    assert "[Viennese rules, “Efterköp”]" in client.get(url).content.decode()
     # a row without its buyer, or a gap between rows: an error naming the field, nothing saved
     for fields, message in (
         ({"efterkop_contract_1": "5"}, "Choose who made efterköp 1."),

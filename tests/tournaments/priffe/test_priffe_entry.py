@@ -71,7 +71,7 @@ def test_an_illegal_auction_is_stored_with_its_finding_citing_seed_004(client):
     assert "information bid" in finding["message"], finding
     assert (finding["source"], finding["rule"]) == ("004", "Budgivning"), finding
     page = client.get(url).content.decode()
-    assert "[004 &quot;" in page
+    assert "[Priffe rules, “" in page
     # bids that give another contract than the one written: a finding too
     post_deal(
         client, url, "1", sits="1", contract="pref", declarer=str(CECILIA), tricks_own="7",
@@ -138,4 +138,4 @@ def test_the_referee_desk_reads_the_priffe_notation_with_bids_and_a_straff(clien
     )
     assert [f["code"] for f in version.findings] == ["AUCTION_INFORMATION", "AUCTION_NOT_HIGHER"], version.findings
     page = client.get(url).content.decode()
-    assert "A bid against the bidding rules" in page and "[004 &quot;Budgivning&quot;]" in page
+    assert "A bid against the bidding rules" in page and "[Priffe rules, “Budgivning”]" in page

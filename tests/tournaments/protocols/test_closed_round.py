@@ -36,6 +36,7 @@ def test_a_closed_rounds_table_key_no_longer_saves_and_says_whom_to_ask(client, 
     body = page.content.decode()
     assert "Round 1 is closed" in body and chief in body
     assert 'id="form"' not in body  # no deal form
+    assert 'class="edit"' not in body  # and no "correct" link on its deals (issue 36)
     r = client.post(
         reverse("protocol-table", args=[setup.table.url_key]),
         {"action": "ending", "ending": "agreement", "based_on_version": "1"},

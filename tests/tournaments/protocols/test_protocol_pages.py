@@ -34,7 +34,7 @@ def test_table_link_adds_deals_shows_findings_and_resumes(client, setup):
     assert r.status_code == 302
     page = client.get(url).content.decode()
     # the finding next to deal 2, a sentence with its rule (the code is for the API and logs)
-    assert "Tricks add up to 9: a deal has 10 [001 §3.7.6.1]" in page and "TRICKS_SUM" not in page
+    assert "Tricks add up to 9: a deal has 10 [Kodeks 1996, 3.7.6.1]" in page and "TRICKS_SUM" not in page
     v = current(setup)
     assert v.version == 2 and v.error_count == 1
     # correct deal 2 (index 1)

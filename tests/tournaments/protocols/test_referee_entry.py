@@ -101,11 +101,11 @@ def test_both_whisted_needs_each_whisters_tricks_and_impossible_counts_name_the_
             "contract": "7♥", "call_1": "whist", "call_2": "whist"}
     r = client.post(url, dict(base, tricks_0="7", tricks_1="2"))
     body = r.content.decode()
-    assert r.status_code == 400 and "give the tricks of Vera too (001 §3.8.6)" in body
+    assert r.status_code == 400 and "give the tricks of Vera too (Kodeks 1996, 3.8.6)" in body
     assert re.search(r'name="tricks_2"[^>]*aria-invalid="true"', body)
     assert re.search(r'name="tricks_1"[^>]*value="2"', body)  # the form keeps what was typed
     r = client.post(url, dict(base, tricks_0="7", tricks_1="2", tricks_2="2"))
-    assert r.status_code == 400 and "add up to 11: a deal has 10 (001 §3.2.8)" in (
+    assert r.status_code == 400 and "add up to 11: a deal has 10 (Kodeks 1996, 3.2.8)" in (
         r.content.decode())
     r = client.post(url, dict(base, tricks_0="12"))
     assert r.status_code == 400 and "Tricks of Anna: 12 is not possible" in r.content.decode()
@@ -140,11 +140,11 @@ def test_findings_are_sentences_with_the_rule_and_no_code(client, setup):
     url = reverse("protocol-table", args=[setup.table.url_key])
     page = client.get(url).content.decode()
     # Anna passed Boris's 8♦ one down: she writes only consolation, 6 a trick (001 §3.8.1.2)
-    assert "Anna: whists on Boris written 0, should be 6 [001 §3.8.1.2]" in page
+    assert "Anna: whists on Boris written 0, should be 6 [Kodeks 1996, 3.8.1.2]" in page
     assert "The players' figure" in page
     assert not CODE.search(page) and "{&#x27;" not in page
     page = client.get("/ru" + url).content.decode()
-    assert "Anna: висты на Boris — записано 0, должно быть 6 [001 §3.8.1.2]" in page
+    assert "Anna: висты на Boris — записано 0, должно быть 6 [Кодекс 1996, 3.8.1.2]" in page
     assert "Запись игроков" in page
     assert not CODE.search(page)
 
@@ -201,7 +201,7 @@ def test_the_desk_approves_with_the_acknowledgement_and_shows_it(client, setup):
     client.force_login(setup.referee)
     desk = reverse("protocol-referee", args=[setup.event.slug, 1, setup.table.number])
     page = client.get(desk).content.decode()
-    assert "1 figure the players wrote differs from it (001 §4.2.7)" in page
+    assert "1 figure the players wrote differs from it (Kodeks 1996, 4.2.7)" in page
     action = reverse("protocol-action",
                      args=[setup.event.slug, 1, setup.table.number, "approve"])
     client.post(action, {"version": version.version, "acknowledge_players_errors": "on",
@@ -339,7 +339,7 @@ def test_the_desk_keeps_the_text_the_referee_typed(client, setup):
     page = client.get(desk).content.decode()
     assert "sheet 1: 1 2 0 0 0; 2 0 0 0 0; 3 0 0 0 0" in page
     # Boris whisted Anna's made 6♠ and wrote nothing: the players' error, named and cited
-    assert "Boris: whists on Anna written 0, should be 8 [001 §3.8.1.1]" in page
+    assert "Boris: whists on Anna written 0, should be 8 [Kodeks 1996, 3.8.1.1]" in page
 
 
 def test_a_document_naming_a_seat_not_at_the_table_is_refused_where_it_enters(setup):
@@ -352,7 +352,7 @@ def test_a_document_naming_a_seat_not_at_the_table_is_refused_where_it_enters(se
     with pytest.raises(UserFacingError) as caught:
         protocol_from_document(setup.table, document)
     assert caught.value.extra == {"field": "protocol", "path": "$.deals[0].declarer"}
-    assert "001 §3.2.10" in caught.value.message
+    assert "Kodeks 1996, 3.2.10" in caught.value.message
     document = dict(document, players=["Anna", "Boris", "Anna"], deals=[])
     with pytest.raises(UserFacingError) as caught:
         protocol_from_document(setup.table, document)

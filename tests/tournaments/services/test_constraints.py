@@ -167,7 +167,7 @@ def test_a_draw_the_constraints_or_the_count_make_impossible_names_the_players()
     for e in entries[:4]:
         entry_fix_table(entry=e, table=None)
     EntryFactory(event=event)  # ten players cannot sit at tables of three only
-    with pytest.raises(UserFacingError, match="001 §3.2.10") as err:
+    with pytest.raises(UserFacingError, match="Kodeks 1996, 3.2.10") as err:
         round_draw(round_=round_)
     assert err.value.extra == {"field": "table_size_policy", "rule": "3.2.10"}
     round_.refresh_from_db()

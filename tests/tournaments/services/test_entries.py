@@ -176,3 +176,21 @@ def test_a_skipped_line_is_left_out_whole():
         (2, "federation_id"),
         (3, "name"),  # Vera came in with the import before
     }
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["ime;klub;grad", "Name;Verein;Ort", "namn;klubb;ort", "Ime;Klub;Mesto", "name,club,city"],
+)
+def test_csv_import_reads_the_column_names_in_every_language(header):
+    """Issue 36: a club in Zagreb, Vienna or Uppsala imports its list with the column names in
+    its own language, as English and Russian ones are read."""
+    event = EventFactory()
+    sep = header[len(header.split(";")[0])] if ";" in header else ","
+    text = header + "\n" + sep.join(["Ana Horvat", "Klub Zagreb", "Zagreb"]) + "\n"
+    (entry,) = entries_import_csv(event=event, text=text).entries
+    assert (entry.player.name, entry.player.club, entry.player.city) == (
+        "Ana Horvat",
+        "Klub Zagreb",
+        "Zagreb",
+    )

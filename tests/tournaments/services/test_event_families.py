@@ -47,7 +47,7 @@ def test_a_balkan_event_refuses_tables_of_four_and_russian_tiebreaks():
             slug="liga", name="Liga", starts_on=DAY, variant="serbian", table_size_policy="mixed"
         )
     assert info.value.extra["field"] == "table_size_policy"
-    assert "002" in info.value.message
+    assert "(Croatian rules)" in info.value.message
     with pytest.raises(UserFacingError) as info:
         event_create(
             slug="liga", name="Liga", starts_on=DAY, variant="serbian", tiebreaks=["remizes"]
@@ -76,7 +76,7 @@ def test_the_form_offers_the_chosen_familys_options_and_names_its_game_size():
     balkan = family_for("croatian")
     fields = option_fields(balkan)
     assert "option_refa_limit" in fields and "option_whist_style" not in fields
-    assert "002" in str(fields["option_plain_two"].label)
+    assert "(Croatian rules, “Kontra”)" in str(fields["option_plain_two"].label)
     assert str(game_size_label(balkan)) == "Bula"
     assert str(game_size_label(family_for("sochi"))) == "Pulka size"
 
@@ -85,7 +85,9 @@ def test_the_balkan_form_offers_the_issue_37_options_with_their_source():
     # seed 002 "Kontra" (a two "without 'game' and without refa") and "Refa"
     fields = option_fields(family_for("serbian"))
     refa_two = fields["option_plain_two_refa"]
-    assert "002" in str(refa_two.label) and "refa" in str(refa_two.label)
+    assert "(Croatian rules, “Kontra”)" in str(refa_two.label) and "refa" in str(refa_two.label)
+    assert "002" not in str(refa_two.label)
+    assert "(Croatian rules, “Refa”)" in str(fields["option_refas"].label)
     assert [value for value, _ in refa_two.choices] == ["", "excluded", "included"]
     assert [value for value, _ in fields["option_refas"].choices] == ["", "true", "false"]
     # 001 §4.2.14: the settlement's two methods with §4.2.12's rounding, and exact

@@ -57,7 +57,7 @@ def test_settings_store_only_the_options_set_and_show_them_again(client):
     assert 'name="option_raspasy_price" value="2"' in form
     assert '<option value="false" selected>' in form
     dashboard = client.get(reverse("manage", args=[event.slug])).content.decode()
-    assert "Whist (001 §3.8.13, §3.8.14): gentleman&#x27;s (джентльменский)" in dashboard
+    assert "Whist (Kodeks 1996, 3.8.13, 3.8.14): gentleman&#x27;s (джентльменский)" in dashboard
     # blank everywhere: back to the convention
     client.post(url, SETTINGS)
     event.refresh_from_db()
@@ -91,7 +91,7 @@ def test_the_russian_form_names_the_options_in_russian(client):
     event = EventFactory(slug="club-cup")
     client.force_login(UserFactory(is_superuser=True))
     page = client.get("/ru" + reverse("manage-settings", args=[event.slug])).content.decode()
-    assert "Ответственность вистующего (001 §3.8.11, §3.8.12)" in page
+    assert "Ответственность вистующего (Кодекс 1996, 3.8.11, 3.8.12)" in page
     assert "джентльменский" in page and "по конвенции" in page
 
 
@@ -99,7 +99,7 @@ def test_the_public_event_page_names_the_convention_and_its_options(client):
     event = EventFactory(variant="leningrad", convention_options={"raspasy_price": 3})
     page = client.get(reverse("event", args=[event.slug])).content.decode()
     assert "Leningrad" in page and "Ленинградка" not in page  # in the page's language (#36)
-    assert "Raspasy price per trick (note 44): 3" in page
+    assert "Raspasy price per trick (Kodeks 1996, note 44): 3" in page
     page = client.get("/ru" + reverse("event", args=[event.slug])).content.decode()
     assert "Ленинградка" in page and "(Leningrad)" not in page
 
@@ -121,7 +121,7 @@ def test_the_returned_half_consolation_option_d21_is_set_and_shown_in_both_langu
     public = client.get(reverse("event", args=[event.slug])).content.decode()
     assert (
         "Gentleman whist, whist returned: the former half-whister writes the consolation"
-        " (001 §3.8.8, §3.8.14, §3.8.1.2): no"
+        " (Kodeks 1996, 3.8.8, 3.8.14, 3.8.1.2): no"
     ) in public
     russian = client.get("/ru" + url).content.decode()
-    assert "уходивший за полвиста пишет консоляцию (001 §3.8.8, §3.8.14, §3.8.1.2)" in russian
+    assert "уходивший за полвиста пишет консоляцию (Кодекс 1996, 3.8.8, 3.8.14, 3.8.1.2)" in russian

@@ -5,6 +5,7 @@ class per operation (HackSoft).
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
@@ -207,5 +208,8 @@ class FixedTableApi(APIView):
 def _entry(event, pk: int, field: str):
     entry = event.entries.select_related("player").filter(pk=pk).first()
     if entry is None:
-        raise UserFacingError(f"{field}: no entry {pk} in this event", {"field": field})
+        raise UserFacingError(
+            _("%(field)s: no entry %(pk)s in this event") % {"field": field, "pk": pk},
+            {"field": field},
+        )
     return entry

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.model import Ending
+from tournaments import rule_sources
 from tournaments.access.permissions import can_referee
 from tournaments.errors import UserFacingError
 from tournaments.families.protocols import stored_protocol, stored_sheet
@@ -230,10 +231,10 @@ def protocol_approve(
         raise UserFacingError(
             _(
                 "The computed pulka is right, but %(n)d figure(s) the players wrote differ "
-                "from it (001 §4.2.7). Correct the sheet, or approve with the players' error "
+                "from it (%(rule)s). Correct the sheet, or approve with the players' error "
                 "acknowledged."
             )
-            % {"n": written},
+            % {"n": written, "rule": rule_sources.cite("001", "4.2.7")},
             {"field": "acknowledge_players_errors", "rule": "4.2.7"},
         )
     elif protocol.error_count:

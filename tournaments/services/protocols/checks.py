@@ -12,6 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from scoring.variants import variant_of
+from tournaments import rule_sources
 from tournaments.errors import UserFacingError, say
 from tournaments.families import domain_for
 from tournaments.families.protocols import ScoringProtocol, Sheet, effective_protocol
@@ -133,7 +134,7 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
         report = variant.check(effective, sheet)
         rows = domain_for(variant).result_rows(effective)
     except ValueError as exc:
-        raise UserFacingError(str(exc), {"field": "data"}) from exc
+        raise UserFacingError(rule_sources.cited_in(str(exc)), {"field": "data"}) from exc
     # the players' written figures: what the sheet adds to the check of the pulka itself
     computed = (
         {_finding_key(f) for f in variant.check(effective, None).findings}

@@ -15,6 +15,7 @@ from rules.variants import family_of_convention, find_any_convention
 from scoring.model import Ending
 from scoring.notation_lexer import NotationError
 from scoring.variants import read_json_document, variant_of
+from tournaments import rule_sources
 from tournaments.convention_labels import convention_error_said, convention_name, family_for
 from tournaments.errors import UserFacingError, said_error
 from tournaments.families import domain_of_protocol
@@ -61,7 +62,9 @@ def _parameters(convention: str, options, field: str) -> dict[str, object]:
         return find_any_convention(convention).with_options(**dict(options)).options()
     except InvalidConventionError as exc:
         said = convention_error_said(exc, family_for(convention))
-        raise UserFacingError(f"{field}: {said}", {"field": field}) from exc
+        raise UserFacingError(
+            _("%(field)s: %(reason)s") % {"field": field, "reason": said}, {"field": field}
+        ) from exc
 
 
 def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProtocol:
@@ -98,7 +101,10 @@ def _require_event_rules(table: Table, protocol: ScoringProtocol) -> ScoringProt
         given = find_any_convention(protocol.convention)
     except InvalidConventionError as exc:
         said = convention_error_said(exc)
-        raise UserFacingError(f"convention: {said}", {"field": "convention"}) from exc
+        raise UserFacingError(
+            _("%(field)s: %(reason)s") % {"field": "convention", "reason": said},
+            {"field": "convention"},
+        ) from exc
     if given.key != event_convention.key:
         raise UserFacingError(
             _(
@@ -171,7 +177,7 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
                 "line": line,
                 "column": exc.column,
                 # the reason in the reader's language where the notation gives its words
-                "reason": said_error(exc) if exc.text else exc.reason,
+                "reason": said_error(exc) if exc.text else rule_sources.cited_in(exc.reason),
             },
             {"field": "notation", "line": line, "column": exc.column},
         ) from exc
@@ -196,7 +202,8 @@ def protocol_from_document(table: Table, document: object) -> tuple[ScoringProto
         _variant, protocol, sheet = read_json_document(document)
     except ValueError as exc:  # JsonFormatError, naming the path
         raise UserFacingError(
-            str(exc), {"field": "protocol", "path": getattr(exc, "path", None)}
+            rule_sources.cited_in(str(exc)),
+            {"field": "protocol", "path": getattr(exc, "path", None)},
         ) from exc
     header = table_header(table)
     left_out = {f: getattr(header, f) for f in ("convention", "options") if f not in document}  # type: ignore[operator]

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.variants import variant_of
+from tournaments import rule_sources
 from tournaments.access.permissions import can_referee
 from tournaments.errors import UserFacingError
 from tournaments.families.protocols import ScoringProtocol, Sheet, stored_protocol, stored_sheet
@@ -210,7 +211,7 @@ def protocol_save(
             variant.sheet_from_dict(variant.sheet_to_dict(sheet))
     except ValueError as exc:  # JsonFormatError, naming the path
         raise UserFacingError(
-            str(exc), {"field": "data", "path": getattr(exc, "path", None)}
+            rule_sources.cited_in(str(exc)), {"field": "data", "path": getattr(exc, "path", None)}
         ) from exc
     fields = _evaluate(table, protocol, sheet)
     if current is not None:
@@ -252,6 +253,9 @@ def protocol_save(
             "entry_kind": entry_kind,
             "version": saved.version,
             "errors": saved.error_count,
+            # who saved it where no account did: the table's phone, by the player it names
+            "source": source,
+            "via_entry": getattr(via_entry, "pk", None),
         },
     )
     return saved

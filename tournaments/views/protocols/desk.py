@@ -12,6 +12,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring.model import Ending
@@ -24,6 +25,16 @@ from tournaments.services import protocols as svc
 from tournaments.variants import ui_of_event
 from tournaments.views.protocols.common import _current_protocol, staff_view
 from tournaments.words import protocols as protocol_words
+
+#: what the referee's page says after an action (``?saved=<action>``), in the page's language
+DONE = {
+    "1": gettext_lazy("Saved."),
+    "approve": gettext_lazy("Approved."),
+    "confirm": gettext_lazy("Confirmed."),
+    "reopen": gettext_lazy("Approval withdrawn."),
+    "resolve": gettext_lazy("Double entry resolved."),
+    "new-key": gettext_lazy("The table has a new private link."),
+}
 
 
 @staff_view(permissions.REFEREE)
@@ -107,7 +118,9 @@ def _desk(request, event, table, *, kind, version, text, ending, error=None, sta
             else set(),
             "double": svc.double_entry_status(table) if event.double_entry else None,
             "players_errors": svc.players_sheet_errors(table_version) if table_version else (0, 0),
-            "saved": request.GET.get("saved"),
+            "saved": DONE.get(request.GET.get("saved", ""), DONE["1"])
+            if request.GET.get("saved")
+            else "",
             "reason": request.POST.get("reason", ""),
             "reload_url": reverse(
                 "protocol-referee", args=[event.slug, table.round.number, table.number]
@@ -187,7 +200,8 @@ def protocol_action(request, event, number: int, table_number: int, action: str)
         event_id=event.pk, task="tournaments.standings_recompute"
     ):
         messages.warning(request, STANDINGS_QUEUED)
-    return _back(request, here + "?kind=table&saved=1")
+    # the page says what was done ("Approved."), not "Saved." after every action (issue 36)
+    return _back(request, here + f"?kind=table&saved={action}")
 
 
 @staff_view(permissions.REFEREE)

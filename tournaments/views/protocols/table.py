@@ -137,6 +137,9 @@ def table_entry(request, key: str):
             "post": request.POST,
             "approved": version is not None and version.approved,
             "closed": table.round.state == Round.State.CLOSED,
+            # "correct" links only where the page can still save a correction (issue 36)
+            "editable": table.round.state != Round.State.CLOSED
+            and not (version is not None and version.approved),
             "ask": ", ".join(svc.referees_to_ask(table.round.event)),
         },
         status=409 if stale else 400 if error else 200,

@@ -1,0 +1,120 @@
+"""The rule texts as a referee knows them: the one map from a rule source to the name a person
+reads, in the reader's language.
+
+Code and tests cite a rule by the rule text's number and its own rule number or section
+heading (``001 §3.2.21``, ``002 "Kontra"``: ``docs/sources.md``, "How a citation reads");
+pages, PDFs, form errors and messages never show those file numbers. They cite the same rule
+through :func:`cite` ("Kodeks 1996, 3.2.21", "Croatian rules, “Kontra”", "Priffe rules"), or
+:func:`cite_code` for a citation stored in the code's form (:attr:`scoring.findings.Finding.
+citation`, a ruling's rule), and :func:`with_rule` for a message that carries its rule as
+``%(rule)s``. Every translated page, PDF and message goes through here, so that a source is
+renamed in one place.
+
+It imports only Django's translation (no model, no family), so that everything may use it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext, pgettext_lazy
+
+__all__ = ["SOURCES", "cite", "cite_code", "cited_in", "source_name", "with_rule"]
+
+
+#: rule source (the rule text's number, ``docs/sources.md``) → its name as a referee knows it
+SOURCES: dict[str, Any] = {
+    # the Kodeks of Preference, adopted in Moscow in January 1996
+    "001": pgettext_lazy("rule source", "Kodeks 1996"),
+    # "Croatian / Serbian / Slovenian Preference" (pagat.com)
+    "002": pgettext_lazy("rule source", "Croatian rules"),
+    # "Préférence", a variant from Vienna (in Swedish)
+    "000": pgettext_lazy("rule source", "Viennese rules"),
+    # "Préférence", the German one-page rules
+    "003": pgettext_lazy("rule source", "German rules"),
+    # "Priffe regler"
+    "004": pgettext_lazy("rule source", "Priffe rules"),
+}
+
+_NOTE = re.compile(r"^note\s+(?P<n>.+)$")
+#: one rule in the code's form: ``§3.8.6``, ``3.8.6``, ``note 58``, ``"Kontra"``, ``Kontra``
+_CODE = re.compile(r"^(?P<source>\d{3})(?:\s*,?\s*(?P<rules>.*))?$")
+
+
+def source_name(source: str) -> str:
+    """The name of rule source ``source`` ("001") in the reader's language; the rule texts'
+    name for an unknown one (never its number)."""
+    name = SOURCES.get(str(source))
+    return str(name) if name is not None else gettext("the rules")
+
+
+def _rule(rule: str) -> str:
+    rule = rule.strip().removeprefix("§").strip()
+    if not rule:
+        return ""
+    if m := _NOTE.match(rule):
+        return gettext("note %(n)s") % {"n": m.group("n")}
+    if rule[0].isdigit():
+        return rule
+    heading = rule.strip('"“”„')
+    return gettext("“%(heading)s”") % {"heading": heading}
+
+
+def cite(source: str, *rules: str) -> str:
+    """Rule(s) ``rules`` of source ``source`` as a person reads them: "Kodeks 1996, 3.2.21",
+    "Kodeks 1996, 3.8.6, note 58", "Croatian rules, “Kontra”", or the source's name alone
+    (no rule given). A rule is a number (``3.2.21``, ``§3.2.21``), a note (``note 8``) or a
+    section heading (``Kontra``)."""
+    shown = [r for r in (_rule(rule) for rule in rules) if r]
+    name = source_name(source)
+    if not shown:
+        return name
+    return gettext("%(source)s, %(rules)s") % {"source": name, "rules": ", ".join(shown)}
+
+
+def _split(rules: str) -> list[str]:
+    """``§3.8.11, §3.8.12`` → its rules; a heading's comma (inside quotes) does not split."""
+    return [part for part in re.findall(r'"[^"]*"|“[^”]*”|[^,]+', rules) if part.strip()]
+
+
+def cite_code(citation: str) -> str:
+    """A citation in the code's form (``001 §3.2.21``, ``002 "Kontra"``, ``001 §3.8.11,
+    §3.8.12``, ``003``) as a person reads it (:func:`cite`); any other text (an event's own
+    penalty reference, "reg. 5") unchanged."""
+    m = _CODE.match(str(citation or "").strip())
+    if not m:
+        return str(citation or "")
+    return cite(m.group("source"), *_split(m.group("rules") or ""))
+
+
+def _with_rule(message: Any, source: str, rules: tuple[str, ...], params: dict) -> str:
+    return str(message) % {**params, "rule": cite(source, *rules)}
+
+
+_with_rule_lazy = lazy(_with_rule, str)
+
+
+def with_rule(message: Any, source: str, *rules: str, **params: Any) -> Any:
+    """``message`` (a translated string, lazy or not, whose ``%(rule)s`` stands for a rule) with
+    the rule cited by :func:`cite`, evaluated when read (so a label defined at import time
+    follows the reader's language); ``params`` fill its other fields."""
+    return _with_rule_lazy(message, source, tuple(rules), params)
+
+
+#: a citation in the code's form inside a sentence of the pure packages (``scoring``, ``rules``:
+#: English, with no translation), such as a JSON reader's "… (3 players, 001 §3.2.10)"
+_IN_TEXT = re.compile(
+    r'\b(?P<source>00[0-4])(?P<rules>(?: §[\d.]+(?: [А-Я])?(?:, §[\d.]+(?: [А-Я])?)*)'
+    r'| "[^"]+"| note \S+?(?=[),;]|$))'
+)
+
+
+def cited_in(text: str) -> str:
+    """``text`` with each citation in the code's form (``001 §3.2.10``, ``002 "Kontra"``)
+    written as a referee knows it (:func:`cite`): for the messages of the pure packages, which
+    cite rules as the code does and reach a person as a form error."""
+    return _IN_TEXT.sub(
+        lambda m: cite(m.group("source"), *_split(m.group("rules").strip())), str(text)
+    )
