@@ -70,6 +70,7 @@ def test_an_organiser_runs_six_rounds_in_the_browser(desk, live_server):
         with page.expect_navigation():
             page.get_by_role("button", name="Draw", exact=True).click()
         assert page.get_by_text("The round is drawn.").is_visible()
+        page.locator("#about-draw summary").click()  # the draw's machinery, for the curious
         assert page.get_by_text("How the tables were made").is_visible()
         ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
         assert len(ids) == len(set(ids)), "each label must point at its own form's field"

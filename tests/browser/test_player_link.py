@@ -50,6 +50,7 @@ def test_a_player_follows_the_event_on_a_phone(phone, live_server):
     page.goto(f"{live_server.url}/e/phone-open/rounds/3/")
     corrections = page.locator("#corrections")
     assert corrections.get_by_text("too close to the bar").is_visible()
+    page.locator("#about-draw summary").click()  # the draw's machinery, for the curious
     assert page.locator("#draw-record").is_visible()
 
 
