@@ -227,13 +227,7 @@ def _validate(name: str, value: object) -> None:
     elif name in OPTION_RANGES:
         low, high = OPTION_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise out_of_range(
-                f"option {name!r}: {value!r} is not an integer from {low} to {high}",
-                name,
-                value,
-                low,
-                high,
-            )
+            raise out_of_range(name, value, low, high)
     elif not isinstance(value, bool):
         raise not_yes_or_no(f"option {name!r}: {value!r} is not true or false", name, value)
 

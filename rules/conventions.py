@@ -75,11 +75,10 @@ def not_one_of(
     )
 
 
-def out_of_range(
-    message: str, name: str, value: object, low: int, high: int
-) -> InvalidConventionError:
+def out_of_range(name: str, value: object, low: int, high: int) -> InvalidConventionError:
+    """An integer option outside its range, the same words in every family."""
     return InvalidConventionError(
-        message,
+        f"option {name!r}: {value!r} is not an integer from {low} to {high}",
         gettext_noop("%(option)s: “%(value)s” is not a whole number from %(low)s to %(high)s."),
         {"option": name, "value": value, "low": low, "high": high},
     )
@@ -264,13 +263,7 @@ def _validate(name: str, value: object) -> None:
     elif name in OPTION_RANGES:
         low, high = OPTION_RANGES[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise out_of_range(
-                f"option {name!r}: {value!r} is not an integer from {low} to {high}",
-                name,
-                value,
-                low,
-                high,
-            )
+            raise out_of_range(name, value, low, high)
     elif not isinstance(value, bool):
         raise not_yes_or_no(f"option {name!r}: {value!r} is not true or false", name, value)
 
