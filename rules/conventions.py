@@ -24,6 +24,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Final
 
+from rules.worded import WordedError, gettext_noop
+
 __all__ = [
     "Convention",
     "InvalidConventionError",
@@ -38,25 +40,12 @@ __all__ = [
 ]
 
 
-def gettext_noop(text: str) -> str:
-    """Mark ``text`` for the translators' catalogue and return it unchanged (the name Django's
-    ``makemessages`` looks for; nothing here imports Django)."""
-    return text
-
-
-class InvalidConventionError(ValueError):
+class InvalidConventionError(WordedError):
     """An unknown convention name, option name or option value; the message quotes it (in
     English, for the API, the command line and the logs). ``text`` and ``params``: the same for
     people, a :func:`gettext_noop` template (``%(name)s``) with its values (``option``: an
     option's name, ``value``/``choices``: its values), said in the reader's language with the
     options' labels by the Django side (``tournaments.convention_labels.convention_error``)."""
-
-    def __init__(
-        self, message: str, text: str | None = None, params: dict[str, object] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.text = text
-        self.params = dict(params or {})
 
 
 def unknown_option(message: str, name: str) -> InvalidConventionError:

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from rules.worded import WordedError, gettext_noop
+
 __all__ = [
     "CATALOGUE",
     "CataloguePenalty",
@@ -29,31 +31,13 @@ __all__ = [
 Params = Mapping[str, object]
 
 
-def gettext_noop(text: str) -> str:
-    """Mark ``text`` for the translators' catalogue and return it unchanged (the name is the one
-    Django's ``makemessages`` looks for; nothing here imports Django): the English name and
-    what a penalty writes are translated where people read them
-    (:mod:`tournaments.variants.penalty_names`)."""
-    return text
-
-
-class PenaltyError(ValueError):
+class PenaltyError(WordedError):
     """A penalty that cannot apply here (wrong deal kind, offender, parameter); quotes it, in
-    English (the API, the command line, the logs). ``text`` and ``params``: the same for people,
-    a :func:`gettext_noop` template with its values, said in the reader's language by the
-    Django side; ``entries``: the params that are 0-based seats, said as players' names."""
-
-    def __init__(
-        self,
-        message: str,
-        text: str | None = None,
-        params: dict[str, object] | None = None,
-        entries: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.text = text
-        self.params = dict(params or {})
-        self.entries = entries
+    English (the API, the command line, the logs), and for people as a template said in the
+    reader's language by the Django side; ``entries``: the params that are 0-based seats, said
+    as players' names. (The penalties' English names and what they write are marked with
+    :func:`gettext_noop` too, and translated where people read them:
+    :mod:`tournaments.variants.penalty_names`.)"""
 
 
 @dataclass(frozen=True, slots=True)

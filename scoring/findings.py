@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules.worded import gettext_noop
+
 __all__ = ["Severity", "Finding", "CheckReport", "gettext_noop", "templated", "seat_number"]
 
 
@@ -107,12 +109,6 @@ def seat_number(seat: object) -> str:
     if isinstance(seat, int) and not isinstance(seat, bool):
         return str(seat + 1)
     return repr(seat)
-
-
-def gettext_noop(text: str) -> str:
-    """Mark ``text`` for the translators' catalogue and return it unchanged (the name is the
-    one Django's ``makemessages`` looks for; nothing here imports Django)."""
-    return text
 
 
 def templated(

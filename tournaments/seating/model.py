@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from rules.worded import WordedError, gettext_noop
+
 __all__ = [
     "ENGINE_VERSION",
     "EntryId",
@@ -32,6 +34,7 @@ __all__ = [
     "TableCountError",
     "ConstraintError",
     "sort_key",
+    "gettext_noop",  # the engine's modules mark their texts with it
 ]
 
 #: 1.1: more designs, tabu restarts and CP-SAT; later rounds follow plans made from the history
@@ -71,30 +74,11 @@ def sort_key(entry_id: EntryId) -> tuple[str, Any]:
     return (type(entry_id).__name__, entry_id)
 
 
-def gettext_noop(text: str) -> str:
-    """Mark ``text`` for the translators' catalogue and return it unchanged (the name Django's
-    ``makemessages`` looks for; the engine imports no Django)."""
-    return text
-
-
-class SeatingError(ValueError):
+class SeatingError(WordedError):
     """Bad input to the draw; the message names the field and the rule, in English (for the
-    API, ``manage.py draw_verify`` and the logs). ``text`` and ``params``: the same for people,
-    a :func:`gettext_noop` template (``%(name)s``) and its values, said in the reader's language
-    by the Django side (``tournaments.errors.said_error``); ``entries``: the params that are
-    entry ids (or lists of them), to be said as players' names."""
-
-    def __init__(
-        self,
-        message: str,
-        text: str | None = None,
-        params: dict[str, Any] | None = None,
-        entries: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.text = text
-        self.params = dict(params or {})
-        self.entries = entries
+    API, ``manage.py draw_verify`` and the logs), and for people as a template said in the
+    reader's language by the Django side (``tournaments.errors.said_error``); ``entries``: the
+    params that are entry ids (or lists of them), to be said as players' names."""
 
 
 class TableCountError(SeatingError):

@@ -6,16 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.worded import WordedError, gettext_noop
+
 __all__ = ["StandingsConfigError", "gettext_noop"]
 
 
-def gettext_noop(text: str) -> str:
-    """Mark ``text`` for the translators' catalogue and return it unchanged (the name Django's
-    ``makemessages`` looks for; nothing here imports Django)."""
-    return text
-
-
-class StandingsConfigError(ValueError):
+class StandingsConfigError(WordedError):
     """A tie-break chain or round score that cannot be used. ``text``: a :func:`gettext_noop`
     template (``%(name)s``) with ``params``; ``entries``: the params that are tie-break keys (or
     lists of them), ``scores``: those that are round score keys, to be said by their names."""
@@ -28,8 +24,5 @@ class StandingsConfigError(ValueError):
         entries: tuple[str, ...] = (),
         scores: tuple[str, ...] = (),
     ) -> None:
-        super().__init__(message)
-        self.text = text
-        self.params = dict(params or {})
-        self.entries = entries
+        super().__init__(message, text, params, entries)
         self.scores = scores
