@@ -247,6 +247,14 @@ def _check_joining(event: Event, entries: Sequence[Entry], team: Team | None) ->
         )
 
 
+def _not_a_member(entry: Entry, team: Team, field: str) -> UserFacingError:
+    return UserFacingError.said(
+        gettext_noop("%(name)s is not a member of team %(team)s."),
+        {"name": entry.player.name, "team": team.name},
+        {"field": field},
+    )
+
+
 def _withdraw_entry(entry: Entry, *, reason: str, by) -> None:
     """As ``entries.entry_withdraw`` (not drawn again; past rounds keep it), logged the same."""
     entry.status = Entry.Status.WITHDRAWN
@@ -261,11 +269,7 @@ def team_member_withdraw(*, team: Team, entry: Entry, reason: str = "", by=None)
     """Withdraw a member between rounds: not drawn again, out of the line-ups of rounds not
     drawn yet; the rounds played count for the team, which plays on with the others."""
     if not TeamMember.objects.filter(team=team, entry=entry).exists():
-        raise UserFacingError.said(
-            gettext_noop("%(name)s is not a member of team %(team)s."),
-            {"name": entry.player.name, "team": team.name},
-            {"field": "entry"},
-        )
+        raise _not_a_member(entry, team, "entry")
     if entry.status == Entry.Status.WITHDRAWN:
         raise UserFacingError.said(
             gettext_noop("%(name)s has withdrawn already."),
@@ -351,11 +355,7 @@ def team_line_up_set(
     ids = set(TeamMember.objects.filter(team=team).values_list("entry_id", flat=True))
     for entry in members:
         if entry.pk not in ids:
-            raise UserFacingError.said(
-                gettext_noop("%(name)s is not a member of team %(team)s."),
-                {"name": entry.player.name, "team": team.name},
-                {"field": "members"},
-            )
+            raise _not_a_member(entry, team, "members")
         if entry.status == Entry.Status.WITHDRAWN:
             raise UserFacingError.said(
                 gettext_noop("%(name)s has withdrawn from the event."),
