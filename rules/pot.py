@@ -44,13 +44,13 @@ from typing import Final
 
 from rules.conventions import (
     InvalidConventionError,
-    gettext_noop,
     not_one_of,
     not_yes_or_no,
     out_of_range,
     unknown_convention,
     unknown_option,
 )
+from rules.worded import gettext_noop
 
 __all__ = [
     "PotContract",
