@@ -4,7 +4,8 @@ player by name or seat number, how a seat is written, an option's value, the bou
 
 Each family's notation (:mod:`scoring.russian.notation`, :mod:`scoring.balkan.notation`,
 :mod:`scoring.pot.notation`, :mod:`scoring.priffe.notation`) reads its own words with these; this
-module imports only :mod:`scoring.model`.
+module imports only :mod:`scoring.model` and :mod:`scoring.notation_errors` (each error's code
+and words: a cursor is told what it expects by a code of that catalogue).
 
 >>> [t.text for t in tokenize('Anna 6♠ / ровно w/p note="a; b" # comment', 1)]
 ['Anna', '6♠', '/', 'ровно', 'w', '/', 'p', 'note', '=', 'a; b']
