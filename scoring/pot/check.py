@@ -237,7 +237,8 @@ def _efterkop(out: _Findings, hand: Hand, i: int, defs: tuple[int, int],
                 why = gettext_noop("efterköp 1: the declarer {player} buys first, but the turn "
                                    "begins at his left, {left}, then his right, {right}; he buys "
                                    "only on another's efterköp")  # fmt: skip
-                said = {"player": names[seat], "left": names[defs[0]], "right": names[defs[1]]}
+                said: dict[str, object] = {"player": names[seat], "left": names[defs[0]],
+                                           "right": names[defs[1]]}  # fmt: skip
             else:
                 why = gettext_noop("efterköp {k}: {player} buys on his own efterköp; the turn goes "
                                    "on clockwise to {left}, then {right}")  # fmt: skip
