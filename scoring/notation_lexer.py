@@ -4,7 +4,8 @@ player by name or seat number, how a seat is written, an option's value, the bou
 
 Each family's notation (:mod:`scoring.russian.notation`, :mod:`scoring.balkan.notation`,
 :mod:`scoring.pot.notation`, :mod:`scoring.priffe.notation`) reads its own words with these; this
-module imports only :mod:`scoring.model`.
+module imports only :mod:`scoring.model` and :mod:`scoring.notation_errors` (each error's code
+and words: a cursor is told what it expects by a code of that catalogue).
 
 >>> [t.text for t in tokenize('Anna 6♠ / ровно w/p note="a; b" # comment', 1)]
 ['Anna', '6♠', '/', 'ровно', 'w', '/', 'p', 'note', '=', 'a; b']
@@ -20,11 +21,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
-from .findings import gettext_noop
 from .model import OptionValue
+from .notation_errors import NOTATION_ERRORS, PEOPLE, Expected, words
 
 __all__ = [
     "NotationError",
+    "Expected",
+    "Want",
     "Token",
     "Cursor",
     "tokenize",
@@ -63,24 +66,36 @@ _SAFE_NAME: Final = re.compile(r"^[^\W\d_][\w.'’-]*$")
 class NotationError(ValueError):
     """A line of the notation that cannot be read: ``line`` and ``column`` are 1-based.
 
-    ``reason`` is in English (the command line, the API, the logs); ``text`` and ``params``,
-    where given, say the same for people: a :func:`~scoring.findings.gettext_noop` template
-    (``%(name)s``) with its values, said in the reader's language by the Django side."""
+    ``code`` is the error's stable code in :data:`~scoring.notation_errors.NOTATION_ERRORS` and
+    ``params`` its values (an :class:`~scoring.notation_errors.Expected` says what was expected
+    there; ``found`` is the offending token as Python quotes it). ``reason`` is the English
+    message (the command line, the API, the logs); ``text`` the template people read, said in
+    the reader's language with ``params`` by the Django side.
 
-    def __init__(
-        self,
-        line: int,
-        column: int,
-        message: str,
-        text: str | None = None,
-        params: Mapping[str, object] | None = None,
-    ) -> None:
+    :raises KeyError: for a code that has no words.
+    """
+
+    def __init__(self, line: int, column: int, code: str, /, **params: object) -> None:
+        if code not in NOTATION_ERRORS:
+            raise KeyError(f"no words for the notation error {code!r}")
+        message = words(code, params)
         super().__init__(f"line {line}, column {column}: {message}")
         self.line = line
         self.column = column
+        self.code = code
         self.reason = message
-        self.text = text
-        self.params = dict(params or {})
+        self.params = dict(params)
+
+    @property
+    def text(self) -> str:
+        """The template people read (``%(name)s``), marked for the translators' catalogue."""
+        return PEOPLE.get(self.code) or NOTATION_ERRORS[self.code]
+
+    @classmethod
+    def of(cls, line: int, column: int, error: Exception) -> NotationError:
+        """The rules' refusal ``error`` (an unknown convention or option, a contract the rules
+        do not have) at a place of a line: its own message, and its words where it has them."""
+        return cls(line, column, "RULES", reason=error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,16 +127,11 @@ def tokenize(line: str, number: int) -> list[Token]:
             while end < len(line) and line[end] != '"':
                 end += 2 if line[end] == "\\" else 1
             if end >= len(line):
-                raise NotationError(
-                    number,
-                    i + 1,
-                    "unterminated quoted text (expected '\"')",
-                    gettext_noop("A quoted text is not closed (a '\"' is missing)."),
-                )
+                raise NotationError(number, i + 1, "UNTERMINATED_QUOTE")
             try:
                 value = json.loads(line[i : end + 1])
             except json.JSONDecodeError as error:
-                raise NotationError(number, i + 1, f"bad quoted text: {error.msg}") from None
+                raise NotationError(number, i + 1, "BAD_QUOTE", detail=error.msg) from None
             out.append(Token("string", value, i + 1))
             i = end + 1
         else:
@@ -132,13 +142,15 @@ def tokenize(line: str, number: int) -> list[Token]:
             longest = max((len(run) for run in _DIGITS.findall(word)), default=0)
             if longest > MAX_NUMBER_DIGITS:  # before any int(): Python's own limit says less
                 raise NotationError(
-                    number,
-                    start + 1,
-                    f"a number of {longest} digits: no count, score or "
-                    f"amount of a protocol has more than {MAX_NUMBER_DIGITS}",
+                    number, start + 1, "NUMBER_TOO_LONG", digits=longest, most=MAX_NUMBER_DIGITS
                 )
             out.append(Token("word", word, start + 1))
     return out
+
+
+#: what a cursor's reader expected: a code of :data:`~scoring.notation_errors.EXPECTED`, or one
+#: with its values
+Want = str | Expected
 
 
 class Cursor:
@@ -155,19 +167,23 @@ class Cursor:
         tok = self.peek()
         return tok is not None and tok.kind == kind
 
-    def error(self, expected: str, tok: Token | None) -> NotationError:
+    def error(self, expected: Want, tok: Token | None) -> NotationError:
+        """ "expected …, found …" at ``tok`` (at the end of the line for ``None``):
+        ``expected`` is a code of :data:`~scoring.notation_errors.EXPECTED` or an
+        :class:`~scoring.notation_errors.Expected`."""
+        want = expected if isinstance(expected, Expected) else Expected(expected)
         if tok is None:
-            return NotationError(self.number, self.end, f"expected {expected}, found end of line")
-        return NotationError(self.number, tok.col, f"expected {expected}, found {tok.text!r}")
+            return NotationError(self.number, self.end, "EXPECTED_END", expected=want)
+        return NotationError(self.number, tok.col, "EXPECTED", expected=want, found=repr(tok.text))
 
-    def expect(self, kind: str, expected: str) -> Token:
+    def expect(self, kind: str, expected: Want) -> Token:
         tok = self.peek()
         if tok is None or tok.kind != kind:
             raise self.error(expected, tok)
         self.i += 1
         return tok
 
-    def integer(self, expected: str, low: int = 0, high: int | None = None) -> int:
+    def integer(self, expected: Want, low: int = 0, high: int | None = None) -> int:
         tok = self.peek()
         if tok is None or tok.kind != "word" or not re.fullmatch(r"-?[0-9]+", tok.text):
             raise self.error(expected, tok)
@@ -177,7 +193,7 @@ class Cursor:
         self.i += 1
         return value
 
-    def text(self, expected: str, stop: str = ",;}") -> str:
+    def text(self, expected: Want, stop: str = ",;}") -> str:
         """A quoted string, or the words up to a stop character, joined by single spaces."""
         tok = self.peek()
         if tok is not None and tok.kind == "string":
@@ -186,7 +202,9 @@ class Cursor:
         words: list[str] = []
         while (tok := self.peek()) is not None and tok.kind not in stop:
             if tok.kind != "word":
-                raise self.error(f"{expected} (quote it to use {tok.text!r})", tok)
+                raise self.error(
+                    Expected("quote_it", what=_want(expected), token=repr(tok.text)), tok
+                )
             words.append(tok.text)
             self.i += 1
         if not words:
@@ -201,25 +219,14 @@ def player_names(cur: Cursor, col: int) -> tuple[str, ...]:
     """A ``players:`` line's names, comma-separated: three or four, no two the same (ignoring
     case), as every family's text notation writes them. ``col`` is the header's column, for the
     error."""
-    names = [cur.text("a player's name")]
+    names = [cur.text("player_name")]
     while cur.at(","):
         cur.i += 1
-        names.append(cur.text("a player's name"))
+        names.append(cur.text("player_name"))
     if len(names) not in (3, 4):
-        raise NotationError(
-            cur.number,
-            col,
-            f"expected 3 or 4 players, found {len(names)}",
-            gettext_noop("A table has 3 or 4 players, not %(n)s."),
-            {"n": len(names)},
-        )
+        raise NotationError(cur.number, col, "PLAYERS_3_OR_4", n=len(names))
     if len({name.lower() for name in names}) != len(names):
-        raise NotationError(
-            cur.number,
-            col,
-            "two players have the same name",
-            gettext_noop("Two players have the same name."),
-        )
+        raise NotationError(cur.number, col, "SAME_NAME")
     return tuple(names)
 
 
@@ -248,17 +255,18 @@ def header_once(cur: Cursor, key: str, found: Mapping[str, object]) -> None:
     """
     if key in found and key != "options":
         raise NotationError(
-            cur.number, cur.toks[0].col, f"the {key.replace('_', ' ')} is given twice"
+            cur.number, cur.toks[0].col, "HEADER_TWICE", header=Expected("header_" + key)
         )
 
 
 def format_version(cur: Cursor, name: str) -> int:
     """A ``format: NAME 1`` header's version, ``name`` being the family's notation (1, the only
     version so far)."""
-    word = cur.expect("word", f"'{name}'")
+    want = Expected("quoted_word", word=name)
+    word = cur.expect("word", want)
     if word.text.lower() != name:
-        raise cur.error(f"'{name}'", word)
-    return cur.integer("the notation version 1", 1, 1)
+        raise cur.error(want, word)
+    return cur.integer("notation_version", 1, 1)
 
 
 def header_fields(
@@ -296,7 +304,13 @@ def sheet_lines(text: str, is_sheet: Callable[[str], bool]) -> Iterator[Cursor]:
     for cur in token_lines(text):
         head = cur.toks[0]
         if head.kind != "word" or not is_sheet(head.text):
-            raise NotationError(cur.number, head.col, f"expected 'sheet', found {head.text!r}")
+            raise NotationError(
+                cur.number,
+                head.col,
+                "EXPECTED",
+                expected=Expected("quoted_word", word="sheet"),
+                found=repr(head.text),
+            )
         yield cur
 
 
@@ -329,38 +343,27 @@ def protocol_lines(
         key = key_of(cur.toks)
         if key is not None:
             if deals or seen_sheet:
-                raise NotationError(
-                    number,
-                    1,
-                    "headers come before the first deal",
-                    gettext_noop("The header lines come before the first deal."),
-                )
+                raise NotationError(number, 1, "HEADERS_FIRST")
             cur.i = key[1]
             header(cur, key[0])
             continue
         for name in required:
             if name not in found:
-                raise NotationError(number, 1, f"expected a '{name}:' line before the first deal")
+                raise NotationError(number, 1, "HEADER_BEFORE_DEALS", header=name)
         if head.kind == "word" and is_sheet(head.text):
             seen_sheet = True
             sheet(cur)
             continue
         if head.kind == "word" and re.fullmatch(r"[0-9]+\.", head.text):
             if int(head.text[:-1]) != len(deals) + 1:
-                raise NotationError(
-                    number,
-                    head.col,
-                    f"expected deal number {len(deals) + 1}.",
-                    gettext_noop("Deal number %(n)s. is expected here."),
-                    {"n": len(deals) + 1},
-                )
+                raise NotationError(number, head.col, "DEAL_NUMBER", n=len(deals) + 1)
             cur.i = 1
         if cur.done():
             raise cur.error(nothing, None)
         deals.append(deal(cur))
     for name in required:
         if name not in found:
-            raise NotationError(len(text.splitlines()) + 1, 1, f"expected a '{name}:' line")
+            raise NotationError(len(text.splitlines()) + 1, 1, "HEADER_MISSING", header=name)
     return deals
 
 
@@ -460,30 +463,34 @@ class SheetLines(Generic[_Row, _Result]):
         self.seen = True
         cur.i = 1
         which = cur.peek()
-        expected = "a deal number, final or result"
+        expected = "sheet_which"
         if which is None or which.kind != "word":
             raise cur.error(expected, which)
         low = self.fold(which.text)
         cur.i += 1
-        cur.expect(":", "':'")
+        cur.expect(":", "colon")
         if re.fullmatch("[0-9]+", low) and int(low) >= 1:
             self.row_number(cur, which, low)
             if int(low) in self.running:
-                raise NotationError(cur.number, which.col, f"sheet {low} is given twice")
+                raise NotationError(cur.number, which.col, "SHEET_TWICE", n=low)
             self.running[int(low)] = self.row(reader, cur)
             self.where[int(low)] = (cur.number, which.col)
         elif low in self.final_words:
             if self.final is not None:
-                raise NotationError(cur.number, which.col, "the final sheet is given twice")
+                raise NotationError(cur.number, which.col, "FINAL_TWICE")
             self.final = self.row(reader, cur)
         elif low in self.result_words:
             if self.result is not None:
-                raise NotationError(cur.number, which.col, "the result is given twice")
+                raise NotationError(cur.number, which.col, "RESULT_TWICE")
             self.result = self.results(reader, cur)
         else:
-            raise NotationError(cur.number, which.col, f"expected {expected}, found {which.text!r}")
+            raise cur.error(expected, which)
         if not cur.done():
-            raise cur.error("end of line", cur.peek())
+            raise cur.error("end_of_line", cur.peek())
+
+
+def _want(expected: Want) -> Expected:
+    return expected if isinstance(expected, Expected) else Expected(expected)
 
 
 def is_bare(text: str, *, word: bool = False) -> bool:
@@ -513,7 +520,7 @@ def option_value(
     family's ``true_words`` and ``false_words``), none, or a word."""
     tok = cur.peek()
     if tok is None or tok.kind not in ("word", "string"):
-        raise cur.error("an option value (a word, number, true/false, none or quoted text)", tok)
+        raise cur.error("option_value", tok)
     cur.i += 1
     if tok.kind == "string":
         return tok.text
@@ -540,10 +547,10 @@ def options_line(
     column."""
     while True:
         tok = cur.peek()
-        name = cur.text("an option name", stop=",=")
-        cur.expect("=", f"'=' and a value after {name}")
+        name = cur.text("option_name", stop=",=")
+        cur.expect("=", Expected("equals_value_after", name=name))
         if name in options:
-            raise NotationError(cur.number, tok.col if tok else 1, f"option {name!r} twice")
+            raise NotationError(cur.number, tok.col if tok else 1, "OPTION_TWICE", name=repr(name))
         options[name] = read(cur)
         if at is not None:
             at(name, tok.col if tok else 1)
@@ -568,11 +575,11 @@ def option_text(value: OptionValue, read: Callable[[Cursor], OptionValue] = opti
     return json.dumps(value, ensure_ascii=False)
 
 
-def single_text(cur: Cursor, what: str) -> str:
-    """One word or one quoted text: a penalty's rule or note."""
+def single_text(cur: Cursor, what: Want) -> str:
+    """One word or one quoted text: a penalty's rule or note (``what``)."""
     tok = cur.peek()
     if tok is None or tok.kind not in ("word", "string"):
-        raise cur.error(f"the {what} (a word, or quoted text)", tok)
+        raise cur.error(Expected("one_word", what=_want(what)), tok)
     cur.i += 1
     return tok.text
 
@@ -608,7 +615,7 @@ class SeatReader:
         """A player: name (any case, or a unique prefix), quoted name, or seat number."""
         assert self.players is not None
         n = len(self.players)
-        expected = f"a player (a name or a seat number 1–{n})"
+        expected = Expected("player_seat", n=n)
         tok = cur.peek()
         if tok is None or tok.kind not in ("word", "string"):
             raise cur.error(expected, tok)
@@ -622,12 +629,12 @@ class SeatReader:
             s for s, name in enumerate(self.players) if name.lower().startswith(low)
         ]
         if len(found) != 1:
-            more = f"{expected}; {tok.text!r} matches several" if found else expected
+            more = Expected("several", what=expected, token=repr(tok.text)) if found else expected
             raise cur.error(more, tok)
         cur.i += 1
         return found[0]
 
-    def rule(self, cur: Cursor, fields: dict[str, object], example: str) -> bool:
+    def rule(self, cur: Cursor, fields: dict[str, object], example: Want) -> bool:
         """A penalty's rule at the cursor, ``§5.1`` or ``5.1`` alone, put as ``fields["rule"]``;
         ``False`` (the cursor unmoved) when no rule stands there. ``example`` is what a ``§``
         expects after it."""
@@ -647,7 +654,9 @@ class SeatReader:
     ) -> None:
         """``fields[name] = value``, once: a deal's attribute given twice is an error."""
         if name in fields:
-            raise NotationError(cur.number, tok.col, f"{tok.text!r}: {name} given twice")
+            raise NotationError(
+                cur.number, tok.col, "GIVEN_TWICE", token=repr(tok.text), name=Expected(name)
+            )
         fields[name] = value
         self.columns[name] = tok.col
 

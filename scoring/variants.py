@@ -111,7 +111,7 @@ def _text_family(text: str) -> Variant:
                 if word == variant.text_format:
                     return variant
             known = ", ".join(v.text_format for v in VARIANTS.values())
-            raise NotationError(number, 1, f"unknown format {value!r}; known: {known}")
+            raise NotationError(number, 1, "UNKNOWN_FORMAT", value=repr(value), known=known)
         if key in ("convention", "конвенция", "variant", "konvencija", "pravila", "konvention") and convention is None:
             convention = (number, value)
     if convention is not None:

@@ -104,13 +104,26 @@ def _error_words(
     text = getattr(exc, "text", None)
     if not text:
         return None, {}
-    params = dict(getattr(exc, "params", None) or {})
+    params = {k: _said_param(v) for k, v in (getattr(exc, "params", None) or {}).items()}
     for key in getattr(exc, "entries", ()) or ():
         value = params.get(key)
         ids = value if isinstance(value, (list, tuple)) else [value]
         said = [str((names or {}).get(x, x)) for x in ids]
         params[key] = ", ".join(said)
     return str(text), params
+
+
+def _said_param(value: Any) -> Any:
+    """A parameter that is words itself (what a notation's line expected, the rules' refusal
+    inside a notation error: an object with its own ``text`` and ``params``) said in the
+    active language; any other value as it is."""
+    text = getattr(value, "text", None)
+    if isinstance(text, str) and text:
+        inner = {k: _said_param(v) for k, v in (getattr(value, "params", None) or {}).items()}
+        return _(text) % inner if inner else _(text)
+    if isinstance(value, BaseException):
+        return rule_sources.cited_in(str(value))
+    return value
 
 
 def said_error(exc: BaseException, names: Mapping[Any, str] | None = None) -> str:

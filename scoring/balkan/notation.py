@@ -40,6 +40,7 @@ from scoring.model import Ending, OptionValue
 from scoring.notation_lexer import (
     MAX_DEALS,
     Cursor,
+    Expected,
     NotationError,
     SheetLines,
     Token,
@@ -91,7 +92,6 @@ _ENDINGS: Final = {e.value: e for e in Ending} | {
 }  # fmt: skip
 _TRUE: Final = frozenset({"da", "true", "yes", "on"})
 _FALSE: Final = frozenset({"ne", "false", "no", "off"})
-_CONVENTIONS: Final = "croatian, serbian or slovenian (hrvatski, srpski, slovenski …)"
 
 # --- headers ---------------------------------------------------------------------------------
 
@@ -119,11 +119,11 @@ class _Headers:
         if key == "format":
             found[key] = format_version(cur, "balkan")
         elif key == "convention":
-            name = cur.text(f"a convention: {_CONVENTIONS}")
+            name = cur.text("convention_balkan")
             try:
                 find_convention(name)
             except InvalidConventionError:
-                raise cur.error(f"a convention: {_CONVENTIONS}", tok) from None
+                raise cur.error("convention_balkan", tok) from None
             found[key] = name
         elif key == "options":
             options: dict[str, OptionValue] = dict(found.get("options", {}))  # type: ignore[call-overload]
@@ -133,34 +133,30 @@ class _Headers:
 
             found[key] = options_line(cur, options, _option, place)
         elif key == "bula":
-            found[key] = cur.integer("the bula, a whole number such as 30 or 50", 1, 10**6)
+            found[key] = cur.integer("bula_size", 1, 10**6)
         elif key == "players":
-            names = [cur.text("a player's name")]
+            names = [cur.text("player_name")]
             while cur.at(","):
                 cur.i += 1
-                names.append(cur.text("a player's name"))
+                names.append(cur.text("player_name"))
             if len(names) != SEATS:
-                raise NotationError(cur.number, head.col, f"expected 3 players, found {len(names)}")
+                raise NotationError(cur.number, head.col, "PLAYERS_3", n=len(names))
             if len({name.lower() for name in names}) != len(names):
-                raise NotationError(cur.number, head.col, "two players have the same name")
+                raise NotationError(cur.number, head.col, "SAME_NAME")
             reader.players = tuple(names)
             found[key] = reader.players
         elif key == "first_dealer":
             if reader.players is None:
-                raise NotationError(
-                    cur.number, head.col, "expected a 'players:' line before this one"
-                )
+                raise NotationError(cur.number, head.col, "PLAYERS_FIRST")
             found[key] = reader.seat(cur)
         else:
-            expected = (
-                "closed, agreement, time-limit or in-progress (gotovo, dogovor, vrijeme, traje)"
-            )
+            expected = "ending_balkan"
             tok = cur.expect("word", expected)
             if fold(tok.text) not in _ENDINGS:
                 raise cur.error(expected, tok)
             found[key] = _ENDINGS[fold(tok.text)]
         if not cur.done():
-            raise cur.error("end of line", cur.peek())
+            raise cur.error("end_of_line", cur.peek())
 
     def options(self, convention: str) -> tuple[tuple[str, OptionValue], ...]:
         """The options, checked against the convention (an error points at the option)."""
@@ -172,12 +168,12 @@ class _Headers:
                 check_option(name, value)
             except InvalidConventionError as error:
                 line, column = self.places[f"option {name}"]
-                raise NotationError(line, column, str(error)) from None
+                raise NotationError.of(line, column, error) from None
         try:  # the options together: refas=false with a refa_limit …
             conv.with_options(**options)
         except InvalidConventionError as error:
             line, column = min(self.places[f"option {name}"] for name in options)
-            raise NotationError(line, column, str(error)) from None
+            raise NotationError.of(line, column, error) from None
         return tuple(sorted(options.items()))
 
 
@@ -204,20 +200,18 @@ class _SheetLines(SheetLines[BalkanSheetRow, tuple[int, ...]]):
 
     def row_number(self, cur: Cursor, which: Token, number: str) -> None:
         if int(number) > MAX_DEALS:  # a row per deal: no file allocates more (issue 25 item 7)
-            raise NotationError(
-                cur.number, which.col, f"sheet {number}: a deal number is at most {MAX_DEALS}"
-            )
+            raise NotationError(cur.number, which.col, "SHEET_AT_MOST", n=number, most=MAX_DEALS)
 
     def row(self, reader: HandReader, cur: Cursor) -> BalkanSheetRow:
         return _sheet_row(reader, cur)
 
     def results(self, reader: HandReader, cur: Cursor) -> tuple[int, ...]:
-        values = [_points(cur, "a result in points such as 506 or -496")]
+        values = [_points(cur, "result_points")]
         while cur.at(","):
             cur.i += 1
-            values.append(_points(cur, "a result in points such as 506 or -496"))
+            values.append(_points(cur, "result_points"))
         if len(values) != SEATS:
-            raise cur.error("3 results, one per player in seat order", cur.peek())
+            raise cur.error("results_balkan", cur.peek())
         return tuple(values)
 
     def sheet(self) -> BalkanSheet | None:
@@ -245,18 +239,18 @@ def _sheet_row(reader: HandReader, cur: Cursor) -> BalkanSheetRow:
         tok = cur.peek()
         seat = reader.seat(cur)
         if seat in lines:
-            raise cur.error("each player once", tok)
-        column = _points(cur, "the declarer column, signed (-30 at a bula of 30)")
-        soups = [_points(cur, "a soup (juha) against the next player") for _ in range(SEATS - 1)]
+            raise cur.error("each_player_once", tok)
+        column = _points(cur, "declarer_column")
+        soups = [_points(cur, "soup") for _ in range(SEATS - 1)]
         soups.insert(seat, 0)
-        refas = cur.integer("the number of unplayed refas (0 if none)", 0, 99)
+        refas = cur.integer("refas", 0, 99)
         lines[seat] = BalkanSheetLine(column, tuple(soups), refas)
         if not cur.at(";"):
             break
         cur.i += 1
     missing = [reader.players[s] for s in range(SEATS) if s not in lines]
     if missing:
-        raise cur.error(f"'; ' and {missing[0]}'s column, soups and refas", cur.peek())
+        raise cur.error(Expected("next_row_balkan", name=missing[0]), cur.peek())
     return tuple(lines[s] for s in range(SEATS))
 
 
@@ -289,7 +283,7 @@ def parse_with_sheet(text: str) -> tuple[BalkanProtocol, BalkanSheet | None]:
         is_sheet=lambda word: fold(word) in _SHEET_WORDS,
         sheet=lambda cur: sheet.line(reader, cur),
         deal=reader.deal,
-        nothing="a deal: a player and a contract, dalje (all passed) or kazna",
+        nothing="deal_balkan",
     )
     found = headers.found
     convention = str(found.get("convention", "croatian"))

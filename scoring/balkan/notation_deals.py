@@ -21,7 +21,7 @@ from typing import Final
 
 from rules.balkan import CROATIAN, contract_name, find_convention
 from rules.conventions import InvalidConventionError
-from scoring.notation_lexer import Cursor, NotationError, SeatReader, quote, single_text
+from scoring.notation_lexer import Cursor, Expected, NotationError, SeatReader, quote, single_text
 from scoring.notation_lexer import referrer as _referrer
 
 from .protocol import AllPass, BalkanDeal, Defence, Hand, Penalty
@@ -174,10 +174,10 @@ class HandReader(SeatReader):
         while (tok := cur.peek()) is not None:
             if tok.kind == "word" and fold(tok.text) in _DEALER and dealer is None:
                 cur.i += 1
-                cur.expect("=", f"'=' after {tok.text}")
+                cur.expect("=", Expected("equals_after", word=tok.text))
                 dealer = self.seat(cur)
             else:
-                raise cur.error("dijeli= (the dealer) or end of line", tok)
+                raise cur.error("all_pass_attribute", tok)
         return AllPass(dealer)
 
     # --- hands ------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ class HandReader(SeatReader):
         game, contract = _contract(cur)
         defence = _defence(cur)
         fields: dict[str, object] = {}
-        expected = "kontra, rekontra …, štihovi 6-2-2, dijeli= or {auction}"
+        expected = "hand_attribute"
         while (tok := cur.peek()) is not None:
             low = fold(tok.text) if tok.kind == "word" else ""
             if tok.kind == "{":
@@ -199,7 +199,7 @@ class HandReader(SeatReader):
                 self.put(cur, fields, "tricks", tok, _counts(cur))
             elif low in _DEALER:
                 cur.i += 1
-                cur.expect("=", f"'=' after {tok.text}")
+                cur.expect("=", Expected("equals_after", word=tok.text))
                 self.put(cur, fields, "dealer", tok, self.seat(cur))
             else:
                 raise cur.error(expected, tok)
@@ -224,7 +224,7 @@ class HandReader(SeatReader):
             if low in KONTRA_WORDS or (m := _KONTRA_N.fullmatch(low)):
                 said = KONTRA_WORDS[low] if low in KONTRA_WORDS else int(m[1])  # type: ignore[index]
                 if said <= level:
-                    raise cur.error(f"a doubling above {level} (each word doubles again)", tok)
+                    raise cur.error(Expected("doubling_above", level=level), tok)
                 level = said
                 cur.i += 1
             elif by is None and not _reserved(low) and not _TRICK_COUNTS.fullmatch(low):
@@ -234,19 +234,19 @@ class HandReader(SeatReader):
         return level, by
 
     def auction(self, cur: Cursor) -> tuple[tuple[int, str], ...]:
-        cur.expect("{", "'{'")
+        cur.expect("{", "open_brace")
         bids: list[tuple[int, str]] = []
         while not cur.at("}"):
             if bids:
-                cur.expect(";", "';' or '}'")
+                cur.expect(";", "semicolon_or_brace")
             seat = self.seat(cur)
             tok = cur.peek()
-            said = cur.text("a bid: dalje, 2 … 8, i ja, igra, igra žir, betl …", stop=";}")
+            said = cur.text("bid_balkan", stop=";}")
             bid = bid_from_text(said)
             if bid is None:
-                raise cur.error("a bid: dalje, 2 … 8, i ja, igra, igra žir, betl …", tok)
+                raise cur.error("bid_balkan", tok)
             bids.append((seat, bid))
-        cur.expect("}", "'}'")
+        cur.expect("}", "close_brace")
         return tuple(bids)
 
     # --- penalties ----------------------------------------------------------------------------
@@ -254,18 +254,18 @@ class HandReader(SeatReader):
     def penalty(self, cur: Cursor) -> Penalty:
         player = self.seat(cur)
         fields: dict[str, object] = {}
-        expected = "§rule, bula=, juha=, napomena= (or column=, soups=, note=)"
+        expected = "penalty_balkan"
         while (tok := cur.peek()) is not None:
-            if self.rule(cur, fields, "rule, e.g. 5.1"):
+            if self.rule(cur, fields, "rule_balkan"):
                 continue
             name = _PENALTY_KEYS.get(fold(tok.text)) if tok.kind == "word" else None
             if name is None:
                 raise cur.error(expected, tok)
             cur.i += 1
-            cur.expect("=", f"'=' after {tok.text}")
+            cur.expect("=", Expected("equals_after", word=tok.text))
             value: object
             if name == "column":
-                value = cur.integer("a whole number of points", -(10**9), 10**9)
+                value = cur.integer("points", -(10**9), 10**9)
             elif name == "soups":
                 pairs = [self.soup_pair(cur)]
                 while cur.at(","):
@@ -279,12 +279,12 @@ class HandReader(SeatReader):
 
     def soup_pair(self, cur: Cursor) -> tuple[int, int]:
         seat = self.seat(cur)
-        cur.expect(":", "':' and the points, as in Ana:20")
-        return seat, cur.integer("a whole number of points", -(10**9), 10**9)
+        cur.expect(":", "colon_points")
+        return seat, cur.integer("points", -(10**9), 10**9)
 
 
 def _contract(cur: Cursor) -> tuple[bool, int]:
-    expected = "a contract: 2 … 8 or list, bundeva, srce, žir, pik, karo, herc, tref, betl, sans …"
+    expected = "contract_balkan"
     tok = cur.peek()
     game = tok is not None and tok.kind == "word" and fold(tok.text) in _GAME
     cur.i += game
@@ -307,7 +307,7 @@ def _decision(cur: Cursor) -> Defence | None:
     if low == _NOT:
         after = cur.peek(1)
         if after is None or after.kind != "word" or fold(after.text) not in _PLAY:
-            raise cur.error("ide, idem or igram after 'ne'", after)
+            raise cur.error("after_ne", after)
         cur.i += 2
         return Defence.DROP
     for words, decision in (
@@ -330,12 +330,12 @@ def _defence(cur: Cursor) -> tuple[Defence, ...]:
     cur.i += slash
     second = _decision(cur)
     if second is None:
-        raise cur.error("the second defender's decision: ide, ne ide or zove", cur.peek())
+        raise cur.error("second_decision", cur.peek())
     return (first, second)
 
 
 def _counts(cur: Cursor) -> tuple[int, ...]:
-    expected = "the tricks of the 3 players in seat order, such as 6-2-2"
+    expected = "tricks_balkan"
     tok = cur.peek()
     if tok is None or tok.kind != "word":
         raise cur.error(expected, tok)
@@ -343,7 +343,7 @@ def _counts(cur: Cursor) -> tuple[int, ...]:
     if len(parts) != SEATS or not all(re.fullmatch("[0-9]{1,2}", p) for p in parts):
         raise cur.error(expected, tok)
     if any(int(p) > 10 for p in parts):
-        raise NotationError(cur.number, tok.col, f"{tok.text!r}: a player takes 0 to 10 tricks")
+        raise NotationError(cur.number, tok.col, "TRICKS_0_10", token=repr(tok.text))
     cur.i += 1
     return tuple(int(p) for p in parts)
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from rules.pot import PotContract
 
-from ..findings import Finding, Severity
+from ..findings import Finding, Severity, gettext_noop, templated
 from .protocol import active_seats
 
 __all__ = ["AuctionOutcome", "check_auction", "check_contract_against_bid"]
@@ -85,12 +85,14 @@ def check_auction(
     def who(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
 
-    def flag(code: str, message: str, seat: int | None = None, rule: str = section,
-             severity: Severity = Severity.ERROR) -> None:  # fmt: skip
-        if seat is not None:  # "{player}": the player who spoke, by name
-            message = message.replace("{player}", who(seat))
-        found.append(Finding(code, message, rule=rule, deal=deal, player=seat, column="auction",
-                             severity=severity, source=source))  # fmt: skip
+    def flag(code: str, text: str, seat: int | None = None, rule: str = section,
+             severity: Severity = Severity.ERROR, **params: object) -> None:  # fmt: skip
+        """A finding whose message is ``text`` (a :func:`gettext_noop` template) filled with
+        ``params``; ``{player}`` is the player who spoke, by name."""
+        said = {"player": who(seat)} if seat is not None else {}
+        found.append(templated(code, text, {**said, **params}, rule=rule, deal=deal,
+                               player=seat, column="auction", severity=severity,
+                               source=source))  # fmt: skip
 
     order = active_seats(size, dealer)
     forehand = order[0]
@@ -105,24 +107,28 @@ def check_auction(
     spoken: set[int] = set()
     for k, (seat, bid) in enumerate(auction):
         if ended:
-            why = " (one round: each speaks once, 003 \"Vorhand … Mittelhand … Der " \
-                "Kartengeber\")" if one_round and game == "german" else ""  # fmt: skip
-            flag("AUCTION_AFTER_END", f"bid {k + 1} ({bid}) comes after the auction ended{why}",
-                 seat)  # fmt: skip
+            if one_round and game == "german":
+                flag("AUCTION_AFTER_END", gettext_noop("bid {k} ({bid}) comes after the auction "
+                     "ended (one round: each speaks once, 003 \"Vorhand … Mittelhand … Der "
+                     "Kartengeber\")"), seat, k=k + 1, bid=bid)  # fmt: skip
+            else:
+                flag("AUCTION_AFTER_END", gettext_noop("bid {k} ({bid}) comes after the auction "
+                     "ended"), seat, k=k + 1, bid=bid)  # fmt: skip
             break
         if seat not in order:
-            flag("AUCTION_SEAT", f"{who(seat)} does not play this deal", seat)
+            flag("AUCTION_SEAT", gettext_noop("{player} does not play this deal"), seat)
             return AuctionOutcome(tuple(found), None, None, frozenset(bid_before), False)
         expected = order[turn % 3]
         while expected in passed:
             turn += 1
             expected = order[turn % 3]
         if seat != expected:
-            flag("AUCTION_TURN", f"bid {k + 1}: {who(seat)} speaks out of turn "
-                 f"({who(expected)} was to speak)", seat)  # fmt: skip
+            flag("AUCTION_TURN", gettext_noop("bid {k}: {player} speaks out of turn ({turn} was "
+                 "to speak)"), seat, k=k + 1, turn=who(expected))  # fmt: skip
         turn = order.index(seat) + 1
         if seat in passed:
-            flag("AUCTION_PASSED", f"bid {k + 1}: {who(seat)} bids again after passing", seat)
+            flag("AUCTION_PASSED", gettext_noop("bid {k}: {player} bids again after passing"), seat,
+                 k=k + 1)
         if seat == forehand and seat not in first and hold_right is None:
             # 000 "Budgivningen": forehand holds; if he opened with a pass, the dealer
             # (four players: the player left of forehand, 000 "Spel på fyra personer")
@@ -148,7 +154,8 @@ def check_auction(
         elif one_round and game == "german" and len(spoken) == len(order):
             ended = True  # each has spoken once (option bidding="one_round")
     if not ended:
-        flag("AUCTION_INCOMPLETE", "the auction does not end (two passes after a bid, or three)")
+        flag("AUCTION_INCOMPLETE", gettext_noop("the auction does not end (two passes after a bid, "
+             "or three)"))
     declarer = cur_seat if cur_code is not None else None
     return AuctionOutcome(tuple(found), declarer, cur_code, frozenset(bid_before), ended)
 
@@ -156,7 +163,8 @@ def check_auction(
 def _viennese_bid(flag, k, seat, bid, first, cur_rank, cur_code, cur_seat, hold_right,
                   spel_bidders):  # type: ignore[no-untyped-def]  # fmt: skip
     if bid == "herz":
-        flag("AUCTION_BID", f"bid {k + 1}: 'herz' is a German bid; say hjärter", seat)
+        flag("AUCTION_BID", gettext_noop("bid {k}: 'herz' is a German bid; say hjärter"), seat,
+             k=k + 1)
         return cur_rank, cur_code, cur_seat
     category = _category(bid)
     rank = _rank(bid)
@@ -164,24 +172,28 @@ def _viennese_bid(flag, k, seat, bid, first, cur_rank, cur_code, cur_seat, hold_
     if mine == "pass":
         mine = None
     if mine is not None and mine != category and not (mine == "spel" and category == "spel"):
-        what = {"kop": "1–4", "spel": "spel", "premium": "a premium contract"}[mine]
-        flag("AUCTION_LEVEL_LOCK", f"bid {k + 1}: {{player}} first bid {what} and may not bid "
-             f"{bid} (000 \"Budgivningen\": the level lock)", seat)  # fmt: skip
+        what = {"kop": "1–4", "spel": "spel", "premium": gettext_noop("a premium contract")}[mine]
+        flag("AUCTION_LEVEL_LOCK", gettext_noop("bid {k}: {player} first bid {first_word} and may "
+             "not bid {bid} (000 \"Budgivningen\": the level lock)"), seat, k=k + 1,
+             first_word=what, bid=bid)  # fmt: skip
         return cur_rank, cur_code, cur_seat
     if category == "spel" and bid != "spel":
         if seat not in spel_bidders:
-            flag("AUCTION_SPEL", f"bid {k + 1}: {bid} named without saying spel first", seat)
+            flag("AUCTION_SPEL", gettext_noop("bid {k}: {bid} named without saying spel first"),
+                 seat, k=k + 1, bid=bid)
         elif cur_code == "spel" and spel_bidders and seat != spel_bidders[0]:
-            flag("AUCTION_SPEL", f"bid {k + 1}: the first spel bidder names his suit first", seat)
+            flag("AUCTION_SPEL", gettext_noop("bid {k}: the first spel bidder names his suit "
+                 "first"), seat, k=k + 1)
         elif cur_code != "spel" and rank <= cur_rank:
-            flag("AUCTION_NOT_HIGHER", f"bid {k + 1}: {bid} is not higher than {cur_code} "
-                 "(spel cannot be held)", seat)  # fmt: skip
+            flag("AUCTION_NOT_HIGHER", gettext_noop("bid {k}: {bid} is not higher than {current} "
+                 "(spel cannot be held)"), seat, k=k + 1, bid=bid, current=cur_code)  # fmt: skip
         first.setdefault(seat, category)
         return (rank, bid, seat) if rank > cur_rank or cur_code == "spel" else (cur_rank, cur_code,
                                                                                cur_seat)  # fmt: skip
     if bid == "spel":
         if cur_rank > _SPEL_RANK:
-            flag("AUCTION_NOT_HIGHER", f"bid {k + 1}: spel is not higher than {cur_code}", seat)
+            flag("AUCTION_NOT_HIGHER", gettext_noop("bid {k}: spel is not higher than {current}"),
+                 seat, k=k + 1, current=cur_code)
             return cur_rank, cur_code, cur_seat
         spel_bidders.append(seat)
         first.setdefault(seat, "spel")
@@ -191,11 +203,14 @@ def _viennese_bid(flag, k, seat, bid, first, cur_rank, cur_code, cur_seat, hold_
     hold = (category == "kop" and rank == cur_rank and seat == hold_right and cur_seat != seat)
     if rank <= cur_rank and not hold:
         if category == "kop" and rank == cur_rank:
-            flag("AUCTION_HOLD", f"bid {k + 1}: {{player}} has no right to hold {bid} "
-                 "(only forehand, or the dealer after forehand passed)", seat)  # fmt: skip
+            flag("AUCTION_HOLD", gettext_noop("bid {k}: {player} has no right to hold {bid} (only "
+                 "forehand, or the dealer after forehand passed)"), seat, k=k + 1,
+                 bid=bid)  # fmt: skip
         else:
-            flag("AUCTION_NOT_HIGHER", f"bid {k + 1}: {bid} is not higher than {cur_code}"
-                 + (" (hjärter and fem rank equal)" if rank == cur_rank else ""), seat)  # fmt: skip
+            flag("AUCTION_NOT_HIGHER", gettext_noop("bid {k}: {bid} is not higher than {current} "
+                 "(hjärter and fem rank equal)") if rank == cur_rank else gettext_noop(
+                 "bid {k}: {bid} is not higher than {current}"), seat, k=k + 1, bid=bid,
+                 current=cur_code)  # fmt: skip
         return cur_rank, cur_code, cur_seat
     first.setdefault(seat, category)
     return rank, bid, seat
@@ -205,59 +220,84 @@ def _german_bid(flag, k, seat, bid, forehand, bid_before, cur_rank, cur_code, cu
                 hand_higher):  # type: ignore[no-untyped-def]  # fmt: skip
     rule = "Der Ablauf des Spiels"
     if bid == "spel":
-        flag("AUCTION_BID", f"bid {k + 1}: 'spel' is a Viennese bid", seat, rule)
+        flag("AUCTION_BID", gettext_noop("bid {k}: 'spel' is a Viennese bid"), seat, rule,
+             k=k + 1)
         return cur_rank, cur_code, cur_seat
     if bid == "herz":
-        flag("AUCTION_PRAEMIE", f"bid {k + 1}: a game in Herz must be announced as Prämie "
-             "(003: \"Ein Spiel in Herz heißt Prämie und muss auch so angesagt werden\")", seat,
-             "Prämie")  # fmt: skip
+        flag("AUCTION_PRAEMIE", gettext_noop("bid {k}: a game in Herz must be announced as "
+             "Prämie (003: \"Ein Spiel in Herz heißt Prämie und muss auch so angesagt werden\")"),
+             seat, "Prämie", k=k + 1)  # fmt: skip
         contract = PotContract(4)
     else:
         contract = PotContract.from_code(bid)
     if contract.level > 4:
-        flag("AUCTION_BID", f"bid {k + 1}: {bid} is not a German game (Eins–Prämie)", seat, rule)
+        flag("AUCTION_BID", gettext_noop("bid {k}: {bid} is not a German game (Eins–Prämie)"),
+             seat, rule, k=k + 1, bid=bid)
         return cur_rank, cur_code, cur_seat
     if contract.hand and seat in bid_before:
-        flag("AUCTION_HAND_AFTER_BID", f"bid {k + 1}: {{player}} has already bid and may not "
-             "announce a hand game (003: \"Wer schon gereizt hat, darf kein Handspiel mehr "
-             "ansagen\")", seat, "aus der Hand")  # fmt: skip
+        flag("AUCTION_HAND_AFTER_BID", gettext_noop("bid {k}: {player} has already bid and may "
+             "not announce a hand game (003: \"Wer schon gereizt hat, darf kein Handspiel mehr "
+             "ansagen\")"), seat, "aus der Hand", k=k + 1)  # fmt: skip
     if seat == forehand and cur_code is None and not contract.hand and contract.level != 1:
-        flag("AUCTION_VORHAND", f"bid {k + 1}: Vorhand passes or says Eins (003)", seat, rule)
+        flag("AUCTION_VORHAND", gettext_noop("bid {k}: Vorhand passes or says Eins (003)"), seat,
+             rule, k=k + 1)
     rank = contract.level * 2 + (1 if contract.hand and hand_higher else 0)
     if rank <= cur_rank:
         current = PotContract.from_code(cur_code) if cur_code not in (None, "herz") else None
         tie = current is not None and current.level == contract.level and contract.hand \
             and not current.hand  # fmt: skip
         if tie:  # A-DE-3: undefined; accepted with a warning
-            flag("AUCTION_HAND_TIE", f"bid {k + 1}: 003 does not rank a hand game against the "
-                 "talon game of the same suit (variants.md A-DE-3); read as higher", seat,
-                 "aus der Hand", Severity.WARNING)  # fmt: skip
+            flag("AUCTION_HAND_TIE", gettext_noop("bid {k}: 003 does not rank a hand game against "
+                 "the talon game of the same suit (variants.md A-DE-3); read as higher"), seat,
+                 "aus der Hand", Severity.WARNING, k=k + 1)  # fmt: skip
             return rank + 0.5, bid, seat
-        flag("AUCTION_NOT_HIGHER", f"bid {k + 1}: {bid} is not higher than {cur_code}", seat, rule)
+        flag("AUCTION_NOT_HIGHER", gettext_noop("bid {k}: {bid} is not higher than {current}"),
+             seat, rule, k=k + 1, bid=bid, current=cur_code)
         return cur_rank, cur_code, cur_seat
     return float(rank), bid, seat
 
 
-def check_contract_against_bid(final: str, contract: PotContract, game: str) -> str | None:
+def check_contract_against_bid(
+    final: str, contract: PotContract, game: str
+) -> tuple[str, dict[str, object]] | None:
     """Why the named contract does not fit the final bid (000 "Köp och spelangivelse"; 003:
-    "die mindestens dem Höchstgebot entsprechen muss"), or ``None``.
+    "die mindestens dem Höchstgebot entsprechen muss"), as a :func:`gettext_noop` template
+    (``{name}`` fields) and its values, or ``None``.
 
-    >>> check_contract_against_bid("2", PotContract(1), "viennese")
+    >>> text, params = check_contract_against_bid("2", PotContract(1), "viennese")
+    >>> text.format(**params)
     'the contract 1 is below the final bid 2'
     >>> check_contract_against_bid("spel", PotContract(3, True), "viennese") is None
     True
     """
+    said: dict[str, object] = {"contract": str(contract), "final": final}
     if final == "spel":
-        return None if contract.is_spel else f"after spel the contract is 1–3 utan köp, not {contract}"
+        why = None if contract.is_spel else gettext_noop(
+            "after spel the contract is 1–3 utan köp, not {contract}"
+        )
+        return None if why is None else (why, said)
     bid = PotContract(4) if final == "herz" else PotContract.from_code(final)
     if game == "german" or bid.is_kop:
         if contract.hand != bid.hand:
-            return f"the contract {contract} and the final bid {final} differ in the talon"
+            return gettext_noop(
+                "the contract {contract} and the final bid {final} differ in the talon"
+            ), said
         if game == "viennese" and not contract.is_kop:
-            return f"after a final bid of 1–4 the contract is 1–4 with köp, not {contract}"
+            return gettext_noop(
+                "after a final bid of 1–4 the contract is 1–4 with köp, not {contract}"
+            ), said
         if contract.level < bid.level:
-            return f"the contract {contract} is below the final bid {final}"
+            return gettext_noop("the contract {contract} is below the final bid {final}"), said
         return None
+    if bid.hand or bid.is_spel:  # fixed by the bid (000: "redan preciserat av budet")
+        if contract == bid:
+            return None
+        return gettext_noop("the final bid {final} fixes the contract, not {contract}"), said
+    if contract.hand or contract.level < bid.level:  # premium with köp: same or higher level, köp
+        return gettext_noop(
+            "after the final bid {final} the contract is level {level} or higher with köp"
+        ), {**said, "level": bid.level}
+    return None
     if bid.hand or bid.is_spel:  # fixed by the bid (000: "redan preciserat av budet")
         return None if contract == bid else f"the final bid {final} fixes the contract, not {contract}"
     if contract.hand or contract.level < bid.level:  # premium with köp: same or higher level, köp

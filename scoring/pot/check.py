@@ -19,7 +19,7 @@ from __future__ import annotations
 from rules.conventions import InvalidConventionError
 from rules.pot import PotConvention
 
-from ..findings import CheckReport, Finding, Severity, seat_number
+from ..findings import CheckReport, Finding, Severity, gettext_noop, seat_number, templated
 from ..model import repeated_name
 from .auction import check_auction, check_contract_against_bid
 from .protocol import (
@@ -42,13 +42,33 @@ class _Findings:
         self.items: list[Finding] = []
         self.source = source
 
-    def add(self, code: str, message: str, rule: str, deal: int | None = None, *,
-            player: int | None = None, column: str | None = None, written: object = None,
-            expected: object = None, severity: Severity = Severity.ERROR,
-            source: str | None = None) -> None:  # fmt: skip
-        self.items.append(Finding(code, message, rule=rule, deal=deal, player=player,
-                                  column=column, written=written, expected=expected,
-                                  severity=severity, source=source or self.source))  # fmt: skip
+    def add(self, code: str, text: str, rule: str, deal: int | None = None, *,
+            params: dict[str, object] | None = None, player: int | None = None,
+            column: str | None = None, written: object = None, expected: object = None,
+            severity: Severity = Severity.ERROR, source: str | None = None) -> None:  # fmt: skip
+        """A finding whose message is ``text`` (a :func:`gettext_noop` template, ``{name}``
+        fields) filled with ``params``: said in the reader's language by the Django side. A
+        parameter named ``…_word`` is itself an English word of the catalogue (a decision, how
+        the pot ends), said in the reader's language too."""
+        self.items.append(templated(code, text, params, rule=rule, deal=deal, player=player,
+                                    column=column, written=written, expected=expected,
+                                    severity=severity, source=source or self.source))  # fmt: skip
+
+
+#: A defender's decision as a finding says it: an English word of the catalogue (the phone
+#: form's glosses), said in the reader's language by the Django side
+DECISION_WORDS: dict[Decision, str] = {
+    Decision.GO: gettext_noop("goes along"),
+    Decision.HOME: gettext_noop("stays home"),
+    Decision.INVITE: gettext_noop("goes along and invites"),
+    Decision.INVITED: gettext_noop("invited"),
+    Decision.FORCED: gettext_noop("forced play"),
+}
+#: What happens to the pot at the end (the ``pot_end`` option), in words
+POT_END_WORDS: dict[str, str] = {
+    "share": gettext_noop("shared out among the players"),
+    "keep": gettext_noop("left in the pot"),
+}
 
 
 def _who(p: PotProtocol, seat: int) -> str:
@@ -61,23 +81,25 @@ def _tricks(out: _Findings, i: int, tricks: tuple[int, ...] | None, size: int,
             playing: tuple[int, ...], rule: str, names: tuple[str, ...] = ()) -> bool:  # fmt: skip
     """Tricks are one count per seat, summing to 10, only for seats that played."""
     if tricks is None:
-        out.add("TRICKS_MISSING", "the deal was played but its tricks are not recorded", rule, i,
+        out.add("TRICKS_MISSING", gettext_noop("the deal was played but its tricks are not recorded"), rule, i,
                 column="tricks")  # fmt: skip
         return False
     if len(tricks) != size:
-        out.add("TRICKS_SEATS", f"{len(tricks)} trick counts for {size} seats", rule, i,
-                column="tricks")  # fmt: skip
+        out.add("TRICKS_SEATS", gettext_noop("{n} trick counts for {size} seats"), rule, i,
+                params={"n": len(tricks), "size": size}, column="tricks")  # fmt: skip
         return False
     ok = True
     if sum(tricks) != 10:
-        out.add("TRICKS_SUM", f"tricks sum to {sum(tricks)}, not 10", rule, i, column="tricks",
+        out.add("TRICKS_SUM", gettext_noop("tricks sum to {n}, not 10"), rule, i,
+                params={"n": sum(tricks)}, column="tricks",
                 written=sum(tricks), expected=10)  # fmt: skip
         ok = False
     for s in range(size):
         if s not in playing and tricks[s]:
-            out.add("TRICKS_NOT_PLAYING", f"{names[s] if s < len(names) else f'seat {s + 1}'} did not play this deal but has "
-                    f"{tricks[s]} "
-                    "tricks", rule, i, player=s, column="tricks")  # fmt: skip
+            who = names[s] if s < len(names) else f"seat {s + 1}"
+            out.add("TRICKS_NOT_PLAYING", gettext_noop("{player} did not play this deal but has "
+                    "{n} tricks"), rule, i, params={"player": who, "n": tricks[s]}, player=s,
+                    column="tricks")  # fmt: skip
             ok = False
     return ok
 
@@ -88,25 +110,28 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
     actives = active_seats(size, dealer)
     for k, (seat, _) in enumerate(hand.efterkop):
         if not 0 <= seat < size or seat not in actives:
-            out.add("SEAT", f"efterköp {k + 1}: {_who(p, seat)} does not play this deal", "Efterköp",
-                    i, column="efterkop")  # fmt: skip
+            out.add("SEAT", gettext_noop("efterköp {k}: {player} does not play this deal"),
+                    "Efterköp", i, params={"k": k + 1, "player": _who(p, seat)},
+                    column="efterkop")  # fmt: skip
             return
     if hand.declarer not in actives or hand.player not in actives:
-        out.add("SEAT", f"the declarer ({_who(p, hand.player)}) does not play this deal", "Giv"
-                if viennese else "Der Ablauf des Spiels", i, column="declarer")  # fmt: skip
+        out.add("SEAT", gettext_noop("the declarer ({player}) does not play this deal"), "Giv"
+                if viennese else "Der Ablauf des Spiels", i, params={"player": _who(p, hand.player)},
+                column="declarer")  # fmt: skip
         return
     contract = hand.played
     for c in (hand.contract, *(c for _, c in hand.efterkop)):
         if not conv.allows(c):
             rule = "Varianter" if viennese else "Der Ablauf des Spiels"
-            out.add("CONTRACT", f"the contract {c} is not played under these rules", rule, i,
-                    column="contract", written=c.code)  # fmt: skip
+            out.add("CONTRACT", gettext_noop("the contract {contract} is not played under these "
+                    "rules"), rule, i, params={"contract": str(c)}, column="contract",
+                    written=c.code)  # fmt: skip
     if not viennese:
         if hand.efterkop:
-            out.add("EFTERKOP", "German Préférence has no efterköp", "Der Ablauf des Spiels", i,
+            out.add("EFTERKOP", gettext_noop("German Préférence has no efterköp"), "Der Ablauf des Spiels", i,
                     column="efterkop")  # fmt: skip
         if hand.negotiated:
-            out.add("NEGOTIATION", "German Préférence has no negotiated split",
+            out.add("NEGOTIATION", gettext_noop("German Préférence has no negotiated split"),
                     "Der Ablauf des Spiels", i, column="negotiated")  # fmt: skip
     defs = defenders_of(size, dealer, hand.player)
     rule_go = "Gå med eller stanna hemma" if viennese else "mitgehen"
@@ -114,47 +139,52 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
         _efterkop(out, hand, i, defenders_of(size, dealer, hand.declarer), p.players)
     if viennese and (not contract.asks_defenders or hand.efterkop):
         if hand.defence:
-            out.add("DEFENCE_NOT_ASKED", "no defender is asked in fem and higher (or after an "
-                    "efterköp): both play", rule_go, i, column="defence")  # fmt: skip
+            out.add("DEFENCE_NOT_ASKED", gettext_noop("no defender is asked in fem and higher (or "
+                    "after an efterköp): both play"), rule_go, i, column="defence")  # fmt: skip
         if hand.negotiated:
-            out.add("NEGOTIATION", "negotiation needs one defender going and one at home",
-                    "Förhandling", i, column="negotiated")  # fmt: skip
+            out.add("NEGOTIATION", gettext_noop("negotiation needs one defender going and one at "
+                    "home"), "Förhandling", i, column="negotiated")  # fmt: skip
         _tricks(out, i, hand.tricks, size, (hand.player, *defs), "Betalning", tuple(p.players))
     else:
         if len(hand.defence) != 2:
-            out.add("DEFENCE_COUNT", f"{len(hand.defence)} decisions; each of the two defenders "
-                    "goes or stays home", rule_go, i, column="defence")  # fmt: skip
+            out.add("DEFENCE_COUNT", gettext_noop("{n} decisions; each of the two defenders goes "
+                    "or stays home"), rule_go, i, params={"n": len(hand.defence)},
+                    column="defence")  # fmt: skip
             return
         by = dict(zip(defs, hand.defence, strict=True))
         if not viennese:
             for d, dec in by.items():
                 if dec not in (Decision.GO, Decision.HOME):
-                    out.add("DECISION", f"{_who(p, d)}: {dec} does not exist in German Préférence "
-                            "(mitgehen or daheim bleiben)", rule_go, i, player=d,
-                            column="defence")  # fmt: skip
+                    out.add("DECISION", gettext_noop("{player}: “{decision_word}” does not exist "
+                            "in German Préférence (mitgehen or daheim bleiben)"), rule_go, i,
+                            params={"player": _who(p, d), "decision_word": DECISION_WORDS[dec]},
+                            player=d, column="defence")  # fmt: skip
         forced = pot_after_ante is not None and pot_after_ante == conv.base_stake and viennese
         for d, dec in by.items():
             if forced and dec in (Decision.HOME, Decision.INVITE, Decision.INVITED):
-                out.add("TVANG", f"{_who(p, d)}: {dec} in a forced deal: the pot holds one base stake, "
-                        "so both go along (tvång)", rule_go, i, player=d,
-                        column="defence")  # fmt: skip
+                out.add("TVANG", gettext_noop("{player}: “{decision_word}” in a forced deal: the pot "
+                        "holds one base stake, so both go along (tvång)"), rule_go, i,
+                        params={"player": _who(p, d), "decision_word": DECISION_WORDS[dec]},
+                        player=d, column="defence")  # fmt: skip
             if viennese and dec is Decision.FORCED and not forced and pot_after_ante is not None:
-                out.add("NOT_FORCED", f"{_who(p, d)} marked tvång, but the pot holds "
-                        f"{pot_after_ante}, not one base stake", rule_go, i, player=d,
+                out.add("NOT_FORCED", gettext_noop("{player} marked tvång, but the pot holds {pot}, "
+                        "not one base stake ({stake})"), rule_go, i,
+                        params={"player": _who(p, d), "pot": pot_after_ante,
+                                "stake": conv.base_stake}, player=d,
                         column="defence", written=pot_after_ante,
                         expected=conv.base_stake)  # fmt: skip
         decisions = set(hand.defence)
         if (Decision.INVITE in decisions) != (Decision.INVITED in decisions) or \
                 hand.defence.count(Decision.INVITE) > 1:  # fmt: skip
-            out.add("INVITATION", "an invitation needs one defender who goes and invites and one "
-                    "invited", rule_go, i, column="defence")  # fmt: skip
+            out.add("INVITATION", gettext_noop("an invitation needs one defender who goes and "
+                    "invites and one invited"), rule_go, i, column="defence")  # fmt: skip
         playing = tuple(d for d in defs if by[d].plays)
         if not playing:
             if hand.tricks is not None:
-                out.add("TRICKS_UNPLAYED", "both defenders stayed home: there was no play", rule_go,
+                out.add("TRICKS_UNPLAYED", gettext_noop("both defenders stayed home: there was no play"), rule_go,
                         i, column="tricks", severity=Severity.WARNING)  # fmt: skip
             if hand.negotiated:
-                out.add("NEGOTIATION", "nothing to negotiate: both stayed home", "Förhandling", i,
+                out.add("NEGOTIATION", gettext_noop("nothing to negotiate: both stayed home"), "Förhandling", i,
                         column="negotiated")  # fmt: skip
         elif _tricks(out, i, hand.tricks, size, (hand.player, *playing), "Betalning"
                      if viennese else "Der Ablauf des Spiels", tuple(p.players)) \
@@ -163,15 +193,17 @@ def _hand(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, hand: Han
             assert tricks is not None
             alone = len(playing) == 1 and Decision.INVITE not in decisions
             if not alone:
-                out.add("NEGOTIATION", "negotiation needs one defender going and one at home "
-                        "(and no invitation)", "Förhandling", i, column="negotiated")  # fmt: skip
+                out.add("NEGOTIATION", gettext_noop("negotiation needs one defender going and one "
+                        "at home (and no invitation)"), "Förhandling", i,
+                        column="negotiated")  # fmt: skip
             elif tricks[hand.player] < 6 or tricks[playing[0]] < 2:
-                out.add("NEGOTIATION_FALL", "a negotiated split may not make anyone fall "
-                        f"(declarer {tricks[hand.player]}, defender {tricks[playing[0]]})",
-                        "Förhandling", i, column="tricks")  # fmt: skip
+                out.add("NEGOTIATION_FALL", gettext_noop("a negotiated split may not make anyone "
+                        "fall (declarer {declarer}, defender {defender})"), "Förhandling", i,
+                        params={"declarer": tricks[hand.player], "defender": tricks[playing[0]]},
+                        column="tricks")  # fmt: skip
             if viennese and not conv.negotiation:
-                out.add("NEGOTIATION", "negotiation is not allowed at this table (option "
-                        "negotiation)", "Förhandling", i, column="negotiated")  # fmt: skip
+                out.add("NEGOTIATION", gettext_noop("negotiation is not allowed at this table "
+                        "(option negotiation)"), "Förhandling", i, column="negotiated")  # fmt: skip
 
 
 def _efterkop(out: _Findings, hand: Hand, i: int, defs: tuple[int, int],
@@ -184,29 +216,35 @@ def _efterkop(out: _Findings, hand: Hand, i: int, defs: tuple[int, int],
     nivå"), and the turn goes on clockwise until nobody wants to buy again."""
     rule = "Efterköp"
     if not hand.contract.is_kop:
-        out.add("EFTERKOP", f"efterköp follows only a contract 1–4, not {hand.contract}", rule, i,
-                column="efterkop")  # fmt: skip
+        out.add("EFTERKOP", gettext_noop("efterköp follows only a contract 1–4, not {contract}"),
+                rule, i, params={"contract": str(hand.contract)}, column="efterkop")  # fmt: skip
     declarer = hand.declarer
     clockwise = (defs[0], defs[1], declarer)  # the turn after the declarer: left, right, declarer
     previous, level = declarer, 0
     for k, (seat, c) in enumerate(hand.efterkop):
         if c.level < 5 or c.hand:
-            out.add("EFTERKOP_LEVEL", f"efterköp {k + 1}: {c} — an efterköp names fem or higher "
-                    "with köp", rule, i, column="efterkop", written=c.code)  # fmt: skip
+            out.add("EFTERKOP_LEVEL", gettext_noop("efterköp {k}: {contract} — an efterköp names "
+                    "fem or higher with köp"), rule, i, params={"k": k + 1, "contract": str(c)},
+                    column="efterkop", written=c.code)  # fmt: skip
         if c.level <= level:
-            out.add("EFTERKOP_NOT_HIGHER", f"efterköp {k + 1}: {c} is not higher than the previous "
-                    "efterköp", rule, i, column="efterkop", written=c.code)  # fmt: skip
+            out.add("EFTERKOP_NOT_HIGHER", gettext_noop("efterköp {k}: {contract} is not higher "
+                    "than the previous efterköp"), rule, i, params={"k": k + 1, "contract": str(c)},
+                    column="efterkop", written=c.code)  # fmt: skip
         if seat == previous:
             after = clockwise.index(previous) if previous != declarer else 2
             turn = [clockwise[(after + j) % 3] for j in (1, 2)]
             if k == 0:
-                why = (f"efterköp 1: the declarer {names[seat]} buys first, but the turn begins at "
-                       f"his left, {names[defs[0]]}, then his right, {names[defs[1]]}; he buys "
-                       "only on another's efterköp")  # fmt: skip
+                why = gettext_noop("efterköp 1: the declarer {player} buys first, but the turn "
+                                   "begins at his left, {left}, then his right, {right}; he buys "
+                                   "only on another's efterköp")  # fmt: skip
+                said: dict[str, object] = {"player": names[seat], "left": names[defs[0]],
+                                           "right": names[defs[1]]}  # fmt: skip
             else:
-                why = (f"efterköp {k + 1}: {names[seat]} buys on his own efterköp; the turn goes "
-                       f"on clockwise to {names[turn[0]]}, then {names[turn[1]]}")  # fmt: skip
-            out.add("EFTERKOP_ORDER", why, rule, i, player=seat, column="efterkop")
+                why = gettext_noop("efterköp {k}: {player} buys on his own efterköp; the turn goes "
+                                   "on clockwise to {left}, then {right}")  # fmt: skip
+                said = {"k": k + 1, "player": names[seat], "left": names[turn[0]],
+                        "right": names[turn[1]]}  # fmt: skip
+            out.add("EFTERKOP_ORDER", why, rule, i, params=said, player=seat, column="efterkop")
         previous, level = seat, max(level, c.level)
 
 
@@ -223,29 +261,32 @@ def _auction(out: _Findings, conv: PotConvention, p: PotProtocol, i: int, deal: 
     section = "Budgivningen" if conv.game == "viennese" else "Der Ablauf des Spiels"
     if isinstance(deal, Rundpass):
         if result.declarer is not None:
-            out.add("AUCTION_DEAL", f"the auction ends with a bid by {_who(p, result.declarer)}, "
-                    "but the deal is recorded as all passed", section, i)  # fmt: skip
+            out.add("AUCTION_DEAL", gettext_noop("the auction ends with a bid by {player}, but the "
+                    "deal is recorded as all passed"), section, i,
+                    params={"player": _who(p, result.declarer)})  # fmt: skip
         return
     if result.declarer is None or result.final is None:
-        out.add("AUCTION_DEAL", "everybody passed, but a contract is recorded", section, i)
+        out.add("AUCTION_DEAL", gettext_noop("everybody passed, but a contract is recorded"), section, i)
         return
     if result.declarer != deal.declarer:
-        out.add("AUCTION_DECLARER", f"the auction's winner is {_who(p, result.declarer)}, not "
-                f"{_who(p, deal.declarer)}", section, i, column="declarer", written=deal.declarer,
-                expected=result.declarer)  # fmt: skip
+        out.add("AUCTION_DECLARER", gettext_noop("the auction's winner is {winner}, not {player}"),
+                section, i, params={"winner": _who(p, result.declarer),
+                                    "player": _who(p, deal.declarer)},
+                column="declarer", written=deal.declarer, expected=result.declarer)  # fmt: skip
     why = check_contract_against_bid(result.final, deal.contract, conv.game)
     if why:
         rule = "Köp och spelangivelse" if conv.game == "viennese" else "Der Ablauf des Spiels"
-        out.add("CONTRACT_BID", why, rule, i, column="contract", written=deal.contract.code,
-                expected=result.final)  # fmt: skip
+        out.add("CONTRACT_BID", why[0], rule, i, params=why[1], column="contract",
+                written=deal.contract.code, expected=result.final)  # fmt: skip
     if deal.efterkop:
         if result.final in ("spel",) or not deal.contract.is_kop:
             return  # already reported by _efterkop
         for k, (seat, _) in enumerate(deal.efterkop):
             if seat not in result.bidders:
-                out.add("EFTERKOP_BIDDER", f"efterköp {k + 1}: {p.players[seat]} made no bid and "
-                        "may not buy (\"Var och en av de övriga spelarna som har givit minst ett bud annat "
-                        "än pass har rätt att göra efterköp\")", "Efterköp", i, player=seat,
+                out.add("EFTERKOP_BIDDER", gettext_noop("efterköp {k}: {player} made no bid and may "
+                        "not buy (“Var och en av de övriga spelarna som har givit minst ett bud "
+                        "annat än pass har rätt att göra efterköp”)"), "Efterköp", i,
+                        params={"k": k + 1, "player": p.players[seat]}, player=seat,
                         column="efterkop")  # fmt: skip
 
 
@@ -255,31 +296,40 @@ def _ledger(out: _Findings, scored: ScoredGame, ledger: Ledger, rule: str) -> No
         if row is None:
             continue
         if i >= len(deals):
-            out.add("LEDGER_EXTRA", f"ledger line {i + 1} follows no deal", rule, i)
+            out.add("LEDGER_EXTRA", gettext_noop("ledger line {n} follows no deal"), rule, i,
+                    params={"n": i + 1})
             continue
         if len(row.nets) != len(scored.nets):
-            out.add("LEDGER_SEATS", f"ledger line {i + 1} has {len(row.nets)} nets for "
-                    f"{len(scored.nets)} players", rule, i, column="nets")  # fmt: skip
+            out.add("LEDGER_SEATS", gettext_noop("ledger line {n} has {nets} nets for {players} "
+                    "players"), rule, i, params={"n": i + 1, "nets": len(row.nets),
+                                                 "players": len(scored.nets)},
+                    column="nets")  # fmt: skip
             continue
         for s, (written, expected) in enumerate(zip(row.nets, deals[i].nets, strict=True)):
             if written != expected:
-                out.add("LEDGER_NET", f"{scored.protocol.players[s]}'s net is written {written}, "
-                        f"should be {expected}", rule, i, player=s, column=f"net:{s}",
-                        written=written, expected=expected)  # fmt: skip
+                out.add("LEDGER_NET", gettext_noop("{player}'s net is written {written}, should be "
+                        "{expected}"), rule, i, params={"player": scored.protocol.players[s],
+                                                        "written": written, "expected": expected},
+                        player=s, column=f"net:{s}", written=written,
+                        expected=expected)  # fmt: skip
         if row.pot != deals[i].pot:
-            out.add("LEDGER_POT", f"the pot is written {row.pot}, should be {deals[i].pot}", rule,
-                    i, column="pot", written=row.pot, expected=deals[i].pot)  # fmt: skip
+            out.add("LEDGER_POT", gettext_noop("the pot is written {written}, should be {expected}"),
+                    rule, i, params={"written": row.pot, "expected": deals[i].pot}, column="pot",
+                    written=row.pot, expected=deals[i].pot)  # fmt: skip
     if ledger.final is not None:
         if len(ledger.final) != len(scored.final):
-            out.add("LEDGER_SEATS", "the written result has the wrong number of players", rule,
+            out.add("LEDGER_SEATS", gettext_noop("the written result has the wrong number of players"), rule,
                     column="result")  # fmt: skip
             return
         for s, (written, expected) in enumerate(zip(ledger.final, scored.final, strict=True)):
             if written != expected:
-                out.add("LEDGER_RESULT", f"{scored.protocol.players[s]}'s result is written "
-                        f"{written}, should be {expected} (pot at the end: "
-                        f"{scored.convention.pot_end})", rule, player=s, column="result",
-                        written=written, expected=expected)  # fmt: skip
+                out.add("LEDGER_RESULT", gettext_noop("{player}'s result is written {written}, "
+                        "should be {expected} (the pot at the end: {pot_end_word})"), rule,
+                        params={"player": scored.protocol.players[s], "written": written,
+                                "expected": expected,
+                                "pot_end_word": POT_END_WORDS[scored.convention.pot_end]},
+                        player=s, column="result", written=written,
+                        expected=expected)  # fmt: skip
 
 
 def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
@@ -294,17 +344,20 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
     out = _Findings("000" if viennese else "003")
     size = protocol.size
     if not viennese and size != 3:
-        out.add("PLAYERS", f"{size} players: German Préférence is for three", "Spieler: 3",
-                column="players")  # fmt: skip
+        out.add("PLAYERS", gettext_noop("{n} players: German Préférence is for three"),
+                "Spieler: 3", params={"n": size}, column="players")  # fmt: skip
         return CheckReport(tuple(out.items))
     same = repeated_name(protocol.players)
     if same is not None:
-        out.add("PLAYER_NAMES", f"seat {same[1] + 1} has the name of seat {same[0] + 1} "
-                f"({protocol.players[same[1]]!r}): each player needs a name of his own",
-                "Förberedelser" if viennese else "Spieler: 3", column="players")  # fmt: skip
+        out.add("PLAYER_NAMES", gettext_noop("seat {seat} has the name of seat {other} ({name}): "
+                "each player needs a name of his own"),
+                "Förberedelser" if viennese else "Spieler: 3",
+                params={"seat": same[1] + 1, "other": same[0] + 1,
+                        "name": repr(protocol.players[same[1]])}, column="players")  # fmt: skip
         return CheckReport(tuple(out.items))
     if not 0 <= protocol.first_dealer < size:
-        out.add("SEAT", f"first dealer {seat_number(protocol.first_dealer)} is not a seat", "Förberedelser",
+        out.add("SEAT", gettext_noop("first dealer {seat} is not a seat"), "Förberedelser",
+                params={"seat": seat_number(protocol.first_dealer)},
                 column="first_dealer")  # fmt: skip
         return CheckReport(tuple(out.items))
     rotation = dealers(protocol)
@@ -313,8 +366,9 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
     try:
         scored = known = score(protocol)
     except PotScoringError as error:
-        out.add("UNSCORABLE", str(error), "Betalning" if viennese else "Der Ablauf des Spiels",
-                error.deal, column=error.field)  # fmt: skip
+        out.add("UNSCORABLE", gettext_noop("{reason}"), "Betalning" if viennese else "Der Ablauf "
+                "des Spiels", error.deal, params={"reason": str(error)},
+                column=error.field)  # fmt: skip
         if error.deal is not None:
             known = score(protocol.with_deals(protocol.deals[: error.deal]))
     rule_deal = "Giv" if viennese else "Der Ablauf des Spiels"
@@ -322,32 +376,33 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
         dealer = rotation[i]
         if isinstance(deal, Penalty):
             if not 0 <= deal.player < size or any(not 0 <= s < size for s, _ in deal.to_players):
-                out.add("SEAT", "a penalty names a seat that is not at the table", "Betalning", i,
+                out.add("SEAT", gettext_noop("a penalty names a seat that is not at the table"), "Betalning", i,
                         column="player")  # fmt: skip
             continue
         assert dealer is not None
         if deal.dealer is not None and deal.dealer != dealer:
-            out.add("DEALER", f"dealer recorded as {_who(protocol, deal.dealer)}, but by the rotation it is "
-                    f"{_who(protocol, dealer)}", rule_deal, i, column="dealer", written=deal.dealer,
-                    expected=dealer)  # fmt: skip
+            out.add("DEALER", gettext_noop("dealer recorded as {written}, but by the rotation it is "
+                    "{expected}"), rule_deal, i, params={"written": _who(protocol, deal.dealer),
+                                                         "expected": _who(protocol, dealer)},
+                    column="dealer", written=deal.dealer, expected=dealer)  # fmt: skip
         pot_after = None
         if known is not None and i < len(known.deals):
             pot_after = known.deals[i].pot_before + known.deals[i].ante
         if isinstance(deal, Hand):
             if not 0 <= deal.declarer < size:
-                out.add("SEAT", f"declarer {deal.declarer + 1} is not a seat at the table", rule_deal, i,
-                        column="declarer")  # fmt: skip
+                out.add("SEAT", gettext_noop("declarer {seat} is not a seat at the table"), rule_deal,
+                        i, params={"seat": deal.declarer + 1}, column="declarer")  # fmt: skip
                 continue
             _hand(out, conv, protocol, i, deal, dealer, pot_after)
         elif viennese:
             _tricks(out, i, deal.tricks, size, active_seats(size, dealer), "Betalning",
                     tuple(protocol.players))
         else:
-            out.add("ALL_PASS", "003 does not say what happens when all pass; scored as thrown "
-                    "in: the dealer's chips stay in the pot", "Der Ablauf des Spiels", i,
+            out.add("ALL_PASS", gettext_noop("003 does not say what happens when all pass; scored "
+                    "as thrown in: the dealer's chips stay in the pot"), "Der Ablauf des Spiels", i,
                     severity=Severity.WARNING)  # fmt: skip
             if deal.tricks is not None:
-                out.add("TRICKS_UNPLAYED", "an all-pass German deal is not played", "Der Ablauf "
+                out.add("TRICKS_UNPLAYED", gettext_noop("an all-pass German deal is not played"), "Der Ablauf "
                         "des Spiels", i, column="tricks")  # fmt: skip
         if deal.auction is not None:
             _auction(out, conv, protocol, i, deal, dealer)

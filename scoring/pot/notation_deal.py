@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rules.pot import PotContract
-from scoring.notation_lexer import Cursor, NotationError, Token, players_named
+from scoring.notation_lexer import Cursor, Expected, Token, players_named
 
 from .notation_words import (
     AUCTION,
@@ -46,7 +46,7 @@ class DealReader:
                 cur.i += 1
                 return named[0]
         names = ", ".join(self.players)
-        raise cur.error(f"a player's name ({names})", tok)
+        raise cur.error(Expected("player_name_of", names=names), tok)
 
     def phrase(self, cur: Cursor, stops: str = ",;/{}") -> tuple[str, Token | None]:
         """Words up to a stop character or a keyword; ``("", tok)`` if none."""
@@ -59,7 +59,7 @@ class DealReader:
             cur.i += 1
         return " ".join(words), first
 
-    def contract(self, cur: Cursor, what: str = "a contract") -> PotContract:
+    def contract(self, cur: Cursor, what: str = "a_contract") -> PotContract:
         text, tok = self.phrase(cur)
         try:
             found = contract_from_words(text, self.game)
@@ -67,7 +67,7 @@ class DealReader:
             found = None
         if not isinstance(found, PotContract):
             cur.i -= len(text.split())
-            raise cur.error(what + CONTRACT_HINT[self.game], tok)
+            raise cur.error(Expected(CONTRACT_HINT[self.game], what=Expected(what)), tok)
         return found
 
 
@@ -75,7 +75,7 @@ def _tricks(reader: DealReader, cur: Cursor) -> tuple[int, ...]:
     assert reader.players is not None
     n = len(reader.players)
     tok = cur.peek()
-    expected = f"tricks per seat in seat order, {n} numbers such as {'-'.join(['3'] * n)}"
+    expected = Expected("tricks_pot", n=n, example="-".join(["3"] * n))
     if tok is None or tok.kind != "word" or not re.fullmatch(r"[0-9]+(-[0-9]+)+", tok.text):
         raise cur.error(expected, tok)
     values = tuple(int(x) for x in tok.text.split("-"))
@@ -86,7 +86,7 @@ def _tricks(reader: DealReader, cur: Cursor) -> tuple[int, ...]:
 
 
 def _auction(reader: DealReader, cur: Cursor) -> tuple[tuple[int, str], ...]:
-    cur.expect("{", "'{' and the bids")
+    cur.expect("{", "open_brace_bids")
     bids: list[tuple[int, str]] = []
     while not cur.at("}"):
         seat = reader.seat(cur)
@@ -97,12 +97,12 @@ def _auction(reader: DealReader, cur: Cursor) -> tuple[tuple[int, str], ...]:
             try:
                 found = contract_from_words(text, reader.game)
             except ValueError:
-                raise cur.error("a bid (pass, spel or a contract)", tok) from None
+                raise cur.error("bid_pot", tok) from None
             bids.append((seat, found if isinstance(found, str) else found.code))
         if cur.at(","):
             cur.i += 1
         elif not cur.at("}"):
-            raise cur.error("',' or '}'", cur.peek())
+            raise cur.error("comma_or_brace", cur.peek())
     cur.i += 1
     return tuple(bids)
 
@@ -120,7 +120,7 @@ def read_deal(reader: DealReader, cur: Cursor) -> PotDeal:
         dealer = reader.seat(cur)
         first = cur.peek()
         if first is None:
-            raise cur.error("a deal", first)
+            raise cur.error("a_deal", first)
         word = fold(first.text)
     if word in RUNDPASS or (word == "alle" and fold(getattr(cur.peek(1), "text", "")) == "passen"):
         cur.i += 2 if word == "alle" else 1
@@ -139,7 +139,7 @@ def read_deal(reader: DealReader, cur: Cursor) -> PotDeal:
     while next_is(cur, EFTERKOP):
         cur.i += 1
         seat = reader.seat(cur)
-        efterkop.append((seat, reader.contract(cur, "the efterköp's contract")))
+        efterkop.append((seat, reader.contract(cur, "efterkop_contract")))
     defence: list[Decision] = []
     tricks: tuple[int, ...] | None = None
     negotiated = False
@@ -153,8 +153,7 @@ def read_deal(reader: DealReader, cur: Cursor) -> PotDeal:
                 text, tok = reader.phrase(cur)
                 if fold(text) not in DECISIONS:
                     cur.i -= len(text.split())
-                    raise cur.error("a decision: går med, stannar hemma, bjuder in, inbjuden, "
-                                    "tvång, mitgehen or daheim bleiben", tok)  # fmt: skip
+                    raise cur.error("decision", tok)
                 defence.append(DECISIONS[fold(text)])
                 if not cur.at(","):
                     break
@@ -188,23 +187,21 @@ def _penalty(reader: DealReader, cur: Cursor) -> Penalty:
         key = fold(tok.text)
         if tok.kind in ("word", "string") and key in {fold(n) for n in reader.players}:
             seat = reader.seat(cur)
-            cur.expect("=", "'=' and the chips paid to this player")
+            cur.expect("=", "equals_chips")
             to_players.append((seat, cur.integer("chips", 0)))
             continue
         cur.i += 1
         if tok.kind != "word" or not cur.at("="):
-            raise cur.error("pott=, regel=, not= or a player's name and '='", tok)
+            raise cur.error("penalty_pot", tok)
         cur.i += 1
         if key in POT_KEYS:
-            to_pot = cur.integer("chips paid into the pot", 0)
+            to_pot = cur.integer("chips_into_pot", 0)
         elif key in RULE_KEYS:
-            rule = _free(cur, "the rule, one word or quoted")
+            rule = _free(cur, "rule_pot")
         elif key in NOTE_KEYS:
-            note = _free(cur, "a note, one word or quoted")
+            note = _free(cur, "note_pot")
         else:
-            raise NotationError(
-                cur.number, tok.col, f"expected pott=, regel= or not=, found {tok.text!r}"
-            )
+            raise cur.error("penalty_key_pot", tok)
     return Penalty(player, rule, to_pot, tuple(to_players), note)
 
 

@@ -12,6 +12,7 @@ from scoring.model import Ending, OptionValue
 from scoring.notation_lexer import (
     MAX_DEALS,
     Cursor,
+    Expected,
     NotationError,
     Token,
     format_version,
@@ -42,11 +43,11 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
     if key == "format":
         found[key] = format_version(cur, "pot")
     elif key == "convention":
-        name = cur.text("a convention: viennese (wiener) or german (deutsch)")
+        name = cur.text("convention_pot")
         try:
             reader.game = find_convention(name).game
         except InvalidConventionError as error:
-            raise NotationError(cur.number, head.col, str(error)) from None
+            raise NotationError.of(cur.number, head.col, error) from None
         found[key] = name
     elif key == "options":
         options = dict(found.get("options", {}))  # type: ignore[call-overload]
@@ -56,17 +57,17 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
         found[key] = reader.players
     elif key == "first_dealer":
         if reader.players is None:
-            raise NotationError(cur.number, head.col, "expected a 'players:' line before this one")
+            raise NotationError(cur.number, head.col, "PLAYERS_FIRST")
         found[key] = reader.seat(cur)
     elif key == "opening_pot":
-        found[key] = cur.integer("the chips in the pot before the first deal", 0)
+        found[key] = cur.integer("opening_pot", 0)
     else:
-        tok = cur.expect("word", "closed, agreement, time-limit or in-progress")
+        tok = cur.expect("word", "ending")
         if fold(tok.text) not in ENDINGS:
-            raise cur.error("closed, agreement, time-limit or in-progress", tok)
+            raise cur.error("ending", tok)
         found[key] = ENDINGS[fold(tok.text)]
     if not cur.done():
-        raise cur.error("end of line", cur.peek())
+        raise cur.error("end_of_line", cur.peek())
 
 
 def _header_key(tokens: list[Token]) -> tuple[str, int] | None:
@@ -76,12 +77,12 @@ def _header_key(tokens: list[Token]) -> tuple[str, int] | None:
 def _number(cur: Cursor) -> Fraction:
     tok = cur.peek()
     if tok is None or tok.kind != "word" or not re.fullmatch(r"[-+]?[0-9]+", tok.text):
-        raise cur.error("a whole number or a fraction such as -80/3", tok)
+        raise cur.error("number_or_fraction", tok)
     cur.i += 1
     if not cur.at("/"):
         return Fraction(int(tok.text))
     cur.i += 1
-    below = cur.integer("a denominator after '/'", 1)
+    below = cur.integer("denominator", 1)
     return Fraction(int(tok.text), below)
 
 
@@ -92,37 +93,35 @@ def _ledger_line(reader: DealReader, cur: Cursor, running: dict[int, LedgerRow],
     head = cur.toks[0]
     cur.i = 1
     if fold(head.text) in RESULT:
-        cur.expect(":", "':'")
+        cur.expect(":", "colon")
         values = [_number(cur)]
         while cur.at(","):
             cur.i += 1
             values.append(_number(cur))
         if len(values) != n:
-            raise cur.error(f"{n} results, one per seat", cur.peek())
+            raise cur.error(Expected("results_per_seat", n=n), cur.peek())
         if final:
-            raise NotationError(cur.number, head.col, "the result is given twice")
+            raise NotationError(cur.number, head.col, "RESULT_TWICE")
         final.append(tuple(values))
     else:
-        number = cur.integer(
-            f"the deal number the ledger line follows (1 to {MAX_DEALS})", 1, MAX_DEALS
-        )
-        cur.expect(":", "':'")
-        nets = [cur.integer("a net in chips", -(10**12))]
+        number = cur.integer(Expected("ledger_number", most=MAX_DEALS), 1, MAX_DEALS)
+        cur.expect(":", "colon")
+        nets = [cur.integer("net", -(10**12))]
         while cur.at(","):
             cur.i += 1
-            nets.append(cur.integer("a net in chips", -(10**12)))
+            nets.append(cur.integer("net", -(10**12)))
         if len(nets) != n:
-            raise cur.error(f"{n} nets, one per seat", cur.peek())
-        cur.expect(";", "';' and the pot")
+            raise cur.error(Expected("nets_per_seat", n=n), cur.peek())
+        cur.expect(";", "semicolon_pot")
         word = cur.expect("word", "pott")
         if fold(word.text) not in POT_KEYS:
             raise cur.error("pott", word)
-        pot = cur.integer("the pot in chips", -(10**12))
+        pot = cur.integer("pot_chips", -(10**12))
         if number in running:
-            raise NotationError(cur.number, head.col, f"ledger line {number} is given twice")
+            raise NotationError(cur.number, head.col, "LEDGER_TWICE", n=number)
         running[number] = LedgerRow(tuple(nets), pot)
     if not cur.done():
-        raise cur.error("end of line", cur.peek())
+        raise cur.error("end_of_line", cur.peek())
 
 
 def _read(text: str, players: tuple[str, ...] | None = None) -> tuple[dict[str, object],
@@ -143,25 +142,25 @@ def _read(text: str, players: tuple[str, ...] | None = None) -> tuple[dict[str, 
             continue
         if fold(tokens[0].text) in (LEDGER | RESULT) and tokens[0].kind == "word":
             if reader.players is None:
-                raise NotationError(number, 1, "expected a 'players:' line before the ledger")
+                raise NotationError(number, 1, "PLAYERS_BEFORE_LEDGER")
             seen_ledger = True
             _ledger_line(reader, cur, running, final)
             continue
         if players is not None:
-            raise NotationError(number, 1, "expected a ledger line (kassa N: …; pott …)")
+            raise NotationError(number, 1, "LEDGER_LINE")
         if reader.players is None:
-            raise NotationError(number, 1, "expected a 'players:' line before the deals")
+            raise NotationError(number, 1, "PLAYERS_BEFORE_DEALS")
         if re.fullmatch(r"[0-9]+\.?", tokens[0].text) and len(tokens) > 1:
             if not tokens[0].text.endswith("."):
-                raise NotationError(number, 1, "expected a deal number such as '3.'")
+                raise NotationError(number, 1, "DEAL_NUMBER_DOT")
             if int(tokens[0].text[:-1]) != len(deals) + 1:
-                raise NotationError(number, 1, f"expected deal number {len(deals) + 1}.")
+                raise NotationError(number, 1, "DEAL_NUMBER", n=len(deals) + 1)
             cur.i = 1
         if seen_ledger:
-            raise NotationError(number, 1, "deals must come before the ledger lines")
+            raise NotationError(number, 1, "DEALS_BEFORE_LEDGER")
         deals.append(read_deal(reader, cur))
         if not cur.done():
-            raise cur.error("end of the deal", cur.peek())
+            raise cur.error("end_of_deal", cur.peek())
     ledger = None
     if seen_ledger:
         last = max(running, default=0)
@@ -177,7 +176,7 @@ def parse(text: str) -> tuple[PotProtocol, Ledger | None]:
     """
     found, deals, ledger = _read(text)
     if "players" not in found:
-        raise NotationError(1, 1, "expected a 'players:' line")
+        raise NotationError(1, 1, "HEADER_MISSING", header="players")
     options = found.get("options", {})
     protocol = PotProtocol(
         players=found["players"],  # type: ignore[arg-type]

@@ -135,10 +135,9 @@ def bid_text(bid: str, game: str, *, ascii: bool = False) -> str:
     return PotContract.from_code(bid).name(game, ascii=ascii)
 
 
-CONTRACT_HINT: Final = {
-    "viennese": " (1–4, 1–3 utan köp, hjärter, fem … åtta [utan köp])",
-    "german": " (Eins, Zwei, Drei, Prämie [aus der Hand])",
-}
+#: what a contract's words may be, by game: a code of :data:`scoring.notation_errors.EXPECTED`
+#: (" (1–4, 1–3 utan köp, hjärter, fem … åtta [utan köp])" after what was expected)
+CONTRACT_HINT: Final = {"viennese": "contract_viennese", "german": "contract_german"}
 
 
 def strip_accents(text: str) -> str:

@@ -43,6 +43,7 @@ from rules.priffe import Contract, parse_bid, parse_contract
 from ..notation_lexer import (
     MAX_DEALS,
     Cursor,
+    Expected,
     NotationError,
     Token,
     is_bare,
@@ -111,7 +112,20 @@ class _Reader:
             if named:
                 cur.i += 1
                 return named[0]
-        raise cur.error(f"a player ({', '.join(names) or 'no players: line yet'}, or 1–4)", tok)
+        if names:
+            raise cur.error(Expected("player_priffe", names=", ".join(names)), tok)
+        raise cur.error("player_priffe_no_players", tok)
+
+
+def _unknown(number: int, tok: Token, *, bid: bool = False) -> NotationError:
+    """A word that is no contract (or, as a bid, tvångsnoll, which is never bid)."""
+    try:
+        if bid and parse_contract(tok.text) is Contract.TVANGSNOLL:
+            return NotationError(number, tok.col, "NEVER_BID")
+    except ValueError:
+        pass
+    known = ", ".join(c.value for c in Contract)
+    return NotationError(number, tok.col, "UNKNOWN_CONTRACT", word=repr(tok.text), known=known)
 
 
 def _word(cur: Cursor) -> str:
@@ -121,41 +135,49 @@ def _word(cur: Cursor) -> str:
 
 def _header(r: _Reader, cur: Cursor, key: str, number: int) -> None:
     if key == "format":
-        words = cur.text("priffe 1").split()
+        words = cur.text("priffe_1").split()
         if words[0].lower() != "priffe" or words[1:] not in ([], ["1"]):
-            raise NotationError(number, 1, f"expected 'priffe 1', found {' '.join(words)!r}")
+            raise NotationError(
+                number,
+                1,
+                "EXPECTED",
+                expected=Expected("quoted_word", word="priffe 1"),
+                found=repr(" ".join(words)),
+            )
     elif key == "players":
-        names = [cur.text("a player's name")]
+        names = [cur.text("player_name")]
         while cur.at(","):
             cur.i += 1
-            names.append(cur.text("a player's name"))
+            names.append(cur.text("player_name"))
         if len(names) != 4 or len({n.lower() for n in names}) != 4:
-            raise NotationError(number, 1, f"expected four different players, found {names}")
+            raise NotationError(number, 1, "FOUR_PLAYERS", found=names, names=", ".join(names))
         r.headers["players"] = tuple(names)
     elif key == "target":
-        r.headers["target"] = cur.integer("a whole number ≥ 1", 1)
+        r.headers["target"] = cur.integer("whole_number_1", 1)
     elif key == "ending":
-        word = cur.text("closed, in-progress, time-limit or agreement")
+        word = cur.text("ending_priffe")
         if word.lower() not in _ENDINGS:
             raise NotationError(
                 number,
                 1,
-                f"expected an ending ({', '.join(e.value for e in Ending)}), found {word!r}",
+                "EXPECTED",
+                expected=Expected("an_ending", endings=", ".join(e.value for e in Ending)),
+                found=repr(word),
             )
         r.headers["ending"] = _ENDINGS[word.lower()]
     elif key == "convention":
-        r.headers["convention"] = cur.text("a convention (modern, old)")
+        r.headers["convention"] = cur.text("convention_priffe")
     else:
         options: list[tuple[str, object]] = []
         while not cur.done():
-            name = cur.expect("word", "an option name").text
-            cur.expect("=", "'='")
-            options.append((name, _value(cur.text("a value", stop=",;"))))
+            name = cur.expect("word", "option_name").text
+            cur.expect("=", "equals")
+            options.append((name, _value(cur.text("a_value", stop=",;"))))
             if cur.at(","):
                 cur.i += 1
         r.headers["options"] = tuple(sorted(options))
     if not cur.done():
-        raise cur.error("end of line", cur.peek())
+        raise cur.error("end_of_line", cur.peek())
 
 
 def _value(text: str) -> object:
@@ -170,11 +192,11 @@ def _tricks(cur: Cursor, contract: Contract) -> tuple[int, int]:
     word = _word(cur)
     slam_word = word if word in _SLAMS else None
     if slam_word is None:
-        own = cur.integer("the tricks of the side (0–13), lillslam or storslam", 0, 13)
+        own = cur.integer("side_tricks", 0, 13)
         other = 13 - own
         if cur.at("/"):
             cur.i += 1
-            other = cur.integer("the other side's tricks (0–13)", 0, 13)
+            other = cur.integer("other_side_tricks", 0, 13)
         tok = cur.peek()
         if _word(cur) in _SLAMS:
             slam_word = _word(cur)
@@ -184,13 +206,20 @@ def _tricks(cur: Cursor, contract: Contract) -> tuple[int, int]:
         assert tok is not None
         cur.i += 1
         if contract is Contract.TVANGSNOLL:
-            raise NotationError(cur.number, tok.col, "tvångsnoll has no slam (A-PR-4)")
+            raise NotationError(cur.number, tok.col, "TVANGSNOLL_SLAM")
         need = _SLAMS[slam_word] if not contract.is_noll else 13 - _SLAMS[slam_word]
         if word in _SLAMS:
             own, other = need, 13 - need
         elif own != need:
-            raise NotationError(cur.number, tok.col, f"{slam_word} at {contract} is {need} "
-                                f"tricks, not {own}")  # fmt: skip
+            raise NotationError(
+                cur.number,
+                tok.col,
+                "SLAM_TRICKS",
+                slam=slam_word,
+                contract=contract,
+                need=need,
+                own=own,
+            )
     return own, other
 
 
@@ -198,16 +227,16 @@ def _deal(r: _Reader, cur: Cursor, number: int) -> None:
     tok = cur.peek()
     if tok is not None and tok.kind == "word" and re.fullmatch(r"[0-9]+\.", tok.text):
         if int(tok.text[:-1]) != len(r.deals) + 1:
-            raise cur.error(f"deal number {len(r.deals) + 1}.", tok)
+            raise cur.error(Expected("deal_number", n=len(r.deals) + 1), tok)
         cur.i += 1
     if not r.sittings:
-        raise cur.error("a 'sits 1: …' line before the first deal (its seating)", cur.peek())
+        raise cur.error("sits_first", cur.peek())
     sits = len(r.sittings) - 1
     deal: PriffeDeal
     if _word(cur) in _PENALTY:
         cur.i += 1
         player = r.player(cur)
-        points = cur.integer("the points for the opponents", -(10**6))
+        points = cur.integer("points_opponents", -(10**6))
         extra = _keys(r, cur, ("rule", "note", "sits"))
         sits = int(extra.get("sits", sits + 1)) - 1
         deal = Penalty(sits, player, points, str(extra.get("rule", "")),
@@ -220,11 +249,11 @@ def _deal(r: _Reader, cur: Cursor, number: int) -> None:
             named = r.player(cur)
         else:
             declarer = named = r.player(cur)
-            word = cur.expect("word", "a contract (pref, noll, hjärter, ruter …)")
+            word = cur.expect("word", "contract_priffe")
             try:
                 contract = parse_contract(word.text)
-            except ValueError as error:
-                raise NotationError(number, word.col, str(error)) from None
+            except ValueError:
+                raise _unknown(number, word) from None
         own, other = _tricks(cur, contract)
         honours: list[Honours] = []
         bids: tuple[str, ...] | None = None
@@ -232,20 +261,20 @@ def _deal(r: _Reader, cur: Cursor, number: int) -> None:
             if _word(cur) in _HONOURS:
                 cur.i += 1
                 holder = r.player(cur)
-                tok = cur.expect("word", "how the honours lie: 4, 3+1 or 3")
+                tok = cur.expect("word", "honours")
                 try:
                     honours.append(Honours(holder, HonoursPattern(tok.text)))
                 except ValueError:
-                    raise cur.error("how the honours lie: 4, 3+1 or 3", tok) from None
+                    raise cur.error("honours", tok) from None
             elif cur.at("{") and bids is None:
                 cur.i += 1
                 said: list[str] = []
                 while not cur.at("}"):
-                    tok = cur.expect("word", "a bid or '}'")
+                    tok = cur.expect("word", "bid_or_brace")
                     try:
                         said.append(parse_bid(tok.text))
-                    except ValueError as error:
-                        raise NotationError(number, tok.col, str(error)) from None
+                    except ValueError:
+                        raise _unknown(number, tok, bid=True) from None
                 cur.i += 1
                 bids = tuple(said)
             else:
@@ -253,7 +282,7 @@ def _deal(r: _Reader, cur: Cursor, number: int) -> None:
         extra = _keys(r, cur, ("dealer", "sits"))
         sits = int(extra.get("sits", sits + 1)) - 1
         if not 0 <= sits < len(r.sittings):
-            raise NotationError(number, 1, f"sits {sits + 1} has no 'sits {sits + 1}:' line")
+            raise NotationError(number, 1, "NO_SITS_LINE", n=sits + 1)
         seating = r.sittings[sits]
         first = seating.index(named) % 2
         tricks = (own, other) if first == 0 else (other, own)
@@ -268,26 +297,27 @@ def _deal(r: _Reader, cur: Cursor, number: int) -> None:
             None if dealer is None else int(dealer),
         )  # type: ignore[call-overload]
     if not 0 <= deal.sits < len(r.sittings):
-        raise NotationError(number, 1, f"sits {deal.sits + 1} has no 'sits {deal.sits + 1}:' line")
+        raise NotationError(number, 1, "NO_SITS_LINE", n=deal.sits + 1)
     r.deals.append(deal)
 
 
 def _keys(r: _Reader, cur: Cursor, allowed: tuple[str, ...]) -> dict[str, object]:
     out: dict[str, object] = {}
     while not cur.done():
-        key = cur.expect("word", f"{', '.join(k + '=' for k in allowed)} or end of line")
+        keys = Expected("keys_or_end", keys=", ".join(k + "=" for k in allowed))
+        key = cur.expect("word", keys)
         if key.text.lower() not in allowed:
-            raise cur.error(f"{', '.join(k + '=' for k in allowed)} or end of line", key)
-        cur.expect("=", "'='")
+            raise cur.error(keys, key)
+        cur.expect("=", "equals")
         name = key.text.lower()
         if name == "dealer":
             out[name] = r.player(cur)
         elif name == "sits":
-            out[name] = cur.integer("a sits number from 1", 1)
+            out[name] = cur.integer("sits_number", 1)
         else:
             tok = cur.peek()
             if tok is None or tok.kind not in ("word", "string"):
-                raise cur.error(f"the {name} (one word, or quoted text)", tok)
+                raise cur.error(Expected("one_word_priffe", what=Expected(name)), tok)
             cur.i += 1
             out[name] = tok.text
     return out
@@ -297,49 +327,53 @@ def _sheet(r: _Reader, cur: Cursor) -> None:
     cur.i += 1
     if _word(cur) == "result":
         cur.i += 1
-        cur.expect(":", "':'")
-        totals = [cur.integer("a player's total", -(10**9))]
+        cur.expect(":", "colon")
+        totals = [cur.integer("player_total", -(10**9))]
         while cur.at(","):
             cur.i += 1
-            totals.append(cur.integer("a player's total", -(10**9)))
+            totals.append(cur.integer("player_total", -(10**9)))
         if len(totals) != 4:
-            raise cur.error("four totals", cur.peek())
+            raise cur.error("four_totals", cur.peek())
         r.result = tuple(totals)
         return
     is_sits = _word(cur) == "sits"
     cur.i += is_sits
-    index = (
-        cur.integer(f"a deal number from 1 to {MAX_DEALS} (or sits K, result)", 1, MAX_DEALS) - 1
-    )
-    cur.expect(":", "':'")
+    index = cur.integer(Expected("sheet_deal_priffe", most=MAX_DEALS), 1, MAX_DEALS) - 1
+    cur.expect(":", "colon")
     if _word(cur) == "-":
         cur.i += 1
         (r.sits if is_sits else r.entries)[index] = None
     elif is_sits:
         r.sits[index] = (
-            cur.integer("side 1's total", -(10**9)),
-            cur.integer("side 2's total", -(10**9)),
+            cur.integer("side_1_total", -(10**9)),
+            cur.integer("side_2_total", -(10**9)),
         )
     else:
         below = above = (0, 0)
         game = False
         while not cur.done():
             word = _word(cur)
-            cur.expect("word", "under, över or utgång")
+            cur.expect("word", "sheet_words_priffe")
             if word in ("under", "below"):
-                below = (cur.integer("points", -(10**9)), cur.integer("points", -(10**9)))
+                below = (
+                    cur.integer("points_priffe", -(10**9)),
+                    cur.integer("points_priffe", -(10**9)),
+                )
             elif word in ("över", "over", "above"):
-                above = (cur.integer("points", -(10**9)), cur.integer("points", -(10**9)))
+                above = (
+                    cur.integer("points_priffe", -(10**9)),
+                    cur.integer("points_priffe", -(10**9)),
+                )
             elif word in ("utgång", "utgang", "game"):
                 game = True
             else:
                 cur.i -= 1
-                raise cur.error("under, över or utgång", cur.peek())
+                raise cur.error("sheet_words_priffe", cur.peek())
             if cur.at(","):
                 cur.i += 1
         r.entries[index] = SheetEntry(below, above, game)
     if not cur.done():
-        raise cur.error("end of line", cur.peek())
+        raise cur.error("end_of_line", cur.peek())
 
 
 def _header_key(tokens: list[Token]) -> str | None:
@@ -362,23 +396,23 @@ def _read(text: str, *, sheet_only: bool = False, players: tuple[str, ...] = ())
         if first == "sheet":
             _sheet(r, cur)
         elif sheet_only:
-            raise cur.error("a 'sheet' line", tokens[0])
+            raise cur.error("sheet_line", tokens[0])
         elif first == "sits" and len(tokens) > 2 and tokens[2].kind == ":":
             cur.i += 1
-            k = cur.integer(f"sits number {len(r.sittings) + 1}", 1)
+            k = cur.integer(Expected("sits_number_n", n=len(r.sittings) + 1), 1)
             if k != len(r.sittings) + 1:
                 raise NotationError(
-                    number, tokens[1].col, f"expected sits {len(r.sittings) + 1}, found {k}"
+                    number, tokens[1].col, "SITS_NUMBER", n=len(r.sittings) + 1, found=k
                 )
-            cur.expect(":", "':'")
+            cur.expect(":", "colon")
             seats = [r.player(cur)]
             while cur.at(","):
                 cur.i += 1
                 seats.append(r.player(cur))
             if sorted(seats) != [0, 1, 2, 3]:
-                raise NotationError(number, 1, "expected the four players clockwise, each once")
+                raise NotationError(number, 1, "CLOCKWISE")
             if not cur.done():
-                raise cur.error("end of line", cur.peek())
+                raise cur.error("end_of_line", cur.peek())
             r.sittings.append((seats[0], seats[1], seats[2], seats[3]))
         elif (key := _header_key(tokens)) is not None and not r.sittings:
             while cur.peek() is not None and cur.peek().kind != ":":  # type: ignore[union-attr]
@@ -387,7 +421,7 @@ def _read(text: str, *, sheet_only: bool = False, players: tuple[str, ...] = ())
             _header(r, cur, key, number)
         else:
             if not r.players:
-                raise cur.error("a 'players:' line before the deals", tokens[0])
+                raise cur.error("players_before_deals", tokens[0])
             _deal(r, cur, number)
     return r
 
@@ -400,9 +434,9 @@ def parse_with_sheet(text: str) -> tuple[PriffeProtocol, PriffeSheet | None]:
     """
     r = _read(text)
     if not r.players:
-        raise NotationError(1, 1, "expected a 'players:' line with four names")
+        raise NotationError(1, 1, "PLAYERS_FOUR_NAMES")
     if not r.sittings:
-        raise NotationError(1, 1, "expected a 'sits 1:' line with the first seating")
+        raise NotationError(1, 1, "SITS_1")
     protocol = PriffeProtocol(
         players=r.players,
         target=int(r.headers.get("target", 3)),  # type: ignore[call-overload]

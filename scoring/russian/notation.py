@@ -39,6 +39,7 @@ from typing import Final
 from ..notation_lexer import (
     MAX_DEALS,
     Cursor,
+    Expected,
     NotationError,
     SheetLines,
     Token,
@@ -106,25 +107,25 @@ def _header(reader: DealReader, cur: Cursor, key: str, found: dict[str, object])
     if key == "format":
         found[key] = format_version(cur, "pulka")
     elif key == "convention":
-        found[key] = cur.text("a convention such as sochi, leningrad, rostov or classic")
+        found[key] = cur.text("convention_russian")
     elif key == "options":
         found[key] = options_line(cur, dict(found.get("options", {})))  # type: ignore[call-overload]
     elif key == "target":
-        found[key] = cur.integer("the pulka size, a whole number of points (e.g. 10, 20, 50)", 1)
+        found[key] = cur.integer("pulka_size", 1)
     elif key == "players":
         reader.players = player_names(cur, head.col)
         found[key] = reader.players
     elif key == "first_dealer":
         if reader.players is None:
-            raise NotationError(cur.number, head.col, "expected a 'players:' line before this one")
+            raise NotationError(cur.number, head.col, "PLAYERS_FIRST")
         found[key] = reader.seat(cur)
     else:
-        tok = cur.expect("word", "closed, agreement, time-limit or in-progress")
+        tok = cur.expect("word", "ending")
         if tok.text.lower() not in _ENDINGS:
-            raise cur.error("closed, agreement, time-limit or in-progress", tok)
+            raise cur.error("ending", tok)
         found[key] = _ENDINGS[tok.text.lower()]
     if not cur.done():
-        raise cur.error("end of line", cur.peek())
+        raise cur.error("end_of_line", cur.peek())
 
 
 def _header_key(tokens: list[Token]) -> tuple[str, int] | None:
@@ -153,7 +154,7 @@ class _SheetLines(SheetLines[SheetRow, tuple[Fraction, ...]]):
             cur.i += 1
             values.append(_fraction(cur))
         if len(values) != len(reader.players):
-            raise cur.error(f"{len(reader.players)} results, one per seat", cur.peek())
+            raise cur.error(Expected("results_per_seat", n=len(reader.players)), cur.peek())
         return tuple(values)
 
     def sheet(self, deals: int) -> Sheet | None:
@@ -169,18 +170,14 @@ class _SheetLines(SheetLines[SheetRow, tuple[Fraction, ...]]):
         if last > deals:
             first = min(i for i in self.running if i > deals)
             number, col = self.where[first]
-            raise NotationError(
-                number,
-                col,
-                f"sheet {first}: there is no deal {first}, the pulka has {deals} deals",
-            )
+            raise NotationError(number, col, "SHEET_NO_DEAL", n=first, deals=deals)
         running = tuple(self.running.get(i) for i in range(1, last + 1))
         return Sheet(running=running, final=self.final, result=self.result)
 
 
 def _fraction(cur: Cursor) -> Fraction:
     tok = cur.peek()
-    expected = "a result in whists: 14, -80/3 or 12.5"
+    expected = "result_whists"
     if tok is None or tok.kind != "word" or not re.fullmatch(r"[-+]?[0-9]+(\.[0-9]+)?", tok.text):
         raise cur.error(expected, tok)
     cur.i += 1
@@ -189,7 +186,7 @@ def _fraction(cur: Cursor) -> Fraction:
     cur.i += 1
     below = cur.peek()
     if below is None or below.kind != "word" or not re.fullmatch(r"[1-9][0-9]*", below.text):
-        raise cur.error("a denominator after '/'", below)
+        raise cur.error("denominator", below)
     cur.i += 1
     return Fraction(int(tok.text), int(below.text))
 
@@ -203,8 +200,8 @@ def _sheet_row(reader: DealReader, cur: Cursor) -> SheetRow:
         tok = cur.peek()
         seat = reader.seat(cur)
         if seat in lines:
-            raise cur.error("each player once", tok)
-        numbers = [cur.integer("a written number", -(10**9)) for _ in range(n + 1)]
+            raise cur.error("each_player_once", tok)
+        numbers = [cur.integer("written_number", -(10**9)) for _ in range(n + 1)]
         whists = numbers[2:]
         whists.insert(seat, 0)
         lines[seat] = SheetLine(numbers[0], numbers[1], tuple(whists))
@@ -213,7 +210,7 @@ def _sheet_row(reader: DealReader, cur: Cursor) -> SheetRow:
         cur.i += 1
     missing = [reader.players[s] for s in range(n) if s not in lines]
     if missing:
-        raise cur.error(f"'; ' and {missing[0]}'s pulya, gora and whists", cur.peek())
+        raise cur.error(Expected("next_row_russian", name=missing[0]), cur.peek())
     return tuple(lines[s] for s in range(n))
 
 
@@ -254,7 +251,7 @@ def parse_with_sheet(text: str) -> tuple[Protocol, Sheet | None]:
         is_sheet=lambda word: word.lower() in _SHEET_WORDS,
         sheet=lambda cur: sheet.line(reader, cur),
         deal=reader.deal,
-        nothing="a deal: a player and a contract, raspasy or penalty",
+        nothing="deal_russian",
     )
     options = found.get("options", {})
     assert isinstance(options, dict)

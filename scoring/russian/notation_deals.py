@@ -20,7 +20,7 @@ from typing import Final
 
 from rules.contracts import Contract, Denomination, InvalidContractError
 
-from ..notation_lexer import Cursor, NotationError, SeatReader, quote, single_text
+from ..notation_lexer import Cursor, Expected, NotationError, SeatReader, quote, single_text
 from ..notation_lexer import referrer as seat_referrer
 from .protocol import Call, Deal, Game, Penalty, Raspasy
 
@@ -82,15 +82,13 @@ class DealReader(SeatReader):
         if "split" in fields:
             if split is not None:
                 column = self.columns.get("split", 1)
-                raise NotationError(
-                    cur.number, column, "defenders' tricks given twice (w3/p1 and split=)"
-                )
+                raise NotationError(cur.number, column, "SPLIT_TWICE")
             split = fields.pop("split")  # type: ignore[assignment]
         return Game(declarer, contract, calls, tricks, split, **fields)  # type: ignore[arg-type]
 
     def attributes(self, cur: Cursor, fields: dict[str, object], *, game: bool) -> None:
         keys = ("premium", "премия", "dealer", "сдавал", "split", "взятки")
-        expected = "open, x2, premium=, dealer=, split= or {auction}" if game else "x2 or dealer="
+        expected = "game_attribute" if game else "raspasy_attribute"
         while (tok := cur.peek()) is not None:
             low = tok.text.lower()
             if game and tok.kind == "{":
@@ -108,35 +106,35 @@ class DealReader(SeatReader):
                 self.put(cur, fields, "multiplier", tok, int(low[1:]))
             elif low in keys and (game or low in ("dealer", "сдавал")):
                 cur.i += 1
-                cur.expect("=", f"'=' after {tok.text}")
+                cur.expect("=", Expected("equals_after", word=tok.text))
                 if low in ("dealer", "сдавал"):
                     self.put(cur, fields, "dealer", tok, self.seat(cur))
                 elif low in ("premium", "премия"):
-                    self.put(cur, fields, "talon_premium", tok, cur.integer("an integer", 0))
+                    self.put(cur, fields, "talon_premium", tok, cur.integer("integer", 0))
                 else:
-                    split = _counts(cur, None, "defenders' tricks such as 3-1")
+                    split = _counts(cur, None, "defenders_tricks")
                     if None in split:
-                        raise NotationError(cur.number, tok.col, "split= needs numbers, not x")
+                        raise NotationError(cur.number, tok.col, "SPLIT_X")
                     self.put(cur, fields, "split", tok, split)
             else:
                 raise cur.error(expected, tok)
 
     def auction(self, cur: Cursor) -> tuple[tuple[int, str], ...]:
-        cur.expect("{", "'{'")
+        cur.expect("{", "open_brace")
         bids: list[tuple[int, str]] = []
         while not cur.at("}"):
             if bids:
-                cur.expect(";", "';' or '}'")
+                cur.expect(";", "semicolon_or_brace")
             seat = self.seat(cur)
-            bids.append((seat, cur.text("a call such as 6♠, pass or mis", stop=";}")))
-        cur.expect("}", "'}'")
+            bids.append((seat, cur.text("call_russian", stop=";}")))
+        cur.expect("}", "close_brace")
         return tuple(bids)
 
     # --- raspasy and penalties -------------------------------------------------------------
 
     def raspasy(self, cur: Cursor) -> Raspasy:
         assert self.players is not None
-        tricks = _counts(cur, len(self.players), "tricks per seat such as 4-3-3 (x for none)")
+        tricks = _counts(cur, len(self.players), "tricks_per_seat")
         fields: dict[str, object] = {}
         self.attributes(cur, fields, game=False)
         return Raspasy(tricks, **fields)  # type: ignore[arg-type]
@@ -147,18 +145,18 @@ class DealReader(SeatReader):
         names = {"gora": "gora", "гора": "gora", "pulya": "pulya", "пуля": "pulya",
                  "whists": "whists", "висты": "whists", "note": "note",
                  "примечание": "note", "rule": "rule", "правило": "rule"}  # fmt: skip
-        expected = "§rule, gora=, pulya=, whists= or note="
+        expected = "penalty_russian"
         while (tok := cur.peek()) is not None:
-            if self.rule(cur, fields, "rule number, e.g. 3.2.21"):
+            if self.rule(cur, fields, "rule_russian"):
                 continue
             name = names.get(tok.text.lower()) if tok.kind == "word" else None
             if name is None:
                 raise cur.error(expected, tok)
             cur.i += 1
-            cur.expect("=", f"'=' after {tok.text}")
+            cur.expect("=", Expected("equals_after", word=tok.text))
             value: object
             if name in ("gora", "pulya"):
-                value = cur.integer("an integer", -(10**9))
+                value = cur.integer("integer", -(10**9))
             elif name == "whists":
                 pairs = [self.whist_pair(cur)]
                 while cur.at(","):
@@ -173,12 +171,12 @@ class DealReader(SeatReader):
 
     def whist_pair(self, cur: Cursor) -> tuple[int, int]:
         seat = self.seat(cur)
-        cur.expect(":", "':' and the whists, as in Boris:52")
-        return seat, cur.integer("a number of whists", -(10**9))
+        cur.expect(":", "colon_whists")
+        return seat, cur.integer("whists_number", -(10**9))
 
 
 def _contract(cur: Cursor) -> Contract:
-    expected = "a contract such as 6♠, 7NT or mis"
+    expected = "contract_russian"
     tok = cur.peek()
     if tok is None or tok.kind != "word":
         raise cur.error(expected, tok)
@@ -188,7 +186,7 @@ def _contract(cur: Cursor) -> Contract:
     except InvalidContractError:
         pass
     if tok.text not in ("6", "7", "8", "9", "10"):
-        raise NotationError(cur.number, tok.col, f"expected {expected}, found {tok.text!r}")
+        raise cur.error(expected, tok)
     suit = cur.peek()
     if suit is not None and suit.kind == "word" and suit.text.lower() not in _CALLS:
         try:
@@ -203,7 +201,7 @@ def _contract(cur: Cursor) -> Contract:
 
 
 def _result(cur: Cursor, contract: Contract, *, required: bool) -> int | None:
-    expected = "a result: ровно, без одной, -1, +1 or the declarer's tricks"
+    expected = "result_russian"
     tok = cur.peek()
     level = contract.level  # misère is level 0: "без одной" is one trick taken
     if tok is None or tok.kind not in ("word", "="):
@@ -216,7 +214,7 @@ def _result(cur: Cursor, contract: Contract, *, required: bool) -> int | None:
         return level
     if m := re.fullmatch(r"\+([0-9]+)", low):
         if contract.is_misere:
-            raise cur.error("a misère result: ровно or the tricks taken (no overtricks)", tok)
+            raise cur.error("misere_result", tok)
         tricks = level + int(m[1])
     elif m := re.fullmatch(r"[-−–]([0-9]+)", low):
         tricks = level - int(m[1]) if level else int(m[1])
@@ -231,7 +229,7 @@ def _result(cur: Cursor, contract: Contract, *, required: bool) -> int | None:
         elif count == "всех" and not contract.is_misere:
             under = level
         else:
-            raise cur.error("how many down: одной, двух … десяти, всех or a number", word)
+            raise cur.error("how_many_down", word)
         tok = word
         tricks = level - under if level else under
     elif re.fullmatch("[0-9]+", low):
@@ -243,7 +241,12 @@ def _result(cur: Cursor, contract: Contract, *, required: bool) -> int | None:
     assert tok is not None
     if not 0 <= tricks <= 10:
         raise NotationError(
-            cur.number, tok.col, f"{tok.text!r} on {contract} gives {tricks} tricks, not 0–10"
+            cur.number,
+            tok.col,
+            "TRICKS_RANGE",
+            token=repr(tok.text),
+            contract=contract,
+            tricks=tricks,
         )
     cur.i += 1
     return tricks
@@ -257,7 +260,7 @@ def _defence(cur: Cursor) -> tuple[tuple[Call, ...], tuple[int, ...] | None]:
         m = _CALL_RE.match(tok.text.lower())
         if m is None or m[1] not in _CALLS:
             if calls:
-                raise cur.error("a defender's call: w, p, h or hr (вист, пас, пол, возврат)", tok)
+                raise cur.error("defender_call", tok)
             break
         cur.i += 1
         calls.append(_CALLS[m[1]])
@@ -266,20 +269,18 @@ def _defence(cur: Cursor) -> tuple[tuple[Call, ...], tuple[int, ...] | None]:
             break
         cur.i += 1
         if cur.peek() is None or cur.peek().kind != "word":  # type: ignore[union-attr]
-            raise cur.error("the next defender's call after '/'", cur.peek())
+            raise cur.error("next_defender_call", cur.peek())
     if not calls or all(t is None for t in tricks):
         return tuple(calls), None
     if any(t is None for t in tricks):
         column = first.col if first is not None else 1
-        raise NotationError(
-            cur.number, column, "give every defender's tricks (w3/p1) or none (w/p)"
-        )
+        raise NotationError(cur.number, column, "DEFENDERS_TRICKS")
     return tuple(calls), tuple(t for t in tricks if t is not None)
 
 
-def _counts(cur: Cursor, n: int | None, expected: str) -> tuple[int | None, ...]:
+def _counts(cur: Cursor, n: int | None, what: str) -> tuple[int | None, ...]:
     tok = cur.peek()
-    expected = expected if n is None else f"{n} {expected}"
+    expected = Expected(what) if n is None else Expected("n_of", n=n, what=Expected(what))
     if tok is None or tok.kind != "word":
         raise cur.error(expected, tok)
     parts = tok.text.lower().split("-")

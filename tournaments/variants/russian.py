@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from rules.contracts import LADDER, Contract, InvalidContractError
+from scoring.russian.notation import RESULT_WORDS
 from scoring.russian.protocol import Call, Game, Penalty, Raspasy
 from scoring.russian.pulka import score
 from scoring.russian.writing import whisting_order
@@ -341,20 +342,31 @@ _CALL = re.compile(r"(hr|w|p|h)(\d*)")
 
 def _sheet_words(text: str) -> str:
     """A deal's notation line as the filled sheet writes it: without its dealer (a column of
-    its own), the defenders' calls in the page's language ("в/п" on a Russian page)."""
+    its own), the defenders' calls and the notation's Russian words in the page's language
+    ("в/п", "ровно", "без одной", "мизер", "распасы", "штраф" on a Russian page; "točno",
+    "genau", "jämnt" … on the others, issue 36)."""
     codes = {
         "w": pgettext("a whist call on the sheet", "w"),
         "p": pgettext("a pass call on the sheet", "p"),
         "h": pgettext("a half-whist call on the sheet", "h"),
         "hr": pgettext("a half-whist returned on the sheet", "hr"),
     }
-    out = []
+    said = {
+        "ровно": pgettext("a contract made exactly, on the sheet", "exactly"),
+        "мизер": words.contract_words(Contract(0, None)),
+        "распасы": pgettext("all passed, on the sheet", "raspasy"),
+        "штраф": pgettext("a penalty entry, on the sheet", "penalty"),
+    }
+    out: list[str] = []
     for word in text.split():
         if word.startswith("dealer="):
             continue
+        if out and out[-1] == "без" and word in RESULT_WORDS:  # "без одной": one down
+            out[-1] = words.down(RESULT_WORDS.index(word) + 1)
+            continue
         if _CALLS.fullmatch(word):
             word = _CALL.sub(lambda m: codes[m.group(1)] + m.group(2), word)
-        out.append(word)
+        out.append(said.get(word, word))
     return " ".join(out)
 
 

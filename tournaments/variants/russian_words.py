@@ -22,6 +22,7 @@ __all__ = [
     "column_words",
     "contract_words",
     "deal_words",
+    "down",
     "finding_sentence",
     "penalty_words",
     "rule_name",
@@ -80,7 +81,7 @@ def call_words(call: Call) -> str:
     }[call]
 
 
-def _down(n: int) -> str:
+def down(n: int) -> str:
     """Undertricks as the sheet says them: one down, two down … (без одной, без двух …)."""
     words = {1: gettext("one down"), 2: gettext("two down"), 3: gettext("three down")}
     return words.get(n) or gettext("%(n)d down") % {"n": n}
@@ -123,7 +124,7 @@ def deal_words(protocol: Any, index: int, dealer: int | None = None) -> str:
         over = tricks - deal.contract.level
         outcome = gettext("made") if not over else (gettext("made, %(n)d over") % {"n": over})
     else:
-        outcome = _down(deal.contract.level - tricks)
+        outcome = down(deal.contract.level - tricks)
     text = f"{who}: {contract} / {outcome}"
     return f"{text} — {said}" if said else text
 

@@ -48,12 +48,16 @@ def finding_title(code: str, titles=None) -> str:
 def finding_message(finding: dict[str, Any]) -> str:
     """A stored finding's sentence in the reader's language: its template (``text``, from the
     family's scorer, e.g. :mod:`scoring.balkan.check`) translated and filled with its
-    ``params``; the stored English ``message`` where it has no template (versions stored
-    before) or a translation does not fit its parameters."""
+    ``params`` (a parameter named ``…_word`` is an English word of the catalogue, said in the
+    reader's language too: a pot game's decision); the stored English ``message`` where it has no
+    template (versions stored before) or a translation does not fit its parameters."""
     text = finding.get("text")
     if not text:
         return str(finding.get("message", ""))
     params = dict(finding.get("params") or {})
+    for name, value in params.items():  # an English word of the catalogue (scoring.pot.check)
+        if name.endswith("_word") and isinstance(value, str) and value:
+            params[name] = gettext(value)
     words = finding.get("param_words")
     if isinstance(words, dict):  # parameters said again in the reader's language
         for name, said in words.items():

@@ -178,13 +178,6 @@ MAY_SHOW_ELSEWHERE = {
     for slug in ("demo-liga", "demo-priffe", "demo-wien")
     for page in ("table", "referee", "player-protocols")
     for what in ("a finding code", "a code in capitals")
-} | {
-    ("demo-wien-table", "None"),
-    ("demo-wien-table", "a 0-based seat"),
-    ("demo-wien-referee", "None"),
-    ("demo-wien-referee", "a 0-based seat"),
-    ("demo-wien-player-protocols", "None"),
-    ("demo-wien-player-protocols", "a 0-based seat"),
 }
 
 

@@ -176,8 +176,9 @@ def notation_read(table: Table, text: str) -> tuple[ScoringProtocol, Sheet | Non
             % {
                 "line": line,
                 "column": exc.column,
-                # the reason in the reader's language where the notation gives its words
-                "reason": said_error(exc) if exc.text else rule_sources.cited_in(exc.reason),
+                # the reason in the reader's language (each notation error has its words,
+                # scoring.notation_errors), the offending token as typed
+                "reason": said_error(exc),
             },
             {"field": "notation", "line": line, "column": exc.column},
         ) from exc

@@ -1,0 +1,81 @@
+"""Issue 36: the pot games' findings read in the page's language, the players by name, with no
+English left in a translated sentence ("Franz Huber marked tvång, but the pot holds 60 …" on a
+German page) and no Python value ("None", "home", "share", a 0-based seat): each finding of
+:mod:`scoring.pot.check` and :mod:`scoring.pot.auction` carries a template and its values, and
+every template has its words in every language Pulka offers."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import trans_real
+
+from rules.pot import PotContract
+from scoring.pot.check import check
+from scoring.pot.protocol import Decision, Hand, PotProtocol
+from tournaments.words.protocols import finding_message
+
+LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
+
+
+def _stored(f) -> dict:
+    """A finding as the services store it (tournaments.services.protocols.checks)."""
+    return {"code": f.code, "message": f.message, "text": f.text, "params": dict(f.params)}
+
+
+def _forced_home() -> PotProtocol:
+    # the pot holds one base stake after the ante: both defenders must go along (tvång), but
+    # Bertil Berg stays home
+    return PotProtocol(
+        players=("Anna Alm", "Bertil Berg", "Cecilia Cronholm"),
+        deals=(Hand(0, PotContract(1), (Decision.HOME, Decision.GO), (6, 0, 4)),),
+    )
+
+
+def test_every_pot_finding_carries_its_template():
+    report = check(_forced_home())
+    assert [f.code for f in report.findings] == ["TVANG"]
+    (f,) = report.findings
+    assert f.text and f.message == f.text.format(**dict(f.params))
+    assert "stays home" in f.message and "home in" not in f.message  # the decision in words
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("de", "Zwangsspiel"),
+        ("sv", "stannar hemma"),
+        ("hr", "prisilnom dijeljenju"),
+        ("ru", "дома"),
+    ],
+)
+def test_a_tvang_finding_reads_in_the_pages_language(language, words):
+    (f,) = check(_forced_home()).findings
+    with translation.override(language):
+        said = finding_message(_stored(f))
+    assert "Bertil Berg" in said and words in said, said
+    assert not re.search(r"\b(?:None|True|False|home|forced deal|both go along)\b", said), said
+
+
+def _templates() -> set[str]:
+    root = Path(settings.BASE_DIR)
+    found = set()
+    for path in ("scoring/pot/check.py", "scoring/pot/auction.py"):
+        for node in ast.walk(ast.parse((root / path).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "gettext_noop":
+                found.add(node.args[0].value)
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_pot_finding_template_has_its_words(language):
+    catalog = trans_real.translation(language)._catalog
+    templates = _templates()
+    assert len(templates) > 60
+    missing = [t for t in sorted(templates) if not catalog.get(t)]
+    assert not missing, missing

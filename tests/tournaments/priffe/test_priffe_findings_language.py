@@ -1,0 +1,71 @@
+"""Issue 36: Priffe's findings read in the page's language, the players by name, never a
+Python value ("ending 'closed'", a seating's list): each finding of :mod:`scoring.priffe.check`
+carries a template and its values, and every template has its words in every language."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import trans_real
+
+from scoring.priffe.check import check
+from scoring.priffe.notation import parse_with_sheet
+from tournaments.words.protocols import finding_message
+
+LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
+
+TEXT = """players: Anna Alm, Bertil Berg, Cecilia Cronholm, David Dahl
+ending: closed
+sits 1: Anna, Bertil, Cecilia, David
+Anna pref 7 dealer=Cecilia
+"""
+
+
+def _findings():
+    protocol, _sheet = parse_with_sheet(TEXT)
+    return {f.code: f for f in check(protocol).findings}
+
+
+def test_every_priffe_finding_carries_its_template():
+    found = _findings()
+    assert {"NOT_CLOSED", "DEALER"} <= set(found), found
+    for f in found.values():
+        assert f.text and f.message == f.text.format(**dict(f.params)), f
+    assert "'closed'" not in found["NOT_CLOSED"].message
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("sv", "färdigspelat"), ("de", "zu Ende gespielt"), ("hr", "do kraja"), ("ru", "до конца")],
+)
+def test_findings_read_in_the_pages_language(language, words):
+    found = _findings()
+    stored = {
+        code: {"code": code, "message": f.message, "text": f.text, "params": dict(f.params)}
+        for code, f in found.items()
+    }
+    with translation.override(language):
+        closed = finding_message(stored["NOT_CLOSED"])
+        dealer = finding_message(stored["DEALER"])
+    assert words in closed and "closed" not in closed, closed
+    assert "Cecilia Cronholm" in dealer and "rotation" not in dealer, dealer
+    assert not re.search(r"\b(?:None|written|expected|by the)\b", closed + dealer)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_priffe_finding_template_has_its_words(language):
+    catalog = trans_real.translation(language)._catalog
+    source = (Path(settings.BASE_DIR) / "scoring/priffe/check.py").read_text(encoding="utf-8")
+    templates = {
+        node.args[0].value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "gettext_noop"
+    }
+    assert len(templates) > 30
+    missing = [t for t in sorted(templates) if not catalog.get(t)]
+    assert not missing, missing
