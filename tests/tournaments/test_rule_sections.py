@@ -15,7 +15,7 @@ from tournaments.rule_sources import SECTIONS, cite
 ROOT = Path(__file__).resolve().parents[2]
 CITED = re.compile(
     r"""\b(00[0-4]),? \\?["“]([^"”\\\n]{2,60})\\?["”]"""
-    r"""|cite(?:_code)?\(\s*["'](00[0-4])["'],\s*["']([^"'\d][^"']*)["']"""
+    r"""|["'](00[0-4])["'],\s*["']([^"'\d\n§][^"'\n]*)["']"""  # cite("002", "…"), with_rule
 )
 
 
