@@ -662,16 +662,32 @@ class SeatReader:
 
 
 def referrer(names: tuple[str, ...], is_reserved: Callable[[str], bool]) -> Callable[[int], str]:
-    """How the notation names a seat: the name when it reads back as that player, else the
-    seat number. ``is_reserved`` tells a (lower-cased) name that is a keyword of the family's
-    notation; such a name is written as its seat number."""
+    """How the notation names a seat, so that a person reads a name and the text reads back as
+    that player (:meth:`SeatReader.seat`): the name when it is one word; else the first name
+    when no one else at the table has it ("Ana" for "Ana Horvat", issue 36); else the seat
+    number ("Ana Kovač" beside "Ana Babić"). ``is_reserved`` tells a (lower-cased) word that
+    is a keyword of the family's notation; such a name is not written bare."""
     lowered = [name.lower() for name in names]
+
+    def bare(word: str, seat: int) -> bool:
+        return bool(
+            _SAFE_NAME.match(word)
+            and word[0].isalpha()
+            and not is_reserved(word.lower())
+            and players_named(names, word) == [seat]
+        )
 
     def ref(seat: int) -> str:
         if not 0 <= seat < len(names):
             raise ValueError(f"seat {seat + 1} is not at a table of {len(names)}")
         name = names[seat]
-        safe = _SAFE_NAME.match(name) and name[0].isalpha() and lowered.count(name.lower()) == 1
-        return name if safe and not is_reserved(name.lower()) else str(seat + 1)
+        if lowered.count(name.lower()) != 1:  # two players of one name: only seats tell
+            return str(seat + 1)
+        if bare(name, seat):
+            return name
+        first = name.split()[0] if name.split() else ""
+        if first and bare(first, seat):
+            return first
+        return str(seat + 1)
 
     return ref

@@ -21,7 +21,7 @@ from typing import Any
 from django.utils.functional import lazy
 from django.utils.translation import gettext, pgettext_lazy
 
-__all__ = ["SOURCES", "cite", "cite_code", "cited_in", "source_name", "with_rule"]
+__all__ = ["SECTIONS", "SOURCES", "cite", "cite_code", "cited_in", "source_name", "with_rule"]
 
 
 #: rule source (the rule text's number, ``docs/sources.md``) → its name as a referee knows it
@@ -38,6 +38,61 @@ SOURCES: dict[str, Any] = {
     "004": pgettext_lazy("rule source", "Priffe rules"),
 }
 
+#: the sections and phrases of the rule texts a citation names (``002 "Ending the Game"``), in the
+#: reader's language (issue 36): keyed by the rule source and the words as the text writes them
+SECTIONS: dict[tuple[str, str], Any] = {
+    ("000", "Betalning"): pgettext_lazy("a section of the Viennese rules", "Betalning"),
+    ("000", "Budgivningen"): pgettext_lazy("a section of the Viennese rules", "Budgivningen"),
+    ("000", "Efterköp"): pgettext_lazy("a section of the Viennese rules", "Efterköp"),
+    ("000", "Förberedelser"): pgettext_lazy("a section of the Viennese rules", "Förberedelser"),
+    ("000", "Förhandling"): pgettext_lazy("a section of the Viennese rules", "Förhandling"),
+    ("000", "Giv"): pgettext_lazy("a section of the Viennese rules", "Giv"),
+    ("000", "Gå med eller stanna hemma"): pgettext_lazy("a section of the Viennese rules", "Gå med eller stanna hemma"),
+    ("000", "Gå med…"): pgettext_lazy("a section of the Viennese rules", "Gå med…"),
+    ("000", "Kontrakten"): pgettext_lazy("a section of the Viennese rules", "Kontrakten"),
+    ("000", "Köp och spelangivelse"): pgettext_lazy("a section of the Viennese rules", "Köp och spelangivelse"),
+    ("000", "Premiekontrakt"): pgettext_lazy("a section of the Viennese rules", "Premiekontrakt"),
+    ("000", "Spel"): pgettext_lazy("a section of the Viennese rules", "Spel"),
+    ("000", "Spel på fyra personer"): pgettext_lazy("a section of the Viennese rules", "Spel på fyra personer"),
+    ("000", "Trumfkontrakt med köp"): pgettext_lazy("a section of the Viennese rules", "Trumfkontrakt med köp"),
+    ("000", "Varianter"): pgettext_lazy("a section of the Viennese rules", "Varianter"),
+    ("001", "Очки за игры"): pgettext_lazy("a section of the Kodeks 1996", "Очки за игры"),
+    ("002", "Bettel"): pgettext_lazy("a section of the Croatian rules", "Bettel"),
+    ("002", "Bid / Value"): pgettext_lazy("a section of the Croatian rules", "Bid / Value"),
+    ("002", "Ending the Game"): pgettext_lazy("a section of the Croatian rules", "Ending the Game"),
+    ("002", "Final Calculation"): pgettext_lazy("a section of the Croatian rules", "Final Calculation"),
+    ("002", "Idea of the Game"): pgettext_lazy("a section of the Croatian rules", "Idea of the Game"),
+    ("002", "Kontra"): pgettext_lazy("a section of the Croatian rules", "Kontra"),
+    ("002", "Players and Deal"): pgettext_lazy("a section of the Croatian rules", "Players and Deal"),
+    ("002", "Refa"): pgettext_lazy("a section of the Croatian rules", "Refa"),
+    ("002", "Scoring"): pgettext_lazy("a section of the Croatian rules", "Scoring"),
+    ("002", "The Bidding"): pgettext_lazy("a section of the Croatian rules", "The Bidding"),
+    ("002", "The Contract"): pgettext_lazy("a section of the Croatian rules", "The Contract"),
+    ("002", "The Defenders' Decisions"): pgettext_lazy("a section of the Croatian rules", "The Defenders' Decisions"),
+    ("002", "variations played in Serbia"): pgettext_lazy("a section of the Croatian rules", "variations played in Serbia"),
+    ("002", "variations played in Slovenia"): pgettext_lazy("a section of the Croatian rules", "variations played in Slovenia"),
+    ("003", "Der Ablauf des Spiels"): pgettext_lazy("a section of the German rules", "Der Ablauf des Spiels"),
+    ("003", "Eins"): pgettext_lazy("a section of the German rules", "Eins"),
+    ("003", "Einsatz"): pgettext_lazy("a section of the German rules", "Einsatz"),
+    ("003", "Spieler: 3"): pgettext_lazy("a section of the German rules", "Spieler: 3"),
+    ("003", "Vorhand … Mittelhand … Der"): pgettext_lazy("a section of the German rules", "Vorhand … Mittelhand … Der"),
+    ("003", "ausgelost"): pgettext_lazy("a section of the German rules", "ausgelost"),
+    ("003", "mitgehen"): pgettext_lazy("a section of the German rules", "mitgehen"),
+    ("003", "pro Stich ein Zehntel des Einsatzes"): pgettext_lazy("a section of the German rules", "pro Stich ein Zehntel des Einsatzes"),
+    ("004", "Antal kort"): pgettext_lazy("a section of the Priffe rules", "Antal kort"),
+    ("004", "Antal spelare"): pgettext_lazy("a section of the Priffe rules", "Antal spelare"),
+    ("004", "Budgivning"): pgettext_lazy("a section of the Priffe rules", "Budgivning"),
+    ("004", "De olika buden är från högre till lägre"): pgettext_lazy("a section of the Priffe rules", "De olika buden är från högre till lägre"),
+    ("004", "Enklare variant av Priffe"): pgettext_lazy("a section of the Priffe rules", "Enklare variant av Priffe"),
+    ("004", "Poängräkning"): pgettext_lazy("a section of the Priffe rules", "Poängräkning"),
+    ("004", "Poängräkning (det moderna sättet)"): pgettext_lazy("a section of the Priffe rules", "Poängräkning (det moderna sättet)"),
+    ("004", "Priffe i gammaldags variant"): pgettext_lazy("a section of the Priffe rules", "Priffe i gammaldags variant"),
+    ("004", "Som honnörer räknas"): pgettext_lazy("a section of the Priffe rules", "Som honnörer räknas"),
+    ("004", "Utgång"): pgettext_lazy("a section of the Priffe rules", "Utgång"),
+    ("004", "poäng för att ha fått honnörerna"): pgettext_lazy("a section of the Priffe rules", "poäng för att ha fått honnörerna"),
+    ("004", "tre sitsar"): pgettext_lazy("a section of the Priffe rules", "tre sitsar"),
+}
+
 _NOTE = re.compile(r"^note\s+(?P<n>.+)$")
 #: one rule in the code's form: ``§3.8.6``, ``3.8.6``, ``note 58``, ``"Kontra"``, ``Kontra``
 _CODE = re.compile(r"^(?P<source>\d{3})(?:\s*,?\s*(?P<rules>.*))?$")
@@ -50,7 +105,7 @@ def source_name(source: str) -> str:
     return str(name) if name is not None else gettext("the rules")
 
 
-def _rule(rule: str) -> str:
+def _rule(rule: str, source: str = "") -> str:
     rule = rule.strip().removeprefix("§").strip()
     if not rule:
         return ""
@@ -58,7 +113,8 @@ def _rule(rule: str) -> str:
         return gettext("note %(n)s") % {"n": m.group("n")}
     if rule[0].isdigit():
         return rule
-    heading = rule.strip('"“”„')
+    heading = rule.strip('"“”„').strip()
+    heading = str(SECTIONS.get((str(source), heading), heading))  # in the reader's language
     return gettext("“%(heading)s”") % {"heading": heading}
 
 
@@ -67,7 +123,7 @@ def cite(source: str, *rules: str) -> str:
     "Kodeks 1996, 3.8.6, note 58", "Croatian rules, “Kontra”", or the source's name alone
     (no rule given). A rule is a number (``3.2.21``, ``§3.2.21``), a note (``note 8``) or a
     section heading (``Kontra``)."""
-    shown = [r for r in (_rule(rule) for rule in rules) if r]
+    shown = [r for r in (_rule(rule, source) for rule in rules) if r]
     name = source_name(source)
     if not shown:
         return name

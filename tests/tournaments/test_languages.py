@@ -44,7 +44,7 @@ WORDS = {
         "table": ["Nositelj igre", "Štihovi", "ide (vist)", "ne ide (pas)", "Sljedeće dijeljenje"],
         "confirm": ["Potvrđujem zapisnik", "Kolo 1"],
         "pdf": ["Poredak", "Plasman", "Ukupno"],
-        "seating": ["Kolo 1: raspored po stolovima", "prvi dijeli: mjesto", "Stranica 1"],
+        "seating": ["Kolo 1: raspored po stolovima", "Prvi dijeli: ", "Stranica 1"],
     },
     "sr-latn": {
         "event": ["Kola", "Tabela", "Ukrštena tabela", "Kolo 1", "geometrijska, 1-2-4"],
@@ -58,7 +58,7 @@ WORDS = {
         ],
         "confirm": ["Potvrđujem zapisnik", "Kolo 1"],
         "pdf": ["Tabela", "Plasman", "Ukupno"],
-        "seating": ["Kolo 1: raspored po stolovima", "prvi deli: mesto", "Strana 1"],
+        "seating": ["Kolo 1: raspored po stolovima", "Prvi deli: ", "Strana 1"],
     },
     "de": {
         "event": ["Runden", "Tabelle", "Kreuztabelle", "Runde 1", "Progression bei Raspasy"],
@@ -66,7 +66,7 @@ WORDS = {
         "table": ["Alleinspieler", "Stiche", "mitgehen (Whist)", "daheim bleiben (Pass)"],
         "confirm": ["Ich bestätige dieses Protokoll", "Runde 1"],
         "pdf": ["Tabelle", "Rang", "Gesamt"],
-        "seating": ["Runde 1: Sitzordnung nach Tischen", "erster Geber: Platz", "Seite 1"],
+        "seating": ["Runde 1: Sitzordnung nach Tischen", "Erster Geber: ", "Seite 1"],
     },
     "sv": {
         "event": ["Ronder", "Ställning", "Korstabell", "Rond 1", "geometrisk, 1-2-4"],
@@ -74,7 +74,7 @@ WORDS = {
         "table": ["Spelförare", "Stick", "går med (whist)", "stannar hemma (pass)", "Nästa giv"],
         "confirm": ["Jag bekräftar protokollet", "Rond 1"],
         "pdf": ["Ställning", "Placering", "Totalt"],
-        "seating": ["Rond 1: placering per bord", "första givare: plats", "Sida 1"],
+        "seating": ["Rond 1: placering per bord", "Första givare: ", "Sida 1"],
     },
 }
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from rules.conventions import InvalidConventionError
+from rules.variants import family_of_convention
 from tournaments.convention_labels import convention_name
 from tournaments.forms import convention_options
 from tournaments.models import Event, EventRole
@@ -103,6 +105,24 @@ class EventForm(forms.ModelForm):
 
     #: fields a form may leave out (an older page, a script): they keep the event's value
     KEEP_WHEN_BLANK = ("fours_remainder", "sit_out_score")
+
+    #: the fields whose label, default or choices are the family's: the new-event form's
+    #: script (event-form.js) swaps them for the chosen game's when the game changes
+    FAMILY_FIELDS = ("pulka_target", "table_size_policy", "default_draw_method", "tiebreaks")
+
+    @classmethod
+    def for_new_event(cls, request) -> EventForm:
+        """The new-event form of ``request``: posted, else for the game the address chooses
+        (``?variant=``, how a page without scripts and the form's script ask for a game's
+        form), with that game's size and table sizes; a post that changed the game is shown
+        again for it (:attr:`family_changed`, :meth:`for_the_chosen_family`)."""
+        variant = request.GET.get("variant") or "sochi"
+        try:  # the game chosen sets the size and table sizes the form starts with (issue 36)
+            defaults = event_defaults(variant)
+            variant = family_of_convention(variant).find(variant).key  # "priffe": "modern"
+        except InvalidConventionError:
+            variant, defaults = "sochi", event_defaults("sochi")
+        return cls(request.POST or None, initial={"variant": variant, **defaults})
 
     def clean(self):
         cleaned = super().clean()

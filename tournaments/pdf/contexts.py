@@ -191,6 +191,10 @@ def seating_context(*, round_: Round) -> dict[str, Any]:
         {
             "number": t.number,
             "first_dealer_seat": t.first_dealer + 1,
+            # named, not "first dealer: seat 1" (issue 36: names, not seat numbers)
+            "first_dealer": next(
+                (p["name"] for p in seats.get(t.pk, []) if p["position"] == t.first_dealer), ""
+            ),
             "players": seats.get(t.pk, []),
         }
         for t in Table.objects.filter(round=round_).order_by("number")

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments.errors import UserFacingError
 from tournaments.models import Entry, Event, Player
@@ -36,16 +36,38 @@ __all__ = [
 #: Accepted CSV headers for each field, in every language Pulka offers (issue 36: a club in
 #: Zagreb, Vienna or Uppsala imports ``ime;klub;grad``, ``Name;Verein;Ort``, ``namn;klubb;ort``):
 #: English, Russian, Croatian and Serbian (Latin), German, Swedish; compared lower-cased.
+#: The words a club there writes at the head of its list: a player's full name ("ФИО",
+#: "Ime i prezime", "Vor- und Nachname"), the member's number ("članski broj",
+#: "Mitgliedsnummer"), a team ("ekipa" or "momčad" in Croatian, "tim" in Serbian, "Mannschaft",
+#: "lag").
 CSV_HEADERS = {
-    "name": ("name", "player", "имя", "игрок", "фио", "ime", "igrač", "spieler", "namn", "spelare"),
+    "name": (
+        "name", "player", "имя", "игрок", "фио", "фамилия и имя", "имя и фамилия", "участник",
+        "ime", "ime i prezime", "igrač", "sudionik", "takmičar",
+        "spieler", "spielerin", "vor- und nachname", "teilnehmer",
+        "namn", "spelare", "deltagare", "för- och efternamn",
+    ),
     "club": ("club", "клуб", "klub", "verein", "klubb", "förening"),
-    "city": ("city", "город", "grad", "mesto", "mjesto", "ort", "stadt", "stad"),
-    "rating": ("rating", "рейтинг", "rejting", "wertung", "elo"),
+    "city": ("city", "город", "grad", "mesto", "mjesto", "ort", "stadt", "wohnort", "stad", "hemort"),
+    "rating": ("rating", "рейтинг", "rejting", "wertung", "wertungszahl", "elo"),
     "federation_id": (
-        "federation_id", "federation id", "id", "fid", "номер",
-        "broj", "mitgliedsnummer", "nummer", "medlemsnummer",
-    ),  # fmt: skip
-    "team": ("team", "команда", "tim", "ekipa", "mannschaft", "lag"),  # a team event (issue 40)
+        "federation_id", "federation id", "id", "fid", "номер", "номер федерации",
+        "broj", "članski broj", "mitgliedsnummer", "nummer", "medlemsnummer",
+    ),
+    "team": (  # a team event (issue 40)
+        "team", "команда", "tim", "ekipa", "momčad", "mannschaft", "lag",
+    ),
+}  # fmt: skip
+
+#: what each field of an import is called on the page (a line's error names it so)
+CSV_FIELD_LABELS = {
+    "name": gettext_lazy("Name"),
+    "club": gettext_lazy("Club"),
+    "city": gettext_lazy("City"),
+    "rating": gettext_lazy("Rating"),
+    "federation_id": gettext_lazy("Federation id"),
+    "team": gettext_lazy("Team"),
+    "file": gettext_lazy("File"),
 }
 _MAX = {"name": 120, "club": 120, "city": 120, "federation_id": 40, "team": 120}
 
@@ -56,10 +78,15 @@ class CsvLineError:
     field: str
     message: str
 
+    @property
+    def field_label(self) -> str:
+        """The field as the page names it, in the reader's language (never ``federation_id``)."""
+        return str(CSV_FIELD_LABELS.get(self.field, self.field))
+
     def __str__(self) -> str:
         return _("line %(line)d, %(field)s: %(message)s") % {
             "line": self.line,
-            "field": self.field,
+            "field": self.field_label,
             "message": self.message,
         }
 

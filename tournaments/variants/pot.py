@@ -17,7 +17,7 @@ is paid into the pot (the neutral entry's ``gora``) or to other players (its ``w
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import get_language, gettext_lazy
@@ -55,6 +55,29 @@ DECISION_GLOSSES: dict[str, Any] = {
     "invited": gettext_lazy("invited"),
     "forced": gettext_lazy("forced play"),
 }
+#: The Viennese game for a German-speaking club (issue 36: a Viennese club reads German; the
+#: Swedish words of seed 000 are for /sv/): each decision, contract and keyword in German.
+VIENNESE_DECISIONS_DE = {
+    "go": "mitgehen",
+    "home": "daheim bleiben",
+    "invite": "einladen",
+    "invited": "eingeladen",
+    "forced": "Zwangsspiel",
+}
+VIENNESE_LEVELS_DE = {5: "fünf", 6: "sechs", 7: "sieben", 8: "acht"}
+#: the Viennese notation's Swedish words (a deal line) and their German, longest first; a
+#: player's name is out of the way (FamilyUI.named_deal_text)
+VIENNESE_LINE_DE = tuple(
+    (re.compile(rf"(?<![\w]){re.escape(sv)}(?![\w])"), de)
+    for sv, de in (
+        ("stannar hemma", "daheim bleiben"), ("går med", "mitgehen"), ("bjuder in", "einladen"),
+        ("inbjuden", "eingeladen"), ("tvång", "Zwangsspiel"), ("utan köp", "aus der Hand"),
+        ("efterköp", "Nachkauf"), ("hjärter", "Herz"), ("rundpass", "alle passen"),
+        ("förhandling", "verhandelt"), ("straff", "Strafe"), ("pott", "Topf"), ("giv", "Geber"),
+        ("bud", "Gebote"), ("fem", "fünf"), ("sex", "sechs"), ("sju", "sieben"), ("åtta", "acht"),
+    )
+) + ((re.compile(r"(?<![\w])regel(?==)"), "Regel"), (re.compile(r"(?<![\w])not(?==)"), "Notiz"))
+
 #: "all passed" in the players' words
 RUNDPASS_WORDS = {"sv": "rundpass", "de": "alle passen"}
 #: the pot in the players' words
@@ -114,6 +137,13 @@ def _four_players() -> str:
     return rule_sources.cite("000", "Spel på fyra personer")
 
 
+def _viennese_in_german(line: str) -> str:
+    """A Viennese deal line's Swedish words in German (:data:`VIENNESE_LINE_DE`)."""
+    for pattern, german in VIENNESE_LINE_DE:
+        line = pattern.sub(german, line)
+    return line
+
+
 class PotUI(PotDomain, FamilyUI):
     entry_template = "tournaments/protocols/entry/pot.html"
     pulka_template = "tournaments/protocols/cells/pot.html"
@@ -159,7 +189,33 @@ class PotUI(PotDomain, FamilyUI):
 
     # --- helpers ------------------------------------------------------------------------------
     def _language(self, protocol: Any) -> str:
-        return str(self._rules(protocol).language)
+        return self._words_language(self._rules(protocol))
+
+    @staticmethod
+    def _words_language(conv: Any) -> str:
+        """The language of the game's words on this page: the rule text's (Swedish for the
+        Viennese game, German for the German one), but German for the Viennese game on a
+        German page (issue 36: a Viennese club plays in German)."""
+        if conv.game == "viennese" and (get_language() or "").split("-")[0] == "de":
+            return "de"
+        return str(conv.language)
+
+    def _contract_name(self, c: PotContract, conv: Any) -> str:
+        if self._words_language(conv) == conv.language:
+            return c.name(conv.game)
+        if c.is_hearts:  # the Viennese game in German (VIENNESE_LEVELS_DE)
+            return "Herz"
+        word = VIENNESE_LEVELS_DE.get(c.level, str(c.level))
+        return f"{word} aus der Hand" if c.hand else word
+
+    def named_deal_text(
+        self, protocol: Any, index: int, words: Callable[[str], str] | None = None
+    ) -> str:
+        """The deal's line with the names; the Viennese game's on a German page in German."""
+        conv = self._rules(protocol)
+        if words is None and self._words_language(conv) != conv.language:
+            words = _viennese_in_german
+        return super().named_deal_text(protocol, index, words)
 
     def contract_choices(self, protocol: Any) -> list[tuple[str, str]]:
         """The contracts these rules play, in the players' words (000 "Kontrakten"; 003)."""
@@ -169,22 +225,27 @@ class PotUI(PotDomain, FamilyUI):
             for hand in (False, True):
                 c = PotContract(level, hand)
                 if conv.allows(c) and not (conv.game == "german" and level > 4):
-                    out.append((c.code, c.name(conv.game)))
+                    out.append((c.code, self._contract_name(c, conv)))
         return sorted(out, key=lambda item: PotContract.from_code(item[0]).rank)
 
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
         conv = self._rules(protocol)
-        lang = conv.language
+        lang = self._words_language(conv)
         same_language = (get_language() or "").split("-")[0] == lang
         efterkop_contracts = self._efterkop_contracts(protocol)
         dealer = self.next_dealer(protocol)
+        words = (
+            DECISION_WORDS[lang]
+            if lang == conv.language
+            else [(v, VIENNESE_DECISIONS_DE[v]) for v, _w in DECISION_WORDS[conv.language]]
+        )
         return {
             "contracts": self.contract_choices(protocol),
             "decisions": [
                 # the gloss only for readers of another language: short selects on a phone
                 (v, w if same_language else f"{w} ({DECISION_GLOSSES[v]})")
-                for v, w in DECISION_WORDS[lang]
+                for v, w in words
             ],
             "rundpass_word": RUNDPASS_WORDS[lang],
             "krypspel": conv.game == "viennese",
@@ -477,7 +538,7 @@ class PotUI(PotDomain, FamilyUI):
             before = d.pot
         return {
             "deals": deals,
-            "pot_word": POT_WORDS[conv.language],
+            "pot_word": POT_WORDS[self._words_language(conv)],
             "rules_name": rule_sources.cite(conv.seed),
             "ante": conv.ante_units,
             "stake": conv.stake,
@@ -501,7 +562,7 @@ class PotUI(PotDomain, FamilyUI):
     def blank_context(self, convention: Any) -> dict[str, Any]:
         """The ledger's terms: the stake, the dealer's ante, the maximum, the pot's handling."""
         return {
-            "pot_word": POT_WORDS[convention.language],
+            "pot_word": POT_WORDS[self._words_language(convention)],
             "rules_name": rule_sources.cite(convention.seed),
             **self.sheet_terms(convention, target=0),
             "pot_end": convention.pot_end,

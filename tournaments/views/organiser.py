@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from rules.conventions import InvalidConventionError
 from tournaments.access import lockout, permissions
 from tournaments.errors import UserFacingError
 from tournaments.forms.event import (
@@ -55,17 +54,9 @@ REFEREE = permissions.REFEREE
 def event_new(request):
     if not (request.user.is_staff or request.user.is_superuser):
         raise PermissionDenied
-    variant = request.GET.get("variant") or "sochi"
-    try:  # the game chosen sets the size and the table sizes the form starts with (issue 36)
-        defaults = event_services.event_defaults(variant)
-    except InvalidConventionError:
-        variant, defaults = "sochi", event_services.event_defaults("sochi")
-    form = EventForm(request.POST or None, initial={"variant": variant, **defaults})
+    form = EventForm.for_new_event(request)
     if request.method == "POST" and form.family_changed:
-        messages.info(
-            request, _("The form now shows the chosen game's settings: check them and save.")
-        )
-        form = form.for_the_chosen_family()
+        form = game_changed(request, form)
     elif request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         event, error = run_form_service(
@@ -74,6 +65,13 @@ def event_new(request):
         if event:
             return redirect("manage", slug=event.slug)
     return render(request, "tournaments/organiser/event_form.html", {"form": form})
+
+
+def game_changed(request, form: EventForm) -> EventForm:
+    """A new-event form posted with another game than it was shown for (a page without
+    scripts): shown again for the chosen game, saying so."""
+    messages.info(request, _("The form now shows the chosen game's settings: check them and save."))
+    return form.for_the_chosen_family()
 
 
 @event_view(roles=REFEREE)

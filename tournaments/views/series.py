@@ -38,6 +38,7 @@ from tournaments.services import persons as person_services
 from tournaments.services import series as series_services
 from tournaments.services import series_files
 from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
+from tournaments.views.organiser import game_changed
 
 
 def _published_series(request, slug: str) -> tuple[Series, bool]:
@@ -209,8 +210,10 @@ def organisation_event_new(request, slug: str):
         return redirect_to_login(request.get_full_path())
     if not staff:
         raise PermissionDenied
-    form = EventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    form = EventForm.for_new_event(request)  # the game chosen, as on the new-event page
+    if request.method == "POST" and form.family_changed:
+        form = game_changed(request, form)
+    elif request.method == "POST" and form.is_valid():
         event, _error = run_form_service(
             request,
             form,

@@ -65,7 +65,7 @@ def test_the_filled_pdf_shows_the_finding_in_the_readers_language():
         context = pdf_protocols.filled_protocol_context(table=table)
     (finding,) = [f for f in context["findings"] if "11" in f["message"]]
     assert finding["message"] == SENTENCES["hr"]
-    assert finding["citation"] == "Hrvatska pravila, „Idea of the Game“"
+    assert finding["citation"] == "Hrvatska pravila, „Zamisao igre“"  # the section in Croatian
 
 
 def test_a_stored_finding_without_a_template_keeps_its_message():
@@ -123,3 +123,22 @@ def test_a_table_that_cannot_be_scored_and_a_kept_ruling_speak_the_readers_langu
         assert finding_message(stored).startswith("stol se ne može obračunati: ")
         assert finding_message(kept) == "odluka br. 4 ostaje kakva je donesena: x"
         assert finding_title("RULING_NOT_RECOMPUTED") == "Odluka ostaje kakva je donesena"
+
+
+@pytest.mark.parametrize(
+    ("language", "cited"),
+    [
+        ("hr", "Hrvatska pravila, „Kraj igre“"),
+        ("de", "Kroatische Regeln, „Spielende“"),
+        ("sv", "Kroatiska regler, ”Spelets slut”"),
+        ("ru", "Хорватские правила, «Окончание игры»"),
+        ("en", "Croatian rules, “Ending the Game”"),
+    ],
+)
+def test_a_rule_texts_section_is_named_in_the_readers_language(language, cited):
+    """Issue 36: a citation names the rule text's section in the reader's language, not the
+    English (or Swedish, German) heading inside a Croatian sentence; every section the code
+    cites has its words in every language (``rule_sources.SECTIONS``)."""
+    with translation.override(language):
+        assert rule_sources.cite("002", "Ending the Game") == cited
+        assert rule_sources.cited_in('(002 "Ending the Game")') == f"({cited})"

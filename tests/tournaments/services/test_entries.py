@@ -194,3 +194,48 @@ def test_csv_import_reads_the_column_names_in_every_language(header):
         "Klub Zagreb",
         "Zagreb",
     )
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "ФИО;Клуб;Город;Рейтинг;Номер;Команда",
+        "Ime i prezime;Klub;Mjesto;Rejting;Članski broj;Ekipa",
+        "Ime;Klub;Grad;Rejting;Broj;Momčad",
+        "Ime i prezime;Klub;Mesto;Rejting;Članski broj;Tim",
+        "Vor- und Nachname;Verein;Ort;Wertungszahl;Mitgliedsnummer;Mannschaft",
+        "Name;Verein;Wohnort;Elo;Nummer;Team",
+        "Namn;Klubb;Ort;Rating;Medlemsnummer;Lag",
+        "Spelare;Förening;Hemort;Rating;Medlemsnummer;Lag",
+    ],
+)
+def test_csv_import_reads_every_column_as_a_club_there_writes_it(header):
+    """Issue 36: a club's list in its own words, its full-name, member-number and team columns
+    included (a team of three, the smallest a team may be)."""
+    event = EventFactory()
+    rows = [
+        ["Ana Horvat", "Klub Zagreb", "Zagreb", "1510", "HR-1", "Sjever"],
+        ["Branko Kovač", "Klub Zagreb", "Zagreb", "1490", "HR-2", "Sjever"],
+        ["Cvijeta Babić", "Klub Split", "Split", "", "HR-3", "Sjever"],
+    ]
+    text = header + "\n" + "\n".join(";".join(r) for r in rows) + "\n"
+    entries = entries_import_csv(event=event, text=text).entries
+    got = [
+        (e.player.name, e.player.club, e.player.city, e.player.rating, e.player.federation_id,
+         e.team_membership.team.name)
+        for e in entries
+    ]  # fmt: skip
+    assert got == [(n, c, city, int(r) if r else None, f, t) for n, c, city, r, f, t in rows]
+
+
+def test_a_csv_lines_error_names_the_column_in_the_readers_language():
+    """A bad line's field is named as the page names it, never ``federation_id``."""
+    from django.utils import translation
+
+    event = EventFactory()
+    entries_import_csv(event=event, text="name,federation_id\nAna,F1\n")
+    with pytest.raises(CsvImportError) as info, translation.override("hr"):
+        entries_import_csv(event=event, text="ime;broj\nBranko;F1\n")
+    with translation.override("hr"):
+        (said,) = [str(e) for e in info.value.errors]
+        assert "Broj u savezu" in said and "federation_id" not in said, said

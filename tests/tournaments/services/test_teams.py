@@ -229,7 +229,7 @@ def test_csv_import_with_a_team_column():
     with pytest.raises(CsvImportError) as err:
         entries_import_csv(event=event, text=text)
     said = [str(e) for e in err.value.errors]
-    assert said == ["line 4, team: team Запад would have 2 members; a team has 3 to 5"]
+    assert said == ["line 4, Team: team Запад would have 2 members; a team has 3 to 5"]
     assert Entry.objects.filter(event=event).count() == 9  # nothing imported
     entries_import_csv(event=event, text="name,team\nPlayer 20,юг\n")
     assert Team.objects.get(name="Юг").members.count() == 5

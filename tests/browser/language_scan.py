@@ -1,0 +1,123 @@
+"""What a person reading Pulka in their language must not meet (issue 36, "Done when"): an
+English word of the UI catalogue, an internal code or a Python repr, a rule cited by our file
+numbers, or a seat number standing for a player's name. The browser tests that play an event
+through in its language (``test_event_in_its_language.py``) run every page and PDF they meet
+through :func:`problems`.
+
+The English words are those of the catalogue's msgids (the words Pulka writes in English),
+less every word the language's own translations use too ("Team", "Bula", "Sits", "die") and
+the names that stay as they are in every language (:data:`SAME_IN_EVERY_LANGUAGE`)."""
+
+from __future__ import annotations
+
+import gettext
+import re
+from functools import cache
+from pathlib import Path
+
+from tests.tournaments.views.test_words_not_codes import leaks, shown_text
+
+LOCALE = Path(__file__).resolve().parents[2] / "tournaments" / "locale"
+
+#: names and marks that are the same in every language: the product, the rule families' and
+#: contracts' own names, formats and units (none is a sentence's word)
+SAME_IN_EVERY_LANGUAGE = frozenset(
+    w.casefold()
+    for w in (
+        "Pulka", "Preference", "Préférence", "Priffe", "Kodeks", "Redoc", "CSV", "PDF", "JSON",
+        "QR", "API", "REST", "HTML", "UTF", "Windows", "English", "Deutsch", "Svenska",
+        "Hrvatski", "Srpski", "Русский", "Elo", "FIDE", "URL", "OK",
+    )
+)  # fmt: skip
+
+_PLACEHOLDER = re.compile(r"%\([^)]*\)[sdif]|%[sdif]|\{[^}]*\}|<[^>]*>|&\w+;")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(_PLACEHOLDER.sub(" ", text))}
+
+
+@cache
+def english_words(language: str) -> frozenset[str]:
+    """The English words of the UI catalogue a page in ``language`` must not show: words of
+    three letters or more of the msgids that no translation into ``language`` uses."""
+    mo = LOCALE / language.replace("-", "_") / "LC_MESSAGES" / "django.mo"
+    if not mo.exists():
+        mo = LOCALE / language / "LC_MESSAGES" / "django.mo"
+    with mo.open("rb") as f:
+        catalogue = gettext.GNUTranslations(f)._catalog  # type: ignore[attr-defined]
+    english: set[str] = set()
+    translated: set[str] = set()
+    for key, text in catalogue.items():
+        msgid = key[0] if isinstance(key, tuple) else key
+        if not msgid:  # the header
+            continue
+        english |= _words(msgid.split("\x04")[-1])  # a context's msgid: the text after it
+        translated |= _words(text)
+    return frozenset(w for w in english - translated - SAME_IN_EVERY_LANGUAGE if len(w) >= 3)
+
+
+#: a seat's number where a player's name belongs: "kontra 3", "straff 4 50", "first dealer:
+#: seat 1" (a player's own seat, "table 1, seat 2", is a place, not a name)
+SEAT_FOR_NAME = re.compile(
+    r"\b(?:kontra|refa|straff|penalty|strafe|kazna|штраф)\s+[0-4]\b(?!\s*[.:)/])"
+    r"|(?:dealer|сдающий|dijeli|deli|Geber|givare)\W{1,3}(?:seat|место|mjesto|mesto|Platz|plats)"
+    r"\s*\d",
+    re.I,
+)
+
+#: the draw engine's name and version, the draw report's "program" (a name, like WeasyPrint)
+_PROGRAM = re.compile(r"\bpulka-seating \d+(?:\.\d+)*")
+
+
+def problems(
+    text: str,
+    language: str,
+    *,
+    codes: set[str] = frozenset(),
+    actions: set[str] = frozenset(),
+    allowed: set[str] = frozenset(),
+) -> list[str]:
+    """What of ``text`` (a page's or a PDF's) a reader in ``language`` should not meet, each
+    with its context; ``allowed``: words of the event's own data (names, clubs, venue)."""
+    text = LEFT_TO_MSG36.sub("", _PROGRAM.sub("", text))
+    found = [f"{what}: {context}" for what, context in leaks(text, codes, actions)]
+    english = english_words(language)
+    ok = {w.casefold() for w in allowed for w in _WORD.findall(w)}
+    for m in _WORD.finditer(text):
+        word = m.group(0).casefold()
+        if word in english and word not in ok:
+            found.append(f"the English word {m.group(0)!r}: {_around(text, m)}")
+    found += [
+        f"a seat for a name: {_around(text, m)}" for m in SEAT_FOR_NAME.finditer(text)
+    ]
+    return found
+
+
+#: the referee's box: the protocol in the family's text notation, whose keywords are the rule
+#: text's (Swedish for the Viennese game, German for the German one): a format to type, read
+#: for seat numbers only
+_NOTATION_BOX = re.compile(r'<textarea[^>]*id="notation"[^>]*>(.*?)</textarea>', re.S)
+
+#: English sentences inside the pot games' and Priffe's findings, which another branch (msg36)
+#: translates: allowed here until then, not required (issue 36)
+LEFT_TO_MSG36 = re.compile(
+    r"tricks sum to \d+, not 10"
+    r"|\bbid \d+: \S+ is (?:an information bid of the first two speakers only|not higher than \S+)"
+)
+
+
+def page_problems(html: str, language: str, **kwargs) -> list[str]:
+    """:func:`problems` of a page's shown text (text, tooltips, labels; not its scripts); the
+    notation box only for seat numbers standing for names."""
+    found = [
+        f"a seat for a name in the notation box: {_around(box, m)}"
+        for box in _NOTATION_BOX.findall(html)
+        for m in SEAT_FOR_NAME.finditer(box)
+    ]
+    return found + problems(shown_text(_NOTATION_BOX.sub("", html)), language, **kwargs)
+
+
+def _around(text: str, m: re.Match) -> str:
+    return "…" + text[max(0, m.start() - 40) : m.end() + 40].replace("\n", " ¶ ") + "…"

@@ -1,0 +1,36 @@
+"""The check the browser tests of issue 36 run on every page and PDF of an event played in its
+language (tests/browser/language_scan.py) can fail: it finds an English word of the UI
+catalogue, an internal code, a file-number citation and a seat number standing for a name,
+and lets the language's own words, names and the event's data through."""
+
+from __future__ import annotations
+
+from tests.browser.language_scan import english_words, page_problems, problems
+
+
+def test_the_english_words_are_the_catalogues_less_the_languages_own():
+    hr, de = english_words("hr"), english_words("de")
+    assert {"the", "approved", "standings"} <= hr and "standings" in de
+    assert "bula" not in hr and "name" not in de  # the same words there
+    assert "pulka" not in hr  # the product's name
+
+
+def test_the_scan_finds_what_a_reader_must_not_meet():
+    def kinds(text, language="hr", **kw):
+        return [p.split(":")[0] for p in problems(text, language, **kw)]
+
+    assert kinds("Poredak nakon kola 1 (approved)") == ["the English word 'approved'"]
+    assert kinds("Poredak nakon kola 1, odobren") == []
+    assert kinds("Ana Horvat: kontra 3") == ["a seat for a name"]
+    assert kinds("prvi dijeli: mjesto 2") == ["a seat for a name"]
+    assert kinds("stol 1, mjesto 2") == []  # a player's own place
+    assert {"a finding code", "a code in capitals"} <= set(kinds("TRICKS_SUM", codes={"TRICKS_SUM"}))
+    assert "a rule text's file number" in kinds("tablice od 3 (seed 002)")
+    assert kinds("Klub Team Zagreb", allowed={"Klub Team Zagreb"}) == []
+    assert kinds("Gebot", "de") == [] and "None" in kinds("Ergebnis: None", "de")
+    box = '<textarea id="notation">1. Ana list ide/ide kontra 2</textarea><p>Approved</p>'
+    found = page_problems(box, "hr")
+    assert [p.split(":")[0] for p in found] == [
+        "a seat for a name in the notation box",
+        "the English word 'Approved'",
+    ]
