@@ -16,12 +16,24 @@ protocol versions through its key (``POST …/protocols`` with ``X-Table-Key``, 
 last), all tables at once, while ``--readers`` clients read the standings and the round page
 (anonymous phones). Then the same number of clients each make as many trivial writes
 (``/bench/trivial-write/``: one row inserted in a transaction). It prints, per count of tables,
-the saves' p50 and p99, the trivial writes' p50 and p99, and their ratio, as JSON.
+the saves' p50 and p99, the trivial writes' p50 and p99, and their ratio, as JSON, then one
+Markdown row per count for docs/performance.md.
+
+The readers are phones' browsers: they accept gzip (the stored pages are sent as stored, never
+decompressed for them), keep their connection open and revalidate a page they have with its ETag
+(``Cache-Control: no-cache``: a 304 while it has not changed), as ``bench_pages`` measures them
+(``--plain-readers``: no ``Accept-Encoding``, no ETag, a new connection per request, the
+readers of the first measurement). They run in ``--reader-processes`` processes of their own,
+so that the writers' timings are not taken in a process whose interpreter lock a thousand
+reading threads share. The report gives the load average before and after the saves and the CPU
+seconds spent while they ran: gunicorn, the database's backends, the readers, the benchmark
+itself, and the rest of the machine (other work on a shared machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
@@ -69,6 +81,173 @@ def _quantiles(values: list[float]) -> dict:
     }
 
 
+# --- the readers (phones), in processes of their own -------------------------------------------
+
+BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd"  # Chromium's, as bench_pages sends
+
+
+def _phone(port: int, paths: list[str], seed: int, think: float, plain: bool, stop, tally) -> None:
+    """One phone: GETs a random page of ``paths`` every ``think`` seconds until ``stop``."""
+    rng = random.Random(seed)
+    etags: dict[str, str] = {}
+    conn = None
+    while not stop.is_set():
+        path = rng.choice(paths)
+        headers = {} if plain else {"Accept-Encoding": BROWSER_ACCEPT_ENCODING}
+        if not plain and path in etags:
+            headers["If-None-Match"] = etags[path]
+        started = time.monotonic()
+        code = None
+        for _attempt in range(2):  # a kept connection the server closed: open a new one
+            try:
+                if conn is None:
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                conn.request("GET", path, headers=headers)
+                r = conn.getresponse()
+                r.read()
+                code = r.status
+                if not plain and r.getheader("ETag"):
+                    etags[path] = r.getheader("ETag")
+                if plain or (r.getheader("Connection") or "").lower() == "close":
+                    conn.close()
+                    conn = None
+                break
+            except (OSError, http.client.HTTPException):
+                if conn is not None:
+                    conn.close()
+                conn = None
+        tally(code, time.monotonic() - started)
+        stop.wait(think)
+
+
+def _read_as_phones(argv: list[str]) -> int:
+    """``--read-as-phones PORT PATHS THREADS SEED THINK PLAIN``: phones until stdin closes; prints
+    what they saw as JSON."""
+    port, paths, threads, seed, think, plain = argv
+    stop = threading.Event()
+    lock = threading.Lock()
+    codes: dict[str, int] = {}
+    took: list[float] = []
+
+    def tally(code, seconds: float) -> None:
+        with lock:
+            codes[str(code)] = codes.get(str(code), 0) + 1
+            took.append(seconds)
+
+    phones = [
+        threading.Thread(
+            target=_phone,
+            args=(
+                int(port),
+                paths.split(","),
+                int(seed) + i,
+                float(think),
+                plain == "1",
+                stop,
+                tally,
+            ),
+            daemon=True,
+        )  # fmt: skip
+        for i in range(int(threads))
+    ]
+    for t in phones:
+        t.start()
+    sys.stdin.read()  # the benchmark closes it when the saves are done
+    stop.set()
+    for t in phones:
+        t.join(timeout=70)
+    print(json.dumps({"codes": codes, "took": took}))
+    return 0
+
+
+def _readers_start(args, port: int, slug: str) -> list[subprocess.Popen]:
+    paths = f"/e/{slug}/standings/,/e/{slug}/rounds/1/"
+    procs = []
+    n = max(1, min(args.reader_processes, args.readers)) if args.readers else 0
+    for k in range(n):
+        threads = args.readers // n + (1 if k < args.readers % n else 0)
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    __file__,
+                    "--read-as-phones",
+                    str(port),
+                    paths,
+                    str(threads),
+                    str(1000 * k),
+                    str(args.think),
+                    "1" if args.plain_readers else "0",
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )  # fmt: skip
+        )
+    return procs
+
+
+def _readers_stop(procs: list[subprocess.Popen]) -> dict:
+    codes: dict[str, int] = {}
+    took: list[float] = []
+    for p in procs:
+        out, _err = p.communicate(input="", timeout=120)
+        seen = json.loads(out)
+        for code, n in seen["codes"].items():
+            codes[code] = codes.get(code, 0) + n
+        took += seen["took"]
+    return {"answers": dict(sorted(codes.items())), **_quantiles(took)}
+
+
+# --- where the CPU went -------------------------------------------------------------------------
+
+_HZ = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_of(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / _HZ
+
+
+def _cpu_split(stack, readers: list[subprocess.Popen], db: str) -> dict[str, float]:
+    """CPU seconds so far: gunicorn (its process group), the database's backends for ``db``, the
+    readers' processes, this process, and the whole machine."""
+    web_groups = {p.pid for name, p in stack.procs.items() if name.startswith("web")}
+    reader_pids = {p.pid for p in readers}
+    out = {"web": 0.0, "database": 0.0, "readers": 0.0, "bench": 0.0}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        pid = int(entry)
+        try:
+            group = os.getpgid(pid)
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        if group in web_groups:
+            out["web"] += _cpu_of(pid)
+        elif cmd.startswith(b"postgres") and f" {db} ".encode() in cmd:
+            out["database"] += _cpu_of(pid)
+        elif pid in reader_pids:
+            out["readers"] += _cpu_of(pid)
+    out["bench"] = sum(os.times()[:2])
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    out["machine"] = (sum(ticks) - ticks[3] - ticks[4]) / _HZ  # all but idle and iowait
+    return out
+
+
+def _cpu_spent(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    spent = {k: after[k] - before[k] for k in before}
+    spent["others"] = spent.pop("machine") - sum(spent.values())
+    return {k: round(v, 1) for k, v in spent.items()}
+
+
 def measure(tables: int, args) -> dict:
     log_dir = Path(args.log_dir or ROOT / "var" / f"bench-writes-{os.getpid()}") / str(tables)
     stack = Stack(
@@ -98,8 +277,6 @@ def measure(tables: int, args) -> dict:
         saves: list[float] = []
         refused: list[int] = []
         lock = threading.Lock()
-        reading = threading.Event()
-        reading.set()
 
         def table_saves(table) -> None:
             url = f"{base}/api/v1/events/{table.event}/rounds/1/tables/{table.number}/protocols"
@@ -114,29 +291,20 @@ def measure(tables: int, args) -> dict:
                 if code == 201 and body:
                     based_on = body["version"]
 
-        def reader(i: int) -> None:
-            rng = random.Random(i)
-            slug = made[0].event
-            while reading.is_set():
-                path = rng.choice([f"/e/{slug}/standings/", f"/e/{slug}/rounds/1/"])
-                try:
-                    urllib.request.urlopen(base + path, timeout=60).read()
-                except OSError:
-                    pass
-                time.sleep(args.think)
-
-        readers = [threading.Thread(target=reader, args=(i,), daemon=True)
-                   for i in range(args.readers)]  # fmt: skip
-        for r in readers:
-            r.start()
+        readers = _readers_start(args, stack.web_ports[0], made[0].event)
+        time.sleep(args.warm_up if readers else 0)  # the readers at their pace before the saves
         writers = [threading.Thread(target=table_saves, args=(t,)) for t in made]
+        load_before = os.getloadavg()[0]
+        cpu_before = _cpu_split(stack, readers, args.db)
         started = time.monotonic()
         for w in writers:
             w.start()
         for w in writers:
             w.join()
         save_seconds = time.monotonic() - started
-        reading.clear()
+        cpu = _cpu_spent(cpu_before, _cpu_split(stack, readers, args.db))
+        load_after = os.getloadavg()[0]
+        read = _readers_stop(readers) if readers else {}
         trivial: list[float] = []
 
         def trivial_writes() -> None:
@@ -158,6 +326,10 @@ def measure(tables: int, args) -> dict:
             "refused": refused,
             "trivial_write": _quantiles(trivial),
             "seconds": round(save_seconds, 1),
+            "reads": read,
+            "load_average": [round(load_before, 1), round(load_after, 1)],
+            "cpu_seconds": cpu,
+            "gunicorn": f"{args.gunicorn_workers} workers x {args.threads} threads",
         }
         if saves and trivial:
             out["ratio_p50"] = round(statistics.median(saves) / statistics.median(trivial), 1)
@@ -178,6 +350,14 @@ def main(argv=None) -> int:
     p.add_argument("--think", type=float, default=1.0, help="seconds between a reader's GETs")
     p.add_argument("--gunicorn-workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--reader-processes", type=int, default=2, help="processes of the readers")
+    p.add_argument(
+        "--plain-readers",
+        action="store_true",
+        help="readers without gzip, ETag or kept connections (the first measurement)",
+    )
+    p.add_argument("--warm-up", type=float, default=3.0, help="seconds of reading before saves")
+    p.add_argument("--json-only", action="store_true", help="no Markdown rows after the JSON")
     p.add_argument("--seed", type=int, default=38)
     p.add_argument("--db", default="pulka_bench_writes")
     p.add_argument("--log-dir", default="")
@@ -195,14 +375,36 @@ def main(argv=None) -> int:
                     end += 1
                 rest = rest[:at] + rest[end:]
             done = subprocess.run(
-                [sys.executable, __file__, "--tables", str(n), *rest],
+                [sys.executable, __file__, "--tables", str(n), "--json-only", *rest],
                 capture_output=True, text=True, check=True,
             )  # fmt: skip
             results += json.loads(done.stdout)["results"]
-    print(json.dumps({"machine": f"{os.uname().nodename} {os.cpu_count()} cpu",
-                      "results": results}, indent=1))  # fmt: skip
+    machine = f"{os.uname().nodename} {os.cpu_count()} cpu"
+    print(json.dumps({"machine": machine, "results": results}, indent=1))
+    if not args.json_only:
+        print()
+        print(f"<!-- {machine}, {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC -->")
+        for r in results:
+            print(_row(r, args))
     return 0
 
 
+def _row(r: dict, args) -> str:
+    """The result as a row of docs/performance.md's table ("The event-day write path")."""
+    save, trivial = r["save"], r["trivial_write"]
+    command = f"`.venv/bin/python tests/bench/bench_writes.py --tables {r['tables']} --readers {r['readers']}`"
+    cpu = ", ".join(f"{k} {v}" for k, v in r.get("cpu_seconds", {}).items())
+    return (
+        f"| {r['tables']} | {r['readers']:,} | {save.get('p50_ms', 0):,.0f} / "
+        f"{save.get('p99_ms', 0):,.0f} ms | {trivial.get('p50_ms', 0):,.0f} / "
+        f"{trivial.get('p99_ms', 0):,.0f} ms | {r.get('ratio_p50', '—')} / "
+        f"{r.get('ratio_p99', '—')} | {save['n']} saves in {r['seconds']} s; load "
+        f"{r['load_average'][0]} → {r['load_average'][1]}; CPU s: {cpu}; gunicorn "
+        f"{r['gunicorn']}; reads {r['reads'].get('answers', {})} | {command} |"
+    )
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--read-as-phones"]:
+        sys.exit(_read_as_phones(sys.argv[2:]))
     sys.exit(main())

@@ -36,11 +36,20 @@ __all__ = [
     "protocol_versions",
     "state_text",
     "round_protocols",
+    "SEATS",
     "table_by_key",
     "table_header",
     "table_in_event",
+    "table_of_event",
+    "table_seats",
     "tables_of_entry",
 ]
+
+#: A table's seats in order with their entries and players, for ``prefetch_related``: a table
+#: read with it answers :func:`table_seats` (and so :func:`table_header`) without a query.
+SEATS = Prefetch(
+    "seats", queryset=Seat.objects.select_related("entry__player").order_by("position")
+)
 
 
 def table_by_key(key: str) -> Table:
@@ -59,8 +68,28 @@ def table_in_event(*, event: Event, round_number: int, table_number: int) -> Tab
     )
 
 
+def table_of_event(*, slug: str, round_number: int, table_number: int) -> Table:
+    """:func:`table_in_event` by the event's slug, with its round and event, in one query (the
+    event is ``table.round.event``): 404 when the event, the round or the table is missing."""
+    return get_object_or_404(
+        Table.objects.select_related("round__event").defer(*without_draw_record("round")),
+        round__event__slug=slug,
+        round__number=round_number,
+        number=table_number,
+    )
+
+
 def seats_of(table: Table) -> list[Seat]:
     return list(table.seats.select_related("entry__player").order_by("position"))
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's seats in order with their entries and players: those read with the table
+    (:data:`SEATS`, as a save reads them under its lock: one query however often it asks),
+    else read now."""
+    if "seats" in getattr(table, "_prefetched_objects_cache", {}):
+        return sorted(table.seats.all(), key=lambda s: s.position)
+    return seats_of(table)
 
 
 def protocol_current(table: Table, entry_kind: str = EntryKind.TABLE) -> Protocol | None:
@@ -180,13 +209,17 @@ def protocol_audit_log(event: Event) -> list[AuditLogEntry]:
     )
 
 
-def table_header(table: Table) -> ScoringProtocol:
+def table_header(table: Table, *, players: tuple[str, ...] | None = None) -> ScoringProtocol:
     """An empty scoring protocol for ``table``: its players in seat order, the event's rules
-    (of whichever family: the event's convention names it)."""
+    (of whichever family: the event's convention names it).
+
+    ``players``: names to stand in for the draw's, where only the event's rules are wanted
+    (no seat is read then; a family's rules never depend on the names)."""
     event = table.round.event
-    seats = sorted(table.seats.select_related("entry__player"), key=lambda s: s.position)
+    if players is None:
+        players = tuple(s.entry.player.name for s in table_seats(table))
     return event_variant(event).blank(
-        players=tuple(s.entry.player.name for s in seats),
+        players=players,
         target=event.pulka_target,
         convention=event.variant,
         options=tuple(sorted((event.convention_options or {}).items())),

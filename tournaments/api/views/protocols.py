@@ -30,8 +30,8 @@ from tournaments.api.jobs import JobQueuedOutput, job_mark, job_output, job_sinc
 from tournaments.api.schema import error
 from tournaments.errors import UserFacingError
 from tournaments.jobs.outbox import STANDINGS_QUEUED
-from tournaments.models import EntryKind, Event, Protocol
-from tournaments.selectors.protocols import protocol_current, table_in_event
+from tournaments.models import EntryKind, Protocol
+from tournaments.selectors.protocols import protocol_current, table_of_event
 from tournaments.services import protocols as svc
 
 __all__ = [
@@ -76,6 +76,8 @@ class ProtocolOutputSerializer(serializers.ModelSerializer):
         ]
 
     def get_confirmations(self, obj: Protocol) -> list[int]:
+        if self.context.get("new_version"):  # a version just saved: confirmed by nobody yet
+            return []
         return sorted(c.seat for c in obj.confirmations.all())
 
 
@@ -157,8 +159,8 @@ class _TableApi(APIView):
     permission_classes = [AllowAny]
 
     def load(self, request, slug: str, number: int, table_number: int):
-        event = get_object_or_404(Event, slug=slug)
-        table = table_in_event(event=event, round_number=number, table_number=table_number)
+        table = table_of_event(slug=slug, round_number=number, table_number=table_number)
+        event = table.round.event
         referee = can_referee(request.user, event)
         given = request.headers.get("X-Table-Key", "")
         by_key = False
@@ -299,7 +301,10 @@ class ProtocolSubmitApi(_TableApi):
             return _error(exc, status.HTTP_409_CONFLICT)
         except UserFacingError as exc:
             return _error(exc)
-        return Response(ProtocolOutputSerializer(saved).data, status=status.HTTP_201_CREATED)
+        return Response(
+            ProtocolOutputSerializer(saved, context={"new_version": True}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class ProtocolVersionListApi(_TableApi):

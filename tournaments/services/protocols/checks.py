@@ -17,7 +17,7 @@ from tournaments.errors import UserFacingError, say
 from tournaments.families import domain_for
 from tournaments.families.protocols import ScoringProtocol, Sheet, effective_protocol
 from tournaments.models import Protocol, ProtocolStats, Ruling, Table
-from tournaments.models.round import without_draw_record
+from tournaments.selectors.protocols import table_seats
 from tournaments.selectors.standings import protocol_facts, protocol_stats_of
 from tournaments.services.ruling_entries import ruling_entries
 from tournaments.words.rulings import ruling_in_words
@@ -50,11 +50,11 @@ def _rulings_applied(
     rulings = (
         Ruling.objects.filter(incident__table=table, active=True)
         .exclude(kind=Ruling.Kind.NONE)
-        .select_related("incident__table__round", "definition")
-        .defer(*without_draw_record("incident__table__round"))
+        .select_related("incident", "definition")
         .order_by("created_at", "pk")
     )
     for ruling in rulings:
+        ruling.incident.table = table  # the table at hand, its round and event read already
         try:
             entries = ruling_entries(ruling, protocol)
         except UserFacingError as exc:
@@ -171,7 +171,7 @@ def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> d
             # a written cell differs from the computed pulka: the players' error, which a
             # referee may approve over with his acknowledgement (protocol_approve)
             findings[-1]["players_sheet"] = True
-    seats = {s.position: s for s in table.seats.select_related("entry__player")}
+    seats = {s.position: s for s in table_seats(table)}
     result = [
         {
             "seat": p,

@@ -206,7 +206,8 @@ def protocol_from_document(table: Table, document: object) -> tuple[ScoringProto
             rule_sources.cited_in(str(exc)),
             {"field": "protocol", "path": getattr(exc, "path", None)},
         ) from exc
-    header = table_header(table)
+    # the event's rules only (no seat read: the players are checked when saved, under its lock)
+    header = table_header(table, players=protocol.players)
     left_out = {f: getattr(header, f) for f in ("convention", "options") if f not in document}  # type: ignore[operator]
     return _rebuilt(protocol, **left_out), sheet
 

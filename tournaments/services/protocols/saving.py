@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,6 +25,7 @@ from tournaments.models import (
 )
 from tournaments.models.player import new_url_key
 from tournaments.models.round import without_draw_record
+from tournaments.selectors.protocols import SEATS, table_seats
 from tournaments.services.audit import audit_log
 from tournaments.services.standings import standings_schedule
 
@@ -60,21 +62,53 @@ def schedule_standings(event_id: int) -> None:
 # --- saving -----------------------------------------------------------------------------------
 
 
-def _lock_table(table: Table) -> Table:
-    return (
-        Table.objects.select_for_update()
+def _lock_table(table: Table, *, seats: bool = False) -> Table:
+    """The table read again with its round and event, its row locked until the commit: its
+    saves, confirmations and approvals one at a time, the versions numbered under the lock.
+
+    Only the table's row is locked for update (``FOR NO KEY UPDATE OF`` the table); its round's
+    row is shared (``FOR SHARE``), taken first as the round's corrections take theirs: while a
+    table writes, its round cannot be closed nor its seating corrected, yet the round's tables
+    write side by side. (A plain ``select_for_update()`` with ``select_related`` locked the
+    round's and the event's rows for update too, so every save of an event waited for the one
+    before it: issue 38.) ``seats``: the seats read with it (``table_seats``), once."""
+    if connection.features.has_select_for_update:  # PostgreSQL (SQLite locks the whole file)
+        with connection.cursor() as cursor:  # Django's select_for_update has no FOR SHARE
+            cursor.execute(
+                f"SELECT 1 FROM {connection.ops.quote_name(Round._meta.db_table)} "
+                "WHERE id = %s FOR SHARE",
+                [table.round_id],
+            )
+    query = (
+        Table.objects.select_for_update(of=("self",), no_key=True)
         .select_related("round__event")
         .defer(*without_draw_record("round"))
-        .get(pk=table.pk)
     )
+    return (query.prefetch_related(SEATS) if seats else query).get(pk=table.pk)
 
 
 def _current(table: Table, entry_kind: str) -> Protocol | None:
-    return Protocol.objects.filter(table=table, entry_kind=entry_kind, is_current=True).first()
+    # one at most (a constraint); the model's order would join the table, round and event
+    current = Protocol.objects.filter(table=table, entry_kind=entry_kind, is_current=True)
+    return current.order_by().first()
 
 
-def _approved(table: Table) -> Protocol | None:
-    return Protocol.objects.filter(table=table, approved=True).first()
+def _current_and_approved(table: Table, entry_kind: str) -> tuple[Protocol | None, Protocol | None]:
+    """The chain's current version and the table's approved one (``None`` where there is
+    none), in one query, their numbers only (a save reads neither's record unless refused)."""
+    current = approved = None
+    for p in (
+        Protocol.objects.filter(
+            Q(entry_kind=entry_kind, is_current=True) | Q(approved=True), table=table
+        )
+        .only("pk", "table_id", "entry_kind", "version", "is_current", "approved")
+        .order_by()  # the model's order goes through the table, round and event
+    ):
+        if p.entry_kind == entry_kind and p.is_current:
+            current = p
+        if p.approved:
+            approved = p
+    return current, approved
 
 
 def referees_to_ask(event) -> list[str]:
@@ -149,12 +183,12 @@ def protocol_save(
     :raises StaleProtocolError: when ``based_on_version`` is not the current version.
     :raises UserFacingError: a change after approval without a referee or a reason.
     """
-    table = _lock_table(table)
+    table = _lock_table(table, seats=True)
     event = table.round.event
-    if protocol.size != table.seats.count():
+    if protocol.size != len(table_seats(table)):
         raise UserFacingError(
             _("The protocol has %(n)d players; the table seats %(m)d.")
-            % {"n": protocol.size, "m": table.seats.count()},
+            % {"n": protocol.size, "m": len(table_seats(table))},
             {"field": "players", "rule": "3.2.10"},
         )
     if table.round.state == Round.State.CLOSED:
@@ -175,7 +209,7 @@ def protocol_save(
                 {"field": "reason"},
             )
     protocol = _require_event_rules(table, protocol)
-    current = _current(table, entry_kind)
+    current, approved = _current_and_approved(table, entry_kind)
     current_version = current.version if current else None
     if based_on_version != current_version:
         differences = []
@@ -193,7 +227,6 @@ def protocol_save(
                 "differences": differences,
             },
         )
-    approved = _approved(table)
     if approved is not None:
         if not can_referee(by, event):
             raise UserFacingError(
@@ -271,7 +304,7 @@ def protocol_rescore(
 
     ``reason_words``: the reason as words said again in the reader's language
     (:func:`tournaments.words.protocols.version_reason`); ``reason`` is then English."""
-    table = _lock_table(table)
+    table = _lock_table(table, seats=True)
     current = _current(table, EntryKind.TABLE)
     if current is None:
         return None
