@@ -47,6 +47,8 @@ __all__ = [
     "series_rules",
     "series_table",
     "series_list",
+    "hall_series",
+    "hall_series_version",
     "person_record",
     "organisation_page",
     "persons_to_choose",
@@ -391,6 +393,32 @@ def series_table(*, series: Series) -> dict[str, Any]:
         "rows": rows,
         "unlinked": data.get("unlinked", 0),
     }
+
+
+def _hall_series_of(event: Event):
+    return SeriesStandingsSnapshot.objects.filter(
+        series__series_events__event=event, series__published=True
+    ).order_by("series__name", "series_id")
+
+
+def hall_series_version(*, event: Event) -> str:
+    """What the hall's series pages are a function of: each published series of the event and
+    its stored table's version (one small query)."""
+    return ",".join(
+        f"{series_id}:{digest[:12]}:{computed}"
+        for series_id, digest, computed in _hall_series_of(event).values_list(
+            "series_id", "inputs_hash", "computed"
+        )
+    )
+
+
+def hall_series(*, event: Event) -> list[dict[str, Any]]:
+    """The stored tables of the event's published series, for the hall's projector (issue 39):
+    each as :func:`series_table` gives it, ranked and unranked rows alike."""
+    found = Series.objects.filter(
+        pk__in=_hall_series_of(event).values("series_id")
+    ).select_related("organisation")
+    return [series_table(series=s) for s in sorted(found, key=lambda s: (s.name, s.pk))]
 
 
 def person_record(*, person: Person, public: bool = True) -> dict[str, Any]:
