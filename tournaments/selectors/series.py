@@ -51,6 +51,7 @@ __all__ = [
     "hall_series_version",
     "person_record",
     "organisation_page",
+    "organisations_of_user",
     "persons_to_choose",
     "series_addable_events",
 ]
@@ -512,6 +513,14 @@ def organisation_page(*, organisation: Organisation, staff: bool) -> dict[str, A
         "series": series_list(organisation=organisation, published_only=not staff),
         "events": list(events[:200]),
     }
+
+
+def organisations_of_user(*, user) -> list[Organisation]:
+    """The organisations a logged-in user organises or referees for (the home page lists
+    them); none for a visitor."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(Organisation.objects.filter(roles__user=user).distinct().order_by("name"))
 
 
 def persons_to_choose(*, event: Event) -> list[dict[str, Any]]:

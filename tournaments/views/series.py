@@ -32,6 +32,7 @@ from tournaments.access.permissions import ORGANISE
 from tournaments.forms.event import EventForm
 from tournaments.forms.series import TIEBREAK_LABELS, PersonMergeForm, SeriesEventForm, SeriesForm
 from tournaments.models import Entry, Event, Organisation, Person, Series, SeriesFile
+from tournaments.selectors import persons as person_selectors
 from tournaments.selectors import series as sel
 from tournaments.services import events as event_services
 from tournaments.services import persons as person_services
@@ -326,34 +327,49 @@ def event_persons(request, event):
 
 @require_http_methods(["GET", "POST"])
 def persons_merge(request, slug: str):
+    """Merging two records of one person: the organiser finds them (a part of the name, the
+    club or the federation id), chooses the one to keep and the one merged into it, sees what
+    the merge will do, and confirms (``confirm``); only then is anything written."""
     organisation, staff = _organisation(request, slug)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not staff:
         raise PermissionDenied
+    query = request.GET.get("q", "").strip()[:120]
+    found = person_selectors.persons_search(query=query, user=request.user) if query else []
     form = PersonMergeForm(request.POST or None)
+    preview = None
     if request.method == "POST" and form.is_valid():
         keep = get_object_or_404(Person, pk=form.cleaned_data["keep"])
         drop = get_object_or_404(Person, pk=form.cleaned_data["drop"])
         if not (can_edit_person(request.user, keep) and can_edit_person(request.user, drop)):
             raise PermissionDenied
-        merged, error = run_form_service(
-            request,
-            form,
-            person_services.person_merge,
-            keep=keep,
-            drop=drop,
-            by=request.user,
-        )
-        if merged:
-            messages.success(
+        if request.POST.get("confirm") != "1":
+            preview = person_selectors.person_merge_preview(keep=keep, drop=drop)
+        else:
+            merged, error = run_form_service(
                 request,
-                _("%(drop)s (number %(id)d) is merged into %(keep)s.")
-                % {"drop": drop.name, "id": drop.pk, "keep": merged.name},
+                form,
+                person_services.person_merge,
+                keep=keep,
+                drop=drop,
+                by=request.user,
             )
-            return redirect("person", person_id=merged.pk)
+            if merged:
+                messages.success(
+                    request,
+                    _("%(drop)s (number %(id)d) is merged into %(keep)s.")
+                    % {"drop": drop.name, "id": drop.pk, "keep": merged.name},
+                )
+                return redirect("person", person_id=merged.pk)
     return render(
         request,
         "tournaments/series/merge.html",
-        {"organisation": organisation, "form": form},
+        {
+            "organisation": organisation,
+            "form": form,
+            "query": query,
+            "found": found,
+            "preview": preview,
+        },
     )

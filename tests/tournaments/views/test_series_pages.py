@@ -188,7 +188,8 @@ def test_choosing_an_entrys_person_and_merging_two_records(client, league, organ
     again = Entry.objects.get(pk=entry.pk).person
     assert again is not None and again != persons[1]
     merged = client.post(
-        reverse("persons-merge", args=[league.slug]), {"keep": persons[1].pk, "drop": again.pk}
+        reverse("persons-merge", args=[league.slug]),
+        {"keep": persons[1].pk, "drop": again.pk, "confirm": "1"},
     )
     assert merged.status_code == 302
     assert Entry.objects.get(pk=entry.pk).person == persons[1]
