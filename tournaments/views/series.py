@@ -38,7 +38,9 @@ from tournaments.services import events as event_services
 from tournaments.services import persons as person_services
 from tournaments.services import series as series_services
 from tournaments.services import series_files
+from tournaments.views.caching import public_page
 from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
+from tournaments.web_cache.versions import PERSON, SERIES
 
 
 def _published_series(request, slug: str) -> tuple[Series, bool]:
@@ -80,6 +82,7 @@ def _rules_shown(table: dict) -> list[str]:
     return said
 
 
+@public_page(SERIES)
 def series_page(request, slug: str):
     series, staff = _published_series(request, slug)
     table = sel.series_table(series=series)
@@ -90,6 +93,7 @@ def series_page(request, slug: str):
     )
 
 
+@public_page(SERIES)
 def series_csv(request, slug: str):
     """The series table as CSV: place, player, club, each event's points (in brackets when
     not counted), the total, the events played."""
@@ -140,6 +144,7 @@ def series_pdf(request, slug: str):
     return response
 
 
+@public_page(PERSON, slug_kwarg="person_id")
 def person_page(request, person_id: int):
     """A person's results across events: the published events only (an organiser of one of
     his events sees them all), his name as the organiser chose to show it."""
