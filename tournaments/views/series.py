@@ -23,6 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from rules.conventions import InvalidConventionError
 from tournaments.access.organisations import (
     can_edit_person,
     can_organise_organisation,
@@ -215,8 +216,18 @@ def organisation_event_new(request, slug: str):
         return redirect_to_login(request.get_full_path())
     if not staff:
         raise PermissionDenied
-    form = EventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    variant = request.GET.get("variant") or "sochi"
+    try:  # the game chosen sets the size and table sizes the form starts with (as event_new)
+        defaults = event_services.event_defaults(variant)
+    except InvalidConventionError:
+        variant, defaults = "sochi", event_services.event_defaults("sochi")
+    form = EventForm(request.POST or None, initial={"variant": variant, **defaults})
+    if request.method == "POST" and form.family_changed:
+        messages.info(
+            request, _("The form now shows the chosen game's settings: check them and save.")
+        )
+        form = form.for_the_chosen_family()
+    elif request.method == "POST" and form.is_valid():
         event, _error = run_form_service(
             request,
             form,
