@@ -83,14 +83,37 @@ def _rules_shown(table: dict) -> list[str]:
     return said
 
 
-@public_page(SERIES)
+#: rows of a series' table on one page (a national cup of 2,000 persons: 20 pages; the CSV and
+#: the PDF hold them all)
+SERIES_PAGE_ROWS = 100
+
+
+def _page_number(request) -> int:
+    try:
+        return max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+@public_page(SERIES, query=("page",))
 def series_page(request, slug: str):
+    """The series' table, 100 rows a page (``?page=``), its events and its rules."""
     series, staff = _published_series(request, slug)
     table = sel.series_table(series=series)
+    count = max(1, -(-len(table["rows"]) // SERIES_PAGE_ROWS))
+    page = min(_page_number(request), count)
+    rows = table["rows"][(page - 1) * SERIES_PAGE_ROWS : page * SERIES_PAGE_ROWS]
     return render(
         request,
         "tournaments/series/series.html",
-        {**table, "staff": staff, "rules_shown": _rules_shown(table)},
+        {
+            **table,
+            "rows": rows,
+            "page": page,
+            "page_numbers": range(1, count + 1) if count > 1 else (),
+            "staff": staff,
+            "rules_shown": _rules_shown(table),
+        },
     )
 
 
