@@ -4,6 +4,11 @@ Run (the quick form, then the national final; loopback only, bounded in count an
 
     .venv/bin/python tests/bench/bench_pages.py --players 150 --rounds 9
     .venv/bin/python tests/bench/bench_pages.py --players 1000 --rounds 12
+    .venv/bin/python tests/bench/bench_pages.py --season --season-only --interleave
+
+``--season`` also builds a federation's season as ``bench_series`` does (issue 39: 100 events
+of 150 players from 2,000 persons, nine leagues and a national cup, published) and measures the
+cup's page, its CSV and the page of the person with the most events.
 
 It creates the PostgreSQL database ``pulka_bench_pages`` (``BENCH_DATABASE_URL`` to change it;
 dropped and made again each run), builds the event the way ``bench_standings`` does (random legal
@@ -230,6 +235,34 @@ def build(players: int, rounds: int) -> tuple[str, int, list[str]]:
     return event.slug, entries[len(entries) // 2].pk, names
 
 
+def build_season() -> tuple[str, int]:
+    """A federation's season (issue 39) as ``bench_series`` builds it: 100 events × 150
+    players of 2,000 persons, nine leagues and a national cup, every table computed and the
+    series published; returns the cup's slug and the person with the most events."""
+    from django.db.models import Count
+
+    from tests.bench import bench_series
+    from tournaments.models import Person, Series
+    from tournaments.services.series import series_standings_recompute
+
+    t0 = time.perf_counter()
+    series, _events, _entries = bench_series.season()
+    Series.objects.update(published=True)
+    for s in series:
+        series_standings_recompute(series_id=s.pk)
+    person = (
+        Person.objects.annotate(events=Count("entries")).order_by("-events", "pk").first()
+    )
+    cup = Series.objects.get(slug="cup")
+    print(
+        f"[bench_pages] season built in {time.perf_counter() - t0:.1f} s: the cup's table "
+        f"{len(cup.standings_snapshot.data['rows'])} persons; person {person.pk} in "
+        f"{person.events} events",
+        flush=True,
+    )
+    return cup.slug, person.pk
+
+
 def searches(slug: str, names: list[str]) -> list[str]:
     """A hall searching the standings, each phone another text: every player's whole name, its
     number alone and the name in lower case (real names and parts of them), shuffled."""
@@ -293,6 +326,17 @@ def main() -> None:
         action="store_true",
         help="serve every page from the database (PULKA_PAGE_CACHE=false)",
     )
+    parser.add_argument(
+        "--season",
+        action="store_true",
+        help="also build a federation's season (issue 39: 2,000 persons, 100 events, 10 "
+        "series) and measure the cup's page, its CSV and a person's page",
+    )
+    parser.add_argument(
+        "--season-only",
+        action="store_true",
+        help="with --season: measure only the trivial view and the season's pages",
+    )
     args = parser.parse_args()
 
     url = os.environ.get(
@@ -336,6 +380,16 @@ def main() -> None:
         ("standings, a search (a different name each request)", searches(slug, names)),
         ("standings CSV (the whole list)", f"/e/{slug}/standings.csv"),
     ]
+    if args.season:
+        cup, person = build_season()
+        season_pages = [
+            ("a series' page (the cup, 2,000 persons)", f"/s/{cup}/"),
+            ("a series' CSV (the cup)", f"/s/{cup}/standings.csv"),
+            ("a person's page (his events and series)", f"/people/{person}/"),
+            ("a series' page, refresh (304)", f"/s/{cup}/"),
+            ("a person's page, refresh (304)", f"/people/{person}/"),
+        ]
+        pages = [pages[0], *season_pages] if args.season_only else [*pages, *season_pages]
     encoding = {} if args.identity else {"Accept-Encoding": BROWSER_ACCEPT_ENCODING}
     proc = serve(args.port, env)
     try:

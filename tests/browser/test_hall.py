@@ -103,3 +103,64 @@ def test_the_hall_shows_every_player_at_common_projector_sizes(browser, live_ser
         page.screenshot(path=str(shots / f"hall-{size[0]}x{size[1]}.png"))
     finally:
         context.close()
+
+
+#: the names on the shown series page whose rows lie wholly inside the hall, not cut sideways
+SHOWN_SERIES_NAMES = """() => {
+  const hall = document.getElementById('hall').getBoundingClientRect();
+  const page = document.querySelector('.hall-page:not([hidden])');
+  if (page.dataset.kind !== 'series-standings') return [];
+  return [...page.querySelectorAll('table.hall-series tbody tr')].filter(tr => {
+    const r = tr.getBoundingClientRect(), cell = tr.cells[1];
+    return r.top >= hall.top - 0.5 && r.bottom <= hall.bottom + 0.5 && r.right <= hall.right + 0.5
+      && cell.scrollWidth <= cell.clientWidth + 1;
+  }).map(tr => tr.cells[1].innerText.trim());
+}"""
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1366, 768), (1920, 1080), (1366, 900)])
+def test_the_hall_shows_every_ranked_person_of_the_series_table(browser, live_server, size):
+    """Issue 39: the hall of an evening of a league shows the league's table in its rotation;
+    every ranked person appears whole on one of its pages at the common projector sizes."""
+    from tournaments.models import Entry, Organisation
+    from tournaments.services import series as series_services
+    from tournaments.services.persons import person_new
+
+    event, entries = make_event(players=31, slug=f"hall-league-{size[0]}x{size[1]}")
+    long = ["Aleksandra Konstantinovna Vasilyeva-Rimskaya", "Hans-Christian Oberwinkler-Lang"]
+    for i, entry in enumerate(entries):
+        name = long[i] if i < len(long) else f"Igrač Ligaški {i:02d}"
+        Entry.objects.filter(pk=entry.pk).update(person=person_new(name=name))
+    play_round(event, entries, 1, rng=random.Random(6))
+    standings_recompute(event_id=event.pk)
+    league = Organisation.objects.create(slug=f"l-{size[0]}x{size[1]}", name="Liga", kind="league")
+    series = series_services.series_create(
+        organisation=league, slug=f"s-{size[0]}x{size[1]}", name="Liga 2026", family="russian"
+    )
+    series_services.series_event_add(series=series, event=event)
+    series_services.series_update(series=series, published=True)
+    snapshot = series_services.series_standings_recompute(series_id=series.pk)
+    ranked = {
+        Entry.objects.filter(person_id=row["person"]).get().person.name
+        for row in snapshot.data["rows"]
+        if row["place"] is not None
+    }
+    assert len(ranked) == 31
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        page.goto(f"{live_server.url}/e/{event.slug}/hall/?seconds=600&poll=600")
+        total = page.locator(".hall-page").count()
+        assert page.locator(".hall-page[data-kind=series-standings]").count() >= 3
+        seen: list[str] = []
+        for number in range(1, total + 1):
+            page.wait_for_function(f"() => document.getElementById('hall').dataset.page === '{number}'")
+            seen += page.evaluate(SHOWN_SERIES_NAMES)
+            page.keyboard.press("ArrowRight")
+        assert sorted(seen) == sorted(ranked), ranked - set(seen)
+        assert page.evaluate(FITS)
+        shots = screenshots("pulka-hall-")
+        page.screenshot(path=str(shots / f"hall-series-{size[0]}x{size[1]}.png"))
+    finally:
+        context.close()

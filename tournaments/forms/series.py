@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules.variants import FAMILIES
-from tournaments.models import Series
+from tournaments.models import Organisation, OrganisationRole, Series
 from tournaments.standings.series import SERIES_TIEBREAKS
 
 #: the series tie-breaks as the pages name them
@@ -88,3 +88,33 @@ class SeriesEventForm(forms.Form):
 class PersonMergeForm(forms.Form):
     keep = forms.IntegerField(label=_("Keep this person (number)"), min_value=1)
     drop = forms.IntegerField(label=_("Merge this person into it (number)"), min_value=1)
+
+
+class OrganisationForm(forms.Form):
+    """A club, a league or a federation (issue 39): created and edited from Pulka's pages."""
+
+    slug = forms.SlugField(
+        label=_("Short name (URL)"),
+        max_length=60,
+        help_text=_("Letters, digits and hyphens: the organisation's page is /o/<short name>/."),
+    )
+    name = forms.CharField(label=_("Name"), max_length=200)
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=Organisation.Kind.choices, initial=Organisation.Kind.CLUB
+    )
+    city = forms.CharField(label=_("City"), max_length=120, required=False)
+
+
+class OrganisationStaffForm(forms.Form):
+    """A person's role in an organisation; a new user name gets an account."""
+
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=OrganisationRole.Role.choices,
+        initial=OrganisationRole.Role.ORGANISER,
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "staff_%s")
+        super().__init__(*args, **kwargs)

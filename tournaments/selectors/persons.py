@@ -4,13 +4,27 @@ and club, offering a likely match rather than guessing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
-from tournaments.models import Entry, Person
+from tournaments.models import Entry, Event, EventRole, OrganisationRole, Person, SeriesEvent
 from tournaments.models.series import folded
 
-__all__ = ["PersonMatch", "folded", "person_candidates", "person_match"]
+__all__ = [
+    "PersonMatch",
+    "folded",
+    "person_candidates",
+    "person_match",
+    "person_merge_preview",
+    "persons_search",
+]
+
+#: what a merge takes from the merged record where the kept one lacks it
+#: (``services.persons.person_merge``)
+MERGED_FIELDS = ("name", "club", "city", "federation_id")
+#: persons a search shows at most
+SEARCH_LIMIT = 40
 
 
 @dataclass(frozen=True)
@@ -71,3 +85,84 @@ def person_candidates(*, entry: Entry) -> tuple[Person, ...]:
         )
     )
     return _likely(player.name, player.club, player.federation_id, entered)
+
+
+def _events_organised(user):
+    """The events ``user`` organises, himself or through an organisation that runs them."""
+    return Event.objects.filter(
+        Q(roles__user=user, roles__role=EventRole.Role.ORGANISER)
+        | Q(
+            organisation__roles__user=user,
+            organisation__roles__role=OrganisationRole.Role.ORGANISER,
+        )
+    )
+
+
+def persons_search(*, query: str, user) -> list[Person]:
+    """Persons found by a part of the name (without case or accents), of the club, or by the
+    federation id (issue 39, merging two records): the persons of the events ``user``
+    organises (a superuser: all), each with ``event_count`` and ``event_names``."""
+    key = folded(query)
+    if not key or not getattr(user, "is_authenticated", False):
+        return []
+    found = Person.objects.filter(
+        Q(name_key__contains=key)
+        | Q(club__icontains=query.strip())
+        | Q(federation_id__iexact=query.strip())
+    )
+    if not user.is_superuser:
+        found = found.filter(entries__event__in=_events_organised(user).values("pk")).distinct()
+    persons = list(
+        found.annotate(event_count=Count("entries", distinct=True)).order_by("name_key", "pk")[
+            :SEARCH_LIMIT
+        ]
+    )
+    names: dict[int, list[str]] = {p.pk: [] for p in persons}
+    for person_id, name in (
+        Entry.objects.filter(person_id__in=names)
+        .order_by("event__starts_on", "event_id")
+        .values_list("person_id", "event__name")
+    ):
+        names[person_id].append(name)
+    for person in persons:
+        person.event_names = names[person.pk]
+    return persons
+
+
+def person_merge_preview(*, keep: Person, drop: Person) -> dict[str, Any]:
+    """What merging ``drop`` into ``keep`` will do, shown before the organiser confirms: both
+    records with their events, the fields the kept record takes from the other, the events
+    where both are entered (no merge then) and the series recomputed."""
+
+    def record(person: Person) -> dict[str, Any]:
+        entries = Entry.objects.filter(person=person).select_related("event")
+        return {
+            "person": person,
+            "fields": [
+                (Person._meta.get_field(f).verbose_name, getattr(person, f)) for f in MERGED_FIELDS
+            ],
+            "events": [e.event for e in entries.order_by("event__starts_on", "event_id")],
+        }
+
+    kept, merged = record(keep), record(drop)
+    both = {e.pk for e in kept["events"]} & {e.pk for e in merged["events"]}
+    taken = [
+        (Person._meta.get_field(f).verbose_name, getattr(drop, f))
+        for f in MERGED_FIELDS
+        if not getattr(keep, f) and getattr(drop, f)
+    ]
+    events = {e.pk for e in kept["events"]} | {e.pk for e in merged["events"]}
+    series = sorted(
+        {
+            link.series.name
+            for link in SeriesEvent.objects.filter(event_id__in=events).select_related("series")
+        }
+    )
+    return {
+        "keep": kept,
+        "drop": merged,
+        "taken": taken,
+        "clash": [e for e in merged["events"] if e.pk in both],
+        "series": series,
+        "same": keep.pk == drop.pk,
+    }

@@ -47,8 +47,11 @@ __all__ = [
     "series_rules",
     "series_table",
     "series_list",
+    "hall_series",
+    "hall_series_version",
     "person_record",
     "organisation_page",
+    "organisations_of_user",
     "persons_to_choose",
     "series_addable_events",
 ]
@@ -393,6 +396,32 @@ def series_table(*, series: Series) -> dict[str, Any]:
     }
 
 
+def _hall_series_of(event: Event):
+    return SeriesStandingsSnapshot.objects.filter(
+        series__series_events__event=event, series__published=True
+    ).order_by("series__name", "series_id")
+
+
+def hall_series_version(*, event: Event) -> str:
+    """What the hall's series pages are a function of: each published series of the event and
+    its stored table's version (one small query)."""
+    return ",".join(
+        f"{series_id}:{digest[:12]}:{computed}"
+        for series_id, digest, computed in _hall_series_of(event).values_list(
+            "series_id", "inputs_hash", "computed"
+        )
+    )
+
+
+def hall_series(*, event: Event) -> list[dict[str, Any]]:
+    """The stored tables of the event's published series, for the hall's projector (issue 39):
+    each as :func:`series_table` gives it, ranked and unranked rows alike."""
+    found = Series.objects.filter(
+        pk__in=_hall_series_of(event).values("series_id")
+    ).select_related("organisation")
+    return [series_table(series=s) for s in sorted(found, key=lambda s: (s.name, s.pk))]
+
+
 def person_record(*, person: Person, public: bool = True) -> dict[str, Any]:
     """A person's page: the events he entered (only the published ones when ``public``), with
     his place and total in each from its stored standings, and his places in the series of
@@ -484,6 +513,14 @@ def organisation_page(*, organisation: Organisation, staff: bool) -> dict[str, A
         "series": series_list(organisation=organisation, published_only=not staff),
         "events": list(events[:200]),
     }
+
+
+def organisations_of_user(*, user) -> list[Organisation]:
+    """The organisations a logged-in user organises or referees for (the home page lists
+    them); none for a visitor."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(Organisation.objects.filter(roles__user=user).distinct().order_by("name"))
 
 
 def persons_to_choose(*, event: Event) -> list[dict[str, Any]]:

@@ -89,6 +89,7 @@ def entry_person_link_new(*, entry: Entry) -> PersonMatch:
         return match
     Entry.objects.filter(pk=entry.pk).update(person=person)
     entry.person = person
+    page_cache.persons_changed(person_ids=[person.pk])  # his page lists the event
     return match
 
 
@@ -125,8 +126,10 @@ def entry_person_choose(*, entry: Entry, person: Person | None, by=None) -> Entr
     elif player.federation_id and not person.federation_id:
         person.federation_id = player.federation_id
         person.save(update_fields=["federation_id"])
+    before = entry.person_id
     entry.person = person
     entry.save(update_fields=["person"])
+    page_cache.persons_changed(person_ids=[before, person.pk])
     audit_log(
         event=entry.event,
         action="entry.person_chosen",
@@ -183,6 +186,7 @@ def person_merge(*, keep: Person, drop: Person, by=None) -> Person:
     if taken:
         keep.save(update_fields=taken)
     Entry.objects.filter(person=drop).update(person=keep)
+    page_cache.persons_changed(person_ids=[keep.pk, drop.pk])  # the events moved
     data = {
         "kept": keep.pk,
         "merged": merged,

@@ -21,6 +21,7 @@ from tournaments.errors import UserFacingError
 from tournaments.models import Event, Round
 from tournaments.selectors.desk import unfinished_tables
 from tournaments.services.audit import audit_log
+from tournaments.services.standings import standings_schedule
 from tournaments.web_cache import versions as page_cache
 from tournaments.web_cache import warm as page_warm
 
@@ -187,4 +188,7 @@ def round_close(*, round_: Round, by=None, unfinished_reason: str = "") -> Round
         reason=reason if unfinished else "",
         data=data,
     )
+    # the standings hold the rounds' states: the last round closed makes them final, in the
+    # event's series too (issue 39: they follow a new stored version)
+    standings_schedule(event_id=round_.event_id)
     return round_

@@ -90,6 +90,27 @@ def _follow_up(series_id: int, number: int) -> None:
     job_enqueue(task=TASK, args=[series_id], queue=jobs_queue(), key=_job_key(series_id))
 
 
+def _pages_changed(series_id: int, person_ids: set[int] | frozenset[int] = frozenset()) -> None:
+    """The series' public page and CSV changed (and the pages of ``person_ids``, whose rows
+    in its table moved): their versions are replaced after the commit."""
+    if page_cache.enabled():
+        page_cache.series_changed(
+            slugs=Series.objects.filter(pk=series_id).values_list("slug", flat=True)
+        )
+        page_cache.persons_changed(person_ids=sorted(person_ids))
+
+
+def _moved_rows(old: dict[str, Any], new: dict[str, Any]) -> set[int]:
+    """The persons whose row of a series' table differs between two stored tables (a person's
+    page shows his place and total)."""
+
+    def rows(data: dict[str, Any]) -> dict[int, tuple[Any, Any]]:
+        return {r["person"]: (r["place_label"], r["total"]) for r in data.get("rows", [])}
+
+    before, after = rows(old), rows(new)
+    return {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+
+
 def series_schedule(*, series_id: int) -> Job:
     """Ask for a recomputation of the series' table; the job runs after the commit. A request
     made while a job of the series waits joins it (one job for a burst)."""
@@ -102,6 +123,7 @@ def series_schedule(*, series_id: int) -> Job:
         .values_list("requested", flat=True)
         .get()
     )
+    _pages_changed(series_id)  # its page says "pending"
     waiting = _waiting_job(series_id)
     if waiting is not None:
         transaction.on_commit(lambda: _follow_up(series_id, number))
@@ -140,14 +162,17 @@ def series_standings_recompute(*, series_id: int) -> SeriesStandingsSnapshot:
         inputs = series_inputs(series=series)
         digest = inputs.digest
         snapshot = SeriesStandingsSnapshot.objects.select_for_update().get(series_id=series_id)
+        moved: set[int] = set()
         if digest != old_hash:  # else nothing changed: no event's standings are read
             events, event_info, unlinked = inputs.events()
             standings = compute_series_standings(events, inputs.rules)
-            snapshot.data = {
+            data = {
                 **standings.as_json(),
                 "event_info": {str(k): v for k, v in event_info.items()},
                 "unlinked": unlinked,
             }
+            moved = _moved_rows(snapshot.data or {}, data)
+            snapshot.data = data
             snapshot.inputs_hash = digest
         snapshot.status = (
             SeriesStandingsSnapshot.Status.OK
@@ -158,6 +183,7 @@ def series_standings_recompute(*, series_id: int) -> SeriesStandingsSnapshot:
         snapshot.computed_at = timezone.now()
         snapshot.error = ""
         snapshot.save()
+        _pages_changed(series_id, moved)  # its state at least: "pending" no more
     return snapshot
 
 
@@ -167,6 +193,7 @@ def series_mark_failed(*, series_id: int, error: str) -> None:
     SeriesStandingsSnapshot.objects.filter(series_id=series_id).update(
         status=SeriesStandingsSnapshot.Status.FAILED, error=error[:4000]
     )
+    _pages_changed(series_id)
 
 
 # --- writing a series --------------------------------------------------------------------------
@@ -250,6 +277,15 @@ def series_update(*, series: Series, by=None, **fields: Any) -> Series:
     if (series.name, series.published) != shown_before:  # its events' pages link it
         for event_id in series.series_events.values_list("event_id", flat=True):
             page_cache.changed(event_id=event_id)
+        # and its persons' pages name it (when it is published)
+        stored = (
+            SeriesStandingsSnapshot.objects.filter(series=series)
+            .values_list("data", flat=True)
+            .first()
+        )
+        _pages_changed(series.pk, {r["person"] for r in (stored or {}).get("rows", [])})
+    elif page_cache.enabled():
+        page_cache.series_changed(slugs=[series.slug])
     series_schedule(series_id=series.pk)
     return series
 

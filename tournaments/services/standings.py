@@ -412,6 +412,7 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
         snapshot.save(update_fields=fields)
     if digest != old_hash:  # the series of the event follow (issue 39), in a job of their own
         series_schedule_for_event(event_id=event_id)
+        page_cache.event_persons_changed(event_id=event_id)  # their pages show the places
     if kept is not None:  # committed (or part of the caller's transaction: checked next time)
         while len(_kept) >= KEPT_EVENTS:
             del _kept[next(iter(_kept))]

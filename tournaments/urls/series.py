@@ -4,6 +4,7 @@ and ``/people/<id>/``, organisers under ``/o/<slug>/``, ``/s/<slug>/manage/`` an
 
 from django.urls import path
 
+from tournaments.views import organisations as orgs
 from tournaments.views import persons as people
 from tournaments.views import series as v
 
@@ -15,7 +16,10 @@ urlpatterns = [
     path("people/<int:person_id>/", v.person_page, name="person"),
     path("people/<int:person_id>/manage/", people.person_manage, name="person-manage"),
     path("people/<int:person_id>/export.json", people.person_export, name="person-export"),
+    path("manage/new-organisation/", orgs.organisation_new, name="organisation-new"),
     path("o/<slug:slug>/", v.organisation_page, name="organisation"),
+    path("o/<slug:slug>/settings/", orgs.organisation_settings, name="organisation-settings"),
+    path("o/<slug:slug>/staff/", orgs.organisation_staff, name="organisation-staff"),
     path("o/<slug:slug>/persons/merge/", v.persons_merge, name="persons-merge"),
     path("o/<slug:slug>/events/new/", v.organisation_event_new, name="organisation-event-new"),
     path("e/<slug:slug>/manage/persons/", v.event_persons, name="event-persons"),

@@ -332,16 +332,20 @@ def _keep(key: str, stored: tuple) -> None:
     _kept.put(key, stored, nbytes=len(stored[3]) + 1)
 
 
-def public_page(*parts: str, query: tuple[str, ...] = (), api: bool = False):
+def public_page(
+    *parts: str, query: tuple[str, ...] = (), api: bool = False, slug_kwarg: str = "slug"
+):
     """Serve the decorated public view to anonymous viewers from the cache (see the module's
     docstring): ``parts`` are the versions the page depends on (``page_cache.EVENT``,
-    ``page_cache.STANDINGS``), ``query`` the query parameters that select a part of it (a page
-    number), ``api``: a JSON answer (the ``Accept`` header takes part; the browsable API
-    does not use the cache). The view takes the event's ``slug`` as a keyword argument."""
+    ``page_cache.STANDINGS``; a series' ``SERIES``, a person's ``PERSON``), ``query`` the query
+    parameters that select a part of it (a page number), ``api``: a JSON answer (the ``Accept``
+    header takes part; the browsable API does not use the cache). The view takes the event's
+    ``slug`` as a keyword argument (``slug_kwarg`` names another: the series' slug, the
+    person's id), under which the versions are kept."""
 
     def decorator(view):
         def serve(request, *args, **kwargs):
-            slug = kwargs.get("slug")
+            slug = str(kwargs[slug_kwarg]) if kwargs.get(slug_kwarg) is not None else None
             query_key = _query_key(request, query) if slug else None
             accept = request.META.get("HTTP_ACCEPT", "").strip() if api else ""
             if (

@@ -18,6 +18,7 @@ from django.utils.translation import get_language
 from tournaments.models import AuditLogEntry, Round
 from tournaments.selectors import standings as sel
 from tournaments.selectors.events import PUBLIC_STATES, seating_alphabetical, tables_for_round
+from tournaments.selectors.series import hall_series, hall_series_version
 from tournaments.selectors.teams import team_standings_view
 from tournaments.views.decorators import event_view
 
@@ -41,12 +42,14 @@ def _current_round(event) -> Round | None:
 def hall_version(event) -> tuple[str, Round | None]:
     """What the screen shows is a function of: the current round and its state, the last
     change recorded in the event's log (a seat swapped, a round started, a team's line-up or
-    withdrawal) and the stored standings' version (the team standings follow from them)."""
+    withdrawal), the stored standings' version (the team standings follow from them) and the
+    stored tables of the event's published series (issue 39)."""
     round_ = _current_round(event)
     last = AuditLogEntry.objects.filter(event=event).order_by("-pk").values_list("pk", flat=True)
     standings = sel.snapshot_version(sel.standings_header(event=event))
     key = f"{round_.pk}.{round_.state}" if round_ else "none"
-    return f"{key}.{last.first() or 0}.{standings}", round_
+    series = hall_series_version(event=event)
+    return f"{key}.{last.first() or 0}.{standings}.{series}", round_
 
 
 def _pages(rows: list, size: int) -> list[list]:
@@ -73,6 +76,13 @@ def _hall_html(event, version: str, round_: Round | None) -> str:
                 "standings_provisional": standings["provisional"],
                 # a team event's team standings (issue 40), after the individual ones
                 "team_pages": _pages(teams["rows"], STANDINGS_PER_PAGE) if teams else [],
+                # the tables of the leagues and cups the event counts in (issue 39), last
+                "series_pages": [
+                    (table, page, number, len(pages))
+                    for table in hall_series(event=event)
+                    for pages in [_pages(table["rows"], STANDINGS_PER_PAGE)]
+                    for number, page in enumerate(pages, start=1)
+                ],
             },
         )
         cache.set(key, html, HTML_CACHE_SECONDS)

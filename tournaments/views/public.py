@@ -14,6 +14,7 @@ from tournaments.selectors.events import (
     seed_commitments,
     tables_for_round,
 )
+from tournaments.selectors.series import organisations_of_user
 from tournaments.selectors.sit_out import round_remainder
 from tournaments.variants import ui_of_event
 from tournaments.views.caching import conditional, page_etag, public_page
@@ -26,7 +27,11 @@ def home(request):
     return render(
         request,
         "tournaments/public/home.html",
-        {"events": events_public(), "my_events": events_of_user(user=request.user)},
+        {
+            "events": events_public(),
+            "my_events": events_of_user(user=request.user),
+            "my_organisations": organisations_of_user(user=request.user),
+        },
     )
 
 

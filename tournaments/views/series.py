@@ -32,13 +32,16 @@ from tournaments.access.permissions import ORGANISE
 from tournaments.forms.event import EventForm
 from tournaments.forms.series import TIEBREAK_LABELS, PersonMergeForm, SeriesEventForm, SeriesForm
 from tournaments.models import Entry, Event, Organisation, Person, Series, SeriesFile
+from tournaments.selectors import persons as person_selectors
 from tournaments.selectors import series as sel
 from tournaments.services import events as event_services
 from tournaments.services import persons as person_services
 from tournaments.services import series as series_services
 from tournaments.services import series_files
+from tournaments.views.caching import public_page
 from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
 from tournaments.views.organiser import game_changed
+from tournaments.web_cache.versions import PERSON, SERIES
 
 
 def _published_series(request, slug: str) -> tuple[Series, bool]:
@@ -80,16 +83,41 @@ def _rules_shown(table: dict) -> list[str]:
     return said
 
 
+#: rows of a series' table on one page (a national cup of 2,000 persons: 20 pages; the CSV and
+#: the PDF hold them all)
+SERIES_PAGE_ROWS = 100
+
+
+def _page_number(request) -> int:
+    try:
+        return max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+@public_page(SERIES, query=("page",))
 def series_page(request, slug: str):
+    """The series' table, 100 rows a page (``?page=``), its events and its rules."""
     series, staff = _published_series(request, slug)
     table = sel.series_table(series=series)
+    count = max(1, -(-len(table["rows"]) // SERIES_PAGE_ROWS))
+    page = min(_page_number(request), count)
+    rows = table["rows"][(page - 1) * SERIES_PAGE_ROWS : page * SERIES_PAGE_ROWS]
     return render(
         request,
         "tournaments/series/series.html",
-        {**table, "staff": staff, "rules_shown": _rules_shown(table)},
+        {
+            **table,
+            "rows": rows,
+            "page": page,
+            "page_numbers": range(1, count + 1) if count > 1 else (),
+            "staff": staff,
+            "rules_shown": _rules_shown(table),
+        },
     )
 
 
+@public_page(SERIES)
 def series_csv(request, slug: str):
     """The series table as CSV: place, player, club, each event's points (in brackets when
     not counted), the total, the events played."""
@@ -140,6 +168,7 @@ def series_pdf(request, slug: str):
     return response
 
 
+@public_page(PERSON, slug_kwarg="person_id")
 def person_page(request, person_id: int):
     """A person's results across events: the published events only (an organiser of one of
     his events sees them all), his name as the organiser chose to show it."""
@@ -329,34 +358,49 @@ def event_persons(request, event):
 
 @require_http_methods(["GET", "POST"])
 def persons_merge(request, slug: str):
+    """Merging two records of one person: the organiser finds them (a part of the name, the
+    club or the federation id), chooses the one to keep and the one merged into it, sees what
+    the merge will do, and confirms (``confirm``); only then is anything written."""
     organisation, staff = _organisation(request, slug)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not staff:
         raise PermissionDenied
+    query = request.GET.get("q", "").strip()[:120]
+    found = person_selectors.persons_search(query=query, user=request.user) if query else []
     form = PersonMergeForm(request.POST or None)
+    preview = None
     if request.method == "POST" and form.is_valid():
         keep = get_object_or_404(Person, pk=form.cleaned_data["keep"])
         drop = get_object_or_404(Person, pk=form.cleaned_data["drop"])
         if not (can_edit_person(request.user, keep) and can_edit_person(request.user, drop)):
             raise PermissionDenied
-        merged, error = run_form_service(
-            request,
-            form,
-            person_services.person_merge,
-            keep=keep,
-            drop=drop,
-            by=request.user,
-        )
-        if merged:
-            messages.success(
+        if request.POST.get("confirm") != "1":
+            preview = person_selectors.person_merge_preview(keep=keep, drop=drop)
+        else:
+            merged, error = run_form_service(
                 request,
-                _("%(drop)s (number %(id)d) is merged into %(keep)s.")
-                % {"drop": drop.name, "id": drop.pk, "keep": merged.name},
+                form,
+                person_services.person_merge,
+                keep=keep,
+                drop=drop,
+                by=request.user,
             )
-            return redirect("person", person_id=merged.pk)
+            if merged:
+                messages.success(
+                    request,
+                    _("%(drop)s (number %(id)d) is merged into %(keep)s.")
+                    % {"drop": drop.name, "id": drop.pk, "keep": merged.name},
+                )
+                return redirect("person", person_id=merged.pk)
     return render(
         request,
         "tournaments/series/merge.html",
-        {"organisation": organisation, "form": form},
+        {
+            "organisation": organisation,
+            "form": form,
+            "query": query,
+            "found": found,
+            "preview": preview,
+        },
     )

@@ -11,6 +11,18 @@ names the slug, so one cache read finds both):
 - ``STANDINGS`` — the stored standings: a recomputation asked for (the pages say "pending"),
   running, stored or failed.
 
+Two more for the leagues and cups (issue 39), under the series' slug and the person's id:
+
+- ``SERIES`` — a series' page and CSV: its stored table and the state of its recomputation
+  (``services.series`` after each), its name, rules and publication, the names of its events
+  (an event saved) and of its persons (a person saved or deleted: renamed, shown by initials,
+  erased, merged);
+- ``PERSON`` — a person's page across events: the person saved or deleted, entries moved to or
+  from him (a registration linking him, a merge: the services call :func:`persons_changed`),
+  the stored standings of an event he entered (``services.standings``, after the job stored
+  them: :func:`event_persons_changed`), an event of his saved (its name, its publication), his
+  row in a series' table (``services.series``, the rows that moved).
+
 A change replaces the token **after its transaction commits** (``changed``): the receivers below
 catch every ``save()`` and ``delete()`` of those models (services, the admin, the archive
 import; a seat's ``save()`` only: the services that delete seats call ``round_changed``, and the
@@ -53,8 +65,10 @@ from tournaments.models import (
     Entry,
     Event,
     EventPenalty,
+    Person,
     Round,
     Seat,
+    Series,
     StandingsSnapshot,
     Table,
 )
@@ -62,10 +76,26 @@ from tournaments.web_cache.backend import unreachable
 
 log = logging.getLogger("pulka.page_cache")
 
-__all__ = ["EVENT", "STANDINGS", "Unreachable", "changed", "connect", "enabled", "tokens"]
+__all__ = [
+    "EVENT",
+    "PERSON",
+    "SERIES",
+    "STANDINGS",
+    "Unreachable",
+    "changed",
+    "connect",
+    "enabled",
+    "event_persons_changed",
+    "persons_changed",
+    "series_changed",
+    "tokens",
+]
 
 EVENT = "e"
 STANDINGS = "s"
+#: a series' page and CSV (the token under the series' slug) and a person's page (under his id)
+SERIES = "r"
+PERSON = "p"
 #: how long a token lives without a change (bounds the staleness of a change whose cache write
 #: failed; an expired token only sends the pages back to the database once)
 TOKEN_SECONDS = 600
@@ -168,6 +198,31 @@ def _flush() -> None:
         log.exception("public pages' versions not replaced: %s", sorted(by_slug))
 
 
+def series_changed(*, slugs: Iterable[str]) -> None:
+    """The pages of these series (by slug) changed: their tokens are replaced after the commit."""
+    for slug in slugs:
+        changed(slug=slug, parts=(SERIES,))
+
+
+def persons_changed(*, person_ids: Iterable[int | None]) -> None:
+    """The pages of these persons changed: their tokens are replaced after the commit."""
+    for person_id in person_ids:
+        if person_id is not None:
+            changed(slug=str(person_id), parts=(PERSON,))
+
+
+def event_persons_changed(*, event_id: int) -> None:
+    """What an event shows of its players changed (its stored standings, its name or
+    publication): the pages of its entries' persons (one query; none when nobody reads the
+    tokens)."""
+    if enabled():
+        persons_changed(
+            person_ids=Entry.objects.filter(event_id=event_id, person__isnull=False)
+            .values_list("person_id", flat=True)
+            .distinct()
+        )
+
+
 # --- what changes the public pages -----------------------------------------------------------
 
 
@@ -183,6 +238,28 @@ def _event_changed(sender, instance, raw=False, **kwargs) -> None:
     if raw:
         return
     changed(slug=instance.slug, parts=(EVENT, STANDINGS))
+    if enabled() and instance.pk is not None:  # its series and its persons show its name
+        series_changed(
+            slugs=Series.objects.filter(series_events__event_id=instance.pk).values_list(
+                "slug", flat=True
+            )
+        )
+        if kwargs.get("signal") is post_save:
+            event_persons_changed(event_id=instance.pk)
+
+
+def _person_changed(sender, instance, raw=False, **kwargs) -> None:
+    """A person saved or deleted (renamed, shown by initials, erased, merged): his page and the
+    pages of the series whose tables show him."""
+    if raw or not enabled():
+        return
+    persons_changed(person_ids=[instance.pk])
+    if kwargs.get("signal") is post_save and not kwargs.get("created"):
+        series_changed(
+            slugs=Series.objects.filter(series_events__event__entries__person_id=instance.pk)
+            .values_list("slug", flat=True)
+            .distinct()
+        )
 
 
 #: fields of an entry that a round's public page shows (its player, a substitute seated)
@@ -249,6 +326,7 @@ def connect() -> None:
         (Table, _seating_changed),
         (EventPenalty, _penalty_changed),
         (StandingsSnapshot, _snapshot_changed),
+        (Person, _person_changed),
     ):
         name = model.__name__.lower()
         post_save.connect(receiver, sender=model, dispatch_uid=f"{uid}.{name}")

@@ -150,6 +150,25 @@ def test_provisional_while_an_evening_runs_final_once_it_closes(league, persons)
     assert series_table(series=series)["final"]
 
 
+def test_the_round_closed_by_the_service_makes_the_series_final(
+    league, persons, django_capture_on_commit_callbacks
+):
+    """Closing the round through its service asks for the standings (they hold the rounds'
+    states), whose new version asks for the series: final without anyone recomputing by hand
+    (the jobs run eagerly after the commit, as on a server without a broker)."""
+    from tournaments.services.round_states import round_close
+
+    played = evening(1, persons)
+    running = evening(2, persons, closed=False)
+    series = make_series(league, [played, running])
+    assert not series_table(series=series)["final"]
+    # the jobs asked for above wait for a commit this test never makes: as if they had run
+    Job.objects.filter(state=Job.State.QUEUED).delete()
+    with django_capture_on_commit_callbacks(execute=True):
+        round_close(round_=running.rounds.get(number=2))
+    assert series_table(series=series)["final"]
+
+
 def test_an_evening_scheduled_but_not_played_keeps_the_table_provisional(league, persons):
     played = evening(1, persons)
     scheduled, _entries = make_event(players=0, slug="vecer-4")

@@ -66,3 +66,36 @@ def test_no_round_published_yet(client, settings):
     html = client.get(reverse("hall", args=[event.slug])).content.decode()
     assert 'data-kind="waiting"' in html
     assert hall.hall_version(event)[1] is None
+
+
+def test_the_projector_shows_the_series_tables_of_the_event_in_its_rotation(client, event):
+    """Issue 39: the hall of an event of a published league shows the league's table too, in
+    pages of the standings' size, every ranked person on one of them; a new table is a new
+    version of the screen."""
+    from tournaments.models import Entry, Organisation
+    from tournaments.services import series as series_services
+    from tournaments.services.persons import person_new
+
+    league = Organisation.objects.create(slug="hall-league", name="Liga", kind="league")
+    for i, entry in enumerate(event.entries.order_by("pk")):
+        Entry.objects.filter(pk=entry.pk).update(person=person_new(name=f"Osoba {i:02d}"))
+    series = series_services.series_create(
+        organisation=league, slug="hall-liga", name="Liga projektora", family="russian"
+    )
+    series_services.series_event_add(series=series, event=event)
+    series_services.series_standings_recompute(series_id=series.pk)
+    url = reverse("hall-state", args=[event.slug])
+    before = client.get(url).json()
+    assert 'data-kind="series-standings"' not in before["html"]  # not published yet
+
+    series_services.series_update(series=series, published=True)
+    series_services.series_standings_recompute(series_id=series.pk)
+    after = client.get(url, {"v": before["version"]}).json()
+    assert after["version"] != before["version"]
+    html = after["html"]
+    assert html.count('data-kind="series-standings"') == 3  # 30 persons, 12 a page
+    assert html.index('data-kind="standings"') < html.index('data-kind="series-standings"')
+    assert "Liga projektora" in html
+    assert all(f"Osoba {i:02d}" in html for i in range(30))
+    page = client.get(reverse("hall", args=[event.slug])).content.decode()
+    assert page.count('data-kind="series-standings"') == 3

@@ -188,7 +188,8 @@ def test_choosing_an_entrys_person_and_merging_two_records(client, league, organ
     again = Entry.objects.get(pk=entry.pk).person
     assert again is not None and again != persons[1]
     merged = client.post(
-        reverse("persons-merge", args=[league.slug]), {"keep": persons[1].pk, "drop": again.pk}
+        reverse("persons-merge", args=[league.slug]),
+        {"keep": persons[1].pk, "drop": again.pk, "confirm": "1"},
     )
     assert merged.status_code == 302
     assert Entry.objects.get(pk=entry.pk).person == persons[1]
@@ -300,3 +301,29 @@ def test_an_organisations_organiser_creates_its_evening(client, league, organise
     assert event.roles.filter(user=organiser, role="organiser").exists()
     client.force_login(UserFactory())
     assert client.get(url).status_code == 403
+
+
+def test_a_large_table_is_shown_a_hundred_rows_a_page(client, league):
+    """A national cup's table (issue 39: 2,000 persons) in pages of 100 rows; the CSV holds
+    them all."""
+    from tournaments.views import series as views
+
+    players = [person_new(name=f"Igrač {i:03d}", club="Čakovec") for i in range(12)]
+    event = evening(1, players, league)
+    series = service.series_create(organisation=league, slug="kup", name="Kup", family="russian")
+    service.series_event_add(series=series, event=event)
+    service.series_update(series=series, published=True)
+    service.series_standings_recompute(series_id=series.pk)
+    url = reverse("series", args=[series.slug])
+    old, views.SERIES_PAGE_ROWS = views.SERIES_PAGE_ROWS, 5
+    try:
+        pages = [client.get(url, {"page": n}).content.decode() for n in (1, 2, 3)]
+        last = client.get(url, {"page": 9}).content.decode()  # past the end: the last page
+    finally:
+        views.SERIES_PAGE_ROWS = old
+    shown = [sum(f"Igrač {i:03d}" in page for i in range(12)) for page in pages]
+    assert shown == [5, 5, 2]
+    assert 'href="?page=2"' in pages[0] and 'aria-current="page">3<' in pages[2]
+    assert 'aria-current="page">3<' in last
+    csv = client.get(reverse("series-csv", args=[series.slug])).content.decode("utf-8-sig")
+    assert len(csv.splitlines()) == 13

@@ -1,5 +1,6 @@
-"""``manage.py archive_import FILE [--slug NEW] [--user NAME]``: make a new event of an
-archive (``docs/archive-format.md``); all or nothing."""
+"""``manage.py archive_import FILE [--slug NEW] [--user NAME] [--event-suffix S]``: make a new
+event of an event's archive, or a new series with its events and persons of a series' archive
+(``docs/archive-format.md``); all or nothing."""
 
 import sys
 
@@ -7,7 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.archive import ArchiveError
-from tournaments.archive.load import event_archive_import_json
+from tournaments.archive.series import archive_import_any_json, series_archive_import_json
+from tournaments.models import Series
 
 
 class Command(BaseCommand):
@@ -17,6 +19,11 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the archive (JSON); - for standard input")
         parser.add_argument("--slug", help="the new event's short name (default: the archive's)")
         parser.add_argument("--user", help="the account the import is logged under")
+        parser.add_argument(
+            "--event-suffix",
+            default="",
+            help="a series' archive: added to each event's short name (when they are taken)",
+        )
 
     def handle(self, *args, **options):
         by = None
@@ -33,9 +40,19 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"cannot read {options['file']}: {exc}") from None
         try:
-            event = event_archive_import_json(text=text, by=by, slug=options["slug"])
+            if options["event_suffix"]:
+                event = series_archive_import_json(
+                    text=text, by=by, slug=options["slug"], event_suffix=options["event_suffix"]
+                )
+            else:
+                event = archive_import_any_json(text=text, by=by, slug=options["slug"])
         except ArchiveError as exc:
             raise CommandError(exc.message) from None
+        if isinstance(event, Series):
+            self.stdout.write(
+                f"{event.slug}: imported ({event.events.count()} events) at /s/{event.slug}/"
+            )
+            return
         self.stdout.write(
             f"{event.slug}: imported ({event.entries.count()} players, "
             f"{event.rounds.count()} rounds) at /e/{event.slug}/"
