@@ -1,0 +1,223 @@
+"""Rating reads (issue 41): what a rating's recomputation reads (the rated events of its scope
+and their approved tables, turned into ``tournaments.ratings`` plain data), and what the pages,
+the CSV and the API show of the stored ratings. Nothing here rates: the job
+(``services.ratings.ratings_recompute``) stores the ratings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.db import connection
+from django.db.models import Q
+
+from rules.variants import FAMILIES, family_of_convention
+from tournaments.models import (
+    Entry,
+    Event,
+    Person,
+    Protocol,
+    RatingChange,
+    RatingList,
+    Round,
+    SeriesEvent,
+    Table,
+    UnratedEvent,
+)
+from tournaments.ratings import RatedEvent, RatedTable, TableResult
+
+__all__ = [
+    "EventKey",
+    "RatedEventInput",
+    "event_family_key",
+    "rated_events",
+    "rated_inputs",
+    "rating_lists_of_event",
+    "states_before",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class EventKey:
+    """Where an event stands in a rating's order: by its first day, then its id."""
+
+    date: dt.date
+    event: int
+
+    def as_tuple(self) -> tuple[dt.date, int]:
+        return (self.date, self.event)
+
+
+@dataclass(frozen=True)
+class RatedEventInput:
+    """One rated event's input: the plain data to rate and the digest of it."""
+
+    key: EventKey
+    rated: RatedEvent
+    digest: str
+
+
+def event_family_key(event: Event) -> str | None:
+    """The key of the event's rule family (None for a convention this Pulka does not know)."""
+    try:
+        return family_of_convention(event.variant).key
+    except ValueError:
+        return None
+
+
+def _family_conventions(family: str) -> list[str]:
+    found = FAMILIES.get(family)
+    return list(found.conventions) if found is not None else []
+
+
+def rated_events(*, rating_list: RatingList) -> list[tuple[EventKey, int]]:
+    """The events the rating counts, in its order: of its family and scope, not marked
+    unrated; each with its game size (the bula, the pulka)."""
+    events = Event.objects.filter(variant__in=_family_conventions(rating_list.family)).exclude(
+        pk__in=UnratedEvent.objects.values("event_id")
+    )
+    if rating_list.organisation_id is not None:
+        events = events.filter(organisation_id=rating_list.organisation_id)
+    if rating_list.series_id is not None:
+        events = events.filter(
+            pk__in=SeriesEvent.objects.filter(series_id=rating_list.series_id).values("event_id")
+        )
+    return [
+        (EventKey(starts_on, pk), size)
+        for pk, starts_on, size in events.order_by("starts_on", "pk").values_list(
+            "pk", "starts_on", "pulka_target"
+        )
+    ]
+
+
+def rating_lists_of_event(*, event: Event) -> list[int]:
+    """The rating lists whose scope holds the event (its family's, its organisation's, its
+    series')."""
+    family = event_family_key(event)
+    if family is None:
+        return []
+    series = list(SeriesEvent.objects.filter(event=event).values_list("series_id", flat=True))
+    return list(
+        RatingList.objects.filter(family=family)
+        .filter(Q(organisation__isnull=True) | Q(organisation_id=event.organisation_id))
+        .filter(Q(series__isnull=True) | Q(series_id__in=series))
+        .values_list("pk", flat=True)
+    )
+
+
+def _score(value: Any) -> float:
+    if isinstance(value, int | float):
+        return float(value)
+    return float(Fraction(str(value)))
+
+
+def _approved_tables(event_ids: list[int]) -> list[tuple[int, int, int, Any]]:
+    """Per table of the events with an approved protocol: (event, round, table, result), the
+    latest approved version of each table, in round and table order."""
+    if not event_ids:
+        return []
+    t_p, t_t, t_r = Protocol._meta.db_table, Table._meta.db_table, Round._meta.db_table
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT event_id, rn, tn, result FROM ("
+                f"SELECT DISTINCT ON (p.table_id) r.event_id, r.number AS rn, t.number AS tn, "
+                f"p.result::text AS result FROM {t_p} p JOIN {t_t} t ON t.id = p.table_id "
+                f"JOIN {t_r} r ON r.id = t.round_id WHERE p.approved AND r.event_id = ANY(%s) "
+                "ORDER BY p.table_id, p.id DESC) x ORDER BY event_id, rn, tn",
+                [event_ids],
+            )
+            return [(e, r, t, json.loads(res)) for e, r, t, res in cursor.fetchall()]
+    latest: dict[int, tuple[int, int, int, Any]] = {}
+    for _pid, table_id, e, r, t, result in (
+        Protocol.objects.filter(approved=True, table__round__event_id__in=event_ids)
+        .order_by("table_id", "pk")
+        .values_list(
+            "pk",
+            "table_id",
+            "table__round__event_id",
+            "table__round__number",
+            "table__number",
+            "result",
+        )
+    ):
+        latest[table_id] = (e, r, t, result)
+    return sorted(latest.values(), key=lambda x: (x[0], x[1], x[2]))
+
+
+def rated_inputs(*, keys: list[tuple[EventKey, int]]) -> list[RatedEventInput]:
+    """The rated data of the events ``keys`` (:func:`rated_events`' rows), in their order: each
+    table's players by person (an entry without a person, and a table left with fewer than
+    two, is not rated) with their table result (``whists``, more is better)."""
+    ids = [k.event for k, _ in keys]
+    person_of: dict[int, int] = {}
+    if ids:
+        person_of = dict(
+            Entry.objects.filter(event_id__in=ids, person__isnull=False).values_list(
+                "pk", "person_id"
+            )
+        )
+    by_event: dict[int, list[RatedTable]] = defaultdict(list)
+    sizes = {k.event: size for k, size in keys}
+    for event_id, round_number, table_number, result in _approved_tables(ids):
+        results = []
+        for row in result if isinstance(result, list) else []:
+            if not isinstance(row, dict):
+                continue
+            person = person_of.get(row.get("entry"))
+            if person is None or row.get("whists") is None:
+                continue
+            results.append(TableResult(person, _score(row["whists"])))
+        if len(results) >= 2:
+            by_event[event_id].append(
+                RatedTable(round_number, table_number, tuple(results), sizes[event_id])
+            )
+    out = []
+    for key, _size in keys:
+        tables = tuple(by_event.get(key.event, ()))
+        h = hashlib.sha256(b"rated 1\0")
+        h.update(repr((key.as_tuple(), sizes[key.event], tables)).encode())
+        out.append(RatedEventInput(key, RatedEvent(key.event, tables), h.hexdigest()))
+    return out
+
+
+def states_before(*, rating_list: RatingList, key: EventKey | None) -> dict[int, Any]:
+    """Each person's last stored change before the event ``key`` (all of them for None):
+    ``{person: (mu, sigma, tables, event, event_date)}``."""
+    changes = RatingChange.objects.filter(rating_list=rating_list)
+    if key is not None:
+        changes = changes.filter(
+            Q(event_date__lt=key.date) | Q(event_date=key.date, event_id__lt=key.event)
+        )
+    if connection.vendor == "postgresql":
+        rows = (
+            changes.order_by("person_id", "-event_date", "-event_id", "-seq")
+            .distinct("person_id")
+            .values_list(
+                "person_id", "mu_after", "sigma_after", "tables_after", "event_id", "event_date"
+            )
+        )
+        return {r[0]: r[1:] for r in rows}
+    found: dict[int, Any] = {}
+    for r in changes.order_by("event_date", "event_id", "seq").values_list(
+        "person_id", "mu_after", "sigma_after", "tables_after", "event_id", "event_date"
+    ):
+        found[r[0]] = r[1:]
+    return found
+
+
+# --- what the pages show ------------------------------------------------------------------------
+
+
+def person_names(ids: list[int]) -> dict[int, str]:
+    """The persons' names as public pages show them (initials where the organiser chose)."""
+    return {
+        p.pk: p.public_name
+        for p in Person.objects.filter(pk__in=ids).only("pk", "name", "shown_as")
+    }
