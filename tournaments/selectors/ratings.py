@@ -22,6 +22,7 @@ from tournaments.models import (
     Entry,
     Event,
     Person,
+    PersonRating,
     Protocol,
     RatingChange,
     RatingList,
@@ -30,10 +31,19 @@ from tournaments.models import (
     Table,
     UnratedEvent,
 )
+from tournaments.models.series import anonymous_name, initials
 from tournaments.ratings import RatedEvent, RatedTable, TableResult
 
 __all__ = [
+    "ACTIVE_DAYS",
+    "PAGE_PART",
     "EventKey",
+    "event_changes",
+    "person_history",
+    "person_names",
+    "rating_lists",
+    "rating_table",
+    "ratings_at_entry",
     "RatedEventInput",
     "event_family_key",
     "rated_events",
@@ -216,8 +226,219 @@ def states_before(*, rating_list: RatingList, key: EventKey | None) -> dict[int,
 
 
 def person_names(ids: list[int]) -> dict[int, str]:
-    """The persons' names as public pages show them (initials where the organiser chose)."""
+    """The persons' names as public pages show them (initials where the organiser chose, a
+    label without personal data for an erased person)."""
     return {
-        p.pk: p.public_name
-        for p in Person.objects.filter(pk__in=ids).only("pk", "name", "shown_as")
+        pid: _name(name, shown_as, erased, pid)
+        for pid, name, shown_as, erased in Person.objects.filter(pk__in=ids).values_list(
+            "pk", "name", "shown_as", "erased_at"
+        )
+    }
+
+
+# --- what the pages, the CSV and the API show ---------------------------------------------------
+
+#: the public pages' version part of a rating list (``web_cache.versions`` tokens under the
+#: list's slug): replaced when the list is recomputed
+PAGE_PART = "rating"
+#: a person is active when he played a rated table in the last year
+ACTIVE_DAYS = 365
+
+
+def rating_lists(*, published_only: bool = True) -> list[RatingList]:
+    found = RatingList.objects.select_related("organisation", "series")
+    if published_only:
+        found = found.filter(published=True)
+    return list(found.order_by("family", "name"))
+
+
+def _name(person_name: str, shown_as: str, erased_at: Any, person_id: int) -> str:
+    if erased_at is not None:
+        return anonymous_name(person_id)
+    return initials(person_name) if shown_as == Person.ShownAs.INITIALS else person_name
+
+
+def rating_table(
+    *,
+    rating_list: RatingList,
+    club: str = "",
+    city: str = "",
+    active: bool = False,
+    today: dt.date | None = None,
+) -> dict[str, Any]:
+    """The rating list: established players ranked by their shown rating (equal ratings share
+    the rank), provisional players after them, unranked; filtered by club, city, and players
+    active in the last year. One query for the rows, one for the filters' choices."""
+    rows = PersonRating.objects.filter(rating_list=rating_list)
+    if club:
+        rows = rows.filter(person__club=club)
+    if city:
+        rows = rows.filter(person__city=city)
+    if active:
+        since = (today or dt.date.today()) - dt.timedelta(days=ACTIVE_DAYS)
+        rows = rows.filter(last_played__gte=since)
+    values = rows.order_by("provisional", "-shown", "person__name", "person_id").values_list(
+        "person_id",
+        "person__name",
+        "person__shown_as",
+        "person__erased_at",
+        "person__club",
+        "person__city",
+        "shown",
+        "spread",
+        "tables",
+        "provisional",
+        "last_played",
+    )
+    out, rank, last = [], 0, None
+    for i, (
+        pid,
+        name,
+        shown_as,
+        erased,
+        p_club,
+        p_city,
+        shown,
+        spread,
+        tables,
+        prov,
+        played,
+    ) in enumerate(values, 1):
+        if not prov and round(shown, 1) != last:
+            rank, last = i, round(shown, 1)
+        out.append(
+            {
+                "person": pid,
+                "name": _name(name, shown_as, erased, pid),
+                "club": "" if erased else p_club,
+                "city": "" if erased else p_city,
+                "rank": None if prov else rank,
+                "rating": shown,
+                "spread": spread,
+                "tables": tables,
+                "provisional": prov,
+                "last_played": played,
+            }
+        )
+    everyone = PersonRating.objects.filter(rating_list=rating_list, person__erased_at__isnull=True)
+    clubs = sorted({c for c in everyone.values_list("person__club", flat=True).distinct() if c})
+    cities = sorted({c for c in everyone.values_list("person__city", flat=True).distinct() if c})
+    return {"rows": out, "clubs": clubs, "cities": cities}
+
+
+def _change_dict(c: RatingChange | dict[str, Any]) -> dict[str, Any]:
+    get = c.get if isinstance(c, dict) else lambda k: getattr(c, k)
+    return {
+        "event": get("event_id"),
+        "round": get("round"),
+        "table": get("table"),
+        "place": get("place"),
+        "size": get("size"),
+        "tied": get("tied"),
+        "before": get("shown_before"),
+        "after": get("shown_after"),
+        "change": get("shown_after") - get("shown_before"),
+        "spread": get("spread_after"),
+        "tables": get("tables_after"),
+        "parts": get("parts"),
+        "opponents": get("opponents"),
+    }
+
+
+def person_history(*, rating_list: RatingList, person: Person) -> dict[str, Any]:
+    """A person's rating in the list: his current row, every change in order (with the
+    events' names and dates) and the names of the opponents the explanations mention."""
+    current = PersonRating.objects.filter(rating_list=rating_list, person=person).first()
+    changes = [
+        _change_dict(c)
+        for c in RatingChange.objects.filter(rating_list=rating_list, person=person)
+        .order_by("event_date", "event_id", "seq")
+        .values(
+            "event_id", "round", "table", "place", "size", "tied", "shown_before",
+            "shown_after", "spread_after", "tables_after", "parts", "opponents",
+        )
+    ]  # fmt: skip
+    events = {
+        e.pk: e
+        for e in Event.objects.filter(pk__in={c["event"] for c in changes}).only(
+            "pk", "slug", "name", "starts_on", "published"
+        )
+    }
+    opponents = {o[0] for c in changes for o in c["opponents"]}
+    return {
+        "current": current,
+        "changes": changes,
+        "events": events,
+        "names": person_names(sorted(opponents)),
+    }
+
+
+def event_changes(*, rating_list: RatingList, event: Event) -> list[dict[str, Any]]:
+    """Each person's rating before and after the event, the change and his tables in it, the
+    largest gain first."""
+    first: dict[int, dict[str, Any]] = {}
+    last: dict[int, dict[str, Any]] = {}
+    tables: dict[int, int] = defaultdict(int)
+    for c in (
+        RatingChange.objects.filter(rating_list=rating_list, event=event)
+        .order_by("seq")
+        .values("person_id", "shown_before", "shown_after", "spread_after")
+    ):
+        first.setdefault(c["person_id"], c)
+        last[c["person_id"]] = c
+        tables[c["person_id"]] += 1
+    names = person_names(sorted(first))
+    rows = [
+        {
+            "person": p,
+            "name": names.get(p, ""),
+            "before": first[p]["shown_before"],
+            "after": last[p]["shown_after"],
+            "change": last[p]["shown_after"] - first[p]["shown_before"],
+            "spread": last[p]["spread_after"],
+            "tables": tables[p],
+        }
+        for p in first
+    ]
+    rows.sort(key=lambda r: (-r["change"], r["name"]))
+    return rows
+
+
+def ratings_at_entry(*, event: Event) -> dict[int, tuple[float, float | None, bool]]:
+    """Each entry's rating in its family's own list as it stood when the event began (the
+    last change before the event): ``{entry: (shown, spread, provisional)}``; an entry
+    without a person or without a rated table before is absent."""
+    family = event_family_key(event)
+    rating = (
+        RatingList.objects.filter(family=family, organisation__isnull=True, series__isnull=True)
+        .order_by("pk")
+        .first()
+    )
+    if rating is None:
+        return {}
+    persons = dict(
+        Entry.objects.filter(event=event, person__isnull=False).values_list("pk", "person_id")
+    )
+    if not persons:
+        return {}
+    key = EventKey(event.starts_on, event.pk)
+    before = (
+        RatingChange.objects.filter(rating_list=rating, person_id__in=set(persons.values()))
+        .filter(Q(event_date__lt=key.date) | Q(event_date=key.date, event_id__lt=key.event))
+        .order_by("person_id", "-event_date", "-event_id", "-seq")
+    )
+    if connection.vendor == "postgresql":
+        rows = before.distinct("person_id").values_list(
+            "person_id", "shown_after", "spread_after", "tables_after"
+        )
+        by_person = {r[0]: r[1:] for r in rows}
+    else:
+        by_person = {}
+        for r in before.values_list("person_id", "shown_after", "spread_after", "tables_after"):
+            by_person.setdefault(r[0], r[1:])
+    below = int((rating.spec.get("params") or {}).get("provisional_below", 12))
+    return {
+        entry: (by_person[p][0], by_person[p][1], by_person[p][2] < below)
+        for entry, p in persons.items()
+        if p in by_person
     }

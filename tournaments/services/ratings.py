@@ -28,6 +28,7 @@ from rules.variants import FAMILIES
 from tournaments.errors import UserFacingError
 from tournaments.jobs.outbox import job_enqueue, jobs_queue
 from tournaments.models import (
+    Entry,
     Event,
     Job,
     Organisation,
@@ -39,6 +40,7 @@ from tournaments.models import (
 )
 from tournaments.ratings import MODELS, PlayerState, model_for, rate_events
 from tournaments.selectors.ratings import (
+    PAGE_PART,
     EventKey,
     event_family_key,
     rated_events,
@@ -47,6 +49,7 @@ from tournaments.selectors.ratings import (
     states_before,
 )
 from tournaments.services.audit import audit_log
+from tournaments.web_cache import versions as page_cache
 
 __all__ = [
     "TASK",
@@ -151,6 +154,12 @@ def ratings_schedule_for_event(*, event_id: int) -> list[Job]:
         return []
     family = event_family_key(event)
     if family is None:
+        return []
+    # nothing to rate and nothing rated: no entry linked to a person (an event before persons)
+    if (
+        not Entry.objects.filter(event_id=event_id, person__isnull=False).exists()
+        and not RatingChange.objects.filter(event_id=event_id).exists()
+    ):
         return []
     family_rating_list(family=family)
     key = EventKey(event.starts_on, event.pk)
@@ -331,6 +340,7 @@ def ratings_recompute(*, list_id: int) -> RatingList:
         )
         if not done:  # asked again meanwhile: its job follows (the marks stay)
             RatingList.objects.filter(pk=list_id).update(**common, status=RatingList.Status.PENDING)
+        page_cache.changed(slug=row.slug, parts=(PAGE_PART,))  # the list's pages, after commit
     return RatingList.objects.get(pk=list_id)
 
 
