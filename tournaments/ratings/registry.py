@@ -46,7 +46,7 @@ def model_from_spec(spec: Mapping[str, Any]) -> RatingModel:
         **{
             k: v
             for k, v in dict(spec.get("params") or {}).items()
-            if k not in ("library", "library_model", "source", "magic")
+            if k not in ("library", "source", "magic")
         },
     )
     if spec.get("version") != model.version:
