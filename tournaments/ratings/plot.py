@@ -67,7 +67,8 @@ def history_svg(
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'class="rating-plot" role="img" aria-label="{escape(label)}">',
+        f'width="100%" style="max-width:{width}px;height:auto" class="rating-plot" '
+        f'role="img" aria-label="{escape(label)}">',
         f"<title>{escape(label)}</title>",
     ]
     for t in ticks(low, high):
