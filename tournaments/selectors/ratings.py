@@ -128,33 +128,40 @@ def _score(value: Any) -> float:
 
 
 def _approved_tables(event_ids: list[int]) -> list[tuple[int, int, int, Any]]:
-    """Per table of the events with an approved protocol: (event, round, table, result), the
-    latest approved version of each table, in round and table order."""
+    """Per table of the events with an approved protocol: (event, round, table, result rows
+    ``[{"entry", "whists"}]``), the latest approved version of each table, in round and table
+    order. On PostgreSQL only the entries and results leave the database, as one JSON text
+    decoded at once (135,000 results of a season: one ``json.loads``)."""
     if not event_ids:
         return []
     t_p, t_t, t_r = Protocol._meta.db_table, Table._meta.db_table, Round._meta.db_table
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT event_id, rn, tn, result FROM ("
-                f"SELECT DISTINCT ON (p.table_id) r.event_id, r.number AS rn, t.number AS tn, "
-                f"p.result::text AS result FROM {t_p} p JOIN {t_t} t ON t.id = p.table_id "
+                "SELECT coalesce(jsonb_agg(jsonb_build_array(x.event_id, x.rn, x.tn, "
+                "y.e->'entry', y.e->'whists') ORDER BY x.event_id, x.rn, x.tn, y.n), "
+                "'[]'::jsonb)::text FROM ("
+                "SELECT DISTINCT ON (p.table_id) r.event_id, r.number AS rn, t.number AS tn, "
+                f"p.result FROM {t_p} p JOIN {t_t} t ON t.id = p.table_id "
                 f"JOIN {t_r} r ON r.id = t.round_id WHERE p.approved AND r.event_id = ANY(%s) "
-                "ORDER BY p.table_id, p.id DESC) x ORDER BY event_id, rn, tn",
+                "ORDER BY p.table_id, p.id DESC) x CROSS JOIN LATERAL jsonb_array_elements("
+                "CASE WHEN jsonb_typeof(x.result) = 'array' THEN x.result ELSE '[]'::jsonb END)"
+                " WITH ORDINALITY AS y(e, n)",
                 [event_ids],
             )
-            return [(e, r, t, json.loads(res)) for e, r, t, res in cursor.fetchall()]
+            (text,) = cursor.fetchone()
+        tables: list[tuple[int, int, int, Any]] = []
+        for e, r, t, entry, whists in json.loads(text):
+            if not tables or tables[-1][:3] != (e, r, t):
+                tables.append((e, r, t, []))
+            tables[-1][3].append({"entry": entry, "whists": whists})
+        return tables
     latest: dict[int, tuple[int, int, int, Any]] = {}
-    for _pid, table_id, e, r, t, result in (
+    for table_id, e, r, t, result in (
         Protocol.objects.filter(approved=True, table__round__event_id__in=event_ids)
         .order_by("table_id", "pk")
         .values_list(
-            "pk",
-            "table_id",
-            "table__round__event_id",
-            "table__round__number",
-            "table__number",
-            "result",
+            "table_id", "table__round__event_id", "table__round__number", "table__number", "result"
         )
     ):
         latest[table_id] = (e, r, t, result)
@@ -197,10 +204,14 @@ def rated_inputs(*, keys: list[tuple[EventKey, int]]) -> list[RatedEventInput]:
     return out
 
 
-def states_before(*, rating_list: RatingList, key: EventKey | None) -> dict[int, Any]:
-    """Each person's last stored change before the event ``key`` (all of them for None):
-    ``{person: (mu, sigma, tables, event, event_date)}``."""
+def states_before(
+    *, rating_list: RatingList, key: EventKey | None, persons: set[int] | None = None
+) -> dict[int, Any]:
+    """Each person's (of ``persons``, when given) last stored change before the event ``key``
+    (all of them for None): ``{person: (mu, sigma, tables, event, event_date)}``."""
     changes = RatingChange.objects.filter(rating_list=rating_list)
+    if persons is not None:
+        changes = changes.filter(person_id__in=persons)
     if key is not None:
         changes = changes.filter(
             Q(event_date__lt=key.date) | Q(event_date=key.date, event_id__lt=key.event)
@@ -442,3 +453,32 @@ def ratings_at_entry(*, event: Event) -> dict[int, tuple[float, float | None, bo
         for entry, p in persons.items()
         if p in by_person
     }
+
+
+def event_entry_ratings(*, event: Event) -> dict[str, Any]:
+    """The players' ratings at entry for the event's page (its family's own list): each rated
+    entry's name, person, rating and ±, the highest first; ``{}`` without any."""
+    found = ratings_at_entry(event=event)
+    if not found:
+        return {}
+    rating = (
+        RatingList.objects.filter(
+            family=event_family_key(event), organisation__isnull=True, series__isnull=True
+        )
+        .order_by("pk")
+        .first()
+    )
+    entries = Entry.objects.filter(pk__in=found).values_list("pk", "player__name", "person_id")
+    rows = [
+        {
+            "entry": pk,
+            "name": name,
+            "person": person,
+            "rating": found[pk][0],
+            "spread": found[pk][1],
+            "provisional": found[pk][2],
+        }
+        for pk, name, person in entries
+    ]
+    rows.sort(key=lambda r: (r["provisional"], -r["rating"], r["name"]))
+    return {"rating": rating, "rows": rows}

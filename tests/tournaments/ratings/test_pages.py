@@ -144,3 +144,12 @@ def test_the_demo_leagues_rating_pages_show_words_not_codes(language):
         for what, context in leaks(shown_text(response.content.decode()), set(), set()):
             problems.append(f"{path} shows {what}: {context}")
     assert not problems, "\n".join(problems)
+
+
+def test_the_event_page_shows_the_ratings_at_entry(rated):
+    rating, _persons, events = rated
+    html = Client().get(f"/e/{events[1].slug}/").content.decode()
+    # the second evening's 11 players: 10 rated after the first evening, one new
+    assert html.count('href="/ratings/balkan/people/') == 10
+    first = Client().get(f"/e/{events[0].slug}/").content.decode()
+    assert "/ratings/balkan/people/" not in first  # nobody was rated before the first one
