@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
@@ -250,7 +250,8 @@ def rate_events(
             shown_before = [shown(s) for s in before]
             spread_before = [spread(s) for s in before]
             for i, r in enumerate(results):
-                new = replace(after[i], tables=before[i].tables + 1, last_event=event.event)
+                a = after[i]
+                new = PlayerState(a.mu, a.sigma, before[i].tables + 1, event.event)
                 states[r.person] = new
                 if not keep_changes:
                     continue
