@@ -443,7 +443,8 @@ def pages(args) -> None:
     pages = [
         ("trivial view", "/bench/trivial/"),
         ("rating list (2,000 persons)", "/ratings/balkan/"),
-        ("rating list, a club", "/ratings/balkan/?club=Klub+7"),
+        ("rating list, a club", "/ratings/balkan/?active=0&city=0&club=7"),
+        ("an event's page (for comparison)", "/e/turnir-099/"),
         ("a person's rating history", "/ratings/balkan/people/1/"),
         ("trivial view (again)", "/bench/trivial/"),
     ]

@@ -41,6 +41,7 @@ __all__ = [
     "event_changes",
     "person_history",
     "person_names",
+    "rating_choices",
     "rating_lists",
     "rating_table",
     "ratings_at_entry",
@@ -331,10 +332,17 @@ def rating_table(
                 "last_played": played,
             }
         )
+    return {"rows": out}
+
+
+def rating_choices(*, rating_list: RatingList) -> dict[str, list[str]]:
+    """The clubs and cities of the list's players (the filters' choices), sorted: a filter
+    names one by its position (a small number, so that a filtered page is stored in the page
+    cache like the others)."""
     everyone = PersonRating.objects.filter(rating_list=rating_list, person__erased_at__isnull=True)
     clubs = sorted({c for c in everyone.values_list("person__club", flat=True).distinct() if c})
     cities = sorted({c for c in everyone.values_list("person__city", flat=True).distinct() if c})
-    return {"rows": out, "clubs": clubs, "cities": cities}
+    return {"clubs": clubs, "cities": cities}
 
 
 def _change_dict(c: RatingChange | dict[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,8 @@ server and every change explained, an event's rating changes; and the organiser'
 marks an event unrated. Thin: each loads, calls one selector or service and renders; nothing
 here rates (a job stores the ratings).
 
-Public: ``/ratings/``, ``/ratings/<slug>/`` (``?club=``, ``?city=``, ``?active=1``),
+Public: ``/ratings/``, ``/ratings/<slug>/`` (``?club=``, ``?city=``: a club's or a city's
+position in the list's sorted choices from 1, 0 for all; ``?active=1``),
 ``/ratings/<slug>/ratings.csv``, ``/ratings/<slug>/people/<id>/``,
 ``/ratings/<slug>/events/<event slug>/``. Organisers: ``/e/<slug>/manage/rating/``.
 """
@@ -41,10 +42,19 @@ def _rating_list(slug: str) -> RatingList:
     return found
 
 
-def _filters(request) -> dict:
+def _chosen(request, name: str, choices: list[str]) -> str:
+    """A filter's choice named by its position in ``choices`` counted from 1 (``?club=3``;
+    0 is "all", as the form sends it); "" for all or an unknown one."""
+    value = request.GET.get(name, "")
+    if value.isascii() and value.isdigit() and 0 < int(value) <= len(choices):
+        return choices[int(value) - 1]
+    return ""
+
+
+def _filters(request, choices: dict) -> dict:
     return {
-        "club": request.GET.get("club", "").strip()[:120],
-        "city": request.GET.get("city", "").strip()[:120],
+        "club": _chosen(request, "club", choices["clubs"]),
+        "city": _chosen(request, "city", choices["cities"]),
         "active": request.GET.get("active") == "1",
     }
 
@@ -67,7 +77,8 @@ def _rows_shown(rows: list[dict]) -> list[dict]:
 @public_page(sel.PAGE_PART, query=("club", "city", "active"))
 def rating_page(request, slug: str):
     rating = _rating_list(slug)
-    filters = _filters(request)
+    choices = sel.rating_choices(rating_list=rating)
+    filters = _filters(request, choices)
     table = sel.rating_table(rating_list=rating, **filters)
     return render(
         request,
@@ -75,8 +86,8 @@ def rating_page(request, slug: str):
         {
             "rating": rating,
             "rows": _rows_shown(table["rows"]),
-            "clubs": table["clubs"],
-            "cities": table["cities"],
+            "clubs": list(enumerate(choices["clubs"], 1)),
+            "cities": list(enumerate(choices["cities"], 1)),
             "filters": filters,
             "provisional_below": (rating.spec.get("params") or {}).get("provisional_below", 12),
         },
@@ -88,7 +99,8 @@ def rating_csv(request, slug: str):
     """The rating list as CSV: rank, player, club, city, rating, ±, tables, provisional, last
     played (the same filters as the page)."""
     rating = _rating_list(slug)
-    table = sel.rating_table(rating_list=rating, **_filters(request))
+    choices = sel.rating_choices(rating_list=rating)
+    table = sel.rating_table(rating_list=rating, **_filters(request, choices))
     out = io.StringIO()
     out.write("\ufeff")  # a byte-order mark: spreadsheets then read the names as UTF-8
     writer = csv.writer(out)
