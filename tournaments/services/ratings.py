@@ -33,6 +33,7 @@ from tournaments.models import (
     Job,
     Organisation,
     PersonRating,
+    Player,
     RatingChange,
     RatingList,
     Series,
@@ -46,6 +47,7 @@ from tournaments.selectors.ratings import (
     rated_events,
     rated_inputs,
     rating_lists_of_event,
+    ratings_at_entry,
     states_before,
 )
 from tournaments.services.audit import audit_log
@@ -53,6 +55,7 @@ from tournaments.web_cache import versions as page_cache
 
 __all__ = [
     "TASK",
+    "entries_seed_from_ratings",
     "event_mark_rated",
     "event_mark_unrated",
     "family_rating_list",
@@ -239,6 +242,25 @@ def event_mark_rated(*, event: Event, by=None, reason: str = "") -> None:
     if deleted:
         audit_log(event=event, action="event.rated", by=by, reason=reason)
         ratings_schedule_for_event(event_id=event.pk)
+
+
+@transaction.atomic
+def entries_seed_from_ratings(*, event: Event, by=None) -> int:
+    """Seed the event's draws from Pulka's rating: each entry's rating (what the Swiss draw and
+    its first round order the players by, ``Player.rating``) becomes his rating in the
+    family's list as it stood when the event began, rounded; an entry without one keeps his.
+    Logged; returns how many were set."""
+    found = ratings_at_entry(event=event)
+    players = dict(Entry.objects.filter(pk__in=found).values_list("pk", "player_id"))
+    for entry, (shown, _spread, _provisional) in found.items():
+        Player.objects.filter(pk=players[entry]).update(rating=round(shown))
+    audit_log(
+        event=event,
+        action="entries.rated_from_pulka",
+        by=by,
+        data={"entries": len(found)},
+    )
+    return len(found)
 
 
 def _lock(list_id: int) -> None:

@@ -15,9 +15,11 @@ from __future__ import annotations
 import csv
 import io
 
+from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from tournaments.access.permissions import ORGANISE
@@ -195,7 +197,8 @@ def rating_event(request, slug: str, event_slug: str):
 @require_http_methods(["GET", "POST"])
 @event_view(roles=ORGANISE)
 def event_rating_manage(request, event):
-    """The organiser marks the event unrated (with a reason, logged) or rated again."""
+    """The organiser marks the event unrated (with a reason, logged) or rated again, and may
+    seed its draws from Pulka's rating (the entries' ratings the Swiss draw orders by)."""
     if request.method == "POST":
         if request.POST.get("action") == "unrated":
             run_service(
@@ -206,6 +209,20 @@ def event_rating_manage(request, event):
                 reason=request.POST.get("reason", "").strip(),
                 success=_("The event is marked unrated; the ratings are recomputed."),
             )
+        elif request.POST.get("action") == "seed":
+            done, _error = run_service(
+                request, service.entries_seed_from_ratings, event=event, by=request.user
+            )
+            if done is not None:
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(n)d player's rating is set from Pulka's rating.",
+                        "%(n)d players' ratings are set from Pulka's rating.",
+                        done,
+                    )
+                    % {"n": done},
+                )
         elif request.POST.get("action") == "rated":
             run_service(
                 request,

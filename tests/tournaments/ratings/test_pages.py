@@ -10,6 +10,7 @@ import datetime as dt
 import io
 import random
 import re
+from html import unescape
 
 import pytest
 from django.conf import settings
@@ -154,3 +155,33 @@ def test_the_event_page_shows_the_ratings_at_entry(rated):
     assert html.count('href="/ratings/balkan/people/') == 10
     first = Client().get(f"/e/{events[0].slug}/").content.decode()
     assert "/ratings/balkan/people/" not in first  # nobody was rated before the first one
+
+
+def test_the_organiser_seeds_the_draw_from_pulkas_rating(rated):
+    """The entries' ratings (what a Swiss draw and its first round order by) are set from
+    Pulka's rating at entry; the draw's input then carries them."""
+    from tournaments.models import Entry, Round
+    from tournaments.selectors.ratings import ratings_at_entry
+    from tournaments.services.draw import draw_input
+
+    _rating, _persons, events = rated
+    event = events[1]
+    organiser = UserFactory()
+    EventRole.objects.create(event=event, user=organiser, role=EventRole.Role.ORGANISER)
+    client = Client()
+    client.force_login(organiser)
+    response = client.post(f"/e/{event.slug}/manage/rating/", {"action": "seed"}, follow=True)
+    shown = unescape(response.content.decode())
+    assert "10 players' ratings are set from Pulka's rating." in shown
+    at_entry = ratings_at_entry(event=event)
+    assert len(at_entry) == 10
+    for entry in Entry.objects.filter(event=event).select_related("player"):
+        expected = round(at_entry[entry.pk][0]) if entry.pk in at_entry else None
+        assert entry.player.rating == expected
+    inputs = draw_input(Round.objects.create(event=event, number=4), method="swiss")
+    ratings = {e["id"]: e["rating"] for e in inputs["entries"]}
+    assert ratings == {
+        e: (round(at_entry[e][0]) if e in at_entry else None)
+        for e in Entry.objects.filter(event=event).values_list("pk", flat=True)
+    }
+    assert AuditLogEntry.objects.filter(event=event, action="entries.rated_from_pulka").exists()
