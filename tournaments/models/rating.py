@@ -133,13 +133,19 @@ class RatingChange(models.Model):
     opponent person or null]``, adding up to the change; ``opponents``: ``[person, shown,
     spread, place]`` as they stood before the table)."""
 
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="changes")
+    # no index of their own: the two below lead with the list (a season writes 135,000 rows at
+    # once, and every index is written with them)
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
     person = models.ForeignKey(
-        "tournaments.Person", on_delete=models.CASCADE, related_name="rating_changes"
-    )
+        "tournaments.Person", on_delete=models.CASCADE, related_name="rating_changes",
+        db_index=False,
+    )  # fmt: skip
     event = models.ForeignKey(
-        "tournaments.Event", on_delete=models.CASCADE, related_name="rating_changes"
-    )
+        "tournaments.Event", on_delete=models.CASCADE, related_name="rating_changes",
+        db_index=False,
+    )  # fmt: skip
     event_date = models.DateField()
     # the order of the change within its event (rounds, then tables)
     seq = models.PositiveIntegerField()

@@ -334,6 +334,11 @@ def ratings_recompute(*, list_id: int) -> RatingList:
     Running it again with nothing changed stores nothing new."""
     RatingList.objects.filter(pk=list_id).update(status=RatingList.Status.RUNNING)
     with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # the job's own commit need not wait for the disk: a crash loses at most this
+            # computation, whose request stays marked and is asked again (a consistent state)
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
         _lock(list_id)  # the list's row is not locked: a request may ask again meanwhile
         row = RatingList.objects.get(pk=list_id)
         seen = row.requested
