@@ -200,7 +200,7 @@ def rating_list_create(
     _check(family, model)
     if not name.strip():
         raise UserFacingError(_("A rating needs a name."), {"field": "name"})
-    if RatingList.objects.filter(slug=slug).exists():
+    if slug in FAMILIES or RatingList.objects.filter(slug=slug).exists():  # a family's own
         raise UserFacingError(
             _("The short name %(slug)s is taken.") % {"slug": slug}, {"field": "slug"}
         )

@@ -195,6 +195,8 @@ def test_bad_rating_lists_are_refused_naming_the_field(season):
     assert "bridge" in str(found.value)
     with pytest.raises(UserFacingError, match="elo"):
         service.rating_list_create(slug="x", name="X", family="balkan", model="elo")
+    with pytest.raises(UserFacingError, match="russian is taken"):  # a family's own list's
+        service.rating_list_create(slug="russian", name="X", family="balkan", model="prefko")
 
 
 def test_the_rated_data_of_an_event(season):
