@@ -8,7 +8,7 @@ import pkgutil
 
 import pytest
 
-PACKAGES = ["scoring", "rules", "tournaments.seating", "tournaments.standings"]
+PACKAGES = ["scoring", "rules", "tournaments.seating", "tournaments.standings", "tournaments.ratings"]
 
 
 def _modules() -> list[str]:

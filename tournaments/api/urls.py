@@ -9,5 +9,6 @@ urlpatterns: list = [
     path("", include("tournaments.api.urls_protocols")),
     path("", include("tournaments.api.urls_standings")),
     path("", include("tournaments.api.urls_series")),
+    path("", include("tournaments.api.urls_ratings")),
     path("", include("tournaments.api.urls_teams")),
 ]

@@ -17,6 +17,7 @@ from django.db import connection
 from tournaments.errors import UserFacingError
 from tournaments.jobs import (
     outbox,
+    rating_tasks,  # noqa: F401  (the ratings, issue 41)
     result_tasks,  # noqa: F401  (the standings and PDF jobs, issue 6)
     series_tasks,  # noqa: F401  (the series' tables, issue 39)
 )

@@ -6,6 +6,7 @@ from .incident import Appeal, EventPenalty, Incident, PenaltyDefinition, Penalty
 from .job import Job
 from .player import Avoidance, Entry, Player
 from .protocol import EntryKind, Protocol, ProtocolConfirmation
+from .rating import PersonRating, RatingChange, RatingList, UnratedEvent
 from .round import Round, Seat, Table
 from .series import (
     Organisation,
@@ -47,3 +48,4 @@ __all__ += [
     "SeriesStandingsSnapshot",
 ]
 __all__ += ["Team", "TeamLineUp", "TeamMember", "TeamRules"]
+__all__ += ["PersonRating", "RatingChange", "RatingList", "UnratedEvent"]

@@ -22,6 +22,7 @@ from tournaments.models import Entry, Person, PersonLogEntry
 from tournaments.models.series import folded
 from tournaments.selectors.persons import PersonMatch, person_match
 from tournaments.services.audit import audit_log
+from tournaments.services.ratings import ratings_persons_changed, ratings_schedule_for_event
 from tournaments.services.series import series_schedule_for_event
 from tournaments.web_cache import versions as page_cache
 
@@ -137,6 +138,8 @@ def entry_person_choose(*, entry: Entry, person: Person | None, by=None) -> Entr
         data={"entry": entry.pk, "person": person.pk, "name": person.name},
     )
     series_schedule_for_event(event_id=entry.event_id)
+    ratings_schedule_for_event(event_id=entry.event_id)  # issue 41: the ratings follow the person
+    ratings_persons_changed(person_ids=[before, person.pk])
     return entry
 
 
@@ -197,12 +200,14 @@ def person_merge(*, keep: Person, drop: Person, by=None) -> Person:
     person_log(person=keep, action="person.merged", by=by, data=data)
     for event in {e.event_id: e.event for e in moved}.values():
         audit_log(event=event, action="person.merged", by=by, data=data)
+    ratings_persons_changed(person_ids=[keep.pk, drop.pk])  # before its ratings go with it
     drop.delete()
     events = set(data["events"]) | set(
         Entry.objects.filter(person=keep).values_list("event_id", flat=True)
     )
     for event_id in sorted(events):
         series_schedule_for_event(event_id=event_id)
+        ratings_schedule_for_event(event_id=event_id)  # issue 41: one person, one rating
     return keep
 
 

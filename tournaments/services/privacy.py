@@ -29,6 +29,7 @@ from tournaments.models.round import without_draw_record
 from tournaments.models.series import anonymous_name
 from tournaments.selectors.series import person_record
 from tournaments.services.persons import person_log
+from tournaments.services.ratings import ratings_persons_changed
 from tournaments.services.series import series_schedule_for_event
 from tournaments.services.standings import standings_schedule
 
@@ -194,4 +195,5 @@ def person_erase(*, person: Person, by=None) -> Person:
     for event_id in sorted({e.event_id for e in entries}):
         standings_schedule(event_id=event_id)
         series_schedule_for_event(event_id=event_id)
+    ratings_persons_changed(person_ids=[person.pk])  # no name left in a cached rating list
     return person

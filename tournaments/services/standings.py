@@ -31,6 +31,7 @@ from tournaments.selectors.standings_inputs import (
     standings_sources,
     table_rows,
 )
+from tournaments.services.ratings import ratings_schedule_for_event
 from tournaments.services.series import series_schedule_for_event
 from tournaments.standings.book import StandingsBook, no_cyclic_gc
 from tournaments.web_cache import versions as page_cache
@@ -413,6 +414,8 @@ def standings_recompute(*, event_id: int) -> StandingsSnapshot:
     if digest != old_hash:  # the series of the event follow (issue 39), in a job of their own
         series_schedule_for_event(event_id=event_id)
         page_cache.event_persons_changed(event_id=event_id)  # their pages show the places
+        # and its ratings (issue 41): their job skips an event whose approved tables are the same
+        ratings_schedule_for_event(event_id=event_id)
     if kept is not None:  # committed (or part of the caller's transaction: checked next time)
         while len(_kept) >= KEPT_EVENTS:
             del _kept[next(iter(_kept))]

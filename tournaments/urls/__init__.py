@@ -56,6 +56,7 @@ urlpatterns += i18n_patterns(
     path("", include("tournaments.urls.protocols")),
     path("", include("tournaments.urls.standings")),
     path("", include("tournaments.urls.series")),
+    path("", include("tournaments.urls.ratings")),
     path("", include("tournaments.urls.teams")),
     path("", include("tournaments.urls.organiser")),
     path("", include("tournaments.urls.archive")),

@@ -14,6 +14,7 @@ from tournaments.selectors.events import (
     seed_commitments,
     tables_for_round,
 )
+from tournaments.selectors.ratings import event_entry_ratings
 from tournaments.selectors.series import organisations_of_user
 from tournaments.selectors.sit_out import round_remainder
 from tournaments.variants import ui_of_event
@@ -21,6 +22,7 @@ from tournaments.views.caching import conditional, page_etag, public_page
 from tournaments.views.decorators import event_view
 from tournaments.web_cache.versions import EVENT
 from tournaments.words import audit as audit_text
+from tournaments.words import ratings as rating_words
 
 
 def home(request):
@@ -45,8 +47,17 @@ def event_detail(request, event):
             "event": event,
             "rounds": rounds_for_event(event=event, public=True),
             "commitments": seed_commitments(event=event, upcoming=True),
+            # the players' ratings as they stood when the event began (issue 41)
+            "entry_ratings": _entry_ratings(event),
         },
     )
+
+
+def _entry_ratings(event) -> dict:
+    found = event_entry_ratings(event=event)
+    for row in found.get("rows", ()):
+        row["said"] = rating_words.rating_said(row["rating"], row["spread"])
+    return found
 
 
 class _Seating:

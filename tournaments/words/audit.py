@@ -38,6 +38,10 @@ SENTENCES: dict[str, Any] = {
     "event.family_changed": _(
         "The rules changed from %(from)s to %(to)s; set again for the new game: %(reset)s"
     ),
+    # the ratings (issue 41)
+    "event.unrated": _("Marked unrated: no rating counts the event"),
+    "event.rated": _("Counted in the ratings again"),
+    "entries.rated_from_pulka": _("Players' ratings set from Pulka's rating: %(entries)s"),
     "standings.tiebreaks": _("Tie-breaks changed: %(before)s → %(after)s"),
     "entry.registered": _("%(entry)s entered"),
     "entries.imported": _("%(count)s players imported from CSV"),
