@@ -108,3 +108,16 @@ def test_a_board_refuses_a_card_twice() -> None:
         Board.from_cards(1, 1, "11" + "BDHM27WQK4CEIN3FVRJS5LP8GU6AOT")
     with pytest.raises(CardError):
         Card("S", "6")
+
+
+def test_the_docs_board_file_reads_and_its_first_board_is_the_seeds() -> None:
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "duplicate.md").read_text("utf-8")
+    (block,) = re.findall(r"```boards\n(.*?)```", doc, re.S)
+    boards = read_boards(block)
+    assert boards[0] == generate_boards("example", 1)[0]
+    assert format_boards(boards) == "".join(
+        line + "\n" for line in block.splitlines() if line and not line.startswith("#")
+    )
