@@ -22,9 +22,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from scoring.notation_lexer import NotationError
 from scoring.variant_base import Variant
 
-__all__ = ["board_protocol", "deal_values", "DealError"]
+__all__ = ["board_protocol", "deal_values", "read_board_deal", "DealError"]
 
 
 class DealError(ValueError):
@@ -62,3 +63,26 @@ def deal_values(variant: Variant, protocol: Any) -> tuple[Fraction, ...]:
     after = variant.settlement(protocol)
     before = variant.settlement(protocol.with_deals(()))
     return tuple(a - b for a, b in zip(after, before, strict=True))
+
+
+def read_board_deal(variant: Variant, header: Any, text: str) -> Any:
+    """``header`` (:func:`board_protocol` without a deal) with the one deal ``text`` — a deal
+    line in the family's text notation, without its number — read by the family's own reader.
+
+    :raises DealError: for no deal or more than one.
+    :raises ValueError: the family's :class:`~scoring.notation_lexer.NotationError`, its
+        ``line`` and ``column`` counted in ``text`` alone.
+    """
+    line = " ".join(text.split())
+    if not line:
+        raise DealError("deal: a board's result needs its deal")
+    head = variant.format_text(header).split("\n\n", 1)[0]
+    try:
+        protocol, _sheet = variant.parse_text(f"{head}\n\n1. {line}\n")
+    except NotationError as exc:
+        exc.line = 1
+        exc.column = max(1, exc.column - len("1. "))
+        raise
+    if len(protocol.deals) != 1:
+        raise DealError(f"deals: a board's result is one deal, not {len(protocol.deals)}")
+    return protocol

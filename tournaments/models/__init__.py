@@ -47,3 +47,6 @@ __all__ += [
     "SeriesStandingsSnapshot",
 ]
 __all__ += ["Team", "TeamLineUp", "TeamMember", "TeamRules"]
+from .duplicate import Board, BoardResult, BoardScore, DuplicateEvent  # noqa: E402
+
+__all__ += ["Board", "BoardResult", "BoardScore", "DuplicateEvent"]
