@@ -39,6 +39,7 @@ __all__ = [
     "duplicate_commit_seed",
     "duplicate_deal_boards",
     "duplicate_import_boards",
+    "board_header",
     "board_result_enter",
     "board_rescore",
 ]
@@ -189,11 +190,24 @@ def _board_header(table: Table, board: Board) -> Any:
     )
 
 
+def board_header(table: Table, board: Board) -> Any:
+    """The family's empty protocol of ``board`` at ``table`` (its deal form reads into it)."""
+    return _board_header(table, board)
+
+
 def board_result_enter(
-    *, table: Table, board_number: int, text: str, by=None, referee: bool = False, reason: str = ""
+    *,
+    table: Table,
+    board_number: int,
+    text: str = "",
+    deal: Any = None,
+    by=None,
+    referee: bool = False,
+    reason: str = "",
 ) -> BoardResult:
     """Keep ``table``'s result on board ``board_number``: the deal line in the family's text
-    notation, scored alone by the family (``scoring.duplicate.values``), with the family's
+    notation (``text``), or the family's deal object its phone form made (``deal``), scored
+    alone by the family (``scoring.duplicate.values``), with the family's
     findings. A referee may correct a result of a closed round (with a reason); the table may
     enter only while its round is in play. The board's comparison is re-scored by a job.
 
@@ -205,7 +219,7 @@ def board_result_enter(
     plays = [p for p in event_plays(event) if p.round == rnd.number and p.table == table.number]
     if not any(board_number in p.boards for p in plays):
         raise UserFacingError(
-            _("Table %(table)d does not play board %(board)d in this round.")
+            _("Table %(table)d does not play board %(board)s in this round.")
             % {"table": table.number, "board": board_number},
             {"field": "board"},
         )
@@ -219,7 +233,10 @@ def board_result_enter(
     variant = event_variant(event)
     header = _board_header(table, board)
     try:
-        protocol = read_board_deal(variant, header, text)
+        if deal is not None:
+            protocol = header.with_deals((deal,))
+        else:
+            protocol = read_board_deal(variant, header, text)
         values = deal_values(variant, protocol)
     except NotationError as exc:
         raise UserFacingError(
@@ -239,7 +256,10 @@ def board_result_enter(
         }
         for f in report.findings
     ]
-    deal_line = " ".join(text.split())
+    try:
+        deal_line = variant.deal_text(protocol, 0)
+    except ValueError:  # a deal the notation cannot write: as typed
+        deal_line = " ".join(text.split())
     with transaction.atomic():
         result, created = BoardResult.objects.select_for_update().get_or_create(
             board=board,

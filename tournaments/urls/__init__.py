@@ -57,6 +57,7 @@ urlpatterns += i18n_patterns(
     path("", include("tournaments.urls.standings")),
     path("", include("tournaments.urls.series")),
     path("", include("tournaments.urls.teams")),
+    path("", include("tournaments.urls.duplicate")),
     path("", include("tournaments.urls.organiser")),
     path("", include("tournaments.urls.archive")),
     path("", include("tournaments.urls.private")),
