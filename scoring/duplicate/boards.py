@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..findings import gettext_noop
 from .cards import DECK, Card, CardError
 
 __all__ = [
@@ -52,13 +53,18 @@ SEATS: Final[int] = 3
 
 
 class BoardFileError(ValueError):
-    """A board file that cannot be read: names the line and the field."""
+    """A board file that cannot be read: names the line and the field.
 
-    def __init__(self, line: int, field: str, message: str) -> None:
+    ``message`` is in English (the logs, the API); ``text`` and ``params`` say the whole error
+    for people, a :func:`~scoring.findings.gettext_noop` template the Django side translates."""
+
+    def __init__(self, line: int, field: str, message: str, text: str, **params: object) -> None:
         super().__init__(f"line {line}, {field}: {message}")
         self.line = line
         self.field = field
         self.message = message
+        self.text = text
+        self.params = {"line": line, **params}
 
 
 @dataclass(frozen=True)
@@ -153,27 +159,51 @@ def read_boards(text: str) -> tuple[Board, ...]:
             continue
         fields = line.split()
         if len(fields) < 3:
-            raise BoardFileError(line_no, "line", "expected '<number>. <dealer> <32 cards>'")
+            raise BoardFileError(
+                line_no, "line", "expected '<number>. <dealer> <32 cards>'",
+                gettext_noop("Line %(line)d: expected the board's number and a dot, the dealer's seat and the 32 cards."),
+            )
         number_text, dealer_text, cards = fields[0], fields[1], fields[2]
         if not number_text.endswith(".") or not number_text[:-1].isdigit() or int(number_text[:-1]) < 1:
-            raise BoardFileError(line_no, "number", f"expected a board number and a dot, found {number_text!r}")
+            raise BoardFileError(
+                line_no, "number", f"expected a board number and a dot, found {number_text!r}",
+                gettext_noop("Line %(line)d: expected the board's number and a dot, found “%(found)s”."),
+                found=number_text,
+            )
         number = int(number_text[:-1])
         if number in seen:
-            raise BoardFileError(line_no, "number", f"board {number} is given twice")
+            raise BoardFileError(
+                line_no, "number", f"board {number} is given twice",
+                gettext_noop("Line %(line)d: board %(board)d is given twice."), board=number,
+            )
         if dealer_text not in ("1", "2", "3"):
-            raise BoardFileError(line_no, "dealer", f"expected the dealer's seat 1, 2 or 3, found {dealer_text!r}")
+            raise BoardFileError(
+                line_no, "dealer", f"expected the dealer's seat 1, 2 or 3, found {dealer_text!r}",
+                gettext_noop("Line %(line)d: the dealer's seat is 1, 2 or 3, not “%(found)s”."),
+                found=dealer_text,
+            )
         if len(cards) != 32:
-            raise BoardFileError(line_no, "cards", f"expected 32 cards, found {len(cards)}")
+            raise BoardFileError(
+                line_no, "cards", f"expected 32 cards, found {len(cards)}",
+                gettext_noop("Line %(line)d: a board has 32 cards, not %(n)d."), n=len(cards),
+            )
         try:
             board = Board.from_cards(number, int(dealer_text), cards)
         except CardError as e:
-            raise BoardFileError(line_no, "cards", str(e)) from None
+            raise BoardFileError(
+                line_no, "cards", str(e),
+                gettext_noop("Line %(line)d: “%(found)s” holds a character that is not a card's code."),
+                found=cards,
+            ) from None
         except ValueError as e:
-            raise BoardFileError(line_no, "cards", str(e)) from None
+            raise BoardFileError(
+                line_no, "cards", str(e),
+                gettext_noop("Line %(line)d: a board holds each of the 32 cards once."),
+            ) from None
         seen.add(number)
         boards.append(board)
     if not boards:
-        raise BoardFileError(1, "file", "no board in the file")
+        raise BoardFileError(1, "file", "no board in the file", gettext_noop("The file holds no board."))
     return tuple(sorted(boards, key=lambda b: b.number))
 
 

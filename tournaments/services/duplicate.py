@@ -158,11 +158,7 @@ def duplicate_import_boards(*, event: Event, text: str, by=None) -> int:
     try:
         boards = read_boards(text)
     except BoardFileError as exc:
-        raise UserFacingError(
-            _("Line %(line)d, %(field)s: %(reason)s")
-            % {"line": exc.line, "field": exc.field, "reason": exc.message},
-            {"field": "boards", "line": exc.line, "part": exc.field},
-        ) from exc
+        raise UserFacingError.of(exc, {"field": "boards", "line": exc.line, "part": exc.field}) from exc
     with transaction.atomic():
         _require_no_results(event)
         Board.objects.filter(event=event).delete()
