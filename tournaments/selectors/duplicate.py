@@ -153,3 +153,19 @@ def duplicate_standings(event: Event) -> tuple[tuple[Standing, ...], dict[int, A
             )
         )
     return standings(seat_scores), entries
+
+
+def tables_missing_results(round_: Round) -> list[tuple[int, tuple[str, ...]]]:
+    """``(table number, players)`` of the round's tables with a board still without its result:
+    what closing the round leaves unplayed (a duplicate round has no pulka to approve)."""
+    plays = [p for p in event_plays(round_.event) if p.round == round_.number]
+    entered = set(
+        BoardResult.objects.filter(table__round=round_).values_list("table__number", "board__number")
+    )
+    out = []
+    for table in round_.tables.prefetch_related("seats__entry__player").order_by("number"):
+        wanted = {(table.number, b) for p in plays if p.table == table.number for b in p.boards}
+        if wanted - entered:
+            seats = sorted(table.seats.all(), key=lambda s: s.position)
+            out.append((table.number, tuple(s.entry.player.name for s in seats)))
+    return out

@@ -209,7 +209,8 @@ def board_result_enter(
 
     :raises UserFacingError: naming the field (``board``, ``deal``, ``reason``).
     """
-    rnd: Round = table.round
+    # the round as stored now (a caller's table may carry a round read before it started)
+    rnd: Round = Round.objects.select_related("event").get(pk=table.round_id)
     event = rnd.event
     _require_duplicate(event)
     plays = [p for p in event_plays(event) if p.round == rnd.number and p.table == table.number]

@@ -154,3 +154,20 @@ def test_standings_by_matchpoints(django_capture_on_commit_callbacks) -> None:
     # each board seat's matchpoints add up to n(n − 1) = 6: the whole field 9 boards × 3 seats × 6
     assert sum(s.total for s in table) == 9 * 3 * 6
     assert table[0].place == 1 and table[0].total >= table[-1].total
+
+
+def test_a_round_closes_once_every_board_has_its_result() -> None:
+    from tournaments.services.rounds import UnfinishedTablesError, round_close
+
+    event, rounds = _ready()
+    r1 = rounds[0]
+    for table in r1.tables.order_by("number"):
+        for board in (b for p in table_plays(table) for b in p.boards):
+            if (table.number, board) != (3, 1):
+                board_result_enter(table=table, board_number=board, text=DEALS[0])
+    with pytest.raises(UnfinishedTablesError) as refused:
+        round_close(round_=Round.objects.get(pk=r1.pk))
+    assert refused.value.extra["tables"] == [{"table": 3, "state": "missing"}]
+    board_result_enter(table=r1.tables.get(number=3), board_number=1, text=DEALS[1])
+    round_close(round_=Round.objects.get(pk=r1.pk))
+    assert Round.objects.get(pk=r1.pk).state == Round.State.CLOSED
