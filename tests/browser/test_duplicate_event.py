@@ -97,8 +97,8 @@ def test_a_duplicate_evening_on_phones(browser, desk, phone, live_server, shots)
     assert phone.evaluate(FITS)
     html = phone.content()
     assert html.count("6♠") >= 3 and "Hand record" in html and "Talon" in html
-    rows = phone.locator("table.traveller tbody tr")
-    assert rows.count() == 3
+    assert phone.locator("section.traveller-table").count() == 3
+    assert phone.locator("table.traveller tbody tr").count() == 9
     phone.screenshot(path=str(shots / "duplicate-traveller.png"), full_page=True)
 
     # the standings: nine players, each with nine boards, matchpoints summing to 9 × 3 × 6

@@ -191,7 +191,22 @@ def board_traveller(request, event, number: int):
             "dup": dup,
             "board": board,
             "round": rnd,
-            "rows": [{"r": r, "findings": _said(r.result)} for r in sel.traveller(board)],
+            "rows": [
+                {
+                    "r": r,
+                    "findings": _said(r.result),
+                    "seats": [
+                        {
+                            "n": k + 1,
+                            "player": player,
+                            "value": float(r.values[k]) if r.values else None,
+                            "score": float(r.scores[k]) if r.scores and r.scores[k] is not None else None,
+                        }
+                        for k, player in enumerate(r.players)
+                    ],
+                }
+                for r in sel.traveller(board)
+            ],
             "hands": hands,
             "talon": [c.label for c in pure.talon] if hands else [],
             "closed": closed,

@@ -65,7 +65,7 @@ def test_the_traveller_shows_the_hand_record_once_the_round_is_closed(
             )
     url = reverse("duplicate-board", args=[event.slug, 1])
     page = client.get(url).content.decode()
-    assert "Traveller" in page and page.count("ровно") == 3
+    assert "Traveller" in page and page.count("ровно") == 3 and page.count("traveller-table") == 3
     assert "The hand record is shown once the round is closed." in page
     Round.objects.filter(pk=round_.pk).update(state=Round.State.CLOSED)
     page = client.get(url).content.decode()
