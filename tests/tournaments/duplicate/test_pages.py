@@ -102,3 +102,12 @@ def test_the_organiser_prepares_the_boards(client):
     assert not Board.objects.filter(event=event).exists()
     client.post(url, {"action": "deal", "seed": "first frost"})
     assert Board.objects.filter(event=event).count() == 9
+
+
+def test_the_tables_link_and_the_event_page_lead_to_the_duplicate_pages(client, evening):
+    event, round_ = evening
+    table = round_.tables.get(number=1)
+    answer = client.get(reverse("protocol-table", args=[table.url_key]))
+    assert answer.status_code == 302 and answer["Location"].endswith(f"/t/{table.url_key}/boards/")
+    page = client.get(reverse("event", args=[event.slug])).content.decode()
+    assert reverse("duplicate", args=[event.slug]) in page
