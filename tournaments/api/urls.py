@@ -10,4 +10,5 @@ urlpatterns: list = [
     path("", include("tournaments.api.urls_standings")),
     path("", include("tournaments.api.urls_series")),
     path("", include("tournaments.api.urls_teams")),
+    path("", include("tournaments.api.urls_duplicate")),
 ]

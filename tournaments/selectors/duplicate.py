@@ -87,6 +87,7 @@ class TravellerRow:
     table: Table
     result: BoardResult | None
     players: list[Any]
+    entries: list[Any]
     values: list[Fraction]
     scores: list[Fraction | None]
 
@@ -122,6 +123,7 @@ def traveller(board: Board) -> list[TravellerRow]:
                 table=table,
                 result=result,
                 players=[s.entry.player for s in seats],
+                entries=[s.entry for s in seats],
                 values=[Fraction(v) for v in result.values] if result else [],
                 scores=[scores.get(k) for k in range(1, len(seats) + 1)] if result else [],
             )
@@ -169,3 +171,13 @@ def tables_missing_results(round_: Round) -> list[tuple[int, tuple[str, ...]]]:
             seats = sorted(table.seats.all(), key=lambda s: s.position)
             out.append((table.number, tuple(s.entry.player.name for s in seats)))
     return out
+
+
+def seed_revealed(event: Event, dup: DuplicateEvent) -> str:
+    """The boards' seed, public once every planned round is closed (before, it would show the
+    boards still to be played); "" until then."""
+    if not dup.seed:
+        return ""
+    rounds = Round.objects.filter(event=event)
+    closed = rounds.filter(state=Round.State.CLOSED).count()
+    return dup.seed if rounds.exists() and closed == rounds.count() >= event.rounds_planned else ""

@@ -148,6 +148,7 @@ def duplicate_overview(request, event):
             "rows": rows,
             "boards": Board.objects.filter(event=event).order_by("number"),
             "is_matchpoints": dup.method == DuplicateEvent.Method.MATCHPOINTS,
+            "seed": sel.seed_revealed(event, dup),
         },
     )
 

@@ -111,3 +111,18 @@ def test_the_tables_link_and_the_event_page_lead_to_the_duplicate_pages(client, 
     assert answer.status_code == 302 and answer["Location"].endswith(f"/t/{table.url_key}/boards/")
     page = client.get(reverse("event", args=[event.slug])).content.decode()
     assert reverse("duplicate", args=[event.slug]) in page
+
+
+def test_the_seed_is_revealed_once_every_round_is_closed(client):
+    from scoring.duplicate.boards import seed_sha256
+    from tournaments.services.duplicate import duplicate_commit_seed
+
+    event = nine_player_event()
+    duplicate_commit_seed(event=event, seed_hash=seed_sha256("thaw"))
+    duplicate_deal_boards(event=event, seed="thaw")
+    rounds = [seat_duplicate_round(event, n) for n in (1, 2, 3)]
+    page = client.get(reverse("duplicate", args=[event.slug])).content.decode()
+    assert seed_sha256("thaw") in page and "thaw" not in page.replace(seed_sha256("thaw"), "")
+    Round.objects.filter(pk__in=[r.pk for r in rounds]).update(state=Round.State.CLOSED)
+    page = client.get(reverse("duplicate", args=[event.slug])).content.decode()
+    assert "The seed, revealed now that every round is closed: thaw." in page
