@@ -42,6 +42,7 @@ __all__ = [
     "board_header",
     "board_result_enter",
     "board_rescore",
+    "duplicate_schedule_rescore",
 ]
 
 #: the job that re-scores one board's comparison everywhere (``jobs.result_tasks``)
@@ -280,6 +281,17 @@ def board_result_enter(
         )
         _schedule_rescore(event, board.id)
     return result
+
+
+def duplicate_schedule_rescore(event: Event) -> int:
+    """Ask for every board of ``event`` that has a result to be scored again (an imported
+    archive: the scores are not kept in it)."""
+    ids = list(
+        Board.objects.filter(event=event, results__isnull=False).distinct().values_list("id", flat=True)
+    )
+    for board_id in ids:
+        _schedule_rescore(event, board_id)
+    return len(ids)
 
 
 def _plain(value: object) -> object:
