@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["cards", "boards", "movement", "values", "comparison"])
+@pytest.mark.parametrize("name", ["cards", "boards", "movement", "values", "comparison", "double_dummy"])
 def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(f"scoring.duplicate.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
