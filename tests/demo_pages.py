@@ -151,3 +151,25 @@ def league_demo_pages(*, organiser) -> list[DemoPage]:
         DemoPage("league-persons", "/e/demo-liga-2/manage/persons/", staff=True),
         DemoPage("league-person-manage", f"/people/{person.pk}/manage/", staff=True),
     ]
+
+
+def duplicate_demo_pages(*, organiser) -> list[DemoPage]:
+    """The demo's duplicate evening (issue 43): its standings, every board's traveller, every
+    table's boards page, the organisers' duplicate page and documents."""
+    from tournaments.demo.duplicate import demo_duplicate_event
+
+    event = demo_duplicate_event(organiser=organiser)
+    slug = event.slug
+    pages = [
+        DemoPage(f"{slug}-event", f"/e/{slug}/"),
+        DemoPage(f"{slug}-standings", f"/e/{slug}/duplicate/"),
+        DemoPage(f"{slug}-manage", f"/e/{slug}/manage/duplicate/", staff=True),
+        DemoPage(f"{slug}-documents", f"/e/{slug}/manage/documents/", staff=True),
+    ]
+    for board in event.boards.order_by("number"):
+        pages.append(DemoPage(f"{slug}-board-{board.number}", f"/e/{slug}/duplicate/boards/{board.number}/"))
+        pages.append(DemoPage(f"{slug}-board-{board.number}-referee", f"/e/{slug}/duplicate/boards/{board.number}/", staff=True))
+    for r in event.rounds.order_by("number"):
+        for t in r.tables.order_by("number"):
+            pages.append(DemoPage(f"{slug}-table-{r.number}-{t.number}", f"/t/{t.url_key}/boards/"))
+    return pages

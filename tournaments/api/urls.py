@@ -11,4 +11,5 @@ urlpatterns: list = [
     path("", include("tournaments.api.urls_series")),
     path("", include("tournaments.api.urls_ratings")),
     path("", include("tournaments.api.urls_teams")),
+    path("", include("tournaments.api.urls_duplicate")),
 ]

@@ -30,6 +30,9 @@ from tournaments.models import (
     Appeal,
     AuditLogEntry,
     Avoidance,
+    Board,
+    BoardResult,
+    DuplicateEvent,
     Entry,
     Event,
     EventPenalty,
@@ -185,6 +188,52 @@ def _teams(event: Event, player_ref: dict[int, int]) -> dict[str, Any]:
     }
 
 
+#: a duplicate event's option, boards and results (issue 43, docs/duplicate.md)
+DUPLICATE_FIELDS = (
+    "method",
+    "boards_per_set",
+    "stanzas",
+    "seed_hash",
+    "seed_committed_at",
+    "seed",
+    "source",
+    "prepared_at",
+)
+BOARD_FIELDS = ("number", "dealer", "cards")
+BOARD_RESULT_FIELDS = ("deal_text", "values", "findings", "ok", "entered_by", "version", "updated_at")
+
+
+def _duplicate(event: Event) -> dict[str, Any]:
+    """A duplicate event's option, its boards and each table's result on a board (the tables by
+    round and number); the comparison scores are not kept, the import scores the boards again.
+    Nothing for an ordinary event (its archive stays as it was)."""
+    dup = DuplicateEvent.objects.filter(event=event).first()
+    if dup is None:
+        return {}
+    results = (
+        BoardResult.objects.filter(board__event=event)
+        .select_related("board", "table__round")
+        .order_by("board__number", "table__round__number", "table__number")
+    )
+    return {
+        "duplicate": {
+            **_fields(dup, DUPLICATE_FIELDS),
+            "boards": [
+                _fields(b, BOARD_FIELDS) for b in Board.objects.filter(event=event).order_by("number")
+            ],
+            "results": [
+                {
+                    "board": r.board.number,
+                    "round": r.table.round.number,
+                    "table": r.table.number,
+                    **_fields(r, BOARD_RESULT_FIELDS),
+                }
+                for r in results
+            ],
+        }
+    }
+
+
 def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
     """The whole record of ``event`` as one JSON-ready document (``docs/archive-format.md``)."""
     entries = Entry.objects.filter(event=event)
@@ -234,6 +283,7 @@ def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
             for a in Avoidance.objects.filter(event=event).order_by("pk")
         ],
         **_teams(event, player_ref),
+        **_duplicate(event),
         "rounds": _rounds(event, maps, to_draw),
         "incidents": [
             {

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from rules.conventions import InvalidConventionError
 from rules.variants import find_any_convention
+from scoring.duplicate.boards import Board as PureBoard
 from tournaments.archive import export as spec
 from tournaments.archive.reading import (
     _added,
@@ -53,6 +54,9 @@ from tournaments.models import (
     Appeal,
     AuditLogEntry,
     Avoidance,
+    Board,
+    BoardResult,
+    DuplicateEvent,
     Entry,
     Event,
     EventPenalty,
@@ -72,6 +76,7 @@ from tournaments.models import (
     TeamRules,
 )
 from tournaments.services.audit import audit_log
+from tournaments.services.duplicate import duplicate_schedule_rescore
 from tournaments.services.persons import entry_person_link_new
 from tournaments.services.standings import standings_schedule
 
@@ -254,6 +259,44 @@ class _Import:
                         for j, ref in enumerate(_list(_key(line_up, "members", where), where))
                     ]
                 )
+
+    def duplicate(self, event: Event) -> None:
+        """A duplicate event's option, boards and results (issue 43; an archive without
+        ``duplicate`` is an ordinary event). Each board must hold the 32 cards once, each
+        result name a board and a table of the archive; the boards are scored again by jobs."""
+        if "duplicate" not in self.data:
+            return
+        where = "$.duplicate"
+        data = _obj(self.data["duplicate"], where)
+        _save(DuplicateEvent(event=event, **_fields(DuplicateEvent, data, spec.DUPLICATE_FIELDS, where)), where)
+        boards: dict[int, Board] = {}
+        for i, item in enumerate(_list(_key(data, "boards", where), f"{where}.boards")):
+            path = f"{where}.boards[{i}]"
+            values = _fields(Board, _obj(item, path), spec.BOARD_FIELDS, path)
+            try:
+                PureBoard.from_cards(values["number"], values["dealer"], values["cards"])
+            except ValueError as exc:
+                raise ArchiveError(f"{path}.cards", str(exc)) from None
+            if values["number"] in boards:
+                raise ArchiveError(f"{path}.number", _("not a whole number, or given twice"))
+            boards[values["number"]] = _save(Board(event=event, **values), path)
+        for i, item in enumerate(_list(data.get("results", []), f"{where}.results")):
+            path = f"{where}.results[{i}]"
+            item = _obj(item, path)
+            board = boards.get(_key(item, "board", path))
+            if board is None:
+                raise ArchiveError(f"{path}.board", _("no such board in the archive"))
+            table_id = self.maps["table"].get((_key(item, "round", path), _key(item, "table", path)))
+            if table_id is None:
+                raise ArchiveError(f"{path}.table", _("no such table in the archive"))
+            _save(
+                BoardResult(
+                    board=board, table_id=table_id,
+                    **_fields(BoardResult, item, spec.BOARD_RESULT_FIELDS, path),
+                ),
+                path,
+            )
+        duplicate_schedule_rescore(event)
 
     def draw_players(self, item: dict[str, Any], path: str) -> dict[int, int]:
         """The round's ``draw_players`` (the draw record's ids → the archive's references) as
@@ -530,6 +573,7 @@ def event_archive_import(
     run.rulings(event)
     step()
     run.protocols(step)
+    run.duplicate(event)
     step()
     run.appeals_and_penalties(event)
     step()

@@ -19,6 +19,7 @@ from tournaments.models import GeneratedFile, Job
 from tournaments.pdf.files import generated_file_mark_failed
 from tournaments.pdf.files import generated_file_render as render
 from tournaments.services import standings as service
+from tournaments.services.duplicate import board_rescore
 from tournaments.services.standings import standings_mark_failed
 from tournaments.web_cache.warm import public_pages_warm as warm
 
@@ -28,6 +29,7 @@ __all__ = [
     "event_archive_export",
     "event_archive_import",
     "public_pages_warm",
+    "duplicate_board_rescore",
 ]
 
 MAX_RETRIES = 3
@@ -161,3 +163,16 @@ def public_pages_warm(event_id: int) -> dict[str, object]:
     publication changed (issue 28): ``tournaments.web_cache.warm.public_pages_warm`` (it logs its
     errors and never raises; a lost job only leaves the pages to the first viewers)."""
     return warm(event_id=event_id)
+
+
+@shared_task(
+    base=JobTask,
+    name="tournaments.duplicate_board_rescore",
+    bind=True,
+    ignore_result=True,
+    acks_late=True,
+)
+def duplicate_board_rescore(self, board_id: int) -> int:
+    """Re-score one duplicate board's comparison everywhere (``services.duplicate.board_rescore``;
+    idempotent: it writes the board's scores afresh)."""
+    return board_rescore(board_id)

@@ -49,3 +49,6 @@ __all__ += [
 ]
 __all__ += ["Team", "TeamLineUp", "TeamMember", "TeamRules"]
 __all__ += ["PersonRating", "RatingChange", "RatingList", "UnratedEvent"]
+from .duplicate import Board, BoardResult, BoardScore, DuplicateEvent  # noqa: E402
+
+__all__ += ["Board", "BoardResult", "BoardScore", "DuplicateEvent"]

@@ -144,6 +144,8 @@ class GeneratedFile(models.Model):
         STANDINGS = "standings", _("Standings")
         PLAYER_LINKS = "links", _("Players' private links")
         ARCHIVE = "archive", _("Event archive (JSON)")
+        # a duplicate event's hand records and board slips (issue 43): referees only
+        DUPLICATE_BOARDS = "boards", _("Duplicate boards")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")

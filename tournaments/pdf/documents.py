@@ -55,6 +55,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "seating": ("pdf/seating.html", "{slug}-round{round}-seating.pdf"),
     "standings": ("pdf/standings.html", "{slug}-standings.pdf"),
     "links": ("pdf/player_links.html", "{slug}-player-links.pdf"),
+    "boards": ("pdf/duplicate_boards.html", "{slug}-boards.pdf"),
 }
 
 

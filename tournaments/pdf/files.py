@@ -27,6 +27,7 @@ from tournaments.models import Event, GeneratedFile, Round, Table
 from tournaments.models.round import without_draw_record
 from tournaments.pdf import contexts as pdf_contexts
 from tournaments.pdf import documents as pdf
+from tournaments.pdf import duplicate as pdf_duplicate
 from tournaments.pdf import paper as pdf_paper
 from tournaments.pdf import protocol_contexts as pdf_protocols
 from tournaments.services.standings import jobs_queue
@@ -82,6 +83,8 @@ def document_context(
         return pdf_contexts.standings_context(event=event)
     if kind == GeneratedFile.Kind.PLAYER_LINKS:
         return pdf_contexts.player_links_context(event=event, base_url=base_url)
+    if kind == GeneratedFile.Kind.DUPLICATE_BOARDS:
+        return pdf_duplicate.duplicate_boards_context(event=event)
     if kind == GeneratedFile.Kind.EVENT_PROTOCOLS:
         return pdf_protocols.filled_event_context(event=event)  # every round's tables, one file
     if kind == GeneratedFile.Kind.FILLED_PROTOCOL:

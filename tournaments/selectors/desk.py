@@ -43,6 +43,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.models.round import without_draw_record
+from tournaments.selectors.duplicate import duplicate_of, tables_missing_results
 
 __all__ = [
     "DeskRound",
@@ -145,6 +146,11 @@ def table_states(*, rounds) -> dict[int, list[TableState]]:
 def unfinished_tables(*, round_: Round) -> list[TableState]:
     """The tables of ``round_`` without an approved protocol: what closing it leaves without a
     result in the standings."""
+    if duplicate_of(round_.event) is not None:  # a duplicate round: a board without its result
+        return [
+            TableState(round_.number, n, players, MISSING)
+            for n, players in tables_missing_results(round_)
+        ]
     states = table_states(rounds=Round.objects.filter(pk=round_.pk))
     return [t for t in states.get(round_.number, []) if t.state != APPROVED]
 

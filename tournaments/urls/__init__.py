@@ -58,6 +58,7 @@ urlpatterns += i18n_patterns(
     path("", include("tournaments.urls.series")),
     path("", include("tournaments.urls.ratings")),
     path("", include("tournaments.urls.teams")),
+    path("", include("tournaments.urls.duplicate")),
     path("", include("tournaments.urls.organiser")),
     path("", include("tournaments.urls.archive")),
     path("", include("tournaments.urls.private")),

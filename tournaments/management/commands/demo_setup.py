@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from tournaments.demo.balkan import demo_balkan_event
+from tournaments.demo.duplicate import demo_duplicate_event
 from tournaments.demo.events import demo_event, demo_referee
 from tournaments.demo.league import demo_balkan_league, demo_federation_cup
 from tournaments.demo.pot import demo_pot_event
@@ -64,6 +65,12 @@ class Command(BaseCommand):
         self.stdout.write(
             f"demo Priffe event: {kvall.name} ({kvall.entries.count()} players, modern scoring) "
             f"at /e/{kvall.slug}/"
+        )
+        duplicate = demo_duplicate_event(organiser=user)
+        demo_referee(duplicate)
+        self.stdout.write(
+            f"demo duplicate event: {duplicate.name} ({duplicate.entries.count()} players, "
+            f"the same boards at every table) at /e/{duplicate.slug}/duplicate/"
         )
         wien = demo_pot_event(organiser=user)
         demo_referee(wien)

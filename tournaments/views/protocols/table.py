@@ -13,6 +13,7 @@ from tournaments.access import lockout
 from tournaments.errors import BIGINT_MAX, UserFacingError, whole_number
 from tournaments.models import Entry, Protocol, Round, Ruling
 from tournaments.selectors import protocols as sel
+from tournaments.selectors.duplicate import duplicate_of
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_protocol
@@ -24,6 +25,8 @@ from tournaments.words import rulings as rtext
 def table_entry(request, key: str):
     """``/t/<key>/``: the table enters its pulka deal by deal (a phone page)."""
     table = lockout.guarded(lockout.PRIVATE_KEY, request, lambda: sel.table_by_key(key))
+    if duplicate_of(table.round.event) is not None:  # a duplicate table enters its boards
+        return HttpResponseRedirect(reverse("duplicate-table", args=[key]))
     version, protocol = _current_protocol(table)
     ui = ui_of_protocol(protocol)  # the family's deal form (tournaments.variants)
     error = stale = None

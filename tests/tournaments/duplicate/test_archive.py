@@ -1,0 +1,66 @@
+"""A duplicate event's archive (issue 43, docs/archive-format.md): its option, boards and
+results travel; the import scores the boards again; a bad board is refused by its path; an
+ordinary event's archive has no ``duplicate`` key."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from tests.factories import EventFactory, UserFactory
+from tests.tournaments.duplicate.factories import nine_player_event, seat_duplicate_round
+from tournaments.archive.export import event_archive
+from tournaments.archive.load import event_archive_import
+from tournaments.archive.refs import ArchiveError
+from tournaments.models import Board, BoardResult, BoardScore, DuplicateEvent, Event
+from tournaments.selectors.duplicate import duplicate_standings
+from tournaments.services.duplicate import board_rescore, board_result_enter, duplicate_deal_boards
+
+pytestmark = pytest.mark.django_db
+
+
+def _played():
+    event = nine_player_event()
+    duplicate_deal_boards(event=event, seed="archive")
+    round_ = seat_duplicate_round(event, 1)
+    for table, deal in zip(round_.tables.order_by("number"), ["1 6S ровно w/p", "1 6S -1 w/p", "3 mis ровно"], strict=True):
+        board_result_enter(table=table, board_number=1, text=deal)
+    board_rescore(Board.objects.get(event=event, number=1).id)  # what the job does
+    return event
+
+
+def test_a_duplicate_event_travels_whole(django_capture_on_commit_callbacks):
+    event = _played()
+    document = event_archive(event=event)
+    data = document["duplicate"]
+    assert data["method"] == "matchpoints" and data["seed"] == "archive" and len(data["boards"]) == 9
+    assert [(r["board"], r["round"], r["table"]) for r in data["results"]] == [(1, 1, 1), (1, 1, 2), (1, 1, 3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        copy_ = event_archive_import(document=document, by=UserFactory(), slug="archived")
+    assert DuplicateEvent.objects.get(event=copy_).seed == "archive"
+    assert [b.cards for b in Board.objects.filter(event=copy_).order_by("number")] == [
+        b.cards for b in Board.objects.filter(event=event).order_by("number")
+    ]
+    assert BoardResult.objects.filter(board__event=copy_).count() == 3
+    assert BoardScore.objects.filter(result__board__event=copy_).count() == 9  # scored again
+    def totals(e):
+        table, entries = duplicate_standings(e)
+        return {entries[s.player].player.name: s.total for s in table}
+
+    assert totals(event) == totals(copy_) and len(totals(event)) == 9
+    assert event_archive(event=copy_)["duplicate"]["results"] == data["results"]
+
+
+def test_a_board_that_is_not_a_deck_is_refused_by_its_path():
+    event = _played()
+    document = copy.deepcopy(event_archive(event=event))
+    document["duplicate"]["boards"][1]["cards"] = "1" * 32
+    with pytest.raises(ArchiveError) as refused:
+        event_archive_import(document=document, by=UserFactory(), slug="broken")
+    assert refused.value.path == "$.duplicate.boards[1].cards"
+    assert not Event.objects.filter(slug="broken").exists()
+
+
+def test_an_ordinary_archive_has_no_duplicate_key():
+    assert "duplicate" not in event_archive(event=EventFactory())

@@ -1,0 +1,128 @@
+"""A duplicate event's pages: the table's boards on its phone link (the family's deal form),
+the traveller with the hand record once the round is closed, a referee's correction, the
+standings, the organisers' preparation."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import UserFactory
+from tests.tournaments.duplicate.factories import nine_player_event, seat_duplicate_round
+from tournaments.models import Board, BoardResult, EventRole, Round
+from tournaments.services.duplicate import duplicate_deal_boards
+
+pytestmark = pytest.mark.django_db
+
+
+def six_spades_made(declarer: int, whister: int) -> dict[str, str]:
+    post = {"kind": "game", "declarer": str(declarer), "contract": "6♠"}
+    for seat in range(3):
+        post[f"call_{seat}"] = "" if seat == declarer else "whist" if seat == whister else "pass"
+        post[f"tricks_{seat}"] = "6" if seat == declarer else "4" if seat == whister else "0"
+    return post
+
+
+@pytest.fixture
+def evening():
+    event = nine_player_event()
+    duplicate_deal_boards(event=event, seed="snowfall")
+    return event, seat_duplicate_round(event, 1)
+
+
+def test_the_table_enters_its_boards_on_the_phone(client, evening, django_capture_on_commit_callbacks):
+    event, round_ = evening
+    table = round_.tables.get(number=1)
+    url = reverse("duplicate-table", args=[table.url_key])
+    page = client.get(url).content.decode()
+    assert "Board 1" in page and 'name="tricks_0"' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, {"board": "1", **six_spades_made(0, 1)})
+    assert answer.status_code == 302
+    result = BoardResult.objects.get(table=table, board__number=1)
+    assert result.values == ["16/3", "4/3", "-20/3"]
+    page = client.get(url).content.decode()
+    assert "Board 2" in page  # the next board without a result
+    # a board of another round is not this table's
+    bad = client.post(url, {"board": "4", **six_spades_made(0, 1)})
+    assert BoardResult.objects.filter(table=table).count() == 1 and bad.status_code in (200, 400)
+    # tricks that do not add up are refused naming the problem, nothing saved
+    wrong = six_spades_made(0, 1) | {"tricks_1": "9"}
+    answer = client.post(url, {"board": "2", **wrong})
+    assert answer.status_code == 400 and 'role="alert"' in answer.content.decode()
+    assert BoardResult.objects.filter(table=table).count() == 1
+
+
+def test_the_traveller_shows_the_hand_record_once_the_round_is_closed(
+    client, evening, django_capture_on_commit_callbacks
+):
+    event, round_ = evening
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in round_.tables.all():
+            client.post(
+                reverse("duplicate-table", args=[table.url_key]),
+                {"board": "1", **six_spades_made(table.number - 1, table.number % 3)},
+            )
+    url = reverse("duplicate-board", args=[event.slug, 1])
+    page = client.get(url).content.decode()
+    assert "Traveller" in page and page.count("ровно") == 3 and page.count("traveller-table") == 3
+    assert "The hand record is shown once the round is closed." in page
+    Round.objects.filter(pk=round_.pk).update(state=Round.State.CLOSED)
+    page = client.get(url).content.decode()
+    assert "Talon" in page and "♠" in page
+    standings = client.get(reverse("duplicate", args=[event.slug])).content.decode()
+    assert "Duplicate standings" in standings and "Anna" in standings
+
+
+def test_a_referee_corrects_a_closed_rounds_result(client, evening, django_capture_on_commit_callbacks):
+    event, round_ = evening
+    referee = UserFactory()
+    EventRole.objects.create(event=event, user=referee, role=EventRole.Role.REFEREE)
+    client.force_login(referee)
+    Round.objects.filter(pk=round_.pk).update(state=Round.State.CLOSED)
+    url = reverse("duplicate-board", args=[event.slug, 2])
+    answer = client.post(url, {"table": "2", "deal": "1 6S ровно w/p"})
+    assert answer.status_code == 400  # a closed round's correction needs its reason
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, {"table": "2", "deal": "1 6S ровно w/p", "reason": "slip"})
+    assert answer.status_code == 302
+    result = BoardResult.objects.get(board__number=2, table__number=2)
+    assert result.entered_by == "referee" and result.scores.count() == 3
+
+
+def test_the_organiser_prepares_the_boards(client):
+    event = nine_player_event()
+    organiser = UserFactory()
+    EventRole.objects.create(event=event, user=organiser, role=EventRole.Role.ORGANISER)
+    client.force_login(organiser)
+    url = reverse("duplicate-manage", args=[event.slug])
+    assert "Publish the seed" in client.get(url).content.decode()
+    client.post(url, {"action": "commit", "seed": "first frost"})
+    client.post(url, {"action": "deal", "seed": "wrong"})
+    assert not Board.objects.filter(event=event).exists()
+    client.post(url, {"action": "deal", "seed": "first frost"})
+    assert Board.objects.filter(event=event).count() == 9
+
+
+def test_the_tables_link_and_the_event_page_lead_to_the_duplicate_pages(client, evening):
+    event, round_ = evening
+    table = round_.tables.get(number=1)
+    answer = client.get(reverse("protocol-table", args=[table.url_key]))
+    assert answer.status_code == 302 and answer["Location"].endswith(f"/t/{table.url_key}/boards/")
+    page = client.get(reverse("event", args=[event.slug])).content.decode()
+    assert reverse("duplicate", args=[event.slug]) in page
+
+
+def test_the_seed_is_revealed_once_every_round_is_closed(client):
+    from scoring.duplicate.boards import seed_sha256
+    from tournaments.services.duplicate import duplicate_commit_seed
+
+    event = nine_player_event()
+    duplicate_commit_seed(event=event, seed_hash=seed_sha256("thaw"))
+    duplicate_deal_boards(event=event, seed="thaw")
+    rounds = [seat_duplicate_round(event, n) for n in (1, 2, 3)]
+    page = client.get(reverse("duplicate", args=[event.slug])).content.decode()
+    assert seed_sha256("thaw") in page and "thaw" not in page.replace(seed_sha256("thaw"), "")
+    Round.objects.filter(pk__in=[r.pk for r in rounds]).update(state=Round.State.CLOSED)
+    page = client.get(reverse("duplicate", args=[event.slug])).content.decode()
+    assert "The seed, revealed now that every round is closed: thaw." in page

@@ -1,0 +1,337 @@
+"""Writes of a duplicate event (docs/duplicate.md): the event's duplicate option, its boards
+(dealt from a committed seed or read from a board file), a table's or a referee's result on a
+board, and the rescoring of a board's comparison (the job ``tournaments.duplicate_board_rescore``
+runs :func:`board_rescore`; a result saved only asks for it, through the outbox).
+"""
+
+from __future__ import annotations
+
+import hmac
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.duplicate.boards import BoardFileError, generate_boards, read_boards, seed_sha256
+from scoring.duplicate.comparison import TableResult, score_boards
+from scoring.duplicate.values import DealError, board_protocol, deal_values, read_board_deal
+from scoring.notation_lexer import NotationError
+from tournaments.errors import UserFacingError, said_error
+from tournaments.families import event_variant
+from tournaments.jobs.outbox import job_enqueue
+from tournaments.models import (
+    Board,
+    BoardResult,
+    BoardScore,
+    DuplicateEvent,
+    Event,
+    Round,
+    Table,
+)
+from tournaments.selectors.duplicate import duplicate_of, event_plays
+from tournaments.services.audit import audit_log
+
+__all__ = [
+    "RESCORE_TASK",
+    "duplicate_set_up",
+    "duplicate_commit_seed",
+    "duplicate_deal_boards",
+    "duplicate_import_boards",
+    "board_header",
+    "board_result_enter",
+    "board_rescore",
+    "duplicate_schedule_rescore",
+]
+
+#: the job that re-scores one board's comparison everywhere (``jobs.result_tasks``)
+RESCORE_TASK = "tournaments.duplicate_board_rescore"
+
+
+def _require_duplicate(event: Event) -> DuplicateEvent:
+    dup = duplicate_of(event)
+    if dup is None:
+        raise UserFacingError(_("This event is not a duplicate event."), {"field": "event"})
+    return dup
+
+
+def duplicate_set_up(
+    *,
+    event: Event,
+    method: str = DuplicateEvent.Method.MATCHPOINTS,
+    boards_per_set: int = 1,
+    stanzas: int | None = None,
+    by=None,
+) -> DuplicateEvent:
+    """Make ``event`` a duplicate event (or change its option while no result is entered)."""
+    if method not in DuplicateEvent.Method.values:
+        raise UserFacingError(_("Choose matchpoints or the difference from the average."), {"field": "method"})
+    if not 1 <= boards_per_set <= 10:
+        raise UserFacingError(_("A set holds 1 to 10 boards."), {"field": "boards_per_set"})
+    if stanzas is not None and stanzas < 1:
+        raise UserFacingError(_("At least one table plays each board."), {"field": "stanzas"})
+    if 3 not in event_variant(event).table_sizes:
+        raise UserFacingError(
+            _("Duplicate boards are dealt for tables of three; this game is not played at three."),
+            {"field": "variant"},
+        )
+    with transaction.atomic():
+        dup, _created = DuplicateEvent.objects.select_for_update().get_or_create(event=event)
+        if BoardResult.objects.filter(board__event=event).exists() and (
+            dup.boards_per_set != boards_per_set or dup.stanzas != stanzas
+        ):
+            raise UserFacingError(
+                _("Results are entered already: the movement can no longer change."),
+                {"field": "boards_per_set"},
+            )
+        dup.method = method
+        dup.boards_per_set = boards_per_set
+        dup.stanzas = stanzas
+        dup.save()
+        audit_log(event=event, action="duplicate.set_up", by=by,
+                  data={"method": method, "boards_per_set": boards_per_set, "stanzas": stanzas})
+        if BoardResult.objects.filter(board__event=event).exists():
+            for board_id in Board.objects.filter(event=event).values_list("id", flat=True):
+                _schedule_rescore(event, board_id)
+    return dup
+
+
+def duplicate_commit_seed(*, event: Event, seed_hash: str, by=None) -> DuplicateEvent:
+    """Publish the SHA-256 of the seed the boards will be dealt from (before play)."""
+    dup = _require_duplicate(event)
+    value = seed_hash.strip().lower()
+    if len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
+        raise UserFacingError(_("A SHA-256 hash is 64 hexadecimal digits."), {"field": "seed_hash"})
+    if dup.seed_hash:
+        raise UserFacingError(_("The seed's hash is published already and cannot change."), {"field": "seed_hash"})
+    dup.seed_hash = value
+    dup.seed_committed_at = timezone.now()
+    dup.save(update_fields=["seed_hash", "seed_committed_at"])
+    audit_log(event=event, action="duplicate.commit_seed", by=by, data={"seed_hash": value})
+    return dup
+
+
+def _boards_needed(event: Event, dup: DuplicateEvent) -> int:
+    return max((b for p in event_plays(event, dup) for b in p.boards), default=0)
+
+
+def _require_no_results(event: Event) -> None:
+    if BoardResult.objects.filter(board__event=event).exists():
+        raise UserFacingError(
+            _("Results are entered already: the boards can no longer change."), {"field": "boards"}
+        )
+
+
+def duplicate_deal_boards(*, event: Event, seed: str, count: int | None = None, by=None) -> int:
+    """Deal the event's boards from ``seed``; its hash must be the one published, if one was.
+    ``count`` defaults to what the movement needs for the planned rounds."""
+    dup = _require_duplicate(event)
+    seed = seed.strip()
+    if not seed:
+        raise UserFacingError(_("Give the seed."), {"field": "seed"})
+    if dup.seed_hash and not hmac.compare_digest(seed_sha256(seed), dup.seed_hash):
+        raise UserFacingError(
+            _("This seed does not have the hash published before play."), {"field": "seed"}
+        )
+    n = count or _boards_needed(event, dup)
+    if n < 1:
+        raise UserFacingError(_("The event has no rounds to deal boards for."), {"field": "count"})
+    boards = generate_boards(seed, n)
+    with transaction.atomic():
+        _require_no_results(event)
+        Board.objects.filter(event=event).delete()
+        Board.objects.bulk_create(
+            Board(event=event, number=b.number, dealer=b.dealer, cards=b.cards) for b in boards
+        )
+        dup.seed = seed
+        dup.source = DuplicateEvent.Source.SEED
+        dup.prepared_at = timezone.now()
+        dup.save(update_fields=["seed", "source", "prepared_at"])
+        audit_log(event=event, action="duplicate.deal_boards", by=by, data={"count": n, "seed": seed})
+    return n
+
+
+def duplicate_import_boards(*, event: Event, text: str, by=None) -> int:
+    """Read the event's boards from a board file (docs/duplicate.md); nothing is taken from a
+    file with a line that does not read."""
+    dup = _require_duplicate(event)
+    try:
+        boards = read_boards(text)
+    except BoardFileError as exc:
+        raise UserFacingError.of(exc, {"field": "boards", "line": exc.line, "part": exc.field}) from exc
+    with transaction.atomic():
+        _require_no_results(event)
+        Board.objects.filter(event=event).delete()
+        Board.objects.bulk_create(
+            Board(event=event, number=b.number, dealer=b.dealer, cards=b.cards) for b in boards
+        )
+        dup.seed = ""
+        dup.source = DuplicateEvent.Source.FILE
+        dup.prepared_at = timezone.now()
+        dup.save(update_fields=["seed", "source", "prepared_at"])
+        audit_log(event=event, action="duplicate.import_boards", by=by, data={"count": len(boards)})
+    return len(boards)
+
+
+def _board_header(table: Table, board: Board) -> Any:
+    event = table.round.event
+    seats = sorted(table.seats.select_related("entry__player"), key=lambda s: s.position)
+    return board_protocol(
+        event_variant(event),
+        players=tuple(s.entry.player.name for s in seats),
+        dealer=board.dealer,
+        convention=event.variant,
+        target=event.pulka_target,
+        options=tuple(sorted((event.convention_options or {}).items())),
+    )
+
+
+def board_header(table: Table, board: Board) -> Any:
+    """The family's empty protocol of ``board`` at ``table`` (its deal form reads into it)."""
+    return _board_header(table, board)
+
+
+def board_result_enter(
+    *,
+    table: Table,
+    board_number: int,
+    text: str = "",
+    deal: Any = None,
+    by=None,
+    referee: bool = False,
+    reason: str = "",
+) -> BoardResult:
+    """Keep ``table``'s result on board ``board_number``: the deal line in the family's text
+    notation (``text``), or the family's deal object its phone form made (``deal``), scored
+    alone by the family (``scoring.duplicate.values``), with the family's
+    findings. A referee may correct a result of a closed round (with a reason); the table may
+    enter only while its round is in play. The board's comparison is re-scored by a job.
+
+    :raises UserFacingError: naming the field (``board``, ``deal``, ``reason``).
+    """
+    # the round as stored now (a caller's table may carry a round read before it started)
+    rnd: Round = Round.objects.select_related("event").get(pk=table.round_id)
+    event = rnd.event
+    _require_duplicate(event)
+    plays = [p for p in event_plays(event) if p.round == rnd.number and p.table == table.number]
+    if not any(board_number in p.boards for p in plays):
+        raise UserFacingError(
+            _("Table %(table)d does not play board %(board)s in this round.")
+            % {"table": table.number, "board": board_number},
+            {"field": "board"},
+        )
+    board = Board.objects.filter(event=event, number=board_number).first()
+    if board is None:
+        raise UserFacingError(_("The boards are not prepared yet."), {"field": "board"})
+    if not referee and rnd.state not in (Round.State.PUBLISHED, Round.State.IN_PLAY):
+        raise UserFacingError(_("This round is not in play: ask a referee."), {"field": "board"})
+    if referee and rnd.state == Round.State.CLOSED and not reason.strip():
+        raise UserFacingError(_("Say why the closed round's result is corrected."), {"field": "reason"})
+    variant = event_variant(event)
+    header = _board_header(table, board)
+    try:
+        if deal is not None:
+            protocol = header.with_deals((deal,))
+        else:
+            protocol = read_board_deal(variant, header, text)
+        values = deal_values(variant, protocol)
+    except NotationError as exc:
+        raise UserFacingError(
+            _("Column %(column)d: %(reason)s") % {"column": exc.column, "reason": said_error(exc)},
+            {"field": "deal", "column": exc.column},
+        ) from exc
+    except (DealError, ValueError) as exc:
+        raise UserFacingError(said_error(exc), {"field": "deal"}) from exc
+    report = variant.check(protocol)
+    # stored as a protocol version stores them (services.protocols.checks), so that
+    # words.protocols says them in the reader's language
+    findings = [
+        {
+            "code": f.code, "severity": str(f.severity), "message": f.message, "rule": f.rule,
+            "source": f.source, "deal": f.deal, "player": f.player, "column": f.column,
+            **({"text": f.text, "params": {k: _plain(v) for k, v in f.params}} if f.text else {}),
+        }
+        for f in report.findings
+    ]
+    try:
+        deal_line = variant.deal_text(protocol, 0)
+    except ValueError:  # a deal the notation cannot write: as typed
+        deal_line = " ".join(text.split())
+    with transaction.atomic():
+        result, created = BoardResult.objects.select_for_update().get_or_create(
+            board=board,
+            table=table,
+            defaults={"deal_text": deal_line, "values": [str(v) for v in values],
+                      "findings": findings, "ok": report.ok,
+                      "entered_by": BoardResult.By.REFEREE if referee else BoardResult.By.TABLE},
+        )
+        if not created:
+            result.deal_text = deal_line
+            result.values = [str(v) for v in values]
+            result.findings = findings
+            result.ok = report.ok
+            result.entered_by = BoardResult.By.REFEREE if referee else BoardResult.By.TABLE
+            result.version += 1
+            result.save()
+        audit_log(
+            event=event, action="duplicate.result", by=by, reason=reason,
+            data={"board": board_number, "table": table.number, "round": rnd.number,
+                  "deal": deal_line, "referee": referee, "version": result.version},
+        )
+        _schedule_rescore(event, board.id)
+    return result
+
+
+def duplicate_schedule_rescore(event: Event) -> int:
+    """Ask for every board of ``event`` that has a result to be scored again (an imported
+    archive: the scores are not kept in it)."""
+    ids = list(
+        Board.objects.filter(event=event, results__isnull=False).distinct().values_list("id", flat=True)
+    )
+    for board_id in ids:
+        _schedule_rescore(event, board_id)
+    return len(ids)
+
+
+def _plain(value: object) -> object:
+    return value if isinstance(value, str | int | float | bool | type(None)) else str(value)
+
+
+def _schedule_rescore(event: Event, board_id: int) -> None:
+    job_enqueue(task=RESCORE_TASK, args=[board_id], event_id=event.id, key=f"board:{board_id}")
+
+
+def board_rescore(board_id: int) -> int:
+    """Re-score one board's comparison at every table that played it (what the job runs):
+    each seat against the same seat at the other tables, by the event's method, factored to
+    the number of tables the movement sends the board to. Returns the scores written."""
+    with transaction.atomic():
+        board = Board.objects.select_related("event__duplicate").get(pk=board_id)
+        dup = board.event.duplicate
+        results = list(
+            BoardResult.objects.select_for_update()
+            .filter(board=board)
+            .select_related("table")
+            .prefetch_related("table__seats")
+        )
+        expected = sum(1 for p in event_plays(board.event, dup) if board.number in p.boards)
+        entries: dict[int, list[int]] = {}
+        table_results = []
+        for r in results:
+            seats = sorted(r.table.seats.all(), key=lambda s: s.position)
+            entries[r.id] = [s.entry_id for s in seats]
+            table_results.append(
+                TableResult(board.number, r.id, tuple(entries[r.id]), tuple(Fraction(v) for v in r.values))
+            )
+        scores = score_boards(table_results, dup.method, expected=expected or None)
+        BoardScore.objects.filter(result__board=board).delete()
+        BoardScore.objects.bulk_create(
+            BoardScore(
+                result_id=s.table, seat=s.seat, entry_id=s.player, value=str(s.value),
+                score=str(s.score), top="" if s.top is None else str(s.top), played=s.played,
+                is_top=s.is_top,
+            )
+            for s in scores
+        )
+    return len(scores)
