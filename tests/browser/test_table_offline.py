@@ -1,0 +1,230 @@
+"""The table's phone keeps working when the hall's Wi-Fi does not (issue 42, "Done when"), in
+Debian's Chromium with the network cut by ``context.set_offline``."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.tournaments.protocols.conftest import make_table
+from tournaments.models import EntryKind, Protocol, Round
+from tournaments.services import protocols as svc
+
+from .conftest import login
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: five all-pass deals, each players' tricks (Anna, Boris, Vera): their order is checked
+FIVE = [("4", "3", "3"), ("5", "3", "2"), ("6", "2", "2"), ("2", "4", "4"), ("3", "3", "4")]
+
+
+def versions(setup) -> list[Protocol]:
+    return list(
+        Protocol.objects.filter(table=setup.table, entry_kind=EntryKind.TABLE).order_by("version")
+    )
+
+
+#: the page's path among what the phone keeps (the service worker's caches)
+KEPT = """async () => {
+  for (const name of await caches.keys()) {
+    for (const r of await (await caches.open(name)).keys()) {
+      if (new URL(r.url).pathname === location.pathname) { return true; }
+    }
+  }
+  return false;
+}"""
+
+#: every cache by name, with the paths it keeps
+CACHES = """async () => {
+  const all = {};
+  for (const name of await caches.keys()) {
+    all[name] = (await (await caches.open(name)).keys()).map(r => new URL(r.url).pathname);
+  }
+  return all;
+}"""
+
+
+def wait_until(page, script: str, timeout: float = 15.0) -> None:
+    """Poll ``script`` (a function) in the page until it answers true: the page's CSP forbids
+    the eval ``wait_for_function`` polls with."""
+    end = time.monotonic() + timeout
+
+    def true() -> bool:
+        try:
+            return bool(page.evaluate(script))
+        except PlaywrightError as exc:  # the page navigated meanwhile: ask the new one
+            if "context was destroyed" not in str(exc):
+                raise
+            return False
+
+    while not true():
+        if time.monotonic() > end:
+            outbox = page.locator("#outbox").inner_text() if page.locator("#outbox").count() else ""
+            raise AssertionError(f"still false after {timeout} s: {script}\n{page.url}\n{outbox}")
+        page.wait_for_timeout(100)
+
+
+def open_and_keep(page, url: str) -> None:
+    """Open the table's page and wait until its service worker controls it (the page kept)."""
+    page.goto(url)
+    wait_until(page, "() => navigator.serviceWorker.controller !== null")
+    wait_until(page, KEPT)
+
+
+def raspasy(page, tricks) -> None:
+    page.get_by_label("Raspasy (all passed)").check()
+    for name, taken in zip(("Anna", "Boris", "Vera"), tricks, strict=True):
+        page.get_by_label(f"Tricks of {name}").fill(taken)
+    page.get_by_role("button", name="Add the deal").tap()
+
+
+def kept_tricks(setup) -> list[tuple[str, ...]]:
+    current = Protocol.objects.get(table=setup.table, entry_kind=EntryKind.TABLE, is_current=True)
+    deals = svc.stored_protocol(current.data).deals
+    return [tuple(str(t) for t in deal.tricks) for deal in deals if hasattr(deal, "tricks")]
+
+
+def test_five_deals_offline_survive_a_reload_and_are_stored_once_in_order(phone, live_server):
+    setup = make_table(slug="offline-five")
+    page = phone
+    url = f"{live_server.url}/t/{setup.table.url_key}/"
+    open_and_keep(page, url)
+    page.context.set_offline(True)
+    for tricks in FIVE:
+        raspasy(page, tricks)
+    entries = page.locator("#outbox li.entry")
+    entries.nth(4).wait_for()
+    assert entries.count() == 5
+    assert page.locator("#outbox .network").inner_text().startswith("No network")
+    assert all(t == "on this phone" for t in page.locator("#outbox li .state").all_inner_texts())
+    assert versions(setup) == []
+    # the phone reopens the page with no network: what it holds is still there
+    page.reload()
+    page.locator("#outbox li.entry").nth(4).wait_for()
+    assert page.locator("#outbox li.entry").count() == 5
+    assert "Tricks of Anna: 6" in page.locator("#outbox li.entry").nth(2).inner_text()
+    # the network returns: all five go, in order, and the page shows the server's pulka
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('tr.deal').length === 5")
+    stored = versions(setup)
+    assert [v.version for v in stored] == [1, 2, 3, 4, 5]
+    assert len({v.client_id for v in stored}) == 5 and all(v.client_id for v in stored)
+    assert kept_tricks(setup) == FIVE
+    assert page.locator("#outbox li.entry").count() == 0
+
+
+def game_online(page) -> None:
+    """Anna 6♠, Boris whists, Vera passes, Anna takes 6: sent the usual way (online)."""
+    page.select_option("#declarer", label="Anna")
+    page.select_option("#contract", "6♠")
+    page.get_by_label("Call of Boris").select_option("whist")
+    page.get_by_label("Call of Vera").select_option("pass")
+    page.get_by_label("Tricks of Anna").fill("6")
+    page.get_by_role("button", name="Add the deal").tap()
+    page.wait_for_selector("#deal-1")
+
+
+def test_a_referees_correction_made_while_offline_is_a_conflict_not_an_overwrite(
+    phone, live_server
+):
+    setup = make_table(slug="offline-conflict")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    game_online(page)
+    assert [v.version for v in versions(setup)] == [1]
+    page.context.set_offline(True)
+    raspasy(page, FIVE[0])
+    raspasy(page, FIVE[1])
+    page.locator("#outbox li.entry").nth(1).wait_for()
+    # meanwhile the referee corrects the protocol: Anna took 7, not 6 (version 2)
+    first = versions(setup)[0]
+    protocol = svc.stored_protocol(first.data)
+    game = protocol.deals[0]
+    corrected = protocol.with_deals((dataclasses.replace(game, declarer_tricks=7),))
+    svc.protocol_save(
+        table=setup.table, protocol=corrected, based_on_version=1, by=setup.referee,
+        source=Protocol.Source.REFEREE,
+    )
+    page.context.set_offline(False)
+    conflict = page.locator("#outbox .both")
+    conflict.wait_for()
+    text = conflict.inner_text()
+    assert "now version 2" in text and "Saved meanwhile" in text and "Yours" in text
+    states = page.locator("#outbox li .state").all_inner_texts()
+    assert states == ["not saved: the protocol changed meanwhile", "waits for the one before it"]
+    # nothing was overwritten: the referee's version is the current one
+    stored = versions(setup)
+    assert [v.version for v in stored] == [1, 2] and stored[-1].is_current
+    assert svc.stored_protocol(stored[-1].data).deals[0].declarer_tricks == 7
+    # the players choose: theirs after the referee's correction
+    page.get_by_role("button", name="Add this phone's entries after the current version").tap()
+    wait_until(page, "() => document.querySelectorAll('tr.deal').length === 3")
+    stored = versions(setup)
+    assert [v.version for v in stored] == [1, 2, 3, 4]
+    assert kept_tricks(setup) == FIVE[:2]  # the raspasy, after the game
+    assert svc.stored_protocol(stored[-1].data).deals[0].declarer_tricks == 7
+
+
+def test_a_closed_round_refuses_the_queued_deals_with_the_reason_shown(phone, live_server):
+    setup = make_table(slug="offline-closed")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    page.context.set_offline(True)
+    raspasy(page, FIVE[0])
+    raspasy(page, FIVE[1])
+    page.locator("#outbox li.entry").nth(1).wait_for()
+    Round.objects.filter(pk=setup.round.pk).update(state=Round.State.CLOSED)
+    page.context.set_offline(False)
+    page.locator("#outbox li.refused").nth(1).wait_for()
+    reasons = page.locator("#outbox li.refused p.error").all_inner_texts()
+    assert len(reasons) == 2
+    assert all("Round 1 is closed" in r and setup.chief.username in r for r in reasons)
+    assert versions(setup) == []
+    # what the phone holds stays listed, to copy on paper for the referee
+    assert "Tricks of Anna: 5" in page.locator("#outbox li.entry").nth(1).inner_text()
+
+
+def test_a_revoked_table_key_stops_the_phone_from_sending(phone, live_server):
+    setup = make_table(slug="offline-revoked")
+    page = phone
+    sends = []
+    page.on("request", lambda r: sends.append(r.url) if r.url.endswith("/send") else None)
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    page.context.set_offline(True)
+    raspasy(page, FIVE[0])
+    raspasy(page, FIVE[1])
+    page.locator("#outbox li.entry").nth(1).wait_for()
+    svc.table_rotate_key(table=setup.table)
+    page.context.set_offline(False)
+    page.locator("#outbox li.revoked").nth(1).wait_for()
+    assert "link was replaced" in page.locator("#outbox .network").inner_text()
+    page.wait_for_timeout(4000)  # longer than the phone's retry: nothing more is sent
+    assert len(sends) == 1 and versions(setup) == []
+
+
+def test_the_service_worker_keeps_only_its_tables_page(phone, live_server, django_user_model):
+    one = make_table(slug="offline-own")
+    other = make_table(slug="offline-other")
+    page = phone
+    mine = f"/t/{one.table.url_key}/"
+    open_and_keep(page, live_server.url + mine)
+    login(page, live_server, one.referee)
+    for path in (f"/e/{one.event.slug}/manage/", f"/t/{other.table.url_key}/", "/", mine):
+        page.goto(live_server.url + path)
+    page.wait_for_timeout(500)
+    caches = page.evaluate(CACHES)
+    own = caches[f"pulka-table:{mine}"]
+    assert mine in own
+    assert all(p == mine or p.startswith("/static/") for p in own)
+    everything = [p for paths in caches.values() for p in paths]
+    assert f"/e/{one.event.slug}/manage/" not in everything and "/" not in everything
+    # the other table's page is only ever in its own worker's keeping, never in this one's
+    assert f"/t/{other.table.url_key}/" not in own
+    page.context.set_offline(True)
+    page.reload()
+    assert page.locator("h1").inner_text().startswith(one.event.name)
+    with pytest.raises(PlaywrightError):
+        page.goto(f"{live_server.url}/e/{one.event.slug}/manage/")
