@@ -228,3 +228,150 @@ def test_the_service_worker_keeps_only_its_tables_page(phone, live_server, djang
     assert page.locator("h1").inner_text().startswith(one.event.name)
     with pytest.raises(PlaywrightError):
         page.goto(f"{live_server.url}/e/{one.event.slug}/manage/")
+
+
+class DroppingProxy:
+    """A proxy in front of the live server that forwards each request and, for the requests
+    ``drop`` picks, reads the server's whole answer and then closes the phone's connection
+    without a byte of it: the send was stored, the phone never hears so."""
+
+    def __init__(self, upstream: str, drop) -> None:
+        import socket
+        import threading
+        from urllib.parse import urlsplit
+
+        self.upstream = urlsplit(upstream)
+        self.drop = drop
+        self.seen: list[str] = []
+        self.dropped: list[str] = []
+        self.server = socket.socket()
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(32)
+        self.url = f"http://localhost:{self.server.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        import threading
+
+        while True:
+            try:
+                client, _addr = self.server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._one, args=(client,), daemon=True).start()
+
+    @staticmethod
+    def _read_request(client) -> bytes:
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = client.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+        head, _sep, body = data.partition(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _colon, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip())
+        while len(body) < length:
+            body += client.recv(65536)
+        lines = [
+            line for line in head.split(b"\r\n")
+            if not line.lower().startswith((b"connection:", b"keep-alive:"))
+        ]
+        return b"\r\n".join([*lines, b"Connection: close"]) + b"\r\n\r\n" + body
+
+    def _one(self, client) -> None:
+        import socket
+
+        with client:
+            request = self._read_request(client)
+            if not request:
+                return
+            line = request.split(b"\r\n", 1)[0].decode()
+            self.seen.append(line)
+            with socket.create_connection((self.upstream.hostname, self.upstream.port)) as up:
+                up.sendall(request)
+                answer = b""
+                while chunk := up.recv(65536):
+                    answer += chunk
+            if self.drop(line):
+                self.dropped.append(line)
+                return  # the answer is thrown away: the phone's connection just closes
+            head, _sep, body = answer.partition(b"\r\n\r\n")
+            lines = [h for h in head.split(b"\r\n") if not h.lower().startswith(b"connection:")]
+            client.sendall(b"\r\n".join([*lines, b"Connection: close"]) + b"\r\n\r\n" + body)
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def drop_first(path_end: str):
+    """Drop the answer of the first POST whose path ends with ``path_end``."""
+    done = []
+
+    def drop(line: str) -> bool:
+        method, path, _version = line.split(" ")
+        if method == "POST" and path.endswith(path_end) and not done:
+            done.append(line)
+            return True
+        return False
+
+    return drop
+
+
+def test_a_send_whose_answer_is_cut_is_stored_once(phone, live_server):
+    setup = make_table(slug="offline-cut")
+    proxy = DroppingProxy(live_server.url, drop_first("/send"))
+    try:
+        page = phone
+        open_and_keep(page, f"{proxy.url}/t/{setup.table.url_key}/")
+        page.context.set_offline(True)
+        for tricks in FIVE[:3]:
+            raspasy(page, tricks)
+        page.locator("#outbox li.entry").nth(2).wait_for()
+        page.context.set_offline(False)
+        wait_until(page, "() => document.querySelectorAll('tr.deal').length === 3", timeout=30)
+    finally:
+        proxy.close()
+    sends = [line for line in proxy.seen if line.startswith("POST") and "/send" in line]
+    assert len(proxy.dropped) == 1 and len(sends) == 4  # the first one went twice
+    stored = versions(setup)
+    assert [v.version for v in stored] == [1, 2, 3]
+    assert kept_tricks(setup) == FIVE[:3]
+
+
+def test_a_form_sent_online_whose_answer_is_cut_is_kept_and_stored_once(phone, live_server):
+    setup = make_table(slug="online-cut")
+    key = setup.table.url_key
+    proxy = DroppingProxy(live_server.url, drop_first(f"/t/{key}/"))
+    try:
+        page = phone
+        open_and_keep(page, f"{proxy.url}/t/{key}/")
+        raspasy(page, FIVE[0])  # the usual form, online: the server stores it, the answer is lost
+        wait_until(page, "() => document.querySelectorAll('tr.deal').length === 1", timeout=30)
+    finally:
+        proxy.close()
+    assert len(proxy.dropped) == 1
+    assert [v.version for v in versions(setup)] == [1]
+    assert kept_tricks(setup) == FIVE[:1]
+
+
+def test_the_phone_checks_the_tricks_itself(phone, live_server):
+    setup = make_table(slug="offline-checks")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    page.context.set_offline(True)
+    raspasy(page, ("6", "3", "3"))
+    alert = page.locator("form.deal-form p.local-check")
+    assert alert.inner_text() == "The tricks add up to 12; a deal has 10."
+    assert page.locator("#outbox li.entry").count() == 0  # nothing kept: the players correct it
+    page.get_by_label("Game").check()
+    page.get_by_label("Tricks of Anna").fill("6")
+    page.get_by_label("Tricks of Boris").fill("")
+    page.get_by_label("Tricks of Vera").fill("")
+    page.get_by_role("button", name="Add the deal").tap()
+    assert "Choose the declarer" in alert.inner_text()
+    assert page.locator("#outbox li.entry").count() == 0
