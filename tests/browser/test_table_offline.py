@@ -359,19 +359,25 @@ def test_a_form_sent_online_whose_answer_is_cut_is_kept_and_stored_once(phone, l
     assert kept_tricks(setup) == FIVE[:1]
 
 
-def test_the_phone_checks_the_tricks_itself(phone, live_server):
+def test_the_phone_checks_what_needs_no_server(phone, live_server):
     setup = make_table(slug="offline-checks")
     page = phone
     open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
     page.context.set_offline(True)
-    raspasy(page, ("6", "3", "3"))
-    alert = page.locator("form.deal-form p.local-check")
-    assert alert.inner_text() == "The tricks add up to 12; a deal has 10."
-    assert page.locator("#outbox li.entry").count() == 0  # nothing kept: the players correct it
+    # a game without a declarer is bad input: the form says so and nothing is kept
     page.get_by_label("Game").check()
     page.get_by_label("Tricks of Anna").fill("6")
-    page.get_by_label("Tricks of Boris").fill("")
-    page.get_by_label("Tricks of Vera").fill("")
     page.get_by_role("button", name="Add the deal").tap()
-    assert "Choose the declarer" in alert.inner_text()
+    alert = page.locator("form.deal-form p.local-check")
+    assert "Choose the declarer: a player at this table." in alert.inner_text()
     assert page.locator("#outbox li.entry").count() == 0
+    # tricks that do not add up are a finding, not bad input: kept, said, and sent as entered
+    page.get_by_label("Tricks of Anna").fill("")
+    raspasy(page, ("6", "3", "3"))
+    entry = page.locator("#outbox li.entry")
+    entry.wait_for()
+    assert entry.locator(".check").inner_text() == "The tricks add up to 12; a deal has 10."
+    assert page.locator("form.deal-form p.local-check").count() == 0
+    page.context.set_offline(False)
+    page.locator("tr.finding.error").wait_for()  # the server's finding, stored with the deal
+    assert versions(setup)[-1].error_count == 1

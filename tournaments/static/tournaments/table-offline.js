@@ -136,7 +136,21 @@
   }
 
   // --- the simple checks that need no server ------------------------------------------------
+  // A missing declarer is bad input the server would refuse: the form says so and keeps nothing.
+  // Tricks that do not add up are a finding, not bad input: the deal is kept and sent (the
+  // server stores it with its findings, never "fixed"); the phone says it beside the entry.
   function problems(form) {
+    var found = [];
+    if (!form.classList.contains("deal-form")) { return found; }
+    var declarer = form.querySelector("select[name=declarer]");
+    if (declarer && shown(declarer)) {
+      var seats = Array.prototype.map.call(declarer.options, function (o) { return o.value; })
+        .filter(function (v) { return v !== ""; });
+      if (seats.indexOf(declarer.value) < 0) { found.push(words.check_declarer); }
+    }
+    return found;
+  }
+  function findings(form) {
     var found = [];
     if (!form.classList.contains("deal-form")) { return found; }
     var tricks = Array.prototype.filter.call(
@@ -151,12 +165,6 @@
       if (max && value > max) { found.push(say(words.check_trick, { field: labelOf(el), max: max })); }
     });
     if (most && sum > most) { found.push(say(words.check_tricks, { sum: sum, max: most })); }
-    var declarer = form.querySelector("select[name=declarer]");
-    if (declarer && shown(declarer)) {
-      var seats = Array.prototype.map.call(declarer.options, function (o) { return o.value; })
-        .filter(function (v) { return v !== ""; });
-      if (seats.indexOf(declarer.value) < 0) { found.push(words.check_declarer); }
-    }
     return found;
   }
   function showProblems(form, found) {
@@ -222,6 +230,12 @@
         state.textContent = stateText(entry);
         li.appendChild(document.createTextNode(" — "));
         li.appendChild(state);
+        if (entry.checks && entry.checks.length && entry.state !== "saved") {
+          var checked = document.createElement("p");
+          checked.className = "check";
+          checked.textContent = entry.checks.join(" ");
+          li.appendChild(checked);
+        }
         if (entry.state === "saved" && entry.summary_found) {
           var f = document.createElement("span");
           f.className = "findings";
@@ -445,6 +459,7 @@
         action: action,
         kind: kindOf(action, data.get("index")),
         summary: describe(form),
+        checks: findings(form),
         fields: fields,
         base: data.get("based_on_version") || "",
         formSelector: selectorOf(form),
