@@ -179,7 +179,10 @@
   }
 
   // --- the panel -----------------------------------------------------------------------------
-  function offline() { return navigator.onLine === false; }
+  // offline: the phone has no network, or the server did not answer the last send (the hall's
+  // Wi-Fi up, the server out of reach) until one is answered
+  var unreachable = false;
+  function offline() { return navigator.onLine === false || unreachable; }
   function button(text, onClick) {
     var b = document.createElement("button");
     b.type = "button";
@@ -337,6 +340,7 @@
     }, function () {
       return { state: "network" }; // no answer: sent or not, the same id goes again
     }).then(function (answer) {
+      unreachable = answer.state === "network";
       return settle(entry, answer);
     });
   }
@@ -393,7 +397,7 @@
         if (!pending.length) { return "done"; }
         var head = pending[0];
         if (head.state !== "queued" && head.state !== "sending" && head.state !== "waiting") { return "stop"; }
-        if (offline()) { return "offline"; }
+        if (navigator.onLine === false) { return "offline"; }
         lastForm = head;
         return sendOne(head).then(function (outcome) { return outcome === "next" ? step() : outcome; });
       });
