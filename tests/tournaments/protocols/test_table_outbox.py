@@ -181,3 +181,17 @@ def test_the_service_worker_and_manifest_are_the_tables_own(client, setup):
     ru = client.get("/ru" + page).content.decode()
     words = json.loads(ru.split('<script id="outbox-words" type="application/json">')[1].split("</script>")[0])
     assert words["queued"] != "on this phone"
+
+
+def test_the_pages_own_form_with_an_id_is_stored_once(client, setup):
+    """The form sent the usual way (online) carries the phone's id too: sent twice (the first
+    answer lost), one version."""
+    page = reverse("protocol-table", args=[setup.table.url_key])
+    first = client.post(page, {**game(""), "client_id": "form-1"})
+    again = client.post(page, {**game(""), "client_id": "form-1"})
+    assert first.status_code == again.status_code == 302
+    assert versions(setup) == [1]
+    assert Protocol.objects.get(table=setup.table).client_id == "form-1"
+    # without an id, as before: every post a save
+    client.post(page, raspasy("1", "4", "3", "3"))
+    assert versions(setup) == [1, 2]

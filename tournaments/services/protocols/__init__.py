@@ -42,7 +42,7 @@ from .documents import (
     protocol_from_notation,
     protocols_compare,
 )
-from .resends import protocol_by_client_id, protocol_save_once
+from .resends import checked_client_id, protocol_by_client_id, protocol_save_once
 from .saving import (
     AlreadyApprovedError,
     StaleProtocolError,
@@ -56,6 +56,7 @@ from .saving import (
 __all__ = [
     "AlreadyApprovedError",
     "StaleProtocolError",
+    "checked_client_id",
     "deal_lines",
     "double_entry_status",
     "effective_protocol",

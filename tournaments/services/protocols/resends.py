@@ -12,13 +12,17 @@ from tournaments.models import Protocol, Table
 
 from .saving import _lock_table, protocol_save
 
-__all__ = ["CLIENT_ID_LENGTH", "protocol_by_client_id", "protocol_save_once"]
+__all__ = ["CLIENT_ID_LENGTH", "checked_client_id", "protocol_by_client_id", "protocol_save_once"]
 
 #: The longest id a phone may give a save (the column's width).
 CLIENT_ID_LENGTH = 64
 
 
-def _checked(client_id: str) -> str:
+def checked_client_id(client_id: str) -> str:
+    """The id a phone gave its send, stripped.
+
+    :raises UserFacingError: none, too long, or not plain characters (``client_id``).
+    """
     client_id = (client_id or "").strip()
     if not client_id or len(client_id) > CLIENT_ID_LENGTH or not client_id.isascii():
         raise UserFacingError(
@@ -30,7 +34,7 @@ def _checked(client_id: str) -> str:
 
 def protocol_by_client_id(table: Table, client_id: str) -> Protocol | None:
     """The version a send of this id already stored at this table, if any."""
-    return Protocol.objects.filter(table=table, client_id=_checked(client_id)).first()
+    return Protocol.objects.filter(table=table, client_id=checked_client_id(client_id)).first()
 
 
 @transaction.atomic
@@ -39,7 +43,7 @@ def protocol_save_once(*, table: Table, client_id: str, **save) -> tuple[Protoco
     the first time, ``(the version stored then, True)`` for every resend, whatever its
     ``based_on_version`` (the first send moved the current version on). The table's row is
     locked first, so two sends of one id at once store one version."""
-    client_id = _checked(client_id)
+    client_id = checked_client_id(client_id)
     table = _lock_table(table)
     stored = Protocol.objects.filter(table=table, client_id=client_id).first()
     if stored is not None:

@@ -150,8 +150,7 @@ def table_send(request, key: str) -> JsonResponse:
     table = _table(request, key)
     client_id = request.POST.get("client_id", "")
     try:
-        if not client_id:
-            svc.protocol_by_client_id(table, client_id)  # refused: the id names the send
+        client_id = svc.checked_client_id(client_id)  # every send names itself
         version, protocol = _current_protocol(table)
         ui = ui_of_protocol(protocol)
         saved, replay = _save_from_post(request, table, version, protocol, ui, client_id)
