@@ -381,3 +381,36 @@ def test_the_phone_checks_what_needs_no_server(phone, live_server):
     page.context.set_offline(False)
     page.locator("tr.finding.error").wait_for()  # the server's finding, stored with the deal
     assert versions(setup)[-1].error_count == 1
+
+
+def test_a_refused_entry_goes_back_to_the_form_and_keeps_its_place(phone, live_server):
+    setup = make_table(slug="offline-back")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    page.context.set_offline(True)
+    raspasy(page, FIVE[0])
+    # bad input the phone cannot tell: a game without its contract (the server refuses it)
+    page.get_by_label("Game").check()
+    page.select_option("#declarer", label="Anna")
+    page.get_by_label("Tricks of Anna").fill("6")
+    page.get_by_role("button", name="Add the deal").tap()
+    raspasy(page, FIVE[2])
+    page.locator("#outbox li.entry").nth(2).wait_for()
+    page.context.set_offline(False)
+    refused = page.locator("#outbox li.refused")
+    refused.wait_for()
+    assert refused.locator("p.error").inner_text()  # the server's reason
+    states = page.locator("#outbox li .state").all_inner_texts()
+    assert states == ["saved (version 1)", "not saved", "waits for the one before it"]
+    refused.get_by_role("button", name="Back to the form").tap()
+    assert page.locator("#declarer").input_value() == "0"  # Anna, as entered
+    assert page.get_by_label("Tricks of Anna").input_value() == "6"
+    page.select_option("#contract", "6♠")
+    page.get_by_label("Call of Boris").select_option("whist")
+    page.get_by_label("Call of Vera").select_option("pass")
+    page.get_by_role("button", name="Add the deal").tap()
+    wait_until(page, "() => document.querySelectorAll('tr.deal').length === 3")
+    assert [v.version for v in versions(setup)] == [1, 2, 3]
+    deals = svc.stored_protocol(versions(setup)[-1].data).deals
+    assert kept_tricks(setup) == [FIVE[0], FIVE[2]]
+    assert deals[1].declarer == 0 and deals[1].declarer_tricks == 6  # the game in its place

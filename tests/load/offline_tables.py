@@ -145,15 +145,21 @@ class Phone:
         return "refused"
 
 
-def deal_fields(rng: random.Random) -> dict:
-    """A deal as the table page's form sends it: an all-pass deal or a contract made."""
-    if rng.random() < 0.3:
-        a = rng.randint(0, 6)
-        b = rng.randint(0, 10 - a)
+def deal_fields(rng: random.Random, pulya: list[int]) -> dict:
+    """A deal as the table page's form sends it: an all-pass deal (every player takes a
+    trick) or a contract made with one whister. No player's pulya gets near the target
+    (``pulya``: each seat's so far), so that every pulka stays free of findings and the
+    referee can approve it."""
+    cost = {"6": 2, "7": 4}  # a contract made writes its value in the declarer's pulya
+    contract = rng.choice(CONTRACTS)
+    able = [s for s in range(3) if pulya[s] + cost[contract[0]] <= 6]
+    if rng.random() < 0.3 or not able:
+        a = rng.randint(1, 6)
+        b = rng.randint(1, 9 - a)
         return {"action": "add", "kind": "raspasy", "tricks_0": str(a), "tricks_1": str(b),
                 "tricks_2": str(10 - a - b)}  # fmt: skip
-    declarer = rng.randrange(3)
-    contract = rng.choice(CONTRACTS)
+    declarer = rng.choice(able)
+    pulya[declarer] += cost[contract[0]]
     others = [s for s in range(3) if s != declarer]
     rng.shuffle(others)
     return {
@@ -216,8 +222,9 @@ def run(args) -> dict:
             """The players enter a deal every ``pace`` seconds, network or not; the ending."""
             rng = random.Random(args.seed * 1000 + i)
             time.sleep(rng.random() * args.pace)
+            pulya = [0, 0, 0]
             for _deal in range(args.deals):
-                phone.enter(deal_fields(rng))
+                phone.enter(deal_fields(rng, pulya))
                 time.sleep(args.pace * (0.5 + rng.random()))
             phone.enter({"action": "ending", "ending": "agreement"})
 

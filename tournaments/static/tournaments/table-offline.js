@@ -1,15 +1,16 @@
 // The table's phone without the hall's network (issue 42). Plain JavaScript, no framework.
 //
 // Every form of the table's page (a deal added, corrected or deleted, a row the players wrote,
-// the ending) goes through an outbox kept on the phone (IndexedDB), one entry per send, sent in
-// order to /t/<key>/send when the network is there. Each entry carries an id made here (the
-// server stores a resend of an id once, and answers what it answered the first time) and the
-// version it builds on: the page's version for the first, the version the entry before it was
-// saved as for the next. The server refuses a stale version: the page then shows what was saved
-// meanwhile beside what the phone holds, and asks; nothing is overwritten. A closed round or a
-// refused entry stops the sending with the server's reason; a revoked key (404) stops it for
-// good. The words come from the page (#outbox-words, JSON); the service worker
-// (/t/<key>/sw.js) keeps the page for a phone that reopens it offline.
+// the ending) carries an id made here. Online with nothing held, the form goes as it always
+// did (the service worker keeps it in the outbox should its answer never come); offline, or
+// behind what the phone already holds, it goes into the outbox kept on the phone (IndexedDB),
+// sent in order to /t/<key>/send when the network is back. The server stores a resend of an id
+// once and answers what it answered the first time. Each send builds on a version: the page's
+// for the first, the version the entry before it was saved as for the next. The server refuses
+// a stale version: the page then shows what was saved meanwhile beside what the phone holds,
+// and asks; nothing is overwritten. A closed round stops the sending with the server's reason,
+// a revoked key (404) for good. The words come from the page (#outbox-words, JSON); the service
+// worker (/t/<key>/sw.js) keeps the page for a phone that reopens it offline.
 (function () {
   "use strict";
   var box = document.getElementById("outbox");
@@ -195,7 +196,7 @@
       case "saved": return say(words.saved, { version: entry.version });
       case "sending": return words.sending;
       case "conflict": return words.conflict;
-      case "refused": case "revoked": return words.refused;
+      case "refused": case "revoked": case "back": return words.refused;
       case "waiting": return words.waiting;
       default: return words.queued;
     }
@@ -220,7 +221,7 @@
       var halted = false; // entries behind one that waits for the players' choice
       found.forEach(function (entry) {
         if (halted && entry.state === "queued") { entry = Object.assign({}, entry, { state: "waiting" }); }
-        if (["conflict", "refused", "revoked"].indexOf(entry.state) >= 0) { halted = true; }
+        if (["conflict", "refused", "revoked", "back"].indexOf(entry.state) >= 0) { halted = true; }
         var li = document.createElement("li");
         li.className = "entry " + entry.state;
         li.dataset.id = entry.id;
@@ -258,13 +259,13 @@
           ask.appendChild(button(words.keep_mine, function () { keepMine(entry); }));
           ask.appendChild(button(words.discard_mine, discardMine));
           li.appendChild(ask);
-        } else if (entry.state === "refused" || entry.state === "revoked") {
+        } else if (entry.state === "refused" || entry.state === "revoked" || entry.state === "back") {
           var why = document.createElement("p");
           why.className = "error";
           why.setAttribute("role", "alert");
           why.textContent = entry.message || "";
           li.appendChild(why);
-          if (entry.state === "refused" && !entry.final) {
+          if ((entry.state === "refused" || entry.state === "back") && !entry.final) {
             li.appendChild(button(words.back_to_form, function () { backToForm(entry); }));
           }
           li.appendChild(button(words.discard_mine, discardMine));
@@ -290,12 +291,10 @@
   }
   function backToForm(entry) {
     // the refused entry's fields back in its form, to correct and send again
+    // the entries after it wait for it: sent again, it takes its place in the order
     var form = document.querySelector(entry.formSelector || "form.deal-form");
-    entries().then(function (found) {
-      var next = found.filter(function (e) { return e.after === entry.id; });
-      next.forEach(function (e) { e.after = entry.after; e.base = entry.base; });
-      return Promise.all(next.map(put));
-    }).then(function () { return remove([entry.id]); }).then(function () {
+    entry.state = "back"; // kept, in its place, until the form is sent again
+    put(entry).then(function () {
       if (form) {
         fill(form, entry.fields);
         var kind = form.querySelector("input[name=kind]:checked");
@@ -397,6 +396,12 @@
         if (!pending.length) { return "done"; }
         var head = pending[0];
         if (head.state !== "queued" && head.state !== "sending" && head.state !== "waiting") { return "stop"; }
+        if (head.after) { // the one before it: saved meanwhile, or gone back to the form
+          var before = found.filter(function (e) { return e.id === head.after; })[0];
+          if (!before || before.state !== "saved") { return "stop"; }
+          head.after = null;
+          head.base = String(before.version);
+        }
         if (navigator.onLine === false) { return "offline"; }
         lastForm = head;
         return sendOne(head).then(function (outcome) { return outcome === "next" ? step() : outcome; });
@@ -473,6 +478,19 @@
       held += 1;
       entries().then(function (all) {
         var pending = all.filter(function (e) { return e.state !== "saved"; });
+        var back = pending.filter(function (e) {
+          return e.state === "back" && e.formSelector === made.formSelector;
+        })[0];
+        if (back) { // in the place of the entry that went back to the form
+          remove([back.id]);
+          made.created = back.created;
+          made.after = back.after;
+          made.base = back.base;
+          made.state = "queued";
+          var next = pending.filter(function (e) { return e.after === back.id; });
+          next.forEach(function (e) { e.after = made.id; });
+          return Promise.all([made].concat(next).map(put)).then(render).then(pump);
+        }
         var last = pending.length ? pending[pending.length - 1] : null;
         made.after = last ? last.id : null;
         made.state = last && last.state !== "queued" && last.state !== "sending" && last.state !== "waiting" ? "waiting" : "queued";
