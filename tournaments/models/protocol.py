@@ -103,10 +103,18 @@ class Protocol(models.Model):
         "tournaments.Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The id the table's phone gave this save (its outbox, issue 42): a resend of the same id
+    #: stores nothing new and answers this version; empty for every other save.
+    client_id = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["table", "entry_kind", "-version"]
         constraints = [
+            models.UniqueConstraint(
+                fields=["table", "client_id"],
+                condition=~Q(client_id=""),
+                name="one_protocol_per_phone_send",
+            ),
             models.UniqueConstraint(
                 fields=["table"], condition=Q(approved=True), name="one_approved_protocol_per_table"
             ),

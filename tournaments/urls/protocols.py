@@ -9,6 +9,10 @@ _TABLE = "e/<slug:slug>/manage/rounds/<int:number>/tables/<int:table_number>/"
 
 urlpatterns = [
     path("t/<str:key>/", v.table_entry, name="protocol-table"),
+    # the table's phone offline (issue 42): its service worker is scoped to the page's folder
+    path("t/<str:key>/sw.js", v.table_worker, name="protocol-table-worker"),
+    path("t/<str:key>/manifest", v.table_manifest, name="protocol-table-manifest"),
+    path("t/<str:key>/send", v.table_send, name="protocol-table-send"),
     path("p/<str:key>/protocols/", v.player_protocols, name="protocol-player"),
     path(_TABLE + "protocol", v.referee_entry, name="protocol-referee"),
     path(_TABLE + "protocol/versions", v.protocol_versions, name="protocol-versions"),

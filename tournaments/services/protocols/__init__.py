@@ -42,6 +42,7 @@ from .documents import (
     protocol_from_notation,
     protocols_compare,
 )
+from .resends import checked_client_id, protocol_by_client_id, protocol_save_once
 from .saving import (
     AlreadyApprovedError,
     StaleProtocolError,
@@ -55,11 +56,13 @@ from .saving import (
 __all__ = [
     "AlreadyApprovedError",
     "StaleProtocolError",
+    "checked_client_id",
     "deal_lines",
     "double_entry_status",
     "effective_protocol",
     "players_sheet_errors",
     "protocol_approve",
+    "protocol_by_client_id",
     "protocol_confirm",
     "protocol_from_document",
     "notation_read",
@@ -70,6 +73,7 @@ __all__ = [
     "protocol_rescore",
     "protocol_resolve",
     "protocol_save",
+    "protocol_save_once",
     "protocol_version",
     "protocols_compare",
     "referees_to_ask",

@@ -2,7 +2,8 @@
 text notation, keyboard only), players' confirmation, approval, double entry, incidents,
 rulings, appeals and the log. Views parse the request, call one service, render.
 
-By page kind: :mod:`.table` (the table's and the player's pages), :mod:`.desk` (the referee's
+By page kind: :mod:`.table` (the table's and the player's pages), :mod:`.offline` (the
+table's page without the network: service worker, manifest, the phone's sends), :mod:`.desk` (the referee's
 desk, versions, a round's protocols), :mod:`.rulings` (incidents, rulings, appeals, the event's
 penalties, the log); :mod:`.common` what they share. The URLs (``tournaments.urls.protocols``)
 name the views from here."""
@@ -14,6 +15,7 @@ from tournaments.views.protocols.desk import (
     referee_entry,
     round_protocols,
 )
+from tournaments.views.protocols.offline import table_manifest, table_send, table_worker
 from tournaments.views.protocols.rulings import (
     appeals,
     incidents,
@@ -34,4 +36,7 @@ __all__ = [
     "round_protocols",
     "staff_view",
     "table_entry",
+    "table_manifest",
+    "table_send",
+    "table_worker",
 ]

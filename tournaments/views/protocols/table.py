@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
 from scoring.model import Ending
 from tournaments.access import lockout
@@ -17,7 +16,8 @@ from tournaments.selectors.duplicate import duplicate_of
 from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_protocol
-from tournaments.views.protocols.common import _current_protocol, _rebuild
+from tournaments.views.protocols.common import _current_protocol, _save_from_post
+from tournaments.views.protocols.offline import outbox_words
 from tournaments.words import protocols as protocol_words
 from tournaments.words import rulings as rtext
 
@@ -34,40 +34,11 @@ def table_entry(request, key: str):
     # a deal's index to edit: a number past any deal (or any integer) edits none
     edit = int(edit) if edit.isascii() and edit.isdigit() and len(edit) <= 9 else None
     if request.method == "POST":
-        action = request.POST.get("action", "add")
-        deals = list(protocol.deals)
-        sheet = svc.stored_sheet(protocol, version.sheet) if version else None
         try:
-            based_on = whole_number(request.POST.get("based_on_version"))
-            ending = None
-            if action == "sheet" and ui.sheet_template:  # a row the players wrote on paper
-                sheet = ui.sheet_from_post(request.POST, protocol, sheet)
-            elif action == "ending":
-                ending = request.POST.get("ending")
-                if ending not in Ending._value2member_map_:
-                    raise UserFacingError(_("Choose how the pulka ended."), {"field": "ending"})
-            elif action == "delete":
-                index = whole_number(request.POST.get("index"))
-                if index is None or not 0 <= index < len(deals):
-                    raise UserFacingError(_("No such deal."), {"field": "index"})
-                deals.pop(index)
-            else:
-                index = whole_number(request.POST.get("index"))
-                if action == "replace" and index is not None and 0 <= index < len(deals):
-                    dealer = sel.next_dealer(protocol.with_deals(tuple(deals[:index])))
-                    deals[index] = ui.deal_from_post(request.POST, protocol, dealer)
-                else:
-                    dealer = sel.next_dealer(protocol)
-                    deals.append(ui.deal_from_post(request.POST, protocol, dealer))
-            svc.protocol_save(
-                table=table,
-                protocol=svc.on_event_rules(table, _rebuild(protocol, deals, ending)),
-                sheet=sheet,
-                based_on_version=based_on,
-                source=Protocol.Source.TABLE_LINK,
-                by=request.user,
-            )
-            if action == "sheet":
+            # the phone's script gives each send an id: a resend stores nothing twice (issue 42)
+            client_id = request.POST.get("client_id", "")
+            _save_from_post(request, table, version, protocol, ui, client_id)
+            if request.POST.get("action") == "sheet":
                 row = request.POST.get("sheet_row", "")
                 return HttpResponseRedirect(
                     reverse("protocol-table", args=[key]) + f"?sheet_row={row}#sheet"
@@ -144,6 +115,8 @@ def table_entry(request, key: str):
             "editable": table.round.state != Round.State.CLOSED
             and not (version is not None and version.approved),
             "ask": ", ".join(svc.referees_to_ask(table.round.event)),
+            # the phone's outbox (issue 42): its words, its address, its service worker
+            "outbox_words": outbox_words(),
         },
         status=409 if stale else 400 if error else 200,
     )
