@@ -53,7 +53,7 @@ def test_an_organiser_runs_six_rounds_in_the_browser(desk, live_server):
     with page.expect_navigation():
         page.get_by_role("button", name="Import").click()
     errors = page.get_by_role("table", name="Errors")
-    assert "rating" in errors.inner_text() and "6" in errors.inner_text()
+    assert "Rating" in errors.inner_text() and "6" in errors.inner_text()  # the field in words
     assert Entry.objects.filter(event=event).count() == 0
     page.get_by_label("…or paste the CSV").fill(csv_lines(bad=False))
     with page.expect_navigation():
