@@ -195,7 +195,8 @@ def test_the_russian_sheet_names_the_players_and_writes_calls_in_the_pages_langu
         {"kind": "game", "declarer": "0", "contract": "6♠", "call_1": "whist", "call_2": "pass",
          "tricks_0": "6"},
     )  # fmt: skip
-    assert sheet_texts(setup.table) == ["Anna Petrova 6♠ / ровно w/p"]
+    # the notation's Russian words in the page's language (issue 36: no "ровно" outside Russian)
+    assert sheet_texts(setup.table) == ["Anna Petrova 6♠ / exactly w/p"]
     with translation.override("ru"):
         assert sheet_texts(setup.table) == ["Anna Petrova 6♠ / ровно в/п"]
     # the pulka's whists cell says on whom they are written

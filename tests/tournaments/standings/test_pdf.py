@@ -59,7 +59,9 @@ def test_blank_protocols_one_sheet_per_table_with_qr_link(
     assert text.count("\f") == len(tables)  # one sheet (one page) per table
     assert "Round 1, table 1" in text and f"Round 1, table {len(tables)}" in text
     assert "Анна Ёлкина" in text and "Contract / result" in text and "4.2.11" in text
-    assert "6♠ / ровно" in text  # the column's example, in DejaVu (Cyrillic and suits)
+    # the column's example in the page's language (issue 36: "ровно" only on a Russian sheet),
+    # in DejaVu (the suits; the players' Cyrillic names above)
+    assert "6♠ / exactly" in text and "ровно" not in text
     assert f"https://pulka.example.org/t/{tables[0].url_key}/" in "".join(text.split())
     assert "Pulka to: 20" in text and "First dealer" in text
     image = draw(data, tmp_path)
@@ -86,7 +88,7 @@ def test_blank_protocols_on_letter_every_sheet_has_its_grid_header_and_page_numb
     assert len(pages) == len(tables)
     for number, (page, table) in enumerate(zip(pages, tables, strict=True), start=1):
         assert f"Round 1, table {table.number}" in page
-        assert "Contract / result" in page and "6♠ / ровно" in page  # the background
+        assert "Contract / result" in page and "6♠ / exactly" in page  # the background
         assert page.count("Whists on") == table.seats.count()  # one group per player
         assert f"Page {number} / {len(tables)}" in page
         for seat in table.seats.select_related("entry__player"):
@@ -125,10 +127,12 @@ def test_filled_protocol_shows_every_deal_totals_settlement_and_penalties(
 
     deals = from_dict(protocol.data)[0].deals
     flat = " ".join(text.split())
-    assert flat.count("распасы") == sum(isinstance(d, Raspasy) for d in deals)
+    # the notation's words in the page's language (issue 36: распасы, мизер on a Russian sheet)
+    assert flat.count("raspasy") == sum(isinstance(d, Raspasy) for d in deals)
+    assert "распасы" not in flat and "мизер" not in flat
     for d in deals:
-        if isinstance(d, Game):
-            assert str(d.contract) in flat  # the 001 §4.2.11 column: contract / result
+        if isinstance(d, Game):  # the 001 §4.2.11 column: contract / result
+            assert ("misère" if d.contract.is_misere else str(d.contract)) in flat
     assert "APPROVED" in text and "Settlement" in text and "Kodeks 1996, 4.2.14" in text
     for r in protocol.result:
         assert r["name"] in text
