@@ -451,9 +451,10 @@ def compute_series_standings(
                     parts.append([p])
             split.extend(parts)
         groups = split
-    values: dict[int, dict[str, Fraction]] = {
-        p: {k: rows[p][0] if k == "total" else Fraction(v) for k, v in keys[p].items()}
-        for p in rows
+    # the total as a fraction, the tie-breaks' counts and places as the integers they are
+    # (a Fraction of each would cost a national cup's update 12,000 constructions)
+    values: dict[int, dict[str, Fraction | int]] = {
+        p: {k: rows[p][0] if k == "total" else v for k, v in keys[p].items()} for p in rows
     }
     out: list[SeriesRow] = []
     for r in placed(groups, values, [_TOTAL, *tiebreaks]):  # type: ignore[list-item]
