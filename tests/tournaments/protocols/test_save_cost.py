@@ -54,10 +54,11 @@ def test_a_table_key_save_runs_ten_statements(setup):
     # the locks: the round shared, the table alone for update; never the event's row
     locks = [s for s in sql if " FOR " in s]
     assert len(locks) == 2
-    assert locks[0].startswith('SELECT 1 FROM "tournaments_round"') and locks[0].endswith(
+    assert locks[0].startswith('SELECT state FROM "tournaments_round"') and locks[0].endswith(
         "FOR SHARE"
     )
     assert locks[1].endswith('FOR NO KEY UPDATE OF "tournaments_table"')
+    assert 'FROM "tournaments_table" WHERE' in locks[1]  # its round and event kept, not joined
     # everything a save keeps is still written: the version, its facts, the log
     v2 = Protocol.objects.get(table=setup.table, version=2)
     assert v2.is_current and not Protocol.objects.get(table=setup.table, version=1).is_current

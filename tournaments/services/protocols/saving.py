@@ -71,20 +71,32 @@ def _lock_table(table: Table, *, seats: bool = False) -> Table:
     table writes, its round cannot be closed nor its seating corrected, yet the round's tables
     write side by side. (A plain ``select_for_update()`` with ``select_related`` locked the
     round's and the event's rows for update too, so every save of an event waited for the one
-    before it: issue 38.) ``seats``: the seats read with it (``table_seats``), once."""
+    before it: issue 38.) ``seats``: the seats read with it (``table_seats``), once.
+
+    A table read with its round and event (the API's and the pages' table by its URL) keeps them:
+    the round's state is read again with its share, and only the table's own row is read again."""
+    state = None
     if connection.features.has_select_for_update:  # PostgreSQL (SQLite locks the whole file)
         with connection.cursor() as cursor:  # Django's select_for_update has no FOR SHARE
             cursor.execute(
-                f"SELECT 1 FROM {connection.ops.quote_name(Round._meta.db_table)} "
+                f"SELECT state FROM {connection.ops.quote_name(Round._meta.db_table)} "
                 "WHERE id = %s FOR SHARE",
                 [table.round_id],
             )
-    query = (
-        Table.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("round__event")
-        .defer(*without_draw_record("round"))
-    )
+            state = cursor.fetchone()[0]
+    query = Table.objects.select_for_update(of=("self",), no_key=True)
+    known = _ROUND.get_cached_value(table, None)
+    if state is not None and known is not None and _EVENT.is_cached(known):
+        locked = (query.prefetch_related(SEATS) if seats else query).get(pk=table.pk)
+        known.state = state  # as it stands under the share (a close waits for this save)
+        _ROUND.set_cached_value(locked, known)
+        return locked
+    query = query.select_related("round__event").defer(*without_draw_record("round"))
     return (query.prefetch_related(SEATS) if seats else query).get(pk=table.pk)
+
+
+_ROUND = Table._meta.get_field("round")
+_EVENT = Round._meta.get_field("event")
 
 
 def _current(table: Table, entry_kind: str) -> Protocol | None:
