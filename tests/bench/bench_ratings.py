@@ -331,7 +331,9 @@ def _migrate() -> None:
 
 def _correct(event_id: int, rng: random.Random) -> None:
     """The event's approved protocols approved again with other results (a referee's
-    correction of every table: a new approved version each)."""
+    correction of every table: a new approved version each): every result's sign turned and
+    moved by a few points, so that each run changes them (also on a database kept from a run
+    before, whose corrections a fixed random sequence would only repeat)."""
     from tournaments.models import Protocol
 
     old = list(Protocol.objects.filter(table__round__event_id=event_id, approved=True))
@@ -344,7 +346,8 @@ def _correct(event_id: int, rng: random.Random) -> None:
                 data={},
                 is_current=True,
                 approved=True,
-                result=[{**r, "whists": str(rng.randrange(-300, 300))} for r in p.result],
+                result=[{**r, "whists": str(-int(r["whists"]) + rng.randrange(-3, 4))}
+                        for r in p.result],
             )  # fmt: skip
             for p in old
         ]

@@ -134,17 +134,22 @@ class RatingChange(models.Model):
     spread, place]`` as they stood before the table)."""
 
     # no index of their own: the two below lead with the list (a season writes 135,000 rows at
-    # once, and every index is written with them)
+    # once, and every index is written with them); no database constraint either: PostgreSQL
+    # checks a deferred foreign key per row at the commit (405,000 checks for a season), and
+    # the job writes only ids it has just read from the list, the entries and the events.
+    # Django's own cascade (``on_delete``) still deletes a person's, an event's and a list's
+    # changes with them.
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False
-    )
+        RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False,
+        db_constraint=False,
+    )  # fmt: skip
     person = models.ForeignKey(
         "tournaments.Person", on_delete=models.CASCADE, related_name="rating_changes",
-        db_index=False,
+        db_index=False, db_constraint=False,
     )  # fmt: skip
     event = models.ForeignKey(
         "tournaments.Event", on_delete=models.CASCADE, related_name="rating_changes",
-        db_index=False,
+        db_index=False, db_constraint=False,
     )  # fmt: skip
     event_date = models.DateField()
     # the order of the change within its event (rounds, then tables)

@@ -26,6 +26,7 @@ than the average place; with the order alone it tied prefko on the pairs ordered
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -71,6 +72,7 @@ class WengLin(RatingModel):
             raise ValueError(f"unknown openskill model {library_model!r}")
         self.library_model = library_model
         self.margin = margin
+        self._seats = threading.local()
         self._model = getattr(openskill_models, library_model)(
             mu=mu,
             sigma=sigma,
@@ -105,7 +107,18 @@ class WengLin(RatingModel):
         self, table: RatedTable, states: Sequence[PlayerState], places: Sequence[int]
     ) -> list[PlayerState]:
         model = self._model
-        teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in states]
+        # the library's ratings made once per thread and seat and given new numbers per table:
+        # ``rate`` copies its input and never changes it (a new rating draws a uuid, which cost
+        # a sixth of the table's time)
+        pool = getattr(self._seats, "pool", None)
+        if pool is None:
+            pool = self._seats.pool = []
+        while len(pool) < len(states):
+            pool.append(model.rating(mu=self.mu, sigma=self.sigma))
+        teams = []
+        for seat, s in zip(pool, states, strict=False):
+            seat.mu, seat.sigma = s.mu, s.sigma
+            teams.append([seat])
         if self.margin:  # the margins of victory count, in units of the game's size
             size = table.game_size or 1
             rated = model.rate(teams, scores=[r.score / size for r in table.results])

@@ -125,7 +125,10 @@ def rating_lists_of_event(*, event: Event) -> list[int]:
 def _score(value: Any) -> float:
     if isinstance(value, int | float):
         return float(value)
-    return float(Fraction(str(value)))
+    try:  # the usual case, a whole number as text: what the fraction would give, cheaper
+        return float(int(value))
+    except (TypeError, ValueError):
+        return float(Fraction(str(value)))
 
 
 def _approved_tables(event_ids: list[int]) -> list[tuple[int, int, int, Any]]:
