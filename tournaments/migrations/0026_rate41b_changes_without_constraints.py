@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0023_rating41_ratings'),
+        ('tournaments', '0025_offline42_protocol_client_id'),
     ]
 
     operations = [
