@@ -8,6 +8,7 @@ import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from tests.tournaments.protocols.conftest import make_table
 from tournaments.models import EntryKind, Protocol, Round
@@ -403,8 +404,9 @@ def test_a_refused_entry_goes_back_to_the_form_and_keeps_its_place(phone, live_s
     states = page.locator("#outbox li .state").all_inner_texts()
     assert states == ["saved (version 1)", "not saved", "waits for the one before it"]
     refused.get_by_role("button", name="Back to the form").tap()
-    assert page.locator("#declarer").input_value() == "0"  # Anna, as entered
-    assert page.get_by_label("Tricks of Anna").input_value() == "6"
+    # the form is filled once the entry is marked back on the phone (IndexedDB): wait for it
+    expect(page.locator("#declarer")).to_have_value("0")  # Anna, as entered
+    expect(page.get_by_label("Tricks of Anna")).to_have_value("6")
     page.select_option("#contract", "6♠")
     page.get_by_label("Call of Boris").select_option("whist")
     page.get_by_label("Call of Vera").select_option("pass")
