@@ -8,6 +8,7 @@ import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from tests.tournaments.protocols.conftest import make_table
 from tournaments.models import EntryKind, Protocol, Round
@@ -403,8 +404,9 @@ def test_a_refused_entry_goes_back_to_the_form_and_keeps_its_place(phone, live_s
     states = page.locator("#outbox li .state").all_inner_texts()
     assert states == ["saved (version 1)", "not saved", "waits for the one before it"]
     refused.get_by_role("button", name="Back to the form").tap()
-    assert page.locator("#declarer").input_value() == "0"  # Anna, as entered
-    assert page.get_by_label("Tricks of Anna").input_value() == "6"
+    # the form is filled once the entry is marked back on the phone (IndexedDB): wait for it
+    expect(page.locator("#declarer")).to_have_value("0")  # Anna, as entered
+    expect(page.get_by_label("Tricks of Anna")).to_have_value("6")
     page.select_option("#contract", "6♠")
     page.get_by_label("Call of Boris").select_option("whist")
     page.get_by_label("Call of Vera").select_option("pass")
@@ -414,3 +416,35 @@ def test_a_refused_entry_goes_back_to_the_form_and_keeps_its_place(phone, live_s
     deals = svc.stored_protocol(versions(setup)[-1].data).deals
     assert kept_tricks(setup) == [FIVE[0], FIVE[2]]
     assert deals[1].declarer == 0 and deals[1].declarer_tricks == 6  # the game in its place
+
+
+def test_at_a_table_of_four_the_phone_says_the_sitting_out_shown_is_behind(phone, live_server):
+    """At a table of four the dealer sits out (001 §3.2.2): a deal kept on the phone moves the
+    turn, which the server decides; the phone says the one shown is behind until it is saved."""
+    setup = make_table(slug="offline-four", names=("Anna", "Boris", "Vera", "Gleb"))
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    shown = page.locator("#form .sitting-out").first
+    assert shown.inner_text() == "Anna deals and sits out this deal."
+    assert page.locator("#sitting-out-stale").count() == 0
+    page.context.set_offline(True)
+    page.get_by_label("Raspasy (all passed)").check()
+    for name, taken in (("Boris", "4"), ("Vera", "3"), ("Gleb", "3")):
+        page.get_by_label(f"Tricks of {name}").fill(taken)
+    page.get_by_role("button", name="Add the deal").tap()
+    page.locator("#outbox li.entry").first.wait_for()
+    stale = page.locator("#sitting-out-stale")
+    stale.wait_for()
+    assert "the turn to deal has moved on" in stale.inner_text()
+    # reopened offline, the phone still holds the deal and still says so
+    page.reload()
+    page.locator("#sitting-out-stale").wait_for()
+    # the network returns: the deal is saved, the server's page shows the next dealer, no note
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('tr.deal').length === 1")
+    page.locator("#form .sitting-out").first.wait_for()
+    assert page.locator("#form .sitting-out").first.inner_text() == (
+        "Boris deals and sits out this deal."
+    )
+    assert page.locator("#sitting-out-stale").count() == 0
+    assert [v.version for v in versions(setup)] == [1]

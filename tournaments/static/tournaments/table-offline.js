@@ -207,6 +207,27 @@
     var kind = form.querySelector("input[name=kind]:checked");
     if (kind) { kind.dispatchEvent(new Event("change", { bubbles: true })); }
   }
+  // At a table of four the dealer sits out (001 §3.2.2, 000 "Giv"): the form shows who does by
+  // the version the page last had. A deal added or deleted on this phone and not yet saved moves
+  // the turn; the server, which decides who deals, counts it when the deals arrive. The phone
+  // does not guess the seat: it says that the one shown is behind.
+  function staleSittingOut(found) {
+    var form = document.getElementById("form");
+    var shown = form && form.querySelector(".sitting-out");
+    var note = document.getElementById("sitting-out-stale");
+    var moved = found.some(function (e) {
+      return e.state !== "saved" && (e.action === "add" || e.action === "delete");
+    });
+    if (!shown || !moved) { if (note) { note.remove(); } return; }
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "sitting-out-stale";
+      note.className = "notice";
+      note.setAttribute("role", "status");
+      note.textContent = words.sitting_out_stale;
+      shown.parentNode.insertBefore(note, shown.nextSibling);
+    }
+  }
   function render() {
     return entries().then(function (found) {
       held = found.filter(function (e) { return e.state !== "saved"; }).length;
@@ -218,6 +239,7 @@
       else { network.textContent = ""; }
       box.classList.toggle("offline", offline() || revoked);
       box.hidden = !found.length && !offline();
+      staleSittingOut(found);
       var halted = false; // entries behind one that waits for the players' choice
       found.forEach(function (entry) {
         if (halted && entry.state === "queued") { entry = Object.assign({}, entry, { state: "waiting" }); }

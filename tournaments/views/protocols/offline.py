@@ -75,6 +75,12 @@ def outbox_words() -> dict[str, str]:
         "check_tricks": _("The tricks add up to {sum}; a deal has {max}."),
         "check_trick": _("{field}: at most {max} tricks."),
         "check_declarer": _("Choose the declarer: a player at this table."),
+        "sitting_out_stale": _(
+            "Who deals and sits out is shown as of the last saved version: with the deals this "
+            "phone holds, the turn to deal has moved on. The server counts the turn when they "
+            "arrive; if the player shown sitting out played this deal, write it on the paper "
+            "protocol and enter it when the network returns."
+        ),
         "kind_add": _("Deal"),
         "kind_replace": _("Correction of deal {n}"),
         "kind_delete": _("Deal {n} deleted"),
