@@ -109,8 +109,7 @@ def check_auction(
         if ended:
             if one_round and game == "german":
                 flag("AUCTION_AFTER_END", gettext_noop("bid {k} ({bid}) comes after the auction "
-                     "ended (one round: each speaks once, 003 \"Vorhand … Mittelhand … Der "
-                     "Kartengeber\")"), seat, k=k + 1, bid=bid)  # fmt: skip
+                     "ended (one round: each speaks once)"), seat, k=k + 1, bid=bid)  # fmt: skip
             else:
                 flag("AUCTION_AFTER_END", gettext_noop("bid {k} ({bid}) comes after the auction "
                      "ended"), seat, k=k + 1, bid=bid)  # fmt: skip
@@ -174,7 +173,7 @@ def _viennese_bid(flag, k, seat, bid, first, cur_rank, cur_code, cur_seat, hold_
     if mine is not None and mine != category and not (mine == "spel" and category == "spel"):
         what = {"kop": "1–4", "spel": "spel", "premium": gettext_noop("a premium contract")}[mine]
         flag("AUCTION_LEVEL_LOCK", gettext_noop("bid {k}: {player} first bid {first_word} and may "
-             "not bid {bid} (000 \"Budgivningen\": the level lock)"), seat, k=k + 1,
+             "not bid {bid} (the level lock)"), seat, k=k + 1,
              first_word=what, bid=bid)  # fmt: skip
         return cur_rank, cur_code, cur_seat
     if category == "spel" and bid != "spel":
@@ -225,7 +224,7 @@ def _german_bid(flag, k, seat, bid, forehand, bid_before, cur_rank, cur_code, cu
         return cur_rank, cur_code, cur_seat
     if bid == "herz":
         flag("AUCTION_PRAEMIE", gettext_noop("bid {k}: a game in Herz must be announced as "
-             "Prämie (003: \"Ein Spiel in Herz heißt Prämie und muss auch so angesagt werden\")"),
+             "Prämie"),
              seat, "Prämie", k=k + 1)  # fmt: skip
         contract = PotContract(4)
     else:
@@ -236,10 +235,9 @@ def _german_bid(flag, k, seat, bid, forehand, bid_before, cur_rank, cur_code, cu
         return cur_rank, cur_code, cur_seat
     if contract.hand and seat in bid_before:
         flag("AUCTION_HAND_AFTER_BID", gettext_noop("bid {k}: {player} has already bid and may "
-             "not announce a hand game (003: \"Wer schon gereizt hat, darf kein Handspiel mehr "
-             "ansagen\")"), seat, "aus der Hand", k=k + 1)  # fmt: skip
+             "not announce a hand game"), seat, "aus der Hand", k=k + 1)  # fmt: skip
     if seat == forehand and cur_code is None and not contract.hand and contract.level != 1:
-        flag("AUCTION_VORHAND", gettext_noop("bid {k}: Vorhand passes or says Eins (003)"), seat,
+        flag("AUCTION_VORHAND", gettext_noop("bid {k}: Vorhand passes or says Eins"), seat,
              rule, k=k + 1)
     rank = contract.level * 2 + (1 if contract.hand and hand_higher else 0)
     if rank <= cur_rank:
@@ -247,8 +245,8 @@ def _german_bid(flag, k, seat, bid, forehand, bid_before, cur_rank, cur_code, cu
         tie = current is not None and current.level == contract.level and contract.hand \
             and not current.hand  # fmt: skip
         if tie:  # A-DE-3: undefined; accepted with a warning
-            flag("AUCTION_HAND_TIE", gettext_noop("bid {k}: 003 does not rank a hand game against "
-                 "the talon game of the same suit (variants.md A-DE-3); read as higher"), seat,
+            flag("AUCTION_HAND_TIE", gettext_noop("bid {k}: the German rules do not rank a hand game "
+                 "against the talon game of the same suit; read as higher"), seat,
                  "aus der Hand", Severity.WARNING, k=k + 1)  # fmt: skip
             return rank + 0.5, bid, seat
         flag("AUCTION_NOT_HIGHER", gettext_noop("bid {k}: {bid} is not higher than {current}"),

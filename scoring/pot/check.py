@@ -398,7 +398,7 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
             _tricks(out, i, deal.tricks, size, active_seats(size, dealer), "Betalning",
                     tuple(protocol.players))
         else:
-            out.add("ALL_PASS", gettext_noop("003 does not say what happens when all pass; scored "
+            out.add("ALL_PASS", gettext_noop("the German rules do not say what happens when all pass; scored "
                     "as thrown in: the dealer's chips stay in the pot"), "Der Ablauf des Spiels", i,
                     severity=Severity.WARNING)  # fmt: skip
             if deal.tricks is not None:
