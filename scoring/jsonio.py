@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from .findings import Finding
 from .model import Ending, OptionValue, repeated_name
@@ -334,14 +334,17 @@ def _ending(value: Json, path: str) -> Ending:
         raise _fail(path, ", ".join(repr(e.value) for e in Ending), value) from None
 
 
+_Sheet = TypeVar("_Sheet")
+
+
 def _sheet_document(
     text: str,
     formats: tuple[str, str],
     key: str,
-    from_dict: Callable[[Json], tuple[Any, Any]],
+    from_dict: Callable[[Json], tuple[Any, _Sheet | None]],
     header: Callable[[Json, str], dict[str, Json]],
-    body: Callable[[_Object], Any],
-) -> Any:
+    body: Callable[[_Object], _Sheet],
+) -> _Sheet:
     """What every family's ``loads_sheet`` reads: a document of the sheet's own format
     (``formats[1]``), its envelope checked by the family's ``header`` and its body read by
     ``body``, or the ``key`` of a protocol document (``formats[0]``) read by ``from_dict``.

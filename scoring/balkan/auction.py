@@ -197,7 +197,7 @@ def _winner(
         revealed = {s: n for s, n in games.items() if n is not None}
         pool = revealed or games
         best = max(revealed.values()) if revealed else None
-        winner = min((s for s in pool if best is None or revealed[s] == best), key=pos.get)
+        winner = min((s for s in pool if best is None or revealed[s] == best), key=pos.__getitem__)
         contract = revealed.get(winner)
         if not h.game:
             out.append(_f("CONTRACT_BID", gettext_noop("the auction was won by igra, so the contract is a "

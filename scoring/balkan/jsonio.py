@@ -54,7 +54,7 @@ from scoring.jsonio import (
     dumps_document,
     envelope,
 )
-from scoring.model import Bid, Ending, OptionValue
+from scoring.model import Ending, OptionValue
 
 from .protocol import (
     AllPass,
@@ -225,7 +225,7 @@ def _per_seat(
     return read
 
 
-def _bid(value: Json, path: str) -> Bid:
+def _bid(value: Json, path: str) -> str:
     if value not in BIDS:
         raise _fail(
             path, "a bid: 'pass', 'same', 'igra', '2'…'8' or 'igra 5', 'igra betl' …", value

@@ -17,7 +17,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Final
+from typing import Final, cast
 
 from rules.balkan import CROATIAN, contract_name, find_convention
 from rules.conventions import InvalidConventionError
@@ -153,7 +153,7 @@ def bid_text(bid: str) -> str:
 class HandReader(SeatReader):
     """Reads Balkan deal lines for a table of ``players`` (seats from :class:`SeatReader`)."""
 
-    def deal(self, cur: Cursor) -> BalkanDeal:  # type: ignore[override]
+    def deal(self, cur: Cursor) -> BalkanDeal:
         head = cur.peek()
         assert head is not None
         low = fold(head.text) if head.kind == "word" else ""
@@ -203,7 +203,7 @@ class HandReader(SeatReader):
                 self.put(cur, fields, "dealer", tok, self.seat(cur))
             else:
                 raise cur.error(expected, tok)
-        level, by = fields.pop("kontra", (0, None))  # type: ignore[misc]
+        level, by = cast("tuple[int, int | None]", fields.pop("kontra", (0, None)))
         return Hand(
             declarer,
             contract,

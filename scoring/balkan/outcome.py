@@ -142,7 +142,7 @@ def _record_problems(h: Hand, conv: BalkanConvention, i: int) -> list[Finding]:
 def _plays_voluntarily(h: Hand, seat: int | None) -> bool:
     if seat not in h.defenders():
         return False
-    return h.defence[h.defenders().index(seat)] is not Defence.DROP  # type: ignore[arg-type]
+    return h.defence[h.defenders().index(seat)] is not Defence.DROP
 
 
 def _trick_problems(h: Hand, i: int) -> list[Finding]:

@@ -19,6 +19,7 @@ bid (``None`` after all passed) and the seats that made a bid.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.pot import PotContract
@@ -159,8 +160,15 @@ def check_auction(
     return AuctionOutcome(tuple(found), declarer, cur_code, frozenset(bid_before), ended)
 
 
-def _viennese_bid(flag, k, seat, bid, first, cur_rank, cur_code, cur_seat, hold_right,
-                  spel_bidders):  # type: ignore[no-untyped-def]  # fmt: skip
+_Flag = Callable[..., None]
+#: the auction's state after a bid: the highest bid's rank, code and bidder
+_Current = tuple[float, str | None, int | None]
+
+
+def _viennese_bid(
+    flag: _Flag, k: int, seat: int, bid: str, first: dict[int, str], cur_rank: float,
+    cur_code: str | None, cur_seat: int | None, hold_right: int | None, spel_bidders: list[int],
+) -> _Current:  # fmt: skip
     if bid == "herz":
         flag("AUCTION_BID", gettext_noop("bid {k}: 'herz' is a German bid; say hjärter"), seat,
              k=k + 1)
@@ -215,8 +223,10 @@ def _viennese_bid(flag, k, seat, bid, first, cur_rank, cur_code, cur_seat, hold_
     return rank, bid, seat
 
 
-def _german_bid(flag, k, seat, bid, forehand, bid_before, cur_rank, cur_code, cur_seat,
-                hand_higher):  # type: ignore[no-untyped-def]  # fmt: skip
+def _german_bid(
+    flag: _Flag, k: int, seat: int, bid: str, forehand: int, bid_before: set[int],
+    cur_rank: float, cur_code: str | None, cur_seat: int | None, hand_higher: bool,
+) -> _Current:  # fmt: skip
     rule = "Der Ablauf des Spiels"
     if bid == "spel":
         flag("AUCTION_BID", gettext_noop("bid {k}: 'spel' is a Viennese bid"), seat, rule,

@@ -321,15 +321,15 @@ def _ledger(out: _Findings, scored: ScoredGame, ledger: Ledger, rule: str) -> No
             out.add("LEDGER_SEATS", gettext_noop("the written result has the wrong number of players"), rule,
                     column="result")  # fmt: skip
             return
-        for s, (written, expected) in enumerate(zip(ledger.final, scored.final, strict=True)):
-            if written != expected:
+        for s, (wrote, total) in enumerate(zip(ledger.final, scored.final, strict=True)):
+            if wrote != total:
                 out.add("LEDGER_RESULT", gettext_noop("{player}'s result is written {written}, "
                         "should be {expected} (the pot at the end: {pot_end_word})"), rule,
-                        params={"player": scored.protocol.players[s], "written": written,
-                                "expected": expected,
+                        params={"player": scored.protocol.players[s], "written": wrote,
+                                "expected": total,
                                 "pot_end_word": POT_END_WORDS[scored.convention.pot_end]},
-                        player=s, column="result", written=written,
-                        expected=expected)  # fmt: skip
+                        player=s, column="result", written=wrote,
+                        expected=total)  # fmt: skip
 
 
 def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:

@@ -73,7 +73,7 @@ def _viennese(rng: random.Random, conv: PotConvention, size: int, dealer: int, p
     if roll < 0.12 and not forced and conv.premiums != "hearts":  # 1–4, then efterköp
         declarer, left = order[0], order[1]
         contract = PotContract(rng.randint(2, 4))
-        auction = ((order[0], "1"), (order[1], "2"), (order[2], "pass"), (order[0], "2"),
+        auction: tuple[tuple[int, str], ...] = ((order[0], "1"), (order[1], "2"), (order[2], "pass"), (order[0], "2"),
                    (order[1], "pass"))  # fmt: skip
         first = _premium(rng, conv)
         assert first is not None

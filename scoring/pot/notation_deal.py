@@ -124,7 +124,7 @@ def read_deal(reader: DealReader, cur: Cursor) -> PotDeal:
         word = fold(first.text)
     if word in RUNDPASS or (word == "alle" and fold(getattr(cur.peek(1), "text", "")) == "passen"):
         cur.i += 2 if word == "alle" else 1
-        tricks = None
+        tricks: tuple[int, ...] | None = None
         tok = cur.peek()
         if tok is not None and tok.kind == "word" and re.fullmatch(r"[0-9-]+", tok.text):
             tricks = _tricks(reader, cur)
@@ -141,7 +141,7 @@ def read_deal(reader: DealReader, cur: Cursor) -> PotDeal:
         seat = reader.seat(cur)
         efterkop.append((seat, reader.contract(cur, "efterkop_contract")))
     defence: list[Decision] = []
-    tricks: tuple[int, ...] | None = None
+    tricks = None
     negotiated = False
     if cur.at("/"):
         cur.i += 1

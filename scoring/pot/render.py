@@ -16,6 +16,7 @@ handled, each player's result and the findings.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from scoring.findings import Finding
 
@@ -26,7 +27,7 @@ __all__ = ["render_ledger"]
 
 
 def _who(party: object, names: tuple[str, ...]) -> str:
-    return "pot" if party == POT else names[party]  # type: ignore[index]
+    return "pot" if party == POT else names[cast(int, party)]
 
 
 def _signed(value: int) -> str:

@@ -21,12 +21,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from rules.pot import with_stake
 from rules.variants import POT
 
 from ..findings import CheckReport
+from ..model import OptionValue
 from ..variant_base import ModuleVariant
 from .check import check as check_game
 from .generate import random_protocol
@@ -140,7 +141,7 @@ class PotVariant(ModuleVariant):
         return PotProtocol(
             players=players,
             convention=convention,
-            options=tuple(sorted(merged.items())),
+            options=tuple(sorted(cast("dict[str, OptionValue]", merged).items())),
             first_dealer=first_dealer,
             ending=Ending.IN_PROGRESS,
         )

@@ -155,9 +155,9 @@ def _hand(protocol: PriffeProtocol, conv: PriffeConvention, i: int, hand: Hand,
             out.append(_f(code, text, _BIDDING, said, deal=i, column="bids"))
         seating = protocol.seating(hand.sits)
         if dealer is not None and seating is not None and len(hand.bids) == 4:
-            contract, speaker = auction_outcome(hand.bids, conv)
+            contract, winner = auction_outcome(hand.bids, conv)
             start = seating.index(dealer) + 1
-            bidder = None if speaker is None else seating[(start + speaker) % 4]
+            bidder = None if winner is None else seating[(start + winner) % 4]
             if (contract, bidder) != (hand.contract, hand.declarer):
                 if bidder is None:
                     text, given = gettext_noop("the bids give {contract}"), {}
@@ -259,15 +259,15 @@ def _sheet(protocol: PriffeProtocol, scored: ScoredPriffe, sheet: PriffeSheet) -
                               column=f"sits[{k}]:{side}", written=written[side],
                               expected=expected[side]))  # fmt: skip
     if sheet.result is not None:
-        for p, (wrote, expected) in enumerate(zip(sheet.result, scored.player_totals,
-                                                  strict=False)):  # fmt: skip
-            if wrote != expected:
+        for p, (wrote_total, total) in enumerate(zip(sheet.result, scored.player_totals,
+                                                     strict=False)):  # fmt: skip
+            if wrote_total != total:
                 out.append(_f("SHEET_RESULT", gettext_noop("{player}: total {written} written, "
                               "expected {expected}"), _GAME, {"player": protocol.players[p],
-                                                              "written": wrote,
-                                                              "expected": expected},
+                                                              "written": wrote_total,
+                                                              "expected": total},
                               player=p, column="result",
-                              written=wrote, expected=expected))  # fmt: skip
+                              written=wrote_total, expected=total))  # fmt: skip
     return out
 
 

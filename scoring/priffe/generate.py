@@ -107,7 +107,8 @@ def random_protocol(
     sittings: list[Seating] = []
     for a, b, c, d in plan:
         k = rng.randrange(4)
-        sittings.append(tuple((a, b, c, d)[(k + j) % 4] for j in range(4)))  # type: ignore[misc]
+        seats = (a, b, c, d)
+        sittings.append((seats[k % 4], seats[(k + 1) % 4], seats[(k + 2) % 4], seats[(k + 3) % 4]))
     protocol = PriffeProtocol(
         players=PLAYERS,
         target=target,

@@ -295,14 +295,14 @@ def _deal(r: _Reader, cur: Cursor, number: int) -> None:
             tuple(honours),
             bids,
             None if dealer is None else int(dealer),
-        )  # type: ignore[call-overload]
+        )
     if not 0 <= deal.sits < len(r.sittings):
         raise NotationError(number, 1, "NO_SITS_LINE", n=deal.sits + 1)
     r.deals.append(deal)
 
 
-def _keys(r: _Reader, cur: Cursor, allowed: tuple[str, ...]) -> dict[str, object]:
-    out: dict[str, object] = {}
+def _keys(r: _Reader, cur: Cursor, allowed: tuple[str, ...]) -> dict[str, int | str]:
+    out: dict[str, int | str] = {}
     while not cur.done():
         keys = Expected("keys_or_end", keys=", ".join(k + "=" for k in allowed))
         key = cur.expect("word", keys)
@@ -483,7 +483,9 @@ def deal_text(protocol: PriffeProtocol, index: int, *, ascii: bool = False) -> s
     ``ascii`` writes ``hjarter``, ``klover``, ``tvangsnoll``, ``honnorer`` instead.
     """
     deal = protocol.deals[index]
-    ref = lambda p: _ref(protocol, p)  # noqa: E731
+    def ref(player: int) -> str:
+        return _ref(protocol, player)
+
     current = _current_sits(protocol, index)
     if isinstance(deal, Penalty):
         parts = ["straff", ref(deal.player), str(deal.points)]

@@ -61,6 +61,7 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
         before = [d for d in deals[:i] if type(d) is not Penalty]
         after_raspasy = bool(before) and type(before[-1]) is Raspasy
         dealer = scored.dealers[i]
+        assert deal.auction is not None  # with_auction holds the deals written with one
         if dealer is not None:
             min_level = scored.convention.raspasy_exit_level if after_raspasy else 6
             try:
