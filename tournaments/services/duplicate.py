@@ -38,6 +38,7 @@ __all__ = [
     "duplicate_set_up",
     "duplicate_commit_seed",
     "duplicate_deal_boards",
+    "board_as_entered",
     "duplicate_import_boards",
     "board_header",
     "board_result_enter",
@@ -190,6 +191,20 @@ def _board_header(table: Table, board: Board) -> Any:
 def board_header(table: Table, board: Board) -> Any:
     """The family's empty protocol of ``board`` at ``table`` (its deal form reads into it)."""
     return _board_header(table, board)
+
+
+def board_as_entered(table: Table, board: Board, result: BoardResult | None) -> Any:
+    """The family's protocol of ``board`` at ``table`` holding ``result``'s deal as entered (its
+    one deal, index 0), so that "correct" opens the deal form filled as ordinary protocols'
+    corrections do; the empty protocol when there is no result or its stored line no longer
+    reads (the form then opens blank rather than failing)."""
+    header = _board_header(table, board)
+    if result is None:
+        return header
+    try:
+        return read_board_deal(event_variant(table.round.event), header, result.deal_text)
+    except (NotationError, DealError, ValueError):
+        return header
 
 
 def board_result_enter(

@@ -53,6 +53,34 @@ def test_the_table_enters_its_boards_on_the_phone(client, evening, django_captur
     assert BoardResult.objects.filter(table=table).count() == 1
 
 
+def test_correct_opens_the_boards_form_filled_with_the_result_as_entered(
+    client, evening, django_capture_on_commit_callbacks
+):
+    """As an ordinary protocol's "Correct" does (issue 29): the board's form shows the deal as
+    the table entered it, not a blank form; a blank board's form stays blank."""
+    event, round_ = evening
+    table = round_.tables.get(number=1)
+    url = reverse("duplicate-table", args=[table.url_key])
+    blank = client.get(url + "?board=1").content.decode()
+    assert 'value="6" selected' not in blank and "selected>Anna" not in blank
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"board": "1", **six_spades_made(1, 2)})
+    page = client.get(url).content.decode()
+    assert 'href="?board=1#form">correct' in page
+    form = client.get(url + "?board=1").content.decode().split('id="form"', 1)[1]
+    seats = {s.position: s.entry.player.name for s in table.seats.select_related("entry__player")}
+    assert f'<option value="1" selected>{seats[1]}</option>' in form  # the declarer
+    assert 'value="6♠" selected' in form  # the contract
+    assert 'name="tricks_1"' in form and 'value="6"' in form.split('name="tricks_1"', 1)[1][:160]
+    assert 'value="4"' in form.split('name="tricks_2"', 1)[1][:160]
+    # the form as shown saves the same result again (a correction with nothing changed)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, {"board": "1", **six_spades_made(1, 2)})
+    assert answer.status_code == 302
+    result = BoardResult.objects.get(table=table, board__number=1)
+    assert result.version == 2 and result.values == ["-20/3", "16/3", "4/3"]
+
+
 def test_the_traveller_shows_the_hand_record_once_the_round_is_closed(
     client, evening, django_capture_on_commit_callbacks
 ):
