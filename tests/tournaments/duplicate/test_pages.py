@@ -141,6 +141,13 @@ def test_the_tables_link_and_the_event_page_lead_to_the_duplicate_pages(client, 
     assert reverse("duplicate", args=[event.slug]) in page
 
 
+def test_the_ordinary_standings_page_leads_to_the_duplicate_standings(client, evening):
+    event, _round = evening
+    answer = client.get(reverse("standings", args=[event.slug]))
+    assert answer.status_code == 302 and answer["Location"] == reverse("duplicate", args=[event.slug])
+    assert "Duplicate standings" in client.get(answer["Location"]).content.decode()
+
+
 def test_the_seed_is_revealed_once_every_round_is_closed(client):
     from scoring.duplicate.boards import seed_sha256
     from tournaments.services.duplicate import duplicate_commit_seed
