@@ -10,6 +10,7 @@ from django.urls import reverse
 from tests.factories import UserFactory
 from tests.tournaments.duplicate.factories import nine_player_event, seat_duplicate_round
 from tournaments.models import Board, BoardResult, EventRole, Round
+from tournaments.selectors.duplicate import table_plays
 from tournaments.services.duplicate import duplicate_deal_boards
 
 pytestmark = pytest.mark.django_db
@@ -146,6 +147,26 @@ def test_the_ordinary_standings_page_leads_to_the_duplicate_standings(client, ev
     answer = client.get(reverse("standings", args=[event.slug]))
     assert answer.status_code == 302 and answer["Location"] == reverse("duplicate", args=[event.slug])
     assert "Duplicate standings" in client.get(answer["Location"]).content.decode()
+
+
+def test_the_desk_lists_a_duplicate_rounds_tables_by_the_board_results_they_miss(
+    client, evening, django_capture_on_commit_callbacks
+):
+    """Not by a missing pulka protocol: table 1 has every board of the round, the others not."""
+    event, round_ = evening
+    referee = UserFactory()
+    EventRole.objects.create(event=event, user=referee, role=EventRole.Role.ORGANISER)
+    table = round_.tables.get(number=1)
+    url = reverse("duplicate-table", args=[table.url_key])
+    with django_capture_on_commit_callbacks(execute=True):
+        for board in (b for p in table_plays(table) for b in p.boards):
+            client.post(url, {"board": str(board), **six_spades_made(0, 1)})
+    client.force_login(referee)
+    desk = client.get(reverse("manage", args=[event.slug])).content.decode()
+    assert "2 tables with a board without its result" in desk
+    assert "without a protocol" not in desk
+    assert reverse("protocol-referee", args=[event.slug, 1, 2]) not in desk
+    assert reverse("duplicate", args=[event.slug]) in desk
 
 
 def test_the_seed_is_revealed_once_every_round_is_closed(client):
