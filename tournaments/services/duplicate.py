@@ -32,6 +32,7 @@ from tournaments.models import (
 )
 from tournaments.selectors.duplicate import duplicate_of, event_plays
 from tournaments.services.audit import audit_log
+from tournaments.web_cache import versions as page_cache
 
 __all__ = [
     "RESCORE_TASK",
@@ -92,6 +93,9 @@ def duplicate_set_up(
         dup.save()
         audit_log(event=event, action="duplicate.set_up", by=by,
                   data={"method": method, "boards_per_set": boards_per_set, "stanzas": stanzas})
+        # the event's public pages read the option: its standings page now leads to the
+        # duplicate standings, so a stored ordinary page of it is stale
+        page_cache.changed(event_id=event.pk, parts=(page_cache.EVENT, page_cache.STANDINGS))
         if BoardResult.objects.filter(board__event=event).exists():
             for board_id in Board.objects.filter(event=event).values_list("id", flat=True):
                 _schedule_rescore(event, board_id)

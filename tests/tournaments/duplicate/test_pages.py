@@ -169,6 +169,26 @@ def test_the_desk_lists_a_duplicate_rounds_tables_by_the_board_results_they_miss
     assert reverse("duplicate", args=[event.slug]) in desk
 
 
+def test_a_stored_standings_page_is_stale_once_the_event_turns_duplicate(
+    client, settings, django_capture_on_commit_callbacks
+):
+    """The page cache kept the ordinary (empty) standings page; setting the duplicate option
+    replaces the event's page versions, so the next viewer is led to the duplicate standings."""
+    from tests.factories import EventFactory
+    from tournaments.services.duplicate import duplicate_set_up
+
+    settings.PULKA_PAGE_CACHE = True
+    with django_capture_on_commit_callbacks(execute=True):  # its page versions made
+        event = EventFactory(variant="sochi", pulka_target=10, rounds_planned=3, published=True)
+    url = reverse("standings", args=[event.slug])
+    assert client.get(url).status_code == 200
+    assert client.get(url).status_code == 200  # served from the cache
+    with django_capture_on_commit_callbacks(execute=True):
+        duplicate_set_up(event=event)
+    answer = client.get(url)
+    assert answer.status_code == 302 and answer["Location"] == reverse("duplicate", args=[event.slug])
+
+
 def test_the_seed_is_revealed_once_every_round_is_closed(client):
     from scoring.duplicate.boards import seed_sha256
     from tournaments.services.duplicate import duplicate_commit_seed
