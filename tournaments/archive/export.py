@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from tournaments.archive.refs import (
     ARCHIVE_FORMAT,
-    ARCHIVE_VERSION,
+    DUPLICATE_VERSION,
+    ORDINARY_VERSION,
     IdMaps,
     audit_data_mapped,
     correction_seats_mapped,
@@ -262,9 +263,11 @@ def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
         }
         for e in entries.select_related("player").order_by("pk").iterator()
     ]
+    duplicate = _duplicate(event)
     return {
         "format": ARCHIVE_FORMAT,
-        "version": ARCHIVE_VERSION,
+        # a duplicate event's archive is version 2, which a Pulka reading only version 1 refuses
+        "version": DUPLICATE_VERSION if duplicate else ORDINARY_VERSION,
         "exported_at": timezone.now().isoformat(),
         "exported_by": _user(exported_by),
         "event": {**_fields(event, EVENT_FIELDS), **_fields(event, FIELDS_ADDED["event"])},
@@ -283,7 +286,7 @@ def event_archive(*, event: Event, exported_by=None) -> dict[str, Any]:
             for a in Avoidance.objects.filter(event=event).order_by("pk")
         ],
         **_teams(event, player_ref),
-        **_duplicate(event),
+        **duplicate,
         "rounds": _rounds(event, maps, to_draw),
         "incidents": [
             {

@@ -21,6 +21,8 @@ from tournaments.errors import UserFacingError
 __all__ = [
     "ARCHIVE_FORMAT",
     "ARCHIVE_VERSION",
+    "DUPLICATE_VERSION",
+    "ORDINARY_VERSION",
     "MIGRATIONS",
     "ArchiveError",
     "IdMaps",
@@ -36,11 +38,27 @@ __all__ = [
 
 #: the document's ``format``
 ARCHIVE_FORMAT = "pulka-event-archive"
-#: the version this Pulka writes, and the newest it reads
-ARCHIVE_VERSION = 1
-#: version n → a function turning a version-n document into version n + 1 (none yet: version 1
-#: is the first); an older archive is migrated step by step on reading, a newer one refused
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+#: the newest version this Pulka reads (and writes for a duplicate event)
+ARCHIVE_VERSION = 2
+#: the version of an ordinary event's archive: the lowest that says all it holds, so that a
+#: Pulka reading only version 1 still imports it (docs/archive-format.md, "Version 2")
+ORDINARY_VERSION = 1
+#: the version of a duplicate event's archive (issue 43): its boards and results are not a key
+#: a reader may pass over, so a Pulka reading only version 1 refuses it ("made by a newer
+#: Pulka") instead of importing an ordinary event without its boards
+DUPLICATE_VERSION = 2
+
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 → 2: the document is unchanged (version 2 only forbids passing over the
+    ``duplicate`` key; a version-1 archive holding one, written before version 2, is read with
+    its boards as before)."""
+    return {**data, "version": 2}
+
+
+#: version n → a function turning a version-n document into version n + 1; an older archive
+#: is migrated step by step on reading, a newer one refused
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 
 
 class ArchiveError(UserFacingError):

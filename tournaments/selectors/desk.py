@@ -71,8 +71,10 @@ MISSING, ERRORS, UNCONFIRMED, SECOND, WAITING, APPROVED = (
     "waiting",
     "approved",
 )
+#: a duplicate round's table with a board still without its result (it has no pulka protocol)
+BOARDS = "boards"
 #: the states a referee still has to act on, in the order of the work
-OPEN_STATES = (MISSING, ERRORS, UNCONFIRMED, SECOND, WAITING)
+OPEN_STATES = (BOARDS, MISSING, ERRORS, UNCONFIRMED, SECOND, WAITING)
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,7 @@ def unfinished_tables(*, round_: Round) -> list[TableState]:
     result in the standings."""
     if duplicate_of(round_.event) is not None:  # a duplicate round: a board without its result
         return [
-            TableState(round_.number, n, players, MISSING)
+            TableState(round_.number, n, players, BOARDS)
             for n, players in tables_missing_results(round_)
         ]
     states = table_states(rounds=Round.objects.filter(pk=round_.pk))
@@ -408,6 +410,13 @@ def desk_for_event(*, event: Event) -> EventDesk:
     shown = [r for r in rounds if r.state == Round.State.IN_PLAY]
     closed = [r for r in rounds if r.state == Round.State.CLOSED]
     states = table_states(rounds=event.rounds.filter(pk__in=[r.pk for r in shown + closed]))
+    if duplicate_of(event) is not None:  # a table's record is its boards' results, not a protocol
+        for r in shown + closed:
+            missing = {n for n, _players in tables_missing_results(r)}
+            states[r.number] = [
+                TableState(t.round, t.number, t.players, BOARDS if t.number in missing else APPROVED)
+                for t in states.get(r.number, [])
+            ]
     desk_rounds = [DeskRound(r, states.get(r.number, [])) for r in shown]
     desk_rounds += [
         d for d in (DeskRound(r, states.get(r.number, [])) for r in closed) if d.open_tables

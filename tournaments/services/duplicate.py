@@ -32,12 +32,14 @@ from tournaments.models import (
 )
 from tournaments.selectors.duplicate import duplicate_of, event_plays
 from tournaments.services.audit import audit_log
+from tournaments.web_cache import versions as page_cache
 
 __all__ = [
     "RESCORE_TASK",
     "duplicate_set_up",
     "duplicate_commit_seed",
     "duplicate_deal_boards",
+    "board_as_entered",
     "duplicate_import_boards",
     "board_header",
     "board_result_enter",
@@ -91,6 +93,9 @@ def duplicate_set_up(
         dup.save()
         audit_log(event=event, action="duplicate.set_up", by=by,
                   data={"method": method, "boards_per_set": boards_per_set, "stanzas": stanzas})
+        # the event's public pages read the option: its standings page now leads to the
+        # duplicate standings, so a stored ordinary page of it is stale
+        page_cache.changed(event_id=event.pk, parts=(page_cache.EVENT, page_cache.STANDINGS))
         if BoardResult.objects.filter(board__event=event).exists():
             for board_id in Board.objects.filter(event=event).values_list("id", flat=True):
                 _schedule_rescore(event, board_id)
@@ -190,6 +195,20 @@ def _board_header(table: Table, board: Board) -> Any:
 def board_header(table: Table, board: Board) -> Any:
     """The family's empty protocol of ``board`` at ``table`` (its deal form reads into it)."""
     return _board_header(table, board)
+
+
+def board_as_entered(table: Table, board: Board, result: BoardResult | None) -> Any:
+    """The family's protocol of ``board`` at ``table`` holding ``result``'s deal as entered (its
+    one deal, index 0), so that "correct" opens the deal form filled as ordinary protocols'
+    corrections do; the empty protocol when there is no result or its stored line no longer
+    reads (the form then opens blank rather than failing)."""
+    header = _board_header(table, board)
+    if result is None:
+        return header
+    try:
+        return read_board_deal(event_variant(table.round.event), header, result.deal_text)
+    except (NotationError, DealError, ValueError):
+        return header
 
 
 def board_result_enter(

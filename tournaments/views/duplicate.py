@@ -80,11 +80,12 @@ def table_boards(request, key: str):
     form = None
     context = {}
     if header is not None:
-        form = (
-            ui.form_values(header, None, request.POST)
-            if error and wanted == current
-            else ui.form_values(header, None)
-        )
+        if error and wanted == current:
+            form = ui.form_values(header, None, request.POST)  # a refused form keeps what it had
+        else:  # "correct" opens the form filled with the board's result as entered
+            entered = results.get(current)
+            protocol = svc.board_as_entered(table, boards[current], entered) if entered else header
+            form = ui.form_values(protocol, 0 if protocol.deals else None)
         context = ui.entry_context(header)
     return render(
         request,

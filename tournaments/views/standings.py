@@ -45,6 +45,7 @@ from tournaments.pdf.files import generated_file_request, qr_address, qr_address
 from tournaments.pdf.paper import PAPERS
 from tournaments.selectors import standings as sel
 from tournaments.selectors.desk import gaps_annotations, gaps_version, round_gaps
+from tournaments.selectors.duplicate import duplicate_of
 from tournaments.selectors.sit_out import event_sit_outs
 from tournaments.services.events import round_scores_of, standings_configure
 from tournaments.services.standings import standings_schedule
@@ -73,7 +74,7 @@ CROSS_CACHE_SECONDS = 3600
 
 #: the event as its pages read it: with its team rules, which the pages' navigation asks for
 #: (issue 40), in the same query
-_EVENTS = Event.objects.select_related("team_rules")
+_EVENTS = Event.objects.select_related("team_rules", "duplicate")  # duplicate: no query more
 
 
 def _when(stamp: object) -> object:
@@ -218,6 +219,10 @@ def standings(request, slug: str):
     304. An anonymous viewer's pages come from the cache (``public_page``), his searches from
     the cached rows (``public_search``)."""
     event = _public_event(request, slug)
+    if duplicate_of(event) is not None:
+        # a duplicate event ranks by its boards' comparison, not by pulka results: its
+        # standings are the duplicate page's (docs/duplicate.md)
+        return redirect("duplicate", event.slug)
     snapshot = sel.standings_header(event=event)
     query = request.GET.get("q", "")[: sel.SEARCH_MAX]
     page = _page_number(request)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.selectors.desk import (
+    BOARDS,
     ERRORS,
     MISSING,
     SECOND,
@@ -62,6 +63,12 @@ def entry_counts_text(counts: EntryCounts) -> str:
 
 def state_text(state: str, n: int) -> str:
     """How many tables are in ``state``, in words."""
+    if state == BOARDS:
+        return ngettext(
+            "%(n)d table with a board without its result",
+            "%(n)d tables with a board without its result",
+            n,
+        ) % {"n": n}
     if state == MISSING:
         return ngettext("%(n)d table without a protocol", "%(n)d tables without a protocol", n) % {
             "n": n
@@ -118,7 +125,10 @@ def round_items(event, desk_round: DeskRound) -> list[tuple[Item, list[Item]]]:
                     if state == UNCONFIRMED
                     else ""
                 ),
-                reverse("protocol-referee", args=[event.slug, t.round, t.number]),
+                # a duplicate table's results are corrected on the boards' travellers
+                reverse("duplicate", args=[event.slug])
+                if state == BOARDS
+                else reverse("protocol-referee", args=[event.slug, t.round, t.number]),
             )
             for t in tables
         ]
@@ -131,6 +141,7 @@ def round_items(event, desk_round: DeskRound) -> list[tuple[Item, list[Item]]]:
 #: a table's state in a few words (the round's close lists the open tables with it)
 def table_state_word(state: str) -> str:
     return {
+        BOARDS: _("a board without its result"),
         MISSING: _("no protocol"),
         ERRORS: _("protocol with errors"),
         UNCONFIRMED: _("not confirmed by every player"),
@@ -144,7 +155,9 @@ def unfinished_items(event, tables: list[TableState]) -> list[Item]:
     return [
         Item(
             f"{table_label(t)}: {table_state_word(t.state)}",
-            reverse("protocol-referee", args=[event.slug, t.round, t.number]),
+            reverse("duplicate", args=[event.slug])
+            if t.state == BOARDS
+            else reverse("protocol-referee", args=[event.slug, t.round, t.number]),
             "error" if t.state in (MISSING, ERRORS) else "",
         )
         for t in tables

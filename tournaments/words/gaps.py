@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.selectors.desk import ERRORS, MISSING, RoundGaps
+from tournaments.selectors.desk import BOARDS, ERRORS, MISSING, RoundGaps
 from tournaments.words import desk as desk_text
 
 __all__ = ["gap_items"]
@@ -31,7 +31,11 @@ def gap_items(event, gaps: RoundGaps | None, *, staff: bool) -> dict | None:
             why = desk_text.table_state_word(t.state)
             url = reverse("protocol-referee", args=[event.slug, t.round, t.number])
         else:
-            why = _("no protocol") if t.state == MISSING else _("protocol not approved")
+            why = (
+                _("no protocol") if t.state == MISSING
+                else _("a board without its result") if t.state == BOARDS
+                else _("protocol not approved")
+            )  # fmt: skip
             url = ""
         label = _("Table %(n)d") % {"n": t.number}
         if t.players:

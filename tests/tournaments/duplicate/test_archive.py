@@ -64,3 +64,33 @@ def test_a_board_that_is_not_a_deck_is_refused_by_its_path():
 
 def test_an_ordinary_archive_has_no_duplicate_key():
     assert "duplicate" not in event_archive(event=EventFactory())
+
+
+def test_a_duplicate_archive_is_version_2_an_ordinary_one_stays_version_1():
+    assert event_archive(event=_played())["version"] == 2
+    assert event_archive(event=EventFactory())["version"] == 1
+
+
+def test_a_pulka_reading_only_version_1_refuses_a_duplicate_archive_clearly(monkeypatch):
+    """An older Pulka would have imported the boards' event as an ordinary one without them;
+    version 2 makes its reader refuse, saying why (its own check, unchanged since version 1)."""
+    from tournaments.archive import reading
+
+    document = event_archive(event=_played())
+    monkeypatch.setattr(reading, "ARCHIVE_VERSION", 1)
+    with pytest.raises(ArchiveError) as refused:
+        event_archive_import(document=document, by=UserFactory(), slug="older")
+    assert refused.value.path == "$.version"
+    assert "made by a newer Pulka" in refused.value.problem and "update Pulka" in refused.value.problem
+    assert not Event.objects.filter(slug="older").exists()
+
+
+def test_a_version_1_archive_with_its_boards_still_imports_whole(django_capture_on_commit_callbacks):
+    """Written between the first duplicate pass and version 2: the same document as version 1."""
+    document = copy.deepcopy(event_archive(event=_played()))
+    document["version"] = 1
+    with django_capture_on_commit_callbacks(execute=True):
+        copy_ = event_archive_import(document=document, by=UserFactory(), slug="v1-duplicate")
+    assert Board.objects.filter(event=copy_).count() == 9
+    assert BoardResult.objects.filter(board__event=copy_).count() == 3
+    assert BoardScore.objects.filter(result__board__event=copy_).count() == 9

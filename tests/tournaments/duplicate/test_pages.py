@@ -10,6 +10,7 @@ from django.urls import reverse
 from tests.factories import UserFactory
 from tests.tournaments.duplicate.factories import nine_player_event, seat_duplicate_round
 from tournaments.models import Board, BoardResult, EventRole, Round
+from tournaments.selectors.duplicate import table_plays
 from tournaments.services.duplicate import duplicate_deal_boards
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +52,34 @@ def test_the_table_enters_its_boards_on_the_phone(client, evening, django_captur
     answer = client.post(url, {"board": "2", **wrong})
     assert answer.status_code == 400 and 'role="alert"' in answer.content.decode()
     assert BoardResult.objects.filter(table=table).count() == 1
+
+
+def test_correct_opens_the_boards_form_filled_with_the_result_as_entered(
+    client, evening, django_capture_on_commit_callbacks
+):
+    """As an ordinary protocol's "Correct" does (issue 29): the board's form shows the deal as
+    the table entered it, not a blank form; a blank board's form stays blank."""
+    event, round_ = evening
+    table = round_.tables.get(number=1)
+    url = reverse("duplicate-table", args=[table.url_key])
+    blank = client.get(url + "?board=1").content.decode()
+    assert 'value="6" selected' not in blank and "selected>Anna" not in blank
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"board": "1", **six_spades_made(1, 2)})
+    page = client.get(url).content.decode()
+    assert 'href="?board=1#form">correct' in page
+    form = client.get(url + "?board=1").content.decode().split('id="form"', 1)[1]
+    seats = {s.position: s.entry.player.name for s in table.seats.select_related("entry__player")}
+    assert f'<option value="1" selected>{seats[1]}</option>' in form  # the declarer
+    assert 'value="6♠" selected' in form  # the contract
+    assert 'name="tricks_1"' in form and 'value="6"' in form.split('name="tricks_1"', 1)[1][:160]
+    assert 'value="4"' in form.split('name="tricks_2"', 1)[1][:160]
+    # the form as shown saves the same result again (a correction with nothing changed)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, {"board": "1", **six_spades_made(1, 2)})
+    assert answer.status_code == 302
+    result = BoardResult.objects.get(table=table, board__number=1)
+    assert result.version == 2 and result.values == ["-20/3", "16/3", "4/3"]
 
 
 def test_the_traveller_shows_the_hand_record_once_the_round_is_closed(
@@ -111,6 +140,53 @@ def test_the_tables_link_and_the_event_page_lead_to_the_duplicate_pages(client, 
     assert answer.status_code == 302 and answer["Location"].endswith(f"/t/{table.url_key}/boards/")
     page = client.get(reverse("event", args=[event.slug])).content.decode()
     assert reverse("duplicate", args=[event.slug]) in page
+
+
+def test_the_ordinary_standings_page_leads_to_the_duplicate_standings(client, evening):
+    event, _round = evening
+    answer = client.get(reverse("standings", args=[event.slug]))
+    assert answer.status_code == 302 and answer["Location"] == reverse("duplicate", args=[event.slug])
+    assert "Duplicate standings" in client.get(answer["Location"]).content.decode()
+
+
+def test_the_desk_lists_a_duplicate_rounds_tables_by_the_board_results_they_miss(
+    client, evening, django_capture_on_commit_callbacks
+):
+    """Not by a missing pulka protocol: table 1 has every board of the round, the others not."""
+    event, round_ = evening
+    referee = UserFactory()
+    EventRole.objects.create(event=event, user=referee, role=EventRole.Role.ORGANISER)
+    table = round_.tables.get(number=1)
+    url = reverse("duplicate-table", args=[table.url_key])
+    with django_capture_on_commit_callbacks(execute=True):
+        for board in (b for p in table_plays(table) for b in p.boards):
+            client.post(url, {"board": str(board), **six_spades_made(0, 1)})
+    client.force_login(referee)
+    desk = client.get(reverse("manage", args=[event.slug])).content.decode()
+    assert "2 tables with a board without its result" in desk
+    assert "without a protocol" not in desk
+    assert reverse("protocol-referee", args=[event.slug, 1, 2]) not in desk
+    assert reverse("duplicate", args=[event.slug]) in desk
+
+
+def test_a_stored_standings_page_is_stale_once_the_event_turns_duplicate(
+    client, settings, django_capture_on_commit_callbacks
+):
+    """The page cache kept the ordinary (empty) standings page; setting the duplicate option
+    replaces the event's page versions, so the next viewer is led to the duplicate standings."""
+    from tests.factories import EventFactory
+    from tournaments.services.duplicate import duplicate_set_up
+
+    settings.PULKA_PAGE_CACHE = True
+    with django_capture_on_commit_callbacks(execute=True):  # its page versions made
+        event = EventFactory(variant="sochi", pulka_target=10, rounds_planned=3, published=True)
+    url = reverse("standings", args=[event.slug])
+    assert client.get(url).status_code == 200
+    assert client.get(url).status_code == 200  # served from the cache
+    with django_capture_on_commit_callbacks(execute=True):
+        duplicate_set_up(event=event)
+    answer = client.get(url)
+    assert answer.status_code == 302 and answer["Location"] == reverse("duplicate", args=[event.slug])
 
 
 def test_the_seed_is_revealed_once_every_round_is_closed(client):

@@ -167,7 +167,7 @@ def test_a_round_closes_once_every_board_has_its_result() -> None:
                 board_result_enter(table=table, board_number=board, text=DEALS[0])
     with pytest.raises(UnfinishedTablesError) as refused:
         round_close(round_=Round.objects.get(pk=r1.pk))
-    assert refused.value.extra["tables"] == [{"table": 3, "state": "missing"}]
+    assert refused.value.extra["tables"] == [{"table": 3, "state": "boards"}]
     board_result_enter(table=r1.tables.get(number=3), board_number=1, text=DEALS[1])
     round_close(round_=Round.objects.get(pk=r1.pk))
     assert Round.objects.get(pk=r1.pk).state == Round.State.CLOSED
