@@ -307,16 +307,25 @@ class SeriesStandings:
     rows: tuple[SeriesRow, ...]
     final: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, kept: dict[int, tuple[Any, Any, list[Any]]] | None = None) -> dict[str, Any]:
         """The stored form (``SeriesStandingsSnapshot.data`` without the names): each row's
         ``cells`` follow ``events``, ``null`` or ``[points, place, counted, final]`` (a
-        season's 15,000 cells stored compactly: a third of the size of one object each)."""
+        season's 15,000 cells stored compactly: a third of the size of one object each).
+        ``kept``: a row's cells in their stored form by person, kept from an earlier call and
+        used again while the row's cells and the events are the same objects."""
         column = {e: i for i, e in enumerate(self.events)}
         rows = []
         for r in self.rows:
-            cells: list[list[Any] | None] = [None] * len(self.events)
-            for c in r.cells:
-                cells[column[c.event]] = [num(c.points), c.place, c.counted, c.final]
+            known = kept.get(r.person) if kept is not None else None
+            cells: list[list[Any] | None]
+            if known is not None and known[0] is r.cells and known[1] == self.events:
+                cells = known[2]
+            else:
+                cells = [None] * len(self.events)
+                for c in r.cells:
+                    cells[column[c.event]] = [num(c.points), c.place, c.counted, c.final]
+                if kept is not None:
+                    kept[r.person] = (r.cells, self.events, cells)
             rows.append(
                 {
                     "person": r.person,
@@ -427,6 +436,8 @@ class SeriesComputation:
         self.shares: dict[Fraction, dict[tuple[int, int], Fraction]] = {}
         #: how the last update went: "scratch" or "incremental"
         self.last = ""
+        #: the rows' cells in their stored form (:meth:`SeriesStandings.as_json`'s ``kept``)
+        self.cells_json: dict[int, tuple[Any, Any, list[Any]]] = {}
 
     def update(self, events: Sequence[SeriesEventResult], rules: SeriesRules) -> SeriesStandings:
         """The table of ``events`` under ``rules``, from the kept one where only events'
@@ -460,6 +471,7 @@ class SeriesComputation:
 
     def _scratch(self, events: tuple[SeriesEventResult, ...], rules: SeriesRules) -> None:
         self.last = "scratch"
+        self.cells_json = {}
         self.rules = rules
         self.prefix = _prefix(rules.place_points)
         self.shares = {}
