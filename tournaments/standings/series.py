@@ -438,6 +438,9 @@ class SeriesComputation:
         self.last = ""
         #: the rows' cells in their stored form (:meth:`SeriesStandings.as_json`'s ``kept``)
         self.cells_json: dict[int, tuple[Any, Any, list[Any]]] = {}
+        #: a group-dependent tie-break's values by (key, tied group), while none of the
+        #: group's rows changed (the values depend on the group's own places only)
+        self.group_values: dict[tuple[str, frozenset[int]], dict[int, int]] = {}
 
     def update(self, events: Sequence[SeriesEventResult], rules: SeriesRules) -> SeriesStandings:
         """The table of ``events`` under ``rules``, from the kept one where only events'
@@ -472,6 +475,7 @@ class SeriesComputation:
     def _scratch(self, events: tuple[SeriesEventResult, ...], rules: SeriesRules) -> None:
         self.last = "scratch"
         self.cells_json = {}
+        self.group_values = {}
         self.rules = rules
         self.prefix = _prefix(rules.place_points)
         self.shares = {}
@@ -525,6 +529,7 @@ class SeriesComputation:
                 self.places.setdefault(p.person, {})[e.event] = p.place
                 touched.add(p.person)
         self.events = events
+        self.group_values = {k: v for k, v in self.group_values.items() if k[1].isdisjoint(touched)}
         for person in touched:
             cells = self.played[person]
             if not cells:
@@ -571,6 +576,7 @@ class SeriesComputation:
         # what the ranking compares (integers); group-dependent keys only for tied groups
         keys: dict[int, dict[str, int]] = {p: dict(k) for p, k in self.keys.items()}
         groups: list[list[int]] = [ranked_people] if ranked_people else []
+        group_values: dict[tuple[str, frozenset[int]], dict[int, int]] = {}
         for t in (_TOTAL, *tiebreaks):
             split: list[list[int]] = []
             for group in groups:
@@ -579,8 +585,14 @@ class SeriesComputation:
                     continue
                 if t.group_dependent:
                     members = frozenset(group)
+                    known = self.group_values.get((t.key, members))
+                    if known is None:
+                        known = {
+                            p: _tiebreak_value(t.key, rows[p][1], p, members, places) for p in group
+                        }
+                    group_values[(t.key, members)] = known
                     for p in group:
-                        keys[p][t.key] = _tiebreak_value(t.key, rows[p][1], p, members, places)
+                        keys[p][t.key] = known[p]
                 sign = 1 if t.ascending else -1
                 ordered = sorted(group, key=lambda p: (sign * keys[p][t.key], p))
                 parts = [[ordered[0]]]
@@ -615,5 +627,6 @@ class SeriesComputation:
         for p in unranked:
             total, cells = rows[p]
             out.append(SeriesRow(p, None, None, False, total, len(cells), cells, values[p]))
+        self.group_values = group_values  # those of this ranking's groups only
         final = bool(self.events) and all(e.final for e in self.events)
         return SeriesStandings(rules, tuple(order), tuple(out), final)

@@ -342,14 +342,15 @@ def test_scaling_every_weight_scales_the_totals_and_keeps_the_places(season, fac
 
 @st.composite
 def _event_places(draw, event):
-    """One event's places: some of persons 1–12, some places shared, scores."""
+    """One event's places: some of persons 1–12, some places shared, scores (few values, so
+    that totals tie and the tie-breaks, head-to-head too, decide)."""
     persons = draw(st.lists(PERSONS, unique=True, max_size=8))
     places, place, i = [], 1, 0
     while i < len(persons):
         size = draw(st.integers(min_value=1, max_value=3))
         group = persons[i : i + size]
         places += [
-            EventPlace(p, place, F(draw(st.integers(min_value=-90, max_value=90)))) for p in group
+            EventPlace(p, place, F(draw(st.integers(min_value=-2, max_value=2)))) for p in group
         ]
         place += len(group)
         i += size
@@ -443,3 +444,18 @@ def test_one_event_changed_updates_only_its_persons_rows():
     rows = {r.person: r for r in after.rows}
     assert rows[2].cells is before[2].cells and rows[3].cells is before[3].cells
     assert [(r.person, r.total) for r in after.rows][:2] == [(1, F(16)), (4, F(10))]
+
+
+def test_head_to_head_of_a_tied_group_is_worked_out_again_when_its_places_change():
+    """Two persons tied on the normalised score stay tied after an event changes, but the
+    head-to-head between them moves: the kept table does not keep the old head-to-head."""
+    rules = SeriesRules(points="normalised_score", tiebreaks=("head_to_head",))
+    first = SeriesEventResult(1, (EventPlace(1, 1, F(5)), EventPlace(2, 2, F(5))))
+    second = SeriesEventResult(2, (EventPlace(2, 1), EventPlace(1, 2)))
+    kept = SeriesComputation()
+    assert [r.place_label for r in kept.update([first, second], rules).rows] == ["1–2", "1–2"]
+    swapped = SeriesEventResult(1, (EventPlace(2, 1, F(5)), EventPlace(1, 2, F(5))))
+    after = kept.update([swapped, second], rules)
+    assert kept.last == "incremental"
+    assert [(r.person, r.place_label) for r in after.rows] == [(2, "1"), (1, "2")]
+    assert after == compute_series_standings([swapped, second], rules)
