@@ -34,7 +34,7 @@ from tournaments.models import (
 )
 from tournaments.selectors.series import series_inputs, series_of_event, series_rules
 from tournaments.services.audit import audit_log
-from tournaments.standings.series import SeriesRulesError, compute_series_standings
+from tournaments.standings.series import SeriesComputation, SeriesRulesError
 from tournaments.web_cache import versions as page_cache
 
 __all__ = [
@@ -136,6 +136,21 @@ def series_schedule_for_event(*, event_id: int) -> list[Job]:
     return [series_schedule(series_id=s) for s in series_of_event(event_id=event_id)]
 
 
+#: the series' tables kept in this process (a worker's), updated after an event's change
+#: from the changed events' persons only; at most :data:`TABLES_KEPT` series
+_tables: dict[int, SeriesComputation] = {}
+TABLES_KEPT = 64
+
+
+def _kept_table(series_id: int) -> SeriesComputation:
+    table = _tables.get(series_id)
+    if table is None:
+        if len(_tables) >= TABLES_KEPT:
+            _tables.clear()
+        table = _tables[series_id] = SeriesComputation()
+    return table
+
+
 def _lock_series(series_id: int) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -165,9 +180,10 @@ def series_standings_recompute(*, series_id: int) -> SeriesStandingsSnapshot:
         moved: set[int] = set()
         if digest != old_hash:  # else nothing changed: no event's standings are read
             events, event_info, unlinked = inputs.events()
-            standings = compute_series_standings(events, inputs.rules)
+            table = _kept_table(series_id)
+            standings = table.update(events, inputs.rules)
             data = {
-                **standings.as_json(),
+                **standings.as_json(table.cells_json),
                 "event_info": {str(k): v for k, v in event_info.items()},
                 "unlinked": unlinked,
             }

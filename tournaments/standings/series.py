@@ -52,6 +52,7 @@ __all__ = [
     "SeriesRules",
     "SeriesRulesError",
     "SeriesCell",
+    "SeriesComputation",
     "SeriesRow",
     "SeriesStandings",
     "compute_series_standings",
@@ -306,16 +307,25 @@ class SeriesStandings:
     rows: tuple[SeriesRow, ...]
     final: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, kept: dict[int, tuple[Any, Any, list[Any]]] | None = None) -> dict[str, Any]:
         """The stored form (``SeriesStandingsSnapshot.data`` without the names): each row's
         ``cells`` follow ``events``, ``null`` or ``[points, place, counted, final]`` (a
-        season's 15,000 cells stored compactly: a third of the size of one object each)."""
+        season's 15,000 cells stored compactly: a third of the size of one object each).
+        ``kept``: a row's cells in their stored form by person, kept from an earlier call and
+        used again while the row's cells and the events are the same objects."""
         column = {e: i for i, e in enumerate(self.events)}
         rows = []
         for r in self.rows:
-            cells: list[list[Any] | None] = [None] * len(self.events)
-            for c in r.cells:
-                cells[column[c.event]] = [num(c.points), c.place, c.counted, c.final]
+            known = kept.get(r.person) if kept is not None else None
+            cells: list[list[Any] | None]
+            if known is not None and known[0] is r.cells and known[1] == self.events:
+                cells = known[2]
+            else:
+                cells = [None] * len(self.events)
+                for c in r.cells:
+                    cells[column[c.event]] = [num(c.points), c.place, c.counted, c.final]
+                if kept is not None:
+                    kept[r.person] = (r.cells, self.events, cells)
             rows.append(
                 {
                     "person": r.person,
@@ -387,93 +397,236 @@ def compute_series_standings(
 
     :raises ValueError: an event given twice, or a person placed twice in one event.
     """
+    return SeriesComputation().update(events, rules)
+
+
+def _order_of(events: Sequence[SeriesEventResult]) -> dict[int, int]:
     order: dict[int, int] = {}
     for i, e in enumerate(events):
         if e.event in order:
             raise ValueError(f"event {e.event} is given twice")
         order[e.event] = i
-    prefix = _prefix(rules.place_points)
-    shares: dict[Fraction, dict[tuple[int, int], Fraction]] = {}
-    points_of = [event_points(e, rules, prefix, shares) for e in events]
-    scale = math.lcm(1, *{p.denominator for points in points_of for p in points.values()})
-    # per person: (event index, points, points × scale, place, final), in the events' order
-    played: dict[int, list[tuple[int, Fraction, int, int, bool]]] = defaultdict(list)
-    places: dict[int, dict[int, int]] = defaultdict(dict)
-    for i, (e, points) in enumerate(zip(events, points_of, strict=True)):
-        for p in e.places:
-            value = points[p.person]
-            scaled = value.numerator * (scale // value.denominator)
-            played[p.person].append((i, value, scaled, p.place, e.final))
-            places[p.person][e.event] = p.place
-    rows: dict[int, tuple[Fraction, tuple[SeriesCell, ...]]] = {}
-    totals: dict[int, int] = {}
-    for person, cells in played.items():
+    return order
+
+
+class SeriesComputation:
+    """A series' table kept between computations (a worker keeps one per series): after one
+    event's standings change, only the rows of the persons of the changed events are made
+    again (their cells, best-N sums, counted marks and tie-break keys); the ranking of every
+    row is done again from the kept keys (head-to-head, which depends on the tied group, is
+    worked out in the ranking as in a computation from scratch). The result equals
+    :func:`compute_series_standings` of the same input; anything else than changed events
+    (rules changed, an event added, removed or moved, a new denominator of the points) is
+    computed from scratch.
+    """
+
+    def __init__(self) -> None:
+        self.rules: SeriesRules | None = None
+        self.events: tuple[SeriesEventResult, ...] = ()
+        self.points_of: list[dict[int, Fraction]] = []
+        self.scale = 1
+        # per person: (event index, points, points × scale, place, final), in the events' order
+        self.played: dict[int, list[tuple[int, Fraction, int, int, bool]]] = {}
+        self.places: dict[int, dict[int, int]] = {}
+        self.rows: dict[int, tuple[Fraction, tuple[SeriesCell, ...]]] = {}
+        self.totals: dict[int, int] = {}
+        #: the total's and the group-independent tie-breaks' keys
+        self.keys: dict[int, dict[str, int]] = {}
+        self.prefix: list[Fraction] = []
+        self.shares: dict[Fraction, dict[tuple[int, int], Fraction]] = {}
+        #: how the last update went: "scratch" or "incremental"
+        self.last = ""
+        #: the rows' cells in their stored form (:meth:`SeriesStandings.as_json`'s ``kept``)
+        self.cells_json: dict[int, tuple[Any, Any, list[Any]]] = {}
+        #: a group-dependent tie-break's values by (key, tied group), while none of the
+        #: group's rows changed (the values depend on the group's own places only)
+        self.group_values: dict[tuple[str, frozenset[int]], dict[int, int]] = {}
+
+    def update(self, events: Sequence[SeriesEventResult], rules: SeriesRules) -> SeriesStandings:
+        """The table of ``events`` under ``rules``, from the kept one where only events'
+        places, weights or finality changed.
+
+        :raises ValueError: an event given twice, or a person placed twice in one event.
+        """
+        order = _order_of(events)
+        events = tuple(events)
+        try:
+            self._update(events, rules)
+        except BaseException:
+            self.rules = None  # what is kept may be half made: from scratch next time
+            raise
+        return self._ranked(order)
+
+    def _update(self, events: tuple[SeriesEventResult, ...], rules: SeriesRules) -> None:
+        old = self.events
+        if (
+            self.rules != rules
+            or len(old) != len(events)
+            or any(a.event != b.event for a, b in zip(old, events, strict=True))
+        ):
+            self._scratch(events, rules)
+        else:
+            changed = [
+                i for i, (a, b) in enumerate(zip(old, events, strict=True)) if a is not b and a != b
+            ]
+            if changed and not self._incremental(events, changed):
+                self._scratch(events, rules)
+
+    def _scratch(self, events: tuple[SeriesEventResult, ...], rules: SeriesRules) -> None:
+        self.last = "scratch"
+        self.cells_json = {}
+        self.group_values = {}
+        self.rules = rules
+        self.prefix = _prefix(rules.place_points)
+        self.shares = {}
+        self.events = events
+        self.points_of = [event_points(e, rules, self.prefix, self.shares) for e in events]
+        self.scale = math.lcm(
+            1, *{p.denominator for points in self.points_of for p in points.values()}
+        )
+        played: dict[int, list[tuple[int, Fraction, int, int, bool]]] = defaultdict(list)
+        places: dict[int, dict[int, int]] = defaultdict(dict)
+        scale = self.scale
+        for i, (e, points) in enumerate(zip(events, self.points_of, strict=True)):
+            for p in e.places:
+                value = points[p.person]
+                scaled = value.numerator * (scale // value.denominator)
+                played[p.person].append((i, value, scaled, p.place, e.final))
+                places[p.person][e.event] = p.place
+        self.played, self.places = dict(played), dict(places)
+        self.rows, self.totals, self.keys = {}, {}, {}
+        for person in self.played:
+            self._row(person)
+
+    def _incremental(self, events: tuple[SeriesEventResult, ...], changed: list[int]) -> bool:
+        """Make again the rows of the changed events' persons; False when the points' common
+        denominator would change (then the whole table is computed again)."""
+        assert self.rules is not None
+        new_points = {
+            i: event_points(events[i], self.rules, self.prefix, self.shares) for i in changed
+        }
+        scale = self.scale
+        if any(scale % p.denominator for pts in new_points.values() for p in pts.values()):
+            return False
+        self.last = "incremental"
+        old = self.events
+        touched: set[int] = set()
+        for i in changed:
+            touched.update(p.person for p in old[i].places)
+        gone = set(changed)
+        for person in touched:  # their cells of the changed events go first
+            self.played[person] = [c for c in self.played[person] if c[0] not in gone]
+            known = self.places[person]
+            for i in changed:
+                known.pop(old[i].event, None)
+        for i in changed:
+            e, points = events[i], new_points[i]
+            self.points_of[i] = points
+            for p in e.places:
+                value = points[p.person]
+                scaled = value.numerator * (scale // value.denominator)
+                self.played.setdefault(p.person, []).append((i, value, scaled, p.place, e.final))
+                self.places.setdefault(p.person, {})[e.event] = p.place
+                touched.add(p.person)
+        self.events = events
+        self.group_values = {k: v for k, v in self.group_values.items() if k[1].isdisjoint(touched)}
+        for person in touched:
+            cells = self.played[person]
+            if not cells:
+                del self.played[person], self.places[person], self.rows[person]
+                del self.totals[person], self.keys[person]
+                continue
+            cells.sort(key=lambda c: c[0])
+            self._row(person)
+        return True
+
+    def _row(self, person: int) -> None:
+        """A person's cells, best-N total and group-independent keys from ``played``."""
+        assert self.rules is not None
+        rules, events = self.rules, self.events
+        cells = self.played[person]
         # the best N count (the earlier event first among equal points)
         best = sorted(cells, key=lambda c: (-c[2], c[0]))
         kept = best if rules.best_of is None else best[: rules.best_of]
         counted = {c[0] for c in kept}
-        totals[person] = sum(c[2] for c in kept)
+        total = sum(c[2] for c in kept)
+        self.totals[person] = total
         marked = tuple(
             SeriesCell(events[i].event, value, place, i in counted, final)
             for i, value, _scaled, place, final in cells
         )
-        rows[person] = (Fraction(totals[person], scale), marked)
-    ranked_people = sorted(p for p, cells in played.items() if len(cells) >= rules.min_events)
-    unranked = sorted(
-        (p for p, cells in played.items() if len(cells) < rules.min_events),
-        key=lambda p: (-totals[p], -len(played[p]), p),
-    )
-    tiebreaks = [SERIES_TIEBREAKS[k] for k in rules.tiebreaks]
-    # what the ranking compares (integers), and the values shown (fractions)
-    keys: dict[int, dict[str, int]] = {p: {"total": totals[p]} for p in rows}
-    for t in tiebreaks:
-        if not t.group_dependent:
-            for p in rows:
-                keys[p][t.key] = _tiebreak_value(t.key, rows[p][1], p, frozenset(), places)
-    groups: list[list[int]] = [ranked_people] if ranked_people else []
-    for t in (_TOTAL, *tiebreaks):
-        split: list[list[int]] = []
-        for group in groups:
-            if len(group) <= 1:
-                split.append(group)
-                continue
-            if t.group_dependent:
-                members = frozenset(group)
-                for p in group:
-                    keys[p][t.key] = _tiebreak_value(t.key, rows[p][1], p, members, places)
-            sign = 1 if t.ascending else -1
-            ordered = sorted(group, key=lambda p: (sign * keys[p][t.key], p))
-            parts = [[ordered[0]]]
-            for p in ordered[1:]:
-                if keys[p][t.key] == keys[parts[-1][0]][t.key]:
-                    parts[-1].append(p)
-                else:
-                    parts.append([p])
-            split.extend(parts)
-        groups = split
-    # the total as a fraction, the tie-breaks' counts and places as the integers they are
-    # (a Fraction of each would cost a national cup's update 12,000 constructions)
-    values: dict[int, dict[str, Fraction | int]] = {
-        p: {k: rows[p][0] if k == "total" else v for k, v in keys[p].items()} for p in rows
-    }
-    out: list[SeriesRow] = []
-    for r in placed(groups, values, [_TOTAL, *tiebreaks]):  # type: ignore[list-item]
-        total, cells = rows[r.entry]
-        out.append(
-            SeriesRow(
-                r.entry,
-                r.place,
-                r.last_place,
-                r.shared,
-                total,
-                len(cells),
-                cells,
-                values[r.entry],
-                r.decided_by,
-            )
+        self.rows[person] = (Fraction(total, self.scale), marked)
+        keys = {"total": total}
+        for k in rules.tiebreaks:
+            if not SERIES_TIEBREAKS[k].group_dependent:
+                keys[k] = _tiebreak_value(k, marked, person, frozenset(), self.places)
+        self.keys[person] = keys
+
+    def _ranked(self, order: Mapping[int, int]) -> SeriesStandings:
+        """Rank every kept row (the ranking of a computation from scratch)."""
+        rules = self.rules
+        assert rules is not None
+        played, totals, rows, places = self.played, self.totals, self.rows, self.places
+        ranked_people = sorted(p for p, cells in played.items() if len(cells) >= rules.min_events)
+        unranked = sorted(
+            (p for p, cells in played.items() if len(cells) < rules.min_events),
+            key=lambda p: (-totals[p], -len(played[p]), p),
         )
-    for p in unranked:
-        total, cells = rows[p]
-        out.append(SeriesRow(p, None, None, False, total, len(cells), cells, values[p]))
-    final = bool(events) and all(e.final for e in events)
-    return SeriesStandings(rules, tuple(order), tuple(out), final)
+        tiebreaks = [SERIES_TIEBREAKS[k] for k in rules.tiebreaks]
+        # what the ranking compares (integers); group-dependent keys only for tied groups
+        keys: dict[int, dict[str, int]] = {p: dict(k) for p, k in self.keys.items()}
+        groups: list[list[int]] = [ranked_people] if ranked_people else []
+        group_values: dict[tuple[str, frozenset[int]], dict[int, int]] = {}
+        for t in (_TOTAL, *tiebreaks):
+            split: list[list[int]] = []
+            for group in groups:
+                if len(group) <= 1:
+                    split.append(group)
+                    continue
+                if t.group_dependent:
+                    members = frozenset(group)
+                    known = self.group_values.get((t.key, members))
+                    if known is None:
+                        known = {
+                            p: _tiebreak_value(t.key, rows[p][1], p, members, places) for p in group
+                        }
+                    group_values[(t.key, members)] = known
+                    for p in group:
+                        keys[p][t.key] = known[p]
+                sign = 1 if t.ascending else -1
+                ordered = sorted(group, key=lambda p: (sign * keys[p][t.key], p))
+                parts = [[ordered[0]]]
+                for p in ordered[1:]:
+                    if keys[p][t.key] == keys[parts[-1][0]][t.key]:
+                        parts[-1].append(p)
+                    else:
+                        parts.append([p])
+                split.extend(parts)
+            groups = split
+        # the total as a fraction, the tie-breaks' counts and places as the integers they are
+        # (a Fraction of each would cost a national cup's update 12,000 constructions)
+        values: dict[int, dict[str, Fraction | int]] = {
+            p: {k: rows[p][0] if k == "total" else v for k, v in keys[p].items()} for p in rows
+        }
+        out: list[SeriesRow] = []
+        for r in placed(groups, values, [_TOTAL, *tiebreaks]):  # type: ignore[list-item]
+            total, cells = rows[r.entry]
+            out.append(
+                SeriesRow(
+                    r.entry,
+                    r.place,
+                    r.last_place,
+                    r.shared,
+                    total,
+                    len(cells),
+                    cells,
+                    values[r.entry],
+                    r.decided_by,
+                )
+            )
+        for p in unranked:
+            total, cells = rows[p]
+            out.append(SeriesRow(p, None, None, False, total, len(cells), cells, values[p]))
+        self.group_values = group_values  # those of this ranking's groups only
+        final = bool(self.events) and all(e.final for e in self.events)
+        return SeriesStandings(rules, tuple(order), tuple(out), final)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tournaments.standings.series import (
     DEFAULT_PLACE_POINTS,
     EventPlace,
+    SeriesComputation,
     SeriesEventResult,
     SeriesRules,
     SeriesRulesError,
@@ -334,3 +335,127 @@ def test_scaling_every_weight_scales_the_totals_and_keeps_the_places(season, fac
     assert [(r.person, r.place, r.total * factor) for r in before] == [
         (r.person, r.place, r.total) for r in after
     ]
+
+
+# --- the kept table, updated after a change (SeriesComputation) ---------------------------------
+
+
+@st.composite
+def _event_places(draw, event):
+    """One event's places: some of persons 1–12, some places shared, scores (few values, so
+    that totals tie and the tie-breaks, head-to-head too, decide)."""
+    persons = draw(st.lists(PERSONS, unique=True, max_size=8))
+    places, place, i = [], 1, 0
+    while i < len(persons):
+        size = draw(st.integers(min_value=1, max_value=3))
+        group = persons[i : i + size]
+        places += [
+            EventPlace(p, place, F(draw(st.integers(min_value=-2, max_value=2)))) for p in group
+        ]
+        place += len(group)
+        i += size
+    return tuple(places)
+
+
+def _merged(places, gone, kept):
+    """``gone``'s places become ``kept``'s (where both played, ``kept``'s stays)."""
+    if not any(p.person == gone for p in places):
+        return places
+    if any(p.person == kept for p in places):
+        return tuple(p for p in places if p.person != gone)
+    return tuple(EventPlace(kept, p.place, p.score) if p.person == gone else p for p in places)
+
+
+CHANGES = st.sampled_from(["places", "reopen", "weight", "merge", "add", "remove", "rules"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(series(), st.data())
+def test_the_kept_table_updated_equals_a_recomputation(season, data):
+    """Issue 39: after each change of an event (places changed, an event reopened or closed,
+    its weight, two persons merged, an event added or removed, the rules changed) the kept
+    table updated equals the table computed from scratch."""
+    events, rules = season
+    rules = SeriesRules(
+        rules.points,
+        best_of=rules.best_of,
+        min_events=rules.min_events,
+        tiebreaks=tuple(
+            data.draw(
+                st.permutations(["events_won", "best_result", "head_to_head", "events_played"])
+            )
+        )[: data.draw(st.integers(min_value=0, max_value=4))],
+    )
+    kept = SeriesComputation()
+    assert kept.update(events, rules) == compute_series_standings(events, rules)
+    for _step in range(data.draw(st.integers(min_value=1, max_value=6))):
+        change = data.draw(CHANGES)
+        events = list(events)
+        if change == "add" or not events:
+            new_id = max((e.event for e in events), default=-1) + 1
+            at = data.draw(st.integers(min_value=0, max_value=len(events)))
+            events.insert(at, SeriesEventResult(new_id, data.draw(_event_places(new_id)), False))
+        elif change == "remove":
+            events.pop(data.draw(st.integers(min_value=0, max_value=len(events) - 1)))
+        elif change == "rules":
+            rules = SeriesRules(
+                rules.points,
+                best_of=data.draw(st.one_of(st.none(), st.integers(min_value=1, max_value=6))),
+                min_events=rules.min_events,
+                tiebreaks=rules.tiebreaks,
+            )
+        elif change == "merge":
+            gone, into = data.draw(st.lists(PERSONS, unique=True, min_size=2, max_size=2))
+            events = [
+                SeriesEventResult(e.event, _merged(e.places, gone, into), e.final, e.weight)
+                for e in events
+            ]
+        else:
+            i = data.draw(st.integers(min_value=0, max_value=len(events) - 1))
+            e = events[i]
+            if change == "places":
+                events[i] = SeriesEventResult(
+                    e.event, data.draw(_event_places(e.event)), e.final, e.weight
+                )
+            elif change == "reopen":
+                events[i] = SeriesEventResult(e.event, e.places, not e.final, e.weight)
+            else:
+                weight = F(data.draw(st.sampled_from([1, 2, "1/2", "3/2", "1/3"])))
+                events[i] = SeriesEventResult(e.event, e.places, e.final, weight)
+        updated = kept.update(events, rules)
+        scratch = compute_series_standings(events, rules)
+        assert updated == scratch
+        assert updated.as_json(kept.cells_json) == scratch.as_json()
+
+
+def test_one_event_changed_updates_only_its_persons_rows():
+    """The update after one event's places changed is incremental (not from scratch) and its
+    rows of persons who did not play that event are the rows kept before."""
+    rules = SeriesRules(place_points=(F(10), F(6), F(4), F(2)), best_of=2)
+    first = SeriesEventResult(1, (EventPlace(1, 1), EventPlace(2, 2), EventPlace(3, 3)))
+    second = SeriesEventResult(2, (EventPlace(1, 1), EventPlace(4, 2)))
+    kept = SeriesComputation()
+    before = {r.person: r for r in kept.update([first, second], rules).rows}
+    assert kept.last == "scratch"
+    changed = SeriesEventResult(2, (EventPlace(4, 1), EventPlace(1, 2)))
+    after = kept.update([first, changed], rules)
+    assert kept.last == "incremental"
+    assert after == compute_series_standings([first, changed], rules)
+    rows = {r.person: r for r in after.rows}
+    assert rows[2].cells is before[2].cells and rows[3].cells is before[3].cells
+    assert [(r.person, r.total) for r in after.rows][:2] == [(1, F(16)), (4, F(10))]
+
+
+def test_head_to_head_of_a_tied_group_is_worked_out_again_when_its_places_change():
+    """Two persons tied on the normalised score stay tied after an event changes, but the
+    head-to-head between them moves: the kept table does not keep the old head-to-head."""
+    rules = SeriesRules(points="normalised_score", tiebreaks=("head_to_head",))
+    first = SeriesEventResult(1, (EventPlace(1, 1, F(5)), EventPlace(2, 2, F(5))))
+    second = SeriesEventResult(2, (EventPlace(2, 1), EventPlace(1, 2)))
+    kept = SeriesComputation()
+    assert [r.place_label for r in kept.update([first, second], rules).rows] == ["1–2", "1–2"]
+    swapped = SeriesEventResult(1, (EventPlace(2, 1, F(5)), EventPlace(1, 2, F(5))))
+    after = kept.update([swapped, second], rules)
+    assert kept.last == "incremental"
+    assert [(r.person, r.place_label) for r in after.rows] == [(2, "1"), (1, "2")]
+    assert after == compute_series_standings([swapped, second], rules)
