@@ -16,6 +16,8 @@ wrote (each player's net and the pot after each deal, and the final results).
 
 from __future__ import annotations
 
+from typing import cast
+
 from rules.conventions import InvalidConventionError
 from rules.pot import PotConvention
 
@@ -366,9 +368,15 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
     try:
         scored = known = score(protocol)
     except PotScoringError as error:
-        out.add("UNSCORABLE", gettext_noop("{reason}"), "Betalning" if viennese else "Der Ablauf "
-                "des Spiels", error.deal, params={"reason": str(error)},
-                column=error.field)  # fmt: skip
+        said = dict(error.params) if error.text else {"reason": str(error)}
+        if isinstance(said.get("player"), int):  # a seat, said by its name
+            seat = cast(int, said["player"])
+            said["player"] = protocol.players[seat] if 0 <= seat < size else seat_number(seat)
+        out.items.append(Finding(
+            "UNSCORABLE", str(error), "Betalning" if viennese else "Der Ablauf des Spiels",
+            error.deal, column=error.field, source=out.source,
+            text=error.text or gettext_noop("{reason}"), params=tuple(said.items()),
+        ))  # fmt: skip
         if error.deal is not None:
             known = score(protocol.with_deals(protocol.deals[: error.deal]))
     rule_deal = "Giv" if viennese else "Der Ablauf des Spiels"

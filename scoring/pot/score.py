@@ -39,7 +39,7 @@ from typing import Final
 
 from rules.pot import PotContract, PotConvention
 
-from ..findings import seat_number
+from ..findings import gettext_noop, seat_number
 from ..model import PENALTY_MAX, repeated_name
 from .protocol import (
     Decision,
@@ -70,13 +70,21 @@ Party = int | str
 
 
 class PotScoringError(ValueError):
-    """A record that cannot be scored at all: names the deal (1-based) and the field."""
+    """A record that cannot be scored at all: names the deal (1-based) and the field, in
+    English (the command line, the API, the logs). ``text`` and ``params``: the reason for
+    people, a :func:`gettext_noop` template (``{name}`` fields, as the findings') and its
+    values, said in the reader's language by the Django side; a ``player`` param is a 0-based
+    seat, said by the player's name (the checker's UNSCORABLE finding)."""
 
-    def __init__(self, deal: int | None, field: str, message: str) -> None:
+    def __init__(
+        self, deal: int | None, field: str, message: str, text: str = "", **params: object
+    ) -> None:
         place = f"deal {deal + 1}: " if deal is not None else ""
         super().__init__(f"{place}{field}: {message}")
         self.deal = deal
         self.field = field
+        self.text = text
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,21 +210,29 @@ def _trick_money(i: int, tricks: int, value: Fraction | int, rule: str) -> int:
             i, "tricks", f"{tricks} {'trick' if tricks == 1 else 'tricks'} at a tenth of {amount} "
             f"each make {money} chips, not a "
             f"whole number: each trick is worth a tenth of the amount ({rule}), and {amount} is "
-            "not a multiple of 10")
+            "not a multiple of 10",
+            gettext_noop("{tricks} × a tenth of {amount} makes {money} chips, not a whole "
+                         "number: {amount} is not a multiple of 10"),
+            tricks=tricks, amount=amount, money=str(money))  # fmt: skip
     return int(money)
 
 
 def _tricks(i: int, deal: Hand | Rundpass, size: int, actives: tuple[int, ...]) -> tuple[int, ...]:
     tricks = deal.tricks
     if tricks is None:
-        raise PotScoringError(i, "tricks", "missing: the deal was played, so its tricks are needed")
+        raise PotScoringError(i, "tricks", "missing: the deal was played, so its tricks are needed",
+                              gettext_noop("the tricks are missing: the deal was played"))  # fmt: skip
     if len(tricks) != size or any(not 0 <= t <= 10 for t in tricks):
-        raise PotScoringError(i, "tricks", f"{list(tricks)} is not one count 0–10 per seat")
+        raise PotScoringError(i, "tricks", f"{list(tricks)} is not one count 0–10 per seat",
+                              gettext_noop("the tricks need one count from 0 to 10 per player"))  # fmt: skip
     if sum(tricks) != 10:
-        raise PotScoringError(i, "tricks", f"{list(tricks)} sum to {sum(tricks)}, not 10")
+        raise PotScoringError(i, "tricks", f"{list(tricks)} sum to {sum(tricks)}, not 10",
+                              gettext_noop("the tricks sum to {total}, not 10"), total=sum(tricks))  # fmt: skip
     for s in range(size):
         if s not in actives and tricks[s]:
-            raise PotScoringError(i, "tricks", f"seat {s + 1} sits out this deal but has tricks")
+            raise PotScoringError(i, "tricks", f"seat {s + 1} sits out this deal but has tricks",
+                                  gettext_noop("{player} sits out this deal but has tricks"),
+                                  player=s)  # fmt: skip
     return tricks
 
 
@@ -236,7 +252,8 @@ def _viennese_hand(
     fell: list[int] = []
     if contract.asks_defenders:
         if len(hand.defence) != 2:
-            raise PotScoringError(i, "defence", "two decisions are needed (000 \"Gå med…\")")
+            raise PotScoringError(i, "defence", "two decisions are needed (000 \"Gå med…\")",
+                                  gettext_noop("both defenders' decisions are needed"))  # fmt: skip
         playing = [d for d, dec in zip(defs, hand.defence, strict=True) if dec.plays]
         if not playing:  # both home: "som att spelföraren har vunnit … och tagit alla tio sticken"
             made = True
@@ -295,7 +312,8 @@ def _german_hand(
     player, contract = hand.player, hand.played
     defs = defenders_of(size, dealer, player)
     if len(hand.defence) != 2:
-        raise PotScoringError(i, "defence", "two decisions are needed (003 \"mitgehen\")")
+        raise PotScoringError(i, "defence", "two decisions are needed (003 \"mitgehen\")",
+                              gettext_noop("both defenders' decisions are needed"))  # fmt: skip
     playing = [d for d, dec in zip(defs, hand.defence, strict=True) if dec.plays]
     trick_payments: list[TrickPayment] = []
     fell: list[int] = []
@@ -343,7 +361,9 @@ def _rundpass(
         for s in fell:
             book.pay(s, POT, conv.base_stake, "rundpass")
     elif deal.tricks is not None:
-        raise PotScoringError(i, "tricks", "a German all-pass deal is not played (003 is silent)")
+        raise PotScoringError(i, "tricks", "a German all-pass deal is not played (003 is silent)",
+                              gettext_noop("in the German game a deal where all pass is not "
+                                           "played, so it has no tricks"))  # fmt: skip
     return dict(amount=None, trick_value=None, forced=False, made=None, fell=fell,
                 trick_payments=(), premium_payments=())  # fmt: skip
 
@@ -351,7 +371,7 @@ def _rundpass(
 def _check_seat(i: int, field: str, seat: object, size: int) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < size:
         raise PotScoringError(i, field, f"seat {seat_number(seat)} is not at the table (seats 1 "
-                              f"to {size})")  # fmt: skip
+                              f"to {size})", gettext_noop("a seat that is not at the table"))  # fmt: skip
 
 
 def _score_deal(
@@ -364,7 +384,10 @@ def _score_deal(
         for field, chips in (("to_pot", deal.to_pot), *(("to_players", c) for _, c in deal.to_players)):
             if chips > PENALTY_MAX:
                 raise PotScoringError(i, field, f"{chips} chips are more than a penalty may be "
-                                      f"(at most {PENALTY_MAX})")  # fmt: skip
+                                      f"(at most {PENALTY_MAX})",
+                                      gettext_noop("{chips} chips are more than a penalty may be "
+                                                   "(at most {most})"),
+                                      chips=chips, most=PENALTY_MAX)  # fmt: skip
         book.pay(deal.player, POT, deal.to_pot, "penalty")
         for seat, chips in deal.to_players:
             _check_seat(i, "to_players", seat, size)
@@ -381,7 +404,9 @@ def _score_deal(
         for k, (seat, _) in enumerate(deal.efterkop):
             _check_seat(i, f"efterkop[{k}]", seat, size)
         if deal.player == sitting_out or deal.declarer == sitting_out:
-            raise PotScoringError(i, "declarer", f"seat {seat_number(deal.player)} deals and sits out")
+            raise PotScoringError(i, "declarer", f"seat {seat_number(deal.player)} deals and sits out",
+                                  gettext_noop("{player} deals and sits out this deal"),
+                                  player=sitting_out)  # fmt: skip
         hand = _viennese_hand if conv.game == "viennese" else _german_hand
         parts = hand(i, conv, deal, size, dealer, book)
         kind, declarer, contract = "hand", deal.player, deal.played
@@ -404,15 +429,19 @@ def score(protocol: PotProtocol) -> ScoredGame:
     conv = protocol.rules()
     size = protocol.size
     if size not in (3, 4):
-        raise PotScoringError(None, "players", f"{size} players; a pot game has 3 or 4 (000)")
+        raise PotScoringError(None, "players", f"{size} players; a pot game has 3 or 4 (000)",
+                              gettext_noop("{n} players; the game is for 3 or 4"), n=size)  # fmt: skip
     if conv.game == "german" and size != 3:
         raise PotScoringError(None, "players", f"{size} players; German Préférence has three "
-                              '(003 "Spieler: 3")')  # fmt: skip
+                              '(003 "Spieler: 3")', gettext_noop("{n} players; German Préférence "
+                              "is for three"), n=size)  # fmt: skip
     same = repeated_name(protocol.players)
     if same is not None:
         raise PotScoringError(None, "players", f"seat {same[1] + 1} has the name of seat "
                               f"{same[0] + 1} ({protocol.players[same[1]]!r}); each player needs "
-                              'a name of his own (000 "Förberedelser")')  # fmt: skip
+                              'a name of his own (000 "Förberedelser")',
+                              gettext_noop("two players are named {name}; each needs a name of "
+                                           "his own"), name=protocol.players[same[1]])  # fmt: skip
     _check_seat(None, "first_dealer", protocol.first_dealer, size)  # type: ignore[arg-type]
     book = _Ledger(size, protocol.opening_pot)
     scored = []

@@ -17,7 +17,7 @@ from django.utils.translation import trans_real
 
 from rules.pot import PotContract
 from scoring.pot.check import check
-from scoring.pot.protocol import Decision, Hand, PotProtocol
+from scoring.pot.protocol import Decision, Hand, Penalty, PotProtocol
 from tournaments.words.protocols import finding_message
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
@@ -62,10 +62,39 @@ def test_a_tvang_finding_reads_in_the_pages_language(language, words):
     assert not re.search(r"\b(?:None|True|False|home|forced deal|both go along)\b", said), said
 
 
+def _unscorable() -> PotProtocol:
+    # a penalty over the most a penalty may be: the record cannot be scored (PotScoringError),
+    # said as UNSCORABLE
+    return PotProtocol(
+        players=("Anna Alm", "Bertil Berg", "Cecilia Cronholm"),
+        deals=(Penalty(0, to_pot=2_000_000),),
+    )
+
+
+def test_a_record_that_cannot_be_scored_keeps_its_english_message_and_has_a_template():
+    (f,) = [f for f in check(_unscorable()).findings if f.code == "UNSCORABLE"]
+    # the command line's message as it was
+    assert f.message == "deal 1: to_pot: 2000000 chips are more than a penalty may be (at most 1000000)"
+    assert f.text == "{chips} chips are more than a penalty may be (at most {most})"
+    assert dict(f.params) == {"chips": 2_000_000, "most": 1_000_000}
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("de", "Strafe"), ("sv", "straff"), ("hr", "kazna"), ("ru", "штраф")],
+)
+def test_a_record_that_cannot_be_scored_reads_in_the_pages_language(language, words):
+    (f,) = [f for f in check(_unscorable()).findings if f.code == "UNSCORABLE"]
+    with translation.override(language):
+        said = finding_message(_stored(f))
+    assert words in said and "2000000" in said and "1000000" in said, said
+    assert not re.search(r"\b(?:deal|to_pot|chips|penalty|most)\b", said), said
+
+
 def _templates() -> set[str]:
     root = Path(settings.BASE_DIR)
     found = set()
-    for path in ("scoring/pot/check.py", "scoring/pot/auction.py"):
+    for path in ("scoring/pot/check.py", "scoring/pot/auction.py", "scoring/pot/score.py"):
         for node in ast.walk(ast.parse((root / path).read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "gettext_noop":
                 found.add(node.args[0].value)

@@ -34,6 +34,7 @@ def test_a_viennese_table_on_a_german_page_reads_german(client):
         assert word in page, word
     for word in SWEDISH:
         assert word not in page, word
+    assert "Alle passen" in page and "Alle passen (alle passen)" not in page  # said once
     post_deal(client, url, None, declarer="0", contract="1", defence_1="forced",
               defence_2="forced", tricks_1="3", tricks_2="3")  # fmt: skip
     post_deal(client, url, 1, declarer="1", contract="4u", defence_2="home", defence_0="go",
