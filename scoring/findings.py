@@ -20,13 +20,22 @@ template filled in English, for the command line and the JSON documents.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.worded import gettext_noop
+from rules.worded import WordedError, gettext_noop
 
-__all__ = ["Severity", "Finding", "CheckReport", "gettext_noop", "templated", "seat_number"]
+__all__ = [
+    "Severity",
+    "Finding",
+    "CheckReport",
+    "gettext_noop",
+    "templated",
+    "seat_number",
+    "worded_finding",
+]
 
 
 class Severity(enum.StrEnum):
@@ -118,3 +127,13 @@ def templated(
     ``params``; ``fields`` are the other :class:`Finding` fields."""
     params = dict(params or {})
     return Finding(code, text.format(**params), text=text, params=tuple(params.items()), **fields)
+
+
+def worded_finding(code: str, error: WordedError, **fields: Any) -> Finding:
+    """A finding made of an error said twice (:class:`rules.worded.WordedError`, e.g. an
+    unknown convention or option): its English message, and its template for people with
+    ``%(name)s`` written as ``{name}``, as the findings' templates are (the message alone where
+    the error has no template)."""
+    text = re.sub(r"%\((\w+)\)s", r"{\1}", error.text or "")
+    params = tuple(error.params.items()) if text else ()
+    return Finding(code, str(error), text=text, params=params, **fields)

@@ -21,7 +21,15 @@ from typing import cast
 from rules.conventions import InvalidConventionError
 from rules.pot import PotConvention
 
-from ..findings import CheckReport, Finding, Severity, gettext_noop, seat_number, templated
+from ..findings import (
+    CheckReport,
+    Finding,
+    Severity,
+    gettext_noop,
+    seat_number,
+    templated,
+    worded_finding,
+)
 from ..model import repeated_name
 from .auction import check_auction, check_contract_against_bid
 from .protocol import (
@@ -339,8 +347,8 @@ def check(protocol: PotProtocol, ledger: Ledger | None = None) -> CheckReport:
     try:
         conv = protocol.rules()
     except InvalidConventionError as error:
-        f = Finding("CONVENTION", str(error), rule="Förberedelser", column="convention",
-                    source="000")  # fmt: skip
+        f = worded_finding("CONVENTION", error, rule="Förberedelser", column="convention",
+                           source="000")  # fmt: skip
         return CheckReport((f,))
     viennese = conv.game == "viennese"
     out = _Findings("000" if viennese else "003")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from rules.conventions import InvalidConventionError
 from rules.priffe import Contract, PriffeConvention, auction_faults, auction_outcome
 
-from ..findings import CheckReport, Finding, Severity, gettext_noop, templated
+from ..findings import CheckReport, Finding, Severity, gettext_noop, templated, worded_finding
 from ..model import PENALTY_MAX
 from .protocol import Ending, Hand, Penalty, PriffeProtocol, PriffeSheet, partnership
 from .score import ScoredPriffe, convention_of, dealers, score
@@ -276,7 +276,9 @@ def check(protocol: PriffeProtocol, sheet: PriffeSheet | None = None) -> CheckRe
     try:
         conv = convention_of(protocol)
     except InvalidConventionError as error:
-        return CheckReport((_f("CONVENTION", str(error), _SCORING, column="convention"),))
+        return CheckReport(
+            (worded_finding("CONVENTION", error, rule=_SCORING, source=SOURCE, column="convention"),)
+        )
     findings = _structure(protocol, conv)
     if any(f.code in ("SEATING", "PLAYERS") for f in findings):
         return CheckReport(tuple(findings))  # nothing can be scored without the seatings

@@ -6,14 +6,17 @@ page face (:mod:`tournaments.variants`). The record itself is read by
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from rules.conventions import InvalidConventionError
 from scoring.model import Ending
 from tournaments import rule_sources
+from tournaments.convention_labels import convention_error_said
 from tournaments.families.protocols import deal_lines, effective_protocol, stored_protocol
 from tournaments.models import Protocol, Ruling, Table
 from tournaments.selectors.protocols import next_dealer, table_header
@@ -55,6 +58,11 @@ def finding_message(finding: dict[str, Any]) -> str:
     if not text:
         return str(finding.get("message", ""))
     params = dict(finding.get("params") or {})
+    if finding.get("code") == "CONVENTION":  # an unknown convention or option: its own words
+        error = InvalidConventionError(
+            str(finding.get("message", "")), re.sub(r"\{(\w+)\}", r"%(\1)s", text), params
+        )
+        return convention_error_said(error)
     for name, value in params.items():  # an English word of the catalogue (scoring.pot.check)
         if name.endswith("_word") and isinstance(value, str) and value:
             params[name] = gettext(value)

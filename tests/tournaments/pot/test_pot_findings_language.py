@@ -108,3 +108,27 @@ def test_every_pot_finding_template_has_its_words(language):
     assert len(templates) > 60
     missing = [t for t in sorted(templates) if not catalog.get(t)]
     assert not missing, missing
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("de", "keine Option"), ("sv", "inget alternativ"), ("ru", "не параметр"), ("hr", "nije opcija")],
+)
+def test_an_unknown_option_reads_in_the_pages_language_in_the_pot_and_priffe_games(
+    language, words
+):
+    # the convention's own error (rules.conventions), said as the settings page says it
+    from scoring.priffe.check import check as check_priffe
+    from scoring.priffe.protocol import PriffeProtocol
+
+    pot = PotProtocol(players=("Anna", "Bertil", "Cecilia"), options=(("nonsense", 1),))
+    priffe = PriffeProtocol(players=("A", "B", "C", "D"), options=(("nonsense", 1),))
+    for report in (check(pot), check_priffe(priffe)):
+        (f,) = report.findings
+        assert f.code == "CONVENTION" and f.message.startswith("unknown option 'nonsense'")
+        with translation.override(language):
+            said = finding_message(_stored(f))
+        assert "nonsense" in said and words in said and "unknown option" not in said, said
+        with translation.override(language):
+            expected = translation.gettext("“%(option)s” is not an option of this game.")
+        assert said == expected % {"option": "nonsense"}, said
