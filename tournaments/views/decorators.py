@@ -9,6 +9,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
 
 from tournaments.access.permissions import has_event_role
 from tournaments.errors import BIGINT_MAX, UserFacingError
@@ -66,6 +67,27 @@ def run_form_service(request, form, fn, *, success: str | None = None, **kwargs)
     if success:
         messages.success(request, success)
     return result, None
+
+
+def role_granted(request, result) -> bool:
+    """Says what a staff service granted (an event's or an organisation's): the password of an
+    account made for the role, once ("hand it over now"), or that the role is granted; False
+    when the service refused (its message is said already)."""
+    if result is None:
+        return False
+    role, password = result
+    if password:
+        messages.success(
+            request,
+            _(
+                "Account %(user)s created with the password %(password)s: hand it "
+                "over now, it is not shown again."
+            )
+            % {"user": role.user.get_username(), "password": password},
+        )
+    else:
+        messages.success(request, _("The role is granted."))
+    return True
 
 
 def posted_id(value: object) -> int:

@@ -6,7 +6,6 @@ parses the form, calls one service of ``services.organisations`` and renders.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,7 +16,7 @@ from tournaments.access.organisations import can_organise_organisation
 from tournaments.forms.series import OrganisationForm, OrganisationStaffForm
 from tournaments.models import Organisation
 from tournaments.services import organisations as services
-from tournaments.views.decorators import posted_id, run_form_service, run_service
+from tournaments.views.decorators import posted_id, role_granted, run_form_service, run_service
 
 __all__ = ["organisation_new", "organisation_settings", "organisation_staff"]
 
@@ -110,19 +109,7 @@ def organisation_staff(request, slug: str):
                 by=request.user,
                 **form.cleaned_data,
             )
-            if result is not None:
-                role, password = result
-                if password:
-                    messages.success(
-                        request,
-                        _(
-                            "Account %(user)s created with the password %(password)s: hand it "
-                            "over now, it is not shown again."
-                        )
-                        % {"user": role.user.get_username(), "password": password},
-                    )
-                else:
-                    messages.success(request, _("The role is granted."))
+            if role_granted(request, result):
                 return redirect("organisation-staff", slug=organisation.slug)
     return render(
         request,

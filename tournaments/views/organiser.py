@@ -39,7 +39,13 @@ from tournaments.services import constraints as constraint_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
-from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
+from tournaments.views.decorators import (
+    event_view,
+    posted_id,
+    role_granted,
+    run_form_service,
+    run_service,
+)
 from tournaments.words import audit as audit_text
 from tournaments.words import desk as desk_text
 from tournaments.words import draw_report as report_text
@@ -85,6 +91,8 @@ def dashboard(request, event):
             "desk": desk_text.attention(event, desk_for_event(event=event)),
             "can_organise": permissions.can_organise(request.user, event),
             "can_read_log": permissions.can_chief_referee(request.user, event),
+            # the duplicate boards are prepared by whoever the boards' page lets in
+            "can_prepare_boards": permissions.can_chief_referee(request.user, event),
             "lockouts": staff_lockouts(event)
             if permissions.can_organise(request.user, event)
             else [],
@@ -329,19 +337,7 @@ def staff(request, event):
                 by=request.user,
                 **form.cleaned_data,
             )
-            if result is not None:
-                role, password = result
-                if password:
-                    messages.success(
-                        request,
-                        _(
-                            "Account %(user)s created with the password %(password)s: hand it "
-                            "over now, it is not shown again."
-                        )
-                        % {"user": role.user.get_username(), "password": password},
-                    )
-                else:
-                    messages.success(request, _("The role is granted."))
+            if role_granted(request, result):
                 return redirect("manage-staff", slug=event.slug)
     return render(
         request,
