@@ -68,6 +68,7 @@ SEAT_FOR_NAME = re.compile(
 )
 
 #: the draw engine's name and version, the draw report's "program" (a name, like WeasyPrint)
+_KEYS = re.compile(r"\S*[\d/]\S*")
 _PROGRAM = re.compile(r"\bpulka-seating \d+(?:\.\d+)*")
 
 
@@ -85,7 +86,9 @@ def problems(
     found = [f"{what}: {context}" for what, context in leaks(text, codes, actions)]
     english = english_words(language)
     ok = {w.casefold() for w in allowed for w in _WORD.findall(w)}
-    for m in _WORD.finditer(text):
+    # a token with a digit or a slash is a key, an address or a number, not words: a player's
+    # random link key ("cWUg8Out0tsp…") holds "Out" by chance (seen in the PDF of links)
+    for m in _WORD.finditer(_KEYS.sub(lambda k: " " * len(k.group(0)), text)):
         word = m.group(0).casefold()
         if word in english and word not in ok:
             found.append(f"the English word {m.group(0)!r}: {_around(text, m)}")

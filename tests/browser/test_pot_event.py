@@ -102,8 +102,9 @@ def test_a_german_preference_evening_on_a_phone_in_german(
     tablet = phone
     tablet.goto(f"{base}/de/t/{table.url_key}/")
     body = tablet.locator("body").inner_text()
-    for word in ("Alleinspieler", "Stiche", "Topf", "alle passen"):
+    for word in ("Alleinspieler", "Stiche", "Topf", "Alle passen"):
         assert word in body, word
+    assert "Alle passen (alle passen)" not in body  # said once
     decisions = tablet.locator(f"select[name=defence_{vorhand}] option").all_inner_texts()
     assert any(o.startswith("mitgehen") for o in decisions), decisions
     assert any(o.startswith("daheim bleiben") for o in decisions), decisions

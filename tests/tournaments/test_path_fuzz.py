@@ -55,6 +55,8 @@ def routes() -> list[str]:
 def real_values(setup) -> dict[str, str]:
     return {
         "slug": setup.event.slug,
+        "event_slug": setup.event.slug,  # a rating list's changes of an event (issue 41)
+        "person_id": str(setup.entries[0].person_id or 1),  # a person's rating (issue 41)
         "number": "1",
         "table_number": "1",
         "entry_id": str(setup.entries[0].pk),

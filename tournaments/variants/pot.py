@@ -247,9 +247,11 @@ class PotUI(PotDomain, FamilyUI):
                 (v, w if same_language else f"{w} ({DECISION_GLOSSES[v]})")
                 for v, w in words
             ],
-            # the game's own word beside "All passed" only for readers of another language
-            # (on a German page the Viennese "alle passen" would say the same twice)
-            "rundpass_word": None if same_language else RUNDPASS_WORDS[lang],
+            # the game's own word beside "All passed", unless the page's words are that word
+            # (on a German page "Alle passen (alle passen)" would say the same twice)
+            "rundpass_word": None
+            if str(_("All passed")).casefold() == RUNDPASS_WORDS[lang].casefold()
+            else RUNDPASS_WORDS[lang],
             "krypspel": conv.game == "viennese",
             # the form's rows (form_values): one per level of fem … åtta with köp
             "efterkop_contracts": efterkop_contracts,

@@ -76,7 +76,8 @@ def no_draw_record(sql: list[str]) -> bool:
 def pages(event):
     entry = event.entries_list[0]
     return {
-        "event": (reverse("event", args=[event.slug]), 6),
+        # the players' ratings at entry (issue 41) are one query more, whatever the field size
+        "event": (reverse("event", args=[event.slug]), 7),
         "round": (reverse("round-seating", args=[event.slug, 1]), 8),
         "documents": (reverse("documents", args=[event.slug]), 4),
         "standings": (reverse("standings", args=[event.slug]), 4),

@@ -88,6 +88,7 @@ def page_routes() -> dict[str, object]:
 def urls_for(route: str, setup) -> list[str]:
     values = {
         "<slug:slug>": setup.event.slug,
+        "<slug:event_slug>": setup.event.slug,  # a rating list's changes of an event (issue 41)
         "<int:number>": "1",
         "<int:table_number>": "1",
         "<int:entry_id>": str(setup.entries[0].pk),
