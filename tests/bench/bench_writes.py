@@ -336,10 +336,7 @@ def measure(tables: int, args) -> dict:
             out["ratio_p99"] = round(out["save"]["p99_ms"] / out["trivial_write"]["p99_ms"], 1)
         return out
     finally:
-        stack.close()
-        if "django" in sys.modules and sys.modules["django"].apps.apps.ready:
-            sys.modules["django.db"].connections.close_all()
-        stack.drop_database()
+        stack.finish()
 
 
 def main(argv=None) -> int:

@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.load.stack import Stack, wait_until  # noqa: E402
+from tests.load.stack import Stack, latency_ms, scenario_main, wait_until  # noqa: E402
 
 
 @dataclasses.dataclass
@@ -600,7 +600,6 @@ def run(args) -> dict:
                 faults["killed"]["ended"] = job.state
                 faults["killed"]["attempts"] = job.attempts
                 checks["killed_job_ended"] = job.state in ("done", "failed")
-        lat = sorted(tally.latencies)
         report.update(
             {
                 "faults": faults,
@@ -612,23 +611,14 @@ def run(args) -> dict:
                 "statuses": {str(k): v for k, v in sorted(tally.statuses.items())},
                 "unreachable": tally.unreachable,
                 "server_errors": tally.server_errors[:20],
-                "latency_ms": {
-                    "p50": round(1000 * lat[len(lat) // 2]) if lat else None,
-                    "p95": round(1000 * lat[int(len(lat) * 0.95)]) if lat else None,
-                    "max": round(1000 * lat[-1]) if lat else None,
-                },
+                "latency_ms": latency_ms(tally.latencies),
                 "seconds": round(time.monotonic() - t0, 1),
             }
         )
         report["ok"] = all(checks.values())
         return report
     finally:
-        stack.close()
-        if not args.keep_db:
-            from django.db import connections
-
-            connections.close_all()
-            stack.drop_database()
+        stack.finish(keep_db=args.keep_db)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -659,9 +649,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    report = run(parser().parse_args(argv))
-    print(json.dumps(report, indent=1, default=str))
-    return 0 if report.get("ok") else 1
+    return scenario_main(run, parser(), argv)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.load.event_day import Tally, fingerprint_hash, fresh_standings, http, setup_events  # noqa: E402
-from tests.load.stack import Stack, wait_until  # noqa: E402
+from tests.load.stack import Stack, latency_ms, scenario_main, wait_until  # noqa: E402
 
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 #: contracts the tables play, each made exactly: declarer, one whister, one pass
@@ -329,7 +329,6 @@ def run(args) -> dict:
         checks["standings_equal_recomputation"] = json.loads(
             json.dumps(mine, default=str)
         ) == fresh_standings(event)
-        lat = sorted(tally.latencies)
         report.update(
             {
                 "tables": len(phones),
@@ -339,23 +338,14 @@ def run(args) -> dict:
                 "approval_refusals": approval_refusals[:10],
                 "statuses": {str(k): v for k, v in sorted(tally.statuses.items())},
                 "server_errors": tally.server_errors[:20],
-                "latency_ms": {
-                    "p50": round(1000 * lat[len(lat) // 2]) if lat else None,
-                    "p95": round(1000 * lat[int(len(lat) * 0.95)]) if lat else None,
-                    "max": round(1000 * lat[-1]) if lat else None,
-                },
+                "latency_ms": latency_ms(tally.latencies),
                 "seconds": round(time.monotonic() - t0, 1),
             }
         )
         report["ok"] = all(checks.values())
         return report
     finally:
-        stack.close()
-        if not args.keep_db:
-            from django.db import connections
-
-            connections.close_all()
-            stack.drop_database()
+        stack.finish(keep_db=args.keep_db)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -376,9 +366,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    report = run(parser().parse_args(argv))
-    print(json.dumps(report, indent=1, default=str))
-    return 0 if report.get("ok") else 1
+    return scenario_main(run, parser(), argv)
 
 
 if __name__ == "__main__":

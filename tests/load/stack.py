@@ -4,6 +4,7 @@ and beat, all bound to 127.0.0.1 and stopped by :meth:`Stack.close`."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -263,3 +264,31 @@ class Stack:
         for name in list(self.procs):
             self._kill(name)
         shutil.rmtree(self.log_dir / "static", ignore_errors=True)
+
+    def finish(self, keep_db: bool = False) -> None:
+        """Stops the stack and, unless ``keep_db``, drops its database: this process's own
+        connections to it (a scenario sets Django up once the database exists) closed first."""
+        self.close()
+        if keep_db:
+            return
+        if "django" in sys.modules and sys.modules["django"].apps.apps.ready:
+            sys.modules["django.db"].connections.close_all()
+        self.drop_database()
+
+
+def latency_ms(latencies: list[float]) -> dict:
+    """p50, p95 and the longest of the answers' times in seconds, as whole milliseconds (None
+    before any answer)."""
+    lat = sorted(latencies)
+    return {
+        "p50": round(1000 * lat[len(lat) // 2]) if lat else None,
+        "p95": round(1000 * lat[int(len(lat) * 0.95)]) if lat else None,
+        "max": round(1000 * lat[-1]) if lat else None,
+    }
+
+
+def scenario_main(run, parser, argv=None) -> int:
+    """A scenario's command line: runs it, prints its report as JSON, exits 1 unless it held."""
+    report = run(parser.parse_args(argv))
+    print(json.dumps(report, indent=1, default=str))
+    return 0 if report.get("ok") else 1

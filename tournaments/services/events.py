@@ -4,11 +4,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -24,6 +21,7 @@ from tournaments.families import playable
 from tournaments.models import Event, EventRole, Protocol
 from tournaments.models.event import TableSizePolicy
 from tournaments.selectors.standings import metric_label
+from tournaments.services.accounts import staff_account
 from tournaments.services.audit import audit_log
 from tournaments.services.standings import standings_schedule
 from tournaments.standings.errors import StandingsConfigError
@@ -467,18 +465,11 @@ def event_staff_add(*, event: Event, username: str, role: str, by=None) -> tuple
     :returns: the role and, for a new account, its password (shown once to the organiser, who
         hands it over; ``""`` for an account that existed).
     """
-    username = (username or "").strip()
-    try:
-        UnicodeUsernameValidator()(username)
-    except ValidationError as exc:
-        raise UserFacingError(" ".join(exc.messages), {"field": "username"}) from exc
-    users = get_user_model()
-    user = users.objects.filter(username=username).first()
-    password = ""
-    if user is None:
-        password = secrets.token_urlsafe(9)
-        user = users.objects.create_user(username=username, password=password)
-        audit_log(event=event, action="account.created", by=by, data={"user": username})
+    user, password = staff_account(username)
+    if password:
+        audit_log(
+            event=event, action="account.created", by=by, data={"user": user.get_username()}
+        )
     return event_role_grant(event=event, user=user, role=role, by=by), password
 
 

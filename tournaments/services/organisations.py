@@ -6,11 +6,8 @@ raises :class:`~tournaments.errors.UserFacingError` naming the field.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import transaction
@@ -18,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import UserFacingError
 from tournaments.models import Organisation, OrganisationRole
+from tournaments.services.accounts import staff_account
 
 __all__ = [
     "organisation_create",
@@ -93,17 +91,7 @@ def organisation_staff_add(
     """
     if role not in OrganisationRole.Role.values:
         raise UserFacingError(_("Unknown role %(role)s.") % {"role": role}, {"field": "role"})
-    username = (username or "").strip()
-    try:
-        UnicodeUsernameValidator()(username)
-    except ValidationError as exc:
-        raise UserFacingError(" ".join(exc.messages), {"field": "username"}) from exc
-    users = get_user_model()
-    user = users.objects.filter(username=username).first()
-    password = ""
-    if user is None:
-        password = secrets.token_urlsafe(9)
-        user = users.objects.create_user(username=username, password=password)
+    user, password = staff_account(username)
     granted, _created = OrganisationRole.objects.get_or_create(
         organisation=organisation, user=user, role=role
     )
