@@ -16,6 +16,7 @@ from .series import (
     Series,
     SeriesEvent,
     SeriesFile,
+    SeriesStandingsRow,
     SeriesStandingsSnapshot,
 )
 from .standings import GeneratedFile, ProtocolStats, StandingsPart, StandingsSnapshot
@@ -45,6 +46,7 @@ __all__ += [
     "Series",
     "SeriesEvent",
     "SeriesFile",
+    "SeriesStandingsRow",
     "SeriesStandingsSnapshot",
 ]
 __all__ += ["Team", "TeamLineUp", "TeamMember", "TeamRules"]
