@@ -155,14 +155,30 @@ def _kept_table(series_id: int) -> SeriesComputation:
     return table
 
 
-#: the rows this process last wrote of each series' table: (the inputs' hash stored with
-#: them, each person's cells as written); while the stored hash is still that one, only the
-#: rows whose cells differ are written again
-_written: dict[int, tuple[str, dict[int, list[Any]]]] = {}
+#: the table this process last wrote of each series: (the inputs' hash stored with it, each
+#: person's cells as written, the head); while the stored hash is still that one, only the
+#: rows whose cells differ are written again, and the stored head is not read again
+_written: dict[int, tuple[str, dict[int, list[Any]], dict[str, Any]]] = {}
+
+
+def _stored_head(snapshot: SeriesStandingsSnapshot, stored_hash: str) -> dict[str, Any]:
+    """The head stored before this computation: as this process wrote it while the stored
+    hash is the one written with it, else read."""
+    written = _written.get(snapshot.series_id)
+    if written is not None and stored_hash and written[0] == stored_hash:
+        return written[2]
+    return (
+        SeriesStandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("head", flat=True).get()
+        or {}
+    )
 
 
 def _write_rows(
-    snapshot: SeriesStandingsSnapshot, stored_hash: str, digest: str, cells: dict[int, list[Any]]
+    snapshot: SeriesStandingsSnapshot,
+    stored_hash: str,
+    digest: str,
+    head: dict[str, Any],
+    cells: dict[int, list[Any]],
 ) -> int:
     """Store the table's rows (``SeriesStandingsRow``): only those whose cells changed when
     this process wrote the stored ones, all of them else. Returns how many were written."""
@@ -189,7 +205,7 @@ def _write_rows(
         _written.clear()
     # kept at once: should the transaction roll back, the stored hash stays the old one, not
     # ``digest``, and the next write writes every row
-    _written[series_id] = (digest, cells)
+    _written[series_id] = (digest, cells, head)
     return len(changed)
 
 
@@ -218,7 +234,11 @@ def series_standings_recompute(*, series_id: int) -> SeriesStandingsSnapshot:
         series = Series.objects.get(pk=series_id)
         inputs = series_inputs(series=series)
         digest = inputs.digest
-        snapshot = SeriesStandingsSnapshot.objects.select_for_update().get(series_id=series_id)
+        snapshot = (
+            SeriesStandingsSnapshot.objects.select_for_update()
+            .defer("head")
+            .get(series_id=series_id)
+        )
         moved: set[int] = set()
         if digest != old_hash:  # else nothing changed: no event's standings are read
             events, event_info, unlinked = inputs.events()
@@ -227,8 +247,8 @@ def series_standings_recompute(*, series_id: int) -> SeriesStandingsSnapshot:
             head, cells = standings.as_parts(table.cells_stored)
             head["event_info"] = {str(k): v for k, v in event_info.items()}
             head["unlinked"] = unlinked
-            moved = _moved_rows(snapshot.head or {}, head)
-            _write_rows(snapshot, old_hash, digest, cells)
+            moved = _moved_rows(_stored_head(snapshot, old_hash), head)
+            _write_rows(snapshot, old_hash, digest, head, cells)
             snapshot.head = head
             snapshot.inputs_hash = digest
         snapshot.status = (
