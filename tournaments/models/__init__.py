@@ -1,6 +1,6 @@
 """Pulka's models, one module per concept (pretix ``base/models/``)."""
 
-from .audit import AuditLogEntry, AuditLogIsAppendOnly
+from .audit import AuditLogEntry, AuditLogIsAppendOnly, OrganisationLogEntry
 from .event import Event, EventRole
 from .incident import Appeal, EventPenalty, Incident, PenaltyDefinition, PenaltyKind, Ruling
 from .job import Job
@@ -25,6 +25,7 @@ from .team import Team, TeamLineUp, TeamMember, TeamRules
 __all__ = [
     "AuditLogEntry",
     "AuditLogIsAppendOnly",
+    "OrganisationLogEntry",
     "Avoidance",
     "Entry",
     "Event",
