@@ -4,13 +4,17 @@ from django.db import migrations, models
 
 LOG = "tournaments_organisationlogentry"
 MESSAGE = "the audit log is append-only: entries are never changed or deleted"
-# the same refusal as the event's log (migration 0007): its function, a trigger on this table
+# the same refusals as the event's log (migrations 0007 and 0022): their functions, triggers on
+# this table
 TRIGGERS = {
     "postgresql": [
         f"""CREATE OR REPLACE FUNCTION pulka_audit_log_append_only() RETURNS trigger AS $$
         BEGIN RAISE EXCEPTION '{MESSAGE}'; END; $$ LANGUAGE plpgsql""",
         f"""CREATE TRIGGER pulka_organisation_log_append_only BEFORE UPDATE OR DELETE ON {LOG}
         FOR EACH ROW EXECUTE FUNCTION pulka_audit_log_append_only()""",
+        # and TRUNCATE, as the event's log (migration 0022's function)
+        f"""CREATE TRIGGER pulka_organisation_log_no_truncate BEFORE TRUNCATE ON {LOG}
+        FOR EACH STATEMENT EXECUTE FUNCTION pulka_audit_log_no_truncate()""",
     ],
     "sqlite": [
         f"""CREATE TRIGGER pulka_organisation_log_no_{what.lower()} BEFORE {what} ON {LOG}
@@ -19,7 +23,10 @@ TRIGGERS = {
     ],
 }
 TRIGGERS_REVERSE = {
-    "postgresql": [f"DROP TRIGGER IF EXISTS pulka_organisation_log_append_only ON {LOG}"],
+    "postgresql": [
+        f"DROP TRIGGER IF EXISTS pulka_organisation_log_append_only ON {LOG}",
+        f"DROP TRIGGER IF EXISTS pulka_organisation_log_no_truncate ON {LOG}",
+    ],
     "sqlite": [
         f"DROP TRIGGER IF EXISTS pulka_organisation_log_no_{what}" for what in ("update", "delete")
     ],

@@ -4,13 +4,17 @@
 (``tournaments.archive.series``, ``docs/archive-format.md``, "The series archive"), as
 ``manage.py archive_export --series`` and ``archive_import`` do on the server.
 
-Both run in the request, unlike the event archive's pages (a job writes and reads those): the
-upload is limited to the request body limit, as the event import page's, and anything wrong in
-the file is said naming its place (``$.events[0].archive.players[2].name``), nothing imported.
+Both run in the request, unlike the event archive's pages (a job writes and reads those), so
+both are bounded: the upload by the request body limit, as the event import page's, and the
+download by :func:`web_limit` (protocol versions and log entries of the series' events; a
+larger series is exported with ``manage.py``). Anything wrong in an uploaded file is said
+naming its place (``$.events[0].archive.players[2].name``), nothing imported.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
@@ -21,9 +25,17 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments.access.organisations import can_organise_organisation, can_organise_series
 from tournaments.archive import ArchiveError
+from tournaments.archive.files import archive_size
 from tournaments.archive.series import series_archive_import_json, series_archive_json
 from tournaments.models import Organisation, Series
 from tournaments.views.archive import import_max_bytes
+
+
+def web_limit() -> int:
+    """The largest series the page exports, in protocol versions and log entries of its events
+    together (``PULKA_SERIES_ARCHIVE_WEB_LIMIT``, 1,500 by default: the event archive's
+    benchmark wrote 600 versions in 1.85 s, ``tests/bench/bench_archive.py``)."""
+    return int(getattr(settings, "PULKA_SERIES_ARCHIVE_WEB_LIMIT", 1500))
 
 
 @require_http_methods(["GET"])
@@ -34,6 +46,18 @@ def series_archive_download(request, slug: str):
         return redirect_to_login(request.get_full_path())
     if not can_organise_series(request.user, series):
         raise PermissionDenied
+    size = sum(archive_size(event) for event in series.events.all())
+    if size > web_limit():
+        messages.error(
+            request,
+            _(
+                "The series is too large to export on this page (%(size)d protocol versions "
+                "and log entries): export it on the server with manage.py archive_export "
+                "%(slug)s --series."
+            )
+            % {"size": size, "slug": series.slug},
+        )
+        return redirect("series-manage", slug=series.slug)
     response = HttpResponse(
         series_archive_json(series=series, exported_by=request.user),
         content_type="application/json; charset=utf-8",

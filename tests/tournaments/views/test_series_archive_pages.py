@@ -99,6 +99,19 @@ def test_a_bad_archive_is_refused_naming_the_place_and_nothing_is_imported(
     assert not Series.objects.filter(slug="nova").exists()
 
 
+def test_a_series_too_large_for_the_page_is_sent_to_the_command_line(
+    client,
+    league_season,  # noqa: F811
+    settings,
+):
+    series = league_season
+    client.force_login(organiser_of(series.organisation))
+    settings.PULKA_SERIES_ARCHIVE_WEB_LIMIT = 1
+    refused = client.get(reverse("series-archive", args=[series.slug]), follow=True)
+    assert refused.redirect_chain[-1][0] == reverse("series-manage", args=[series.slug])
+    assert "manage.py archive_export liga --series" in refused.content.decode()
+
+
 def test_only_the_organisations_organisers_download_or_import(client, league_season):  # noqa: F811
     series = league_season
     archive_url = reverse("series-archive", args=[series.slug])
