@@ -30,7 +30,8 @@ ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA public
     GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO :"app_role";
 ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA public
     GRANT USAGE, SELECT ON SEQUENCES TO :"app_role";
--- the audit log: read and append only
+-- the audit logs (an event's, an organisation's): read and append only
 REVOKE UPDATE, DELETE, TRUNCATE ON tournaments_auditlogentry FROM :"app_role";
+REVOKE UPDATE, DELETE, TRUNCATE ON tournaments_organisationlogentry FROM :"app_role";
 SQL
 echo "role $APP_ROLE: rows read and written, no table owned, the audit log append-only"

@@ -241,6 +241,7 @@ def test_bench_series_a_federations_season():
     print(f"\n[bench_series] setup {time.perf_counter() - t0:.1f} s")
     selectors._places_cache.clear()
     service._tables.clear()  # a new worker: no series' table kept
+    service._written.clear()
     wall, cpu = all_series(series)
     rows = sum(len(s.standings_snapshot.data["rows"]) for s in Series.objects.all())
     print(

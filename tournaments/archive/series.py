@@ -34,6 +34,7 @@ from tournaments.models import (
     SeriesEvent,
 )
 from tournaments.models.series import folded
+from tournaments.services.audit import organisation_log
 from tournaments.services.series import series_schedule
 
 __all__ = [
@@ -216,17 +217,30 @@ def _organisation(data: dict[str, Any], by) -> Organisation:
             OrganisationRole.objects.create(
                 organisation=organisation, user=by, role=OrganisationRole.Role.ORGANISER
             )
+            organisation_log(
+                organisation=organisation,
+                action="role.granted",
+                by=by,
+                data={"user": by.get_username(), "role": OrganisationRole.Role.ORGANISER},
+            )
     return organisation
 
 
 @transaction.atomic
 def series_archive_import(
-    *, document: Any, by, slug: str | None = None, event_suffix: str = ""
+    *,
+    document: Any,
+    by,
+    slug: str | None = None,
+    event_suffix: str = "",
+    organisation: Organisation | None = None,
 ) -> Series:
     """Make a new series of the archive ``document`` (parsed JSON) with its events and persons,
     all in one transaction.
 
     :param slug: the new series' short name (default: the archive's).
+    :param organisation: the organisation the series and its events go to (an organisation's
+        import page); default: the archive's, found by its short name or made.
     :param event_suffix: added to each event's short name (to import a series beside its own
         events, whose short names are taken).
     :raises ArchiveError: anything wrong with the document, by its path; nothing is imported.
@@ -243,7 +257,8 @@ def series_archive_import(
             _("a series with the short name %(slug)s exists already: choose another")
             % {"slug": values["slug"]},
         )
-    organisation = _organisation(data, by)
+    if organisation is None:
+        organisation = _organisation(data, by)
     persons = _persons(data)
     series = Series.objects.create(organisation=organisation, **values)
     for i, raw in enumerate(_list(_key(data, "events", "$"), "$.events")):
@@ -308,7 +323,12 @@ def _link_persons(event: Event, archive, item, persons: dict[int, Person], path:
 
 
 def series_archive_import_json(
-    *, text: str | bytes, by, slug: str | None = None, event_suffix: str = ""
+    *,
+    text: str | bytes,
+    by,
+    slug: str | None = None,
+    event_suffix: str = "",
+    organisation: Organisation | None = None,
 ) -> Series:
     """:func:`series_archive_import` of an archive file's text.
 
@@ -320,7 +340,13 @@ def series_archive_import_json(
         raise ArchiveError("$", _("not JSON (%(error)s)") % {"error": exc}) from None
     except RecursionError:
         raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
-    return series_archive_import(document=document, by=by, slug=slug, event_suffix=event_suffix)
+    return series_archive_import(
+        document=document,
+        by=by,
+        slug=slug,
+        event_suffix=event_suffix,
+        organisation=organisation,
+    )
 
 
 def archive_import_any_json(*, text: str | bytes, by, slug: str | None = None) -> Event | Series:

@@ -1,6 +1,6 @@
 """Pulka's models, one module per concept (pretix ``base/models/``)."""
 
-from .audit import AuditLogEntry, AuditLogIsAppendOnly
+from .audit import AuditLogEntry, AuditLogIsAppendOnly, OrganisationLogEntry
 from .event import Event, EventRole
 from .incident import Appeal, EventPenalty, Incident, PenaltyDefinition, PenaltyKind, Ruling
 from .job import Job
@@ -16,6 +16,7 @@ from .series import (
     Series,
     SeriesEvent,
     SeriesFile,
+    SeriesStandingsRow,
     SeriesStandingsSnapshot,
 )
 from .standings import GeneratedFile, ProtocolStats, StandingsPart, StandingsSnapshot
@@ -24,6 +25,7 @@ from .team import Team, TeamLineUp, TeamMember, TeamRules
 __all__ = [
     "AuditLogEntry",
     "AuditLogIsAppendOnly",
+    "OrganisationLogEntry",
     "Avoidance",
     "Entry",
     "Event",
@@ -45,6 +47,7 @@ __all__ += [
     "Series",
     "SeriesEvent",
     "SeriesFile",
+    "SeriesStandingsRow",
     "SeriesStandingsSnapshot",
 ]
 __all__ += ["Team", "TeamLineUp", "TeamMember", "TeamRules"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-__all__ = ["AuditLogEntry", "AuditLogIsAppendOnly"]
+__all__ = ["AuditLogEntry", "AuditLogIsAppendOnly", "OrganisationLogEntry"]
 
 
 class AuditLogIsAppendOnly(Exception):
@@ -36,6 +36,40 @@ class AuditLogEntry(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )
     action = models.CharField(max_length=60)  # e.g. "round.drawn", "seat.swapped"
+    reason = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = _AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise AuditLogIsAppendOnly("the audit log is append-only: entries are never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AuditLogIsAppendOnly("the audit log is append-only: entries are never deleted")
+
+
+class OrganisationLogEntry(models.Model):
+    """An organisation's log (issue 39): who gave or took a role in it, as an event's log
+    records its roles (the same actions, ``role.granted``, ``role.revoked``,
+    ``account.created``, and the same data). Append-only as :class:`AuditLogEntry` is (the
+    same refusals here, and a database trigger, migration 0027)."""
+
+    organisation = models.ForeignKey(
+        "tournaments.Organisation", on_delete=models.PROTECT, related_name="log"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    action = models.CharField(max_length=60)
     reason = models.TextField(blank=True)
     data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -16,6 +16,7 @@ events' final standings into the series table. Pages read the stored
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -33,7 +34,10 @@ __all__ = [
     "Series",
     "SeriesEvent",
     "SeriesFile",
+    "SeriesStandingsRow",
     "SeriesStandingsSnapshot",
+    "table_lines",
+    "table_row",
 ]
 
 
@@ -291,8 +295,14 @@ class SeriesStandingsSnapshot(models.Model):
     error = models.TextField(blank=True)
     # sha256 of the inputs (the events' places, the persons, the rules)
     inputs_hash = models.CharField(max_length=64, blank=True)
-    # ``tournaments.standings.series.SeriesStandings.as_json`` with the names of its persons
-    data = models.JSONField(default=dict, blank=True)
+    # the table is stored in parts, so that a change writes only the rows it changes (issue 39:
+    # not the cup's whole table as one document): this head (``SeriesStandings.as_parts``:
+    # {"version": 3, "final", "events", "rules", "order": [[person, place, place_label,
+    # shared, total, events_played, decided_by], ...], "event_info", "unlinked"}) and a
+    # :class:`SeriesStandingsRow` per person with his cells. A table stored before the parts
+    # holds the whole table here ({"version": 2, "rows": [...], ...}), read as it is until its
+    # next computation writes the parts.
+    head = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("series standings")
@@ -301,11 +311,78 @@ class SeriesStandingsSnapshot(models.Model):
         return f"{self.series} — {self.get_status_display()}"
 
     @property
+    def data(self) -> dict:
+        """The stored table as one document (``SeriesStandings.as_json`` with ``event_info``
+        and ``unlinked``), joined from the head and the rows (every row read: the pages read
+        only what they show, ``selectors.series.series_table``); ``{}`` before the first
+        computation."""
+        head = self.head or {}
+        if "order" not in head:
+            return head
+        cells = dict(
+            SeriesStandingsRow.objects.filter(snapshot=self).values_list("person_id", "cells")
+        )
+        return {
+            **{k: v for k, v in head.items() if k != "order"},
+            "rows": [
+                table_row(line, cells.get(line[0], ()), head["events"]) for line in head["order"]
+            ],
+        }
+
+    @property
     def pending(self) -> bool:
         return self.requested > self.computed or self.status in (
             self.Status.PENDING,
             self.Status.RUNNING,
         )
+
+
+ORDER_FIELDS = ("person", "place", "place_label", "shared", "total", "events_played", "decided_by")
+
+
+def table_row(line: list, cells: Any, events: list[int]) -> dict[str, Any]:
+    """A row of a series' table in its one-document form from its line of the head's order
+    and its stored cells (``[[event, points, place, counted, final], ...]``): the cells
+    follow ``events``, ``None`` where the person did not play."""
+    column = {e: i for i, e in enumerate(events)}
+    dense: list[Any] = [None] * len(events)
+    for event, *cell in cells:
+        if event in column:
+            dense[column[event]] = cell
+    return {**dict(zip(ORDER_FIELDS, line, strict=True)), "cells": dense}
+
+
+def table_lines(head: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows of a stored table without their cells (person, place, place label, total,
+    ...), from its head alone: what a person's page and the pages' versions need."""
+    if "order" not in head:  # stored before the parts: the whole table
+        return list(head.get("rows", []))
+    return [dict(zip(ORDER_FIELDS, line, strict=True)) for line in head["order"]]
+
+
+class SeriesStandingsRow(models.Model):
+    """A person's cells in a series' stored table (``cells``: ``[[event, points, place,
+    counted, final], ...]`` for the events he played, in the series' order), written only
+    when they change; his place and total are in the snapshot's head."""
+
+    snapshot = models.ForeignKey(
+        SeriesStandingsSnapshot, on_delete=models.CASCADE, related_name="rows"
+    )
+    # no constraint: a merged person's row goes with the table's next computation
+    person = models.ForeignKey(
+        Person, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    cells = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["snapshot", "person"], name="one_series_standings_row_per_person"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.snapshot_id}:{self.person_id}"
 
 
 def series_file_path(instance: SeriesFile, filename: str) -> str:

@@ -24,11 +24,12 @@ from tournaments.models import (
     Round,
     Series,
     SeriesEvent,
+    SeriesStandingsRow,
     SeriesStandingsSnapshot,
     StandingsPart,
     StandingsSnapshot,
 )
-from tournaments.models.series import initials
+from tournaments.models.series import initials, table_lines, table_row
 from tournaments.selectors.persons import person_candidates
 from tournaments.standings.series import (
     EventPlace,
@@ -352,23 +353,42 @@ def series_list(*, organisation=None, published_only: bool = True) -> list[Serie
     return list(found)
 
 
-def series_table(*, series: Series) -> dict[str, Any]:
+def series_table(*, series: Series, page: tuple[int, int] | None = None) -> dict[str, Any]:
     """The stored series table ready for a page, the CSV or the API: the events in order (with
     links where they are published), the rows with each event's points in the events' order
     (counted ones marked), the state of the recomputation. Empty rows before the first
-    computation."""
+    computation.
+
+    ``page``: (number, rows a page) — only that page's rows are read (the number clamped to
+    the last page; ``"page"`` and ``"row_count"`` say which and of how many rows)."""
     snapshot = SeriesStandingsSnapshot.objects.filter(series=series).first()
-    data = snapshot.data if snapshot is not None else {}
-    info = data.get("event_info", {})
-    events = [{"id": int(e), **info.get(str(e), {})} for e in data.get("events", [])]
+    head = snapshot.head if snapshot is not None else {}
+    info = head.get("event_info", {})
+    events = [{"id": int(e), **info.get(str(e), {})} for e in head.get("events", [])]
+    lines = table_lines(head)
+    number, first, last = 1, 0, len(lines)
+    if page is not None:
+        number, size = page
+        number = max(1, min(number, -(-len(lines) // size)))
+        first, last = (number - 1) * size, number * size
+    shown = lines[first:last]
+    if "order" in head:  # in parts: the cells of the rows shown only
+        parts = SeriesStandingsRow.objects.filter(snapshot=snapshot)
+        if page is not None:
+            parts = parts.filter(person_id__in=[r["person"] for r in shown])
+        stored = dict(parts.values_list("person_id", "cells"))
+        shown = [
+            table_row(line, stored.get(line[0], ()), head["events"])
+            for line in head["order"][first:last]
+        ]
     persons = {
-        pk: (initials(name) if shown == Person.ShownAs.INITIALS else name, club, city)
-        for pk, name, club, city, shown in Person.objects.filter(
-            pk__in=[row["person"] for row in data.get("rows", [])]
+        pk: (initials(name) if shown_as == Person.ShownAs.INITIALS else name, club, city)
+        for pk, name, club, city, shown_as in Person.objects.filter(
+            pk__in=[row["person"] for row in shown]
         ).values_list("pk", "name", "club", "city", "shown_as")
     }
     rows = []
-    for row in data.get("rows", []):
+    for row in shown:
         name, club, city = persons.get(row["person"], ("?", "", ""))
         rows.append(
             {
@@ -388,11 +408,13 @@ def series_table(*, series: Series) -> dict[str, Any]:
         "series": series,
         "snapshot": snapshot,
         "pending": snapshot is None or snapshot.pending,
-        "final": bool(data.get("final")),
-        "rules": data.get("rules", {}),
+        "final": bool(head.get("final")),
+        "rules": head.get("rules", {}),
         "events": events,
         "rows": rows,
-        "unlinked": data.get("unlinked", 0),
+        "row_count": len(lines),
+        "page": number,
+        "unlinked": head.get("unlinked", 0),
     }
 
 
@@ -416,9 +438,9 @@ def hall_series_version(*, event: Event) -> str:
 def hall_series(*, event: Event) -> list[dict[str, Any]]:
     """The stored tables of the event's published series, for the hall's projector (issue 39):
     each as :func:`series_table` gives it, ranked and unranked rows alike."""
-    found = Series.objects.filter(
-        pk__in=_hall_series_of(event).values("series_id")
-    ).select_related("organisation")
+    found = Series.objects.filter(pk__in=_hall_series_of(event).values("series_id")).select_related(
+        "organisation"
+    )
     return [series_table(series=s) for s in sorted(found, key=lambda s: (s.name, s.pk))]
 
 
@@ -475,8 +497,8 @@ def person_record(*, person: Person, public: bool = True) -> dict[str, Any]:
     places = []
     for s in series:
         snapshot = getattr(s, "standings_snapshot", None)
-        data = snapshot.data if snapshot is not None else {}
-        row = next((r for r in data.get("rows", []) if r["person"] == person.pk), None)
+        lines = table_lines(snapshot.head) if snapshot is not None else []
+        row = next((r for r in lines if r["person"] == person.pk), None)
         if row is not None:
             places.append({"series": s, "place": row["place_label"], "total": row["total"]})
     return {"person": person, "results": results, "series": places}

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import UserFacingError
 from tournaments.models import Organisation, OrganisationRole
 from tournaments.services.accounts import staff_account
+from tournaments.services.audit import organisation_log
 
 __all__ = [
     "organisation_create",
@@ -67,6 +68,12 @@ def organisation_create(
     OrganisationRole.objects.create(
         organisation=organisation, user=by, role=OrganisationRole.Role.ORGANISER
     )
+    organisation_log(
+        organisation=organisation,
+        action="role.granted",
+        by=by,
+        data={"user": by.get_username(), "role": OrganisationRole.Role.ORGANISER},
+    )
     return organisation
 
 
@@ -92,8 +99,22 @@ def organisation_staff_add(
     if role not in OrganisationRole.Role.values:
         raise UserFacingError(_("Unknown role %(role)s.") % {"role": role}, {"field": "role"})
     user, password = staff_account(username)
+    if password:
+        organisation_log(
+            organisation=organisation,
+            action="account.created",
+            by=by,
+            data={"user": user.get_username()},
+        )
     granted, _created = OrganisationRole.objects.get_or_create(
         organisation=organisation, user=user, role=role
+    )
+    # logged as an event's role is (``services.events.event_role_grant``): every grant
+    organisation_log(
+        organisation=organisation,
+        action="role.granted",
+        by=by,
+        data={"user": user.get_username(), "role": role},
     )
     return granted, password
 
@@ -112,4 +133,11 @@ def organisation_role_revoke(*, role: OrganisationRole, by=None) -> None:
             ),
             {"field": "role"},
         )
+    data = {"user": role.user.get_username(), "role": role.role}
     role.delete()
+    organisation_log(
+        organisation=Organisation.objects.get(pk=role.organisation_id),
+        action="role.revoked",
+        by=by,
+        data=data,
+    )

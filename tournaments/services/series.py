@@ -30,8 +30,10 @@ from tournaments.models import (
     Organisation,
     Series,
     SeriesEvent,
+    SeriesStandingsRow,
     SeriesStandingsSnapshot,
 )
+from tournaments.models.series import table_lines
 from tournaments.selectors.series import series_inputs, series_of_event, series_rules
 from tournaments.services.audit import audit_log
 from tournaments.standings.series import SeriesComputation, SeriesRulesError
@@ -101,11 +103,13 @@ def _pages_changed(series_id: int, person_ids: set[int] | frozenset[int] = froze
 
 
 def _moved_rows(old: dict[str, Any], new: dict[str, Any]) -> set[int]:
-    """The persons whose row of a series' table differs between two stored tables (a person's
+    """The persons whose row of a series' table differs between two stored heads (a person's
     page shows his place and total)."""
 
-    def rows(data: dict[str, Any]) -> dict[int, tuple[Any, Any]]:
-        return {r["person"]: (r["place_label"], r["total"]) for r in data.get("rows", [])}
+    def rows(head: dict[str, Any]) -> dict[int, tuple[Any, Any]]:
+        if "order" in head:  # [person, place, place_label, shared, total, ...]
+            return {line[0]: (line[2], line[4]) for line in head["order"]}
+        return {r["person"]: (r["place_label"], r["total"]) for r in head.get("rows", [])}
 
     before, after = rows(old), rows(new)
     return {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
@@ -151,6 +155,60 @@ def _kept_table(series_id: int) -> SeriesComputation:
     return table
 
 
+#: the table this process last wrote of each series: (the inputs' hash stored with it, each
+#: person's cells as written, the head); while the stored hash is still that one, only the
+#: rows whose cells differ are written again, and the stored head is not read again
+_written: dict[int, tuple[str, dict[int, list[Any]], dict[str, Any]]] = {}
+
+
+def _stored_head(snapshot: SeriesStandingsSnapshot, stored_hash: str) -> dict[str, Any]:
+    """The head stored before this computation: as this process wrote it while the stored
+    hash is the one written with it, else read."""
+    written = _written.get(snapshot.series_id)
+    if written is not None and stored_hash and written[0] == stored_hash:
+        return written[2]
+    return (
+        SeriesStandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("head", flat=True).get()
+        or {}
+    )
+
+
+def _write_rows(
+    snapshot: SeriesStandingsSnapshot,
+    stored_hash: str,
+    digest: str,
+    head: dict[str, Any],
+    cells: dict[int, list[Any]],
+) -> int:
+    """Store the table's rows (``SeriesStandingsRow``): only those whose cells changed when
+    this process wrote the stored ones, all of them else. Returns how many were written."""
+    series_id = snapshot.series_id
+    written = _written.pop(series_id, None)
+    rows = SeriesStandingsRow.objects.filter(snapshot=snapshot)
+    if written is None or written[0] != stored_hash or not stored_hash:
+        rows.delete()
+        changed = list(cells)
+    else:
+        before = written[1]
+        changed = [
+            p for p, mine in cells.items() if (old := before.get(p)) is not mine and old != mine
+        ]
+        gone = [p for p in before if p not in cells]
+        stale = [p for p in changed if p in before] + gone
+        if stale:
+            rows.filter(person_id__in=stale).delete()
+    SeriesStandingsRow.objects.bulk_create(
+        [SeriesStandingsRow(snapshot=snapshot, person_id=p, cells=cells[p]) for p in changed],
+        batch_size=1000,
+    )
+    if len(_written) >= TABLES_KEPT:
+        _written.clear()
+    # kept at once: should the transaction roll back, the stored hash stays the old one, not
+    # ``digest``, and the next write writes every row
+    _written[series_id] = (digest, cells, head)
+    return len(changed)
+
+
 def _lock_series(series_id: int) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -176,19 +234,22 @@ def series_standings_recompute(*, series_id: int) -> SeriesStandingsSnapshot:
         series = Series.objects.get(pk=series_id)
         inputs = series_inputs(series=series)
         digest = inputs.digest
-        snapshot = SeriesStandingsSnapshot.objects.select_for_update().get(series_id=series_id)
+        snapshot = (
+            SeriesStandingsSnapshot.objects.select_for_update()
+            .defer("head")
+            .get(series_id=series_id)
+        )
         moved: set[int] = set()
         if digest != old_hash:  # else nothing changed: no event's standings are read
             events, event_info, unlinked = inputs.events()
             table = _kept_table(series_id)
             standings = table.update(events, inputs.rules)
-            data = {
-                **standings.as_json(table.cells_json),
-                "event_info": {str(k): v for k, v in event_info.items()},
-                "unlinked": unlinked,
-            }
-            moved = _moved_rows(snapshot.data or {}, data)
-            snapshot.data = data
+            head, cells = standings.as_parts(table.cells_stored)
+            head["event_info"] = {str(k): v for k, v in event_info.items()}
+            head["unlinked"] = unlinked
+            moved = _moved_rows(_stored_head(snapshot, old_hash), head)
+            _write_rows(snapshot, old_hash, digest, head, cells)
+            snapshot.head = head
             snapshot.inputs_hash = digest
         snapshot.status = (
             SeriesStandingsSnapshot.Status.OK
@@ -296,10 +357,10 @@ def series_update(*, series: Series, by=None, **fields: Any) -> Series:
         # and its persons' pages name it (when it is published)
         stored = (
             SeriesStandingsSnapshot.objects.filter(series=series)
-            .values_list("data", flat=True)
+            .values_list("head", flat=True)
             .first()
         )
-        _pages_changed(series.pk, {r["person"] for r in (stored or {}).get("rows", [])})
+        _pages_changed(series.pk, {r["person"] for r in table_lines(stored or {})})
     elif page_cache.enabled():
         page_cache.series_changed(slugs=[series.slug])
     series_schedule(series_id=series.pk)

@@ -32,6 +32,7 @@ not yet played), final once every event is.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -338,8 +339,10 @@ class SeriesStandings:
                     "cells": cells,
                 }
             )
+        return {**self._head(), "version": 2, "rows": rows}
+
+    def _head(self) -> dict[str, Any]:
         return {
-            "version": 2,
             "final": self.final,
             "events": list(self.events),
             "rules": {
@@ -349,8 +352,52 @@ class SeriesStandings:
                 "min_events": self.rules.min_events,
                 "tiebreaks": list(self.rules.tiebreaks),
             },
-            "rows": rows,
         }
+
+    def as_parts(
+        self, kept: dict[int, tuple[Any, list[Any]]] | None = None
+    ) -> tuple[dict[str, Any], dict[int, list[Any]]]:
+        """The stored form in parts (``SeriesStandingsSnapshot.head`` and its rows): the head
+        — :meth:`as_json` without ``rows``, with ``order``, a line ``[person, place,
+        place_label, shared, total, events_played, decided_by]`` per row — and each person's
+        cells ``[[event, points, place, counted, final], ...]`` (the events he played, in the
+        series' order). ``kept``: a person's cells in their stored form, kept from an earlier
+        call and given again (the same list) while his row's cells are the same objects, so
+        the caller writes only the rows whose list is new.
+
+        >>> from fractions import Fraction as F
+        >>> table = compute_series_standings(
+        ...     [SeriesEventResult(5, (EventPlace(7, 1), EventPlace(8, 2)))],
+        ...     SeriesRules(place_points=(F(3), F(1))))
+        >>> head, cells = table.as_parts()
+        >>> head["order"]
+        [[7, 1, '1', False, 3, 1, None], [8, 2, '2', False, 1, 1, 'total']]
+        >>> cells
+        {7: [[5, 3, 1, True, True]], 8: [[5, 1, 2, True, True]]}
+        """
+        cells: dict[int, list[Any]] = {}
+        order = []
+        for r in self.rows:
+            known = kept.get(r.person) if kept is not None else None
+            if known is not None and known[0] is r.cells:
+                mine = known[1]
+            else:
+                mine = [[c.event, num(c.points), c.place, c.counted, c.final] for c in r.cells]
+                if kept is not None:
+                    kept[r.person] = (r.cells, mine)
+            cells[r.person] = mine
+            order.append(
+                [
+                    r.person,
+                    r.place,
+                    r.place_label,
+                    r.shared,
+                    num(r.total),
+                    r.events_played,
+                    r.decided_by,
+                ]
+            )
+        return {"version": 3, **self._head(), "order": order}, cells
 
 
 def _head_to_head(
@@ -367,6 +414,33 @@ def _head_to_head(
         for event, place in mine.items():
             if event in theirs:
                 score += (theirs[event] > place) - (theirs[event] < place)
+    return score
+
+
+def _head_to_head_group(
+    group: frozenset[int], places: Mapping[int, Mapping[int, int]]
+) -> dict[int, int]:
+    """:func:`_head_to_head` of every person of a tied group at once, event by event (the
+    places of the group's persons in each event sorted once: a group of g persons costs their
+    cells, not g² comparisons of their events).
+
+    >>> _head_to_head_group(frozenset({1, 2, 3}), {1: {9: 1, 8: 3}, 2: {9: 2, 8: 1}, 3: {8: 2}})
+    {1: -1, 2: 1, 3: 0}
+    """
+    by_event: dict[int, list[int]] = defaultdict(list)
+    for person in group:
+        for event, place in places[person].items():
+            by_event[event].append(place)
+    for found in by_event.values():
+        found.sort()
+    score = {}
+    for person in sorted(group):
+        total = 0
+        for event, place in places[person].items():
+            found = by_event[event]
+            if len(found) > 1:
+                total += len(found) - bisect_right(found, place) - bisect_left(found, place)
+        score[person] = total
     return score
 
 
@@ -436,8 +510,8 @@ class SeriesComputation:
         self.shares: dict[Fraction, dict[tuple[int, int], Fraction]] = {}
         #: how the last update went: "scratch" or "incremental"
         self.last = ""
-        #: the rows' cells in their stored form (:meth:`SeriesStandings.as_json`'s ``kept``)
-        self.cells_json: dict[int, tuple[Any, Any, list[Any]]] = {}
+        #: the rows' cells in their stored form (:meth:`SeriesStandings.as_parts`' ``kept``)
+        self.cells_stored: dict[int, tuple[Any, list[Any]]] = {}
         #: a group-dependent tie-break's values by (key, tied group), while none of the
         #: group's rows changed (the values depend on the group's own places only)
         self.group_values: dict[tuple[str, frozenset[int]], dict[int, int]] = {}
@@ -474,7 +548,7 @@ class SeriesComputation:
 
     def _scratch(self, events: tuple[SeriesEventResult, ...], rules: SeriesRules) -> None:
         self.last = "scratch"
-        self.cells_json = {}
+        self.cells_stored = {}
         self.group_values = {}
         self.rules = rules
         self.prefix = _prefix(rules.place_points)
@@ -586,10 +660,8 @@ class SeriesComputation:
                 if t.group_dependent:
                     members = frozenset(group)
                     known = self.group_values.get((t.key, members))
-                    if known is None:
-                        known = {
-                            p: _tiebreak_value(t.key, rows[p][1], p, members, places) for p in group
-                        }
+                    if known is None:  # head-to-head, the one group-dependent tie-break
+                        known = _head_to_head_group(members, places)
                     group_values[(t.key, members)] = known
                     for p in group:
                         keys[p][t.key] = known[p]

@@ -1,6 +1,7 @@
 """Organisations from Pulka's own pages (issue 39): a new club, league or federation
 (``/manage/new-organisation/``, for those who may create events), its name and kind
-(``/o/<slug>/settings/``) and its organisers and referees (``/o/<slug>/staff/``). Thin: each
+(``/o/<slug>/settings/``), its organisers and referees (``/o/<slug>/staff/``) and its log of
+them (``/o/<slug>/log/``). Thin: each
 parses the form, calls one service of ``services.organisations`` and renders.
 """
 
@@ -17,8 +18,9 @@ from tournaments.forms.series import OrganisationForm, OrganisationStaffForm
 from tournaments.models import Organisation
 from tournaments.services import organisations as services
 from tournaments.views.decorators import posted_id, role_granted, run_form_service, run_service
+from tournaments.words import audit as audit_text
 
-__all__ = ["organisation_new", "organisation_settings", "organisation_staff"]
+__all__ = ["organisation_log", "organisation_new", "organisation_settings", "organisation_staff"]
 
 
 def _organised(request, slug: str) -> Organisation:
@@ -119,4 +121,27 @@ def organisation_staff(request, slug: str):
             "roles": organisation.roles.select_related("user").order_by("role", "user__username"),
             "form": form,
         },
+    )
+
+
+@require_http_methods(["GET"])
+def organisation_log(request, slug: str):
+    """The organisation's log (its organisers only): who gave or took which role, as an
+    event's log says it; append-only."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    organisation = _organised(request, slug)
+    items = list(organisation.log.select_related("user")[:500])
+    log = [
+        (
+            item,
+            audit_text.who(item.user, item.data, {}),
+            audit_text.described(item.action, item.data, {}),
+        )
+        for item in items
+    ]
+    return render(
+        request,
+        "tournaments/series/organisation_log.html",
+        {"organisation": organisation, "log": log},
     )

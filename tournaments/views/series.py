@@ -99,17 +99,13 @@ def _page_number(request) -> int:
 def series_page(request, slug: str):
     """The series' table, 100 rows a page (``?page=``), its events and its rules."""
     series, staff = _published_series(request, slug)
-    table = sel.series_table(series=series)
-    count = max(1, -(-len(table["rows"]) // SERIES_PAGE_ROWS))
-    page = min(_page_number(request), count)
-    rows = table["rows"][(page - 1) * SERIES_PAGE_ROWS : page * SERIES_PAGE_ROWS]
+    table = sel.series_table(series=series, page=(_page_number(request), SERIES_PAGE_ROWS))
+    count = max(1, -(-table["row_count"] // SERIES_PAGE_ROWS))
     return render(
         request,
         "tournaments/series/series.html",
         {
             **table,
-            "rows": rows,
-            "page": page,
             "page_numbers": range(1, count + 1) if count > 1 else (),
             "staff": staff,
             "rules_shown": _rules_shown(table),

@@ -19,6 +19,7 @@ from tournaments.models import (
     Person,
     PersonLogEntry,
     Round,
+    SeriesStandingsRow,
     SeriesStandingsSnapshot,
 )
 from tournaments.selectors.series import series_inputs, series_table
@@ -268,6 +269,56 @@ def test_an_unchanged_recomputation_stores_nothing_new(league, persons):
     assert snapshot.inputs_hash == digest
     service.series_standings_recompute(series_id=series.pk)
     assert SeriesStandingsSnapshot.objects.get(series=series).data == snapshot.data
+
+
+def test_the_table_is_stored_in_parts_and_a_change_writes_only_the_rows_it_changes(league, persons):
+    """After one evening changed (reopened: its cells are provisional again), only the rows of
+    its persons are written again (the others keep their stored rows); the table stored equals
+    a recomputation, and the pages read the rows they show only."""
+    events = [evening(1, persons), evening(2, persons), evening(3, persons[:6])]
+    series = make_series(league, events)
+    snapshot = SeriesStandingsSnapshot.objects.get(series=series)
+    assert "rows" not in snapshot.head and len(snapshot.head["order"]) == PLAYERS
+    before = dict(
+        SeriesStandingsRow.objects.filter(snapshot=snapshot).values_list("person_id", "pk")
+    )
+    assert set(before) == {p.pk for p in persons}
+    Round.objects.filter(event=events[2], number=2).update(state=Round.State.IN_PLAY)
+    standings_recompute(event_id=events[2].pk)
+    service.series_standings_recompute(series_id=series.pk)
+    after = dict(
+        SeriesStandingsRow.objects.filter(snapshot=snapshot).values_list("person_id", "pk")
+    )
+    kept = {p for p in after if after[p] == before[p]}
+    assert kept == {p.pk for p in persons[6:]}  # they did not play the changed evening
+    rules = rules_from_fields(
+        points="place_points", place_points=[], best_of=None, min_events=1, tiebreaks=None
+    )
+    expected = expected_table(events, rules).as_json()
+    data = SeriesStandingsSnapshot.objects.get(series=series).data
+    assert data["rows"] == expected["rows"] and data["final"] is False
+    # a page of the table reads its own rows only
+    page = series_table(series=series, page=(2, 4))
+    assert page["page"] == 2 and page["row_count"] == PLAYERS
+    assert [r["person"] for r in page["rows"]] == [r["person"] for r in expected["rows"][4:8]]
+    assert page["rows"][0]["cells"][1] is not None and len(page["rows"][0]["cells"]) == 3
+    assert series_table(series=series, page=(99, 4))["page"] == 3  # the last page
+
+
+def test_a_table_stored_before_the_parts_is_read_until_recomputed(league, persons):
+    series = make_series(league, [evening(1, persons)])
+    snapshot = SeriesStandingsSnapshot.objects.get(series=series)
+    whole = snapshot.data
+    SeriesStandingsRow.objects.filter(snapshot=snapshot).delete()
+    SeriesStandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+        head={**whole, "version": 2}, inputs_hash=""
+    )
+    table = series_table(series=series)
+    assert [r["person"] for r in table["rows"]] == [r["person"] for r in whole["rows"]]
+    service.series_standings_recompute(series_id=series.pk)  # the parts written again
+    snapshot = SeriesStandingsSnapshot.objects.get(series=series)
+    assert snapshot.head["version"] == 3 and snapshot.data["rows"] == whole["rows"]
+    assert SeriesStandingsRow.objects.filter(snapshot=snapshot).count() == PLAYERS
 
 
 def test_the_persons_shown_by_initials(league, persons):

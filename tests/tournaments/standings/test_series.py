@@ -15,6 +15,8 @@ from tournaments.standings.series import (
     SeriesEventResult,
     SeriesRules,
     SeriesRulesError,
+    _head_to_head,
+    _head_to_head_group,
     compute_series_standings,
     event_points,
     normalised_score,
@@ -253,6 +255,35 @@ def test_the_stored_form():
     assert first["cells"] == [[3, 1, True, True], [0.5, 2, False, False]]
 
 
+def test_the_stored_form_in_parts_is_the_one_document_split():
+    """The head's order and each person's cells (the events he played) are the stored
+    document's rows (``SeriesStandingsSnapshot`` stores the parts, issue 39)."""
+    standings = compute_series_standings(
+        [evening(1, "a", "b"), evening(2, "b", "c", final=False)],
+        SeriesRules(place_points=(F(3), F(1, 2)), best_of=1),
+    )
+    data = standings.as_json()
+    head, cells = standings.as_parts()
+    assert head == {
+        **{k: v for k, v in data.items() if k != "rows"},
+        "version": 3,
+        "order": [
+            [
+                r["person"],
+                r["place"],
+                r["place_label"],
+                r["shared"],
+                r["total"],
+                r["events_played"],
+                r["decided_by"],
+            ]
+            for r in data["rows"]
+        ],
+    }
+    assert cells["a"] == [[1, 3, 1, True, True]]
+    assert cells["b"] == [[1, 0.5, 2, False, True], [2, 3, 1, True, False]]
+
+
 # --- invariants (hypothesis) ---------------------------------------------------------------------
 
 PERSONS = st.integers(min_value=1, max_value=12)
@@ -425,7 +456,7 @@ def test_the_kept_table_updated_equals_a_recomputation(season, data):
         updated = kept.update(events, rules)
         scratch = compute_series_standings(events, rules)
         assert updated == scratch
-        assert updated.as_json(kept.cells_json) == scratch.as_json()
+        assert updated.as_parts(kept.cells_stored) == scratch.as_parts()
 
 
 def test_one_event_changed_updates_only_its_persons_rows():
@@ -459,3 +490,20 @@ def test_head_to_head_of_a_tied_group_is_worked_out_again_when_its_places_change
     assert kept.last == "incremental"
     assert [(r.person, r.place_label) for r in after.rows] == [(2, "1"), (1, "2")]
     assert after == compute_series_standings([swapped, second], rules)
+
+
+@settings(max_examples=200, deadline=None)
+@given(series(), st.data())
+def test_head_to_head_of_a_group_at_once_is_the_pairwise_count(season, data):
+    """The ranking works head-to-head out for a whole tied group event by event; it is the
+    pairwise count of the definition (+1 ahead of, −1 behind each other tied person in each
+    event both played)."""
+    events, _rules = season
+    places: dict = {}
+    for e in events:
+        for p in e.places:
+            places.setdefault(p.person, {})[e.event] = p.place
+    if not places:
+        return
+    group = frozenset(data.draw(st.sets(st.sampled_from(sorted(places)), min_size=1)))
+    assert _head_to_head_group(group, places) == {p: _head_to_head(p, group, places) for p in group}
