@@ -184,6 +184,7 @@ def _solver(trump: int | None, declarer: int) -> Callable[[int, int, int, int, i
     """``at_least(h0, h1, h2, leader, target)``: whether ``declarer`` takes at least ``target``
     tricks from the renumbered position, ``leader`` to lead; its table lives as long as it."""
     table: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+    best_lead: dict[tuple[int, int, int, int], int] = {}
     trump_mask = _SUIT_MASKS[trump] if trump is not None else 0
     suit_of = _SUIT_OF_LENGTH
 
@@ -242,7 +243,7 @@ def _solver(trump: int | None, declarer: int) -> Callable[[int, int, int, int, i
             value = int(winner == declarer)
             table[key] = (value, value)
             return value >= target
-        result = _trick(lead_hand, a, b, leader, second, third, target)
+        result = _trick(lead_hand, a, b, leader, second, third, target, key)
         if result:
             low = target
         else:
@@ -250,12 +251,21 @@ def _solver(trump: int | None, declarer: int) -> Callable[[int, int, int, int, i
         table[key] = (low, high)
         return result
 
-    def _trick(lead_hand: int, a: int, b: int, leader: int, second: int, third: int, target: int) -> bool:
+    def _trick(
+        lead_hand: int, a: int, b: int, leader: int, second: int, third: int, target: int,
+        key: tuple[int, int, int, int],
+    ) -> bool:
         declarer_leads = leader == declarer
         second_is_declarer = second == declarer
         third_is_declarer = third == declarer
+        rest = lead_hand.bit_count() - 1  # the tricks after this one
         runs = lead_hand & ~((lead_hand >> 1) & _NOT_TOPS)  # the highest card of each run
-        for c0 in _bits_high_first(runs):
+        leads = _bits_high_first(runs)
+        killer = best_lead.get(key)
+        if killer is not None and killer in leads and leads[0] != killer:
+            leads.remove(killer)
+            leads.insert(0, killer)
+        for c0 in leads:
             led_suit = suit_of[c0.bit_length()]
             # the second hand: the declarer needs one card that works, a defender one that refutes
             second_ok = not second_is_declarer
@@ -271,12 +281,18 @@ def _solver(trump: int | None, declarer: int) -> Callable[[int, int, int, int, i
                         declarer_wins, winner = third_is_declarer, third
                     else:
                         declarer_wins, winner = side1, winner1
-                    hands = [0, 0, 0]
-                    hands[leader] = lead_hand & ~c0
-                    hands[second] = a & ~c1
-                    hands[third] = b & ~c2
-                    n0, n1, n2 = _renumber(hands[0], hands[1], hands[2])
-                    ok = at_least(n0, n1, n2, winner, target - declarer_wins)
+                    need = target - declarer_wins
+                    if need <= 0:
+                        ok = True
+                    elif need > rest:
+                        ok = False
+                    else:
+                        hands = [0, 0, 0]
+                        hands[leader] = lead_hand & ~c0
+                        hands[second] = a & ~c1
+                        hands[third] = b & ~c2
+                        n0, n1, n2 = _renumber(hands[0], hands[1], hands[2])
+                        ok = at_least(n0, n1, n2, winner, need)
                     if ok == third_is_declarer:
                         third_ok = ok
                         break
@@ -284,6 +300,7 @@ def _solver(trump: int | None, declarer: int) -> Callable[[int, int, int, int, i
                     second_ok = third_ok
                     break
             if second_ok == declarer_leads:
+                best_lead[key] = c0  # tried first in this position's next search
                 return second_ok
         return not declarer_leads
 
