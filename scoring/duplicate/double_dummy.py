@@ -28,7 +28,9 @@ counts in well under a second of CPU):
   with trumps can ruff, or all of them once the leader has drawn the trumps) cut the search —
   the declarer's for "yes", the defenders' for "no".
 - **Move order**: a follower who can beat the trick's card of the other side tries the
-  cheapest card that wins first, else the cheapest card; the leader tries top cards first.
+  cheapest card that wins first, else the cheapest card; the leader tries first the lead that
+  decided the position in an earlier search, then top cards first. A trick whose outcome
+  already decides the target is not searched further.
 
 >>> from scoring.duplicate.cards import Card
 >>> m = lambda *names: sum(1 << Card.from_short(n).index for n in names)
