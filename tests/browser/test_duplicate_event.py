@@ -59,8 +59,10 @@ def test_a_duplicate_evening_on_phones(browser, desk, phone, live_server, shots)
     with desk.expect_navigation():
         desk.get_by_role("button", name="Publish the seed's hash").click()
     desk.get_by_label("Seed", exact=True).fill("winter evening")
-    with desk.expect_navigation():
-        desk.get_by_role("button", name="Deal the boards from the seed").click()
+    # the test settings run jobs at once (no worker): the deal's answer waits for the nine
+    # boards' double-dummy counts (well under a second of CPU each), as the draw waits for its engine
+    with desk.expect_navigation(timeout=120000):
+        desk.get_by_role("button", name="Deal the boards from the seed").click(timeout=120000)
     assert "9 boards prepared." in desk.content()
     assert Board.objects.filter(event=event).count() == 9
     desk.screenshot(path=str(shots / "duplicate-manage.png"), full_page=True)
@@ -99,6 +101,10 @@ def test_a_duplicate_evening_on_phones(browser, desk, phone, live_server, shots)
     assert html.count("6♠") >= 3 and "Hand record" in html and "Talon" in html
     assert phone.locator("section.traveller-table").count() == 3
     assert phone.locator("table.traveller tbody tr").count() == 9
+    # the makeable contracts, counted by the job when the boards were dealt: seat × denomination
+    assert "Makeable contracts" in html and "no trump" in html
+    assert phone.locator("table.makeable tbody tr").count() == 3
+    assert phone.locator("table.makeable tbody td").count() == 15
     phone.screenshot(path=str(shots / "duplicate-traveller.png"), full_page=True)
 
     # the standings: nine players, each with nine boards, matchpoints summing to 9 × 3 × 6

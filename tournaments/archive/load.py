@@ -76,7 +76,7 @@ from tournaments.models import (
     TeamRules,
 )
 from tournaments.services.audit import audit_log
-from tournaments.services.duplicate import duplicate_schedule_rescore
+from tournaments.services.duplicate import duplicate_schedule_makeable, duplicate_schedule_rescore
 from tournaments.services.persons import entry_person_link_new
 from tournaments.services.standings import standings_schedule
 
@@ -297,6 +297,7 @@ class _Import:
                 path,
             )
         duplicate_schedule_rescore(event)
+        duplicate_schedule_makeable(event)
 
     def draw_players(self, item: dict[str, Any], path: str) -> dict[int, int]:
         """The round's ``draw_players`` (the draw record's ids → the archive's references) as

@@ -19,7 +19,7 @@ from tournaments.models import GeneratedFile, Job
 from tournaments.pdf.files import generated_file_mark_failed
 from tournaments.pdf.files import generated_file_render as render
 from tournaments.services import standings as service
-from tournaments.services.duplicate import board_rescore
+from tournaments.services.duplicate import board_count_makeable, board_rescore
 from tournaments.services.standings import standings_mark_failed
 from tournaments.web_cache.warm import public_pages_warm as warm
 
@@ -30,6 +30,7 @@ __all__ = [
     "event_archive_import",
     "public_pages_warm",
     "duplicate_board_rescore",
+    "duplicate_board_makeable",
 ]
 
 MAX_RETRIES = 3
@@ -176,3 +177,17 @@ def duplicate_board_rescore(self, board_id: int) -> int:
     """Re-score one duplicate board's comparison everywhere (``services.duplicate.board_rescore``;
     idempotent: it writes the board's scores afresh)."""
     return board_rescore(board_id)
+
+
+@shared_task(
+    base=JobTask,
+    name="tournaments.duplicate_board_makeable",
+    bind=True,
+    ignore_result=True,
+    acks_late=True,
+)
+def duplicate_board_makeable(self, board_id: int) -> bool:
+    """Count one duplicate board's makeable contracts double dummy
+    (``services.duplicate.board_count_makeable``; idempotent: it writes the board's count
+    afresh)."""
+    return board_count_makeable(board_id)

@@ -54,6 +54,10 @@ class Board(models.Model):
     dealer = models.PositiveSmallIntegerField(_("dealer's seat"))
     #: the 32 cards in PPN's code: seat 1's ten, seat 2's, seat 3's, the talon
     cards = models.CharField(max_length=32)
+    #: the double-dummy count of the hands as dealt (``scoring.duplicate.double_dummy``), written
+    #: by the job ``tournaments.duplicate_board_makeable``: the declarer's tricks, ``[[seat 1's
+    #: in ♠ ♦ ♥ ♣ NT], [seat 2's], [seat 3's]]``; ``None`` until counted
+    makeable = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]

@@ -12,6 +12,7 @@ from scoring.duplicate.cards import SUITS
 from tournaments.models import Board, Event
 from tournaments.pdf.contexts import _event_header
 from tournaments.selectors.duplicate import duplicate_of, event_plays
+from tournaments.words.duplicate import makeable_table
 
 __all__ = ["duplicate_boards_context"]
 
@@ -27,7 +28,8 @@ def _by_suit(cards) -> list[str]:
 
 
 def duplicate_boards_context(*, event: Event) -> dict[str, Any]:
-    """Every board of the event, with where the movement sends it (round and set)."""
+    """Every board of the event, with where the movement sends it (round and set) and its
+    makeable contracts (once counted)."""
     dup = duplicate_of(event)
     where: dict[int, tuple[int, int]] = {}
     for p in event_plays(event, dup):
@@ -48,6 +50,8 @@ def duplicate_boards_context(*, event: Event) -> dict[str, Any]:
                     for k in (1, 2, 3)
                 ],
                 "talon": [c.label for c in pure.talon],
+                # the double-dummy count as the job stored it (None: not counted yet)
+                "makeable": makeable_table(row.makeable),
             }
         )
     return {

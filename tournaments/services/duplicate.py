@@ -1,7 +1,10 @@
 """Writes of a duplicate event (docs/duplicate.md): the event's duplicate option, its boards
 (dealt from a committed seed or read from a board file), a table's or a referee's result on a
 board, and the rescoring of a board's comparison (the job ``tournaments.duplicate_board_rescore``
-runs :func:`board_rescore`; a result saved only asks for it, through the outbox).
+runs :func:`board_rescore`; a result saved only asks for it, through the outbox); the
+double-dummy count of a board's makeable contracts (the job
+``tournaments.duplicate_board_makeable`` runs :func:`board_count_makeable`; boards dealt or
+read ask for it, never a page).
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.duplicate.boards import Board as PureBoard
 from scoring.duplicate.boards import BoardFileError, generate_boards, read_boards, seed_sha256
 from scoring.duplicate.comparison import TableResult, score_boards
+from scoring.duplicate.double_dummy import DENOMINATIONS, makeable
 from scoring.duplicate.values import DealError, board_protocol, deal_values, read_board_deal
 from scoring.notation_lexer import NotationError
 from tournaments.errors import UserFacingError, said_error
@@ -36,6 +41,7 @@ from tournaments.web_cache import versions as page_cache
 
 __all__ = [
     "RESCORE_TASK",
+    "MAKEABLE_TASK",
     "duplicate_set_up",
     "duplicate_commit_seed",
     "duplicate_deal_boards",
@@ -45,10 +51,14 @@ __all__ = [
     "board_result_enter",
     "board_rescore",
     "duplicate_schedule_rescore",
+    "board_count_makeable",
+    "duplicate_schedule_makeable",
 ]
 
 #: the job that re-scores one board's comparison everywhere (``jobs.result_tasks``)
 RESCORE_TASK = "tournaments.duplicate_board_rescore"
+#: the job that counts one board's makeable contracts double dummy (``jobs.result_tasks``)
+MAKEABLE_TASK = "tournaments.duplicate_board_makeable"
 
 
 def _require_duplicate(event: Event) -> DuplicateEvent:
@@ -146,9 +156,10 @@ def duplicate_deal_boards(*, event: Event, seed: str, count: int | None = None, 
     with transaction.atomic():
         _require_no_results(event)
         Board.objects.filter(event=event).delete()
-        Board.objects.bulk_create(
+        made = Board.objects.bulk_create(
             Board(event=event, number=b.number, dealer=b.dealer, cards=b.cards) for b in boards
         )
+        _schedule_makeable(event, [b.pk for b in made])
         dup.seed = seed
         dup.source = DuplicateEvent.Source.SEED
         dup.prepared_at = timezone.now()
@@ -168,9 +179,10 @@ def duplicate_import_boards(*, event: Event, text: str, by=None) -> int:
     with transaction.atomic():
         _require_no_results(event)
         Board.objects.filter(event=event).delete()
-        Board.objects.bulk_create(
+        made = Board.objects.bulk_create(
             Board(event=event, number=b.number, dealer=b.dealer, cards=b.cards) for b in boards
         )
+        _schedule_makeable(event, [b.pk for b in made])
         dup.seed = ""
         dup.source = DuplicateEvent.Source.FILE
         dup.prepared_at = timezone.now()
@@ -311,6 +323,33 @@ def duplicate_schedule_rescore(event: Event) -> int:
     for board_id in ids:
         _schedule_rescore(event, board_id)
     return len(ids)
+
+
+def duplicate_schedule_makeable(event: Event) -> int:
+    """Ask for the double-dummy count of every board of ``event`` not counted yet (an imported
+    archive: the counts are not kept in it)."""
+    ids = list(Board.objects.filter(event=event, makeable__isnull=True).values_list("id", flat=True))
+    _schedule_makeable(event, ids)
+    return len(ids)
+
+
+def _schedule_makeable(event: Event, board_ids: list[int]) -> None:
+    for board_id in board_ids:
+        job_enqueue(task=MAKEABLE_TASK, args=[board_id], event_id=event.id, key=f"makeable:{board_id}")
+
+
+def board_count_makeable(board_id: int) -> bool:
+    """Count one board's makeable contracts double dummy and keep them on the board (what the
+    job runs; well under a second of CPU, docs/performance.md): for each declarer's seat the
+    tricks in each denomination (``scoring.duplicate.double_dummy.makeable``). False when the
+    board is gone (boards dealt again) or its cards changed while it counted."""
+    board = Board.objects.filter(pk=board_id).only("number", "dealer", "cards").first()
+    if board is None:
+        return False
+    pure = PureBoard.from_cards(board.number, board.dealer, board.cards)
+    counts = makeable(pure)
+    tricks = [[counts[(seat, d)] for d in DENOMINATIONS] for seat in (1, 2, 3)]
+    return bool(Board.objects.filter(pk=board_id, cards=board.cards).update(makeable=tricks))
 
 
 def _plain(value: object) -> object:

@@ -23,6 +23,7 @@ from tournaments.selectors import protocols as psel
 from tournaments.services import duplicate as svc
 from tournaments.variants import ui_of_event
 from tournaments.views.decorators import event_view
+from tournaments.words.duplicate import makeable_table
 from tournaments.words.protocols import finding_message
 
 __all__ = ["table_boards", "duplicate_overview", "board_traveller", "duplicate_manage"]
@@ -211,6 +212,8 @@ def board_traveller(request, event, number: int):
             ],
             "hands": hands,
             "talon": [c.label for c in pure.talon] if hands else [],
+            # the double-dummy count as the job stored it (None: not counted yet)
+            "makeable": makeable_table(board.makeable) if hands else None,
             "closed": closed,
             "referee": referee,
             "error": error,

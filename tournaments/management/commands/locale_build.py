@@ -84,6 +84,7 @@ PLAYER_FACING: tuple[str, ...] = (
     "tournaments/words/audit.py",
     "tournaments/words/gaps.py",
     "tournaments/words/penalties.py",
+    "tournaments/words/duplicate.py",  # a duplicate board's makeable contracts (issue 43)
     "templates/tournaments/hall/",
     # leagues and cups (issue 39): the series page, a person's page, their words and columns
     "templates/tournaments/series/series.html",
