@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.duplicate.boards import BoardFileError, generate_boards, read_boards, seed_sha256
-from scoring.duplicate.comparison import TableResult, score_boards
+from scoring.duplicate.comparison import Adjustment, TableResult, score_boards
 from scoring.duplicate.values import DealError, board_protocol, deal_values, read_board_deal
 from scoring.notation_lexer import NotationError
 from tournaments.errors import UserFacingError, said_error
@@ -43,6 +43,8 @@ __all__ = [
     "duplicate_import_boards",
     "board_header",
     "board_result_enter",
+    "board_result_adjust",
+    "duplicate_set_percents",
     "board_rescore",
     "duplicate_schedule_rescore",
 ]
@@ -230,19 +232,7 @@ def board_result_enter(
     :raises UserFacingError: naming the field (``board``, ``deal``, ``reason``).
     """
     # the round as stored now (a caller's table may carry a round read before it started)
-    rnd: Round = Round.objects.select_related("event").get(pk=table.round_id)
-    event = rnd.event
-    _require_duplicate(event)
-    plays = [p for p in event_plays(event) if p.round == rnd.number and p.table == table.number]
-    if not any(board_number in p.boards for p in plays):
-        raise UserFacingError(
-            _("Table %(table)d does not play board %(board)s in this round.")
-            % {"table": table.number, "board": board_number},
-            {"field": "board"},
-        )
-    board = Board.objects.filter(event=event, number=board_number).first()
-    if board is None:
-        raise UserFacingError(_("The boards are not prepared yet."), {"field": "board"})
+    rnd, event, board = _table_of_board(table, board_number)
     if not referee and rnd.state not in (Round.State.PUBLISHED, Round.State.IN_PLAY):
         raise UserFacingError(_("This round is not in play: ask a referee."), {"field": "board"})
     if referee and rnd.state == Round.State.CLOSED and not reason.strip():
@@ -287,6 +277,8 @@ def board_result_enter(
         )
         if not created:
             result.deal_text = deal_line
+            result.adjusted = []
+            result.adjusted_reason = ""
             result.values = [str(v) for v in values]
             result.findings = findings
             result.ok = report.ok
@@ -300,6 +292,105 @@ def board_result_enter(
         )
         _schedule_rescore(event, board.id)
     return result
+
+
+def _table_of_board(table: Table, board_number: int) -> tuple[Round, Event, Board]:
+    """The table's round (as stored now) and event and the board, if the movement gives it
+    the board this round."""
+    rnd: Round = Round.objects.select_related("event").get(pk=table.round_id)
+    event = rnd.event
+    _require_duplicate(event)
+    plays = [p for p in event_plays(event) if p.round == rnd.number and p.table == table.number]
+    if not any(board_number in p.boards for p in plays):
+        raise UserFacingError(
+            _("Table %(table)d does not play board %(board)s in this round.")
+            % {"table": table.number, "board": board_number},
+            {"field": "board"},
+        )
+    board = Board.objects.filter(event=event, number=board_number).first()
+    if board is None:
+        raise UserFacingError(_("The boards are not prepared yet."), {"field": "board"})
+    return rnd, event, board
+
+
+def board_result_adjust(
+    *,
+    table: Table,
+    board_number: int,
+    adjusted: list[str] | tuple[str, ...],
+    reason: str,
+    by=None,
+) -> BoardResult:
+    """A referee's adjusted score for ``table`` on board ``board_number`` (not played, or
+    fouled): one of average-plus, average, average-minus for each board seat (seat 1 first),
+    with the reason, which the traveller and the standings show. It replaces whatever the table
+    entered (the audit log keeps it) and is scored as the event's share of the board's top,
+    the others compared among themselves (``scoring.duplicate.comparison``). Logged; the board
+    is re-scored by a job.
+
+    :raises UserFacingError: naming the field (``board``, ``adjusted``, ``reason``).
+    """
+    rnd, event, board = _table_of_board(table, board_number)
+    seats = table.seats.count()
+    codes = [str(a).strip() for a in adjusted]
+    if len(codes) != seats or not all(c in Adjustment.__members__.values() for c in codes):
+        raise UserFacingError(
+            _("Choose average-plus, average or average-minus for each player."),
+            {"field": "adjusted"},
+        )
+    reason = reason.strip()
+    if not reason:
+        raise UserFacingError(_("Say why the board's score is adjusted."), {"field": "reason"})
+    with transaction.atomic():
+        result, created = BoardResult.objects.select_for_update().get_or_create(
+            board=board,
+            table=table,
+            defaults={"deal_text": "", "values": [], "findings": [], "ok": True,
+                      "entered_by": BoardResult.By.REFEREE, "adjusted": codes,
+                      "adjusted_reason": reason},
+        )
+        before = "" if created else result.deal_text
+        if not created:
+            result.deal_text = ""
+            result.values = []
+            result.findings = []
+            result.ok = True
+            result.entered_by = BoardResult.By.REFEREE
+            result.adjusted = codes
+            result.adjusted_reason = reason
+            result.version += 1
+            result.save()
+        audit_log(
+            event=event, action="duplicate.adjust", by=by, reason=reason,
+            data={"board": board_number, "table": table.number, "round": rnd.number,
+                  "adjusted": codes, "replaced": before, "version": result.version},
+        )
+        _schedule_rescore(event, board.id)
+    return result
+
+
+def duplicate_set_percents(
+    *, event: Event, plus: int, average: int, minus: int, by=None
+) -> DuplicateEvent:
+    """The event's shares of the top for adjusted scores (percent; bridge's customary 60 / 50 /
+    40 by default); every adjusted board is scored again."""
+    dup = _require_duplicate(event)
+    for name, value in (("average_plus_percent", plus), ("average_percent", average),
+                        ("average_minus_percent", minus)):
+        if not isinstance(value, int) or not 0 <= value <= 100:
+            raise UserFacingError(_("A percentage from 0 to 100."), {"field": name})
+    if not minus <= average <= plus:
+        raise UserFacingError(
+            _("Average-minus cannot be above average, nor average above average-plus."),
+            {"field": "average_percent"},
+        )
+    with transaction.atomic():
+        dup.average_plus_percent, dup.average_percent, dup.average_minus_percent = plus, average, minus
+        dup.save(update_fields=["average_plus_percent", "average_percent", "average_minus_percent"])
+        audit_log(event=event, action="duplicate.percents", by=by,
+                  data={"plus": plus, "average": average, "minus": minus})
+        duplicate_schedule_rescore(event)
+    return dup
 
 
 def duplicate_schedule_rescore(event: Event) -> int:
@@ -340,10 +431,24 @@ def board_rescore(board_id: int) -> int:
         for r in results:
             seats = sorted(r.table.seats.all(), key=lambda s: s.position)
             entries[r.id] = [s.entry_id for s in seats]
-            table_results.append(
-                TableResult(board.number, r.id, tuple(entries[r.id]), tuple(Fraction(v) for v in r.values))
-            )
-        scores = score_boards(table_results, dup.method, expected=expected or None)
+            if r.adjusted:
+                table_results.append(
+                    TableResult(board.number, r.id, tuple(entries[r.id]), (),
+                                tuple(Adjustment(a) for a in r.adjusted))
+                )
+            else:
+                table_results.append(
+                    TableResult(board.number, r.id, tuple(entries[r.id]),
+                                tuple(Fraction(v) for v in r.values))
+                )
+        percents = {
+            Adjustment.PLUS: Fraction(dup.average_plus_percent, 100),
+            Adjustment.AVERAGE: Fraction(dup.average_percent, 100),
+            Adjustment.MINUS: Fraction(dup.average_minus_percent, 100),
+        }
+        scores = score_boards(
+            table_results, dup.method, expected=expected or None, percents=percents
+        )
         BoardScore.objects.filter(result__board=board).delete()
         BoardScore.objects.bulk_create(
             BoardScore(
