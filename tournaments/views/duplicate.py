@@ -107,6 +107,15 @@ def table_boards(request, key: str):
     )
 
 
+def adjustment_labels(dup: DuplicateEvent) -> dict[str, str]:
+    """The referee's adjusted scores in the reader's language, with the event's shares."""
+    return {
+        "plus": _("average-plus (%(p)d %%)") % {"p": dup.average_plus_percent},
+        "average": _("average (%(p)d %%)") % {"p": dup.average_percent},
+        "minus": _("average-minus (%(p)d %%)") % {"p": dup.average_minus_percent},
+    }
+
+
 def _said(result: BoardResult | None) -> list[str]:
     """A result's findings in the reader's language."""
     return [finding_message(f) for f in result.findings] if result is not None else []
@@ -116,6 +125,12 @@ def _number(value: object) -> int | None:
     """A posted or queried board or table number; anything else names none."""
     text = str(value or "").strip()
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else None
+
+
+def _percent(value: object) -> int:
+    """A posted percentage; anything else is -1, which the service refuses naming the field."""
+    number = _number(value)
+    return number if number is not None else -1
 
 
 def _dealer_name(table, board) -> str:
@@ -150,8 +165,16 @@ def duplicate_overview(request, event):
             "boards": Board.objects.filter(event=event).order_by("number"),
             "is_matchpoints": dup.method == DuplicateEvent.Method.MATCHPOINTS,
             "seed": sel.seed_revealed(event, dup),
+            "adjusted": _adjusted_said(sel.adjusted_results(event), adjustment_labels(dup)),
         },
     )
+
+
+def _adjusted_said(rows, labels: dict[str, str]) -> list[dict]:
+    return [
+        {"row": r, "seats": [{"name": name, "said": labels.get(code, "")} for name, code in r.seats]}
+        for r in rows
+    ]
 
 
 @event_view()
@@ -172,16 +195,24 @@ def board_traveller(request, event, number: int):
         if table is None:
             raise Http404
         try:
-            svc.board_result_enter(
-                table=table, board_number=number, text=request.POST.get("deal", ""),
-                referee=True, by=request.user, reason=request.POST.get("reason", ""),
-            )
+            if request.POST.get("action") == "adjust":
+                svc.board_result_adjust(
+                    table=table, board_number=number,
+                    adjusted=[request.POST.get(f"seat{k}", "") for k in range(1, table.seats.count() + 1)],
+                    reason=request.POST.get("reason", ""), by=request.user,
+                )
+            else:
+                svc.board_result_enter(
+                    table=table, board_number=number, text=request.POST.get("deal", ""),
+                    referee=True, by=request.user, reason=request.POST.get("reason", ""),
+                )
             messages.success(request, _("The result is saved; the board is being scored again."))
             return redirect("duplicate-board", slug=event.slug, number=number)
         except UserFacingError as exc:
             error = exc
     closed = rnd is not None and rnd.state == Round.State.CLOSED
     pure = sel.pure_board(board)
+    labels = adjustment_labels(dup)
     hands = [
         {"seat": k, "cards": [c.label for c in pure.sorted_hand(k)]} for k in (1, 2, 3)
     ] if closed or referee else []
@@ -203,6 +234,7 @@ def board_traveller(request, event, number: int):
                             "player": player,
                             "value": float(r.values[k]) if r.values else None,
                             "score": float(r.scores[k]) if r.scores and r.scores[k] is not None else None,
+                            "adjusted": labels.get(r.adjusted[k], "") if r.adjusted else "",
                         }
                         for k, player in enumerate(r.players)
                     ],
@@ -216,6 +248,7 @@ def board_traveller(request, event, number: int):
             "error": error,
             "post": request.POST,
             "is_matchpoints": dup.method == DuplicateEvent.Method.MATCHPOINTS,
+            "adjustments": list(labels.items()),
         },
         status=400 if error else 200,
     )
@@ -236,6 +269,14 @@ def duplicate_manage(request, event):
                     method=request.POST.get("method", ""),
                     boards_per_set=whole_number(request.POST.get("boards_per_set")) or 0,
                     stanzas=whole_number(stanzas) if stanzas else None,
+                    by=request.user,
+                )
+            elif action == "percents":
+                svc.duplicate_set_percents(
+                    event=event,
+                    plus=_percent(request.POST.get("average_plus_percent")),
+                    average=_percent(request.POST.get("average_percent")),
+                    minus=_percent(request.POST.get("average_minus_percent")),
                     by=request.user,
                 )
             elif action == "commit":
