@@ -458,4 +458,7 @@ def board_rescore(board_id: int) -> int:
             )
             for s in scores
         )
+        # the travellers and the duplicate standings show the scores (written in bulk: no
+        # signal), replaced after the commit
+        page_cache.changed(event_id=board.event_id, parts=(page_cache.DUPLICATE,))
     return len(scores)

@@ -22,7 +22,9 @@ from tournaments.selectors import duplicate as sel
 from tournaments.selectors import protocols as psel
 from tournaments.services import duplicate as svc
 from tournaments.variants import ui_of_event
+from tournaments.views.caching import public_page
 from tournaments.views.decorators import event_view
+from tournaments.web_cache.versions import DUPLICATE, EVENT
 from tournaments.words.protocols import finding_message
 
 __all__ = ["table_boards", "duplicate_overview", "board_traveller", "duplicate_manage"]
@@ -140,6 +142,7 @@ def _dealer_name(table, board) -> str:
     return seats[board.dealer - 1].entry.player.name if len(seats) >= board.dealer else ""
 
 
+@public_page(EVENT, DUPLICATE)
 @event_view()
 def duplicate_overview(request, event):
     """The duplicate standings and the event's boards, each linked to its traveller."""
@@ -177,6 +180,7 @@ def _adjusted_said(rows, labels: dict[str, str]) -> list[dict]:
     ]
 
 
+@public_page(EVENT, DUPLICATE)
 @event_view()
 def board_traveller(request, event, number: int):
     """Every table's result on board ``number``; the hand record once its round is closed; a

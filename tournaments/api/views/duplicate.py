@@ -5,10 +5,11 @@ its round is closed). Read-only; the tables and referees enter results on their 
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -73,6 +74,14 @@ class _BoardOutput(serializers.Serializer):
     tables = _TableOutput(many=True)
 
 
+def _answer(request, data) -> Response | HttpResponse:
+    """JSON rendered here (as the standings API's), so that the page cache can store an
+    anonymous client's answer (``views.caching``); the browsable API is rendered by DRF."""
+    if request.accepted_renderer.format != "json":
+        return Response(data)
+    return HttpResponse(JSONRenderer().render(data), content_type="application/json")
+
+
 def _duplicate(view):
     event = event_from(view)
     dup = sel.duplicate_of(event)
@@ -95,7 +104,8 @@ class DuplicateApi(APIView):
     def get(self, request, slug: str):
         event, dup = _duplicate(self)
         table, entries = sel.duplicate_standings(event)
-        return Response(
+        return _answer(
+            request,
             _DuplicateOutput(
                 {
                     "method": dup.method,
@@ -166,7 +176,8 @@ class DuplicateBoardApi(APIView):
                     ],
                 }
             )
-        return Response(
+        return _answer(
+            request,
             _BoardOutput(
                 {
                     "number": board.number,
