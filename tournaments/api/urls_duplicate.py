@@ -20,4 +20,9 @@ urlpatterns = [
         public_page(EVENT, DUPLICATE, api=True)(v.DuplicateBoardApi.as_view()),
         name="duplicate-board",
     ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/boards/<int:board>",
+        v.DuplicateBoardResultApi.as_view(),
+        name="duplicate-board-result",
+    ),
 ]

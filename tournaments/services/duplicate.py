@@ -35,7 +35,9 @@ from tournaments.services.audit import audit_log
 from tournaments.web_cache import versions as page_cache
 
 __all__ = [
+    "ANY_VERSION",
     "RESCORE_TASK",
+    "StaleBoardResult",
     "duplicate_set_up",
     "duplicate_commit_seed",
     "duplicate_deal_boards",
@@ -51,6 +53,31 @@ __all__ = [
 
 #: the job that re-scores one board's comparison everywhere (``jobs.result_tasks``)
 RESCORE_TASK = "tournaments.duplicate_board_rescore"
+
+
+#: ``based_on_version`` not given: the write does not check the version (the pages)
+ANY_VERSION = object()
+
+
+class StaleBoardResult(UserFacingError):
+    """A write based on a version of the board's result that is no longer the current one."""
+
+
+def _check_version(board: Board, table: Table, based_on: int | None | object) -> None:
+    if based_on is ANY_VERSION:
+        return
+    current = (
+        BoardResult.objects.select_for_update()
+        .filter(board=board, table=table)
+        .values_list("version", flat=True)
+        .first()
+    )
+    if current != based_on:
+        raise StaleBoardResult(
+            _("The board's result has changed since (version %(current)s): reload it and enter "
+              "it again.") % {"current": current if current is not None else "—"},
+            {"field": "based_on_version", "current_version": current},
+        )
 
 
 def _require_duplicate(event: Event) -> DuplicateEvent:
@@ -222,14 +249,18 @@ def board_result_enter(
     by=None,
     referee: bool = False,
     reason: str = "",
+    based_on_version: int | None | object = ANY_VERSION,
 ) -> BoardResult:
     """Keep ``table``'s result on board ``board_number``: the deal line in the family's text
     notation (``text``), or the family's deal object its phone form made (``deal``), scored
     alone by the family (``scoring.duplicate.values``), with the family's
     findings. A referee may correct a result of a closed round (with a reason); the table may
     enter only while its round is in play. The board's comparison is re-scored by a job.
+    ``based_on_version`` (the API): the version of the result the writer started from, ``None``
+    for none; another current version is refused with :class:`StaleBoardResult`.
 
-    :raises UserFacingError: naming the field (``board``, ``deal``, ``reason``).
+    :raises UserFacingError: naming the field (``board``, ``deal``, ``reason``,
+        ``based_on_version``).
     """
     # the round as stored now (a caller's table may carry a round read before it started)
     rnd, event, board = _table_of_board(table, board_number)
@@ -268,6 +299,7 @@ def board_result_enter(
     except ValueError:  # a deal the notation cannot write: as typed
         deal_line = " ".join(text.split())
     with transaction.atomic():
+        _check_version(board, table, based_on_version)
         result, created = BoardResult.objects.select_for_update().get_or_create(
             board=board,
             table=table,
@@ -320,6 +352,7 @@ def board_result_adjust(
     adjusted: list[str] | tuple[str, ...],
     reason: str,
     by=None,
+    based_on_version: int | None | object = ANY_VERSION,
 ) -> BoardResult:
     """A referee's adjusted score for ``table`` on board ``board_number`` (not played, or
     fouled): one of average-plus, average, average-minus for each board seat (seat 1 first),
@@ -342,6 +375,7 @@ def board_result_adjust(
     if not reason:
         raise UserFacingError(_("Say why the board's score is adjusted."), {"field": "reason"})
     with transaction.atomic():
+        _check_version(board, table, based_on_version)
         result, created = BoardResult.objects.select_for_update().get_or_create(
             board=board,
             table=table,
