@@ -30,8 +30,10 @@ from tournaments.models import (
     Round,
     Table,
 )
+from tournaments.models.event import TableSizePolicy
 from tournaments.selectors.duplicate import duplicate_of, event_plays
 from tournaments.services.audit import audit_log
+from tournaments.services.events import event_create
 from tournaments.web_cache import versions as page_cache
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "RESCORE_TASK",
     "StaleBoardResult",
     "duplicate_set_up",
+    "duplicate_event_create",
     "duplicate_commit_seed",
     "duplicate_deal_boards",
     "board_as_entered",
@@ -129,6 +132,39 @@ def duplicate_set_up(
             for board_id in Board.objects.filter(event=event).values_list("id", flat=True):
                 _schedule_rescore(event, board_id)
     return dup
+
+
+#: the new-event form's names of the duplicate option's fields (``forms.event``)
+_FORM_FIELD = {"method": "duplicate_method", "boards_per_set": "duplicate_boards_per_set",
+               "seed_hash": "duplicate_seed", "variant": "variant"}
+
+
+def duplicate_event_create(*, duplicate: dict[str, Any], by=None, **fields: Any) -> Event:
+    """A new event that is a duplicate event from the start (the organiser's new-event form):
+    the event (``services.events.event_create``, at tables of three only, docs/duplicate.md
+    "Fours"), its option (``method``, ``boards_per_set``) and, when ``duplicate["seed"]`` is
+    given, the publication of the seed's SHA-256 (the boards are dealt from the seed later, on
+    the event's duplicate page, once the rounds are known). All or nothing; an error names the
+    form's field."""
+    fields["table_size_policy"] = TableSizePolicy.THREE
+    try:
+        with transaction.atomic():
+            event = event_create(by=by, **fields)
+            duplicate_set_up(
+                event=event,
+                method=duplicate.get("method") or DuplicateEvent.Method.MATCHPOINTS,
+                boards_per_set=duplicate.get("boards_per_set") or 1,
+                by=by,
+            )
+            seed = (duplicate.get("seed") or "").strip()
+            if seed:
+                duplicate_commit_seed(event=event, seed_hash=seed_sha256(seed), by=by)
+    except UserFacingError as exc:
+        field = exc.extra.get("field")
+        if field in _FORM_FIELD:
+            raise UserFacingError(exc.message, {**exc.extra, "field": _FORM_FIELD[field]}) from exc
+        raise
+    return event
 
 
 def duplicate_commit_seed(*, event: Event, seed_hash: str, by=None) -> DuplicateEvent:

@@ -36,6 +36,7 @@ from tournaments.selectors.events import (
     rounds_for_event,
 )
 from tournaments.services import constraints as constraint_services
+from tournaments.services import duplicate as duplicate_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
@@ -65,9 +66,16 @@ def event_new(request):
         form = game_changed(request, form)
     elif request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
-        event, error = run_form_service(
-            request, form, event_services.event_create, by=request.user, **data
-        )
+        duplicate = data.pop("duplicate", None)
+        if duplicate:  # a duplicate event from the start (issue 43)
+            event, error = run_form_service(
+                request, form, duplicate_services.duplicate_event_create,
+                by=request.user, duplicate=duplicate, **data,
+            )
+        else:
+            event, error = run_form_service(
+                request, form, event_services.event_create, by=request.user, **data
+            )
         if event:
             return redirect("manage", slug=event.slug)
     return render(request, "tournaments/organiser/event_form.html", {"form": form})

@@ -22,10 +22,10 @@ from tournaments.services.duplicate import (
     RESCORE_TASK,
     board_result_adjust,
     board_result_enter,
-    duplicate_set_percents,
     duplicate_commit_seed,
     duplicate_deal_boards,
     duplicate_import_boards,
+    duplicate_set_percents,
     duplicate_set_up,
 )
 
