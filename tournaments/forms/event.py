@@ -39,8 +39,8 @@ def _duplicate_fields() -> dict[str, forms.Field]:
         "duplicate": forms.BooleanField(
             label=_("A duplicate event: the same prepared boards at every table of three"),
             help_text=_(
-                "Each result is compared with the others on the same board in the same seat "
-                "(matchpoints, as in bridge). The boards are prepared on the event's duplicate page."
+                "Each result is compared with the others on the same board in the same seat, "
+                "as in bridge. The boards are prepared on the event's duplicate page."
             ),
             required=False,
         ),

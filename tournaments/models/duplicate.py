@@ -41,9 +41,9 @@ class DuplicateEvent(models.Model):
     source = models.CharField(max_length=4, choices=Source.choices, default=Source.NONE, blank=True)
     prepared_at = models.DateTimeField(null=True, blank=True)
     #: a referee's adjusted scores as percentages of the board's top (bridge's 60 / 50 / 40)
-    average_plus_percent = models.PositiveSmallIntegerField(_("average-plus, % of the top"), default=60)
-    average_percent = models.PositiveSmallIntegerField(_("average, % of the top"), default=50)
-    average_minus_percent = models.PositiveSmallIntegerField(_("average-minus, % of the top"), default=40)
+    average_plus_percent = models.PositiveSmallIntegerField(_("average-plus, percent of the top"), default=60)
+    average_percent = models.PositiveSmallIntegerField(_("average, percent of the top"), default=50)
+    average_minus_percent = models.PositiveSmallIntegerField(_("average-minus, percent of the top"), default=40)
 
     class Meta:
         verbose_name = _("duplicate event")
