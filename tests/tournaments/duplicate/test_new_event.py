@@ -73,6 +73,13 @@ def test_bad_duplicate_input_is_refused_beside_its_field(client) -> None:
 
 def test_the_duplicate_fields_are_in_the_readers_language(client) -> None:
     client.force_login(UserFactory(is_staff=True))
-    page = client.get(reverse("event-new"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
-    assert "A duplicate event: the same prepared boards" not in page
-    assert "Seed of the boards" not in page
+    from django.utils import translation
+
+    for language, words in (("ru", "Дубликатный турнир"), ("hr", "Sjeme bordova"),
+                            ("sr-latn", "Seme bordova"), ("de", "Startwert der Boards"),
+                            ("sv", "Brickornas frö")):
+        with translation.override(language):
+            url = reverse("event-new")
+        page = client.get(url).content.decode()
+        assert words in page, language
+        assert "Seed of the boards" not in page, language

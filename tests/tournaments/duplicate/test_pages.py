@@ -258,3 +258,22 @@ def test_the_organiser_sets_the_adjusted_scores_shares(client):
     assert "Average-minus cannot be above average" in page.content.decode()
     event.duplicate.refresh_from_db()
     assert event.duplicate.average_plus_percent == 65
+
+
+def test_the_adjustment_is_said_in_the_readers_language(client, evening, django_capture_on_commit_callbacks):
+    from django.utils import translation
+
+    from tournaments.services.duplicate import board_result_adjust
+
+    event, round_ = evening
+    with django_capture_on_commit_callbacks(execute=True):
+        board_result_adjust(table=round_.tables.get(number=3), board_number=1,
+                            adjusted=["plus", "minus", "average"], reason="карты перепутаны")
+    for language, words in (("ru", "средний плюс (60 %)"), ("hr", "prosjek-minus (40 %)"),
+                            ("sr-latn", "prosek-plus (60 %)"), ("de", "Durchschnitt minus (40 %)"),
+                            ("sv", "medel plus (60 %)")):
+        with translation.override(language):
+            url = reverse("duplicate-board", args=[event.slug, 1])
+        page = client.get(url).content.decode()
+        assert words in page and "карты перепутаны" in page, language
+        assert "average-plus" not in page, language
