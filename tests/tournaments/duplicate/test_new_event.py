@@ -83,3 +83,20 @@ def test_the_duplicate_fields_are_in_the_readers_language(client) -> None:
         page = client.get(url).content.decode()
         assert words in page, language
         assert "Seed of the boards" not in page, language
+
+
+def test_an_organisations_new_event_form_makes_a_duplicate_event_too(client) -> None:
+    from tournaments.models import Organisation, OrganisationRole
+
+    user = UserFactory()
+    organisation = Organisation.objects.create(slug="club", name="Club")
+    OrganisationRole.objects.create(organisation=organisation, user=user, role="organiser")
+    client.force_login(user)
+    url = reverse("organisation-event-new", args=["club"])
+    answer = client.post(url, {**FIELDS, "duplicate": "on", "duplicate_seed": "thaw"})
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    event = Event.objects.get(slug="dup-night")
+    assert event.organisation == organisation
+    assert DuplicateEvent.objects.get(event=event).seed_hash == seed_sha256("thaw")
+    answer = client.post(url, {**FIELDS, "slug": "plain"})
+    assert answer.status_code == 302 and not DuplicateEvent.objects.filter(event__slug="plain").exists()
