@@ -98,7 +98,7 @@ class BoardResult(models.Model):
     #: why the referee adjusted it (shown on the traveller and the standings)
     adjusted_reason = models.TextField(blank=True)
     #: each board seat's value of the deal (text of a Fraction), seat 1 first
-    values = models.JSONField(default=list)
+    values = models.JSONField(default=list, blank=True)  # [] for a result a referee adjusted
     findings = models.JSONField(default=list, blank=True)
     ok = models.BooleanField(default=True)
     entered_by = models.CharField(max_length=8, choices=By.choices, default=By.TABLE)
