@@ -291,7 +291,7 @@ def board_result_enter(
     notation (``text``), or the family's deal object its phone form made (``deal``), scored
     alone by the family (``scoring.duplicate.values``), with the family's
     findings. A referee may correct a result of a closed round (with a reason); the table may
-    enter only while its round is in play. The board's comparison is re-scored by a job.
+    enter only while its round is in play, and never over a referee's adjusted score. The board's comparison is re-scored by a job.
     ``based_on_version`` (the API): the version of the result the writer started from, ``None``
     for none; another current version is refused with :class:`StaleBoardResult`.
 
@@ -336,6 +336,13 @@ def board_result_enter(
         deal_line = " ".join(text.split())
     with transaction.atomic():
         _check_version(board, table, based_on_version)
+        if not referee and BoardResult.objects.filter(board=board, table=table).exclude(
+            adjusted=[]
+        ).exists():
+            raise UserFacingError(
+                _("A referee adjusted this board's score: ask a referee to change it."),
+                {"field": "board"},
+            )
         result, created = BoardResult.objects.select_for_update().get_or_create(
             board=board,
             table=table,

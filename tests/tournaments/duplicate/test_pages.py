@@ -277,3 +277,21 @@ def test_the_adjustment_is_said_in_the_readers_language(client, evening, django_
         page = client.get(url).content.decode()
         assert words in page and "карты перепутаны" in page, language
         assert "average-plus" not in page, language
+
+
+def test_the_tables_phone_shows_the_referees_adjustment_and_takes_no_entry_over_it(
+    client, evening, django_capture_on_commit_callbacks
+):
+    from tournaments.services.duplicate import board_result_adjust
+
+    event, round_ = evening
+    table = round_.tables.get(number=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        board_result_adjust(table=table, board_number=1, adjusted=["plus", "minus", "average"],
+                            reason="fouled board")
+    url = reverse("duplicate-table", args=[table.url_key])
+    page = client.get(url).content.decode()
+    assert "Adjusted by a referee: fouled board" in page and 'href="?board=1#form"' not in page
+    answer = client.post(url, {"board": "1", **six_spades_made(0, 1)})
+    assert answer.status_code == 400 and "ask a referee to change it" in answer.content.decode()
+    assert BoardResult.objects.get(table=table, board__number=1).adjusted == ["plus", "minus", "average"]

@@ -218,9 +218,12 @@ def test_a_referees_adjusted_score_worked_example(django_capture_on_commit_callb
         duplicate_set_percents(event=event, plus=40, average=50, minus=30)
     assert refused.value.extra["field"] == "average_percent"
 
-    # the table's result entered later replaces the adjustment (a referee's correction)
-    with django_capture_on_commit_callbacks(execute=True):
+    # the table cannot enter over the referee's adjustment; a referee's entry replaces it
+    with pytest.raises(UserFacingError) as refused:
         board_result_enter(table=t3, board_number=1, text=DEALS[2])
+    assert refused.value.extra["field"] == "board"
+    with django_capture_on_commit_callbacks(execute=True):
+        board_result_enter(table=t3, board_number=1, text=DEALS[2], referee=True)
     again = BoardResult.objects.get(table=t3, board=board)
     assert again.adjusted == [] and again.adjusted_reason == "" and again.version == 2
     assert [r.scores[0] for r in traveller(board)] == [Fraction(4), Fraction(2), Fraction(0)]
