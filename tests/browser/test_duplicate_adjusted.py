@@ -72,7 +72,9 @@ def test_a_duplicate_event_from_the_form_and_a_referees_adjusted_board(
     login(phone, live_server, referee)
     phone.goto(f"{base}/e/dupform/duplicate/boards/1/")
     assert phone.evaluate(FITS), "the referee's traveller scrolls sideways on a phone"
-    form = phone.locator("form.adjust").nth(2)
+    adjust = phone.locator("details.adjust").nth(2)
+    adjust.locator("summary").click()
+    form = adjust.locator("form.adjust")
     seats = sorted(t3.seats.select_related("entry__player"), key=lambda s: s.position)
     names = [s.entry.player.name for s in seats]
     form.get_by_label(names[0]).select_option("plus")
@@ -88,6 +90,7 @@ def test_a_duplicate_event_from_the_form_and_a_referees_adjusted_board(
     # matchpoints: table 3's seats 60 %, 40 %, 50 % of the top 4
     scores = {s.seat: s.score for s in result.scores.all()}
     assert scores == {1: "12/5", 2: "8/5", 3: "2"}
+    assert phone.evaluate(FITS), "the adjusted traveller scrolls sideways on a phone"
     phone.screenshot(path=str(shots / "traveller-adjusted.png"), full_page=True)
 
     phone.goto(f"{base}/e/dupform/duplicate/")
