@@ -17,6 +17,18 @@ the field): a result's value less the mean of all the results in its seat on tha
 they add up to zero. No IMP scale is applied: Preference has none, so the difference stays in
 the family's unit (whists, points, chips).
 
+**Adjusted scores** (bridge's artificial adjusted scores, WBF Laws of Duplicate Bridge, Law
+12C: average-plus, average, average-minus): a referee may award a table's players a share of
+the board instead of a result, for a board not played (no time, a table short) or fouled (the
+cards mixed, a hand misdealt). Each adjusted seat scores ``percent × top``, ``top`` being the
+board's full top ``2(N - 1)`` of the ``N`` expected results; the usual shares are 60 % / 50 % /
+40 % (ACBL and EBU practice: 60 % to a side not at fault), each event chooses its own. An adjusted
+result takes no part in the comparison of the others: the results played are compared among
+themselves and factored to ``N`` by Neuberg's formula, as for a board played fewer times. Under
+the difference from the average (no top), an adjusted seat scores ``(percent - 50 %) × (best -
+worst)`` of the values played in that seat (0 when none was played): the same distance from the
+average, measured against the board's spread instead of its top.
+
 A player's total is the sum of his scores; ties are broken by the number of **tops** (boards
 where his result beat every other in his seat), then by the sum of his own **values** (the
 whists or points he scored), and are otherwise shared.
@@ -27,6 +39,8 @@ whists or points he scored), and are otherwise shared.
 (Fraction(7, 2), Fraction(1, 2))
 >>> differences([Fraction(10), Fraction(4), Fraction(4)])
 (Fraction(4, 1), Fraction(-2, 1), Fraction(-2, 1))
+>>> adjusted_score(Adjustment.PLUS, top=Fraction(4))
+Fraction(12, 5)
 """
 
 from __future__ import annotations
@@ -38,7 +52,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 __all__ = [
+    "Adjustment",
+    "DEFAULT_PERCENTS",
     "Method",
+    "adjusted_score",
     "TableResult",
     "SeatScore",
     "Standing",
@@ -56,17 +73,41 @@ class Method(enum.StrEnum):
     AVERAGE = "average"  # the difference from the board's average
 
 
+class Adjustment(enum.StrEnum):
+    """A referee's adjusted score for one seat of a board not played or fouled (Law 12C)."""
+
+    PLUS = "plus"  # average-plus
+    AVERAGE = "average"
+    MINUS = "minus"  # average-minus
+
+
+#: the customary shares of the top (bridge: 60 % / 50 % / 40 %); an event may choose others
+DEFAULT_PERCENTS: Mapping[Adjustment, Fraction] = {
+    Adjustment.PLUS: Fraction(3, 5),
+    Adjustment.AVERAGE: Fraction(1, 2),
+    Adjustment.MINUS: Fraction(2, 5),
+}
+
+
 @dataclass(frozen=True)
 class TableResult:
-    """One table's result on one board: who sat in the board's seats 1–3 and each seat's value."""
+    """One table's result on one board: who sat in the board's seats 1–3 and each seat's value;
+    or, for a board a referee adjusted, each seat's :class:`Adjustment` (``adjusted``) and no
+    values."""
 
     board: int
     table: Hashable
     players: tuple[Hashable, ...]
     values: tuple[Fraction, ...]
+    adjusted: tuple[Adjustment, ...] = ()
 
     def __post_init__(self) -> None:
-        if len(self.players) != len(self.values):
+        if self.adjusted:
+            if len(self.adjusted) != len(self.players) or self.values:
+                raise ValueError("adjusted: one adjustment for each seat, and no values")
+            for a in self.adjusted:
+                Adjustment(a)  # raises ValueError for an unknown one
+        elif len(self.players) != len(self.values):
             raise ValueError("values: one value for each seat")
 
 
@@ -85,6 +126,8 @@ class SeatScore:
     top: Fraction | None
     played: int
     is_top: bool
+    #: the referee's adjustment of this seat (its ``value`` is then 0), else ``None``
+    adjusted: Adjustment | None = None
 
 
 @dataclass(frozen=True)
@@ -122,21 +165,50 @@ def differences(values: Sequence[Fraction]) -> tuple[Fraction, ...]:
     return tuple(v - mean for v in values)
 
 
+def adjusted_score(
+    adjustment: Adjustment | str,
+    *,
+    top: Fraction | None = None,
+    values: Sequence[Fraction] = (),
+    percents: Mapping[Adjustment, Fraction] | None = None,
+) -> Fraction:
+    """An adjusted seat's score: ``percent × top`` (matchpoints, ``top`` given), else ``(percent
+    − 50 %) × (best − worst)`` of the ``values`` played in that seat (0 when none was)."""
+    share = Fraction((percents or DEFAULT_PERCENTS)[Adjustment(adjustment)])
+    if top is not None:
+        return share * top
+    if not values:
+        return Fraction(0)
+    return (share - Fraction(1, 2)) * (max(values) - min(values))
+
+
+def _check_percents(percents: Mapping[Adjustment, Fraction]) -> None:
+    got = [Fraction(percents[a]) for a in (Adjustment.MINUS, Adjustment.AVERAGE, Adjustment.PLUS)]
+    if not all(0 <= p <= 1 for p in got) or not got[0] <= got[1] <= got[2]:
+        raise ValueError("percents: 0 ≤ average-minus ≤ average ≤ average-plus ≤ 100 %")
+
+
 def score_boards(
     results: Iterable[TableResult],
     method: Method | str,
     *,
     expected: Mapping[int, int] | int | None = None,
+    percents: Mapping[Adjustment, Fraction] | None = None,
 ) -> tuple[SeatScore, ...]:
     """Every seat's score on every board.
 
     ``expected`` is how many times each board was meant to be played (a number for every board,
     or a mapping board → number; by default the most any board in ``results`` was played); it
-    matters only to matchpoints' factoring.
+    matters only to matchpoints' factoring. A result a referee adjusted scores its seats'
+    shares (``percents``, by default :data:`DEFAULT_PERCENTS`) and is left out of the others'
+    comparison, which is factored to ``expected`` as for a board played fewer times.
 
-    :raises ValueError: for a board given twice by one table or seats of different counts.
+    :raises ValueError: for a board given twice by one table, seats of different counts or
+        shares out of order.
     """
     method = Method(method)
+    percents = DEFAULT_PERCENTS if percents is None else percents
+    _check_percents(percents)
     by_board: dict[int, list[TableResult]] = defaultdict(list)
     for r in results:
         by_board[r.board].append(r)
@@ -147,29 +219,41 @@ def score_boards(
         tables = [r.table for r in rs]
         if len(set(tables)) != len(tables):
             raise ValueError(f"board {board}: a table's result is given twice")
-        seats = {len(r.values) for r in rs}
+        seats = {len(r.players) for r in rs}
         if len(seats) != 1:
             raise ValueError(f"board {board}: results with different numbers of seats")
         if isinstance(expected, Mapping):
             want: int | None = expected.get(board, most)
         else:
             want = most if expected is None else expected
+        played = [r for r in rs if not r.adjusted]
+        adjusted = [r for r in rs if r.adjusted]
         for seat in range(seats.pop()):
-            vals = [r.values[seat] for r in rs]
+            vals = [r.values[seat] for r in played]
             n = len(vals)
             if method is Method.MATCHPOINTS:
-                scores = matchpoints(vals, want)
+                # factored to the expected field whenever results were adjusted or missing
+                scores = matchpoints(vals, want if want is not None else len(rs))
                 # the full top of the expected field, so that an average result is 50 %
-                top: Fraction | None = Fraction(2 * ((want or n) - 1))
+                top: Fraction | None = Fraction(2 * ((want or len(rs)) - 1))
             else:
                 scores = differences(vals)
                 top = None
-            best = max(vals)
-            for r, v, s in zip(rs, vals, scores, strict=True):
+            best = max(vals, default=None)
+            for r, v, s in zip(played, vals, scores, strict=True):
                 out.append(
                     SeatScore(
                         board, r.table, seat + 1, r.players[seat], v, s, top, n,
                         is_top=n > 1 and v == best and vals.count(best) == 1,
+                    )
+                )
+            for r in adjusted:
+                a = Adjustment(r.adjusted[seat])
+                out.append(
+                    SeatScore(
+                        board, r.table, seat + 1, r.players[seat], Fraction(0),
+                        adjusted_score(a, top=top, values=vals, percents=percents), top, n,
+                        is_top=False, adjusted=a,
                     )
                 )
     return tuple(out)

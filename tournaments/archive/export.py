@@ -202,6 +202,9 @@ DUPLICATE_FIELDS = (
 )
 BOARD_FIELDS = ("number", "dealer", "cards")
 BOARD_RESULT_FIELDS = ("deal_text", "values", "findings", "ok", "entered_by", "version", "updated_at")
+#: added later to version 2 (a referee's adjusted scores): written always, read when present
+DUPLICATE_LATER_FIELDS = ("average_plus_percent", "average_percent", "average_minus_percent")
+BOARD_RESULT_LATER_FIELDS = ("adjusted", "adjusted_reason")
 
 
 def _duplicate(event: Event) -> dict[str, Any]:
@@ -218,7 +221,7 @@ def _duplicate(event: Event) -> dict[str, Any]:
     )
     return {
         "duplicate": {
-            **_fields(dup, DUPLICATE_FIELDS),
+            **_fields(dup, DUPLICATE_FIELDS + DUPLICATE_LATER_FIELDS),
             "boards": [
                 _fields(b, BOARD_FIELDS) for b in Board.objects.filter(event=event).order_by("number")
             ],
@@ -227,7 +230,7 @@ def _duplicate(event: Event) -> dict[str, Any]:
                     "board": r.board.number,
                     "round": r.table.round.number,
                     "table": r.table.number,
-                    **_fields(r, BOARD_RESULT_FIELDS),
+                    **_fields(r, BOARD_RESULT_FIELDS + BOARD_RESULT_LATER_FIELDS),
                 }
                 for r in results
             ],

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from rules.conventions import InvalidConventionError
 from rules.variants import find_any_convention
 from scoring.duplicate.boards import Board as PureBoard
+from scoring.duplicate.comparison import Adjustment
 from tournaments.archive import export as spec
 from tournaments.archive.reading import (
     _added,
@@ -268,7 +269,14 @@ class _Import:
             return
         where = "$.duplicate"
         data = _obj(self.data["duplicate"], where)
-        _save(DuplicateEvent(event=event, **_fields(DuplicateEvent, data, spec.DUPLICATE_FIELDS, where)), where)
+        later = tuple(n for n in spec.DUPLICATE_LATER_FIELDS if n in data)
+        _save(
+            DuplicateEvent(
+                event=event,
+                **_fields(DuplicateEvent, data, spec.DUPLICATE_FIELDS + later, where),
+            ),
+            where,
+        )
         boards: dict[int, Board] = {}
         for i, item in enumerate(_list(_key(data, "boards", where), f"{where}.boards")):
             path = f"{where}.boards[{i}]"
@@ -289,13 +297,16 @@ class _Import:
             table_id = self.maps["table"].get((_key(item, "round", path), _key(item, "table", path)))
             if table_id is None:
                 raise ArchiveError(f"{path}.table", _("no such table in the archive"))
-            _save(
-                BoardResult(
-                    board=board, table_id=table_id,
-                    **_fields(BoardResult, item, spec.BOARD_RESULT_FIELDS, path),
-                ),
-                path,
-            )
+            later = tuple(n for n in spec.BOARD_RESULT_LATER_FIELDS if n in item)
+            values = _fields(BoardResult, item, spec.BOARD_RESULT_FIELDS + later, path)
+            adjusted = values.get("adjusted") or []
+            if not isinstance(adjusted, list) or (
+                adjusted and (len(adjusted) != 3 or not set(adjusted) <= set(Adjustment))
+            ):
+                raise ArchiveError(
+                    f"{path}.adjusted", _("one of plus, average, minus for each of the three seats")
+                )
+            _save(BoardResult(board=board, table_id=table_id, **values), path)
         duplicate_schedule_rescore(event)
         duplicate_schedule_makeable(event)
 

@@ -9,7 +9,7 @@ from rules.conventions import InvalidConventionError
 from rules.variants import family_of_convention
 from tournaments.convention_labels import convention_name
 from tournaments.forms import convention_options
-from tournaments.models import Event, EventRole
+from tournaments.models import DuplicateEvent, Event, EventRole
 from tournaments.models.event import DrawMethod
 from tournaments.services.events import event_defaults
 from tournaments.standings.metrics import tiebreak_keys_for
@@ -28,6 +28,43 @@ def draw_method_choices(family_key: str) -> list[tuple[str, str]]:
         (value, random if value == DrawMethod.RANDOM else label)
         for value, label in DrawMethod.choices
     ]
+
+
+#: the new-event form's duplicate fields (``duplicate_<name>``)
+DUPLICATE_FIELDS = ("method", "boards_per_set", "seed")
+
+
+def _duplicate_fields() -> dict[str, forms.Field]:
+    return {
+        "duplicate": forms.BooleanField(
+            label=_("A duplicate event: the same prepared boards at every table of three"),
+            help_text=_(
+                "Each result is compared with the others on the same board in the same seat, "
+                "as in bridge. The boards are prepared on the event's duplicate page."
+            ),
+            required=False,
+        ),
+        "duplicate_method": forms.ChoiceField(
+            label=_("Comparison"), choices=DuplicateEvent.Method.choices, required=False,
+            initial=DuplicateEvent.Method.MATCHPOINTS,
+        ),
+        "duplicate_boards_per_set": forms.IntegerField(
+            label=_("Boards in a set"),
+            help_text=_(
+                "Each round a table plays one set of boards from each table of the round: with "
+                "three tables and sets of 2, six boards a round."
+            ),
+            min_value=1, max_value=10, initial=1, required=False,
+        ),
+        "duplicate_seed": forms.CharField(
+            label=_("Seed of the boards"),
+            help_text=_(
+                "Only its SHA-256 is published now; keep the seed: the boards are dealt from it "
+                "before play, and it is revealed once every round is closed."
+            ),
+            max_length=200, required=False, widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        ),
+    }
 
 
 class EventForm(forms.ModelForm):
@@ -100,6 +137,8 @@ class EventForm(forms.ModelForm):
                 widget=forms.CheckboxSelectMultiple,
                 required=False,
             )
+        if not self.instance.pk:  # a duplicate event from the start (issue 43, docs/duplicate.md)
+            self.fields.update(_duplicate_fields())
         if self.instance.pk and self.family == convention_options.family_for(self.instance.variant):
             self.initial.update(convention_options.initial_from(self.instance.convention_options))
 
@@ -137,6 +176,19 @@ class EventForm(forms.ModelForm):
                 k for k, _label in self.fields["tiebreaks"].choices if k in chosen
             ]
         cleaned["convention_options"] = convention_options.options_from(cleaned)
+        if "duplicate" in self.fields:  # the duplicate option: the duplicate service's, not
+            # the event's fields
+            wanted = cleaned.pop("duplicate", False)
+            chosen = {name: cleaned.pop(f"duplicate_{name}", None) for name in DUPLICATE_FIELDS}
+            cleaned["duplicate"] = (
+                {
+                    "method": chosen["method"] or DuplicateEvent.Method.MATCHPOINTS,
+                    "boards_per_set": chosen["boards_per_set"] or 1,
+                    "seed": (chosen["seed"] or "").strip(),
+                }
+                if wanted
+                else None
+            )
         for name in self.KEEP_WHEN_BLANK:
             if cleaned.get(name) in (None, ""):
                 cleaned[name] = getattr(self.instance, name)

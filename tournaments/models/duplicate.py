@@ -40,9 +40,21 @@ class DuplicateEvent(models.Model):
     seed = models.CharField(max_length=200, blank=True)
     source = models.CharField(max_length=4, choices=Source.choices, default=Source.NONE, blank=True)
     prepared_at = models.DateTimeField(null=True, blank=True)
+    #: a referee's adjusted scores as percentages of the board's top (bridge's 60 / 50 / 40)
+    average_plus_percent = models.PositiveSmallIntegerField(_("average-plus, percent of the top"), default=60)
+    average_percent = models.PositiveSmallIntegerField(_("average, percent of the top"), default=50)
+    average_minus_percent = models.PositiveSmallIntegerField(_("average-minus, percent of the top"), default=40)
 
     class Meta:
         verbose_name = _("duplicate event")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(average_minus_percent__lte=models.F("average_percent"))
+                & models.Q(average_percent__lte=models.F("average_plus_percent"))
+                & models.Q(average_plus_percent__lte=100),
+                name="duplicate_adjusted_percents_in_order",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.event_id}: {self.method}"
@@ -81,10 +93,16 @@ class BoardResult(models.Model):
     table = models.ForeignKey(
         "tournaments.Table", on_delete=models.CASCADE, related_name="board_results"
     )
-    #: the deal in the family's text notation (one deal line, without its number)
-    deal_text = models.TextField()
+    #: the deal in the family's text notation (one deal line, without its number); "" for a
+    #: result a referee adjusted
+    deal_text = models.TextField(blank=True)
+    #: a referee's adjusted score, one of ``scoring.duplicate.comparison.Adjustment`` per board
+    #: seat (seat 1 first), for a board not played or fouled; empty for a result played
+    adjusted = models.JSONField(default=list, blank=True)
+    #: why the referee adjusted it (shown on the traveller and the standings)
+    adjusted_reason = models.TextField(blank=True)
     #: each board seat's value of the deal (text of a Fraction), seat 1 first
-    values = models.JSONField(default=list)
+    values = models.JSONField(default=list, blank=True)  # [] for a result a referee adjusted
     findings = models.JSONField(default=list, blank=True)
     ok = models.BooleanField(default=True)
     entered_by = models.CharField(max_length=8, choices=By.choices, default=By.TABLE)

@@ -3,7 +3,7 @@ a board's traveller, the comparison scores and the standings. They write nothing
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -32,6 +32,7 @@ __all__ = [
     "traveller",
     "duplicate_standings",
     "TravellerRow",
+    "adjusted_results",
 ]
 
 
@@ -90,6 +91,8 @@ class TravellerRow:
     entries: list[Any]
     values: list[Fraction]
     scores: list[Fraction | None]
+    #: a referee's adjustment per seat (``Adjustment`` codes), empty for a result played
+    adjusted: list[str] = field(default_factory=list)
 
 
 def traveller(board: Board) -> list[TravellerRow]:
@@ -126,6 +129,7 @@ def traveller(board: Board) -> list[TravellerRow]:
                 entries=[s.entry for s in seats],
                 values=[Fraction(v) for v in result.values] if result else [],
                 scores=[scores.get(k) for k in range(1, len(seats) + 1)] if result else [],
+                adjusted=list(result.adjusted) if result else [],
             )
         )
     return rows
@@ -155,6 +159,38 @@ def duplicate_standings(event: Event) -> tuple[tuple[Standing, ...], dict[int, A
             )
         )
     return standings(seat_scores), entries
+
+
+@dataclass(frozen=True)
+class AdjustedRow:
+    board: int
+    round: int
+    table: int
+    #: (player's name, ``Adjustment`` code) per board seat
+    seats: list[tuple[str, str]]
+    reason: str
+
+
+def adjusted_results(event: Event) -> list[AdjustedRow]:
+    """The event's boards a referee adjusted, by board and table, with who got what and why."""
+    rows = (
+        BoardResult.objects.filter(board__event=event)
+        .exclude(adjusted=[])
+        .select_related("board", "table__round")
+        .prefetch_related("table__seats__entry__player")
+        .order_by("board__number", "table__number")
+    )
+    out = []
+    for r in rows:
+        seats = sorted(r.table.seats.all(), key=lambda s: s.position)
+        out.append(
+            AdjustedRow(
+                board=r.board.number, round=r.table.round.number, table=r.table.number,
+                seats=[(s.entry.player.name, a) for s, a in zip(seats, r.adjusted, strict=False)],
+                reason=r.adjusted_reason,
+            )
+        )
+    return out
 
 
 def tables_missing_results(round_: Round) -> list[tuple[int, tuple[str, ...]]]:

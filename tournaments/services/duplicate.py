@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring.duplicate.boards import Board as PureBoard
 from scoring.duplicate.boards import BoardFileError, generate_boards, read_boards, seed_sha256
-from scoring.duplicate.comparison import TableResult, score_boards
+from scoring.duplicate.comparison import Adjustment, TableResult, score_boards
 from scoring.duplicate.double_dummy import DENOMINATIONS, makeable
 from scoring.duplicate.values import DealError, board_protocol, deal_values, read_board_deal
 from scoring.notation_lexer import NotationError
@@ -35,20 +35,27 @@ from tournaments.models import (
     Round,
     Table,
 )
+from tournaments.models.event import TableSizePolicy
 from tournaments.selectors.duplicate import duplicate_of, event_plays
 from tournaments.services.audit import audit_log
+from tournaments.services.events import event_create
 from tournaments.web_cache import versions as page_cache
 
 __all__ = [
+    "ANY_VERSION",
     "RESCORE_TASK",
     "MAKEABLE_TASK",
+    "StaleBoardResult",
     "duplicate_set_up",
+    "duplicate_event_create",
     "duplicate_commit_seed",
     "duplicate_deal_boards",
     "board_as_entered",
     "duplicate_import_boards",
     "board_header",
     "board_result_enter",
+    "board_result_adjust",
+    "duplicate_set_percents",
     "board_rescore",
     "duplicate_schedule_rescore",
     "board_count_makeable",
@@ -59,6 +66,31 @@ __all__ = [
 RESCORE_TASK = "tournaments.duplicate_board_rescore"
 #: the job that counts one board's makeable contracts double dummy (``jobs.result_tasks``)
 MAKEABLE_TASK = "tournaments.duplicate_board_makeable"
+
+
+#: ``based_on_version`` not given: the write does not check the version (the pages)
+ANY_VERSION = object()
+
+
+class StaleBoardResult(UserFacingError):
+    """A write based on a version of the board's result that is no longer the current one."""
+
+
+def _check_version(board: Board, table: Table, based_on: int | None | object) -> None:
+    if based_on is ANY_VERSION:
+        return
+    current = (
+        BoardResult.objects.select_for_update()
+        .filter(board=board, table=table)
+        .values_list("version", flat=True)
+        .first()
+    )
+    if current != based_on:
+        raise StaleBoardResult(
+            _("The board's result has changed since (version %(current)s): reload it and enter "
+              "it again.") % {"current": current if current is not None else "—"},
+            {"field": "based_on_version", "current_version": current},
+        )
 
 
 def _require_duplicate(event: Event) -> DuplicateEvent:
@@ -110,6 +142,39 @@ def duplicate_set_up(
             for board_id in Board.objects.filter(event=event).values_list("id", flat=True):
                 _schedule_rescore(event, board_id)
     return dup
+
+
+#: the new-event form's names of the duplicate option's fields (``forms.event``)
+_FORM_FIELD = {"method": "duplicate_method", "boards_per_set": "duplicate_boards_per_set",
+               "seed_hash": "duplicate_seed", "variant": "variant"}
+
+
+def duplicate_event_create(*, duplicate: dict[str, Any], by=None, **fields: Any) -> Event:
+    """A new event that is a duplicate event from the start (the organiser's new-event form):
+    the event (``services.events.event_create``, at tables of three only, docs/duplicate.md
+    "Fours"), its option (``method``, ``boards_per_set``) and, when ``duplicate["seed"]`` is
+    given, the publication of the seed's SHA-256 (the boards are dealt from the seed later, on
+    the event's duplicate page, once the rounds are known). All or nothing; an error names the
+    form's field."""
+    fields["table_size_policy"] = TableSizePolicy.THREE
+    try:
+        with transaction.atomic():
+            event = event_create(by=by, **fields)
+            duplicate_set_up(
+                event=event,
+                method=duplicate.get("method") or DuplicateEvent.Method.MATCHPOINTS,
+                boards_per_set=duplicate.get("boards_per_set") or 1,
+                by=by,
+            )
+            seed = (duplicate.get("seed") or "").strip()
+            if seed:
+                duplicate_commit_seed(event=event, seed_hash=seed_sha256(seed), by=by)
+    except UserFacingError as exc:
+        field = exc.extra.get("field")
+        if field in _FORM_FIELD:
+            raise UserFacingError(exc.message, {**exc.extra, "field": _FORM_FIELD[field]}) from exc
+        raise
+    return event
 
 
 def duplicate_commit_seed(*, event: Event, seed_hash: str, by=None) -> DuplicateEvent:
@@ -232,29 +297,21 @@ def board_result_enter(
     by=None,
     referee: bool = False,
     reason: str = "",
+    based_on_version: int | None | object = ANY_VERSION,
 ) -> BoardResult:
     """Keep ``table``'s result on board ``board_number``: the deal line in the family's text
     notation (``text``), or the family's deal object its phone form made (``deal``), scored
     alone by the family (``scoring.duplicate.values``), with the family's
     findings. A referee may correct a result of a closed round (with a reason); the table may
-    enter only while its round is in play. The board's comparison is re-scored by a job.
+    enter only while its round is in play, and never over a referee's adjusted score. The board's comparison is re-scored by a job.
+    ``based_on_version`` (the API): the version of the result the writer started from, ``None``
+    for none; another current version is refused with :class:`StaleBoardResult`.
 
-    :raises UserFacingError: naming the field (``board``, ``deal``, ``reason``).
+    :raises UserFacingError: naming the field (``board``, ``deal``, ``reason``,
+        ``based_on_version``).
     """
     # the round as stored now (a caller's table may carry a round read before it started)
-    rnd: Round = Round.objects.select_related("event").get(pk=table.round_id)
-    event = rnd.event
-    _require_duplicate(event)
-    plays = [p for p in event_plays(event) if p.round == rnd.number and p.table == table.number]
-    if not any(board_number in p.boards for p in plays):
-        raise UserFacingError(
-            _("Table %(table)d does not play board %(board)s in this round.")
-            % {"table": table.number, "board": board_number},
-            {"field": "board"},
-        )
-    board = Board.objects.filter(event=event, number=board_number).first()
-    if board is None:
-        raise UserFacingError(_("The boards are not prepared yet."), {"field": "board"})
+    rnd, event, board = _table_of_board(table, board_number)
     if not referee and rnd.state not in (Round.State.PUBLISHED, Round.State.IN_PLAY):
         raise UserFacingError(_("This round is not in play: ask a referee."), {"field": "board"})
     if referee and rnd.state == Round.State.CLOSED and not reason.strip():
@@ -290,6 +347,14 @@ def board_result_enter(
     except ValueError:  # a deal the notation cannot write: as typed
         deal_line = " ".join(text.split())
     with transaction.atomic():
+        _check_version(board, table, based_on_version)
+        if not referee and BoardResult.objects.filter(board=board, table=table).exclude(
+            adjusted=[]
+        ).exists():
+            raise UserFacingError(
+                _("A referee adjusted this board's score: ask a referee to change it."),
+                {"field": "board"},
+            )
         result, created = BoardResult.objects.select_for_update().get_or_create(
             board=board,
             table=table,
@@ -299,6 +364,8 @@ def board_result_enter(
         )
         if not created:
             result.deal_text = deal_line
+            result.adjusted = []
+            result.adjusted_reason = ""
             result.values = [str(v) for v in values]
             result.findings = findings
             result.ok = report.ok
@@ -312,6 +379,107 @@ def board_result_enter(
         )
         _schedule_rescore(event, board.id)
     return result
+
+
+def _table_of_board(table: Table, board_number: int) -> tuple[Round, Event, Board]:
+    """The table's round (as stored now) and event and the board, if the movement gives it
+    the board this round."""
+    rnd: Round = Round.objects.select_related("event").get(pk=table.round_id)
+    event = rnd.event
+    _require_duplicate(event)
+    plays = [p for p in event_plays(event) if p.round == rnd.number and p.table == table.number]
+    if not any(board_number in p.boards for p in plays):
+        raise UserFacingError(
+            _("Table %(table)d does not play board %(board)s in this round.")
+            % {"table": table.number, "board": board_number},
+            {"field": "board"},
+        )
+    board = Board.objects.filter(event=event, number=board_number).first()
+    if board is None:
+        raise UserFacingError(_("The boards are not prepared yet."), {"field": "board"})
+    return rnd, event, board
+
+
+def board_result_adjust(
+    *,
+    table: Table,
+    board_number: int,
+    adjusted: list[str] | tuple[str, ...],
+    reason: str,
+    by=None,
+    based_on_version: int | None | object = ANY_VERSION,
+) -> BoardResult:
+    """A referee's adjusted score for ``table`` on board ``board_number`` (not played, or
+    fouled): one of average-plus, average, average-minus for each board seat (seat 1 first),
+    with the reason, which the traveller and the standings show. It replaces whatever the table
+    entered (the audit log keeps it) and is scored as the event's share of the board's top,
+    the others compared among themselves (``scoring.duplicate.comparison``). Logged; the board
+    is re-scored by a job.
+
+    :raises UserFacingError: naming the field (``board``, ``adjusted``, ``reason``).
+    """
+    rnd, event, board = _table_of_board(table, board_number)
+    seats = table.seats.count()
+    codes = [str(a).strip() for a in adjusted]
+    if len(codes) != seats or not all(c in Adjustment.__members__.values() for c in codes):
+        raise UserFacingError(
+            _("Choose average-plus, average or average-minus for each player."),
+            {"field": "adjusted"},
+        )
+    reason = reason.strip()
+    if not reason:
+        raise UserFacingError(_("Say why the board's score is adjusted."), {"field": "reason"})
+    with transaction.atomic():
+        _check_version(board, table, based_on_version)
+        result, created = BoardResult.objects.select_for_update().get_or_create(
+            board=board,
+            table=table,
+            defaults={"deal_text": "", "values": [], "findings": [], "ok": True,
+                      "entered_by": BoardResult.By.REFEREE, "adjusted": codes,
+                      "adjusted_reason": reason},
+        )
+        before = "" if created else result.deal_text
+        if not created:
+            result.deal_text = ""
+            result.values = []
+            result.findings = []
+            result.ok = True
+            result.entered_by = BoardResult.By.REFEREE
+            result.adjusted = codes
+            result.adjusted_reason = reason
+            result.version += 1
+            result.save()
+        audit_log(
+            event=event, action="duplicate.adjust", by=by, reason=reason,
+            data={"board": board_number, "table": table.number, "round": rnd.number,
+                  "adjusted": codes, "replaced": before, "version": result.version},
+        )
+        _schedule_rescore(event, board.id)
+    return result
+
+
+def duplicate_set_percents(
+    *, event: Event, plus: int, average: int, minus: int, by=None
+) -> DuplicateEvent:
+    """The event's shares of the top for adjusted scores (percent; bridge's customary 60 / 50 /
+    40 by default); every adjusted board is scored again."""
+    dup = _require_duplicate(event)
+    for name, value in (("average_plus_percent", plus), ("average_percent", average),
+                        ("average_minus_percent", minus)):
+        if not isinstance(value, int) or not 0 <= value <= 100:
+            raise UserFacingError(_("A percentage from 0 to 100."), {"field": name})
+    if not minus <= average <= plus:
+        raise UserFacingError(
+            _("Average-minus cannot be above average, nor average above average-plus."),
+            {"field": "average_percent"},
+        )
+    with transaction.atomic():
+        dup.average_plus_percent, dup.average_percent, dup.average_minus_percent = plus, average, minus
+        dup.save(update_fields=["average_plus_percent", "average_percent", "average_minus_percent"])
+        audit_log(event=event, action="duplicate.percents", by=by,
+                  data={"plus": plus, "average": average, "minus": minus})
+        duplicate_schedule_rescore(event)
+    return dup
 
 
 def duplicate_schedule_rescore(event: Event) -> int:
@@ -343,13 +511,18 @@ def board_count_makeable(board_id: int) -> bool:
     job runs; well under a second of CPU, docs/performance.md): for each declarer's seat the
     tricks in each denomination (``scoring.duplicate.double_dummy.makeable``). False when the
     board is gone (boards dealt again) or its cards changed while it counted."""
-    board = Board.objects.filter(pk=board_id).only("number", "dealer", "cards").first()
+    board = (
+        Board.objects.filter(pk=board_id).only("event_id", "number", "dealer", "cards").first()
+    )
     if board is None:
         return False
     pure = PureBoard.from_cards(board.number, board.dealer, board.cards)
     counts = makeable(pure)
     tricks = [[counts[(seat, d)] for d in DENOMINATIONS] for seat in (1, 2, 3)]
-    return bool(Board.objects.filter(pk=board_id, cards=board.cards).update(makeable=tricks))
+    kept = bool(Board.objects.filter(pk=board_id, cards=board.cards).update(makeable=tricks))
+    if kept:  # the traveller's hand record shows it (written by update(): no signal)
+        page_cache.changed(event_id=board.event_id, parts=(page_cache.DUPLICATE,))
+    return kept
 
 
 def _plain(value: object) -> object:
@@ -379,10 +552,24 @@ def board_rescore(board_id: int) -> int:
         for r in results:
             seats = sorted(r.table.seats.all(), key=lambda s: s.position)
             entries[r.id] = [s.entry_id for s in seats]
-            table_results.append(
-                TableResult(board.number, r.id, tuple(entries[r.id]), tuple(Fraction(v) for v in r.values))
-            )
-        scores = score_boards(table_results, dup.method, expected=expected or None)
+            if r.adjusted:
+                table_results.append(
+                    TableResult(board.number, r.id, tuple(entries[r.id]), (),
+                                tuple(Adjustment(a) for a in r.adjusted))
+                )
+            else:
+                table_results.append(
+                    TableResult(board.number, r.id, tuple(entries[r.id]),
+                                tuple(Fraction(v) for v in r.values))
+                )
+        percents = {
+            Adjustment.PLUS: Fraction(dup.average_plus_percent, 100),
+            Adjustment.AVERAGE: Fraction(dup.average_percent, 100),
+            Adjustment.MINUS: Fraction(dup.average_minus_percent, 100),
+        }
+        scores = score_boards(
+            table_results, dup.method, expected=expected or None, percents=percents
+        )
         BoardScore.objects.filter(result__board=board).delete()
         BoardScore.objects.bulk_create(
             BoardScore(
@@ -392,4 +579,7 @@ def board_rescore(board_id: int) -> int:
             )
             for s in scores
         )
+        # the travellers and the duplicate standings show the scores (written in bulk: no
+        # signal), replaced after the commit
+        page_cache.changed(event_id=board.event_id, parts=(page_cache.DUPLICATE,))
     return len(scores)

@@ -22,7 +22,9 @@ from tournaments.selectors import duplicate as sel
 from tournaments.selectors import protocols as psel
 from tournaments.services import duplicate as svc
 from tournaments.variants import ui_of_event
+from tournaments.views.caching import public_page
 from tournaments.views.decorators import event_view
+from tournaments.web_cache.versions import DUPLICATE, EVENT
 from tournaments.words.duplicate import makeable_table
 from tournaments.words.protocols import finding_message
 
@@ -108,6 +110,15 @@ def table_boards(request, key: str):
     )
 
 
+def adjustment_labels(dup: DuplicateEvent) -> dict[str, str]:
+    """The referee's adjusted scores in the reader's language, with the event's shares."""
+    return {
+        "plus": _("average-plus (%(p)d %%)") % {"p": dup.average_plus_percent},
+        "average": _("average (%(p)d %%)") % {"p": dup.average_percent},
+        "minus": _("average-minus (%(p)d %%)") % {"p": dup.average_minus_percent},
+    }
+
+
 def _said(result: BoardResult | None) -> list[str]:
     """A result's findings in the reader's language."""
     return [finding_message(f) for f in result.findings] if result is not None else []
@@ -119,6 +130,12 @@ def _number(value: object) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else None
 
 
+def _percent(value: object) -> int:
+    """A posted percentage; anything else is -1, which the service refuses naming the field."""
+    number = _number(value)
+    return number if number is not None else -1
+
+
 def _dealer_name(table, board) -> str:
     if board is None:
         return ""
@@ -126,6 +143,7 @@ def _dealer_name(table, board) -> str:
     return seats[board.dealer - 1].entry.player.name if len(seats) >= board.dealer else ""
 
 
+@public_page(EVENT, DUPLICATE)
 @event_view()
 def duplicate_overview(request, event):
     """The duplicate standings and the event's boards, each linked to its traveller."""
@@ -151,10 +169,19 @@ def duplicate_overview(request, event):
             "boards": Board.objects.filter(event=event).order_by("number"),
             "is_matchpoints": dup.method == DuplicateEvent.Method.MATCHPOINTS,
             "seed": sel.seed_revealed(event, dup),
+            "adjusted": _adjusted_said(sel.adjusted_results(event), adjustment_labels(dup)),
         },
     )
 
 
+def _adjusted_said(rows, labels: dict[str, str]) -> list[dict]:
+    return [
+        {"row": r, "seats": [{"name": name, "said": labels.get(code, "")} for name, code in r.seats]}
+        for r in rows
+    ]
+
+
+@public_page(EVENT, DUPLICATE)
 @event_view()
 def board_traveller(request, event, number: int):
     """Every table's result on board ``number``; the hand record once its round is closed; a
@@ -173,16 +200,24 @@ def board_traveller(request, event, number: int):
         if table is None:
             raise Http404
         try:
-            svc.board_result_enter(
-                table=table, board_number=number, text=request.POST.get("deal", ""),
-                referee=True, by=request.user, reason=request.POST.get("reason", ""),
-            )
+            if request.POST.get("action") == "adjust":
+                svc.board_result_adjust(
+                    table=table, board_number=number,
+                    adjusted=[request.POST.get(f"seat{k}", "") for k in range(1, table.seats.count() + 1)],
+                    reason=request.POST.get("reason", ""), by=request.user,
+                )
+            else:
+                svc.board_result_enter(
+                    table=table, board_number=number, text=request.POST.get("deal", ""),
+                    referee=True, by=request.user, reason=request.POST.get("reason", ""),
+                )
             messages.success(request, _("The result is saved; the board is being scored again."))
             return redirect("duplicate-board", slug=event.slug, number=number)
         except UserFacingError as exc:
             error = exc
     closed = rnd is not None and rnd.state == Round.State.CLOSED
     pure = sel.pure_board(board)
+    labels = adjustment_labels(dup)
     hands = [
         {"seat": k, "cards": [c.label for c in pure.sorted_hand(k)]} for k in (1, 2, 3)
     ] if closed or referee else []
@@ -204,6 +239,7 @@ def board_traveller(request, event, number: int):
                             "player": player,
                             "value": float(r.values[k]) if r.values else None,
                             "score": float(r.scores[k]) if r.scores and r.scores[k] is not None else None,
+                            "adjusted": labels.get(r.adjusted[k], "") if r.adjusted else "",
                         }
                         for k, player in enumerate(r.players)
                     ],
@@ -219,6 +255,7 @@ def board_traveller(request, event, number: int):
             "error": error,
             "post": request.POST,
             "is_matchpoints": dup.method == DuplicateEvent.Method.MATCHPOINTS,
+            "adjustments": list(labels.items()),
         },
         status=400 if error else 200,
     )
@@ -239,6 +276,14 @@ def duplicate_manage(request, event):
                     method=request.POST.get("method", ""),
                     boards_per_set=whole_number(request.POST.get("boards_per_set")) or 0,
                     stanzas=whole_number(stanzas) if stanzas else None,
+                    by=request.user,
+                )
+            elif action == "percents":
+                svc.duplicate_set_percents(
+                    event=event,
+                    plus=_percent(request.POST.get("average_plus_percent")),
+                    average=_percent(request.POST.get("average_percent")),
+                    minus=_percent(request.POST.get("average_minus_percent")),
                     by=request.user,
                 )
             elif action == "commit":

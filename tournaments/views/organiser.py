@@ -36,6 +36,7 @@ from tournaments.selectors.events import (
     rounds_for_event,
 )
 from tournaments.services import constraints as constraint_services
+from tournaments.services import duplicate as duplicate_services
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 from tournaments.services import rounds as round_services
@@ -64,13 +65,28 @@ def event_new(request):
     if request.method == "POST" and form.family_changed:
         form = game_changed(request, form)
     elif request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
-        event, error = run_form_service(
-            request, form, event_services.event_create, by=request.user, **data
-        )
+        event = event_from_form(request, form)
         if event:
             return redirect("manage", slug=event.slug)
     return render(request, "tournaments/organiser/event_form.html", {"form": form})
+
+
+def event_from_form(request, form: EventForm, **extra):
+    """The event a valid new-event form asks for (``None`` when a service refused it, said
+    beside the form's field): a duplicate event from the start when the form's duplicate option
+    is chosen (issue 43), else an ordinary one. ``extra``: the organisation running it."""
+    data = {**form.cleaned_data, **extra}
+    duplicate = data.pop("duplicate", None)
+    if duplicate:
+        event, _error = run_form_service(
+            request, form, duplicate_services.duplicate_event_create,
+            by=request.user, duplicate=duplicate, **data,
+        )
+    else:
+        event, _error = run_form_service(
+            request, form, event_services.event_create, by=request.user, **data
+        )
+    return event
 
 
 def game_changed(request, form: EventForm) -> EventForm:

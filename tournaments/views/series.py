@@ -34,13 +34,12 @@ from tournaments.forms.series import TIEBREAK_LABELS, PersonMergeForm, SeriesEve
 from tournaments.models import Entry, Event, Organisation, Person, Series, SeriesFile
 from tournaments.selectors import persons as person_selectors
 from tournaments.selectors import series as sel
-from tournaments.services import events as event_services
 from tournaments.services import persons as person_services
 from tournaments.services import series as series_services
 from tournaments.services import series_files
 from tournaments.views.caching import public_page
 from tournaments.views.decorators import event_view, posted_id, run_form_service, run_service
-from tournaments.views.organiser import game_changed
+from tournaments.views.organiser import event_from_form, game_changed
 from tournaments.web_cache.versions import PERSON, SERIES
 
 
@@ -239,14 +238,8 @@ def organisation_event_new(request, slug: str):
     if request.method == "POST" and form.family_changed:
         form = game_changed(request, form)
     elif request.method == "POST" and form.is_valid():
-        event, _error = run_form_service(
-            request,
-            form,
-            event_services.event_create,
-            organisation=organisation,
-            by=request.user,
-            **dict(form.cleaned_data),
-        )
+        # a duplicate event too, when the form's option is chosen (issue 43)
+        event = event_from_form(request, form, organisation=organisation)
         if event:
             return redirect("manage", slug=event.slug)
     return render(

@@ -11,6 +11,16 @@ names the slug, so one cache read finds both):
 - ``STANDINGS`` — the stored standings: a recomputation asked for (the pages say "pending"),
   running, stored or failed.
 
+A duplicate event's pages (issue 43: the duplicate standings and the boards' travellers with
+their hand records) depend on ``EVENT`` (the rounds' states reveal the hand records and the
+seed; the tables and names) and on one more:
+
+- ``DUPLICATE`` — the event's duplicate option and shares, its boards (dealt or read), a
+  table's or a referee's result on a board (entered, corrected, adjusted) and the comparison
+  scores the rescoring job stores (``services.duplicate`` calls :func:`changed` for the writes
+  in bulk; the receivers below catch the saves of the option and of a result, in the admin
+  too).
+
 Two more for the leagues and cups (issue 39), under the series' slug and the person's id:
 
 - ``SERIES`` — a series' page and CSV: its stored table and the state of its recomputation
@@ -62,6 +72,9 @@ from django.db.models.signals import post_delete, post_save, pre_save
 from django.utils import timezone
 
 from tournaments.models import (
+    Board,
+    BoardResult,
+    DuplicateEvent,
     Entry,
     Event,
     EventPenalty,
@@ -77,6 +90,7 @@ from tournaments.web_cache.backend import unreachable
 log = logging.getLogger("pulka.page_cache")
 
 __all__ = [
+    "DUPLICATE",
     "EVENT",
     "PERSON",
     "SERIES",
@@ -93,6 +107,8 @@ __all__ = [
 
 EVENT = "e"
 STANDINGS = "s"
+#: a duplicate event's boards, results and comparison scores (issue 43)
+DUPLICATE = "d"
 #: a series' page and CSV (the token under the series' slug) and a person's page (under his id)
 SERIES = "r"
 PERSON = "p"
@@ -311,6 +327,17 @@ def _snapshot_changed(sender, instance, raw=False, **kwargs) -> None:
     changed(event_id=instance.event_id, parts=(STANDINGS,))
 
 
+def _duplicate_changed(sender, instance, raw=False, **kwargs) -> None:
+    """A duplicate option or a board's result saved or deleted (services, admin)."""
+    if raw or not enabled():
+        return
+    event_id = getattr(instance, "event_id", None)
+    if event_id is None:  # a board's result: its board's event
+        event_id = Board.objects.filter(pk=instance.board_id).values_list("event_id", flat=True).first()
+    if event_id is not None:
+        changed(event_id=event_id, parts=(DUPLICATE,))
+
+
 def connect() -> None:
     """Called by the app's ``ready()`` (a player's edit: ``services.standings.connect``)."""
     uid = "pulka.page_cache"
@@ -327,6 +354,8 @@ def connect() -> None:
         (EventPenalty, _penalty_changed),
         (StandingsSnapshot, _snapshot_changed),
         (Person, _person_changed),
+        (DuplicateEvent, _duplicate_changed),
+        (BoardResult, _duplicate_changed),
     ):
         name = model.__name__.lower()
         post_save.connect(receiver, sender=model, dispatch_uid=f"{uid}.{name}")

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.duplicate.comparison import (
+    Adjustment,
     Method,
     TableResult,
     differences,
@@ -127,3 +128,72 @@ def test_matchpoints_on_a_board_sum_to_a_constant(vals: list[F], expected: int) 
 @given(values)
 def test_differences_sum_to_zero(vals: list[F]) -> None:
     assert sum(differences(vals)) == 0
+
+
+# --- adjusted scores (bridge's Law 12C; docs/duplicate.md, "Adjusted scores") -----------------
+
+
+def _adjusted_board() -> list[TableResult]:
+    # board 5 meant for three tables: tables 1 and 2 played it, table 3's cards were fouled and
+    # the referee gave Gleb (seat 1) average-plus, Hana (seat 2) average-minus, Ivo (seat 3) average
+    return [
+        TableResult(5, 1, ("A", "B", "C"), (F(10), F(-2), F(-8))),
+        TableResult(5, 2, ("D", "E", "F"), (F(4), F(1), F(-5))),
+        TableResult(
+            5, 3, ("G", "H", "I"), (), (Adjustment.PLUS, Adjustment.MINUS, Adjustment.AVERAGE)
+        ),
+    ]
+
+
+def test_adjusted_scores_by_matchpoints_worked_example() -> None:
+    scores = score_boards(_adjusted_board(), Method.MATCHPOINTS, expected=3)
+    got = {s.player: s for s in scores}
+    # top 2(3 − 1) = 4: average-plus 60 % = 12/5, average 2, average-minus 40 % = 8/5
+    assert (got["G"].score, got["H"].score, got["I"].score) == (F(12, 5), F(8, 5), F(2))
+    assert got["G"].adjusted is Adjustment.PLUS and got["G"].value == 0 and not got["G"].is_top
+    # the two played results are compared with each other only, factored from 2 to 3 (Neuberg):
+    # raw 2 and 0 become 7/2 and 1/2, exactly as for a board played at two tables of three
+    assert (got["A"].score, got["D"].score) == (F(7, 2), F(1, 2))
+    assert (got["E"].score, got["B"].score) == (F(7, 2), F(1, 2))
+    assert all(s.top == 4 and s.played == 2 for s in scores)
+    table = {s.player: s for s in standings(scores)}
+    assert table["G"].percent == F(3, 5) and table["H"].percent == F(2, 5)
+    assert table["G"].tops == 0 and table["G"].boards == 1
+
+
+def test_adjusted_scores_with_the_events_own_percentages() -> None:
+    percents = {Adjustment.PLUS: F(13, 20), Adjustment.AVERAGE: F(1, 2), Adjustment.MINUS: F(7, 20)}
+    scores = score_boards(_adjusted_board(), "matchpoints", expected=3, percents=percents)
+    got = {s.player: s.score for s in scores}
+    assert (got["G"], got["H"], got["I"]) == (F(13, 5), F(7, 5), F(2))  # 65 % and 35 % of 4
+    bad = {Adjustment.PLUS: F(2, 5), Adjustment.AVERAGE: F(1, 2), Adjustment.MINUS: F(3, 5)}
+    with pytest.raises(ValueError, match="percents"):
+        score_boards(_adjusted_board(), "matchpoints", percents=bad)
+
+
+def test_adjusted_scores_by_difference_from_the_average_worked_example() -> None:
+    scores = score_boards(_adjusted_board(), Method.AVERAGE)
+    got = {s.player: s.score for s in scores}
+    # seat 1 played +10 and +4: mean 7, differences +3 and −3; spread 6, so average-plus is
+    # (60 % − 50 %) × 6 = +3/5, average 0; seat 2: −2 and +1, spread 3: average-minus −3/10
+    assert (got["A"], got["D"]) == (F(3), F(-3))
+    assert (got["G"], got["H"], got["I"]) == (F(3, 5), F(-3, 10), F(0))
+
+
+def test_a_board_adjusted_at_every_table() -> None:
+    rs = [
+        TableResult(1, t, (f"{t}a", f"{t}b", f"{t}c"), (), (Adjustment.AVERAGE,) * 3)
+        for t in (1, 2)
+    ]
+    mp = score_boards(rs, "matchpoints", expected=2)
+    assert {s.score for s in mp} == {F(1)}  # half the top of 2
+    assert {s.score for s in score_boards(rs, "average")} == {F(0)}
+
+
+def test_an_adjusted_result_names_every_seat_and_carries_no_values() -> None:
+    with pytest.raises(ValueError, match="adjusted"):
+        TableResult(1, 1, ("A", "B", "C"), (), (Adjustment.PLUS,))
+    with pytest.raises(ValueError, match="adjusted"):
+        TableResult(1, 1, ("A", "B", "C"), (F(1), F(0), F(-1)), (Adjustment.PLUS,) * 3)
+    with pytest.raises(ValueError):
+        TableResult(1, 1, ("A", "B", "C"), (), ("better",) * 3)  # type: ignore[arg-type]

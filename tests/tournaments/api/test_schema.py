@@ -7,7 +7,7 @@ from django.core.management import call_command
 from drf_spectacular.drainage import GENERATOR_STATS
 
 #: Every operation of ``/api/v1/`` (``tournaments/api/urls_*.py``).
-OPERATIONS = 42  # 31, the series' four (issue 39), the team standings (issue 40), the ratings' four (issue 41),
+OPERATIONS = 44  # 31, a duplicate table's board result (read, enter; issue 43), the series' four (issue 39), the team standings (issue 40), the ratings' four (issue 41),
 # the duplicate event and board (issue 43)
 
 

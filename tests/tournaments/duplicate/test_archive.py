@@ -94,3 +94,45 @@ def test_a_version_1_archive_with_its_boards_still_imports_whole(django_capture_
     assert Board.objects.filter(event=copy_).count() == 9
     assert BoardResult.objects.filter(board__event=copy_).count() == 3
     assert BoardScore.objects.filter(result__board__event=copy_).count() == 9
+
+
+def test_an_adjusted_board_and_the_events_shares_travel(django_capture_on_commit_callbacks):
+    from tournaments.services.duplicate import board_result_adjust, duplicate_set_percents
+
+    event = _played()
+    table = event.rounds.get(number=1).tables.get(number=3)
+    board_result_adjust(table=table, board_number=1, adjusted=["plus", "minus", "average"],
+                        reason="fouled")
+    duplicate_set_percents(event=event, plus=65, average=50, minus=35)
+    board_rescore(Board.objects.get(event=event, number=1).id)
+    document = event_archive(event=event)
+    data = document["duplicate"]
+    assert (data["average_plus_percent"], data["average_minus_percent"]) == (65, 35)
+    adjusted = [r for r in data["results"] if r["adjusted"]]
+    assert adjusted == [{**adjusted[0], "adjusted": ["plus", "minus", "average"],
+                         "adjusted_reason": "fouled", "deal_text": "", "values": []}]
+    with django_capture_on_commit_callbacks(execute=True):
+        copy_ = event_archive_import(document=document, by=UserFactory(), slug="adjusted-copy")
+    assert DuplicateEvent.objects.get(event=copy_).average_plus_percent == 65
+    again = BoardResult.objects.get(board__event=copy_, table__number=3)
+    assert again.adjusted == ["plus", "minus", "average"] and again.adjusted_reason == "fouled"
+    # 65 % and 35 % of the top 4, scored again by the import
+    assert {s.seat: s.score for s in again.scores.all()} == {1: "13/5", 2: "7/5", 3: "2"}
+
+
+def test_an_archive_without_the_later_fields_still_imports_and_a_bad_adjustment_is_refused(
+    django_capture_on_commit_callbacks,
+):
+    document = copy.deepcopy(event_archive(event=_played()))
+    for name in ("average_plus_percent", "average_percent", "average_minus_percent"):
+        del document["duplicate"][name]
+    for r in document["duplicate"]["results"]:
+        del r["adjusted"], r["adjusted_reason"]
+    with django_capture_on_commit_callbacks(execute=True):
+        copy_ = event_archive_import(document=document, by=UserFactory(), slug="older-v2")
+    assert DuplicateEvent.objects.get(event=copy_).average_plus_percent == 60
+    bad = copy.deepcopy(event_archive(event=_played()))
+    bad["duplicate"]["results"][0]["adjusted"] = ["plus", "best", "average"]
+    with pytest.raises(ArchiveError) as refused:
+        event_archive_import(document=bad, by=UserFactory(), slug="bad-adjusted")
+    assert refused.value.path == "$.duplicate.results[0].adjusted"

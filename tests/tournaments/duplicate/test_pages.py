@@ -202,3 +202,96 @@ def test_the_seed_is_revealed_once_every_round_is_closed(client):
     Round.objects.filter(pk__in=[r.pk for r in rounds]).update(state=Round.State.CLOSED)
     page = client.get(reverse("duplicate", args=[event.slug])).content.decode()
     assert "The seed, revealed now that every round is closed: thaw." in page
+
+
+def test_a_referee_adjusts_a_board_on_the_traveller(client, evening, django_capture_on_commit_callbacks):
+    """A board fouled at table 3: the referee's form on the traveller gives each player a share;
+    the traveller and the standings show it with its reason; bad input names the field."""
+    event, round_ = evening
+    referee = UserFactory()
+    EventRole.objects.create(event=event, user=referee, role=EventRole.Role.REFEREE)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in round_.tables.filter(number__in=(1, 2)):
+            client.post(
+                reverse("duplicate-table", args=[table.url_key]),
+                {"board": "1", **six_spades_made(0, 1)},
+            )
+    client.force_login(referee)
+    url = reverse("duplicate-board", args=[event.slug, 1])
+    page = client.get(url).content.decode()
+    assert 'name="action" value="adjust"' in page and "average-plus (60 %)" in page
+    refused = client.post(url, {"table": "3", "action": "adjust", "seat1": "plus", "seat2": "minus",
+                                "seat3": "average", "reason": ""})
+    assert refused.status_code == 400 and "Say why the board" in refused.content.decode()
+    refused = client.post(url, {"table": "3", "action": "adjust", "seat1": "plus", "seat2": "top",
+                                "seat3": "average", "reason": "fouled"})
+    assert refused.status_code == 400 and not BoardResult.objects.filter(table__number=3).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, {"table": "3", "action": "adjust", "seat1": "plus",
+                                   "seat2": "minus", "seat3": "average", "reason": "fouled board"})
+    assert answer.status_code == 302
+    result = BoardResult.objects.get(board__number=1, table__round=round_, table__number=3)
+    assert result.adjusted == ["plus", "minus", "average"] and result.scores.count() == 3
+    client.logout()
+    page = client.get(url).content.decode()
+    assert "Adjusted by a referee: fouled board" in page and "average-minus (40 %)" in page
+    assert 'value="adjust"' not in page  # the form is the referees' only
+    seats = sorted(result.table.seats.select_related("entry__player"), key=lambda s: s.position)
+    standings = client.get(reverse("duplicate", args=[event.slug])).content.decode()
+    assert "Adjusted scores" in standings and "fouled board" in standings
+    assert f"{seats[0].entry.player.name} average-plus (60 %)" in standings
+
+
+def test_the_organiser_sets_the_adjusted_scores_shares(client):
+    event = nine_player_event()
+    organiser = UserFactory()
+    EventRole.objects.create(event=event, user=organiser, role=EventRole.Role.ORGANISER)
+    client.force_login(organiser)
+    url = reverse("duplicate-manage", args=[event.slug])
+    assert 'name="average_plus_percent"' in client.get(url).content.decode()
+    client.post(url, {"action": "percents", "average_plus_percent": "65", "average_percent": "50",
+                      "average_minus_percent": "35"})
+    event.duplicate.refresh_from_db()
+    assert (event.duplicate.average_plus_percent, event.duplicate.average_minus_percent) == (65, 35)
+    page = client.post(url, {"action": "percents", "average_plus_percent": "30",
+                             "average_percent": "50", "average_minus_percent": "35"}, follow=True)
+    assert "Average-minus cannot be above average" in page.content.decode()
+    event.duplicate.refresh_from_db()
+    assert event.duplicate.average_plus_percent == 65
+
+
+def test_the_adjustment_is_said_in_the_readers_language(client, evening, django_capture_on_commit_callbacks):
+    from django.utils import translation
+
+    from tournaments.services.duplicate import board_result_adjust
+
+    event, round_ = evening
+    with django_capture_on_commit_callbacks(execute=True):
+        board_result_adjust(table=round_.tables.get(number=3), board_number=1,
+                            adjusted=["plus", "minus", "average"], reason="карты перепутаны")
+    for language, words in (("ru", "средний плюс (60 %)"), ("hr", "prosjek-minus (40 %)"),
+                            ("sr-latn", "prosek-plus (60 %)"), ("de", "Durchschnitt minus (40 %)"),
+                            ("sv", "medel plus (60 %)")):
+        with translation.override(language):
+            url = reverse("duplicate-board", args=[event.slug, 1])
+        page = client.get(url).content.decode()
+        assert words in page and "карты перепутаны" in page, language
+        assert "average-plus" not in page, language
+
+
+def test_the_tables_phone_shows_the_referees_adjustment_and_takes_no_entry_over_it(
+    client, evening, django_capture_on_commit_callbacks
+):
+    from tournaments.services.duplicate import board_result_adjust
+
+    event, round_ = evening
+    table = round_.tables.get(number=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        board_result_adjust(table=table, board_number=1, adjusted=["plus", "minus", "average"],
+                            reason="fouled board")
+    url = reverse("duplicate-table", args=[table.url_key])
+    page = client.get(url).content.decode()
+    assert "Adjusted by a referee: fouled board" in page and 'href="?board=1#form"' not in page
+    answer = client.post(url, {"board": "1", **six_spades_made(0, 1)})
+    assert answer.status_code == 400 and "ask a referee to change it" in answer.content.decode()
+    assert BoardResult.objects.get(table=table, board__number=1).adjusted == ["plus", "minus", "average"]

@@ -11,7 +11,7 @@ from scoring.duplicate.boards import generate_boards, seed_sha256
 from tests.factories import EventFactory
 from tests.tournaments.duplicate.factories import nine_player_event, seat_duplicate_round
 from tournaments.errors import UserFacingError
-from tournaments.models import Board, BoardResult, BoardScore, Job, Round
+from tournaments.models import AuditLogEntry, Board, BoardResult, BoardScore, Job, Round
 from tournaments.selectors.duplicate import (
     duplicate_standings,
     event_plays,
@@ -20,10 +20,12 @@ from tournaments.selectors.duplicate import (
 )
 from tournaments.services.duplicate import (
     RESCORE_TASK,
+    board_result_adjust,
     board_result_enter,
     duplicate_commit_seed,
     duplicate_deal_boards,
     duplicate_import_boards,
+    duplicate_set_percents,
     duplicate_set_up,
 )
 
@@ -171,3 +173,57 @@ def test_a_round_closes_once_every_board_has_its_result() -> None:
     board_result_enter(table=r1.tables.get(number=3), board_number=1, text=DEALS[1])
     round_close(round_=Round.objects.get(pk=r1.pk))
     assert Round.objects.get(pk=r1.pk).state == Round.State.CLOSED
+
+
+def test_a_referees_adjusted_score_worked_example(django_capture_on_commit_callbacks) -> None:
+    # board 1 at three tables; tables 1 and 2 played it, table 3's cards were fouled: the referee
+    # gives Gleb-side seat 1 average-plus (not at fault), seat 2 average-minus, seat 3 average
+    event, rounds = _ready()
+    t1, t2, t3 = rounds[0].tables.order_by("number")
+    with django_capture_on_commit_callbacks(execute=True):
+        board_result_enter(table=t1, board_number=1, text=DEALS[0])
+        board_result_enter(table=t2, board_number=1, text=DEALS[1])
+    with pytest.raises(UserFacingError) as refused:
+        board_result_adjust(table=t3, board_number=1, adjusted=["plus", "minus", "average"], reason=" ")
+    assert refused.value.extra["field"] == "reason"
+    with pytest.raises(UserFacingError) as refused:
+        board_result_adjust(table=t3, board_number=1, adjusted=["plus", "better", "average"], reason="x")
+    assert refused.value.extra["field"] == "adjusted"
+    with pytest.raises(UserFacingError) as refused:
+        board_result_adjust(table=t3, board_number=4, adjusted=["plus"] * 3, reason="x")
+    assert refused.value.extra["field"] == "board"
+    assert not BoardResult.objects.filter(table=t3).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        board_result_adjust(
+            table=t3, board_number=1, adjusted=["plus", "minus", "average"], reason="fouled board"
+        )
+    board = Board.objects.get(event=event, number=1)
+    rows = traveller(board)
+    # seat 1: the two played results compared alone (raw 2 and 0), factored to three (7/2, 1/2);
+    # table 3: 60 %, 40 %, 50 % of the top 2(3 − 1) = 4
+    assert [r.scores[0] for r in rows] == [Fraction(7, 2), Fraction(1, 2), Fraction(12, 5)]
+    assert rows[2].scores == [Fraction(12, 5), Fraction(8, 5), Fraction(2)]
+    assert rows[2].result.adjusted == ["plus", "minus", "average"]
+    log = AuditLogEntry.objects.get(event=event, action="duplicate.adjust")
+    assert log.reason == "fouled board" and log.data["adjusted"] == ["plus", "minus", "average"]
+    table, _entries = duplicate_standings(event)
+    gleb = next(s for s in table if s.player == t3.seats.get(position=0).entry_id)
+    assert gleb.total == Fraction(12, 5) and gleb.percent == Fraction(3, 5)
+
+    # the event's own shares: 70 / 50 / 30 rescored everywhere
+    with django_capture_on_commit_callbacks(execute=True):
+        duplicate_set_percents(event=event, plus=70, average=50, minus=30)
+    assert traveller(board)[2].scores == [Fraction(14, 5), Fraction(6, 5), Fraction(2)]
+    with pytest.raises(UserFacingError) as refused:
+        duplicate_set_percents(event=event, plus=40, average=50, minus=30)
+    assert refused.value.extra["field"] == "average_percent"
+
+    # the table cannot enter over the referee's adjustment; a referee's entry replaces it
+    with pytest.raises(UserFacingError) as refused:
+        board_result_enter(table=t3, board_number=1, text=DEALS[2])
+    assert refused.value.extra["field"] == "board"
+    with django_capture_on_commit_callbacks(execute=True):
+        board_result_enter(table=t3, board_number=1, text=DEALS[2], referee=True)
+    again = BoardResult.objects.get(table=t3, board=board)
+    assert again.adjusted == [] and again.adjusted_reason == "" and again.version == 2
+    assert [r.scores[0] for r in traveller(board)] == [Fraction(4), Fraction(2), Fraction(0)]

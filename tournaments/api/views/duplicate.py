@@ -1,23 +1,31 @@
 """A duplicate event (issue 43, docs/duplicate.md): ``GET /api/v1/events/<slug>/duplicate``
 (the option, the seed's commitment and the standings) and
 ``GET /api/v1/events/<slug>/duplicate/boards/<n>`` (a board's traveller; its hand record once
-its round is closed). Read-only; the tables and referees enter results on their pages."""
+its round is closed), and a table's result on a board,
+``/api/v1/events/<slug>/rounds/<n>/tables/<t>/boards/<board>``: read and entered by the table
+with its key (``X-Table-Key``) or a referee, as the protocols API does for ordinary events,
+with the version it was based on (409 for another)."""
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
-from rest_framework import serializers
+from rest_framework import serializers, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.duplicate.comparison import Adjustment
 from tournaments.api.permissions import EventVisible, event_from
-from tournaments.api.schema import NOT_FOUND, PUBLIC_AUTH, VISIBLE_ONLY
-from tournaments.models import Board, Round
+from tournaments.api.schema import NOT_FOUND, PUBLIC_AUTH, VISIBLE_ONLY, error
+from tournaments.api.views.protocols import _FORBIDDEN, _TABLE_NOT_FOUND, TABLE_KEY, _TableApi
+from tournaments.errors import UserFacingError
+from tournaments.models import Board, BoardResult, Round
 from tournaments.selectors import duplicate as sel
+from tournaments.services import duplicate as svc
 
-__all__ = ["DuplicateApi", "DuplicateBoardApi"]
+__all__ = ["DuplicateApi", "DuplicateBoardApi", "DuplicateBoardResultApi"]
 
 
 class _StandingOutput(serializers.Serializer):
@@ -58,6 +66,12 @@ class _TableOutput(serializers.Serializer):
     deal = serializers.CharField(allow_null=True, help_text="The family's notation of the deal.")
     entered_by = serializers.CharField(allow_null=True)
     findings = serializers.ListField(child=serializers.CharField())
+    adjusted = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='A referee\'s adjusted score per board seat ("plus", "average", "minus"); [] '
+        "for a board played (docs/duplicate.md).",
+    )
+    adjusted_reason = serializers.CharField(help_text="Why the referee adjusted it.")
     seats = _SeatOutput(many=True)
 
 
@@ -71,6 +85,14 @@ class _BoardOutput(serializers.Serializer):
         help_text="The 32 cards in PPN's code (seat 1, 2, 3, the talon), once the round is closed.",
     )
     tables = _TableOutput(many=True)
+
+
+def _answer(request, data) -> Response | HttpResponse:
+    """JSON rendered here (as the standings API's), so that the page cache can store an
+    anonymous client's answer (``views.caching``); the browsable API is rendered by DRF."""
+    if request.accepted_renderer.format != "json":
+        return Response(data)
+    return HttpResponse(JSONRenderer().render(data), content_type="application/json")
 
 
 def _duplicate(view):
@@ -95,7 +117,8 @@ class DuplicateApi(APIView):
     def get(self, request, slug: str):
         event, dup = _duplicate(self)
         table, entries = sel.duplicate_standings(event)
-        return Response(
+        return _answer(
+            request,
             _DuplicateOutput(
                 {
                     "method": dup.method,
@@ -154,6 +177,8 @@ class DuplicateBoardApi(APIView):
                     "deal": r.result.deal_text if r.result else None,
                     "entered_by": r.result.entered_by if r.result else None,
                     "findings": [f.get("code", "") for f in r.result.findings] if r.result else [],
+                    "adjusted": list(r.adjusted),
+                    "adjusted_reason": r.result.adjusted_reason if r.result else "",
                     "seats": [
                         {
                             "seat": k + 1,
@@ -166,7 +191,8 @@ class DuplicateBoardApi(APIView):
                     ],
                 }
             )
-        return Response(
+        return _answer(
+            request,
             _BoardOutput(
                 {
                     "number": board.number,
@@ -177,3 +203,173 @@ class DuplicateBoardApi(APIView):
                 }
             ).data
         )
+
+
+# --- a table's result on a board: read and enter (issue 43) ------------------------------------
+
+
+@extend_schema_serializer(component_name="DuplicateBoardResult")
+class _ResultOutput(serializers.Serializer):
+    board = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Send it back as ``based_on_version``.")
+    deal = serializers.CharField(help_text='The deal in the family\'s notation; "" when adjusted.')
+    values = serializers.ListField(
+        child=serializers.CharField(), help_text="Each board seat's value, exact (fractions' text)."
+    )
+    adjusted = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='A referee\'s adjusted score per board seat ("plus", "average", "minus"); [] '
+        "for a board played.",
+    )
+    adjusted_reason = serializers.CharField()
+    entered_by = serializers.CharField(help_text='"table" or "referee".')
+    ok = serializers.BooleanField(help_text="No finding of an error.")
+    findings = serializers.ListField(child=serializers.CharField(), help_text="The findings' codes.")
+
+
+def _result_data(result) -> dict:
+    return {
+        "board": result.board.number,
+        "round": result.table.round.number,
+        "table": result.table.number,
+        "version": result.version,
+        "deal": result.deal_text,
+        "values": list(result.values),
+        "adjusted": list(result.adjusted),
+        "adjusted_reason": result.adjusted_reason,
+        "entered_by": result.entered_by,
+        "ok": result.ok,
+        "findings": [f.get("code", "") for f in result.findings],
+    }
+
+
+@extend_schema_serializer(component_name="StaleBoardResultExtra")
+class _StaleExtra(serializers.Serializer):
+    field = serializers.CharField(help_text='Always "based_on_version".')
+    current_version = serializers.IntegerField(
+        allow_null=True, help_text="The current version (null: no result yet)."
+    )
+
+
+@extend_schema_serializer(component_name="StaleBoardResult")
+class _StaleOutput(serializers.Serializer):
+    message = serializers.CharField()
+    extra = _StaleExtra()
+
+
+class DuplicateBoardResultApi(_TableApi):
+    """GET: the table's result on a board; POST: enter it (or a referee's adjusted score)."""
+
+    @extend_schema_serializer(component_name="DuplicateBoardResultInput")
+    class InputSerializer(serializers.Serializer):
+        deal = serializers.CharField(
+            required=False, allow_blank=False,
+            help_text="The deal line in the family's text notation, as on the table's page.",
+        )
+        adjusted = serializers.ListField(
+            child=serializers.ChoiceField(choices=[a.value for a in Adjustment]),
+            required=False, min_length=3, max_length=3,
+            help_text="A referee only: each board seat's adjusted score, seat 1 first.",
+        )
+        based_on_version = serializers.IntegerField(
+            allow_null=True, min_value=1,
+            help_text="The version of the result you started from; null when there is none yet.",
+        )
+        reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+        def validate(self, attrs):
+            if ("deal" in attrs) == ("adjusted" in attrs):
+                raise serializers.ValidationError("give either 'deal' or 'adjusted'")
+            return attrs
+
+    @extend_schema(
+        operation_id="duplicate_board_result_get",
+        tags=["protocols"],
+        summary="A table's result on a duplicate board",
+        description="A referee of the event, or the table by its key. 404 while there is none.",
+        parameters=[TABLE_KEY],
+        responses={
+            200: _ResultOutput,
+            403: _FORBIDDEN,
+            404: error("No such event, round, table or board, or no result yet."),
+        },
+    )
+    def get(self, request, slug: str, number: int, table_number: int, board: int) -> Response:
+        _event, table, referee, by_key = self.load(request, slug, number, table_number)
+        if not (referee or by_key):
+            return self.forbidden()
+        result = get_object_or_404(
+            BoardResult.objects.select_related("board", "table__round"),
+            table=table, board__number=board,
+        )
+        return Response(_ResultOutput(_result_data(result)).data)
+
+    @extend_schema(
+        operation_id="duplicate_board_result_submit",
+        tags=["protocols"],
+        summary="Enter a table's result on a duplicate board",
+        description=(
+            "A referee of the event, or the table by its key (``X-Table-Key``) while its round "
+            "is in play. ``deal``: the deal line in the family's notation (as on the table's "
+            "page); or, a referee only, ``adjusted``: average-plus, average or average-minus "
+            "for each board seat, with a ``reason`` (docs/duplicate.md). ``based_on_version``: "
+            "the result's version you started from, null for the first; another is refused "
+            "with 409 and the current version. A referee's correction of a closed round needs "
+            "a ``reason``. The board's comparison is re-scored by a job."
+        ),
+        parameters=[TABLE_KEY],
+        request=InputSerializer,
+        responses={
+            201: _ResultOutput,
+            400: error(
+                'Invalid input: ``message`` is "Invalid input." and ``extra`` maps each field '
+                "(or ``non_field_errors``) to its errors; or a result the rules refuse: "
+                "``extra.field`` names ``board`` (not this table's this round, not prepared, the "
+                "round not in play), ``deal`` (with ``column`` for the notation), ``adjusted`` "
+                "or ``reason``."
+            ),
+            403: error(
+                "Neither a referee's login nor the table's key (``X-Table-Key``); or an adjusted "
+                "score without a referee's login."
+            ),
+            404: _TABLE_NOT_FOUND,
+            409: error(
+                "``based_on_version`` is not the current version: reload and enter it again.",
+                _StaleOutput,
+            ),
+        },
+    )
+    def post(self, request, slug: str, number: int, table_number: int, board: int) -> Response:
+        _event, table, referee, by_key = self.load(request, slug, number, table_number)
+        if not (referee or by_key):
+            return self.forbidden()
+        serializer = self.InputSerializer(data=request.data)
+        if not serializer.is_valid():
+            return Response(
+                {"message": "Invalid input.", "extra": serializer.errors},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        data = serializer.validated_data
+        try:
+            if "adjusted" in data:
+                if not referee:
+                    return self.forbidden()
+                result = svc.board_result_adjust(
+                    table=table, board_number=board, adjusted=data["adjusted"],
+                    reason=data["reason"], by=request.user,
+                    based_on_version=data["based_on_version"],
+                )
+            else:
+                result = svc.board_result_enter(
+                    table=table, board_number=board, text=data["deal"], by=request.user,
+                    referee=referee, reason=data["reason"],
+                    based_on_version=data["based_on_version"],
+                )
+        except svc.StaleBoardResult as exc:
+            return Response(exc.as_dict(), status=status.HTTP_409_CONFLICT)
+        except UserFacingError as exc:
+            return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        result = BoardResult.objects.select_related("board", "table__round").get(pk=result.pk)
+        return Response(_ResultOutput(_result_data(result)).data, status=status.HTTP_201_CREATED)
