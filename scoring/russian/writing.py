@@ -12,11 +12,12 @@ apply one deal to it and report illegal records as findings.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 from rules.contracts import WHIST_OBLIGATION
 from rules.conventions import Convention
 
-from ..findings import Finding, Severity, seat_number
+from ..findings import Finding, Severity, gettext_noop, seat_number, templated
 from ..model import PENALTY_MAX
 from .protocol import Call, Game, Penalty
 
@@ -74,12 +75,21 @@ class Table:
         if self.why is not None and amount:
             self.why.append((at, amount, rule))
 
-    def error(self, code: str, message: str, rule: str, **place: object) -> None:
-        self.findings.append(Finding(code, message, rule, self.deal, **place))  # type: ignore[arg-type]
+    def error(
+        self, code: str, message: str, rule: str, params: Mapping[str, object] | None = None,
+        **place: object,
+    ) -> None:  # fmt: skip
+        """An error finding; with ``params``, ``message`` is a :func:`gettext_noop` template
+        (``{name}`` fields) filled with them, said in the reader's language by the Django side
+        (:func:`scoring.findings.templated`)."""
+        self.findings.append(_finding(code, message, rule, self.deal, params, place))
 
-    def warn(self, code: str, message: str, rule: str, **place: object) -> None:
+    def warn(
+        self, code: str, message: str, rule: str, params: Mapping[str, object] | None = None,
+        **place: object,
+    ) -> None:  # fmt: skip
         self.findings.append(
-            Finding(code, message, rule, self.deal, severity=Severity.WARNING, **place)  # type: ignore[arg-type]
+            _finding(code, message, rule, self.deal, params, {**place, "severity": Severity.WARNING})
         )
 
     def pulya(self, p: int, points: int, rule: str) -> None:
@@ -154,6 +164,19 @@ def whisting_order(declarer: int, n: int, dealer: int) -> tuple[int, int]:
 _Seating = tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]
 
 
+def _finding(
+    code: str, message: str, rule: str, deal: int | None, params: Mapping[str, object] | None,
+    place: Mapping[str, object],
+) -> Finding:  # fmt: skip
+    if params is None:
+        return Finding(code, message, rule, deal, **place)  # type: ignore[arg-type]
+    return templated(code, message, params, rule=rule, deal=deal, **place)
+
+
+#: the multiplier a convention refuses (001 §4.1.2), a game's or raspasy's
+MULTIPLIER_NOT_ALLOWED = gettext_noop("multiplier {m} is not allowed in this convention")
+
+
 @functools.cache
 def _seating(n: int, mode: str) -> _Seating:
     orders = tuple(tuple(whisting_order(d, n, dealer) for d in range(n)) for dealer in range(n))
@@ -186,7 +209,7 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         return False
     m = g.multiplier
     if m != 1 and not (conv.multipliers and m >= 1):
-        t.error("MULTIPLIER", f"multiplier {m} is not allowed in this convention", "4.1.2")
+        t.error("MULTIPLIER", MULTIPLIER_NOT_ALLOWED, "4.1.2", {"m": m})
         return False
     contract = g.contract
     defenders = t.orders[dealer][d]
