@@ -70,6 +70,8 @@ SEAT_FOR_NAME = re.compile(
 #: the draw engine's name and version, the draw report's "program" (a name, like WeasyPrint)
 _KEYS = re.compile(r"\S*[\d/]\S*")
 _PROGRAM = re.compile(r"\bpulka-seating \d+(?:\.\d+)*")
+#: an address (a table's or a player's link, printed on the blank protocol and the links PDF)
+_ADDRESS = re.compile(r"\bhttps?://\S+")
 
 
 def problems(
@@ -83,7 +85,9 @@ def problems(
     """What of ``text`` (a page's or a PDF's) a reader in ``language`` should not meet, each
     with its context; ``allowed``: words of the event's own data (names, clubs, venue)."""
     text = _PROGRAM.sub("", text)
-    found = [f"{what}: {context}" for what, context in leaks(text, codes, actions)]
+    # an address a page or PDF prints is read by a browser, not a person: a table's random key
+    # in it ("…/de/t/AR_GE-6ux1E79Td5PjODog/", seen on the blank protocol) is no code
+    found = [f"{what}: {context}" for what, context in leaks(_ADDRESS.sub(" ", text), codes, actions)]
     english = english_words(language)
     ok = {w.casefold() for w in allowed for w in _WORD.findall(w)}
     # a token with a digit or a slash is a key, an address or a number, not words: a player's
