@@ -69,7 +69,7 @@ def test_the_russian_sentence_of_a_templated_finding_is_its_words(language):
 def test_every_russian_finding_template_has_its_words(language):
     catalog = trans_real.translation(language)._catalog
     templates = set()
-    for name in ("pulka.py", "raspasy.py", "writing.py"):
+    for name in ("pulka.py", "raspasy.py", "writing.py", "check.py"):
         source = (Path(settings.BASE_DIR) / "scoring/russian" / name).read_text(encoding="utf-8")
         templates |= {
             node.args[0].value
