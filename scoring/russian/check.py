@@ -80,6 +80,9 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
                 continue
             for v in found:
                 code = str(getattr(v, "code", "auction")).upper().replace("-", "_")
+                # the people's words: the rules' template, its seats said by the players' names
+                said = {k: str(x) for k, x in v.params}
+                said |= {k: _name(protocol.players, s) for k, s in v.seats}
                 out.append(
                     Finding(
                         f"AUCTION_{code}",
@@ -87,11 +90,18 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
                         _rule(getattr(v, "rule", "3.3")),
                         i,
                         column="auction",
+                        text=v.text,
+                        params=tuple(said.items()) if v.text else (),
                     )
                 )
             continue
         out.extend(_fallback_auction(i, deal, protocol.players))
     return out
+
+
+def _name(players: Sequence[str], seat: int) -> str:
+    """A seat by its player's name; its number from 1 where no player sits there."""
+    return players[seat] if 0 <= seat < len(players) else str(seat + 1)
 
 
 def _fallback_auction(i: int, deal: Game, players: Sequence[str]) -> list[Finding]:

@@ -79,3 +79,30 @@ def test_every_russian_finding_template_has_its_words(language):
     assert len(templates) >= 13
     missing = [t for t in sorted(templates) if not catalog.get(t)]
     assert not missing, missing
+
+
+AUCTION = """players: Anna, Boris, Vera
+convention: sochi
+pulka: 10
+first dealer: Vera
+ending: agreement
+
+1. Anna 6♠ / ровно w/p {Anna 6♠; Vera 7♠; Boris pass; Vera pass}
+"""
+
+
+def test_an_auctions_finding_names_the_players_in_the_pages_language():
+    """The Kodeks' auction rules (rules.bidding) broken: the English message keeps "seat n"
+    (the command line's), the page says the player's name in its language."""
+    found = [
+        {"code": f.code, "message": f.message, "source": f.source, "text": f.text,
+         "params": dict(f.params)}  # fmt: skip
+        for f in check(parse(AUCTION)).findings
+        if f.code.startswith("AUCTION_")
+    ]
+    assert found and all(f["text"] for f in found), found
+    assert any("seat 3" in f["message"] for f in found), found
+    for language in ("ru", "de", "hr", "sv", "en"):
+        with translation.override(language):
+            said = " | ".join(finding_message(f) for f in found)
+        assert "Vera" in said and "seat" not in said, (language, said)
