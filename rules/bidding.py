@@ -25,6 +25,7 @@ from typing import Final
 
 from rules.contracts import LADDER, MISERE, Contract, InvalidContractError
 from rules.dealing import active_seats, dealer_of_deal, first_hand, next_dealer, whisting_order
+from rules.worded import gettext_noop
 
 __all__ = [
     "AuctionCall",
@@ -130,10 +131,31 @@ class Violation:
     rule: str
     message: str
     call: int | None = None
+    #: the message for people as a :func:`gettext_noop` template (``{name}`` fields) and its
+    #: values, the seats apart (``seats``: field → 0-based seat, which a page says by the
+    #: player's name and the message as "seat n"); "" where the message has none
+    text: str = ""
+    params: tuple[tuple[str, object], ...] = ()
+    seats: tuple[tuple[str, int], ...] = ()
 
     def __str__(self) -> str:
         where = f"call {self.call + 1}: " if self.call is not None else ""
         return f"{where}{self.message} ({self.rule})"
+
+
+def _violation(
+    code: str, rule: str, text: str, index: int | None, seats: dict[str, int] | None,
+    params: dict[str, object], message: str | None = None,
+) -> Violation:  # fmt: skip
+    """A violation whose people's words are ``text`` (``{name}`` fields: ``params``, and each
+    of ``seats`` a player), its message ``text`` filled in English with each seat as "seat n"
+    (or ``message``)."""
+    seats = seats or {}
+    said = {k: str(v) for k, v in params.items()}
+    if message is None:
+        message = text.format(**said, **{k: f"seat {s + 1}" for k, s in seats.items()})
+    return Violation(code, rule, message, index, text, tuple(params.items()),
+                     tuple(seats.items()))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,8 +226,11 @@ class _State:
     done: bool = False
     violations: list[Violation] = field(default_factory=list)
 
-    def flag(self, code: str, rule: str, message: str, index: int | None) -> None:
-        self.violations.append(Violation(code, rule, message, index))
+    def flag(
+        self, code: str, rule: str, text: str, index: int | None,
+        seats: dict[str, int] | None = None, **params: object,
+    ) -> None:  # fmt: skip
+        self.violations.append(_violation(code, rule, text, index, seats, params))
 
     def advance(self, seat: int) -> None:
         live = [s for s in self.seats if s not in self.passed]
@@ -228,16 +253,18 @@ def _bid(state: _State, seat: int, call: AuctionCall, i: int) -> bool:
     first_hand = seat == state.seats[0]
     if call.kind is CallKind.HOLD:
         if state.high is None or state.high.is_misere:
-            state.flag(
-                "hold-nothing", "001 §3.3.8", f"seat {seat + 1} holds with no bid to hold", i
-            )
+            state.flag("hold-nothing", "001 §3.3.8",
+                       gettext_noop("{player} holds with no bid to hold"), i, {"player": seat})  # fmt: skip
             return False
         if contract is not None and contract != state.high:
             state.flag(
                 "hold-wrong-bid",
                 "001 §3.3.8",
-                f"seat {seat + 1} holds {contract} but the bid is {state.high}",
+                gettext_noop("{player} holds {contract} but the bid is {high}"),
                 i,
+                {"player": seat},
+                contract=contract,
+                high=state.high,
             )
         contract = state.high
     assert contract is not None
@@ -245,8 +272,10 @@ def _bid(state: _State, seat: int, call: AuctionCall, i: int) -> bool:
         state.flag(
             "below-exit-level",
             "001 §3.7.7",
-            f"bid {contract} after raspasy: the exit needs a {state.min_level}-level or higher",
+            gettext_noop("bid {contract} after raspasy: the exit needs a {level}-level or higher"),
             i,
+            contract=contract,
+            level=state.min_level,
         )
     high = state.high
     if high is None:
@@ -255,26 +284,36 @@ def _bid(state: _State, seat: int, call: AuctionCall, i: int) -> bool:
             state.flag(
                 "jump",
                 "001 §3.3.8",
-                f"opening bid {contract} skips the ladder: the first step is {lowest}",
+                gettext_noop("opening bid {contract} skips the ladder: the first step is {lowest}"),
                 i,
+                contract=contract,
+                lowest=lowest,
             )
     elif contract == high:
         if not first_hand or state.high_seat == seat:
             state.flag(
                 "hold-not-first-hand",
                 "001 §3.3.8",
-                f"seat {seat + 1} repeats {contract}: only the first hand may hold (здесь)",
+                gettext_noop("{player} repeats {contract}: only the first hand may hold (здесь)"),
                 i,
+                {"player": seat},
+                contract=contract,
             )
     elif contract < high:
         rule = "001 §3.6.4" if high.is_misere else "001 §3.3.8"
-        what = "misère is beaten only by a 9-level" if high.is_misere else "bids go up the ladder"
         state.flag(
             "insufficient",
             rule,
-            f"seat {seat + 1} bids {contract} below {high}: {what} (note 22)",
+            gettext_noop("{player} bids {contract} below {high}: misère is beaten only by a "
+                         "9-level (note 22)")
+            if high.is_misere
+            else gettext_noop("{player} bids {contract} below {high}: bids go up the ladder "
+                              "(note 22)"),
             i,
-        )
+            {"player": seat},
+            contract=contract,
+            high=high,
+        )  # fmt: skip
         return False
     else:
         expected = _next_step(high)
@@ -282,8 +321,12 @@ def _bid(state: _State, seat: int, call: AuctionCall, i: int) -> bool:
             state.flag(
                 "jump",
                 "001 §3.3.8",
-                f"seat {seat + 1} bids {contract} over {high}, skipping {expected}",
+                gettext_noop("{player} bids {contract} over {high}, skipping {expected}"),
                 i,
+                {"player": seat},
+                contract=contract,
+                high=high,
+                expected=expected,
             )
     if state.high is None or contract >= state.high:
         state.high, state.high_seat = contract, seat
@@ -299,15 +342,18 @@ def _misere(state: _State, seat: int, i: int) -> bool:
         state.flag(
             "misere-not-first",
             "001 §3.3.9",
-            f"seat {seat + 1} bids misère after bidding: misère only as a first bid",
+            gettext_noop("{player} bids misère after bidding: misère only as a first bid"),
             i,
+            {"player": seat},
         )
     if state.high is not None and state.high >= MISERE:
         state.flag(
             "insufficient",
             "001 §3.6.4",
-            f"seat {seat + 1} bids misère over {state.high}",
+            gettext_noop("{player} bids misère over {high}"),
             i,
+            {"player": seat},
+            high=state.high,
         )
         return False
     state.high, state.high_seat = MISERE, seat
@@ -320,10 +366,11 @@ def _take(state: _State, seat: int, i: int) -> None:
         state.flag(
             "take-not-allowed",
             "001 §3.3.15",
-            f"seat {seat + 1} takes the talon without a bid: only the third hand may, "
-            "after the first and second hands passed",
+            gettext_noop("{player} takes the talon without a bid: only the third hand may, "
+                         "after the first and second hands passed"),
             i,
-        )
+            {"player": seat},
+        )  # fmt: skip
     state.took = seat
 
 
@@ -341,24 +388,30 @@ def _run(
             state.flag(
                 "after-end",
                 "001 §3.3.10",
-                f"seat {seat + 1} says {call} after the auction ended",
+                gettext_noop("{player} says {call} after the auction ended"),
                 i,
+                {"player": seat},
+                call=call,
             )
             continue
         if seat not in state.seats:
             state.flag(
                 "not-in-deal",
                 "001 §3.2.10",
-                f"seat {seat + 1} holds no cards in this deal but says {call}",
+                gettext_noop("{player} holds no cards in this deal but says {call}"),
                 i,
+                {"player": seat},
+                call=call,
             )
             continue
         if seat in state.passed:
             state.flag(
                 "bid-after-pass",
                 "001 §3.3.10",
-                f"seat {seat + 1} says {call} after passing: a pass is final",
+                gettext_noop("{player} says {call} after passing: a pass is final"),
                 i,
+                {"player": seat},
+                call=call,
             )
             continue
         expected = state.seats[state.turn]
@@ -366,8 +419,9 @@ def _run(
             state.flag(
                 "out-of-turn",
                 "001 §3.3.18",
-                f"seat {seat + 1} speaks out of turn: seat {expected + 1} was to speak",
+                gettext_noop("{player} speaks out of turn: {turn} was to speak"),
                 i,
+                {"player": seat, "turn": expected},
             )
         counts = True
         if call.kind is CallKind.PASS:
@@ -384,7 +438,8 @@ def _run(
         else:  # an insufficient bid is void and its maker speaks again (001 note 22)
             state.turn = state.seats.index(seat)
     if not state.done:
-        state.flag("incomplete", "001 §3.3.1", "the auction record stops before it ends", None)
+        state.flag("incomplete", "001 §3.3.1",
+                   gettext_noop("the auction record stops before it ends"), None)  # fmt: skip
         return state, AuctionOutcome(None, state.high, complete=False)
     if state.took is not None:
         return state, AuctionOutcome(state.took, state.high, took_talon=state.high is None)
@@ -428,8 +483,9 @@ def check_contract(
     """
     found: list[Violation] = []
 
-    def flag(code: str, rule: str, message: str) -> None:
-        found.append(Violation(code, rule, message))
+    def flag(code: str, rule: str, text: str, seats: dict[str, int] | None = None,
+             message: str | None = None, **params: object) -> None:  # fmt: skip
+        found.append(_violation(code, rule, text, None, seats, params, message))
 
     if not outcome.complete:
         return found
@@ -438,21 +494,24 @@ def check_contract(
             flag(
                 "contract-after-all-pass",
                 "001 §3.3.12",
-                f"all passed, so raspasy is played, not {contract}",
+                gettext_noop("all passed, so raspasy is played, not {contract}"),
+                contract=contract,
             )
         return found
     if contract is None:
         flag(
             "raspasy-after-bid",
             "001 §3.3.11",
-            f"seat {(outcome.declarer or 0) + 1} won the auction and must name a contract",
+            gettext_noop("{player} won the auction and must name a contract"),
+            {"player": outcome.declarer or 0},
         )
         return found
     if declarer is not None and declarer != outcome.declarer:
         flag(
             "declarer-not-winner",
             "001 §3.3.13",
-            f"seat {declarer + 1} declares but seat {(outcome.declarer or 0) + 1} won the auction",
+            gettext_noop("{player} declares but {winner} won the auction"),
+            {"player": declarer, "winner": outcome.declarer or 0},
         )
     bid = outcome.final_bid
     if contract.is_misere:
@@ -460,23 +519,30 @@ def check_contract(
             flag(
                 "take-misere",
                 "001 §3.3.15",
-                "the third hand took the talon without a bid and may not name misère",
+                gettext_noop("the third hand took the talon without a bid and may not name misère"),
             )
         elif bid is not None and not bid.is_misere:
             flag(
                 "misere-not-bid",
                 "001 §3.3.9",
-                f"misère named after bidding {bid}: misère only as a first bid (001 §3.4.4)",
+                gettext_noop("misère named after bidding {bid}: misère only as a first bid"),
+                message=f"misère named after bidding {bid}: misère only as a first bid (001 §3.4.4)",
+                bid=bid,
             )
         return found
     if bid is not None and contract < bid:
-        flag("below-bid", "001 §3.4.3", f"contract {contract} is below the final bid {bid}")
+        flag("below-bid", "001 §3.4.3",
+             gettext_noop("contract {contract} is below the final bid {bid}"), contract=contract,
+             bid=bid)  # fmt: skip
     if contract.level < min_level:
         flag(
             "below-exit-level",
             "001 §3.7.7",
-            f"contract {contract} after raspasy: the exit needs a {min_level}-level or higher",
-        )
+            gettext_noop("contract {contract} after raspasy: the exit needs a {level}-level or "
+                         "higher"),
+            contract=contract,
+            level=min_level,
+        )  # fmt: skip
     return found
 
 
@@ -511,10 +577,13 @@ def check_auction(
     if raspasy and contract is None:
         if outcome.complete and not outcome.raspasy:
             found.append(
-                Violation(
+                _violation(
                     "raspasy-after-bid",
                     "001 §3.3.11",
-                    f"raspasy recorded but seat {(outcome.declarer or 0) + 1} won the auction",
+                    gettext_noop("raspasy recorded but {player} won the auction"),
+                    None,
+                    {"player": outcome.declarer or 0},
+                    {},
                 )
             )
         return found

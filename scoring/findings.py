@@ -28,6 +28,7 @@ from typing import Any
 from rules.worded import WordedError, gettext_noop
 
 __all__ = [
+    "CONTRACT_PARAMS",
     "Severity",
     "Finding",
     "CheckReport",
@@ -36,6 +37,13 @@ __all__ = [
     "seat_number",
     "worded_finding",
 ]
+
+
+#: The template parameters that name a contract or a bid by its code in the family's notation
+#: (Priffe's ``spader``, ``pass``; a pot game's ``2u``, ``spel``, ``herz``): the English message
+#: writes the code, the Django side says it in the reader's words (issue 36), through the family
+#: whose rule source the finding cites
+CONTRACT_PARAMS = frozenset({"contract", "bid", "current", "final", "last"})
 
 
 class Severity(enum.StrEnum):

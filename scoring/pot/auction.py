@@ -306,8 +306,3 @@ def check_contract_against_bid(
             "after the final bid {final} the contract is level {level} or higher with köp"
         ), {**said, "level": bid.level}
     return None
-    if bid.hand or bid.is_spel:  # fixed by the bid (000: "redan preciserat av budet")
-        return None if contract == bid else f"the final bid {final} fixes the contract, not {contract}"
-    if contract.hand or contract.level < bid.level:  # premium with köp: same or higher level, köp
-        return f"after the final bid {final} the contract is level {bid.level} or higher with köp"
-    return None

@@ -19,7 +19,7 @@ from fractions import Fraction
 from rules.bidding import check_auction
 from rules.contracts import Contract, InvalidContractError
 
-from ..findings import CheckReport, Finding
+from ..findings import CheckReport, Finding, gettext_noop, templated
 from .explain import CellRules, cell_rules, final_rule, rule_for_cell
 from .protocol import Game, Penalty, Protocol, Raspasy, Sheet, SheetRow
 from .pulka import ScoredPulka, score
@@ -80,6 +80,9 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
                 continue
             for v in found:
                 code = str(getattr(v, "code", "auction")).upper().replace("-", "_")
+                # the people's words: the rules' template, its seats said by the players' names
+                said = {k: str(x) for k, x in v.params}
+                said |= {k: _name(protocol.players, s) for k, s in v.seats}
                 out.append(
                     Finding(
                         f"AUCTION_{code}",
@@ -87,11 +90,18 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
                         _rule(getattr(v, "rule", "3.3")),
                         i,
                         column="auction",
+                        text=v.text,
+                        params=tuple(said.items()) if v.text else (),
                     )
                 )
             continue
         out.extend(_fallback_auction(i, deal, protocol.players))
     return out
+
+
+def _name(players: Sequence[str], seat: int) -> str:
+    """A seat by its player's name; its number from 1 where no player sits there."""
+    return players[seat] if 0 <= seat < len(players) else str(seat + 1)
 
 
 def _fallback_auction(i: int, deal: Game, players: Sequence[str]) -> list[Finding]:
@@ -108,28 +118,30 @@ def _fallback_auction(i: int, deal: Game, players: Sequence[str]) -> list[Findin
         seat, bid = last
         if seat != deal.declarer:
             out.append(
-                Finding(
+                templated(
                     "DECLARER_NOT_BIDDER",
-                    f"the auction was won by {players[seat] if 0 <= seat < len(players) else seat}",
-                    "3.3.13",
-                    i,
-                    deal.declarer,
-                    "declarer",
-                    deal.declarer,
-                    seat,
+                    gettext_noop("the auction was won by {player}"),
+                    {"player": players[seat] if 0 <= seat < len(players) else seat},
+                    rule="3.3.13",
+                    deal=i,
+                    player=deal.declarer,
+                    column="declarer",
+                    written=deal.declarer,
+                    expected=seat,
                 )
             )
         if deal.contract < bid:
             out.append(
-                Finding(
+                templated(
                     "CONTRACT_BELOW_BID",
-                    f"contract {deal.contract} below the final bid {bid}",
-                    "3.4.3",
-                    i,
-                    deal.declarer,
-                    "contract",
-                    str(deal.contract),
-                    str(bid),
+                    gettext_noop("contract {contract} below the final bid {bid}"),
+                    {"contract": str(deal.contract), "bid": str(bid)},
+                    rule="3.4.3",
+                    deal=i,
+                    player=deal.declarer,
+                    column="contract",
+                    written=str(deal.contract),
+                    expected=str(bid),
                 )
             )
     return out
@@ -143,10 +155,11 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
     deals = scored.protocol.deals
     if len(sheet.running) > len(deals):
         out.append(
-            Finding(
+            templated(
                 "SHEET_ROWS",
-                f"{len(sheet.running)} written rows for {len(deals)} deals",
-                "4.2.5",
+                gettext_noop("{rows} written rows for {deals} deals"),
+                {"rows": len(sheet.running), "deals": len(deals)},
+                rule="4.2.5",
                 column="running",
             )
         )
@@ -228,10 +241,11 @@ def check_sheet(scored: ScoredPulka, sheet: Sheet) -> list[Finding]:
         numerators, denominator = settlement.variant1_numerators, settlement.denominator
         if len(sheet.result) != n:
             out.append(
-                Finding(
+                templated(
                     "SHEET_SHAPE",
-                    f"{len(sheet.result)} results for {n} players",
-                    "4.2.14",
+                    gettext_noop("{results} results for {n} players"),
+                    {"results": len(sheet.result), "n": n},
+                    rule="4.2.14",
                     column="result",
                 )
             )
@@ -279,11 +293,12 @@ def _same_result(written: Fraction | int, numerator: int, denominator: int) -> b
 def _shape_ok(row: SheetRow, n: int, out: list[Finding], i: int | None) -> bool:
     if len(row) != n or any(len(line.whists) != n for line in row):
         out.append(
-            Finding(
+            templated(
                 "SHEET_SHAPE",
-                f"a written row needs {n} players with {n} whist columns each",
-                "4.2.1",
-                i,
+                gettext_noop("a written row needs {n} players with {n} whist columns each"),
+                {"n": n},
+                rule="4.2.1",
+                deal=i,
                 column="row",
             )
         )

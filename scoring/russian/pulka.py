@@ -24,7 +24,7 @@ from fractions import Fraction
 from rules.contracts import Contract, Denomination
 from rules.conventions import Convention, find_convention
 
-from ..findings import Finding, Severity, seat_number
+from ..findings import Finding, Severity, gettext_noop, seat_number
 from .protocol import Call, Ending, Game, Penalty, Protocol, Raspasy, SheetLine, SheetRow
 from .raspasy import raspasy_step, write_raspasy
 from .settlement import Settlement, settle
@@ -144,14 +144,16 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
             add_step(0)
             continue
         if closed_at is not None:
-            t.error("DEAL_AFTER_CLOSE", f"the pulka closed at deal {closed_at + 1}", "4.2.14")
+            t.error("DEAL_AFTER_CLOSE", gettext_noop("the pulka closed at deal {n}"), "4.2.14",
+                    {"n": closed_at + 1})  # fmt: skip
         recorded = deal.dealer  # type: ignore[union-attr]
         if recorded is not None and recorded != dealer:
             if 0 <= recorded < n:
                 t.error(
                     "DEALER_OUT_OF_TURN",
-                    f"dealer {protocol.players[recorded]}, expected {protocol.players[dealer]}",
+                    gettext_noop("dealer {written}, expected {expected}"),
                     "3.2.2",
+                    {"written": protocol.players[recorded], "expected": protocol.players[dealer]},
                     column="dealer",
                     written=recorded,
                     expected=dealer,
@@ -160,8 +162,9 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
             else:
                 t.error(
                     "BAD_SEAT",
-                    f"dealer seat {seat_number(recorded)} is not at the table",
+                    gettext_noop("dealer seat {seat} is not at the table"),
                     "3.2.2",
+                    {"seat": seat_number(recorded)},
                     column="dealer",
                 )
         add_dealer(dealer)
@@ -170,9 +173,9 @@ def score(protocol: Protocol, convention: Convention | None = None) -> ScoredPul
             if streak and deal.contract.level and deal.contract.rank < exit_rank:
                 t.error(
                     "RASPASY_EXIT",
-                    f"{deal.contract} after raspasy: the exit needs "
-                    f"{conv.raspasy_exit_level} or more",
+                    gettext_noop("{contract} after raspasy: the exit needs {level} or more"),
                     "3.7.8",
+                    {"contract": str(deal.contract), "level": conv.raspasy_exit_level},
                     column="contract",
                 )
             if write_game(t, deal, dealer):
@@ -231,15 +234,19 @@ def _check_ending(t: Table, protocol: Protocol, closed_at: int | None) -> None:
     if ending is Ending.CLOSED and closed_at is None:
         t.error(
             "NOT_CLOSED",
-            "the pulka is marked closed but not every pulya reached the target",
+            gettext_noop("the pulka is marked closed but not every pulya reached the target"),
             "4.2.14",
+            {},
             column="ending",
         )
     elif ending in (Ending.AGREEMENT, Ending.TIME_LIMIT) and closed_at is not None:
         t.warn(
             "ALREADY_CLOSED",
-            f"marked stopped ({ending}) but the pulka closed at deal {closed_at + 1}",
+            gettext_noop("marked stopped (agreement) but the pulka closed at deal {n}")
+            if ending is Ending.AGREEMENT
+            else gettext_noop("marked stopped (time-limit) but the pulka closed at deal {n}"),
             "4.2.3",
+            {"n": closed_at + 1},
             column="ending",
         )
 

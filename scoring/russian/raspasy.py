@@ -8,8 +8,9 @@ from __future__ import annotations
 from rules.contracts import Contract, Denomination
 from rules.conventions import Convention
 
+from ..findings import gettext_noop
 from .protocol import Raspasy
-from .writing import Table
+from .writing import MULTIPLIER_NOT_ALLOWED, Table
 
 __all__ = ["raspasy_step", "write_raspasy", "below_exit_level"]
 
@@ -30,13 +31,14 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
     counts = r.tricks
     m = r.multiplier
     if m != 1 and not (conv.multipliers and m >= 1):
-        t.error("MULTIPLIER", f"multiplier {m} is not allowed in this convention", "4.1.2")
+        t.error("MULTIPLIER", MULTIPLIER_NOT_ALLOWED, "4.1.2", {"m": m})
         return False
     if len(counts) != n:
         t.error(
             "RASPASY_TRICKS",
-            f"{len(counts)} trick counts for {n} players",
+            gettext_noop("{n} trick counts for {players} players"),
             "3.7.1",
+            {"n": len(counts), "players": n},
             column="tricks",
         )
         return False
@@ -50,8 +52,11 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
         if c is None or c < 0 or c > top:
             t.error(
                 "RASPASY_TRICKS",
-                f"tricks {c!r}: need 0–{top}",
+                gettext_noop("tricks None: need 0–{top}")
+                if c is None
+                else gettext_noop("tricks {tricks}: need 0–{top}"),
                 "3.7.6.1",
+                {"top": top} if c is None else {"tricks": repr(c), "top": top},
                 player=p,
                 column="tricks",
             )
@@ -60,8 +65,9 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
     if n == 4 and not talon and counts[dealer]:
         t.error(
             "RASPASY_TRICKS",
-            "the dealer has no tricks: the talon is not used",
+            gettext_noop("the dealer has no tricks: the talon is not used"),
             "3.7.6.2",
+            {},
             player=dealer,
             column="tricks",
         )
@@ -69,8 +75,9 @@ def write_raspasy(t: Table, r: Raspasy, dealer: int, step: int) -> bool:
     if sum(own) != 10:
         t.error(
             "TRICKS_SUM",
-            f"raspasy tricks sum to {sum(own)}, not 10",
+            gettext_noop("raspasy tricks sum to {n}, not 10"),
             "3.7.6.1",
+            {"n": sum(own)},
             column="tricks",
             written=sum(own),
             expected=10,

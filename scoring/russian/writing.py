@@ -12,11 +12,12 @@ apply one deal to it and report illegal records as findings.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 from rules.contracts import WHIST_OBLIGATION
 from rules.conventions import Convention
 
-from ..findings import Finding, Severity, seat_number
+from ..findings import Finding, Severity, gettext_noop, seat_number, templated
 from ..model import PENALTY_MAX
 from .protocol import Call, Game, Penalty
 
@@ -74,12 +75,21 @@ class Table:
         if self.why is not None and amount:
             self.why.append((at, amount, rule))
 
-    def error(self, code: str, message: str, rule: str, **place: object) -> None:
-        self.findings.append(Finding(code, message, rule, self.deal, **place))  # type: ignore[arg-type]
+    def error(
+        self, code: str, message: str, rule: str, params: Mapping[str, object] | None = None,
+        **place: object,
+    ) -> None:  # fmt: skip
+        """An error finding; with ``params``, ``message`` is a :func:`gettext_noop` template
+        (``{name}`` fields) filled with them, said in the reader's language by the Django side
+        (:func:`scoring.findings.templated`)."""
+        self.findings.append(_finding(code, message, rule, self.deal, params, place))
 
-    def warn(self, code: str, message: str, rule: str, **place: object) -> None:
+    def warn(
+        self, code: str, message: str, rule: str, params: Mapping[str, object] | None = None,
+        **place: object,
+    ) -> None:  # fmt: skip
         self.findings.append(
-            Finding(code, message, rule, self.deal, severity=Severity.WARNING, **place)  # type: ignore[arg-type]
+            _finding(code, message, rule, self.deal, params, {**place, "severity": Severity.WARNING})
         )
 
     def pulya(self, p: int, points: int, rule: str) -> None:
@@ -154,6 +164,19 @@ def whisting_order(declarer: int, n: int, dealer: int) -> tuple[int, int]:
 _Seating = tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]
 
 
+def _finding(
+    code: str, message: str, rule: str, deal: int | None, params: Mapping[str, object] | None,
+    place: Mapping[str, object],
+) -> Finding:  # fmt: skip
+    if params is None:
+        return Finding(code, message, rule, deal, **place)  # type: ignore[arg-type]
+    return templated(code, message, params, rule=rule, deal=deal, **place)
+
+
+#: the multiplier a convention refuses (001 §4.1.2), a game's or raspasy's
+MULTIPLIER_NOT_ALLOWED = gettext_noop("multiplier {m} is not allowed in this convention")
+
+
 @functools.cache
 def _seating(n: int, mode: str) -> _Seating:
     orders = tuple(tuple(whisting_order(d, n, dealer) for d in range(n)) for dealer in range(n))
@@ -179,14 +202,16 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     conv, n, stride, cells = t.conv, t.n, t.stride, t.cells
     d = g.declarer
     if not 0 <= d < n:
-        t.error("BAD_SEAT", f"declarer seat {seat_number(d)} is not at the table", "3.2.10", column="declarer")
+        t.error("BAD_SEAT", gettext_noop("declarer seat {seat} is not at the table"), "3.2.10",
+                {"seat": seat_number(d)}, column="declarer")  # fmt: skip
         return False
     if n == 4 and d == dealer:
-        t.error("DEALER_DECLARES", "the dealer sits out with four players", "3.2.10", player=d)
+        t.error("DEALER_DECLARES", gettext_noop("the dealer sits out with four players"), "3.2.10",
+                {}, player=d)  # fmt: skip
         return False
     m = g.multiplier
     if m != 1 and not (conv.multipliers and m >= 1):
-        t.error("MULTIPLIER", f"multiplier {m} is not allowed in this convention", "4.1.2")
+        t.error("MULTIPLIER", MULTIPLIER_NOT_ALLOWED, "4.1.2", {"m": m})
         return False
     contract = g.contract
     defenders = t.orders[dealer][d]
@@ -195,7 +220,8 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
         return _write_misere(t, g, d, m, t.writers[dealer][d])
     if len(g.calls) != 2:
         t.error(
-            "CALLS", f"{len(g.calls)} defenders' calls given, expected 2", "3.8.1", column="calls"
+            "CALLS", gettext_noop("{n} defenders' calls given, expected 2"), "3.8.1",
+            {"n": len(g.calls)}, column="calls",
         )
         return False
     first, second = g.calls
@@ -211,13 +237,15 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if g.talon_premium:
         if not conv.talon_premiums or n != 4 or not 0 < g.talon_premium <= 3:
             t.error(
-                "TALON_PREMIUM", "talon premium not allowed here", "3.4.11", column="talon_premium"
+                "TALON_PREMIUM", gettext_noop("talon premium not allowed here"), "3.4.11", {},
+                column="talon_premium",
             )
             return False
     if first is _HALF or second is _HALF or (first is _PASS and second is _PASS):
         # Not played: the game counts as made (001 §3.5.3); полвиста writes half (001 §3.8.7).
         if tricks is not None or g.defender_tricks is not None:
-            t.warn("UNPLAYED_TRICKS", "tricks recorded for a deal that is not played", "3.5.3")
+            t.warn("UNPLAYED_TRICKS", gettext_noop("tricks recorded for a deal that is not played"),
+                   "3.5.3", {})  # fmt: skip
         t.pulya(d, price * m, "4.2.1")  # not played: counted made (001 §3.5.3)
         if first is _HALF or second is _HALF:
             half_whister = defenders[0] if first is _HALF else defenders[1]
@@ -230,8 +258,11 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if tricks is None or not 0 <= tricks <= 10:
         t.error(
             "TRICKS",
-            f"declarer's tricks {tricks!r}: need 0–10 for a whisted game",
+            gettext_noop("declarer's tricks None: need 0–10 for a whisted game")
+            if tricks is None
+            else gettext_noop("declarer's tricks {tricks}: need 0–10 for a whisted game"),
             "3.8.1",
+            {} if tricks is None else {"tricks": repr(tricks)},
             player=d,
             column="declarer_tricks",
         )
@@ -243,8 +274,9 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     ):
         t.error(
             "TRICKS_SUM",
-            f"tricks {tricks} + {split!r} do not make 10",
+            gettext_noop("tricks {tricks} + {split} do not make 10"),
             "3.2.8",
+            {"tricks": tricks, "split": repr(split)},
             column="defender_tricks",
             written=tricks + sum(split),
             expected=10,
@@ -254,8 +286,9 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if pair and split is None:
         t.error(
             "SPLIT_NEEDED",
-            "two whisters: each one's tricks are needed",
+            gettext_noop("two whisters: each one's tricks are needed"),
             "3.8.6",
+            {},
             column="defender_tricks",
         )
         return False
@@ -263,8 +296,9 @@ def write_game(t: Table, g: Game, dealer: int) -> bool:
     if own_tricks and split is None:
         t.error(
             "SPLIT_NEEDED",
-            "whists on own tricks need each defender's tricks",
+            gettext_noop("whists on own tricks need each defender's tricks"),
             "3.8.5",
+            {},
             column="defender_tricks",
         )
         return False
@@ -359,26 +393,34 @@ def _half_whist_ok(
     other = second if first_half else first
     call = first if first_half else second
     if first_half and second_half:
-        t.error("HALF_WHIST", "both defenders cannot go for half", "3.8.7", player=seat)
+        t.error("HALF_WHIST", gettext_noop("both defenders cannot go for half"), "3.8.7", {},
+                player=seat)  # fmt: skip
     elif level > 7:
-        t.error("HALF_WHIST", f"half-whist on a {level}-level: only 6 and 7", "3.8.7", player=seat)
+        t.error("HALF_WHIST", gettext_noop("half-whist on a {level}-level: only 6 and 7"), "3.8.7",
+                {"level": level}, player=seat)  # fmt: skip
     elif first_half and t.conv.whist_style != "gentleman":
         t.error(
             "HALF_WHIST",
-            "only the second defender may go for half (the first only in gentleman whist, 3.8.14)",
+            gettext_noop(
+                "only the second defender may go for half (the first only in gentleman whist, "
+                "3.8.14)"
+            ),
             "3.8.7",
+            {},
             player=seat,
         )
     elif call is _HALF and other is not _PASS:
         t.error(
             "HALF_WHIST",
-            "half-whist is only possible after the partner passed",
+            gettext_noop("half-whist is only possible after the partner passed"),
             "3.8.7",
+            {},
             player=seat,
         )
     elif call is _HALF_RETURNED and other is not _WHIST:
         t.error(
-            "HALF_WHIST", "a returned half-whist needs the partner's whist", "3.8.8", player=seat
+            "HALF_WHIST", gettext_noop("a returned half-whist needs the partner's whist"), "3.8.8",
+            {}, player=seat,
         )
     else:
         return True
@@ -443,8 +485,9 @@ def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -
     if any(call is not _PASS for call in g.calls):
         t.error(
             "MISERE_WHISTED",
-            "a misère is caught, not whisted: no obligation",
+            gettext_noop("a misère is caught, not whisted: no obligation"),
             "2.2.2",
+            {},
             column="calls",
         )
         return False
@@ -452,14 +495,18 @@ def _write_misere(t: Table, g: Game, d: int, m: int, writers: tuple[int, ...]) -
     if tricks is None or not 0 <= tricks <= 10:
         t.error(
             "TRICKS",
-            f"misère tricks {tricks!r}: need 0–10",
+            gettext_noop("misère tricks None: need 0–10")
+            if tricks is None
+            else gettext_noop("misère tricks {tricks}: need 0–10"),
             "3.6.1",
+            {} if tricks is None else {"tricks": repr(tricks)},
             player=d,
             column="declarer_tricks",
         )
         return False
     if g.talon_premium:
-        t.error("TALON_PREMIUM", "no talon premium on a misère", "3.4.11", column="talon_premium")
+        t.error("TALON_PREMIUM", gettext_noop("no talon premium on a misère"), "3.4.11", {},
+                column="talon_premium")  # fmt: skip
         return False
     if tricks == 0:
         t.pulya(d, 10 * m, "3.6")
@@ -494,19 +541,32 @@ PENALTY_RULES: dict[str, str] = {
 }
 
 
+#: a penalty's amount above what a penalty may be (001 §4.2.16), by the column it is written in
+_PENALTY_TOO_BIG = {
+    "gora": gettext_noop("a penalty of {amount} in the gora is more than a penalty may be (at "
+                         "most {most})"),
+    "pulya": gettext_noop("a penalty of {amount} in the pulya is more than a penalty may be (at "
+                          "most {most})"),
+    "whists": gettext_noop("a penalty of {amount} in the whists is more than a penalty may be "
+                           "(at most {most})"),
+}  # fmt: skip
+
+
 def write_penalty(t: Table, pen: Penalty) -> bool:
     """A penalty: gora, pulya written off, whists on the offender (001 §3.2.21, §4.2.7 …)."""
     n, stride, cells = t.n, t.stride, t.cells
     p = pen.player
     if not 0 <= p < n:
-        t.error("BAD_SEAT", f"penalised seat {seat_number(p)} is not at the table", "3.2.10", column="player")
+        t.error("BAD_SEAT", gettext_noop("penalised seat {seat} is not at the table"), "3.2.10",
+                {"seat": seat_number(p)}, column="player")  # fmt: skip
         return False
     for writer, _amount in pen.whists:
         if not 0 <= writer < n or writer == p:
             t.error(
                 "BAD_SEAT",
-                f"seat {seat_number(writer)} cannot write penalty whists on seat {seat_number(p)}",
+                gettext_noop("seat {writer} cannot write penalty whists on seat {seat}"),
                 "4.2.7",
+                {"writer": seat_number(writer), "seat": seat_number(p)},
                 column="whists",
             )
             return False
@@ -515,9 +575,9 @@ def write_penalty(t: Table, pen: Penalty) -> bool:
         if isinstance(amount, int) and abs(amount) > PENALTY_MAX:
             t.error(
                 "PENALTY_AMOUNT",
-                f"a penalty of {amount} in the {column} is more than a penalty may be "
-                f"(at most {PENALTY_MAX})",
+                _PENALTY_TOO_BIG[column],
                 "4.2.16",
+                {"amount": amount, "most": PENALTY_MAX},
                 player=p,
                 column=column,
                 written=amount,
@@ -528,17 +588,18 @@ def write_penalty(t: Table, pen: Penalty) -> bool:
     if rule not in PENALTY_RULES:
         t.warn(
             "PENALTY_RULE",
-            f"rule {pen.rule!r} is not one of the Kodeks' penalty rules "
-            f"({', '.join(PENALTY_RULES)})",
+            gettext_noop("rule {rule} is not one of the Kodeks' penalty rules ({rules})"),
             "4.2.16",
+            {"rule": repr(pen.rule), "rules": ", ".join(PENALTY_RULES)},
             player=p,
             column="rule",
         )
     elif rule == "3.2.21" and (pen.gora, pen.pulya, pen.whists) != (5, 0, ()):
         t.warn(
             "PENALTY_AMOUNT",
-            "looking at the talon costs 5 points in the gora",
+            gettext_noop("looking at the talon costs 5 points in the gora"),
             "3.2.21",
+            {},
             player=p,
             column="gora",
             written=pen.gora,

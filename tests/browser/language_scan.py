@@ -70,6 +70,8 @@ SEAT_FOR_NAME = re.compile(
 #: the draw engine's name and version, the draw report's "program" (a name, like WeasyPrint)
 _KEYS = re.compile(r"\S*[\d/]\S*")
 _PROGRAM = re.compile(r"\bpulka-seating \d+(?:\.\d+)*")
+#: an address (a table's or a player's link, printed on the blank protocol and the links PDF)
+_ADDRESS = re.compile(r"\bhttps?://\S+")
 
 
 def problems(
@@ -82,8 +84,10 @@ def problems(
 ) -> list[str]:
     """What of ``text`` (a page's or a PDF's) a reader in ``language`` should not meet, each
     with its context; ``allowed``: words of the event's own data (names, clubs, venue)."""
-    text = LEFT_TO_MSG36.sub("", _PROGRAM.sub("", text))
-    found = [f"{what}: {context}" for what, context in leaks(text, codes, actions)]
+    text = _PROGRAM.sub("", text)
+    # an address a page or PDF prints is read by a browser, not a person: a table's random key
+    # in it ("…/de/t/AR_GE-6ux1E79Td5PjODog/", seen on the blank protocol) is no code
+    found = [f"{what}: {context}" for what, context in leaks(_ADDRESS.sub(" ", text), codes, actions)]
     english = english_words(language)
     ok = {w.casefold() for w in allowed for w in _WORD.findall(w)}
     # a token with a digit or a slash is a key, an address or a number, not words: a player's
@@ -102,14 +106,6 @@ def problems(
 #: text's (Swedish for the Viennese game, German for the German one): a format to type, read
 #: for seat numbers only
 _NOTATION_BOX = re.compile(r'<textarea[^>]*id="notation"[^>]*>(.*?)</textarea>', re.S)
-
-#: English sentences inside the pot games' and Priffe's findings, which another branch (msg36)
-#: translates: allowed here until then, not required (issue 36)
-LEFT_TO_MSG36 = re.compile(
-    r"tricks sum to \d+, not 10"
-    r"|\bbid \d+: \S+ is (?:an information bid of the first two speakers only|not higher than \S+)"
-)
-
 
 def page_problems(html: str, language: str, **kwargs) -> list[str]:
     """:func:`problems` of a page's shown text (text, tooltips, labels; not its scripts); the

@@ -46,3 +46,16 @@ def test_a_section_reads_in_the_readers_language():
             assert words in cite("002", "Ending the Game"), language
     with translation.override("de"):
         assert "Budgivning" not in cite("004", "Budgivning")
+
+
+def test_an_english_reader_reads_the_sections_in_english():
+    """Issue 36: the Viennese, German and Priffe texts' sections are Swedish and German; an
+    English page names them in English ("Priffe rules, “Bidding”"), as every other language
+    does in its own words."""
+    with translation.override("en"):
+        for (source, heading), _words in SECTIONS.items():
+            if source != "002":  # the Croatian rules are English already
+                # a term may follow in brackets ("Eins (one)"), not stand alone
+                assert f"“{heading}”" not in cite(source, heading), (source, heading)
+        assert cite("004", "Budgivning") == "Priffe rules, “Bidding”"
+        assert cite("000", "Spel på fyra personer") == "Viennese rules, “Playing with four”"

@@ -66,6 +66,9 @@ class FamilyUI(FamilyDomain):
     sheet_hint: ClassVar[Any] = None
     #: the pulka view's result row heading ("Result (whists)")
     result_label: ClassVar[Any]
+    #: the rule sources whose findings the family's checker writes (a stored finding names its
+    #: ``source``): this adapter says the contracts those findings name (:meth:`contract_said`)
+    finding_sources: ClassVar[tuple[str, ...]] = ()
     #: the standings' result column heading ("Whists", "Points")
     result_heading: ClassVar[Any]
     #: the standings' main criterion, citing the family's rule (see :meth:`standings_criterion`)
@@ -206,6 +209,13 @@ class FamilyUI(FamilyDomain):
         if words is not None:
             text = words(text)
         return _SEAT_MARK.sub(lambda m: protocol.players[int(m.group(1))], text)
+
+    def contract_said(self, value: str, source: str) -> str:
+        """A contract or bid a finding of rule source ``source`` names by its code (a parameter
+        of :data:`scoring.findings.CONTRACT_PARAMS`: Priffe's ``spader``, a pot game's ``2u``),
+        in the reader's words (issue 36: no Swedish contract on a German page); by default as
+        stored."""
+        return str(value)
 
     def finding_sentence(self, finding: Mapping[str, Any], names: Any, title: str) -> str:
         """A stored finding as a sentence for people, after its heading ``title`` (its rule is

@@ -20,10 +20,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from rules.pot import InvalidPotContractError, PotContract
+from rules.pot import GERMAN, VIENNESE, InvalidPotContractError, PotContract
 from scoring.pot.protocol import Decision, Hand, Rundpass, active_seats, defenders_of
 from scoring.pot.score import dealers
 from tournaments import rule_sources
@@ -82,6 +82,20 @@ VIENNESE_LINE_DE = tuple(
 RUNDPASS_WORDS = {"sv": "rundpass", "de": "alle passen"}
 #: the pot in the players' words
 POT_WORDS = {"sv": "pott", "de": "Topf"}
+
+#: A bid or contract of a finding in the reader's words where they are not the game's own
+#: (issue 36: no Swedish contract on a Croatian page): the Viennese hjärter and the German
+#: Prämie are a game in hearts, a level without the talon says so, spel is the Viennese bid of a
+#: game without the talon
+FINDING_CONTRACT_WORDS: dict[str, Any] = {
+    "hearts": pgettext_lazy("a pot game's contract", "hearts"),
+    "hand": pgettext_lazy("a pot game's contract", "%(level)s without the talon"),
+    "hand hearts": pgettext_lazy("a pot game's contract", "hearts without the talon"),
+    "spel": pgettext_lazy("a pot game's contract", "a game without the talon (spel)"),
+    "pass": pgettext_lazy("a pot game's contract", "pass"),
+}
+#: the game a finding's rule source is about (seeds 000 and 003)
+_GAME_OF_SOURCE = {"000": VIENNESE, "003": GERMAN}
 
 FINDING_TITLES: dict[str, Any] = {
     "CONVENTION": gettext_lazy("Unknown convention or option"),
@@ -157,6 +171,7 @@ class PotUI(PotDomain, FamilyUI):
     result_heading = gettext_lazy("Chips")
     ending_closed_label = gettext_lazy("played to the end of the round")
     finding_titles = FINDING_TITLES
+    finding_sources = tuple(_GAME_OF_SOURCE)
 
     # docs/pot-format.md; tests/tournaments/protocols/test_desk_notation.py reads them
     notation_hints_by_game = {
@@ -207,6 +222,29 @@ class PotUI(PotDomain, FamilyUI):
             return "Herz"
         word = VIENNESE_LEVELS_DE.get(c.level, str(c.level))
         return f"{word} aus der Hand" if c.hand else word
+
+    def contract_said(self, value: str, source: str) -> str:
+        """A bid or contract of a finding (its code: ``2u``, ``spel``, ``herz``, ``pass``) in
+        the reader's words: the game's own where the page reads them (the Viennese game in
+        Swedish on /sv/, in German on /de/; the German game on /de/), else the page language's
+        (:data:`FINDING_CONTRACT_WORDS`); what is none as written."""
+        conv = _GAME_OF_SOURCE.get(source)
+        if conv is None:
+            return str(value)
+        if value in ("spel", "pass"):
+            return str(FINDING_CONTRACT_WORDS[value])
+        try:
+            c = PotContract(4) if value == "herz" else PotContract.from_code(value)
+        except InvalidPotContractError:
+            return str(value)
+        if self._words_language(conv) == (get_language() or "").split("-")[0]:
+            return self._contract_name(c, conv)
+        if c.is_hearts or (conv.game == "german" and c.level == 4):
+            return str(FINDING_CONTRACT_WORDS["hand hearts" if c.hand and not c.is_hearts
+                                              else "hearts"])  # fmt: skip
+        if c.hand:
+            return str(FINDING_CONTRACT_WORDS["hand"]) % {"level": c.level}
+        return str(c.level)
 
     def named_deal_text(
         self, protocol: Any, index: int, words: Callable[[str], str] | None = None

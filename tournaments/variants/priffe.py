@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from rules.priffe import PASS, Contract, auction_outcome, auction_problems, parse_bid
 from scoring.priffe.protocol import Hand, Honours, HonoursPattern, Penalty, default_sittings
@@ -76,6 +76,21 @@ FINDING_TITLES: dict[str, Any] = {
 }
 
 
+#: A contract or bid a finding names (its Swedish name in the notation and the command line's
+#: message), in the reader's words (issue 36: "Gebot 3: Pik …", not "spader" on a German page);
+#: the Swedish page says the rule text's own words
+CONTRACT_WORDS: dict[str, Any] = {
+    Contract.PREFERENCE: pgettext_lazy("a Priffe contract", "no trumps"),
+    Contract.NOLL: pgettext_lazy("a Priffe contract", "misère"),
+    Contract.HJARTER: pgettext_lazy("a Priffe contract", "hearts"),
+    Contract.RUTER: pgettext_lazy("a Priffe contract", "diamonds"),
+    Contract.KLOVER: pgettext_lazy("a Priffe contract", "clubs"),
+    Contract.SPADER: pgettext_lazy("a Priffe contract", "spades"),
+    Contract.TVANGSNOLL: pgettext_lazy("a Priffe contract", "forced misère"),
+    PASS: pgettext_lazy("a Priffe contract", "pass"),
+}
+
+
 class PriffeUI(PriffeDomain, FamilyUI):
     entry_template = "tournaments/protocols/entry/priffe.html"
     pulka_template = "tournaments/protocols/cells/priffe.html"
@@ -95,6 +110,7 @@ class PriffeUI(PriffeDomain, FamilyUI):
     )
     ending_closed_label = gettext_lazy("ended (the agreed sits were won)")
     finding_titles = FINDING_TITLES
+    finding_sources = ("004",)
     form_takes_penalties = True  # the form's straff
     # docs/priffe-format.md; tests/tournaments/protocols/test_desk_notation.py reads them
     notation_hint = gettext_lazy(
@@ -106,6 +122,12 @@ class PriffeUI(PriffeDomain, FamilyUI):
         "Optionally what the players wrote, to check it: “sheet 1: under 0 20, över 30 0” "
         "(below and above the line, the first side first; “utgång” after a game line)."
     )
+
+    def contract_said(self, value: str, source: str) -> str:
+        """A contract or bid of a finding (its Swedish name) in the reader's words
+        (:data:`CONTRACT_WORDS`); what is none as written."""
+        word = CONTRACT_WORDS.get(value)
+        return str(word) if word is not None else str(value)
 
     # --- sits ----------------------------------------------------------------------------
     @staticmethod

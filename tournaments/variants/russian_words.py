@@ -223,8 +223,9 @@ def finding_sentence(finding: Mapping[str, Any], names: Sequence[str], title: st
             "written": names[written] if written < len(names) else "?",
             "expected": names[expected] if expected < len(names) else "?",
         }
-    # otherwise the checker's own message where the page is in English; the heading alone
-    # (translated) in other languages
-    if (get_language() or "en").startswith("en"):
+    # a finding with a template: its sentence in the page's language (finding_message, done
+    # before: ``message`` holds it); otherwise the checker's own message where the page is in
+    # English, the heading alone (translated) in other languages
+    if finding.get("text") or (get_language() or "en").startswith("en"):
         return str(finding.get("message", ""))
     return who

@@ -14,13 +14,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.conventions import InvalidConventionError
+from scoring.findings import CONTRACT_PARAMS
 from scoring.model import Ending
 from tournaments import rule_sources
 from tournaments.convention_labels import convention_error_said
 from tournaments.families.protocols import deal_lines, effective_protocol, stored_protocol
 from tournaments.models import Protocol, Ruling, Table
 from tournaments.selectors.protocols import next_dealer, table_header
-from tournaments.variants import ui_of_protocol
+from tournaments.variants import ADAPTERS, FamilyUI, ui_of_protocol
 from tournaments.variants.russian_words import FINDING_TITLES
 from tournaments.words.rulings import _param_in_words, words_said
 
@@ -63,9 +64,13 @@ def finding_message(finding: dict[str, Any]) -> str:
             str(finding.get("message", "")), re.sub(r"\{(\w+)\}", r"%(\1)s", text), params
         )
         return convention_error_said(error)
+    said_by = _contracts_said_by(str(finding.get("source") or ""))
     for name, value in params.items():  # an English word of the catalogue (scoring.pot.check)
         if name.endswith("_word") and isinstance(value, str) and value:
             params[name] = gettext(value)
+        elif name in CONTRACT_PARAMS and isinstance(value, str) and value and said_by:
+            # a contract or bid by its code, in the reader's words (issue 36)
+            params[name] = said_by.contract_said(value, str(finding["source"]))
     words = finding.get("param_words")
     if isinstance(words, dict):  # parameters said again in the reader's language
         for name, said in words.items():
@@ -77,6 +82,15 @@ def finding_message(finding: dict[str, Any]) -> str:
         return gettext(text).format(**params)
     except (KeyError, IndexError, ValueError):
         return str(finding.get("message", ""))
+
+
+def _contracts_said_by(source: str) -> FamilyUI | None:
+    """The family whose checker cites rule source ``source`` (a finding's), which says the
+    contracts its findings name; ``None`` for a source no family claims."""
+    for ui in ADAPTERS.values():
+        if source in ui.finding_sources:
+            return ui
+    return None
 
 
 def version_reason(protocol: Protocol) -> str:

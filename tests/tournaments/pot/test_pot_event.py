@@ -189,7 +189,7 @@ def test_phone_page_takes_an_efterkop_chain_in_turn_order(client):
               tricks_0="5", tricks_1="5")  # fmt: skip
     v2 = current(table)
     assert [f["code"] for f in v2.findings] == ["EFTERKOP_ORDER"]
-    assert "[Viennese rules, “Efterköp”]" in client.get(url).content.decode()
+    assert "[Viennese rules, “Buying on (efterköp)”]" in client.get(url).content.decode()
     # a row without its buyer, or a gap between rows: an error naming the field, nothing saved
     for fields, message in (
         ({"efterkop_contract_1": "5"}, "Choose who made efterköp 1."),

@@ -132,3 +132,50 @@ def test_an_unknown_option_reads_in_the_pages_language_in_the_pot_and_priffe_gam
         with translation.override(language):
             expected = translation.gettext("“%(option)s” is not an option of this game.")
         assert said == expected % {"option": "nonsense"}, said
+
+
+def _auction_findings(game: str) -> list[dict]:
+    """An auction's bid not higher than the one before (Viennese: fem after hjärter, which rank
+    equal; German: Zwei aus der Hand after Prämie), stored as the services store it."""
+    from scoring.pot.auction import check_auction
+
+    auction = ((1, "4u"), (2, "5"), (0, "pass"), (2, "pass"), (1, "pass"))
+    if game == "german":
+        auction = ((1, "1"), (2, "4"), (0, "2u"), (1, "pass"), (2, "pass"), (0, "pass"))
+    found = check_auction(auction, 3, 0, 0, game, names=("Anna Alm", "Bertil Berg", "Cecilia C"))
+    return [_with_source(f) for f in found.findings if f.code == "AUCTION_NOT_HIGHER"]
+
+
+@pytest.mark.parametrize(
+    ("game", "language", "words", "not_there"),
+    [("viennese", "de", ["fünf", "Herz"], ["4u", "hjärter", "fem"]),
+     ("viennese", "sv", ["fem", "hjärter"], ["4u"]),
+     ("viennese", "hr", ["5", "herc"], ["4u", "hjärter", "fem"]),
+     ("viennese", "ru", ["5", "черв"], ["4u", "hjärter", "fem"]),
+     # English: the template is the command line's, which names hjärter and fem in the rule
+     # text's words; the values are the page's
+     ("viennese", "en", ["5 is not higher than hearts"], ["4u"]),
+     ("german", "de", ["Zwei aus der Hand", "Prämie"], ["2u"]),
+     ("german", "sv", ["2 utan köp", "hjärter"], ["2u", "aus der Hand", "Prämie"])],
+)  # fmt: skip
+def test_the_contracts_of_an_auctions_finding_read_in_the_pages_words(
+    game, language, words, not_there
+):
+    """Issue 36: an auction's finding names its bids in the page's words (the game's own where
+    the page reads them: the Viennese game in German on /de/), never by their codes ("2u") nor
+    in Swedish on another language's page; the English message keeps the codes."""
+    found = _auction_findings(game)
+    assert found and "u" in found[0]["message"], found  # the codes: 4u, 2u
+    with translation.override(language):
+        said = finding_message(found[0])
+    for word in words:
+        assert word in said, (word, said)
+    for word in not_there:
+        assert not re.search(rf"(?<!\w){re.escape(word)}(?!\w)", said), (word, said)
+
+
+def _with_source(f) -> dict:
+    """A finding as the services store it: its rule source, template and values
+    (tournaments.services.protocols.checks)."""
+    return {"code": f.code, "message": f.message, "source": f.source, "text": f.text,
+            "params": dict(f.params)}  # fmt: skip

@@ -138,4 +138,4 @@ def test_the_referee_desk_reads_the_priffe_notation_with_bids_and_a_straff(clien
     )
     assert [f["code"] for f in version.findings] == ["AUCTION_INFORMATION", "AUCTION_NOT_HIGHER"], version.findings
     page = client.get(url).content.decode()
-    assert "A bid against the bidding rules" in page and "[Priffe rules, “Budgivning”]" in page
+    assert "A bid against the bidding rules" in page and "[Priffe rules, “Bidding”]" in page

@@ -130,7 +130,7 @@ def test_phone_page_takes_priffe_deals_and_shows_findings_citing_seed_004(client
     v3 = current(table)
     assert {f["code"] for f in v3.findings} >= {"TRICKS_SUM"}, v3.findings
     page = client.get(url).content.decode()
-    assert "The tricks do not make thirteen" in page and "[Priffe rules, “Antal kort”]" in page
+    assert "The tricks do not make thirteen" in page and "[Priffe rules, “Number of cards”]" in page
     # a form without a declarer is refused naming the field, nothing lost
     r = client.post(url, {"based_on_version": "3", "action": "add", "kind": "hand",
                           "contract": "noll", "tricks_own": "3"})  # fmt: skip

@@ -69,3 +69,50 @@ def test_every_priffe_finding_template_has_its_words(language):
     assert len(templates) > 30
     missing = [t for t in sorted(templates) if not catalog.get(t)]
     assert not missing, missing
+
+
+def _auction_findings() -> list[dict]:
+    """The third speaker's spader after hjärter (an information bid of the first two only, and
+    not higher), spader written as the contract; a ruter not higher than hjärter, and the bids
+    giving another contract: stored as the services store them (with their rule source)."""
+    from scoring.priffe.protocol import Contract, Hand, PriffeProtocol
+
+    protocol = PriffeProtocol(
+        players=("Anna Alm", "Bertil Berg", "Cecilia Cronholm", "David Dahl"),
+        sittings=((0, 1, 2, 3),),
+        ending="in-progress",
+        deals=(
+            Hand(0, Contract.HJARTER, 1, (9, 4), bids=("hjärter", "pass", "spader", "pass")),
+            Hand(0, Contract.SPADER, 1, (9, 4), bids=("ruter", "hjärter", "ruter", "pass")),
+        ),
+    )
+    return [_with_source(f) for f in check(protocol).findings]
+
+
+@pytest.mark.parametrize(
+    ("language", "spades", "hearts"),
+    [("de", "Pik", "Herz"), ("hr", "pik", "herc"), ("sr-latn", "pik", "herc"),
+     ("ru", "пики", "черв"), ("en", "spades", "hearts"), ("sv", "spader", "hjärter")],
+)  # fmt: skip
+def test_the_contracts_of_an_auctions_finding_read_in_the_pages_words(language, spades, hearts):
+    """Issue 36: no Swedish contract in a German or Croatian sentence ("Gebot 3: spader …"):
+    the English message keeps the notation's word (the command line's), the page says the
+    contract in its own words, the Swedish page in the rule text's."""
+    found = _auction_findings()
+    codes = {f["code"] for f in found}
+    assert {"AUCTION_INFORMATION", "AUCTION_NOT_HIGHER", "INFORMATION_BID_CONTRACT",
+            "AUCTION_CONTRACT"} <= codes, codes  # fmt: skip
+    assert any("spader is not higher than hjärter" in f["message"] for f in found)
+    with translation.override(language):
+        said = " | ".join(finding_message(f) for f in found)
+    assert spades in said and hearts in said, said
+    if language != "sv":
+        assert not re.search(r"\b(?:spader|hjärter|ruter)\b", said), said
+    assert not re.search(r"\b(?:information bid|not higher than)\b", said) or language == "en"
+
+
+def _with_source(f) -> dict:
+    """A finding as the services store it: its rule source, template and values
+    (tournaments.services.protocols.checks)."""
+    return {"code": f.code, "message": f.message, "source": f.source, "text": f.text,
+            "params": dict(f.params)}  # fmt: skip

@@ -223,3 +223,21 @@ def test_a_referees_penalty_offers_no_correct_link_where_the_form_cannot_enter_o
     enter(client, table, url, {"kind": "straff", "sits": "1", "offender": "2",
                                "penalty_points": "50", "penalty_rule": "revoke"})  # fmt: skip
     assert "?edit=0#form" in client.get(url).content.decode()
+
+
+def test_a_closed_rounds_table_page_offers_no_correct_link(client):
+    """Issue 36: no "correct" link on a closed round's table page (the page could not save the
+    correction); the same page offers it while the round is open."""
+    from tournaments.models import Round
+
+    event, (table,), _ = balkan_table()
+    url = reverse("protocol-table", args=[table.url_key])
+    enter(
+        client, table, url,
+        {"kind": "hand", "declarer": "0", "contract": "3", "defence_1": "play",
+         "defence_2": "play", "tricks_1": "2", "tricks_2": "2"},
+    )  # fmt: skip
+    assert 'class="edit"' in client.get(url).content.decode()
+    Round.objects.filter(pk=table.round_id).update(state=Round.State.CLOSED)
+    page = client.get(url).content.decode()
+    assert 'class="edit"' not in page and "?edit=" not in page

@@ -34,3 +34,20 @@ def test_the_scan_finds_what_a_reader_must_not_meet():
         "a seat for a name in the notation box",
         "the English word 'Approved'",
     ]
+
+
+def test_the_scan_finds_a_findings_sentence_left_in_english():
+    """The pot games' and Priffe's findings once passed the scan in English (issue 36's
+    LEFT_TO_MSG36, gone): their sentences are English words of the catalogue on another page."""
+    for text in ("Gebot 3: tricks sum to 11, not 10",
+                 "bud 3: spader is an information bid of the first two speakers only",
+                 "licitacija 2: 5 is not higher than 3"):  # fmt: skip
+        assert any(p.startswith("the English word") for p in problems(text, "de")), text
+
+
+def test_an_address_is_no_code():
+    """A table's random link key printed as an address may hold capitals and an underscore
+    ("AR_GE", seen on a German blank protocol): not a code a person reads; the same outside an
+    address is one."""
+    assert problems("Protokoll eingeben: http://localhost:8000/de/t/AR_GE-6ux1E79Td5PjODog/", "de") == []
+    assert problems("Ergebnis: AR_GE", "de")
