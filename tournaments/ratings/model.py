@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 __all__ = [
     "PlayerState",
@@ -24,6 +25,7 @@ __all__ = [
     "RatingError",
     "RatingModel",
     "RatingRun",
+    "TableOutcome",
     "TableResult",
     "Opponent",
     "places_of",
@@ -191,13 +193,63 @@ def places_of(results: Sequence[TableResult]) -> tuple[list[int], list[int]]:
     return places, tied
 
 
+class TableOutcome(NamedTuple):
+    """One rated table as :func:`rate_events` leaves it: its players' places and states before
+    and after it, the shown values and each player's parts, one list entry per seat in the
+    table's order. :meth:`changes` makes its players' :class:`RatingChange` objects; the job
+    stores the table without them (:mod:`.compact`)."""
+
+    event: int
+    table: RatedTable
+    places: list[int]
+    tied: list[int]
+    before: list[PlayerState]
+    after: list[PlayerState]  # the table counted, ``last_event`` this event
+    shown_before: list[float]
+    spread_before: list[float | None]
+    shown_after: list[float]
+    spread_after: list[float | None]
+    parts: list[tuple[tuple[str, float, int | None], ...]]
+
+    def changes(self) -> list[RatingChange]:
+        results = self.table.results
+        return [
+            RatingChange(
+                person=r.person,
+                event=self.event,
+                round=self.table.round,
+                table=self.table.table,
+                place=self.places[i],
+                size=len(results),
+                tied=self.tied[i],
+                before=self.before[i],
+                after=self.after[i],
+                shown_before=self.shown_before[i],
+                shown_after=self.shown_after[i],
+                spread_after=self.spread_after[i],
+                parts=self.parts[i],
+                opponents=tuple(
+                    Opponent(o.person, self.shown_before[j], self.spread_before[j], self.places[j])
+                    for j, o in enumerate(results)
+                    if j != i
+                ),
+            )
+            for i, r in enumerate(results)
+        ]
+
+
 @dataclass
 class RatingRun:
-    """The result of :func:`rate_events`: every person's final state and every change in the
-    order rated."""
+    """The result of :func:`rate_events`: every person's final state and every table rated, in
+    the order rated (``tables``; empty when the changes were not kept); ``changes`` are their
+    players' changes in that order (made when first asked for)."""
 
     states: dict[int, PlayerState]
-    changes: list[RatingChange] = field(default_factory=list)
+    tables: list[TableOutcome] = field(default_factory=list)
+
+    @cached_property
+    def changes(self) -> list[RatingChange]:
+        return [c for t in self.tables for c in t.changes()]
 
     def history(self, person: int) -> list[RatingChange]:
         return [c for c in self.changes if c.person == person]
@@ -232,49 +284,45 @@ def rate_events(
 ) -> RatingRun:
     """Rate ``events`` in the order given, from the states ``start`` (a person not in it
     starts from :meth:`RatingModel.initial`). Deterministic: the same input gives the same
-    numbers.
+    numbers. With ``keep_changes`` the run keeps every table (:class:`TableOutcome`: what the
+    changes and their explanations are made of), else only the final states.
 
     :raises RatingError: for a table that cannot be rated (naming it).
     """
     states: dict[int, PlayerState] = dict(start or {})
     run = RatingRun(states)
     initial = model.initial()
-    shown, spread = model.shown, model.spread
+    shown, spread, parts, rate_table = model.shown, model.spread, model.parts, model.rate_table
+    keep = run.tables.append if keep_changes else None
     for event in events:
+        event_id = event.event
         for table in event.tables:
             _check(event, table)
             results = table.results
             before = [states.get(r.person, initial) for r in results]
             places, tied = places_of(results)
-            after = model.rate_table(table, before, places)
-            shown_before = [shown(s) for s in before]
-            spread_before = [spread(s) for s in before]
-            for i, r in enumerate(results):
-                a = after[i]
-                new = PlayerState(a.mu, a.sigma, before[i].tables + 1, event.event)
+            rated = rate_table(table, before, places)
+            after = [
+                PlayerState(a.mu, a.sigma, b.tables + 1, event_id)
+                for a, b in zip(rated, before, strict=True)
+            ]
+            for r, new in zip(results, after, strict=True):
                 states[r.person] = new
-                if not keep_changes:
-                    continue
-                run.changes.append(
-                    RatingChange(
-                        person=r.person,
-                        event=event.event,
-                        round=table.round,
-                        table=table.table,
-                        place=places[i],
-                        size=len(results),
-                        tied=tied[i],
-                        before=before[i],
-                        after=new,
-                        shown_before=shown_before[i],
-                        shown_after=shown(new),
-                        spread_after=spread(new),
-                        parts=tuple(model.parts(table, i, before, new)),
-                        opponents=tuple(
-                            Opponent(o.person, shown_before[j], spread_before[j], places[j])
-                            for j, o in enumerate(results)
-                            if j != i
-                        ),
-                    )
+            if keep is None:
+                continue
+            keep(
+                TableOutcome(
+                    event_id,
+                    table,
+                    places,
+                    tied,
+                    before,
+                    after,
+                    [shown(s) for s in before],
+                    [spread(s) for s in before],
+                    [shown(s) for s in after],
+                    [spread(s) for s in after],
+                    [tuple(parts(table, i, before, a)) for i, a in enumerate(after)],
                 )
+            )
     return run
