@@ -59,9 +59,9 @@ def test_the_records_round_trip_to_the_runs_changes(seed, key):
             mine[-1].shown_after,
             mine[-1].spread_after,
         )
-        assert r.seq == 1 + [
-            (c.person, c.event) for c in run.changes if c.event == r.event
-        ].index((r.person, r.event))
+        assert r.seq == 1 + [(c.person, c.event) for c in run.changes if c.event == r.event].index(
+            (r.person, r.event)
+        )
 
 
 def _order(run):
