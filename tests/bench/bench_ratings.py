@@ -346,8 +346,9 @@ def _correct(event_id: int, rng: random.Random) -> None:
                 data={},
                 is_current=True,
                 approved=True,
-                result=[{**r, "whists": str(-int(r["whists"]) + rng.randrange(-3, 4))}
-                        for r in p.result],
+                result=[
+                    {**r, "whists": str(-int(r["whists"]) + rng.randrange(-3, 4))} for r in p.result
+                ],
             )  # fmt: skip
             for p in old
         ]
@@ -363,10 +364,12 @@ def speed(args) -> None:
     _django(url)
     from django.db.models import F
 
-    from tournaments.models import Event, RatingChange, RatingList
+    from tournaments.models import Event, PersonEventRating, RatingList
+    from tournaments.selectors.ratings import stored_changes
     from tournaments.services import ratings as service
 
     if args.keep:
+        _migrate()  # a database kept from an older schema (nothing to do otherwise)
         ids = list(Event.objects.order_by("starts_on", "pk").values_list("pk", flat=True))
     else:
         _migrate()
@@ -386,7 +389,11 @@ def speed(args) -> None:
     t, c = time.perf_counter(), time.process_time()
     service.ratings_recompute(list_id=rating.pk)
     timings["from scratch"] = (time.perf_counter() - t, time.process_time() - c)
-    print(f"[speed] {RatingChange.objects.count()} changes stored", flush=True)
+    print(
+        f"[speed] {len(stored_changes(rating_list=rating))} changes stored in "
+        f"{PersonEventRating.objects.count()} records (one per person and event)",
+        flush=True,
+    )
     rng = random.Random(5)
     for name, event in (("after the last event changed", ids[-1]),
                         ("after the middle event (50th) changed", ids[49])):  # fmt: skip

@@ -10,7 +10,8 @@ import random
 import pytest
 
 from tests.tournaments.ratings.factories import make_event, make_persons, play_event
-from tournaments.models import RatingChange, RatingList
+from tournaments.models import RatingList
+from tournaments.selectors.ratings import stored_changes
 from tournaments.services import ratings as service
 from tournaments.words.ratings import signed
 
@@ -29,11 +30,7 @@ def test_a_persons_page_shows_the_plot_and_the_last_change_explained(phone, live
     rating = RatingList.objects.get(slug="balkan")
     service.ratings_recompute(list_id=rating.pk)
     person = persons[3]
-    last = (
-        RatingChange.objects.filter(rating_list=rating, person=person)
-        .order_by("-event_date", "-event_id", "-seq")
-        .first()
-    )
+    last = [c for c in stored_changes(rating_list=rating) if c.person == person.pk][-1]
     page = phone
     page.goto(f"{live_server.url}/ratings/balkan/people/{person.pk}/")
     plot = page.locator("#rating-plot svg")

@@ -6,7 +6,7 @@ from .incident import Appeal, EventPenalty, Incident, PenaltyDefinition, Penalty
 from .job import Job
 from .player import Avoidance, Entry, Player
 from .protocol import EntryKind, Protocol, ProtocolConfirmation
-from .rating import PersonRating, RatingChange, RatingList, UnratedEvent
+from .rating import PersonEventRating, PersonRating, RatingList, UnratedEvent
 from .round import Round, Seat, Table
 from .series import (
     Organisation,
@@ -51,7 +51,7 @@ __all__ += [
     "SeriesStandingsSnapshot",
 ]
 __all__ += ["Team", "TeamLineUp", "TeamMember", "TeamRules"]
-__all__ += ["PersonRating", "RatingChange", "RatingList", "UnratedEvent"]
+__all__ += ["PersonEventRating", "PersonRating", "RatingList", "UnratedEvent"]
 from .duplicate import Board, BoardResult, BoardScore, DuplicateEvent  # noqa: E402
 
 __all__ += ["Board", "BoardResult", "BoardScore", "DuplicateEvent"]

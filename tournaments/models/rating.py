@@ -8,7 +8,8 @@ events of one organisation (a federation's own rating) or of one series. It stor
 spec (key, version, parameters) its numbers were computed with, and the state of its
 recomputation: the job (``services.ratings.ratings_recompute``) rates from the earliest changed
 event on (``dirty_*``), never inside a request. :class:`PersonRating` is a person's current
-rating, :class:`RatingChange` one table's change with its explanation; pages read these rows.
+rating, :class:`PersonEventRating` his rating through one event with each table's change and
+its explanation; pages read these rows.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["PersonRating", "RatingChange", "RatingList", "UnratedEvent"]
+__all__ = ["PersonEventRating", "PersonRating", "RatingList", "UnratedEvent"]
 
 
 class RatingList(models.Model):
@@ -128,61 +129,69 @@ class PersonRating(models.Model):
         return f"{self.person} {self.shown:.0f}"
 
 
-class RatingChange(models.Model):
-    """One person's change at one table, with its explanation (``parts``: ``[key, value,
-    opponent person or null]``, adding up to the change; ``opponents``: ``[person, shown,
-    spread, place]`` as they stood before the table)."""
+class PersonEventRating(models.Model):
+    """One person's rating through one event: his state before its first table and after its
+    last, and every table's change in it with its explanation, as one JSON array
+    (``changes``: one entry per table in the order rated, the fields of
+    ``tournaments.ratings.compact.TABLE_FIELDS``: round, table, place, size, tied, μ and σ
+    after it, the shown rating and its ± after it, ``parts`` ``[key, value, opponent person or
+    null]`` adding up to the change, ``opponents`` ``[person, shown, ±, place]`` as they stood
+    before the table). A table's rating before it is the table's before it (the first: the
+    record's ``shown_before``). A season of 100 events × 150 players × 9 rounds is 15,000
+    records (one per table and person would be 135,000)."""
 
-    # no index of their own: the two below lead with the list (a season writes 135,000 rows at
+    # no index of their own: the two below lead with the list (a season writes its records at
     # once, and every index is written with them); no database constraint either: PostgreSQL
-    # checks a deferred foreign key per row at the commit (405,000 checks for a season), and
-    # the job writes only ids it has just read from the list, the entries and the events.
-    # Django's own cascade (``on_delete``) still deletes a person's, an event's and a list's
-    # changes with them.
+    # checks a deferred foreign key per row at the commit, and the job writes only ids it has
+    # just read from the list, the entries and the events. Django's own cascade
+    # (``on_delete``) still deletes a person's, an event's and a list's records with them.
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False,
+        RatingList, on_delete=models.CASCADE, related_name="event_ratings", db_index=False,
         db_constraint=False,
     )  # fmt: skip
     person = models.ForeignKey(
-        "tournaments.Person", on_delete=models.CASCADE, related_name="rating_changes",
+        "tournaments.Person", on_delete=models.CASCADE, related_name="event_ratings",
         db_index=False, db_constraint=False,
     )  # fmt: skip
     event = models.ForeignKey(
-        "tournaments.Event", on_delete=models.CASCADE, related_name="rating_changes",
+        "tournaments.Event", on_delete=models.CASCADE, related_name="event_ratings",
         db_index=False, db_constraint=False,
     )  # fmt: skip
     event_date = models.DateField()
-    # the order of the change within its event (rounds, then tables)
+    # the place of the person's first change among the event's changes (from 1): the event's
+    # records in this order list its changes in the order rated
     seq = models.PositiveIntegerField()
-    round = models.PositiveSmallIntegerField()
-    table = models.PositiveSmallIntegerField()
-    place = models.PositiveSmallIntegerField()
-    size = models.PositiveSmallIntegerField()
-    tied = models.PositiveSmallIntegerField(default=1)
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
+    tables_before = models.PositiveIntegerField()
+    shown_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
     tables_after = models.PositiveIntegerField()
-    shown_before = models.FloatField()
     shown_after = models.FloatField()
     spread_after = models.FloatField(null=True, blank=True)
-    parts = models.JSONField(default=list)
-    opponents = models.JSONField(default=list)
+    # the tables' changes as JSON text, written by ``tournaments.ratings.compact.pack`` and
+    # read whole (never queried inside): a text column costs PostgreSQL no parsing
+    changes = models.TextField()
 
     class Meta:
         ordering = ["event_date", "event_id", "seq"]
         indexes = [
             models.Index(
-                fields=["rating_list", "person", "event_date", "event", "seq"],
-                name="rating_change_person",
+                fields=["rating_list", "person", "event_date", "event"],
+                name="event_rating_person",
             ),
-            models.Index(fields=["rating_list", "event", "seq"], name="rating_change_event"),
+            models.Index(fields=["rating_list", "event", "seq"], name="event_rating_event"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.person} {self.change:+.1f} ({self.event_id}, {self.round}/{self.table})"
+        return f"{self.person_id} {self.change:+.1f} ({self.event_id})"
 
     @property
     def change(self) -> float:
         return self.shown_after - self.shown_before
+
+    @property
+    def tables(self) -> int:
+        """The person's rated tables at the event."""
+        return self.tables_after - self.tables_before

@@ -9,7 +9,8 @@ rated events in date order (:class:`RatedEvent`), each a list of its rounds' tab
 results are ties). :func:`rate_events` runs a :class:`RatingModel` over them table by table and
 returns every person's state and every change (:class:`RatingChange`) with its explanation: the
 place at the table, the opponents as they stood, and the parts the change is made of (they add
-up to the change).
+up to the change). The job stores them compactly, one record per person and event
+(:mod:`.compact`: :func:`pack`, and :func:`unpack` back to the same changes).
 
 Two models (:data:`MODELS`, chosen by key; their parameters and version are stored with every
 computed rating, :meth:`RatingModel.spec`, so that a recomputation gives the same numbers):
@@ -27,6 +28,7 @@ computed rating, :meth:`RatingModel.spec`, so that a recomputation gives the sam
 [(7, 1, 2.0), (8, 2, -1.0), (9, 3, -2.0)]
 """
 
+from .compact import EventChanges, pack, unpack
 from .model import (
     PlayerState,
     RatedEvent,
@@ -35,6 +37,7 @@ from .model import (
     RatingError,
     RatingModel,
     RatingRun,
+    TableOutcome,
     TableResult,
     places_of,
     rate_events,
@@ -43,6 +46,7 @@ from .registry import DEFAULT_MODEL, MODELS, model_for, model_from_spec
 
 __all__ = [
     "DEFAULT_MODEL",
+    "EventChanges",
     "MODELS",
     "PlayerState",
     "RatedEvent",
@@ -51,9 +55,12 @@ __all__ = [
     "RatingError",
     "RatingModel",
     "RatingRun",
+    "TableOutcome",
     "TableResult",
     "model_for",
     "model_from_spec",
+    "pack",
     "places_of",
     "rate_events",
+    "unpack",
 ]

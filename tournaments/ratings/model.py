@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 __all__ = [
     "PlayerState",
@@ -24,6 +25,7 @@ __all__ = [
     "RatingError",
     "RatingModel",
     "RatingRun",
+    "TableOutcome",
     "TableResult",
     "Opponent",
     "places_of",
@@ -36,9 +38,9 @@ class RatingError(ValueError):
     that needs it): the message names the event, round and table."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableResult:
-    """One person's result at one table: ``score`` is the table result (more is better)."""
+class TableResult(NamedTuple):
+    """One person's result at one table: ``score`` is the table result (more is better). A
+    named tuple, as :class:`PlayerState`: a season makes 135,000 of them."""
 
     person: int
     score: float
@@ -63,10 +65,10 @@ class RatedEvent:
     tables: tuple[RatedTable, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerState:
+class PlayerState(NamedTuple):
     """A person's rating state: the model's mean and spread (``sigma`` 0 for a model without
-    uncertainty), the number of tables rated and the last event rated."""
+    uncertainty), the number of tables rated and the last event rated. A named tuple (made
+    twice per player and table: a frozen dataclass's making cost a season 0.5 s of CPU)."""
 
     mu: float
     sigma: float
@@ -186,18 +188,78 @@ def places_of(results: Sequence[TableResult]) -> tuple[list[int], list[int]]:
     ([2, 1, 2], [2, 1, 2])
     """
     scores = [r.score for r in results]
-    places = [1 + sum(1 for t in scores if t > s) for s in scores]
-    tied = [sum(1 for t in scores if t == s) for s in scores]
+    places, tied = [], []
+    for s in scores:  # tables of 3 or 4: counting beats sorting
+        better = same = 0
+        for t in scores:
+            if t > s:
+                better += 1
+            elif t == s:
+                same += 1
+        places.append(better + 1)
+        tied.append(same)
     return places, tied
+
+
+class TableOutcome(NamedTuple):
+    """One rated table as :func:`rate_events` leaves it: its players' places and states before
+    and after it, the shown values and each player's parts, one list entry per seat in the
+    table's order. :meth:`changes` makes its players' :class:`RatingChange` objects; the job
+    stores the table without them (:mod:`.compact`)."""
+
+    event: int
+    table: RatedTable
+    places: list[int]
+    tied: list[int]
+    before: list[PlayerState]
+    after: list[PlayerState]  # the table counted, ``last_event`` this event
+    shown_before: list[float]
+    spread_before: list[float | None]
+    shown_after: list[float]
+    spread_after: list[float | None]
+    parts: list[tuple[tuple[str, float, int | None], ...]]
+
+    def changes(self) -> list[RatingChange]:
+        results = self.table.results
+        return [
+            RatingChange(
+                person=r.person,
+                event=self.event,
+                round=self.table.round,
+                table=self.table.table,
+                place=self.places[i],
+                size=len(results),
+                tied=self.tied[i],
+                before=self.before[i],
+                after=self.after[i],
+                shown_before=self.shown_before[i],
+                shown_after=self.shown_after[i],
+                spread_after=self.spread_after[i],
+                parts=self.parts[i],
+                opponents=tuple(
+                    Opponent(o.person, self.shown_before[j], self.spread_before[j], self.places[j])
+                    for j, o in enumerate(results)
+                    if j != i
+                ),
+            )
+            for i, r in enumerate(results)
+        ]
 
 
 @dataclass
 class RatingRun:
-    """The result of :func:`rate_events`: every person's final state and every change in the
-    order rated."""
+    """The result of :func:`rate_events`: every person's final state and every table rated, in
+    the order rated (``tables``; empty when the changes were not kept); ``changes`` are their
+    players' changes in that order (made when first asked for)."""
 
     states: dict[int, PlayerState]
-    changes: list[RatingChange] = field(default_factory=list)
+    tables: list[TableOutcome] = field(default_factory=list)
+    #: with ``packed``: one record per person and event (``compact.EventChanges``)
+    records: list[Any] = field(default_factory=list)
+
+    @cached_property
+    def changes(self) -> list[RatingChange]:
+        return [c for t in self.tables for c in t.changes()]
 
     def history(self, person: int) -> list[RatingChange]:
         return [c for c in self.changes if c.person == person]
@@ -229,52 +291,56 @@ def rate_events(
     start: Mapping[int, PlayerState] | None = None,
     *,
     keep_changes: bool = True,
+    packed: bool = False,
 ) -> RatingRun:
     """Rate ``events`` in the order given, from the states ``start`` (a person not in it
     starts from :meth:`RatingModel.initial`). Deterministic: the same input gives the same
-    numbers.
+    numbers. With ``keep_changes`` the run keeps every table (:class:`TableOutcome`: what the
+    changes and their explanations are made of), else only the final states; ``packed``
+    keeps them as the stored records instead (``run.records``, :func:`.compact.pack`'s).
 
     :raises RatingError: for a table that cannot be rated (naming it).
     """
     states: dict[int, PlayerState] = dict(start or {})
     run = RatingRun(states)
     initial = model.initial()
-    shown, spread = model.shown, model.spread
+    shown, spread, parts, rate_table = model.shown, model.spread, model.parts, model.rate_table
+    keep = run.tables.append if keep_changes else None
+    if packed:
+        from .compact import Packer  # the module imports this one
+
+        packer = Packer()
+        run.records = packer.records
+        keep = packer.add
     for event in events:
+        event_id = event.event
         for table in event.tables:
             _check(event, table)
             results = table.results
             before = [states.get(r.person, initial) for r in results]
             places, tied = places_of(results)
-            after = model.rate_table(table, before, places)
-            shown_before = [shown(s) for s in before]
-            spread_before = [spread(s) for s in before]
-            for i, r in enumerate(results):
-                a = after[i]
-                new = PlayerState(a.mu, a.sigma, before[i].tables + 1, event.event)
+            rated = rate_table(table, before, places)
+            after = [
+                PlayerState(a.mu, a.sigma, b.tables + 1, event_id)
+                for a, b in zip(rated, before, strict=True)
+            ]
+            for r, new in zip(results, after, strict=True):
                 states[r.person] = new
-                if not keep_changes:
-                    continue
-                run.changes.append(
-                    RatingChange(
-                        person=r.person,
-                        event=event.event,
-                        round=table.round,
-                        table=table.table,
-                        place=places[i],
-                        size=len(results),
-                        tied=tied[i],
-                        before=before[i],
-                        after=new,
-                        shown_before=shown_before[i],
-                        shown_after=shown(new),
-                        spread_after=spread(new),
-                        parts=tuple(model.parts(table, i, before, new)),
-                        opponents=tuple(
-                            Opponent(o.person, shown_before[j], spread_before[j], places[j])
-                            for j, o in enumerate(results)
-                            if j != i
-                        ),
-                    )
+            if keep is None:
+                continue
+            keep(
+                TableOutcome(
+                    event_id,
+                    table,
+                    places,
+                    tied,
+                    before,
+                    after,
+                    [shown(s) for s in before],
+                    [spread(s) for s in before],
+                    [shown(s) for s in after],
+                    [spread(s) for s in after],
+                    [tuple(parts(table, i, before, a)) for i, a in enumerate(after)],
                 )
+            )
     return run

@@ -22,9 +22,9 @@ from tournaments.models import (
     Entry,
     Event,
     Person,
+    PersonEventRating,
     PersonRating,
     Protocol,
-    RatingChange,
     RatingList,
     Round,
     SeriesEvent,
@@ -32,7 +32,14 @@ from tournaments.models import (
     UnratedEvent,
 )
 from tournaments.models.series import anonymous_name, initials
-from tournaments.ratings import RatedEvent, RatedTable, TableResult
+from tournaments.ratings import (
+    PlayerState,
+    RatedEvent,
+    RatedTable,
+    RatingChange,
+    TableResult,
+    unpack,
+)
 
 __all__ = [
     "ACTIVE_DAYS",
@@ -51,6 +58,7 @@ __all__ = [
     "rated_inputs",
     "rating_lists_of_event",
     "states_before",
+    "stored_changes",
 ]
 
 
@@ -133,33 +141,25 @@ def _score(value: Any) -> float:
 
 def _approved_tables(event_ids: list[int]) -> list[tuple[int, int, int, Any]]:
     """Per table of the events with an approved protocol: (event, round, table, result rows
-    ``[{"entry", "whists"}]``), the latest approved version of each table, in round and table
-    order. On PostgreSQL only the entries and results leave the database, as one JSON text
-    decoded at once (135,000 results of a season: one ``json.loads``)."""
+    ``[{"entry", "whists", …}]``), the latest approved version of each table, in event, round
+    and table order. On PostgreSQL one query of plain rows, each result as its JSON text, all
+    decoded at once (45,000 tables of a season: one ``json.loads``; building the JSON in the
+    database cost it more than this whole read)."""
     if not event_ids:
         return []
     t_p, t_t, t_r = Protocol._meta.db_table, Table._meta.db_table, Round._meta.db_table
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT coalesce(jsonb_agg(jsonb_build_array(x.event_id, x.rn, x.tn, "
-                "y.e->'entry', y.e->'whists') ORDER BY x.event_id, x.rn, x.tn, y.n), "
-                "'[]'::jsonb)::text FROM ("
-                "SELECT DISTINCT ON (p.table_id) r.event_id, r.number AS rn, t.number AS tn, "
-                f"p.result FROM {t_p} p JOIN {t_t} t ON t.id = p.table_id "
-                f"JOIN {t_r} r ON r.id = t.round_id WHERE p.approved AND r.event_id = ANY(%s) "
-                "ORDER BY p.table_id, p.id DESC) x CROSS JOIN LATERAL jsonb_array_elements("
-                "CASE WHEN jsonb_typeof(x.result) = 'array' THEN x.result ELSE '[]'::jsonb END)"
-                " WITH ORDINALITY AS y(e, n)",
+                "SELECT DISTINCT ON (p.table_id) r.event_id, r.number, t.number, p.result::text "
+                f"FROM {t_p} p JOIN {t_t} t ON t.id = p.table_id JOIN {t_r} r ON r.id = t.round_id "
+                "WHERE p.approved AND r.event_id = ANY(%s) ORDER BY p.table_id, p.id DESC",
                 [event_ids],
             )
-            (text,) = cursor.fetchone()
-        tables: list[tuple[int, int, int, Any]] = []
-        for e, r, t, entry, whists in json.loads(text):
-            if not tables or tables[-1][:3] != (e, r, t):
-                tables.append((e, r, t, []))
-            tables[-1][3].append({"entry": entry, "whists": whists})
-        return tables
+            found = cursor.fetchall()
+        found.sort(key=lambda x: (x[0], x[1], x[2]))
+        results = json.loads("[" + ",".join(x[3] for x in found) + "]") if found else []
+        return [(e, r, t, res) for (e, r, t, _text), res in zip(found, results, strict=True)]
     latest: dict[int, tuple[int, int, int, Any]] = {}
     for table_id, e, r, t, result in (
         Protocol.objects.filter(approved=True, table__round__event_id__in=event_ids)
@@ -211,9 +211,9 @@ def rated_inputs(*, keys: list[tuple[EventKey, int]]) -> list[RatedEventInput]:
 def states_before(
     *, rating_list: RatingList, key: EventKey | None, persons: set[int] | None = None
 ) -> dict[int, Any]:
-    """Each person's (of ``persons``, when given) last stored change before the event ``key``
+    """Each person's (of ``persons``, when given) last stored record before the event ``key``
     (all of them for None): ``{person: (mu, sigma, tables, event, event_date)}``."""
-    changes = RatingChange.objects.filter(rating_list=rating_list)
+    changes = PersonEventRating.objects.filter(rating_list=rating_list)
     if persons is not None:
         changes = changes.filter(person_id__in=persons)
     if key is not None:
@@ -222,7 +222,7 @@ def states_before(
         )
     if connection.vendor == "postgresql":
         rows = (
-            changes.order_by("person_id", "-event_date", "-event_id", "-seq")
+            changes.order_by("person_id", "-event_date", "-event_id")
             .distinct("person_id")
             .values_list(
                 "person_id", "mu_after", "sigma_after", "tables_after", "event_id", "event_date"
@@ -230,11 +230,32 @@ def states_before(
         )
         return {r[0]: r[1:] for r in rows}
     found: dict[int, Any] = {}
-    for r in changes.order_by("event_date", "event_id", "seq").values_list(
+    for r in changes.order_by("event_date", "event_id").values_list(
         "person_id", "mu_after", "sigma_after", "tables_after", "event_id", "event_date"
     ):
         found[r[0]] = r[1:]
     return found
+
+
+def stored_changes(*, rating_list: RatingList) -> list[RatingChange]:
+    """Every stored change of the list as the job's run made it (``tournaments.ratings``'
+    changes, unpacked from the records), event by event, each event's persons in the order
+    of their first change there (a record's state before holds the event of the person's
+    record before it, None for his first)."""
+    last: dict[int, int] = {}
+    rows = []
+    for person, event, mu, sigma, tables, shown, changes in (
+        PersonEventRating.objects.filter(rating_list=rating_list)
+        .order_by("event_date", "event_id", "seq")
+        .values_list(
+            "person_id", "event_id", "mu_before", "sigma_before", "tables_before",
+            "shown_before", "changes",
+        )
+    ):  # fmt: skip
+        before = PlayerState(mu, sigma, tables, last.get(person))
+        rows.append((person, event, before, shown, json.loads(changes)))
+        last[person] = event
+    return unpack(rows)
 
 
 # --- what the pages show ------------------------------------------------------------------------
@@ -348,23 +369,36 @@ def rating_choices(*, rating_list: RatingList) -> dict[str, list[str]]:
     return {"clubs": clubs, "cities": cities}
 
 
-def _change_dict(c: RatingChange | dict[str, Any]) -> dict[str, Any]:
-    get = c.get if isinstance(c, dict) else lambda k: getattr(c, k)
-    return {
-        "event": get("event_id"),
-        "round": get("round"),
-        "table": get("table"),
-        "place": get("place"),
-        "size": get("size"),
-        "tied": get("tied"),
-        "before": get("shown_before"),
-        "after": get("shown_after"),
-        "change": get("shown_after") - get("shown_before"),
-        "spread": get("spread_after"),
-        "tables": get("tables_after"),
-        "parts": get("parts"),
-        "opponents": get("opponents"),
-    }
+def _event_changes(
+    event: int, shown_before: float, tables_before: int, changes: str
+) -> list[dict[str, Any]]:
+    """A stored record's tables' changes as the pages show them (each table's rating before it
+    is the one after the table before it; ``tournaments.ratings.compact.TABLE_FIELDS``)."""
+    out = []
+    before, tables = shown_before, tables_before
+    for rnd, tbl, place, size, tied, _mu, _sigma, after, spread, parts, opponents in json.loads(
+        changes
+    ):
+        tables += 1
+        out.append(
+            {
+                "event": event,
+                "round": rnd,
+                "table": tbl,
+                "place": place,
+                "size": size,
+                "tied": tied,
+                "before": before,
+                "after": after,
+                "change": after - before,
+                "spread": spread,
+                "tables": tables,
+                "parts": parts,
+                "opponents": opponents,
+            }
+        )
+        before = after
+    return out
 
 
 def person_history(*, rating_list: RatingList, person: Person) -> dict[str, Any]:
@@ -372,14 +406,12 @@ def person_history(*, rating_list: RatingList, person: Person) -> dict[str, Any]
     events' names and dates) and the names of the opponents the explanations mention."""
     current = PersonRating.objects.filter(rating_list=rating_list, person=person).first()
     changes = [
-        _change_dict(c)
-        for c in RatingChange.objects.filter(rating_list=rating_list, person=person)
-        .order_by("event_date", "event_id", "seq")
-        .values(
-            "event_id", "round", "table", "place", "size", "tied", "shown_before",
-            "shown_after", "spread_after", "tables_after", "parts", "opponents",
-        )
-    ]  # fmt: skip
+        c
+        for record in PersonEventRating.objects.filter(rating_list=rating_list, person=person)
+        .order_by("event_date", "event_id")
+        .values_list("event_id", "shown_before", "tables_before", "changes")
+        for c in _event_changes(*record)
+    ]
     events = {
         e.pk: e
         for e in Event.objects.filter(pk__in={c["event"] for c in changes}).only(
@@ -398,29 +430,26 @@ def person_history(*, rating_list: RatingList, person: Person) -> dict[str, Any]
 def event_changes(*, rating_list: RatingList, event: Event) -> list[dict[str, Any]]:
     """Each person's rating before and after the event, the change and his tables in it, the
     largest gain first."""
-    first: dict[int, dict[str, Any]] = {}
-    last: dict[int, dict[str, Any]] = {}
-    tables: dict[int, int] = defaultdict(int)
-    for c in (
-        RatingChange.objects.filter(rating_list=rating_list, event=event)
+    records = list(
+        PersonEventRating.objects.filter(rating_list=rating_list, event=event)
         .order_by("seq")
-        .values("person_id", "shown_before", "shown_after", "spread_after")
-    ):
-        first.setdefault(c["person_id"], c)
-        last[c["person_id"]] = c
-        tables[c["person_id"]] += 1
-    names = person_names(sorted(first))
+        .values_list(
+            "person_id", "shown_before", "shown_after", "spread_after", "tables_before",
+            "tables_after",
+        )
+    )  # fmt: skip
+    names = person_names(sorted(r[0] for r in records))
     rows = [
         {
             "person": p,
             "name": names.get(p, ""),
-            "before": first[p]["shown_before"],
-            "after": last[p]["shown_after"],
-            "change": last[p]["shown_after"] - first[p]["shown_before"],
-            "spread": last[p]["spread_after"],
-            "tables": tables[p],
+            "before": before,
+            "after": after,
+            "change": after - before,
+            "spread": spread,
+            "tables": tables_after - tables_before,
         }
-        for p in first
+        for p, before, after, spread, tables_before, tables_after in records
     ]
     rows.sort(key=lambda r: (-r["change"], r["name"]))
     return rows
@@ -445,9 +474,9 @@ def ratings_at_entry(*, event: Event) -> dict[int, tuple[float, float | None, bo
         return {}
     key = EventKey(event.starts_on, event.pk)
     before = (
-        RatingChange.objects.filter(rating_list=rating, person_id__in=set(persons.values()))
+        PersonEventRating.objects.filter(rating_list=rating, person_id__in=set(persons.values()))
         .filter(Q(event_date__lt=key.date) | Q(event_date=key.date, event_id__lt=key.event))
-        .order_by("person_id", "-event_date", "-event_id", "-seq")
+        .order_by("person_id", "-event_date", "-event_id")
     )
     if connection.vendor == "postgresql":
         rows = before.distinct("person_id").values_list(

@@ -16,6 +16,7 @@ lock; never run inside a request.
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -32,14 +33,14 @@ from tournaments.models import (
     Event,
     Job,
     Organisation,
+    PersonEventRating,
     PersonRating,
     Player,
-    RatingChange,
     RatingList,
     Series,
     UnratedEvent,
 )
-from tournaments.ratings import MODELS, PlayerState, model_for, rate_events
+from tournaments.ratings import MODELS, EventChanges, PlayerState, model_for, rate_events
 from tournaments.selectors.ratings import (
     PAGE_PART,
     EventKey,
@@ -161,7 +162,7 @@ def ratings_schedule_for_event(*, event_id: int) -> list[Job]:
     # nothing to rate and nothing rated: no entry linked to a person (an event before persons)
     if (
         not Entry.objects.filter(event_id=event_id, person__isnull=False).exists()
-        and not RatingChange.objects.filter(event_id=event_id).exists()
+        and not PersonEventRating.objects.filter(event_id=event_id).exists()
     ):
         return []
     family_rating_list(family=family)
@@ -283,70 +284,64 @@ def _lock(list_id: int) -> None:
         RatingList.objects.select_for_update().filter(pk=list_id).exists()
 
 
-_CHANGE_COLUMNS = (
-    "rating_list_id", "person_id", "event_id", "event_date", "seq", "round", "table",
-    "place", "size", "tied", "mu_before", "sigma_before", "mu_after", "sigma_after",
-    "tables_after", "shown_before", "shown_after", "spread_after", "parts", "opponents",
+_RECORD_COLUMNS = (
+    "rating_list_id", "person_id", "event_id", "event_date", "seq", "mu_before",
+    "sigma_before", "tables_before", "shown_before", "mu_after", "sigma_after", "tables_after",
+    "shown_after", "spread_after", "changes",
 )  # fmt: skip
-
-
-def _copy_line(row: tuple[Any, ...]) -> str:
-    """A change's row as a line of COPY's text format (``\\N`` for null; the JSON texts and
-    dates written here hold no tab, newline or backslash, numbers and keys only). The columns
-    are :data:`_CHANGE_COLUMNS`; a float is written as ``repr`` writes it (what ``str`` does),
-    exactly."""
-    (lst, person, event, date, seq, rnd, table, place, size, tied, mu_b, sigma_b, mu_a, sigma_a,
-     tables, shown_b, shown_a, spread, parts, opponents) = row  # fmt: skip
-    spread_text = _NULL if spread is None else repr(spread)
-    return (
-        f"{lst}\t{person}\t{event}\t{date}\t{seq}\t{rnd}\t{table}\t{place}\t{size}\t{tied}\t"
-        f"{mu_b!r}\t{sigma_b!r}\t{mu_a!r}\t{sigma_a!r}\t{tables}\t{shown_b!r}\t{shown_a!r}\t"
-        f"{spread_text}\t{parts}\t{opponents}\n"
-    )
-
-
 _NULL = "\\N"
 
 
-def _parts_json(parts: Any) -> str:
-    """A change's parts ``(key, value, person or None)`` as JSON text (what ``json.dumps``
-    writes, without its cost on 135,000 small lists)."""
-    return "[" + ",".join(
-        f'["{k}",{v!r},{"null" if p is None else p}]' for k, v, p in parts
-    ) + "]"  # fmt: skip
+def _copy_lines(list_id: int, date_of: dict[int, Any], rows: list[EventChanges]) -> str:
+    """The records as lines of COPY's text format (``\\N`` for null; the JSON text holds no tab,
+    newline or backslash: numbers, the models' keys and null only); the columns are
+    :data:`_RECORD_COLUMNS`, a float written as ``repr`` writes it, exactly."""
+    return "".join(
+        [
+            f"{list_id}\t{r.person}\t{r.event}\t{date_of[r.event]}\t{r.seq}\t{b.mu!r}\t"
+            f"{b.sigma!r}\t{b.tables}\t{r.shown_before!r}\t{a.mu!r}\t{a.sigma!r}\t{a.tables}\t"
+            f"{r.shown_after!r}\t{_NULL if r.spread_after is None else repr(r.spread_after)}\t"
+            f"[{','.join(r.tables)}]\n"
+            for r in rows
+            for b, a in ((r.before, r.after),)
+        ]
+    )
 
 
-def _opponents_json(opponents: Any) -> str:
-    """A change's opponents ``(person, shown, spread or None, place)`` as JSON text."""
-    return "[" + ",".join(
-        f'[{o.person},{o.shown!r},{"null" if o.spread is None else repr(o.spread)},{o.place}]'
-        for o in opponents
-    ) + "]"  # fmt: skip
-
-
-def _store_changes(rows: list[tuple[Any, ...]]) -> None:
-    """The new changes, by PostgreSQL's COPY in its text format (a season's 135,000 rows
-    written as a few large blocks)."""
+def _store_records(list_id: int, date_of: dict[int, Any], rows: list[EventChanges]) -> None:
+    """The new records, by PostgreSQL's COPY in its text format (a season's 15,000 written as
+    a few large blocks)."""
     if not rows:
         return
     if connection.vendor == "postgresql":
-        columns = ", ".join(f'"{c}"' for c in _CHANGE_COLUMNS)
+        columns = ", ".join(f'"{c}"' for c in _RECORD_COLUMNS)
         with connection.cursor() as cursor:
             with cursor.cursor.copy(
-                f"COPY {RatingChange._meta.db_table} ({columns}) FROM STDIN"
+                f"COPY {PersonEventRating._meta.db_table} ({columns}) FROM STDIN"
             ) as copy:
-                for at in range(0, len(rows), 5000):
-                    copy.write("".join(map(_copy_line, rows[at : at + 5000])))
+                for at in range(0, len(rows), 2000):
+                    copy.write(_copy_lines(list_id, date_of, rows[at : at + 2000]))
         return
-    RatingChange.objects.bulk_create(
+    PersonEventRating.objects.bulk_create(
         [
-            RatingChange(
-                **{
-                    c: json.loads(v) if c in ("parts", "opponents") else v
-                    for c, v in zip(_CHANGE_COLUMNS, row, strict=True)
-                }
-            )
-            for row in rows
+            PersonEventRating(
+                rating_list_id=list_id,
+                person_id=r.person,
+                event_id=r.event,
+                event_date=date_of[r.event],
+                seq=r.seq,
+                mu_before=r.before.mu,
+                sigma_before=r.before.sigma,
+                tables_before=r.before.tables,
+                shown_before=r.shown_before,
+                mu_after=r.after.mu,
+                sigma_after=r.after.sigma,
+                tables_after=r.after.tables,
+                shown_after=r.shown_after,
+                spread_after=r.spread_after,
+                changes=r.changes_json(),
+            )  # fmt: skip
+            for r in rows
         ],
         batch_size=1000,
     )
@@ -431,7 +426,7 @@ def _rate_from(
 ) -> None:
     """Delete the stored changes from ``key`` on (all of them when ``scratch``), rate
     ``inputs`` from the states before it and store the changes and the current ratings."""
-    changes = RatingChange.objects.filter(rating_list=row)
+    changes = PersonEventRating.objects.filter(rating_list=row)
     ratings = PersonRating.objects.filter(rating_list=row)
     if scratch or key is None:
         start: dict[int, Any] = {}
@@ -457,22 +452,18 @@ def _rate_from(
         for p, (mu, sigma, tables, event, _d) in start.items()
     }
     played = {p: d for p, (*_x, d) in start.items()}
-    run = rate_events([i.rated for i in inputs], model, states)
+    # the season's input lives until the job ends: frozen, the garbage collector does not scan
+    # its 180,000 objects at every collection while the rating allocates (a second of a season)
+    gc.freeze()
+    try:
+        run = rate_events([i.rated for i in inputs], model, states, packed=True)
+    finally:
+        gc.unfreeze()
     date_of = {i.key.event: i.key.date for i in inputs}
-    rows = []
-    seq_of: dict[int, int] = {}
-    for c in run.changes:
-        seq = seq_of[c.event] = seq_of.get(c.event, 0) + 1
-        played[c.person] = date_of[c.event]
-        rows.append(
-            (
-                row.pk, c.person, c.event, date_of[c.event], seq, c.round, c.table, c.place,
-                c.size, c.tied, c.before.mu, c.before.sigma, c.after.mu, c.after.sigma,
-                c.after.tables, c.shown_before, c.shown_after, c.spread_after,
-                _parts_json(c.parts), _opponents_json(c.opponents),
-            )
-        )  # fmt: skip
-    _store_changes(rows)
+    records = run.records
+    for r in records:
+        played[r.person] = date_of[r.event]
+    _store_records(row.pk, date_of, records)
     ratings._raw_delete(ratings.db)
     PersonRating.objects.bulk_create(
         [

@@ -55,7 +55,11 @@ def test_the_rating_list_and_its_filters(rated):
         == 11
     )
     clubs = sorted({p.club for p in persons[:11]})
-    club = Client().get("/ratings/balkan/", {"club": clubs.index("Club 3") + 1, "city": 0}).content.decode()
+    club = (
+        Client()
+        .get("/ratings/balkan/", {"club": clubs.index("Club 3") + 1, "city": 0})
+        .content.decode()
+    )
     assert club.count('href="/ratings/balkan/people/') == len(
         [p for p in persons if p.club == "Club 3"]
     )
