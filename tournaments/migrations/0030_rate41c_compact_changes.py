@@ -117,7 +117,7 @@ def expand(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0026_rate41b_changes_without_constraints'),
+        ('tournaments', '0029_dup43_adjusted_scores'),
     ]
 
     operations = [
