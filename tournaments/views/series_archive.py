@@ -73,9 +73,9 @@ def series_archive_page(request, slug: str):
         )
         return redirect("series-archive", slug=series.slug)
     jobs = list(
-        Job.objects.filter(task=EXPORT_TASK, key=export_key(series)).order_by(
-            "-created_at", "-pk"
-        )[:EXPORTS_SHOWN]
+        Job.objects.filter(task=EXPORT_TASK, key=export_key(series)).order_by("-created_at", "-pk")[
+            :EXPORTS_SHOWN
+        ]
     )
     exports = [
         {

@@ -251,7 +251,11 @@ def test_a_file_wrong_deep_inside_fails_in_the_job_naming_the_field_nothing_impo
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
             reverse("organisation-import-series", args=[series.organisation.slug]),
-            {"archive": upload(json.dumps(document).encode()), "slug": "nova", "event_suffix": "-n"},
+            {
+                "archive": upload(json.dumps(document).encode()),
+                "slug": "nova",
+                "event_suffix": "-n",
+            },
         )
     job = Job.objects.get(task=IMPORT_TASK)
     assert job.state == "failed" and "$.events[1].archive.players[0].name" in job.error
