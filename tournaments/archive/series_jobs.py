@@ -107,6 +107,8 @@ def _forget_older(series_id: int) -> None:
     ).order_by("-created_at", "-pk")
     for job in done[EXPORTS_KEPT:]:
         name = str((job.result or {}).get("file") or "")
+        if not name:  # forgotten already
+            continue
         if name.startswith(f"{EXPORTS}/") and default_storage.exists(name):
             default_storage.delete(name)
         job.result = {**(job.result or {}), "file": None}

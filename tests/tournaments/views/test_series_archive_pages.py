@@ -7,12 +7,13 @@ tests, when the commit hands them over."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from tests.factories import UserFactory
 from tests.tournaments.archive.test_series_archive import (  # noqa: F401
@@ -288,6 +289,67 @@ def test_an_import_job_delivered_twice_imports_once(
     events = Event.objects.count()
     assert series_archive_import_run(task_id=job.task_id) == job.result
     assert Event.objects.count() == events and Series.objects.filter(slug="jednom").count() == 1
+
+
+def test_a_failed_export_says_why_on_the_page(
+    client,
+    league_season,  # noqa: F811
+    monkeypatch,
+    django_capture_on_commit_callbacks,
+):
+    from tournaments.archive import series_jobs  # the job's body, made to fail
+
+    def broken(**kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(series_jobs, "series_archive_json", broken)
+    series = league_season
+    client.force_login(organiser_of(series.organisation))
+    job = exported(client, series, django_capture_on_commit_callbacks)
+    assert job.state == "failed" and job.result is None
+    page = client.get(reverse("series-archive", args=[series.slug])).content.decode()
+    assert "disk full" in page and "Traceback" not in page
+    assert 'http-equiv="refresh"' not in page and "archive.json" not in page
+    file_url = reverse("series-archive-file", args=[series.slug, job.task_id])
+    assert client.get(file_url).status_code == 404
+
+
+def test_an_import_whose_worker_is_lost_is_sent_again_then_given_up_visibly(
+    client,
+    league_season,  # noqa: F811
+    media,
+    django_capture_on_commit_callbacks,
+):
+    """A job whose worker stopped is sent again (it is safe to run twice); one that lost its
+    worker on every start fails with the reason, imports nothing, and its upload is deleted."""
+    from tournaments.jobs import outbox as jobs  # the sweep, as Celery beat runs it
+
+    series = league_season
+    client.force_login(organiser_of(series.organisation))
+    data = json.dumps(series_archive(series=series)).encode()
+    url = reverse("organisation-import-series", args=[series.organisation.slug])
+    for slug in ("lost-once", "lost-always"):
+        with django_capture_on_commit_callbacks(execute=False):  # never handed to the broker
+            client.post(url, {"archive": upload(data), "slug": slug, "event_suffix": f"-{slug}"})
+    once, always = Job.objects.filter(task=IMPORT_TASK).order_by("pk")
+    stale = timezone.now() - dt.timedelta(hours=1)
+    Job.objects.filter(pk=once.pk).update(state="running", heartbeat_at=stale, attempts=1)
+    Job.objects.filter(pk=always.pk).update(
+        state="running", heartbeat_at=stale, attempts=jobs.MAX_ATTEMPTS
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        counts = jobs.jobs_sweep(now=timezone.now() + dt.timedelta(minutes=5))
+    assert counts["lost"] == 1 and counts["failed"] == 1
+    once.refresh_from_db()
+    always.refresh_from_db()
+    assert once.state == "done" and Series.objects.filter(slug="lost-once").exists()
+    assert always.state == "failed" and "worker running this job stopped" in always.error
+    assert not Series.objects.filter(slug="lost-always").exists()
+    assert stored(media, "imports") == []
+    page = client.get(
+        reverse("organisation-import-series-job", args=[series.organisation.slug, always.task_id])
+    ).content.decode()
+    assert "The import failed; nothing was imported." in page and "stopped" in page
 
 
 def test_only_the_organisations_organisers_export_download_or_import(
