@@ -133,6 +133,9 @@ LOST: dict[str, tuple[bool, Callable[[Job, str], None] | None]] = {
     # safe to run again: the import commits the new event on the job's row (archive.imports)
     "tournaments.event_archive_import": (True, None),
     "tournaments.schedule_ahead": (True, None),
+    # the series archive (issue 39): a file written again, an import committed with its row
+    "tournaments.series_archive_export": (True, None),
+    "tournaments.series_archive_import": (True, None),
 }
 
 

@@ -10,6 +10,13 @@ import traceback
 
 from celery import shared_task
 
+from tournaments.archive.imports import archive_import_forget
+from tournaments.archive.series_jobs import (
+    EXPORT_TASK,
+    IMPORT_TASK,
+    series_archive_export_run,
+    series_archive_import_run,
+)
 from tournaments.errors import UserFacingError
 from tournaments.jobs.base import JobTask
 from tournaments.jobs.outbox import on_lost
@@ -18,7 +25,12 @@ from tournaments.pdf.series import series_pdf_mark_failed, series_pdf_render
 from tournaments.services import series as service
 from tournaments.services import series_files
 
-__all__ = ["series_pdf", "series_standings_recompute"]
+__all__ = [
+    "series_archive_export",
+    "series_archive_import",
+    "series_pdf",
+    "series_standings_recompute",
+]
 
 MAX_RETRIES = 3
 
@@ -77,3 +89,50 @@ def series_pdf(self, file_id: int) -> int:
             series_pdf_mark_failed(file_id=file_id, error=f"{exc.__class__.__name__}: {exc}")
             raise
         raise self.retry(exc=exc, countdown=2) from exc
+
+
+@shared_task(
+    base=JobTask,
+    name=EXPORT_TASK,
+    bind=True,
+    ignore_result=True,  # its state and the file's name are on its Job row
+    acks_late=True,
+    throws=(UserFacingError,),
+)
+def series_archive_export(self, series_id: int, user_id: int | None) -> dict[str, object]:
+    """Write a series' archive for its organiser to download:
+    ``tournaments.archive.series_jobs.series_archive_export_run``."""
+    return series_archive_export_run(task_id=self.request.id)
+
+
+@on_lost(IMPORT_TASK)
+def _series_import_lost(job: Job, reason: str) -> None:
+    """Given up on a series archive's import: nothing of it was stored; its upload goes."""
+    if job.args:
+        archive_import_forget(str(job.args[0]))
+
+
+@shared_task(
+    base=JobTask,
+    name=IMPORT_TASK,
+    bind=True,
+    ignore_result=True,  # its state and the new series are on its Job row
+    acks_late=True,
+    throws=(UserFacingError,),
+)
+def series_archive_import(
+    self,
+    name: str,
+    user_id: int | None,
+    organisation_id: int,
+    slug: str,
+    event_suffix: str,
+) -> dict[str, object]:
+    """Make a new series of an uploaded archive, once:
+    ``tournaments.archive.series_jobs.series_archive_import_run``. A failure imports nothing;
+    the upload is deleted (a failed job is not run again)."""
+    try:
+        return series_archive_import_run(task_id=self.request.id)
+    except Exception:
+        archive_import_forget(name)
+        raise

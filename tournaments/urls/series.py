@@ -14,11 +14,13 @@ urlpatterns = [
     path("s/<slug:slug>/standings.csv", v.series_csv, name="series-csv"),
     path("s/<slug:slug>/standings.pdf", v.series_pdf, name="series-pdf"),
     path("s/<slug:slug>/manage/", v.series_manage, name="series-manage"),
+    path("s/<slug:slug>/manage/archive/", archive.series_archive_page, name="series-archive"),
     path(
-        "s/<slug:slug>/manage/archive.json",
+        "s/<slug:slug>/manage/archive/<str:task_id>/archive.json",
         archive.series_archive_download,
-        name="series-archive",
+        name="series-archive-file",
     ),
+    path("s/<slug:slug>/manage/archive.json", archive.series_archive_old_address),
     path("people/<int:person_id>/", v.person_page, name="person"),
     path("people/<int:person_id>/manage/", people.person_manage, name="person-manage"),
     path("people/<int:person_id>/export.json", people.person_export, name="person-export"),
@@ -33,6 +35,11 @@ urlpatterns = [
         "o/<slug:slug>/import-series/",
         archive.organisation_import_series,
         name="organisation-import-series",
+    ),
+    path(
+        "o/<slug:slug>/import-series/<str:task_id>/",
+        archive.organisation_import_series_job,
+        name="organisation-import-series-job",
     ),
     path("e/<slug:slug>/manage/persons/", v.event_persons, name="event-persons"),
 ]
