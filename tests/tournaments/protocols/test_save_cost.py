@@ -15,9 +15,10 @@ from rest_framework.test import APIClient
 
 from scoring.russian.jsonio import to_dict
 from tests.factories import EntryFactory, PlayerFactory
-from tournaments.models import AuditLogEntry, Protocol, ProtocolStats, Seat, Table
+from tournaments.models import AuditLogEntry, Protocol, ProtocolStats, Ruling, Seat, Table
 from tournaments.services.protocols.saving import _lock_table
 from tournaments.services.round_states import round_close
+from tournaments.services.rulings import incident_record, ruling_make
 
 from .conftest import make_table
 from .test_protocol_services import closed_protocol, save
@@ -33,11 +34,12 @@ def _statements(captured) -> list[str]:
     return [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
 
 
-def test_a_table_key_save_runs_ten_statements(setup):
-    """Read the event and table, share the round, lock the table, read its seats, its current
-    and approved versions, its rulings; mark the previous version, write the version, its
-    facts and the log entry. The seats were read five times, the table and the current version
-    twice each (18 statements): a save that reads more fails here."""
+def test_a_table_key_save_runs_eight_statements(setup):
+    """Read the event and table by the URL; share the round; lock the table and read its seats,
+    in one statement; read its current and approved versions and whether a ruling is on it, in
+    one; mark the previous version, write the version, its facts and the log entry. The seats
+    were read five times, the table and the current version twice each (18 statements before
+    issue 38), then 10: a save that reads more fails here."""
     api = APIClient()
     api.credentials(HTTP_X_TABLE_KEY=setup.table.url_key)
     document = to_dict(closed_protocol(setup))
@@ -49,21 +51,53 @@ def test_a_table_key_save_runs_ten_statements(setup):
     assert r.json()["version"] == 2 and r.json()["confirmations"] == []
     sql = _statements(ctx.captured_queries)
     kinds = Counter(s.split(None, 1)[0] for s in sql)
-    assert kinds == {"SELECT": 6, "INSERT": 3, "UPDATE": 1}, "\n".join(sql)
-    assert sum('FROM "tournaments_seat"' in s for s in sql) == 1
+    assert kinds == {"SELECT": 4, "INSERT": 3, "UPDATE": 1}, "\n".join(sql)
+    assert sum('"tournaments_seat"' in s for s in sql) == 1
+    assert sum('"tournaments_ruling"' in s for s in sql) == 1  # no ruling: none read
     # the locks: the round shared, the table alone for update; never the event's row
     locks = [s for s in sql if " FOR " in s]
     assert len(locks) == 2
     assert locks[0].startswith('SELECT state FROM "tournaments_round"') and locks[0].endswith(
         "FOR SHARE"
     )
-    assert locks[1].endswith('FOR NO KEY UPDATE OF "tournaments_table"')
-    assert 'FROM "tournaments_table" WHERE' in locks[1]  # its round and event kept, not joined
+    assert locks[1].endswith("FOR NO KEY UPDATE OF t")
+    assert '"tournaments_round"' not in locks[1] and '"tournaments_event"' not in locks[1]
     # everything a save keeps is still written: the version, its facts, the log
     v2 = Protocol.objects.get(table=setup.table, version=2)
     assert v2.is_current and not Protocol.objects.get(table=setup.table, version=1).is_current
     assert ProtocolStats.objects.filter(protocol=v2).exists()
     assert AuditLogEntry.objects.filter(action="protocol.saved", data__version=2).exists()
+
+
+def test_a_save_on_a_table_with_a_ruling_reads_and_applies_it(setup):
+    """The rulings are read only when one with a penalty is active on the table (the versions'
+    statement says so): then the table's next save merges its entries in, as before."""
+    api = APIClient()
+    api.credentials(HTTP_X_TABLE_KEY=setup.table.url_key)
+    document = to_dict(closed_protocol(setup))
+    first = api.post(_url(setup), {"protocol": document, "based_on_version": None}, format="json")
+    assert first.status_code == 201 and first.json()["rulings_applied"] == []
+    incident = incident_record(
+        table=setup.table, deal=2, seats=[1], by=setup.referee, description="talon seen"
+    )
+    ruling = ruling_make(
+        incident=incident,
+        kind=Ruling.Kind.CATALOGUE,
+        penalty_code="TALON_PEEK",
+        seat=1,
+        reason="seen by the referee",
+        by=setup.referee,
+    )
+    current = Protocol.objects.get(table=setup.table, is_current=True)
+    assert current.version == 2  # the ruling re-scored the record
+    with CaptureQueriesContext(connection) as ctx:
+        r = api.post(_url(setup), {"protocol": document, "based_on_version": 2}, format="json")
+    assert r.status_code == 201, r.content
+    assert r.json()["version"] == 3 and r.json()["rulings_applied"] == [ruling.pk]
+    assert r.json()["ruling_entries"][0]["entries"] == ruling.entries
+    sql = _statements(ctx.captured_queries)
+    assert sum(s.startswith('SELECT "tournaments_ruling".') for s in sql) == 1  # read once
+    assert len(sql) == 9  # the eight of a save and the rulings
 
 
 def _second_table(setup) -> Table:
