@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
@@ -31,7 +32,7 @@ from tournaments.models import (
     Seat,
     Table,
 )
-from tournaments.models.round import without_draw_record
+from tournaments.models.round import DRAW_RECORD_FIELDS, without_draw_record
 
 __all__ = [
     "appeals_for_event",
@@ -61,10 +62,9 @@ SEATS = Prefetch(
 
 
 def table_by_key(key: str) -> Table:
-    return get_object_or_404(
-        Table.objects.select_related("round__event").defer(*without_draw_record("round")),
-        url_key=key,
-    )
+    """The table of the private link ``key`` with its round (its draw record left out) and
+    event, in one statement (:func:`_table_read`): 404 when no table has that key."""
+    return _table_read("t.{url_key} = %s", [key])
 
 
 def table_in_event(*, event: Event, round_number: int, table_number: int) -> Table:
@@ -79,12 +79,78 @@ def table_in_event(*, event: Event, round_number: int, table_number: int) -> Tab
 def table_of_event(*, slug: str, round_number: int, table_number: int) -> Table:
     """:func:`table_in_event` by the event's slug, with its round and event, in one query (the
     event is ``table.round.event``): 404 when the event, the round or the table is missing."""
-    return get_object_or_404(
-        Table.objects.select_related("round__event").defer(*without_draw_record("round")),
-        round__event__slug=slug,
-        round__number=round_number,
-        number=table_number,
+    return _table_read(
+        "e.{slug} = %s AND r.{round_number} = %s AND t.{table_number} = %s",
+        [slug, round_number, table_number],
     )
+
+
+# A table by its URL (the API's) or its private link (the phone's), with its round and event: what
+# every save and every read of a table's protocol starts with, written as SQL with the models'
+# own columns and conversions (issue 38: the ORM built this three-table query, about 45 columns,
+# for more CPU than anything else a save did). The instances are the ORM's (``from_db``), every
+# field loaded but the round's draw record (deferred, as ``without_draw_record`` leaves it).
+
+
+def _fields(model, leave_out: tuple[str, ...] = ()) -> list:
+    return [f for f in model._meta.concrete_fields if f.name not in leave_out]
+
+
+@cache
+def _table_read_parts() -> tuple[str, list[tuple[Any, list[str], list[list]]]]:
+    parts = []
+    columns = []
+    for model, alias, leave_out in (
+        (Table, "t", ()),
+        (Round, "r", DRAW_RECORD_FIELDS),
+        (Event, "e", ()),
+    ):
+        fields = _fields(model, leave_out)
+        converters = []  # as the ORM's compiler applies them: the backend's, then the field's
+        for f in fields:
+            col = f.get_col(alias)
+            got = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
+            converters.append([(convert, col) for convert in got])
+        parts.append((model, [f.attname for f in fields], converters))
+        columns += [f"{alias}.{_q(f.column)}" for f in fields]
+    t, r, e = (_q(m._meta.db_table) for m in (Table, Round, Event))
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {t} t "
+        f"JOIN {r} r ON r.{_q('id')} = t.{_q(_TABLE_ROUND.column)} "
+        f"JOIN {e} e ON e.{_q('id')} = r.{_q(Round._meta.get_field('event').column)} "
+    )
+    return sql, parts
+
+
+def _table_read(where: str, params: list) -> Table:
+    """The one table ``where`` names (its SQL: ``t``, ``r``, ``e`` the table, its round and
+    its event; ``{slug}``, ``{round_number}``, ``{table_number}`` and ``{url_key}`` their
+    columns) with its round and event; :class:`~django.http.Http404` when there is none."""
+    sql, parts = _table_read_parts()
+    condition = where.format(
+        slug=_q(Event._meta.get_field("slug").column),
+        round_number=_q(Round._meta.get_field("number").column),
+        table_number=_q(Table._meta.get_field("number").column),
+        url_key=_q(Table._meta.get_field("url_key").column),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"{sql} WHERE {condition}", params)
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("No such table.")
+    objects = []
+    start = 0
+    for model, fields, converters in parts:
+        values = list(row[start : start + len(fields)])
+        start += len(fields)
+        for i, convert in enumerate(converters):
+            for converter, col in convert:
+                values[i] = converter(values[i], col, connection)
+        objects.append(model.from_db(connection.alias, fields, values))
+    table, round_, event = objects
+    _ROUND_EVENT.set_cached_value(round_, event)
+    _TABLE_ROUND.set_cached_value(table, round_)
+    return table
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -117,6 +183,7 @@ _ENTRY = Seat._meta.get_field("entry")
 _PLAYER = Entry._meta.get_field("player")
 _SEAT_TABLE = Seat._meta.get_field("table")
 _TABLE_ROUND = Table._meta.get_field("round")
+_ROUND_EVENT = Round._meta.get_field("event")
 
 
 @cache

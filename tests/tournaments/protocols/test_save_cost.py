@@ -10,18 +10,24 @@ from collections import Counter
 
 import pytest
 from django.db import OperationalError, connection, transaction
+from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from scoring.russian.jsonio import to_dict
+from scoring.russian.protocol import Call, Game
 from tests.factories import EntryFactory, PlayerFactory
+from tournaments.api.views.protocols import ProtocolOutputSerializer, new_version_answer
 from tournaments.models import AuditLogEntry, Protocol, ProtocolStats, Ruling, Seat, Table
+from tournaments.models.round import DRAW_RECORD_FIELDS, without_draw_record
+from tournaments.selectors.protocols import table_by_key, table_of_event
+from tournaments.services.protocols import protocol_approve
 from tournaments.services.protocols.saving import _lock_table
 from tournaments.services.round_states import round_close
 from tournaments.services.rulings import incident_record, ruling_make
 
 from .conftest import make_table
-from .test_protocol_services import closed_protocol, save
+from .test_protocol_services import SIX, closed_protocol, save
 
 
 def _url(setup, table: int = 1) -> str:
@@ -162,3 +168,59 @@ def test_a_round_is_not_closed_under_a_save_in_flight():
     round_close(round_=setup.round, unfinished_reason="the save is over")
     setup.round.refresh_from_db()
     assert setup.round.state == setup.round.State.CLOSED
+
+
+def _loaded(obj) -> dict:
+    """The fields loaded on ``obj`` (its deferred ones left out) and their values."""
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields
+            if f.attname in obj.__dict__}  # fmt: skip
+
+
+def test_the_table_read_by_sql_is_the_orms(setup):
+    """The table by its URL and by its key (written as SQL for a save's CPU) holds what the
+    ORM's ``select_related`` read holds: every field of the table, its round (but the draw
+    record, left out as before) and its event, converted as the ORM converts them (JSON, dates)."""
+    event = setup.event
+    event.convention_options = {"stalingrad": True}
+    event.save()
+    setup.round.sitting_out = [1, 2]
+    setup.round.save()
+    orm = (
+        Table.objects.select_related("round__event")
+        .defer(*without_draw_record("round"))
+        .get(pk=setup.table.pk)
+    )
+    for read in (
+        table_of_event(slug=event.slug, round_number=1, table_number=1),
+        table_by_key(setup.table.url_key),
+    ):
+        assert _loaded(read) == _loaded(orm)
+        assert _loaded(read.round) == _loaded(orm.round)
+        assert _loaded(read.round.event) == _loaded(orm.round.event)
+        assert read.round.event.convention_options == {"stalingrad": True}
+        assert set(DRAW_RECORD_FIELDS) <= read.round.get_deferred_fields()
+    with pytest.raises(Http404):
+        table_of_event(slug=event.slug, round_number=1, table_number=9)
+    with pytest.raises(Http404):
+        table_by_key("no-such-key")
+
+
+def test_a_saves_answer_is_the_serializers(setup):
+    """The 201's body (built without a serializer for each save) is what
+    ``ProtocolOutputSerializer`` says of the version: every field, in its order, dates and
+    JSON as DRF writes them; a version with findings and a reason, saved by a referee."""
+    good = closed_protocol(setup)
+    v1 = save(setup, good, None)
+    bad = Game(0, SIX, (Call.WHIST, Call.PASS), 6, (3, 3))  # 12 tricks (3.2.8)
+    protocol_approve(protocol=v1, by=setup.referee, confirm_missing=True)
+    v2 = save(setup, good.with_deals((bad,) + good.deals[1:]), 1, by=setup.referee, reason="why")
+    v2.refresh_from_db()
+    assert v2.findings and v2.reason == "why"
+    v1.refresh_from_db()
+    for version in (v1, v2):
+        answer = new_version_answer(version)
+        expected = dict(ProtocolOutputSerializer(version).data)
+        if version is v1:  # confirmed by the three: a version just saved has nobody's yet
+            assert expected["confirmations"] == [0, 1, 2]
+            expected["confirmations"] = []
+        assert list(answer) == list(expected) and answer == expected
