@@ -76,6 +76,8 @@ def _statements(run) -> tuple[int, Counter]:
     with CaptureQueriesContext(connection) as ctx:
         run()
     sql = [q["sql"] for q in ctx.captured_queries]
+    if os.environ.get("BENCH_SAVE_SQL"):
+        print("\n".join(s[:300] for s in sql))
     return len(sql), Counter(s.split(None, 1)[0] for s in sql)
 
 

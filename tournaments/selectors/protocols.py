@@ -39,6 +39,7 @@ __all__ = [
     "next_dealer",
     "protocol_audit_log",
     "protocol_current",
+    "protocol_current_or_sent",
     "protocol_versions",
     "state_text",
     "round_protocols",
@@ -296,6 +297,23 @@ def table_save_state(table: Table, entry_kind: str, client_id: str = "") -> Save
         if is_resent:
             resent = pk
     return SaveState(current, approved, rulings, resent)
+
+
+def protocol_current_or_sent(
+    table: Table, client_id: str
+) -> tuple[Protocol | None, Protocol | None]:
+    """The table's current version of its own entry and the version a send of ``client_id``
+    (the phone's outbox) already stored there, each ``None`` where there is none, in one query:
+    what a phone's send reads before it saves (no confirmations: a send shows none)."""
+    current = sent = None
+    for p in Protocol.objects.filter(
+        Q(entry_kind=EntryKind.TABLE, is_current=True) | Q(client_id=client_id), table=table
+    ).order_by():  # two at most; the model's order would join the table, round and event
+        if p.client_id == client_id:
+            sent = p
+        if p.entry_kind == EntryKind.TABLE and p.is_current:
+            current = p
+    return current, sent
 
 
 def protocol_current(table: Table, entry_kind: str = EntryKind.TABLE) -> Protocol | None:
