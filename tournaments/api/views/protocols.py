@@ -10,6 +10,7 @@ approval someone else made first (``extra.approved_by``).
 from __future__ import annotations
 
 import secrets
+from functools import cache
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -76,9 +77,28 @@ class ProtocolOutputSerializer(serializers.ModelSerializer):
         ]
 
     def get_confirmations(self, obj: Protocol) -> list[int]:
-        if self.context.get("new_version"):  # a version just saved: confirmed by nobody yet
-            return []
         return sorted(c.seat for c in obj.confirmations.all())
+
+
+@cache
+def _output_fields() -> list[tuple[str, serializers.Field]]:
+    """The fields of :class:`ProtocolOutputSerializer` built once: DRF builds a model
+    serializer's fields from the model again for every instance, which cost a save's answer more
+    CPU than the rest of it (issue 38). Their ``to_representation`` keeps no state."""
+    fields = ProtocolOutputSerializer().fields
+    return [(name, field) for name, field in fields.items() if name != "confirmations"]
+
+
+def new_version_answer(protocol: Protocol) -> dict:
+    """``ProtocolOutputSerializer(protocol).data`` for a version just saved (confirmed by
+    nobody yet), as DRF's ``Serializer.to_representation`` makes it, without building the
+    serializer for each save."""
+    out = {}
+    for name, field in _output_fields():
+        value = field.get_attribute(protocol)
+        out[name] = None if value is None else field.to_representation(value)
+    out["confirmations"] = []
+    return out
 
 
 @extend_schema_serializer(component_name="ProtocolVersionSummary")
@@ -301,10 +321,7 @@ class ProtocolSubmitApi(_TableApi):
             return _error(exc, status.HTTP_409_CONFLICT)
         except UserFacingError as exc:
             return _error(exc)
-        return Response(
-            ProtocolOutputSerializer(saved, context={"new_version": True}).data,
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(new_version_answer(saved), status=status.HTTP_201_CREATED)
 
 
 class ProtocolVersionListApi(_TableApi):

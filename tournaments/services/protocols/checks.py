@@ -125,9 +125,13 @@ def players_sheet_errors(protocol: Protocol) -> tuple[int, int]:
     return len(errors), sum(1 for f in errors if f.get("players_sheet"))
 
 
-def _evaluate(table: Table, protocol: ScoringProtocol, sheet: Sheet | None) -> dict[str, Any]:
-    """Check and score the effective pulka; the fields a version stores."""
-    applied, warnings = _rulings_applied(table, protocol)
+def _evaluate(
+    table: Table, protocol: ScoringProtocol, sheet: Sheet | None, *, rulings: bool = True
+) -> dict[str, Any]:
+    """Check and score the effective pulka; the fields a version stores. ``rulings``: false when
+    the caller knows the table has no active ruling with a penalty (read under its lock:
+    ``selectors.protocols.table_save_state``), so none is read."""
+    applied, warnings = _rulings_applied(table, protocol) if rulings else ([], [])
     effective, origin = effective_protocol(protocol, applied)
     variant = variant_of(effective)
     try:

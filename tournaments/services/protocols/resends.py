@@ -8,9 +8,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.errors import UserFacingError
-from tournaments.models import Protocol, Table
+from tournaments.models import EntryKind, Protocol, Table
+from tournaments.selectors.protocols import table_save_state
 
-from .saving import _lock_table, protocol_save
+from .saving import _lock_table, _save_locked
 
 __all__ = ["CLIENT_ID_LENGTH", "checked_client_id", "protocol_by_client_id", "protocol_save_once"]
 
@@ -34,7 +35,8 @@ def checked_client_id(client_id: str) -> str:
 
 def protocol_by_client_id(table: Table, client_id: str) -> Protocol | None:
     """The version a send of this id already stored at this table, if any."""
-    return Protocol.objects.filter(table=table, client_id=checked_client_id(client_id)).first()
+    sent = Protocol.objects.filter(table=table, client_id=checked_client_id(client_id))
+    return sent.order_by().first()  # one at most; the model's order joins the table's round
 
 
 @transaction.atomic
@@ -42,13 +44,13 @@ def protocol_save_once(*, table: Table, client_id: str, **save) -> tuple[Protoco
     """:func:`~.saving.protocol_save` once per ``client_id`` at the table: ``(saved, False)``
     the first time, ``(the version stored then, True)`` for every resend, whatever its
     ``based_on_version`` (the first send moved the current version on). The table's row is
-    locked first, so two sends of one id at once store one version."""
+    locked first, so two sends of one id at once store one version; the id is looked for with
+    the versions the save reads under that lock (one statement)."""
     client_id = checked_client_id(client_id)
-    table = _lock_table(table)
-    stored = Protocol.objects.filter(table=table, client_id=client_id).first()
-    if stored is not None:
-        return stored, True
-    saved = protocol_save(table=table, **save)
-    Protocol.objects.filter(pk=saved.pk).update(client_id=client_id)
-    saved.client_id = client_id
+    table = _lock_table(table, seats=True)
+    kind = save.get("entry_kind", EntryKind.TABLE)
+    state = table_save_state(table, kind, client_id)
+    if state.resent is not None:
+        return Protocol.objects.get(pk=state.resent), True
+    saved = _save_locked(table=table, state=state, client_id=client_id, **save)
     return saved, False

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,7 +24,13 @@ from tournaments.models import (
 )
 from tournaments.models.player import new_url_key
 from tournaments.models.round import without_draw_record
-from tournaments.selectors.protocols import SEATS, table_seats
+from tournaments.selectors.protocols import (
+    SEATS,
+    SaveState,
+    table_locked,
+    table_save_state,
+    table_seats,
+)
 from tournaments.services.audit import audit_log
 from tournaments.services.standings import standings_schedule
 
@@ -84,13 +89,12 @@ def _lock_table(table: Table, *, seats: bool = False) -> Table:
                 [table.round_id],
             )
             state = cursor.fetchone()[0]
-    query = Table.objects.select_for_update(of=("self",), no_key=True)
     known = _ROUND.get_cached_value(table, None)
     if state is not None and known is not None and _EVENT.is_cached(known):
-        locked = (query.prefetch_related(SEATS) if seats else query).get(pk=table.pk)
+        locked = table_locked(table)  # with its seats, in one statement
         known.state = state  # as it stands under the share (a close waits for this save)
-        _ROUND.set_cached_value(locked, known)
         return locked
+    query = Table.objects.select_for_update(of=("self",), no_key=True)
     query = query.select_related("round__event").defer(*without_draw_record("round"))
     return (query.prefetch_related(SEATS) if seats else query).get(pk=table.pk)
 
@@ -103,24 +107,6 @@ def _current(table: Table, entry_kind: str) -> Protocol | None:
     # one at most (a constraint); the model's order would join the table, round and event
     current = Protocol.objects.filter(table=table, entry_kind=entry_kind, is_current=True)
     return current.order_by().first()
-
-
-def _current_and_approved(table: Table, entry_kind: str) -> tuple[Protocol | None, Protocol | None]:
-    """The chain's current version and the table's approved one (``None`` where there is
-    none), in one query, their numbers only (a save reads neither's record unless refused)."""
-    current = approved = None
-    for p in (
-        Protocol.objects.filter(
-            Q(entry_kind=entry_kind, is_current=True) | Q(approved=True), table=table
-        )
-        .only("pk", "table_id", "entry_kind", "version", "is_current", "approved")
-        .order_by()  # the model's order goes through the table, round and event
-    ):
-        if p.entry_kind == entry_kind and p.is_current:
-            current = p
-        if p.approved:
-            approved = p
-    return current, approved
 
 
 def referees_to_ask(event) -> list[str]:
@@ -196,6 +182,39 @@ def protocol_save(
     :raises UserFacingError: a change after approval without a referee or a reason.
     """
     table = _lock_table(table, seats=True)
+    return _save_locked(
+        table=table,
+        state=table_save_state(table, entry_kind),
+        protocol=protocol,
+        based_on_version=based_on_version,
+        sheet=sheet,
+        notation=notation,
+        entry_kind=entry_kind,
+        source=source,
+        reason=reason,
+        by=by,
+        via_entry=via_entry,
+    )
+
+
+def _save_locked(
+    *,
+    table: Table,
+    state: SaveState,
+    protocol: ScoringProtocol,
+    based_on_version: int | None,
+    sheet: Sheet | None = None,
+    notation: str = "",
+    entry_kind: str = EntryKind.TABLE,
+    source: str = Protocol.Source.REFEREE,
+    reason: str = "",
+    by=None,
+    via_entry=None,
+    client_id: str = "",
+) -> Protocol:
+    """:func:`protocol_save` with the table locked (:func:`_lock_table`, its seats read) and its
+    versions' ``state`` read under the lock; ``client_id``: the phone's id of the send
+    (``resends``), stored with the version."""
     event = table.round.event
     if protocol.size != len(table_seats(table)):
         raise UserFacingError(
@@ -221,12 +240,13 @@ def protocol_save(
                 {"field": "reason"},
             )
     protocol = _require_event_rules(table, protocol)
-    current, approved = _current_and_approved(table, entry_kind)
-    current_version = current.version if current else None
+    current, approved = state.current, state.approved  # (pk, version) or None
+    current_version = current[1] if current else None
     if based_on_version != current_version:
         differences = []
-        if current is not None:
-            differences = protocols_compare(stored_protocol(current.data), protocol)
+        if current is not None:  # its record read only now, to say what differs
+            data = Protocol.objects.filter(pk=current[0]).values_list("data", flat=True).get()
+            differences = protocols_compare(stored_protocol(data), protocol)
         raise StaleProtocolError(
             _(
                 "This protocol was changed by someone else (now version %(v)s) after you opened "
@@ -258,17 +278,17 @@ def protocol_save(
         raise UserFacingError(
             rule_sources.cited_in(str(exc)), {"field": "data", "path": getattr(exc, "path", None)}
         ) from exc
-    fields = _evaluate(table, protocol, sheet)
+    fields = _evaluate(table, protocol, sheet, rulings=state.rulings)
     if current is not None:
-        Protocol.objects.filter(pk=current.pk).update(is_current=False)
+        Protocol.objects.filter(pk=current[0]).update(is_current=False)
     if approved is not None:  # a change reopens the approval (issue 5)
-        Protocol.objects.filter(pk=approved.pk).update(approved=False)
+        Protocol.objects.filter(pk=approved[0]).update(approved=False)
         audit_log(
             event=event,
             action="protocol.reopened",
             by=by,
             reason=reason,
-            data={"table": table.pk, "version": approved.version},
+            data={"table": table.pk, "version": approved[1]},
         )
         schedule_standings(event.pk)
     saved = Protocol.objects.create(
@@ -283,6 +303,7 @@ def protocol_save(
         reason=reason,
         created_by=by if getattr(by, "is_authenticated", False) else None,
         created_via_entry=via_entry,
+        client_id=client_id,
         **fields,
     )
     _store_facts(saved, variant, stored)

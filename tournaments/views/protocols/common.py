@@ -55,11 +55,13 @@ def _rebuild(protocol, deals, ending=None):
     )
 
 
-def _save_from_post(request, table, version, protocol, ui, client_id: str = ""):
+def _save_from_post(request, table, version, protocol, ui, client_id: str = "", *, sent=False):
     """The table page's form (a deal added, corrected or deleted, a row the players wrote, the
     ending) saved as the next version; with ``client_id`` (the phone's outbox, issue 42) once
-    per id: ``(saved, True)`` for a resend of a send already stored."""
-    if client_id and (stored := svc.protocol_by_client_id(table, client_id)) is not None:
+    per id: ``(saved, True)`` for a resend of a send already stored. ``sent``: the caller has
+    looked for a version of that send already (``selectors.protocols.protocol_current_or_sent``)
+    and found none (the save looks again under the table's lock)."""
+    if client_id and not sent and (stored := svc.protocol_by_client_id(table, client_id)):
         return stored, True  # a resend: the version the first send stored
     action = request.POST.get("action", "add")
     deals = list(protocol.deals)
@@ -96,4 +98,3 @@ def _save_from_post(request, table, version, protocol, ui, client_id: str = ""):
     if client_id:
         return svc.protocol_save_once(client_id=client_id, **save)
     return svc.protocol_save(**save), False
-

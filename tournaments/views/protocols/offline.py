@@ -28,7 +28,7 @@ from tournaments.errors import UserFacingError
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.variants import ui_of_protocol
-from tournaments.views.protocols.common import _current_protocol, _save_from_post
+from tournaments.views.protocols.common import _save_from_post
 from tournaments.words import protocols as protocol_words
 
 __all__ = ["outbox_words", "table_manifest", "table_send", "table_worker", "OFFLINE_ASSETS"]
@@ -118,8 +118,7 @@ def table_manifest(request, key: str) -> JsonResponse:
     page = reverse("protocol-table", args=[key])
     response = JsonResponse(
         {
-            "name": f"{table.round.event.name}: "
-            + _("table %(n)d") % {"n": table.number},
+            "name": f"{table.round.event.name}: " + _("table %(n)d") % {"n": table.number},
             "short_name": _("Table %(n)d") % {"n": table.number},
             "start_url": page,
             "scope": page,
@@ -157,9 +156,15 @@ def table_send(request, key: str) -> JsonResponse:
     client_id = request.POST.get("client_id", "")
     try:
         client_id = svc.checked_client_id(client_id)  # every send names itself
-        version, protocol = _current_protocol(table)
-        ui = ui_of_protocol(protocol)
-        saved, replay = _save_from_post(request, table, version, protocol, ui, client_id)
+        version, stored = sel.protocol_current_or_sent(table, client_id)
+        if stored is not None:  # a resend: the version the first send stored
+            saved, replay = stored, True
+        else:
+            protocol = svc.stored_protocol(version.data) if version else svc.table_header(table)
+            ui = ui_of_protocol(protocol)
+            saved, replay = _save_from_post(
+                request, table, version, protocol, ui, client_id, sent=True
+            )
     except svc.StaleProtocolError as exc:
         return JsonResponse(
             {
