@@ -418,33 +418,58 @@ def test_a_refused_entry_goes_back_to_the_form_and_keeps_its_place(phone, live_s
     assert deals[1].declarer == 0 and deals[1].declarer_tricks == 6  # the game in its place
 
 
-def test_at_a_table_of_four_the_phone_says_the_sitting_out_shown_is_behind(phone, live_server):
-    """At a table of four the dealer sits out (001 §3.2.2): a deal kept on the phone moves the
-    turn, which the server decides; the phone says the one shown is behind until it is saved."""
+def test_at_a_table_of_four_the_phone_counts_who_deals_and_sits_out(phone, live_server):
+    """At a table of four the dealer sits out (Kodeks 1996, 3.2.2 and 3.2.10): offline, the
+    phone moves the turn over the deals it holds, marks in the form who deals and sits out,
+    and says what is entered for him instead of keeping it; the server, counting the same
+    turn when the deals arrive, stores them as the phone showed them."""
     setup = make_table(slug="offline-four", names=("Anna", "Boris", "Vera", "Gleb"))
     page = phone
     open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
-    shown = page.locator("#form .sitting-out").first
-    assert shown.inner_text() == "Anna deals and sits out this deal."
-    assert page.locator("#sitting-out-stale").count() == 0
+    shown = page.locator("#form p.sitting-out")
+    expect(shown).to_have_text("Anna deals and sits out this deal.")
     page.context.set_offline(True)
     page.get_by_label("Raspasy (all passed)").check()
-    for name, taken in (("Boris", "4"), ("Vera", "3"), ("Gleb", "3")):
+    # at raspasy the one who sits out writes the talon's tricks (Kodeks 1996, 3.7.6.1): kept
+    for name, taken in (("Anna", "0"), ("Boris", "4"), ("Vera", "3"), ("Gleb", "3")):
         page.get_by_label(f"Tricks of {name}").fill(taken)
     page.get_by_role("button", name="Add the deal").tap()
     page.locator("#outbox li.entry").first.wait_for()
-    stale = page.locator("#sitting-out-stale")
-    stale.wait_for()
-    assert "the turn to deal has moved on" in stale.inner_text()
-    # reopened offline, the phone still holds the deal and still says so
-    page.reload()
-    page.locator("#sitting-out-stale").wait_for()
-    # the network returns: the deal is saved, the server's page shows the next dealer, no note
-    page.context.set_offline(False)
-    wait_until(page, "() => document.querySelectorAll('tr.deal').length === 1")
-    page.locator("#form .sitting-out").first.wait_for()
-    assert page.locator("#form .sitting-out").first.inner_text() == (
-        "Boris deals and sits out this deal."
-    )
+    # the deal held passed the turn on: Boris deals and sits out, Anna plays again
+    expect(shown).to_have_text("Boris deals and sits out this deal.")
     assert page.locator("#sitting-out-stale").count() == 0
-    assert [v.version for v in versions(setup)] == [1]
+    expect(page.locator("#form tr.sitting-out")).to_have_attribute("data-name", "Boris")
+    page.get_by_label("Game").check()
+    expect(page.get_by_label("Call of Boris")).to_be_hidden()
+    expect(page.get_by_label("Call of Anna")).to_be_visible()
+    offered = page.locator("#declarer option:not([disabled])").all_inner_texts()
+    assert offered == ["—", "Anna", "Vera", "Gleb"]
+    # tricks entered for the one who sits out: said, and nothing kept
+    page.select_option("#declarer", label="Anna")
+    page.select_option("#contract", "6♠")
+    page.get_by_label("Call of Vera").select_option("whist")
+    page.get_by_label("Call of Gleb").select_option("pass")
+    page.get_by_label("Tricks of Anna").fill("6")
+    page.get_by_label("Tricks of Boris").fill("2")
+    page.get_by_role("button", name="Add the deal").tap()
+    alert = page.locator("form.deal-form p.local-check")
+    assert alert.inner_text().startswith(
+        "Boris deals and sits out this deal, as this phone counts the turn"
+    )
+    assert page.locator("#outbox li.entry").count() == 1
+    page.get_by_label("Tricks of Boris").fill("")
+    page.get_by_role("button", name="Add the deal").tap()
+    page.locator("#outbox li.entry").nth(1).wait_for()
+    expect(shown).to_have_text("Vera deals and sits out this deal.")
+    # reopened offline, the phone counts the same from what it holds
+    page.reload()
+    page.locator("#outbox li.entry").nth(1).wait_for()
+    expect(page.locator("#form p.sitting-out")).to_have_text("Vera deals and sits out this deal.")
+    # the network returns: both are stored, and the server's page names the same dealer
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('tr.deal').length === 2")
+    expect(page.locator("#form p.sitting-out")).to_have_text("Vera deals and sits out this deal.")
+    assert [v.version for v in versions(setup)] == [1, 2]
+    assert all(v.error_count == 0 for v in versions(setup)), [v.findings for v in versions(setup)]
+    game = svc.stored_protocol(versions(setup)[-1].data).deals[1]
+    assert (game.declarer, game.declarer_tricks) == (0, 6)

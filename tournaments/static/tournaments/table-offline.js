@@ -143,6 +143,8 @@
   function problems(form) {
     var found = [];
     if (!form.classList.contains("deal-form")) { return found; }
+    var out = sittingOutProblem(form);
+    if (out) { found.push(out); }
     var declarer = form.querySelector("select[name=declarer]");
     if (declarer && shown(declarer)) {
       var seats = Array.prototype.map.call(declarer.options, function (o) { return o.value; })
@@ -207,18 +209,68 @@
     var kind = form.querySelector("input[name=kind]:checked");
     if (kind) { kind.dispatchEvent(new Event("change", { bubbles: true })); }
   }
-  // At a table of four the dealer sits out (001 §3.2.2, 000 "Giv"): the form shows who does by
-  // the version the page last had. A deal added or deleted on this phone and not yet saved moves
-  // the turn; the server, which decides who deals, counts it when the deals arrive. The phone
-  // does not guess the seat: it says that the one shown is behind.
-  function staleSittingOut(found) {
+  // At a table of four the dealer sits out (Kodeks 1996, 3.2.2; the pot family's "Giv"). The
+  // page carries the turn as the server counts it (#dealing-turn: the seats in the order the
+  // deal passes, who deals next, which saved deals passed it); the phone moves it over the
+  // deals it holds — a deal added passes it on, the last deal deleted takes it back — and
+  // marks in the form who deals and sits out. Where it cannot count (no turn in the page, a
+  // deal deleted in the middle, an entry refused or in conflict) it says the one shown is
+  // behind; the server decides the turn when the deals arrive.
+  var turnTag = document.getElementById("dealing-turn");
+  var turn = turnTag ? JSON.parse(turnTag.textContent) : null;
+  function counted(found) { // the seat dealing the next deal after what the phone holds, or null
+    if (!turn) { return null; }
+    var passes = turn.passes.slice();
+    var at = turn.order.indexOf(turn.next);
+    var sure = at >= 0;
+    found.forEach(function (e) {
+      if (!sure) { return; }
+      if (["saved", "queued", "sending", "waiting"].indexOf(e.state) < 0) {
+        sure = e.action !== "add" && e.action !== "delete";
+        return;
+      }
+      if (e.action === "add") { passes.push(true); at += 1; }
+      if (e.action === "delete") {
+        var index = null;
+        e.fields.forEach(function (pair) { if (pair[0] === "index") { index = Number(pair[1]); } });
+        if (index !== passes.length - 1) { sure = false; return; } // the deals after it keep theirs
+        if (passes.pop()) { at -= 1; }
+      }
+    });
+    var n = turn.order.length;
+    return sure ? turn.order[((at % n) + n) % n] : null;
+  }
+  function markTurn(form, dealer) { // the form as the server renders it for this dealer
+    var seat = String(dealer);
+    var row = form.querySelector("tr[data-row='" + seat + "']");
+    var note = form.querySelector("p.sitting-out");
+    if (!row || !note) { return; }
+    note.textContent = words.sits_out.replace("%(name)s", row.dataset.name);
+    form.querySelectorAll("tr[data-row]").forEach(function (tr) {
+      var out = tr.dataset.row === seat;
+      tr.classList.toggle("sitting-out", out);
+      tr.classList.toggle("muted", out);
+    });
+    form.querySelectorAll("[data-dealer]").forEach(function (el) { el.hidden = el.dataset.dealer !== seat; });
+    form.querySelectorAll("[data-out]").forEach(function (el) { el.hidden = el.dataset.out !== seat; });
+    form.querySelectorAll("[data-seat]").forEach(function (el) {
+      // what was entered for him stays in sight, for the check to say (never dropped unsaid)
+      var out = el.dataset.seat === seat && !(el.tagName === "OPTION" ? el.selected : el.value !== "");
+      el.hidden = out;
+      el.disabled = out;
+    });
+  }
+  function sittingOut(found) {
     var form = document.getElementById("form");
     var shown = form && form.querySelector(".sitting-out");
     var note = document.getElementById("sitting-out-stale");
+    var adding = form && form.querySelector("input[name=action][value=add]");
     var moved = found.some(function (e) {
       return e.state !== "saved" && (e.action === "add" || e.action === "delete");
     });
-    if (!shown || !moved) { if (note) { note.remove(); } return; }
+    var dealer = shown && adding ? counted(found) : null;
+    if (dealer !== null) { markTurn(form, dealer); }
+    if (!shown || !moved || dealer !== null) { if (note) { note.remove(); } return; }
     if (!note) {
       note = document.createElement("p");
       note.id = "sitting-out-stale";
@@ -227,6 +279,22 @@
       note.textContent = words.sitting_out_stale;
       shown.parentNode.insertBefore(note, shown.nextSibling);
     }
+  }
+  // What is entered for the one who sits out is refused by the server: the phone says so
+  // and keeps nothing (a Russian raspasy lets him take the talon's tricks: data-seat-game).
+  function sittingOutProblem(form) {
+    var note = form.querySelector("p.sitting-out");
+    var row = form.querySelector("tr.sitting-out[data-row]");
+    if (!note || !row || !shown(note)) { return null; }
+    var seat = row.dataset.row;
+    var none = form.querySelector("input[name=kind][data-no-contract]:checked");
+    var entered = Array.prototype.some.call(form.querySelectorAll("[data-seat='" + seat + "']"), function (el) {
+      if (el.disabled) { return false; }
+      return el.tagName === "OPTION" ? el.selected && shown(el.parentNode) : el.value !== "" && shown(el);
+    }) || (!none && Array.prototype.some.call(form.querySelectorAll("[data-seat-game='" + seat + "']"), function (el) {
+      return el.value !== "" && shown(el);
+    }));
+    return entered ? say(words.check_sitting_out, { name: row.dataset.name }) : null;
   }
   function render() {
     return entries().then(function (found) {
@@ -239,7 +307,7 @@
       else { network.textContent = ""; }
       box.classList.toggle("offline", offline() || revoked);
       box.hidden = !found.length && !offline();
-      staleSittingOut(found);
+      sittingOut(found);
       var halted = false; // entries behind one that waits for the players' choice
       found.forEach(function (entry) {
         if (halted && entry.state === "queued") { entry = Object.assign({}, entry, { state: "waiting" }); }

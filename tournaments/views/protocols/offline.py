@@ -81,6 +81,11 @@ def outbox_words() -> dict[str, str]:
             "arrive; if the player shown sitting out played this deal, write it on the paper "
             "protocol and enter it when the network returns."
         ),
+        "sits_out": _("%(name)s deals and sits out this deal."),
+        "check_sitting_out": _(
+            "{name} deals and sits out this deal, as this phone counts the turn: leave "
+            "blank what is entered for him, or choose another player."
+        ),
         "kind_add": _("Deal"),
         "kind_replace": _("Correction of deal {n}"),
         "kind_delete": _("Deal {n} deleted"),

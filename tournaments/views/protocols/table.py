@@ -117,6 +117,8 @@ def table_entry(request, key: str):
             "ask": ", ".join(svc.referees_to_ask(table.round.event)),
             # the phone's outbox (issue 42): its words, its address, its service worker
             "outbox_words": outbox_words(),
+            # who deals next and how the turn moves: the phone counts it over what it holds
+            "turn": ui.dealing_turn(protocol),
         },
         status=409 if stale else 400 if error else 200,
     )
