@@ -473,3 +473,75 @@ def test_at_a_table_of_four_the_phone_counts_who_deals_and_sits_out(phone, live_
     assert all(v.error_count == 0 for v in versions(setup)), [v.findings for v in versions(setup)]
     game = svc.stored_protocol(versions(setup)[-1].data).deals[1]
     assert (game.declarer, game.declarer_tricks) == (0, 6)
+
+
+def test_a_deal_is_corrected_and_deleted_offline_and_sent_in_order(phone, live_server):
+    """"Correct" opens offline (the page carries each deal's form values): the correction and
+    a deletion go to the outbox like deals, survive a reload, and are stored once, in order,
+    each on the version the one before it made."""
+    setup = make_table(slug="offline-correct")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    game_online(page)
+    raspasy(page, FIVE[0])  # online: the form goes the usual way
+    page.wait_for_selector("#deal-2")
+    assert [v.version for v in versions(setup)] == [1, 2]
+    page.context.set_offline(True)
+    page.locator("a.edit").first.tap()
+    form = page.locator("form.deal-form")
+    expect(form.locator("h2")).to_have_text("Correct deal 1")
+    expect(page.locator("#declarer")).to_have_value("0")  # Anna, as saved
+    expect(page.get_by_label("Call of Boris")).to_have_value("whist")
+    expect(page.get_by_label("Tricks of Anna")).to_have_value("6")
+    page.get_by_label("Tricks of Anna").fill("7")
+    page.get_by_role("button", name="Save the correction").tap()
+    page.locator("#outbox li.entry").first.wait_for()
+    expect(form.locator("h2")).to_have_text("Next deal (3)")  # the form adds deals again
+    page.locator("a.edit").nth(1).tap()
+    expect(form.locator("h2")).to_have_text("Correct deal 2")
+    expect(page.get_by_label("Tricks of Vera")).to_have_value("3")
+    page.get_by_role("button", name="Delete this deal").tap()
+    page.locator("#outbox li.entry").nth(1).wait_for()
+    raspasy(page, FIVE[1])
+    page.locator("#outbox li.entry").nth(2).wait_for()
+    kinds = page.locator("#outbox li.entry strong").all_inner_texts()
+    assert kinds == ["Correction of deal 1", "Deal 2 deleted", "Deal"]
+    assert versions(setup)[-1].version == 2  # nothing sent yet
+    page.reload()  # reopened offline: still held
+    page.locator("#outbox li.entry").nth(2).wait_for()
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('#outbox li.entry').length === 0")
+    stored = versions(setup)
+    assert [v.version for v in stored] == [1, 2, 3, 4, 5]
+    deals = svc.stored_protocol(stored[-1].data).deals
+    assert len(deals) == 2 and deals[0].declarer_tricks == 7
+    assert kept_tricks(setup) == [FIVE[1]]
+
+
+def test_a_correction_made_offline_meets_a_referees_as_a_conflict(phone, live_server):
+    setup = make_table(slug="offline-correct-conflict")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    game_online(page)
+    page.context.set_offline(True)
+    page.locator("a.edit").first.tap()
+    page.get_by_label("Tricks of Anna").fill("8")
+    page.get_by_role("button", name="Save the correction").tap()
+    page.locator("#outbox li.entry").first.wait_for()
+    # meanwhile the referee corrects the same deal: Anna took 7 (version 2)
+    protocol = svc.stored_protocol(versions(setup)[0].data)
+    corrected = protocol.with_deals((dataclasses.replace(protocol.deals[0], declarer_tricks=7),))
+    svc.protocol_save(
+        table=setup.table, protocol=corrected, based_on_version=1, by=setup.referee,
+        source=Protocol.Source.REFEREE,
+    )
+    page.context.set_offline(False)
+    conflict = page.locator("#outbox .both")
+    conflict.wait_for()
+    assert "Saved meanwhile" in conflict.inner_text() and "Yours" in conflict.inner_text()
+    assert page.locator("#outbox li .state").all_inner_texts() == [
+        "not saved: the protocol changed meanwhile"
+    ]
+    stored = versions(setup)  # nothing overwritten: the referee's is the current version
+    assert [v.version for v in stored] == [1, 2] and stored[-1].is_current
+    assert svc.stored_protocol(stored[-1].data).deals[0].declarer_tricks == 7

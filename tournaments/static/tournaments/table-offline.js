@@ -520,7 +520,7 @@
     if (form.classList.contains("ending")) { return "form.ending"; }
     return "form.delete-deal";
   }
-  document.querySelectorAll(".protocol-entry form[method=post]").forEach(function (form) {
+  function watch(form) {
     if (!form.classList.contains("deal-form") && !form.classList.contains("sheet-form") &&
         !form.classList.contains("ending")) {
       form.classList.add("delete-deal");
@@ -565,6 +565,7 @@
         sheetRow: data.get("sheet_row") || "",
       };
       clear(form); // kept on the phone: the form is free at once for the next deal
+      closeCorrection();
       held += 1;
       entries().then(function (all) {
         var pending = all.filter(function (e) { return e.state !== "saved"; });
@@ -587,6 +588,78 @@
         return put(made).then(render).then(pump);
       });
     });
+  }
+  document.querySelectorAll(".protocol-entry form[method=post]").forEach(watch);
+
+  // --- a correction offline --------------------------------------------------------------------
+  // "Correct" opens the server's form for the deal (?edit=N). Offline, or while the phone holds
+  // entries, the page's own deal form becomes that correction instead: filled from the deal's
+  // values the page carries (#corrections, the protocol as last seen), with the deal's dealer
+  // marked, and a form to delete the deal. Sent, it goes to the outbox like a deal, in order,
+  // with the version it builds on: a protocol changed meanwhile is a conflict, shown.
+  var correctionsTag = document.getElementById("corrections");
+  var corrections = correctionsTag ? JSON.parse(correctionsTag.textContent) : [];
+  var added = null; // what the page had before a correction opened in its form
+  function openCorrection(index) {
+    var form = document.querySelector("form.deal-form");
+    var values = corrections[index];
+    var action = form && form.querySelector("input[name=action]");
+    if (!values || !action || (action.value !== "add" && !added)) { return false; }
+    closeCorrection();
+    var heading = form.querySelector("h2");
+    var submit = form.querySelector("button[type=submit]");
+    added = { heading: heading.textContent, submit: submit.textContent, extra: [] };
+    action.value = "replace";
+    var number = document.createElement("input");
+    number.type = "hidden";
+    number.name = "index";
+    number.value = String(index);
+    form.appendChild(number);
+    added.extra.push(number);
+    heading.textContent = words.correct_deal + " " + (index + 1);
+    submit.textContent = words.save_correction;
+    var cancel = button(words.cancel, function () { clear(form); closeCorrection(); render(); });
+    submit.parentNode.insertBefore(cancel, submit.nextSibling);
+    added.extra.push(cancel);
+    var remove = document.createElement("form");
+    remove.method = "post";
+    remove.className = "inline delete-deal";
+    [["csrfmiddlewaretoken", token()], ["based_on_version", form.elements.based_on_version.value],
+     ["action", "delete"], ["index", String(index)]].forEach(function (pair) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = pair[0];
+      input.value = pair[1];
+      remove.appendChild(input);
+    });
+    var go = document.createElement("button");
+    go.type = "submit";
+    go.textContent = words.delete_deal;
+    remove.appendChild(go);
+    form.parentNode.insertBefore(remove, form.nextSibling);
+    watch(remove);
+    added.extra.push(remove);
+    fill(form, values.fields);
+    var kind = form.querySelector("input[name=kind]:checked");
+    if (kind) { kind.dispatchEvent(new Event("change", { bubbles: true })); }
+    if (values.sitting_out !== null && values.sitting_out !== undefined) { markTurn(form, values.sitting_out); }
+    form.scrollIntoView();
+    return true;
+  }
+  function closeCorrection() {
+    if (!added) { return; }
+    var form = document.querySelector("form.deal-form");
+    form.querySelector("input[name=action]").value = "add";
+    form.querySelector("h2").textContent = added.heading;
+    form.querySelector("button[type=submit]").textContent = added.submit;
+    added.extra.forEach(function (el) { el.remove(); });
+    added = null;
+  }
+  document.querySelectorAll(".protocol-entry a.edit").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      var index = Number(new URL(link.href).searchParams.get("edit"));
+      if ((offline() || held) && openCorrection(index)) { event.preventDefault(); }
+    });
   });
 
   window.addEventListener("online", function () { render().then(pump); });
@@ -605,5 +678,11 @@
       stuck.push(e);
     });
     return Promise.all(stuck.map(put));
-  }).then(render).then(pump);
+  }).then(render).then(function () {
+    // "correct" followed while the server was out of reach: the service worker answered with
+    // the page it keeps, whose form adds a deal; it opens as the correction asked for
+    var edit = new URLSearchParams(location.search).get("edit");
+    if (edit !== null && /^\d+$/.test(edit)) { openCorrection(Number(edit)); }
+    return pump();
+  });
 }());

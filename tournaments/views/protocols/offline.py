@@ -86,6 +86,10 @@ def outbox_words() -> dict[str, str]:
             "{name} deals and sits out this deal, as this phone counts the turn: leave "
             "blank what is entered for him, or choose another player."
         ),
+        "correct_deal": _("Correct deal"),
+        "save_correction": _("Save the correction"),
+        "delete_deal": _("Delete this deal"),
+        "cancel": _("Cancel"),
         "kind_add": _("Deal"),
         "kind_replace": _("Correction of deal {n}"),
         "kind_delete": _("Deal {n} deleted"),

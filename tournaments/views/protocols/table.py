@@ -86,6 +86,9 @@ def table_entry(request, key: str):
             ),
             "sheet_open": "sheet_row" in request.GET or request.POST.get("action") == "sheet",
         }
+    editable = table.round.state != Round.State.CLOSED and not (
+        version is not None and version.approved
+    )
     return render(
         request,
         "tournaments/protocols/table_entry.html",
@@ -112,13 +115,14 @@ def table_entry(request, key: str):
             "approved": version is not None and version.approved,
             "closed": table.round.state == Round.State.CLOSED,
             # "correct" links only where the page can still save a correction (issue 36)
-            "editable": table.round.state != Round.State.CLOSED
-            and not (version is not None and version.approved),
+            "editable": editable,
             "ask": ", ".join(svc.referees_to_ask(table.round.event)),
             # the phone's outbox (issue 42): its words, its address, its service worker
             "outbox_words": outbox_words(),
             # who deals next and how the turn moves: the phone counts it over what it holds
             "turn": ui.dealing_turn(protocol),
+            # each deal's "correct" form as data: the phone opens it offline
+            "corrections": ui.correction_forms(protocol) if editable and edited is None else None,
         },
         status=409 if stale else 400 if error else 200,
     )
