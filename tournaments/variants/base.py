@@ -35,8 +35,9 @@ class PulkaCells:
 def form_fields(form: Mapping[str, Any]) -> list[tuple[str, str]]:
     """A deal form's values (:meth:`FamilyUI.form_values`) as the form posts them: a field's
     string by its name, a ticked box as ``on``; per seat (``rows``) each value as
-    ``<field>_<seat>``, per numbered row of a list (the efterköp's) ``<list>_<field>_<n>``.
-    What names no field of the form (who deals, a seat's name) fills nothing."""
+    ``<field>_<seat>``. What names no field of the form (who deals) fills nothing; the
+    families whose forms hold lists of rows (the efterköp's) keep their fields by name too
+    (:meth:`FamilyUI.seat_form`)."""
     out: list[tuple[str, str]] = []
     for name, value in form.items():
         if isinstance(value, bool):
@@ -51,14 +52,6 @@ def form_fields(form: Mapping[str, Any]) -> list[tuple[str, str]]:
                     for key, v in row.items()
                     if key not in ("position", "name", "field") and isinstance(v, str)
                 ]
-        elif isinstance(value, list):
-            for row in value:
-                if isinstance(row, Mapping) and "number" in row:
-                    out += [
-                        (f"{name}_{key}_{row['number']}", str(v))
-                        for key, v in row.items()
-                        if key != "number" and isinstance(v, str)
-                    ]
     return out
 
 

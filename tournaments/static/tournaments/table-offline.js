@@ -639,6 +639,7 @@
     form.parentNode.insertBefore(remove, form.nextSibling);
     watch(remove);
     added.extra.push(remove);
+    form.reset(); // the blank form, then the deal's values
     fill(form, values.fields);
     var kind = form.querySelector("input[name=kind]:checked");
     if (kind) { kind.dispatchEvent(new Event("change", { bubbles: true })); }
