@@ -10,9 +10,11 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from scoring.model import Ending
 from tests.tournaments.protocols.conftest import make_table
-from tournaments.models import EntryKind, Protocol, Round
+from tournaments.models import EntryKind, Protocol, ProtocolConfirmation, Round
 from tournaments.services import protocols as svc
+from tournaments.services.entries import entry_rotate_key
 
 from .conftest import login
 
@@ -545,3 +547,95 @@ def test_a_correction_made_offline_meets_a_referees_as_a_conflict(phone, live_se
     stored = versions(setup)  # nothing overwritten: the referee's is the current version
     assert [v.version for v in stored] == [1, 2] and stored[-1].is_current
     assert svc.stored_protocol(stored[-1].data).deals[0].declarer_tricks == 7
+
+
+def confirmable(slug: str):
+    """A table whose pulka was entered and ended by agreement: each player may confirm it."""
+    from django.test import Client
+
+    setup = make_table(slug=slug)
+    url = f"/t/{setup.table.url_key}/"
+    client = Client()
+    fields = {"based_on_version": "", "action": "add", "kind": "raspasy",
+              **{f"tricks_{p}": t for p, t in enumerate(FIVE[0])}}  # fmt: skip
+    assert client.post(url, fields).status_code == 302
+    ended = {"based_on_version": "1", "action": "ending", "ending": "agreement"}
+    assert client.post(url, ended).status_code == 302
+    return setup
+
+
+def confirmed(setup) -> list[int]:
+    return sorted(
+        ProtocolConfirmation.objects.filter(protocol__table=setup.table).values_list(
+            "seat", flat=True
+        )
+    )
+
+
+def test_a_player_confirms_offline_on_his_own_page(phone, live_server):
+    """The player's page has its own worker, scoped to his page: reopened offline, his
+    confirmation is kept on the phone and stored once when the network returns; the worker
+    keeps nothing but his page and Pulka's own files."""
+    setup = confirmable("offline-confirm")
+    other = make_table(slug="offline-confirm-other")
+    page = phone
+    mine = f"/p/{setup.entries[0].url_key}/protocols/"
+    open_and_keep(page, live_server.url + mine)
+    for path in (f"/p/{setup.entries[1].url_key}/protocols/", f"/t/{setup.table.url_key}/",
+                 f"/t/{other.table.url_key}/", f"/e/{setup.event.slug}/manage/", mine):  # fmt: skip
+        page.goto(live_server.url + path)
+    page.context.set_offline(True)
+    page.reload()  # reopened with no network: his page, kept
+    page.get_by_role("button", name="I confirm this protocol").tap()
+    entry = page.locator("#outbox li.entry")
+    entry.wait_for()
+    assert entry.inner_text().startswith("I confirm this protocol Round 1, table 1, version 2")
+    assert entry.locator(".state").inner_text() == "on this phone"
+    assert confirmed(setup) == []
+    page.reload()
+    page.locator("#outbox li.entry").wait_for()
+    page.context.set_offline(False)
+    page.get_by_text("You confirmed this version.").wait_for()
+    assert confirmed(setup) == [0]  # his seat, once
+    assert page.locator("#outbox li.entry").count() == 0
+    caches = page.evaluate(CACHES)
+    # each page visited is in its own worker's keeping only; his keeps his page alone
+    assert all(p == mine or p.startswith("/static/") for p in caches[f"pulka-player:{mine}"])
+    for name, paths in caches.items():
+        assert all(p == name.split(":", 1)[1] or p.startswith("/static/") for p in paths)
+    everything = [p for paths in caches.values() for p in paths]
+    assert f"/e/{setup.event.slug}/manage/" not in everything
+
+
+def test_a_revoked_player_key_stops_his_phone_and_a_stale_version_is_refused(
+    phone, live_server
+):
+    setup = confirmable("offline-confirm-revoked")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/p/{setup.entries[0].url_key}/protocols/")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="I confirm this protocol").tap()
+    page.locator("#outbox li.entry").wait_for()
+    entry_rotate_key(entry=setup.entries[0])
+    page.context.set_offline(False)
+    page.locator("#outbox li.revoked").wait_for()
+    assert "Your link was replaced" in page.locator("#outbox .network").inner_text()
+    assert confirmed(setup) == []
+    # Boris confirms offline while the table saves a new version: refused with the reason
+    page.goto(f"{live_server.url}/p/{setup.entries[1].url_key}/protocols/")
+    wait_until(page, "() => navigator.serviceWorker.controller !== null")
+    wait_until(page, KEPT)
+    page.context.set_offline(True)
+    page.get_by_role("button", name="I confirm this protocol").tap()
+    page.locator("#outbox li.entry").wait_for()
+    current = versions(setup)[-1]
+    ended = dataclasses.replace(svc.stored_protocol(current.data), ending=Ending.TIME_LIMIT)
+    svc.protocol_save(
+        table=setup.table, protocol=ended, based_on_version=current.version, by=setup.referee,
+        source=Protocol.Source.REFEREE,
+    )
+    page.context.set_offline(False)
+    refused = page.locator("#outbox li.refused")
+    refused.wait_for()
+    assert refused.locator("p.error").inner_text()  # the server's reason
+    assert confirmed(setup) == []

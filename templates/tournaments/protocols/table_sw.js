@@ -40,7 +40,7 @@ function keep(data) {
       });
       var action = data.get("action") || "add";
       var forms = { add: "form.deal-form", replace: "form.deal-form", sheet: "form.sheet-form",
-                    ending: "form.ending", "delete": "form.delete-deal" };
+                    ending: "form.ending", "delete": "form.delete-deal", confirm: "form.confirm" };
       var t = open.result.transaction("entries", "readwrite");
       t.objectStore("entries").put({
         id: data.get("client_id"), page: PAGE, created: Date.now() * 1000, action: action,

@@ -311,7 +311,7 @@
       var halted = false; // entries behind one that waits for the players' choice
       found.forEach(function (entry) {
         if (halted && entry.state === "queued") { entry = Object.assign({}, entry, { state: "waiting" }); }
-        if (["conflict", "refused", "revoked", "back"].indexOf(entry.state) >= 0) { halted = true; }
+        if (["conflict", "refused", "revoked", "back"].indexOf(entry.state) >= 0 && !alone(entry)) { halted = true; }
         var li = document.createElement("li");
         li.className = "entry " + entry.state;
         li.dataset.id = entry.id;
@@ -355,7 +355,7 @@
           why.setAttribute("role", "alert");
           why.textContent = entry.message || "";
           li.appendChild(why);
-          if ((entry.state === "refused" || entry.state === "back") && !entry.final) {
+          if ((entry.state === "refused" || entry.state === "back") && !entry.final && !alone(entry)) {
             li.appendChild(button(words.back_to_form, function () { backToForm(entry); }));
           }
           li.appendChild(button(words.discard_mine, discardMine));
@@ -364,6 +364,10 @@
       });
     });
   }
+
+  // a player's confirmation (his own page): stored once whatever the resends, it waits for
+  // nothing and holds nothing up; a refusal (a version no longer current) stays listed alone
+  function alone(entry) { return entry.action === "confirm"; }
 
   // --- the answers to the players' choices ---------------------------------------------------
   function keepMine(entry) {
@@ -457,6 +461,7 @@
       entry.state = "refused";
       entry.message = answer.message;
       entry.final = Boolean(answer.final);
+      if (alone(entry)) { return put(entry).then(function () { return "next"; }); }
       return put(entry).then(function () {
         if (!answer.final) { return "stop"; }
         return entries().then(function (found) { // the round closed: none will be taken
@@ -482,7 +487,9 @@
     var lastForm = null;
     function step() {
       return entries().then(function (found) {
-        var pending = found.filter(function (e) { return e.state !== "saved"; });
+        var pending = found.filter(function (e) {
+          return e.state !== "saved" && !(alone(e) && e.state === "refused");
+        });
         if (!pending.length) { return "done"; }
         var head = pending[0];
         if (head.state !== "queued" && head.state !== "sending" && head.state !== "waiting") { return "stop"; }
@@ -500,8 +507,8 @@
     return step().then(function (outcome) {
       sending = false;
       if (outcome === "done" && savedHere) {
-        return entries().then(function (found) {
-          return remove(found.map(function (e) { return e.id; }));
+        return entries().then(function (found) { // a refusal stays listed, with its reason
+          return remove(found.filter(function (e) { return e.state === "saved"; }).map(function (e) { return e.id; }));
         }).then(function () {
           var sheet = lastForm && lastForm.action === "sheet";
           goPage(sheet ? "?sheet_row=" + encodeURIComponent(lastForm.sheetRow || "") + "#sheet" : "#last");
@@ -518,11 +525,12 @@
     if (form.classList.contains("deal-form")) { return "form.deal-form"; }
     if (form.classList.contains("sheet-form")) { return "form.sheet-form"; }
     if (form.classList.contains("ending")) { return "form.ending"; }
+    if (form.classList.contains("confirm")) { return "form.confirm"; }
     return "form.delete-deal";
   }
   function watch(form) {
     if (!form.classList.contains("deal-form") && !form.classList.contains("sheet-form") &&
-        !form.classList.contains("ending")) {
+        !form.classList.contains("ending") && !form.classList.contains("confirm")) {
       form.classList.add("delete-deal");
     }
     form.addEventListener("submit", function (event) {
@@ -557,7 +565,7 @@
         created: Date.now() * 1000 + (counter++ % 1000),
         action: action,
         kind: kindOf(action, data.get("index")),
-        summary: describe(form),
+        summary: form.dataset.summary || describe(form),
         checks: findings(form),
         fields: fields,
         base: data.get("based_on_version") || "",
@@ -582,14 +590,15 @@
           next.forEach(function (e) { e.after = made.id; });
           return Promise.all([made].concat(next).map(put)).then(render).then(pump);
         }
-        var last = pending.length ? pending[pending.length - 1] : null;
+        // a player's confirmation stands alone (stored once, whatever came before it)
+        var last = pending.length && action !== "confirm" ? pending[pending.length - 1] : null;
         made.after = last ? last.id : null;
         made.state = last && last.state !== "queued" && last.state !== "sending" && last.state !== "waiting" ? "waiting" : "queued";
         return put(made).then(render).then(pump);
       });
     });
   }
-  document.querySelectorAll(".protocol-entry form[method=post]").forEach(watch);
+  document.querySelectorAll(".protocol-entry form[method=post], form[method=post].confirm").forEach(watch);
 
   // --- a correction offline --------------------------------------------------------------------
   // "Correct" opens the server's form for the deal (?edit=N). Offline, or while the phone holds

@@ -17,7 +17,7 @@ from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_protocol
 from tournaments.views.protocols.common import _current_protocol, _save_from_post
-from tournaments.views.protocols.offline import outbox_words
+from tournaments.views.protocols.offline import outbox_words, player_outbox_words
 from tournaments.words import protocols as protocol_words
 from tournaments.words import rulings as rtext
 
@@ -170,6 +170,13 @@ def player_protocols(request, key: str):
     return render(
         request,
         "tournaments/protocols/player.html",
-        {"entry": entry, "event": entry.event, "rows": rows, "error": error},
+        {
+            "entry": entry,
+            "event": entry.event,
+            "rows": rows,
+            "error": error,
+            # his confirmations kept on the phone offline (issue 42), his page's own worker
+            "outbox_words": player_outbox_words(),
+        },
         status=400 if error else 200,
     )
