@@ -1,8 +1,10 @@
-{% autoescape off %}// The service worker of one table's page (issue 42; tournaments/views/protocols/offline.py).
-// Its scope is the page's folder, /t/<key>/: it sees that page's requests only. It keeps the
-// page itself (the last answer the network gave, without a query) and Pulka's own script and
-// stylesheet the page needs, so the phone reopens the page with no network. Nothing else is
-// kept: another table's page, an organiser's page, the sends (POST) always go to the network.
+{% autoescape off %}// The service worker of one table's page, or of one player's protocols page (issue 42;
+// tournaments/views/protocols/offline.py).
+// Its scope is the page's folder (/t/<key>/, /p/<key>/protocols/): it sees that page's
+// requests only. It keeps the page itself (the last answer the network gave, without a query)
+// and Pulka's own script and stylesheet the page needs, so the phone reopens the page with no
+// network. Nothing else is kept: another table's or player's page, an organiser's page; the
+// sends (POST) always go to the network.
 "use strict";
 var PAGE = {{ page }};
 var ASSETS = {{ assets }};

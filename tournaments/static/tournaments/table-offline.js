@@ -10,7 +10,8 @@
 // a stale version: the page then shows what was saved meanwhile beside what the phone holds,
 // and asks; nothing is overwritten. A closed round stops the sending with the server's reason,
 // a revoked key (404) for good. The words come from the page (#outbox-words, JSON); the service
-// worker (/t/<key>/sw.js) keeps the page for a phone that reopens it offline.
+// worker (/t/<key>/sw.js) keeps the page for a phone that reopens it offline. A player's own
+// page (/p/<key>/protocols/, its own worker) keeps his confirmations the same way.
 (function () {
   "use strict";
   var box = document.getElementById("outbox");

@@ -8,7 +8,9 @@ web app's manifest. ``/t/<key>/send`` takes one send of the phone's outbox
 made (``client_id``) and the version the send builds on, and answers JSON — ``saved`` with the
 version (a resend of an id answers the version the first send stored, ``replay``), ``conflict``
 (409: the protocol changed meanwhile, both shown), ``refused`` (400: the reason, e.g. the round
-is closed). A revoked key is a 404 as for the page, and the phone stops sending.
+is closed). A revoked key is a 404 as for the page, and the phone stops sending. A player's
+protocols page has the same: ``/p/<key>/protocols/sw.js`` keeps his page alone, and
+``/p/<key>/protocols/send`` takes a confirmation he made offline.
 """
 
 from __future__ import annotations
