@@ -250,8 +250,10 @@ def test_four_players_the_dealer_sits_out(client):
     v1 = current(table)
     assert v1.error_count == 0, v1.findings
     assert stored_protocol(v1.data).deals[0].tricks == (6, 3, 1, 0)
-    page = client.get(url).content.decode()
-    assert "Anna 1 deals and sits out this deal." in page  # the deal passes clockwise
+    response = client.get(url)
+    assert "Anna 1 deals and sits out this deal." in response.content.decode()  # clockwise
+    # the turn as data, for the phone to count offline (issue 42; 000 "Giv")
+    assert response.context["turn"] == {"order": [0, 1, 2, 3], "next": 0, "passes": [True]}
 
 
 def test_german_phone_page_in_the_players_words(client):
