@@ -681,11 +681,18 @@
     // an entry the service worker kept (the form sent while the network dropped) has no words
     found.forEach(function (e) {
       if (e.kind) { return; }
-      var index = null;
-      e.fields.forEach(function (pair) { if (pair[0] === "index") { index = pair[1]; } });
+      var index = null, protocol = null;
+      e.fields.forEach(function (pair) {
+        if (pair[0] === "index") { index = pair[1]; }
+        if (pair[0] === "protocol") { protocol = pair[1]; }
+      });
       e.kind = kindOf(e.action, index);
       var form = document.querySelector(e.formSelector);
-      if (form) { e.summary = describeFields(form, e.fields); }
+      if (alone(e)) { // the confirmation's own form names its table and version
+        var mark = document.querySelector("form.confirm input[name=protocol][value='" + protocol + "']");
+        form = mark ? mark.form : null;
+      }
+      if (form) { e.summary = form.dataset.summary || describeFields(form, e.fields); }
       stuck.push(e);
     });
     return Promise.all(stuck.map(put));
