@@ -639,3 +639,53 @@ def test_a_revoked_player_key_stops_his_phone_and_a_stale_version_is_refused(
     refused.wait_for()
     assert refused.locator("p.error").inner_text()  # the server's reason
     assert confirmed(setup) == []
+
+
+def test_at_a_table_of_four_a_deletion_held_moves_the_turn_back_or_says_it_is_behind(
+    phone, live_server
+):
+    """The last deal deleted on the phone takes the turn back (it had passed it), as the server
+    counts it; after a deal deleted in the middle the deals after it keep a dealer the referee
+    recorded for them, or move up, which the phone does not guess: it says the one shown is
+    behind until the server has them."""
+    setup = make_table(slug="offline-four-delete", names=("Anna", "Boris", "Vera", "Gleb"))
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    shown = page.locator("#form p.sitting-out")
+
+    def two_online():  # Anna deals the first, Boris the second
+        for tricks in (("0", "4", "3", "3"), ("4", "0", "3", "3")):
+            count = page.locator("tr.deal").count()
+            page.get_by_label("Raspasy (all passed)").check()
+            for name, taken in zip(("Anna", "Boris", "Vera", "Gleb"), tricks, strict=True):
+                page.get_by_label(f"Tricks of {name}").fill(taken)
+            page.get_by_role("button", name="Add the deal").tap()
+            wait_until(page, f"() => document.querySelectorAll('tr.deal').length === {count + 1}")
+        expect(shown).to_have_text("Vera deals and sits out this deal.")
+
+    def delete_offline(n):
+        held = page.locator("#outbox li.entry").count()
+        page.locator("a.edit").nth(n - 1).tap()
+        page.get_by_role("button", name="Delete this deal").tap()
+        page.locator("#outbox li.entry").nth(held).wait_for()
+
+    two_online()
+    page.context.set_offline(True)
+    delete_offline(2)
+    expect(shown).to_have_text("Boris deals and sits out this deal.")  # the turn back
+    delete_offline(1)  # now the last one too
+    expect(shown).to_have_text("Anna deals and sits out this deal.")
+    assert page.locator("#sitting-out-stale").count() == 0
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('#outbox li.entry').length === 0")
+    expect(shown).to_have_text("Anna deals and sits out this deal.")  # the server's count
+    two_online()
+    page.context.set_offline(True)
+    delete_offline(1)  # in the middle: the phone does not guess the deals after it
+    page.locator("#sitting-out-stale").wait_for()
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('#outbox li.entry').length === 0")
+    # the server's count: the deal left was entered without its dealer, so it is Anna's now
+    expect(shown).to_have_text("Boris deals and sits out this deal.")
+    assert page.locator("#sitting-out-stale").count() == 0
+    assert [v.version for v in versions(setup)] == [1, 2, 3, 4, 5, 6, 7]
