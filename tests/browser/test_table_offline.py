@@ -10,9 +10,11 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from scoring.model import Ending
 from tests.tournaments.protocols.conftest import make_table
-from tournaments.models import EntryKind, Protocol, Round
+from tournaments.models import EntryKind, Protocol, ProtocolConfirmation, Round
 from tournaments.services import protocols as svc
+from tournaments.services.entries import entry_rotate_key
 
 from .conftest import login
 
@@ -418,33 +420,272 @@ def test_a_refused_entry_goes_back_to_the_form_and_keeps_its_place(phone, live_s
     assert deals[1].declarer == 0 and deals[1].declarer_tricks == 6  # the game in its place
 
 
-def test_at_a_table_of_four_the_phone_says_the_sitting_out_shown_is_behind(phone, live_server):
-    """At a table of four the dealer sits out (001 §3.2.2): a deal kept on the phone moves the
-    turn, which the server decides; the phone says the one shown is behind until it is saved."""
+def test_at_a_table_of_four_the_phone_counts_who_deals_and_sits_out(phone, live_server):
+    """At a table of four the dealer sits out (Kodeks 1996, 3.2.2 and 3.2.10): offline, the
+    phone moves the turn over the deals it holds, marks in the form who deals and sits out,
+    and says what is entered for him instead of keeping it; the server, counting the same
+    turn when the deals arrive, stores them as the phone showed them."""
     setup = make_table(slug="offline-four", names=("Anna", "Boris", "Vera", "Gleb"))
     page = phone
     open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
-    shown = page.locator("#form .sitting-out").first
-    assert shown.inner_text() == "Anna deals and sits out this deal."
-    assert page.locator("#sitting-out-stale").count() == 0
+    shown = page.locator("#form p.sitting-out")
+    expect(shown).to_have_text("Anna deals and sits out this deal.")
     page.context.set_offline(True)
     page.get_by_label("Raspasy (all passed)").check()
-    for name, taken in (("Boris", "4"), ("Vera", "3"), ("Gleb", "3")):
+    # at raspasy the one who sits out writes the talon's tricks (Kodeks 1996, 3.7.6.1): kept
+    for name, taken in (("Anna", "0"), ("Boris", "4"), ("Vera", "3"), ("Gleb", "3")):
         page.get_by_label(f"Tricks of {name}").fill(taken)
     page.get_by_role("button", name="Add the deal").tap()
     page.locator("#outbox li.entry").first.wait_for()
-    stale = page.locator("#sitting-out-stale")
-    stale.wait_for()
-    assert "the turn to deal has moved on" in stale.inner_text()
-    # reopened offline, the phone still holds the deal and still says so
-    page.reload()
-    page.locator("#sitting-out-stale").wait_for()
-    # the network returns: the deal is saved, the server's page shows the next dealer, no note
-    page.context.set_offline(False)
-    wait_until(page, "() => document.querySelectorAll('tr.deal').length === 1")
-    page.locator("#form .sitting-out").first.wait_for()
-    assert page.locator("#form .sitting-out").first.inner_text() == (
-        "Boris deals and sits out this deal."
-    )
+    # the deal held passed the turn on: Boris deals and sits out, Anna plays again
+    expect(shown).to_have_text("Boris deals and sits out this deal.")
     assert page.locator("#sitting-out-stale").count() == 0
-    assert [v.version for v in versions(setup)] == [1]
+    expect(page.locator("#form tr.sitting-out")).to_have_attribute("data-name", "Boris")
+    page.get_by_label("Game").check()
+    expect(page.get_by_label("Call of Boris")).to_be_hidden()
+    expect(page.get_by_label("Call of Anna")).to_be_visible()
+    offered = page.locator("#declarer option:not([disabled])").all_inner_texts()
+    assert offered == ["—", "Anna", "Vera", "Gleb"]
+    # tricks entered for the one who sits out: said, and nothing kept
+    page.select_option("#declarer", label="Anna")
+    page.select_option("#contract", "6♠")
+    page.get_by_label("Call of Vera").select_option("whist")
+    page.get_by_label("Call of Gleb").select_option("pass")
+    page.get_by_label("Tricks of Anna").fill("6")
+    page.get_by_label("Tricks of Boris").fill("2")
+    page.get_by_role("button", name="Add the deal").tap()
+    alert = page.locator("form.deal-form p.local-check")
+    assert alert.inner_text().startswith(
+        "Boris deals and sits out this deal, as this phone counts the turn"
+    )
+    assert page.locator("#outbox li.entry").count() == 1
+    page.get_by_label("Tricks of Boris").fill("")
+    page.get_by_role("button", name="Add the deal").tap()
+    page.locator("#outbox li.entry").nth(1).wait_for()
+    expect(shown).to_have_text("Vera deals and sits out this deal.")
+    # reopened offline, the phone counts the same from what it holds
+    page.reload()
+    page.locator("#outbox li.entry").nth(1).wait_for()
+    expect(page.locator("#form p.sitting-out")).to_have_text("Vera deals and sits out this deal.")
+    # the network returns: both are stored, and the server's page names the same dealer
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('tr.deal').length === 2")
+    expect(page.locator("#form p.sitting-out")).to_have_text("Vera deals and sits out this deal.")
+    assert [v.version for v in versions(setup)] == [1, 2]
+    assert all(v.error_count == 0 for v in versions(setup)), [v.findings for v in versions(setup)]
+    game = svc.stored_protocol(versions(setup)[-1].data).deals[1]
+    assert (game.declarer, game.declarer_tricks) == (0, 6)
+
+
+def test_a_deal_is_corrected_and_deleted_offline_and_sent_in_order(phone, live_server):
+    """"Correct" opens offline (the page carries each deal's form values): the correction and
+    a deletion go to the outbox like deals, survive a reload, and are stored once, in order,
+    each on the version the one before it made."""
+    setup = make_table(slug="offline-correct")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    game_online(page)
+    raspasy(page, FIVE[0])  # online: the form goes the usual way
+    page.wait_for_selector("#deal-2")
+    assert [v.version for v in versions(setup)] == [1, 2]
+    page.context.set_offline(True)
+    page.locator("a.edit").first.tap()
+    form = page.locator("form.deal-form")
+    expect(form.locator("h2")).to_have_text("Correct deal 1")
+    expect(page.locator("#declarer")).to_have_value("0")  # Anna, as saved
+    expect(page.get_by_label("Call of Boris")).to_have_value("whist")
+    expect(page.get_by_label("Tricks of Anna")).to_have_value("6")
+    page.get_by_label("Tricks of Anna").fill("7")
+    page.get_by_role("button", name="Save the correction").tap()
+    page.locator("#outbox li.entry").first.wait_for()
+    expect(form.locator("h2")).to_have_text("Next deal (3)")  # the form adds deals again
+    page.locator("a.edit").nth(1).tap()
+    expect(form.locator("h2")).to_have_text("Correct deal 2")
+    expect(page.get_by_label("Tricks of Vera")).to_have_value("3")
+    page.get_by_role("button", name="Delete this deal").tap()
+    page.locator("#outbox li.entry").nth(1).wait_for()
+    raspasy(page, FIVE[1])
+    page.locator("#outbox li.entry").nth(2).wait_for()
+    kinds = page.locator("#outbox li.entry strong").all_inner_texts()
+    assert kinds == ["Correction of deal 1", "Deal 2 deleted", "Deal"]
+    assert versions(setup)[-1].version == 2  # nothing sent yet
+    page.reload()  # reopened offline: still held
+    page.locator("#outbox li.entry").nth(2).wait_for()
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('#outbox li.entry').length === 0")
+    stored = versions(setup)
+    assert [v.version for v in stored] == [1, 2, 3, 4, 5]
+    deals = svc.stored_protocol(stored[-1].data).deals
+    assert len(deals) == 2 and deals[0].declarer_tricks == 7
+    assert kept_tricks(setup) == [FIVE[1]]
+
+
+def test_a_correction_made_offline_meets_a_referees_as_a_conflict(phone, live_server):
+    setup = make_table(slug="offline-correct-conflict")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    game_online(page)
+    page.context.set_offline(True)
+    page.locator("a.edit").first.tap()
+    page.get_by_label("Tricks of Anna").fill("8")
+    page.get_by_role("button", name="Save the correction").tap()
+    page.locator("#outbox li.entry").first.wait_for()
+    # meanwhile the referee corrects the same deal: Anna took 7 (version 2)
+    protocol = svc.stored_protocol(versions(setup)[0].data)
+    corrected = protocol.with_deals((dataclasses.replace(protocol.deals[0], declarer_tricks=7),))
+    svc.protocol_save(
+        table=setup.table, protocol=corrected, based_on_version=1, by=setup.referee,
+        source=Protocol.Source.REFEREE,
+    )
+    page.context.set_offline(False)
+    conflict = page.locator("#outbox .both")
+    conflict.wait_for()
+    assert "Saved meanwhile" in conflict.inner_text() and "Yours" in conflict.inner_text()
+    assert page.locator("#outbox li .state").all_inner_texts() == [
+        "not saved: the protocol changed meanwhile"
+    ]
+    stored = versions(setup)  # nothing overwritten: the referee's is the current version
+    assert [v.version for v in stored] == [1, 2] and stored[-1].is_current
+    assert svc.stored_protocol(stored[-1].data).deals[0].declarer_tricks == 7
+
+
+def confirmable(slug: str):
+    """A table whose pulka was entered and ended by agreement: each player may confirm it."""
+    from django.test import Client
+
+    setup = make_table(slug=slug)
+    url = f"/t/{setup.table.url_key}/"
+    client = Client()
+    fields = {"based_on_version": "", "action": "add", "kind": "raspasy",
+              **{f"tricks_{p}": t for p, t in enumerate(FIVE[0])}}  # fmt: skip
+    assert client.post(url, fields).status_code == 302
+    ended = {"based_on_version": "1", "action": "ending", "ending": "agreement"}
+    assert client.post(url, ended).status_code == 302
+    return setup
+
+
+def confirmed(setup) -> list[int]:
+    return sorted(
+        ProtocolConfirmation.objects.filter(protocol__table=setup.table).values_list(
+            "seat", flat=True
+        )
+    )
+
+
+def test_a_player_confirms_offline_on_his_own_page(phone, live_server):
+    """The player's page has its own worker, scoped to his page: reopened offline, his
+    confirmation is kept on the phone and stored once when the network returns; the worker
+    keeps nothing but his page and Pulka's own files."""
+    setup = confirmable("offline-confirm")
+    other = make_table(slug="offline-confirm-other")
+    page = phone
+    mine = f"/p/{setup.entries[0].url_key}/protocols/"
+    open_and_keep(page, live_server.url + mine)
+    for path in (f"/p/{setup.entries[1].url_key}/protocols/", f"/t/{setup.table.url_key}/",
+                 f"/t/{other.table.url_key}/", f"/e/{setup.event.slug}/manage/", mine):  # fmt: skip
+        page.goto(live_server.url + path)
+    page.context.set_offline(True)
+    page.reload()  # reopened with no network: his page, kept
+    page.get_by_role("button", name="I confirm this protocol").tap()
+    entry = page.locator("#outbox li.entry")
+    entry.wait_for()
+    assert entry.inner_text().startswith("I confirm this protocol Round 1, table 1, version 2")
+    assert entry.locator(".state").inner_text() == "on this phone"
+    assert confirmed(setup) == []
+    page.reload()
+    page.locator("#outbox li.entry").wait_for()
+    page.context.set_offline(False)
+    page.get_by_text("You confirmed this version.").wait_for()
+    assert confirmed(setup) == [0]  # his seat, once
+    assert page.locator("#outbox li.entry").count() == 0
+    caches = page.evaluate(CACHES)
+    # each page visited is in its own worker's keeping only; his keeps his page alone
+    assert all(p == mine or p.startswith("/static/") for p in caches[f"pulka-player:{mine}"])
+    for name, paths in caches.items():
+        assert all(p == name.split(":", 1)[1] or p.startswith("/static/") for p in paths)
+    everything = [p for paths in caches.values() for p in paths]
+    assert f"/e/{setup.event.slug}/manage/" not in everything
+
+
+def test_a_revoked_player_key_stops_his_phone_and_a_stale_version_is_refused(
+    phone, live_server
+):
+    setup = confirmable("offline-confirm-revoked")
+    page = phone
+    open_and_keep(page, f"{live_server.url}/p/{setup.entries[0].url_key}/protocols/")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="I confirm this protocol").tap()
+    page.locator("#outbox li.entry").wait_for()
+    entry_rotate_key(entry=setup.entries[0])
+    page.context.set_offline(False)
+    page.locator("#outbox li.revoked").wait_for()
+    assert "Your link was replaced" in page.locator("#outbox .network").inner_text()
+    assert confirmed(setup) == []
+    # Boris confirms offline while the table saves a new version: refused with the reason
+    page.goto(f"{live_server.url}/p/{setup.entries[1].url_key}/protocols/")
+    wait_until(page, "() => navigator.serviceWorker.controller !== null")
+    wait_until(page, KEPT)
+    page.context.set_offline(True)
+    page.get_by_role("button", name="I confirm this protocol").tap()
+    page.locator("#outbox li.entry").wait_for()
+    current = versions(setup)[-1]
+    ended = dataclasses.replace(svc.stored_protocol(current.data), ending=Ending.TIME_LIMIT)
+    svc.protocol_save(
+        table=setup.table, protocol=ended, based_on_version=current.version, by=setup.referee,
+        source=Protocol.Source.REFEREE,
+    )
+    page.context.set_offline(False)
+    refused = page.locator("#outbox li.refused")
+    refused.wait_for()
+    assert refused.locator("p.error").inner_text()  # the server's reason
+    assert confirmed(setup) == []
+
+
+def test_at_a_table_of_four_a_deletion_held_moves_the_turn_back_or_says_it_is_behind(
+    phone, live_server
+):
+    """The last deal deleted on the phone takes the turn back (it had passed it), as the server
+    counts it; after a deal deleted in the middle the deals after it keep a dealer the referee
+    recorded for them, or move up, which the phone does not guess: it says the one shown is
+    behind until the server has them."""
+    setup = make_table(slug="offline-four-delete", names=("Anna", "Boris", "Vera", "Gleb"))
+    page = phone
+    open_and_keep(page, f"{live_server.url}/t/{setup.table.url_key}/")
+    shown = page.locator("#form p.sitting-out")
+
+    def two_online():  # Anna deals the first, Boris the second
+        for tricks in (("0", "4", "3", "3"), ("4", "0", "3", "3")):
+            count = page.locator("tr.deal").count()
+            page.get_by_label("Raspasy (all passed)").check()
+            for name, taken in zip(("Anna", "Boris", "Vera", "Gleb"), tricks, strict=True):
+                page.get_by_label(f"Tricks of {name}").fill(taken)
+            page.get_by_role("button", name="Add the deal").tap()
+            wait_until(page, f"() => document.querySelectorAll('tr.deal').length === {count + 1}")
+        expect(shown).to_have_text("Vera deals and sits out this deal.")
+
+    def delete_offline(n):
+        held = page.locator("#outbox li.entry").count()
+        page.locator("a.edit").nth(n - 1).tap()
+        page.get_by_role("button", name="Delete this deal").tap()
+        page.locator("#outbox li.entry").nth(held).wait_for()
+
+    two_online()
+    page.context.set_offline(True)
+    delete_offline(2)
+    expect(shown).to_have_text("Boris deals and sits out this deal.")  # the turn back
+    delete_offline(1)  # now the last one too
+    expect(shown).to_have_text("Anna deals and sits out this deal.")
+    assert page.locator("#sitting-out-stale").count() == 0
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('#outbox li.entry').length === 0")
+    expect(shown).to_have_text("Anna deals and sits out this deal.")  # the server's count
+    two_online()
+    page.context.set_offline(True)
+    delete_offline(1)  # in the middle: the phone does not guess the deals after it
+    page.locator("#sitting-out-stale").wait_for()
+    page.context.set_offline(False)
+    wait_until(page, "() => document.querySelectorAll('#outbox li.entry').length === 0")
+    # the server's count: the deal left was entered without its dealer, so it is Anna's now
+    expect(shown).to_have_text("Boris deals and sits out this deal.")
+    assert page.locator("#sitting-out-stale").count() == 0
+    assert [v.version for v in versions(setup)] == [1, 2, 3, 4, 5, 6, 7]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext
@@ -82,6 +82,27 @@ class FamilyDomain:
     def next_dealer(self, protocol: Any) -> int:
         """The seat that deals next."""
         raise NotImplementedError
+
+    def deal_dealers(self, protocol: Any) -> Sequence[int | None] | None:
+        """The dealer of each deal where the deal passes to the next seat after every deal
+        (``None`` for an entry that does not pass it, a penalty); ``None`` where the turn is
+        no such rotation or the deals cannot be read."""
+        return None
+
+    def dealing_turn(self, protocol: Any) -> dict[str, Any] | None:
+        """Who deals next and how the turn moves, as data for the table's phone (issue 42),
+        which counts the turn over the deals it holds offline: ``order`` the seats in the
+        order the deal passes, ``next`` the seat that deals next, ``passes`` for each deal
+        whether it passed the deal. ``None`` where the family's turn is no plain rotation
+        (:meth:`deal_dealers`): the phone then says that the turn shown is behind."""
+        dealers = self.deal_dealers(protocol)
+        if dealers is None:
+            return None
+        return {
+            "order": list(range(protocol.size)),
+            "next": self.next_dealer(protocol),
+            "passes": [d is not None for d in dealers],
+        }
 
     def notation_lead(self, header: Any, text: str) -> str:
         """The lines of the family's text that the referee's deals ``text`` stand under when

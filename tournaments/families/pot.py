@@ -5,7 +5,7 @@ other players (its ``whists``); the seeds define no penalties."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -52,6 +52,10 @@ class PotDomain(FamilyDomain):
         """The deal passes clockwise (000 "Giv"); a penalty does not pass it."""
         given = [d for d in dealers(protocol) if d is not None]
         return (given[-1] + 1) % protocol.size if given else protocol.first_dealer
+
+    def deal_dealers(self, protocol: Any) -> Sequence[int | None] | None:
+        """Each entry's dealer by the rotation (000 "Giv"; a penalty has none)."""
+        return dealers(protocol)
 
     def deal_kind(self, deal: Any) -> str:
         return "game" if type(deal) is Hand else "allpass" if type(deal) is Rundpass else "penalty"

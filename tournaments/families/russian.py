@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -37,6 +37,13 @@ class RussianDomain(FamilyDomain):
         except ValueError:
             return protocol.first_dealer
         return (dealers[-1] + 1) % protocol.size if dealers else protocol.first_dealer
+
+    def deal_dealers(self, protocol: Any) -> Sequence[int | None] | None:
+        """Each deal's dealer (001 §3.2.2; a penalty entry has none and passes nothing)."""
+        try:
+            return score(protocol).dealers
+        except ValueError:
+            return None
 
     def deal_kind(self, deal: Any) -> str:
         return "game" if type(deal) is Game else "raspasy" if type(deal) is Raspasy else "penalty"

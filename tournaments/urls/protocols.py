@@ -14,6 +14,9 @@ urlpatterns = [
     path("t/<str:key>/manifest", v.table_manifest, name="protocol-table-manifest"),
     path("t/<str:key>/send", v.table_send, name="protocol-table-send"),
     path("p/<str:key>/protocols/", v.player_protocols, name="protocol-player"),
+    # a player's confirmations offline: his page's own worker, scoped to that page's folder
+    path("p/<str:key>/protocols/sw.js", v.player_worker, name="protocol-player-worker"),
+    path("p/<str:key>/protocols/send", v.player_send, name="protocol-player-send"),
     path(_TABLE + "protocol", v.referee_entry, name="protocol-referee"),
     path(_TABLE + "protocol/versions", v.protocol_versions, name="protocol-versions"),
     path(_TABLE + "protocol/<str:action>", v.protocol_action, name="protocol-action"),

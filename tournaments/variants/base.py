@@ -32,6 +32,29 @@ class PulkaCells:
     extra_headers: list[str] = field(default_factory=list)
 
 
+def form_fields(form: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A deal form's values (:meth:`FamilyUI.form_values`) as the form posts them: a field's
+    string by its name, a ticked box as ``on``; per seat (``rows``) each value as
+    ``<field>_<seat>``. What names no field of the form (who deals) fills nothing; the
+    families whose forms hold lists of rows (the efterköp's) keep their fields by name too
+    (:meth:`FamilyUI.seat_form`)."""
+    out: list[tuple[str, str]] = []
+    for name, value in form.items():
+        if isinstance(value, bool):
+            if value:
+                out.append((name, "on"))
+        elif isinstance(value, str | int):
+            out.append((name, str(value)))
+        elif name == "rows" and isinstance(value, list):
+            for row in value:
+                out += [
+                    (f"{key}_{row['position']}", str(v))
+                    for key, v in row.items()
+                    if key not in ("position", "name", "field") and isinstance(v, str)
+                ]
+    return out
+
+
 class FamilyUI(FamilyDomain):
     """One family's pages on the Django side: its forms, templates and words. Subclasses fill
     in every hook. A family's adapter extends its domain face (:mod:`tournaments.families`,
@@ -141,6 +164,20 @@ class FamilyUI(FamilyDomain):
         ``index`` as entered ("Correct" opens the form so), or the ``post`` a refused form
         keeps, or a blank form. Empty: the family's form fills itself."""
         return {}
+
+    def correction_forms(self, protocol: Any) -> list[dict[str, Any] | None]:
+        """Each deal's correction form as data for the table's phone, which opens it offline
+        (issue 42): ``fields`` the values its "Correct" form opens with, by field name
+        (:meth:`form_values` read as the templates read it), and ``sitting_out``, the seat
+        the form marks; ``None`` for an entry the page offers no "correct" for."""
+        out: list[dict[str, Any] | None] = []
+        for index, deal in enumerate(protocol.deals):
+            if self.is_penalty(deal) and not self.form_takes_penalties:
+                out.append(None)
+                continue
+            form = self.form_values(protocol, index)
+            out.append({"fields": form_fields(form), "sitting_out": form.get("sitting_out")})
+        return out
 
     @staticmethod
     def seat_form(

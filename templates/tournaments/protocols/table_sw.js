@@ -1,8 +1,10 @@
-{% autoescape off %}// The service worker of one table's page (issue 42; tournaments/views/protocols/offline.py).
-// Its scope is the page's folder, /t/<key>/: it sees that page's requests only. It keeps the
-// page itself (the last answer the network gave, without a query) and Pulka's own script and
-// stylesheet the page needs, so the phone reopens the page with no network. Nothing else is
-// kept: another table's page, an organiser's page, the sends (POST) always go to the network.
+{% autoescape off %}// The service worker of one table's page, or of one player's protocols page (issue 42;
+// tournaments/views/protocols/offline.py).
+// Its scope is the page's folder (/t/<key>/, /p/<key>/protocols/): it sees that page's
+// requests only. It keeps the page itself (the last answer the network gave, without a query)
+// and Pulka's own script and stylesheet the page needs, so the phone reopens the page with no
+// network. Nothing else is kept: another table's or player's page, an organiser's page; the
+// sends (POST) always go to the network.
 "use strict";
 var PAGE = {{ page }};
 var ASSETS = {{ assets }};
@@ -40,7 +42,7 @@ function keep(data) {
       });
       var action = data.get("action") || "add";
       var forms = { add: "form.deal-form", replace: "form.deal-form", sheet: "form.sheet-form",
-                    ending: "form.ending", "delete": "form.delete-deal" };
+                    ending: "form.ending", "delete": "form.delete-deal", confirm: "form.confirm" };
       var t = open.result.transaction("entries", "readwrite");
       t.objectStore("entries").put({
         id: data.get("client_id"), page: PAGE, created: Date.now() * 1000, action: action,

@@ -243,14 +243,17 @@ def test_four_players_the_dealer_sits_out(client):
     url = reverse("protocol-table", args=[table.url_key])
     page = client.get(url).content.decode()
     assert "David 1 deals and sits out this deal." in page
-    assert 'name="tricks_3"' not in page
+    # there for the phone to move the turn to (issue 42), neither offered nor sent
+    assert '<input data-seat="3" hidden disabled name="tricks_3"' in page
     post_deal(client, url, None, declarer="0", contract="1", defence_1="forced",
               defence_2="forced", tricks_1="3", tricks_2="1")  # fmt: skip
     v1 = current(table)
     assert v1.error_count == 0, v1.findings
     assert stored_protocol(v1.data).deals[0].tricks == (6, 3, 1, 0)
-    page = client.get(url).content.decode()
-    assert "Anna 1 deals and sits out this deal." in page  # the deal passes clockwise
+    response = client.get(url)
+    assert "Anna 1 deals and sits out this deal." in response.content.decode()  # clockwise
+    # the turn as data, for the phone to count offline (issue 42; 000 "Giv")
+    assert response.context["turn"] == {"order": [0, 1, 2, 3], "next": 0, "passes": [True]}
 
 
 def test_german_phone_page_in_the_players_words(client):

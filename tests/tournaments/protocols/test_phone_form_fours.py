@@ -37,7 +37,11 @@ def test_at_four_the_dealer_is_marked_and_what_is_entered_for_him_is_refused(cli
     url = reverse("protocol-table", args=[setup.table.url_key])
     page = client.get(url).content.decode()
     assert "Anna deals and sits out this deal." in page
-    assert 'name="call_0"' not in page and '<option value="0">Anna</option>' not in page
+    # his call and his name as declarer are there for the phone to move the turn to (issue
+    # 42), but neither offered nor sent: hidden and disabled
+    assert '<select data-seat="0" hidden disabled name="call_0"' in page
+    assert '<option value="0" data-seat="0" hidden disabled>Anna</option>' in page
+    assert '<option value="1" data-seat="1">Boris</option>' in page
     game = {"declarer": "1", "contract": "6♠", "call_2": "whist", "call_3": "pass",
             "tricks_1": "6"}  # fmt: skip
     for extra, field in (
@@ -60,7 +64,7 @@ def test_at_four_the_dealer_is_marked_and_what_is_entered_for_him_is_refused(cli
     assert "Boris deals and sits out this deal." in page  # the deal passes on
     page = client.get(url + "?edit=0").content.decode()
     assert "Anna deals and sits out this deal." in page  # the corrected deal's own dealer
-    assert '<option value="1" selected>Boris</option>' in page
+    assert '<option value="1" data-seat="1" selected>Boris</option>' in page
 
 
 def test_a_refusal_stands_in_the_form_it_is_about(client):
@@ -89,3 +93,25 @@ def test_after_closed_the_page_says_so_and_offers_no_next_deal(client):
     assert 'name="action" value="ending"' in page  # the ending can still be changed
     page = client.get(url + "?edit=0").content.decode()
     assert 'name="action" value="replace"' in page  # and a deal still be corrected
+
+
+def test_the_page_carries_the_turn_for_the_phone_to_count(client):
+    """The phone counts who deals over the deals it holds offline (issue 42): the page
+    carries the seats' order, who deals next and which saved deals passed the turn — a
+    penalty entry does not (Kodeks 1996, 3.2.2)."""
+    setup = make_table(names=FOUR)
+    url = reverse("protocol-table", args=[setup.table.url_key])
+    assert post(client, url, setup.table, declarer="1", contract="6♠", call_2="whist",
+                call_3="pass", tricks_1="6").status_code == 302  # fmt: skip
+    page = client.get(url)
+    assert page.context["turn"] == {"order": [0, 1, 2, 3], "next": 1, "passes": [True]}
+    assert '<script id="dealing-turn" type="application/json">' in page.content.decode()
+    header = table_header(setup.table)
+    russian = ui_for("russian")
+    penalty = russian.penalty_from_json({"player": 0, "rule": "", "gora": 2})
+    game = russian.deal_from_post(
+        {"kind": "raspasy", "tricks_0": "0", "tricks_1": "4", "tricks_2": "3", "tricks_3": "3"},
+        header, dealer=0,
+    )
+    turn = russian.dealing_turn(header.with_deals((game, penalty, game)))
+    assert turn == {"order": [0, 1, 2, 3], "next": 2, "passes": [True, False, True]}

@@ -195,3 +195,32 @@ def test_the_pages_own_form_with_an_id_is_stored_once(client, setup):
     # without an id, as before: every post a save
     client.post(page, raspasy("1", "4", "3", "3"))
     assert versions(setup) == [1, 2]
+
+
+def test_a_players_confirmation_sent_from_his_phone_is_stored_once(client, setup):
+    """His own page's outbox (issue 42): a resend stores nothing twice; a protocol of another
+    table is refused naming the field; a revoked key is a 404 (the phone stops)."""
+    from tournaments.models import ProtocolConfirmation
+    from tournaments.services.entries import entry_rotate_key
+
+    assert client.post(reverse("protocol-table", args=[setup.table.url_key]),
+                       raspasy("", "4", "3", "3")).status_code == 302  # fmt: skip
+    ended = {"based_on_version": "1", "action": "ending", "ending": "agreement"}
+    assert client.post(reverse("protocol-table", args=[setup.table.url_key]), ended).status_code == 302
+    protocol = Protocol.objects.get(table=setup.table, is_current=True)
+    anna = setup.entries[0]
+    url = reverse("protocol-player-send", args=[anna.url_key])
+    for client_id in ("phone-1", "phone-1", "phone-2"):
+        answer = client.post(url, {"protocol": protocol.pk, "client_id": client_id})
+        assert answer.status_code == 200 and answer.json()["version"] == 2, answer.content
+    assert list(ProtocolConfirmation.objects.filter(protocol=protocol).values_list("seat", flat=True)) == [0]
+    assert client.post(url, {"protocol": protocol.pk}).status_code == 400  # every send names itself
+    missing = client.post(url, {"protocol": str(protocol.pk + 1000), "client_id": "phone-3"})
+    assert missing.status_code == 400 and missing.json()["field"] == "protocol"
+    worker = client.get(reverse("protocol-player-worker", args=[anna.url_key]))
+    page = reverse("protocol-player", args=[anna.url_key])
+    assert worker.status_code == 200 and f"var PAGE = {json.dumps(page)};" in worker.content.decode()
+    old_worker = reverse("protocol-player-worker", args=[anna.url_key])
+    entry_rotate_key(entry=anna)  # the referee gave him a new link: the old one sends nothing
+    assert client.post(url, {"protocol": protocol.pk, "client_id": "phone-4"}).status_code == 404
+    assert client.get(old_worker).status_code == 404

@@ -10,7 +10,8 @@
 // a stale version: the page then shows what was saved meanwhile beside what the phone holds,
 // and asks; nothing is overwritten. A closed round stops the sending with the server's reason,
 // a revoked key (404) for good. The words come from the page (#outbox-words, JSON); the service
-// worker (/t/<key>/sw.js) keeps the page for a phone that reopens it offline.
+// worker (/t/<key>/sw.js) keeps the page for a phone that reopens it offline. A player's own
+// page (/p/<key>/protocols/, its own worker) keeps his confirmations the same way.
 (function () {
   "use strict";
   var box = document.getElementById("outbox");
@@ -143,6 +144,8 @@
   function problems(form) {
     var found = [];
     if (!form.classList.contains("deal-form")) { return found; }
+    var out = sittingOutProblem(form);
+    if (out) { found.push(out); }
     var declarer = form.querySelector("select[name=declarer]");
     if (declarer && shown(declarer)) {
       var seats = Array.prototype.map.call(declarer.options, function (o) { return o.value; })
@@ -207,18 +210,68 @@
     var kind = form.querySelector("input[name=kind]:checked");
     if (kind) { kind.dispatchEvent(new Event("change", { bubbles: true })); }
   }
-  // At a table of four the dealer sits out (001 §3.2.2, 000 "Giv"): the form shows who does by
-  // the version the page last had. A deal added or deleted on this phone and not yet saved moves
-  // the turn; the server, which decides who deals, counts it when the deals arrive. The phone
-  // does not guess the seat: it says that the one shown is behind.
-  function staleSittingOut(found) {
+  // At a table of four the dealer sits out (Kodeks 1996, 3.2.2; the pot family's "Giv"). The
+  // page carries the turn as the server counts it (#dealing-turn: the seats in the order the
+  // deal passes, who deals next, which saved deals passed it); the phone moves it over the
+  // deals it holds — a deal added passes it on, the last deal deleted takes it back — and
+  // marks in the form who deals and sits out. Where it cannot count (no turn in the page, a
+  // deal deleted in the middle, an entry refused or in conflict) it says the one shown is
+  // behind; the server decides the turn when the deals arrive.
+  var turnTag = document.getElementById("dealing-turn");
+  var turn = turnTag ? JSON.parse(turnTag.textContent) : null;
+  function counted(found) { // the seat dealing the next deal after what the phone holds, or null
+    if (!turn) { return null; }
+    var passes = turn.passes.slice();
+    var at = turn.order.indexOf(turn.next);
+    var sure = at >= 0;
+    found.forEach(function (e) {
+      if (!sure) { return; }
+      if (["saved", "queued", "sending", "waiting"].indexOf(e.state) < 0) {
+        sure = e.action !== "add" && e.action !== "delete";
+        return;
+      }
+      if (e.action === "add") { passes.push(true); at += 1; }
+      if (e.action === "delete") {
+        var index = null;
+        e.fields.forEach(function (pair) { if (pair[0] === "index") { index = Number(pair[1]); } });
+        if (index !== passes.length - 1) { sure = false; return; } // the deals after it keep theirs
+        if (passes.pop()) { at -= 1; }
+      }
+    });
+    var n = turn.order.length;
+    return sure ? turn.order[((at % n) + n) % n] : null;
+  }
+  function markTurn(form, dealer) { // the form as the server renders it for this dealer
+    var seat = String(dealer);
+    var row = form.querySelector("tr[data-row='" + seat + "']");
+    var note = form.querySelector("p.sitting-out");
+    if (!row || !note) { return; }
+    note.textContent = words.sits_out.replace("%(name)s", row.dataset.name);
+    form.querySelectorAll("tr[data-row]").forEach(function (tr) {
+      var out = tr.dataset.row === seat;
+      tr.classList.toggle("sitting-out", out);
+      tr.classList.toggle("muted", out);
+    });
+    form.querySelectorAll("[data-dealer]").forEach(function (el) { el.hidden = el.dataset.dealer !== seat; });
+    form.querySelectorAll("[data-out]").forEach(function (el) { el.hidden = el.dataset.out !== seat; });
+    form.querySelectorAll("[data-seat]").forEach(function (el) {
+      // what was entered for him stays in sight, for the check to say (never dropped unsaid)
+      var out = el.dataset.seat === seat && !(el.tagName === "OPTION" ? el.selected : el.value !== "");
+      el.hidden = out;
+      el.disabled = out;
+    });
+  }
+  function sittingOut(found) {
     var form = document.getElementById("form");
     var shown = form && form.querySelector(".sitting-out");
     var note = document.getElementById("sitting-out-stale");
+    var adding = form && form.querySelector("input[name=action][value=add]");
     var moved = found.some(function (e) {
       return e.state !== "saved" && (e.action === "add" || e.action === "delete");
     });
-    if (!shown || !moved) { if (note) { note.remove(); } return; }
+    var dealer = shown && adding ? counted(found) : null;
+    if (dealer !== null) { markTurn(form, dealer); }
+    if (!shown || !moved || dealer !== null) { if (note) { note.remove(); } return; }
     if (!note) {
       note = document.createElement("p");
       note.id = "sitting-out-stale";
@@ -227,6 +280,22 @@
       note.textContent = words.sitting_out_stale;
       shown.parentNode.insertBefore(note, shown.nextSibling);
     }
+  }
+  // What is entered for the one who sits out is refused by the server: the phone says so
+  // and keeps nothing (a Russian raspasy lets him take the talon's tricks: data-seat-game).
+  function sittingOutProblem(form) {
+    var note = form.querySelector("p.sitting-out");
+    var row = form.querySelector("tr.sitting-out[data-row]");
+    if (!note || !row || !shown(note)) { return null; }
+    var seat = row.dataset.row;
+    var none = form.querySelector("input[name=kind][data-no-contract]:checked");
+    var entered = Array.prototype.some.call(form.querySelectorAll("[data-seat='" + seat + "']"), function (el) {
+      if (el.disabled) { return false; }
+      return el.tagName === "OPTION" ? el.selected && shown(el.parentNode) : el.value !== "" && shown(el);
+    }) || (!none && Array.prototype.some.call(form.querySelectorAll("[data-seat-game='" + seat + "']"), function (el) {
+      return el.value !== "" && shown(el);
+    }));
+    return entered ? say(words.check_sitting_out, { name: row.dataset.name }) : null;
   }
   function render() {
     return entries().then(function (found) {
@@ -239,11 +308,11 @@
       else { network.textContent = ""; }
       box.classList.toggle("offline", offline() || revoked);
       box.hidden = !found.length && !offline();
-      staleSittingOut(found);
+      sittingOut(found);
       var halted = false; // entries behind one that waits for the players' choice
       found.forEach(function (entry) {
         if (halted && entry.state === "queued") { entry = Object.assign({}, entry, { state: "waiting" }); }
-        if (["conflict", "refused", "revoked", "back"].indexOf(entry.state) >= 0) { halted = true; }
+        if (["conflict", "refused", "revoked", "back"].indexOf(entry.state) >= 0 && !alone(entry)) { halted = true; }
         var li = document.createElement("li");
         li.className = "entry " + entry.state;
         li.dataset.id = entry.id;
@@ -287,7 +356,7 @@
           why.setAttribute("role", "alert");
           why.textContent = entry.message || "";
           li.appendChild(why);
-          if ((entry.state === "refused" || entry.state === "back") && !entry.final) {
+          if ((entry.state === "refused" || entry.state === "back") && !entry.final && !alone(entry)) {
             li.appendChild(button(words.back_to_form, function () { backToForm(entry); }));
           }
           li.appendChild(button(words.discard_mine, discardMine));
@@ -296,6 +365,10 @@
       });
     });
   }
+
+  // a player's confirmation (his own page): stored once whatever the resends, it waits for
+  // nothing and holds nothing up; a refusal (a version no longer current) stays listed alone
+  function alone(entry) { return entry.action === "confirm"; }
 
   // --- the answers to the players' choices ---------------------------------------------------
   function keepMine(entry) {
@@ -389,6 +462,7 @@
       entry.state = "refused";
       entry.message = answer.message;
       entry.final = Boolean(answer.final);
+      if (alone(entry)) { return put(entry).then(function () { return "next"; }); }
       return put(entry).then(function () {
         if (!answer.final) { return "stop"; }
         return entries().then(function (found) { // the round closed: none will be taken
@@ -414,7 +488,9 @@
     var lastForm = null;
     function step() {
       return entries().then(function (found) {
-        var pending = found.filter(function (e) { return e.state !== "saved"; });
+        var pending = found.filter(function (e) {
+          return e.state !== "saved" && !(alone(e) && e.state === "refused");
+        });
         if (!pending.length) { return "done"; }
         var head = pending[0];
         if (head.state !== "queued" && head.state !== "sending" && head.state !== "waiting") { return "stop"; }
@@ -432,8 +508,8 @@
     return step().then(function (outcome) {
       sending = false;
       if (outcome === "done" && savedHere) {
-        return entries().then(function (found) {
-          return remove(found.map(function (e) { return e.id; }));
+        return entries().then(function (found) { // a refusal stays listed, with its reason
+          return remove(found.filter(function (e) { return e.state === "saved"; }).map(function (e) { return e.id; }));
         }).then(function () {
           var sheet = lastForm && lastForm.action === "sheet";
           goPage(sheet ? "?sheet_row=" + encodeURIComponent(lastForm.sheetRow || "") + "#sheet" : "#last");
@@ -450,11 +526,12 @@
     if (form.classList.contains("deal-form")) { return "form.deal-form"; }
     if (form.classList.contains("sheet-form")) { return "form.sheet-form"; }
     if (form.classList.contains("ending")) { return "form.ending"; }
+    if (form.classList.contains("confirm")) { return "form.confirm"; }
     return "form.delete-deal";
   }
-  document.querySelectorAll(".protocol-entry form[method=post]").forEach(function (form) {
+  function watch(form) {
     if (!form.classList.contains("deal-form") && !form.classList.contains("sheet-form") &&
-        !form.classList.contains("ending")) {
+        !form.classList.contains("ending") && !form.classList.contains("confirm")) {
       form.classList.add("delete-deal");
     }
     form.addEventListener("submit", function (event) {
@@ -489,7 +566,7 @@
         created: Date.now() * 1000 + (counter++ % 1000),
         action: action,
         kind: kindOf(action, data.get("index")),
-        summary: describe(form),
+        summary: form.dataset.summary || describe(form),
         checks: findings(form),
         fields: fields,
         base: data.get("based_on_version") || "",
@@ -497,6 +574,7 @@
         sheetRow: data.get("sheet_row") || "",
       };
       clear(form); // kept on the phone: the form is free at once for the next deal
+      closeCorrection();
       held += 1;
       entries().then(function (all) {
         var pending = all.filter(function (e) { return e.state !== "saved"; });
@@ -513,11 +591,85 @@
           next.forEach(function (e) { e.after = made.id; });
           return Promise.all([made].concat(next).map(put)).then(render).then(pump);
         }
-        var last = pending.length ? pending[pending.length - 1] : null;
+        // a player's confirmation stands alone (stored once, whatever came before it)
+        var last = pending.length && action !== "confirm" ? pending[pending.length - 1] : null;
         made.after = last ? last.id : null;
         made.state = last && last.state !== "queued" && last.state !== "sending" && last.state !== "waiting" ? "waiting" : "queued";
         return put(made).then(render).then(pump);
       });
+    });
+  }
+  document.querySelectorAll(".protocol-entry form[method=post], form[method=post].confirm").forEach(watch);
+
+  // --- a correction offline --------------------------------------------------------------------
+  // "Correct" opens the server's form for the deal (?edit=N). Offline, or while the phone holds
+  // entries, the page's own deal form becomes that correction instead: filled from the deal's
+  // values the page carries (#corrections, the protocol as last seen), with the deal's dealer
+  // marked, and a form to delete the deal. Sent, it goes to the outbox like a deal, in order,
+  // with the version it builds on: a protocol changed meanwhile is a conflict, shown.
+  var correctionsTag = document.getElementById("corrections");
+  var corrections = correctionsTag ? JSON.parse(correctionsTag.textContent) : [];
+  var added = null; // what the page had before a correction opened in its form
+  function openCorrection(index) {
+    var form = document.querySelector("form.deal-form");
+    var values = corrections[index];
+    var action = form && form.querySelector("input[name=action]");
+    if (!values || !action || (action.value !== "add" && !added)) { return false; }
+    closeCorrection();
+    var heading = form.querySelector("h2");
+    var submit = form.querySelector("button[type=submit]");
+    added = { heading: heading.textContent, submit: submit.textContent, extra: [] };
+    action.value = "replace";
+    var number = document.createElement("input");
+    number.type = "hidden";
+    number.name = "index";
+    number.value = String(index);
+    form.appendChild(number);
+    added.extra.push(number);
+    heading.textContent = words.correct_deal + " " + (index + 1);
+    submit.textContent = words.save_correction;
+    var cancel = button(words.cancel, function () { clear(form); closeCorrection(); render(); });
+    submit.parentNode.insertBefore(cancel, submit.nextSibling);
+    added.extra.push(cancel);
+    var remove = document.createElement("form");
+    remove.method = "post";
+    remove.className = "inline delete-deal";
+    [["csrfmiddlewaretoken", token()], ["based_on_version", form.elements.based_on_version.value],
+     ["action", "delete"], ["index", String(index)]].forEach(function (pair) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = pair[0];
+      input.value = pair[1];
+      remove.appendChild(input);
+    });
+    var go = document.createElement("button");
+    go.type = "submit";
+    go.textContent = words.delete_deal;
+    remove.appendChild(go);
+    form.parentNode.insertBefore(remove, form.nextSibling);
+    watch(remove);
+    added.extra.push(remove);
+    form.reset(); // the blank form, then the deal's values
+    fill(form, values.fields);
+    var kind = form.querySelector("input[name=kind]:checked");
+    if (kind) { kind.dispatchEvent(new Event("change", { bubbles: true })); }
+    if (values.sitting_out !== null && values.sitting_out !== undefined) { markTurn(form, values.sitting_out); }
+    form.scrollIntoView();
+    return true;
+  }
+  function closeCorrection() {
+    if (!added) { return; }
+    var form = document.querySelector("form.deal-form");
+    form.querySelector("input[name=action]").value = "add";
+    form.querySelector("h2").textContent = added.heading;
+    form.querySelector("button[type=submit]").textContent = added.submit;
+    added.extra.forEach(function (el) { el.remove(); });
+    added = null;
+  }
+  document.querySelectorAll(".protocol-entry a.edit").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      var index = Number(new URL(link.href).searchParams.get("edit"));
+      if ((offline() || held) && openCorrection(index)) { event.preventDefault(); }
     });
   });
 
@@ -529,13 +681,26 @@
     // an entry the service worker kept (the form sent while the network dropped) has no words
     found.forEach(function (e) {
       if (e.kind) { return; }
-      var index = null;
-      e.fields.forEach(function (pair) { if (pair[0] === "index") { index = pair[1]; } });
+      var index = null, protocol = null;
+      e.fields.forEach(function (pair) {
+        if (pair[0] === "index") { index = pair[1]; }
+        if (pair[0] === "protocol") { protocol = pair[1]; }
+      });
       e.kind = kindOf(e.action, index);
       var form = document.querySelector(e.formSelector);
-      if (form) { e.summary = describeFields(form, e.fields); }
+      if (alone(e)) { // the confirmation's own form names its table and version
+        var mark = document.querySelector("form.confirm input[name=protocol][value='" + protocol + "']");
+        form = mark ? mark.form : null;
+      }
+      if (form) { e.summary = form.dataset.summary || describeFields(form, e.fields); }
       stuck.push(e);
     });
     return Promise.all(stuck.map(put));
-  }).then(render).then(pump);
+  }).then(render).then(function () {
+    // "correct" followed while the server was out of reach: the service worker answered with
+    // the page it keeps, whose form adds a deal; it opens as the correction asked for
+    var edit = new URLSearchParams(location.search).get("edit");
+    if (edit !== null && /^\d+$/.test(edit)) { openCorrection(Number(edit)); }
+    return pump();
+  });
 }());

@@ -15,7 +15,13 @@ from tournaments.views.protocols.desk import (
     referee_entry,
     round_protocols,
 )
-from tournaments.views.protocols.offline import table_manifest, table_send, table_worker
+from tournaments.views.protocols.offline import (
+    player_send,
+    player_worker,
+    table_manifest,
+    table_send,
+    table_worker,
+)
 from tournaments.views.protocols.rulings import (
     appeals,
     incidents,
@@ -29,6 +35,8 @@ __all__ = [
     "incidents",
     "penalties",
     "player_protocols",
+    "player_send",
+    "player_worker",
     "protocol_action",
     "protocol_log",
     "protocol_versions",

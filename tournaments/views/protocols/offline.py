@@ -8,7 +8,9 @@ web app's manifest. ``/t/<key>/send`` takes one send of the phone's outbox
 made (``client_id``) and the version the send builds on, and answers JSON — ``saved`` with the
 version (a resend of an id answers the version the first send stored, ``replay``), ``conflict``
 (409: the protocol changed meanwhile, both shown), ``refused`` (400: the reason, e.g. the round
-is closed). A revoked key is a 404 as for the page, and the phone stops sending.
+is closed). A revoked key is a 404 as for the page, and the phone stops sending. A player's
+protocols page has the same: ``/p/<key>/protocols/sw.js`` keeps his page alone, and
+``/p/<key>/protocols/send`` takes a confirmation he made offline.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 
 from django.http import HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
@@ -24,14 +27,23 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.access import lockout
-from tournaments.errors import UserFacingError
+from tournaments.errors import BIGINT_MAX, UserFacingError, whole_number
+from tournaments.models import Entry, Protocol
 from tournaments.selectors import protocols as sel
 from tournaments.services import protocols as svc
 from tournaments.variants import ui_of_protocol
 from tournaments.views.protocols.common import _save_from_post
 from tournaments.words import protocols as protocol_words
 
-__all__ = ["outbox_words", "table_manifest", "table_send", "table_worker", "OFFLINE_ASSETS"]
+__all__ = [
+    "OFFLINE_ASSETS",
+    "outbox_words",
+    "player_send",
+    "player_worker",
+    "table_manifest",
+    "table_send",
+    "table_worker",
+]
 
 #: Pulka's own static files the table's page needs offline (the service worker keeps them).
 OFFLINE_ASSETS = (
@@ -81,6 +93,15 @@ def outbox_words() -> dict[str, str]:
             "arrive; if the player shown sitting out played this deal, write it on the paper "
             "protocol and enter it when the network returns."
         ),
+        "sits_out": _("%(name)s deals and sits out this deal."),
+        "check_sitting_out": _(
+            "{name} deals and sits out this deal, as this phone counts the turn: leave "
+            "blank what is entered for him, or choose another player."
+        ),
+        "correct_deal": _("Correct deal"),
+        "save_correction": _("Save the correction"),
+        "delete_deal": _("Delete this deal"),
+        "cancel": _("Cancel"),
         "kind_add": _("Deal"),
         "kind_replace": _("Correction of deal {n}"),
         "kind_delete": _("Deal {n} deleted"),
@@ -89,26 +110,84 @@ def outbox_words() -> dict[str, str]:
     }
 
 
+def player_outbox_words() -> dict[str, str]:
+    """The phone's words on a player's own page (his confirmations kept offline)."""
+    return {
+        **outbox_words(),
+        "revoked": _(
+            "Your link was replaced by a referee: this phone no longer sends. Ask the referee "
+            "for your new link; what the phone holds is listed here."
+        ),
+        "kind_confirm": _("I confirm this protocol"),
+    }
+
+
 def _table(request, key: str):
     return lockout.guarded(lockout.PRIVATE_KEY, request, lambda: sel.table_by_key(key))
+
+
+def _entry(request, key: str):
+    return lockout.guarded(
+        lockout.PRIVATE_KEY,
+        request,
+        lambda: get_object_or_404(Entry.objects.select_related("event", "player"), url_key=key),
+    )
+
+
+def _worker(page: str, cache: str) -> HttpResponse:
+    script = render_to_string(
+        "tournaments/protocols/table_sw.js",
+        {
+            "page": json.dumps(page),
+            "assets": json.dumps([static(name) for name in OFFLINE_ASSETS]),
+            "cache": json.dumps(cache + page),
+        },
+    )
+    response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_GET
 def table_worker(request, key: str) -> HttpResponse:
     """``/t/<key>/sw.js``: the service worker of this table's page (scope ``/t/<key>/``)."""
     _table(request, key)
-    page = reverse("protocol-table", args=[key])
-    script = render_to_string(
-        "tournaments/protocols/table_sw.js",
-        {
-            "page": json.dumps(page),
-            "assets": json.dumps([static(name) for name in OFFLINE_ASSETS]),
-            "cache": json.dumps("pulka-table:" + page),
-        },
+    return _worker(reverse("protocol-table", args=[key]), "pulka-table:")
+
+
+@require_GET
+def player_worker(request, key: str) -> HttpResponse:
+    """``/p/<key>/protocols/sw.js``: the service worker of a player's protocols page, scoped
+    to that page's folder: it keeps his page alone (the table's worker's script)."""
+    _entry(request, key)
+    return _worker(reverse("protocol-player", args=[key]), "pulka-player:")
+
+
+@require_POST
+def player_send(request, key: str) -> JsonResponse:
+    """``/p/<key>/protocols/send``: a confirmation the player's phone kept offline. A
+    confirmation is stored once whatever the resends; a version no longer current, or one
+    the rules do not let him confirm, is refused with the reason; a revoked key is a 404."""
+    entry = _entry(request, key)
+    try:
+        svc.checked_client_id(request.POST.get("client_id", ""))
+        protocol = Protocol.objects.filter(
+            pk=whole_number(request.POST.get("protocol"), high=BIGINT_MAX),
+            table__seats__entry=entry,
+        ).first()
+        if protocol is None:
+            raise UserFacingError(_("No such protocol at your tables."), {"field": "protocol"})
+        seat = protocol.table.seats.get(entry=entry).position
+        svc.protocol_confirm(protocol=protocol, seat=seat, entry=entry)
+    except UserFacingError as exc:  # a stale version too: he confirms the current one
+        return JsonResponse(
+            {"state": "refused", "message": exc.message, "field": exc.extra.get("field")},
+            status=400,
+        )
+    return JsonResponse(
+        {"state": "saved", "version": protocol.version, "replay": False, "errors": 0,
+         "summary": "", "findings": []}  # fmt: skip
     )
-    response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
-    response["Cache-Control"] = "no-cache"
-    return response
 
 
 @require_GET

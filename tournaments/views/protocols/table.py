@@ -17,7 +17,7 @@ from tournaments.services import protocols as svc
 from tournaments.services import rulings as rsvc
 from tournaments.variants import ui_of_protocol
 from tournaments.views.protocols.common import _current_protocol, _save_from_post
-from tournaments.views.protocols.offline import outbox_words
+from tournaments.views.protocols.offline import outbox_words, player_outbox_words
 from tournaments.words import protocols as protocol_words
 from tournaments.words import rulings as rtext
 
@@ -86,6 +86,9 @@ def table_entry(request, key: str):
             ),
             "sheet_open": "sheet_row" in request.GET or request.POST.get("action") == "sheet",
         }
+    editable = table.round.state != Round.State.CLOSED and not (
+        version is not None and version.approved
+    )
     return render(
         request,
         "tournaments/protocols/table_entry.html",
@@ -112,11 +115,14 @@ def table_entry(request, key: str):
             "approved": version is not None and version.approved,
             "closed": table.round.state == Round.State.CLOSED,
             # "correct" links only where the page can still save a correction (issue 36)
-            "editable": table.round.state != Round.State.CLOSED
-            and not (version is not None and version.approved),
+            "editable": editable,
             "ask": ", ".join(svc.referees_to_ask(table.round.event)),
             # the phone's outbox (issue 42): its words, its address, its service worker
             "outbox_words": outbox_words(),
+            # who deals next and how the turn moves: the phone counts it over what it holds
+            "turn": ui.dealing_turn(protocol),
+            # each deal's "correct" form as data: the phone opens it offline
+            "corrections": ui.correction_forms(protocol) if editable and edited is None else None,
         },
         status=409 if stale else 400 if error else 200,
     )
@@ -164,6 +170,13 @@ def player_protocols(request, key: str):
     return render(
         request,
         "tournaments/protocols/player.html",
-        {"entry": entry, "event": entry.event, "rows": rows, "error": error},
+        {
+            "entry": entry,
+            "event": entry.event,
+            "rows": rows,
+            "error": error,
+            # his confirmations kept on the phone offline (issue 42), his page's own worker
+            "outbox_words": player_outbox_words(),
+        },
         status=400 if error else 200,
     )
