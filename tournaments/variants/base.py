@@ -170,12 +170,18 @@ class FamilyUI(FamilyDomain):
         (issue 42): ``fields`` the values its "Correct" form opens with, by field name
         (:meth:`form_values` read as the templates read it), and ``sitting_out``, the seat
         the form marks; ``None`` for an entry the page offers no "correct" for."""
+        return self._corrections(protocol, lambda index: self.form_values(protocol, index))
+
+    def _corrections(
+        self, protocol: Any, values_of: Callable[[int], dict[str, Any]]
+    ) -> list[dict[str, Any] | None]:
+        """:meth:`correction_forms` with each deal's form values made by ``values_of(index)``."""
         out: list[dict[str, Any] | None] = []
         for index, deal in enumerate(protocol.deals):
             if self.is_penalty(deal) and not self.form_takes_penalties:
                 out.append(None)
                 continue
-            form = self.form_values(protocol, index)
+            form = values_of(index)
             out.append({"fields": form_fields(form), "sitting_out": form.get("sitting_out")})
         return out
 

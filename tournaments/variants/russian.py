@@ -4,7 +4,7 @@ tricks), the pulka's pulya / gora / whists cells, the Kodeks' penalties catalogu
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -179,6 +179,26 @@ class RussianUI(RussianDomain, FamilyUI):
         """The deal form's values: deal ``index`` as entered ("Correct"), what was posted (a
         refused form keeps it), or blank. Per seat (``rows``) its call and tricks: the
         declarer's, and each whister's where they are known."""
+        return self._form_values(protocol, index, post, None)
+
+    def correction_forms(self, protocol: Any) -> list[dict[str, Any] | None]:
+        """Every deal's correction form (:meth:`FamilyUI.correction_forms`) with the deals'
+        dealers counted once, by one scoring of the whole pulka (001 §3.2.2), instead of two
+        scorings of its beginning for each deal (a pulka of 120 deals scored 240 times)."""
+        dealers = self.deal_dealers(protocol)
+        return self._corrections(
+            protocol, lambda index: self._form_values(protocol, index, None, dealers)
+        )
+
+    def _form_values(
+        self,
+        protocol: Any,
+        index: int | None,
+        post: Mapping[str, Any] | None,
+        dealers: Sequence[int | None] | None,
+    ) -> dict[str, Any]:
+        """:meth:`form_values`; ``dealers``: each deal's dealer if known (``None``: counted from
+        the deals before ``index``; a pulka the scoring refuses counts them so too)."""
         n = protocol.size
         rows = [
             {
@@ -203,7 +223,7 @@ class RussianUI(RussianDomain, FamilyUI):
                 row["tricks"] = post.get(f"tricks_{row['position']}", "")
             raw = str(post.get("index") or "")
             index = int(raw) if post.get("action") == "replace" and raw.isdigit() else None
-            return dict(form, rows=rows, **self._form_dealer(protocol, index))
+            return dict(form, rows=rows, **self._form_dealer(protocol, index, None))
         deal = protocol.deals[index] if index is not None else None
         if type(deal) is Raspasy:
             for row, c in zip(rows, deal.tricks, strict=False):
@@ -213,22 +233,32 @@ class RussianUI(RussianDomain, FamilyUI):
             form.update(declarer=str(deal.declarer), contract=str(deal.contract), open=deal.open)
             if deal.declarer_tricks is not None:
                 rows[deal.declarer]["tricks"] = str(deal.declarer_tricks)
-            try:
-                dealer = score(protocol.with_deals(protocol.deals[: index + 1])).dealers[index]
-            except ValueError:
-                dealer = None
+            if dealers is not None:
+                dealer = dealers[index]
+            else:
+                try:
+                    dealer = score(protocol.with_deals(protocol.deals[: index + 1])).dealers[index]
+                except ValueError:
+                    dealer = None
             if dealer is not None and deal.calls:
                 defenders = whisting_order(deal.declarer, n, dealer)
                 for d, call in zip(defenders, deal.calls, strict=False):
                     rows[d]["call"] = str(call)
                 for d, t in zip(defenders, deal.defender_tricks or (), strict=False):
                     rows[d]["tricks"] = str(t)
-        return dict(form, rows=rows, **self._form_dealer(protocol, index))
+        return dict(form, rows=rows, **self._form_dealer(protocol, index, dealers))
 
-    def _form_dealer(self, protocol: Any, index: int | None) -> dict[str, Any]:
+    def _form_dealer(
+        self, protocol: Any, index: int | None, dealers: Sequence[int | None] | None
+    ) -> dict[str, Any]:
         """Who deals the deal the form enters (deal ``index``'s, else the next), and at a
-        table of four who therefore sits out a game (001 §3.2.10)."""
-        if index is not None and 0 <= index < len(protocol.deals):
+        table of four who therefore sits out a game (001 §3.2.10). ``dealers``: each deal's
+        dealer, when known (the seat after the last dealer before ``index``: the deal passes to
+        the left, 001 §3.2.2, and a penalty passes nothing)."""
+        if index is not None and 0 <= index < len(protocol.deals) and dealers is not None:
+            before = [d for d in dealers[:index] if d is not None]
+            dealer = (before[-1] + 1) % protocol.size if before else protocol.first_dealer
+        elif index is not None and 0 <= index < len(protocol.deals):
             dealer = self.next_dealer(protocol.with_deals(protocol.deals[:index]))
         else:
             dealer = self.next_dealer(protocol)

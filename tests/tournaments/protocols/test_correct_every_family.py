@@ -7,6 +7,7 @@ their seat numbers, on the page and in the filled PDF."""
 
 from __future__ import annotations
 
+import random
 import re
 from html.parser import HTMLParser
 
@@ -15,9 +16,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.balkan.protocol import Penalty as BalkanPenalty
+from scoring.russian.generate import random_protocol
 from tournaments.models import Protocol
 from tournaments.services.protocols import protocol_save, stored_protocol
-from tournaments.variants import ui_of_protocol
+from tournaments.variants import ADAPTERS, FamilyUI, ui_of_protocol
 
 from ..balkan.test_balkan_event import balkan_table
 from ..pot.test_pot_event import pot_table
@@ -268,3 +270,17 @@ def test_a_closed_rounds_table_page_offers_no_correct_link(client):
     Round.objects.filter(pk=table.round_id).update(state=Round.State.CLOSED)
     page = client.get(url).content.decode()
     assert 'class="edit"' not in page and "?edit=" not in page
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_russian_corrections_count_the_dealers_once_and_give_the_same_forms(
+    players: int, seed: int
+) -> None:
+    """The phone's correction forms of a Russian pulka (issue 42) count the deals' dealers by
+    one scoring of the whole pulka (001 §3.2.2); each deal's form made alone, as ``?edit=N``
+    makes it, is the same (random pulkas played to their end, at three and at four)."""
+    ui = ADAPTERS["russian"]
+    protocol = random_protocol(random.Random(seed), players=players, target=20)
+    assert len(protocol.deals) > 10
+    assert ui.correction_forms(protocol) == FamilyUI.correction_forms(ui, protocol)
