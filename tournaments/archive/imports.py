@@ -28,7 +28,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import transaction
+from django.db import models, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.archive.load import event_archive_import
@@ -47,6 +47,8 @@ __all__ = [
     "archive_import_request",
     "archive_import_run",
     "archive_json_loaded",
+    "archive_slug_checked",
+    "archive_slug_free",
     "archive_upload_queued",
 ]
 
@@ -77,6 +79,33 @@ def archive_json_loaded(text: str | bytes) -> Any:
         raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
 
 
+def archive_slug_checked(model: type[models.Model], key: str, slug: str | None) -> None:
+    """A short name given for the import (of ``model``, the archive's ``key``: ``event``,
+    ``series``) checked as one.
+
+    :raises ArchiveError: at ``$.<key>.slug``, saying why it cannot be one.
+    """
+    if slug:
+        try:
+            model._meta.get_field("slug").clean(slug, None)
+        except ValidationError as exc:
+            raise ArchiveError(f"$.{key}.slug", " ".join(exc.messages)) from None
+
+
+def archive_slug_free(
+    model: type[models.Model], key: str, slug: str | None, data: dict[str, Any], taken: str
+) -> None:
+    """The short name the import gives (``slug``, else the archive's ``data[key]["slug"]``)
+    is no ``model``'s yet.
+
+    :raises ArchiveError: at ``$.<key>.slug`` with ``taken`` (``%(slug)s``: the name).
+    """
+    found = data.get(key)
+    wanted = slug or (found.get("slug") if isinstance(found, dict) else None)
+    if isinstance(wanted, str) and model.objects.filter(slug=wanted).exists():
+        raise ArchiveError(f"$.{key}.slug", taken % {"slug": wanted})
+
+
 def archive_upload_queued(text: str | bytes, *, task: str, args: list[Any], key: str) -> Job:
     """Store an uploaded archive where only its job reads it and queue the job ``task`` with
     ``[stored name, *args]`` (sent to the broker after the commit; when the broker is down the
@@ -98,20 +127,14 @@ def archive_import_request(*, text: str | bytes, by, slug: str | None = None) ->
     :raises ArchiveError: what can be told without importing: a short name that cannot be
         one, not JSON, not an archive, a newer version, the event's short name taken.
     """
-    if slug:
-        try:
-            Event._meta.get_field("slug").clean(slug, None)
-        except ValidationError as exc:
-            raise ArchiveError("$.event.slug", " ".join(exc.messages)) from None
-    data = archive_import_document(text)
-    event = data.get("event")
-    wanted = slug or (event.get("slug") if isinstance(event, dict) else None)
-    if isinstance(wanted, str) and Event.objects.filter(slug=wanted).exists():
-        raise ArchiveError(
-            "$.event.slug",
-            _("an event with the short name %(slug)s exists already: choose another")
-            % {"slug": wanted},
-        )
+    archive_slug_checked(Event, "event", slug)
+    archive_slug_free(
+        Event,
+        "event",
+        slug,
+        archive_import_document(text),
+        _("an event with the short name %(slug)s exists already: choose another"),
+    )
     return archive_upload_queued(
         text,
         task=IMPORT_TASK,

@@ -21,7 +21,6 @@ import uuid
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
@@ -31,9 +30,10 @@ from django.utils.translation import gettext as _
 from tournaments.archive.imports import (
     archive_import_once,
     archive_json_loaded,
+    archive_slug_checked,
+    archive_slug_free,
     archive_upload_queued,
 )
-from tournaments.archive.refs import ArchiveError
 from tournaments.archive.series import (
     series_archive_checked,
     series_archive_import,
@@ -135,13 +135,8 @@ def _document(text: str | bytes) -> dict[str, Any]:
 
 def _checked_slug(value: str | None) -> str | None:
     """A short name typed on the page, checked as a short name (``None``: the archive's)."""
-    value = (value or "").strip()
-    if not value:
-        return None
-    try:
-        Series._meta.get_field("slug").clean(value, None)
-    except ValidationError as exc:
-        raise ArchiveError("$.series.slug", " ".join(exc.messages)) from None
+    value = (value or "").strip() or None
+    archive_slug_checked(Series, "series", value)
     return value
 
 
@@ -159,15 +154,13 @@ def series_archive_import_request(
         not JSON, not a series archive, a newer version, the series' short name taken.
     """
     slug = _checked_slug(slug)
-    data = _document(text)
-    series = data.get("series")
-    wanted = slug or (series.get("slug") if isinstance(series, dict) else None)
-    if isinstance(wanted, str) and Series.objects.filter(slug=wanted).exists():
-        raise ArchiveError(
-            "$.series.slug",
-            _("a series with the short name %(slug)s exists already: choose another")
-            % {"slug": wanted},
-        )
+    archive_slug_free(
+        Series,
+        "series",
+        slug,
+        _document(text),
+        _("a series with the short name %(slug)s exists already: choose another"),
+    )
     return archive_upload_queued(
         text,
         task=IMPORT_TASK,
