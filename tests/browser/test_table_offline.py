@@ -130,6 +130,32 @@ def game_online(page) -> None:
     page.wait_for_selector("#deal-1")
 
 
+def referee_corrects_the_game(setup) -> None:
+    """The referee's correction of version 1's game (the first deal): Anna took 7, not 6; it
+    is version 2."""
+    protocol = svc.stored_protocol(versions(setup)[0].data)
+    corrected = protocol.with_deals((dataclasses.replace(protocol.deals[0], declarer_tricks=7),))
+    svc.protocol_save(
+        table=setup.table, protocol=corrected, based_on_version=1, by=setup.referee,
+        source=Protocol.Source.REFEREE,
+    )  # fmt: skip
+
+
+def back_online_in_conflict(page):
+    """The phone back online, its outbox's conflict shown (the current version and its own)."""
+    page.context.set_offline(False)
+    conflict = page.locator("#outbox .both")
+    conflict.wait_for()
+    return conflict
+
+
+def referees_version_is_current(setup) -> None:
+    """The referee's correction (:func:`referee_corrects_the_game`) is the current version."""
+    stored = versions(setup)
+    assert [v.version for v in stored] == [1, 2] and stored[-1].is_current
+    assert svc.stored_protocol(stored[-1].data).deals[0].declarer_tricks == 7
+
+
 def test_a_referees_correction_made_while_offline_is_a_conflict_not_an_overwrite(
     phone, live_server
 ):
@@ -143,25 +169,12 @@ def test_a_referees_correction_made_while_offline_is_a_conflict_not_an_overwrite
     raspasy(page, FIVE[1])
     page.locator("#outbox li.entry").nth(1).wait_for()
     # meanwhile the referee corrects the protocol: Anna took 7, not 6 (version 2)
-    first = versions(setup)[0]
-    protocol = svc.stored_protocol(first.data)
-    game = protocol.deals[0]
-    corrected = protocol.with_deals((dataclasses.replace(game, declarer_tricks=7),))
-    svc.protocol_save(
-        table=setup.table, protocol=corrected, based_on_version=1, by=setup.referee,
-        source=Protocol.Source.REFEREE,
-    )
-    page.context.set_offline(False)
-    conflict = page.locator("#outbox .both")
-    conflict.wait_for()
-    text = conflict.inner_text()
+    referee_corrects_the_game(setup)
+    text = back_online_in_conflict(page).inner_text()
     assert "now version 2" in text and "Saved meanwhile" in text and "Yours" in text
     states = page.locator("#outbox li .state").all_inner_texts()
     assert states == ["not saved: the protocol changed meanwhile", "waits for the one before it"]
-    # nothing was overwritten: the referee's version is the current one
-    stored = versions(setup)
-    assert [v.version for v in stored] == [1, 2] and stored[-1].is_current
-    assert svc.stored_protocol(stored[-1].data).deals[0].declarer_tricks == 7
+    referees_version_is_current(setup)  # nothing was overwritten
     # the players choose: theirs after the referee's correction
     page.get_by_role("button", name="Add this phone's entries after the current version").tap()
     wait_until(page, "() => document.querySelectorAll('tr.deal').length === 3")
@@ -531,22 +544,13 @@ def test_a_correction_made_offline_meets_a_referees_as_a_conflict(phone, live_se
     page.get_by_role("button", name="Save the correction").tap()
     page.locator("#outbox li.entry").first.wait_for()
     # meanwhile the referee corrects the same deal: Anna took 7 (version 2)
-    protocol = svc.stored_protocol(versions(setup)[0].data)
-    corrected = protocol.with_deals((dataclasses.replace(protocol.deals[0], declarer_tricks=7),))
-    svc.protocol_save(
-        table=setup.table, protocol=corrected, based_on_version=1, by=setup.referee,
-        source=Protocol.Source.REFEREE,
-    )
-    page.context.set_offline(False)
-    conflict = page.locator("#outbox .both")
-    conflict.wait_for()
+    referee_corrects_the_game(setup)
+    conflict = back_online_in_conflict(page)
     assert "Saved meanwhile" in conflict.inner_text() and "Yours" in conflict.inner_text()
     assert page.locator("#outbox li .state").all_inner_texts() == [
         "not saved: the protocol changed meanwhile"
     ]
-    stored = versions(setup)  # nothing overwritten: the referee's is the current version
-    assert [v.version for v in stored] == [1, 2] and stored[-1].is_current
-    assert svc.stored_protocol(stored[-1].data).deals[0].declarer_tricks == 7
+    referees_version_is_current(setup)  # nothing overwritten
 
 
 def confirmable(slug: str):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -27,7 +28,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import transaction
+from django.db import models, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.archive.load import event_archive_import
@@ -41,9 +42,14 @@ __all__ = [
     "IMPORT_TASK",
     "archive_import_document",
     "archive_import_forget",
+    "archive_import_once",
     "archive_import_progress",
     "archive_import_request",
     "archive_import_run",
+    "archive_json_loaded",
+    "archive_slug_checked",
+    "archive_slug_free",
+    "archive_upload_queued",
 ]
 
 IMPORT_TASK = "tournaments.event_archive_import"
@@ -57,13 +63,61 @@ def archive_import_document(text: str | bytes) -> dict[str, Any]:
 
     :raises ArchiveError: not JSON, nested too deeply, not an event archive, or a newer one.
     """
+    return archive_checked(archive_json_loaded(text))
+
+
+def archive_json_loaded(text: str | bytes) -> Any:
+    """An uploaded archive's text parsed as JSON (an event's or a series').
+
+    :raises ArchiveError: not JSON, or nested too deeply.
+    """
     try:
-        document = json.loads(text)
+        return json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ArchiveError("$", _("not JSON (%(error)s)") % {"error": exc}) from None
     except RecursionError:  # deeper than the decoder goes (issue 25, item 7)
         raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
-    return archive_checked(document)
+
+
+def archive_slug_checked(model: type[models.Model], key: str, slug: str | None) -> None:
+    """A short name given for the import (of ``model``, the archive's ``key``: ``event``,
+    ``series``) checked as one.
+
+    :raises ArchiveError: at ``$.<key>.slug``, saying why it cannot be one.
+    """
+    if slug:
+        try:
+            model._meta.get_field("slug").clean(slug, None)
+        except ValidationError as exc:
+            raise ArchiveError(f"$.{key}.slug", " ".join(exc.messages)) from None
+
+
+def archive_slug_free(
+    model: type[models.Model], key: str, slug: str | None, data: dict[str, Any], taken: str
+) -> None:
+    """The short name the import gives (``slug``, else the archive's ``data[key]["slug"]``)
+    is no ``model``'s yet.
+
+    :raises ArchiveError: at ``$.<key>.slug`` with ``taken`` (``%(slug)s``: the name).
+    """
+    found = data.get(key)
+    wanted = slug or (found.get("slug") if isinstance(found, dict) else None)
+    if isinstance(wanted, str) and model.objects.filter(slug=wanted).exists():
+        raise ArchiveError(f"$.{key}.slug", taken % {"slug": wanted})
+
+
+def archive_upload_queued(text: str | bytes, *, task: str, args: list[Any], key: str) -> Job:
+    """Store an uploaded archive where only its job reads it and queue the job ``task`` with
+    ``[stored name, *args]`` (sent to the broker after the commit; when the broker is down the
+    row waits for the sweep). The file is deleted again when the queueing fails."""
+    raw = text.encode() if isinstance(text, str) else text
+    name = default_storage.save(f"{UPLOADS}/{uuid.uuid4().hex}.json", ContentFile(raw))
+    try:
+        with transaction.atomic():
+            return job_enqueue(task=task, args=[name, *args], queue=jobs_queue(), key=key)
+    except BaseException:
+        default_storage.delete(name)
+        raise
 
 
 def archive_import_request(*, text: str | bytes, by, slug: str | None = None) -> Job:
@@ -73,33 +127,20 @@ def archive_import_request(*, text: str | bytes, by, slug: str | None = None) ->
     :raises ArchiveError: what can be told without importing: a short name that cannot be
         one, not JSON, not an archive, a newer version, the event's short name taken.
     """
-    if slug:
-        try:
-            Event._meta.get_field("slug").clean(slug, None)
-        except ValidationError as exc:
-            raise ArchiveError("$.event.slug", " ".join(exc.messages)) from None
-    data = archive_import_document(text)
-    event = data.get("event")
-    wanted = slug or (event.get("slug") if isinstance(event, dict) else None)
-    if isinstance(wanted, str) and Event.objects.filter(slug=wanted).exists():
-        raise ArchiveError(
-            "$.event.slug",
-            _("an event with the short name %(slug)s exists already: choose another")
-            % {"slug": wanted},
-        )
-    raw = text.encode() if isinstance(text, str) else text
-    name = default_storage.save(f"{UPLOADS}/{uuid.uuid4().hex}.json", ContentFile(raw))
-    try:
-        with transaction.atomic():
-            return job_enqueue(
-                task=IMPORT_TASK,
-                args=[name, getattr(by, "pk", None), slug or ""],
-                queue=jobs_queue(),
-                key=f"import:{getattr(by, 'pk', '')}",
-            )
-    except BaseException:
-        default_storage.delete(name)
-        raise
+    archive_slug_checked(Event, "event", slug)
+    archive_slug_free(
+        Event,
+        "event",
+        slug,
+        archive_import_document(text),
+        _("an event with the short name %(slug)s exists already: choose another"),
+    )
+    return archive_upload_queued(
+        text,
+        task=IMPORT_TASK,
+        args=[getattr(by, "pk", None), slug or ""],
+        key=f"import:{getattr(by, 'pk', '')}",
+    )
 
 
 def _progress_key(task_id: str) -> str:
@@ -132,6 +173,43 @@ def archive_import_forget(name: str) -> None:
         default_storage.delete(name)
 
 
+def archive_import_once(
+    *, task_id: str, done: str, run: Callable[[Job, bytes], dict[str, Any]]
+) -> dict[str, Any]:
+    """The body shared by the import jobs: under the job row's lock, import the stored upload
+    once with ``run(job, the file's bytes)`` and keep its result on the row in the import's
+    transaction. A delivery after one that committed (the row's result has ``done``) returns
+    that result and imports nothing; the upload is deleted once imported.
+
+    :raises ArchiveError: the upload is gone, or anything ``run`` refuses; nothing is imported.
+    """
+    finished = False
+    with transaction.atomic():
+        # the row's lock serialises deliveries; the sweep skips a locked row (a live job)
+        job = Job.objects.select_for_update().get(task_id=task_id)
+        name = job.args[0]
+        if isinstance(job.result, dict) and job.result.get(done):
+            result = job.result
+            finished = True
+        else:
+            try:
+                with default_storage.open(name, "rb") as f:
+                    text = f.read()
+            except OSError:
+                raise ArchiveError(
+                    "$", _("the uploaded file is gone; upload the archive again")
+                ) from None
+            try:
+                result = run(job, text)
+            except RecursionError:  # decoded, but too deep to check or store
+                raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
+            job.result = result
+            job.save(update_fields=["result"])
+    if not finished:
+        archive_import_forget(name)
+    return result
+
+
 def archive_import_run(*, task_id: str) -> dict[str, Any]:
     """The job's body: import the stored archive as a new event, once.
 
@@ -141,41 +219,22 @@ def archive_import_run(*, task_id: str) -> dict[str, Any]:
 
     :raises ArchiveError: anything the import refuses; nothing is imported.
     """
-    finished = False
-    with transaction.atomic():
-        # the row's lock serialises deliveries; the sweep skips a locked row (a live job)
-        job = Job.objects.select_for_update().get(task_id=task_id)
-        name, user_id, slug = job.args
-        if isinstance(job.result, dict) and job.result.get("event"):
-            result = job.result
-            finished = True
-        else:
-            by = get_user_model().objects.filter(pk=user_id).first() if user_id else None
-            try:
-                with default_storage.open(name, "rb") as f:
-                    text = f.read()
-            except OSError:
-                raise ArchiveError(
-                    "$", _("the uploaded file is gone; upload the archive again")
-                ) from None
-            try:
-                event = event_archive_import(
-                    document=archive_import_document(text),
-                    by=by,
-                    slug=slug or None,
-                    on_progress=_progress_saver(task_id),
-                )
-            except RecursionError:  # decoded, but too deep to check or store
-                raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
-            result = {
-                "event": event.pk,
-                "slug": event.slug,
-                "name": event.name,
-                "players": event.entries.count(),
-                "rounds": event.rounds.count(),
-            }
-            job.result = result
-            job.save(update_fields=["result"])
-    if not finished:
-        archive_import_forget(name)
-    return result
+
+    def run(job: Job, text: bytes) -> dict[str, Any]:
+        _name, user_id, slug = job.args
+        by = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+        event = event_archive_import(
+            document=archive_import_document(text),
+            by=by,
+            slug=slug or None,
+            on_progress=_progress_saver(task_id),
+        )
+        return {
+            "event": event.pk,
+            "slug": event.slug,
+            "name": event.name,
+            "players": event.entries.count(),
+            "rounds": event.rounds.count(),
+        }
+
+    return archive_import_once(task_id=task_id, done="event", run=run)

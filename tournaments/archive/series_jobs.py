@@ -17,20 +17,23 @@ nothing again; a failure imports nothing and the row keeps the reason, naming th
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.archive.imports import UPLOADS, archive_import_forget
-from tournaments.archive.refs import ArchiveError
+from tournaments.archive.imports import (
+    archive_import_once,
+    archive_json_loaded,
+    archive_slug_checked,
+    archive_slug_free,
+    archive_upload_queued,
+)
 from tournaments.archive.series import (
     series_archive_checked,
     series_archive_import,
@@ -127,24 +130,13 @@ def series_archive_export_file(job: Job) -> str | None:
 
 
 def _document(text: str | bytes) -> dict[str, Any]:
-    try:
-        document = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ArchiveError("$", _("not JSON (%(error)s)") % {"error": exc}) from None
-    except RecursionError:  # deeper than the decoder goes
-        raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
-    return series_archive_checked(document)
+    return series_archive_checked(archive_json_loaded(text))
 
 
 def _checked_slug(value: str | None) -> str | None:
     """A short name typed on the page, checked as a short name (``None``: the archive's)."""
-    value = (value or "").strip()
-    if not value:
-        return None
-    try:
-        Series._meta.get_field("slug").clean(value, None)
-    except ValidationError as exc:
-        raise ArchiveError("$.series.slug", " ".join(exc.messages)) from None
+    value = (value or "").strip() or None
+    archive_slug_checked(Series, "series", value)
     return value
 
 
@@ -162,28 +154,19 @@ def series_archive_import_request(
         not JSON, not a series archive, a newer version, the series' short name taken.
     """
     slug = _checked_slug(slug)
-    data = _document(text)
-    series = data.get("series")
-    wanted = slug or (series.get("slug") if isinstance(series, dict) else None)
-    if isinstance(wanted, str) and Series.objects.filter(slug=wanted).exists():
-        raise ArchiveError(
-            "$.series.slug",
-            _("a series with the short name %(slug)s exists already: choose another")
-            % {"slug": wanted},
-        )
-    raw = text.encode() if isinstance(text, str) else text
-    name = default_storage.save(f"{UPLOADS}/{uuid.uuid4().hex}.json", ContentFile(raw))
-    try:
-        with transaction.atomic():
-            return job_enqueue(
-                task=IMPORT_TASK,
-                args=[name, getattr(by, "pk", None), organisation.pk, slug or "", event_suffix],
-                queue=jobs_queue(),
-                key=f"series-import:{organisation.pk}",
-            )
-    except BaseException:
-        default_storage.delete(name)
-        raise
+    archive_slug_free(
+        Series,
+        "series",
+        slug,
+        _document(text),
+        _("a series with the short name %(slug)s exists already: choose another"),
+    )
+    return archive_upload_queued(
+        text,
+        task=IMPORT_TASK,
+        args=[getattr(by, "pk", None), organisation.pk, slug or "", event_suffix],
+        key=f"series-import:{organisation.pk}",
+    )
 
 
 def series_archive_import_run(*, task_id: str) -> dict[str, Any]:
@@ -195,46 +178,26 @@ def series_archive_import_run(*, task_id: str) -> dict[str, Any]:
 
     :raises ArchiveError: anything the import refuses, naming the field; nothing is imported.
     """
-    finished = False
-    with transaction.atomic():
-        # the row's lock serialises deliveries; the sweep skips a locked row (a live job)
-        job = Job.objects.select_for_update().get(task_id=task_id)
-        name, user_id, organisation_id, slug, event_suffix = job.args
-        if isinstance(job.result, dict) and job.result.get("series"):
-            result = job.result
-            finished = True
-        else:
-            by = get_user_model().objects.filter(pk=user_id).first() if user_id else None
-            organisation = Organisation.objects.get(pk=organisation_id)
-            try:
-                with default_storage.open(name, "rb") as f:
-                    text = f.read()
-            except OSError:
-                raise ArchiveError(
-                    "$", _("the uploaded file is gone; upload the archive again")
-                ) from None
-            try:
-                series = series_archive_import(
-                    document=_document(text),
-                    by=by,
-                    slug=slug or None,
-                    event_suffix=event_suffix,
-                    organisation=organisation,
-                )
-            except RecursionError:  # decoded, but too deep to check or store
-                raise ArchiveError("$", _("JSON nested too deeply to be an archive")) from None
-            result = {
-                "series": series.pk,
-                "slug": series.slug,
-                "name": series.name,
-                "events": series.events.count(),
-                "persons": series.events.filter(entries__person__isnull=False)
-                .values("entries__person")
-                .distinct()
-                .count(),
-            }
-            job.result = result
-            job.save(update_fields=["result"])
-    if not finished:
-        archive_import_forget(name)
-    return result
+
+    def run(job: Job, text: bytes) -> dict[str, Any]:
+        _name, user_id, organisation_id, slug, event_suffix = job.args
+        by = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+        series = series_archive_import(
+            document=_document(text),
+            by=by,
+            slug=slug or None,
+            event_suffix=event_suffix,
+            organisation=Organisation.objects.get(pk=organisation_id),
+        )
+        return {
+            "series": series.pk,
+            "slug": series.slug,
+            "name": series.name,
+            "events": series.events.count(),
+            "persons": series.events.filter(entries__person__isnull=False)
+            .values("entries__person")
+            .distinct()
+            .count(),
+        }
+
+    return archive_import_once(task_id=task_id, done="series", run=run)

@@ -28,13 +28,10 @@ class _AppendOnlyQuerySet(models.QuerySet):
         raise AuditLogIsAppendOnly("the audit log is append-only: entries are never deleted")
 
 
-class AuditLogEntry(models.Model):
-    event = models.ForeignKey(
-        "tournaments.Event", on_delete=models.PROTECT, related_name="audit_log"
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
-    )
+class _AppendOnlyEntry(models.Model):
+    """What an append-only log's entry holds besides its owner and its user, and the refusals
+    of a change or a deletion (abstract: each log has its own table and trigger)."""
+
     action = models.CharField(max_length=60)  # e.g. "round.drawn", "seat.swapped"
     reason = models.TextField(blank=True)
     data = models.JSONField(default=dict, blank=True)
@@ -43,6 +40,7 @@ class AuditLogEntry(models.Model):
     objects = _AppendOnlyQuerySet.as_manager()
 
     class Meta:
+        abstract = True
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
@@ -57,7 +55,16 @@ class AuditLogEntry(models.Model):
         raise AuditLogIsAppendOnly("the audit log is append-only: entries are never deleted")
 
 
-class OrganisationLogEntry(models.Model):
+class AuditLogEntry(_AppendOnlyEntry):
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.PROTECT, related_name="audit_log"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+
+
+class OrganisationLogEntry(_AppendOnlyEntry):
     """An organisation's log (issue 39): who gave or took a role in it, as an event's log
     records its roles (the same actions, ``role.granted``, ``role.revoked``,
     ``account.created``, and the same data). Append-only as :class:`AuditLogEntry` is (the
@@ -69,23 +76,3 @@ class OrganisationLogEntry(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    action = models.CharField(max_length=60)
-    reason = models.TextField(blank=True)
-    data = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    objects = _AppendOnlyQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-
-    def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
-
-    def save(self, *args, **kwargs) -> None:
-        if not self._state.adding:
-            raise AuditLogIsAppendOnly("the audit log is append-only: entries are never changed")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AuditLogIsAppendOnly("the audit log is append-only: entries are never deleted")

@@ -355,23 +355,12 @@ def board_result_enter(
                 _("A referee adjusted this board's score: ask a referee to change it."),
                 {"field": "board"},
             )
-        result, created = BoardResult.objects.select_for_update().get_or_create(
-            board=board,
-            table=table,
-            defaults={"deal_text": deal_line, "values": [str(v) for v in values],
-                      "findings": findings, "ok": report.ok,
-                      "entered_by": BoardResult.By.REFEREE if referee else BoardResult.By.TABLE},
+        result, _before = _result_write(
+            board, table,
+            deal_text=deal_line, adjusted=[], adjusted_reason="",
+            values=[str(v) for v in values], findings=findings, ok=report.ok,
+            entered_by=BoardResult.By.REFEREE if referee else BoardResult.By.TABLE,
         )
-        if not created:
-            result.deal_text = deal_line
-            result.adjusted = []
-            result.adjusted_reason = ""
-            result.values = [str(v) for v in values]
-            result.findings = findings
-            result.ok = report.ok
-            result.entered_by = BoardResult.By.REFEREE if referee else BoardResult.By.TABLE
-            result.version += 1
-            result.save()
         audit_log(
             event=event, action="duplicate.result", by=by, reason=reason,
             data={"board": board_number, "table": table.number, "round": rnd.number,
@@ -379,6 +368,23 @@ def board_result_enter(
         )
         _schedule_rescore(event, board.id)
     return result
+
+
+def _result_write(board: Board, table: Table, **fields) -> tuple[BoardResult, str]:
+    """The table's result on the board written with ``fields`` under its row's lock: created
+    (version 1) or replaced (the next version). Returns it and the deal it replaced ("" for
+    none or an adjusted score)."""
+    result, created = BoardResult.objects.select_for_update().get_or_create(
+        board=board, table=table, defaults=fields
+    )
+    if created:
+        return result, ""
+    before = result.deal_text
+    for name, value in fields.items():
+        setattr(result, name, value)
+    result.version += 1
+    result.save()
+    return result, before
 
 
 def _table_of_board(table: Table, board_number: int) -> tuple[Round, Event, Board]:
@@ -431,24 +437,11 @@ def board_result_adjust(
         raise UserFacingError(_("Say why the board's score is adjusted."), {"field": "reason"})
     with transaction.atomic():
         _check_version(board, table, based_on_version)
-        result, created = BoardResult.objects.select_for_update().get_or_create(
-            board=board,
-            table=table,
-            defaults={"deal_text": "", "values": [], "findings": [], "ok": True,
-                      "entered_by": BoardResult.By.REFEREE, "adjusted": codes,
-                      "adjusted_reason": reason},
+        result, before = _result_write(
+            board, table,
+            deal_text="", values=[], findings=[], ok=True,
+            entered_by=BoardResult.By.REFEREE, adjusted=codes, adjusted_reason=reason,
         )
-        before = "" if created else result.deal_text
-        if not created:
-            result.deal_text = ""
-            result.values = []
-            result.findings = []
-            result.ok = True
-            result.entered_by = BoardResult.By.REFEREE
-            result.adjusted = codes
-            result.adjusted_reason = reason
-            result.version += 1
-            result.save()
         audit_log(
             event=event, action="duplicate.adjust", by=by, reason=reason,
             data={"board": board_number, "table": table.number, "round": rnd.number,

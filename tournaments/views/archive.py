@@ -40,6 +40,18 @@ def import_max_bytes() -> int:
     return settings.MAX_REQUEST_BODY
 
 
+def archive_upload_error(upload) -> str | None:
+    """What is wrong with the uploaded archive file before it is read (none chosen, or larger
+    than :func:`import_max_bytes`), or None."""
+    if upload is None:
+        return _("Choose the archive file (.json).")
+    if upload.size > import_max_bytes():
+        return _("The file is larger than %(mb)d MB: import it with manage.py archive_import.") % {
+            "mb": import_max_bytes() // (1024 * 1024)
+        }
+    return None
+
+
 @event_view(roles=ORGANISE)
 @require_http_methods(["GET", "POST"])
 def manage_archive(request, event):
@@ -80,13 +92,8 @@ def import_event(request):
     if request.method == "POST":
         upload = request.FILES.get("archive")
         slug = request.POST.get("slug", "").strip() or None
-        if upload is None:
-            error = _("Choose the archive file (.json).")
-        elif upload.size > import_max_bytes():
-            error = _(
-                "The file is larger than %(mb)d MB: import it with manage.py archive_import."
-            ) % {"mb": import_max_bytes() // (1024 * 1024)}
-        else:
+        error = archive_upload_error(upload)
+        if error is None:
             try:
                 job = archive_import_request(text=upload.read(), by=request.user, slug=slug)
             except ArchiveError as exc:

@@ -34,19 +34,25 @@ from tournaments.archive.series_jobs import (
 )
 from tournaments.errors import said_or_stored
 from tournaments.models import Job, Organisation, Series
-from tournaments.views.archive import import_max_bytes
+from tournaments.views.archive import archive_upload_error, import_max_bytes
 
 #: the exports the archive page lists, newest first
 EXPORTS_SHOWN = 5
 
 
-def _series_of_organiser(request, slug: str) -> Series:
-    series = get_object_or_404(Series.objects.select_related("organisation"), slug=slug)
+def _organised(request, thing, can_organise):
+    """``thing`` if the user organises it (``can_organise(user, thing)``); :class:`_Login`
+    when a login is needed, else PermissionDenied."""
     if not request.user.is_authenticated:
         raise _Login
-    if not can_organise_series(request.user, series):
+    if not can_organise(request.user, thing):
         raise PermissionDenied
-    return series
+    return thing
+
+
+def _series_of_organiser(request, slug: str) -> Series:
+    series = get_object_or_404(Series.objects.select_related("organisation"), slug=slug)
+    return _organised(request, series, can_organise_series)
 
 
 class _Login(Exception):
@@ -119,11 +125,7 @@ def series_archive_download(request, slug: str, task_id: str):
 
 def _organisation_of_organiser(request, slug: str) -> Organisation:
     organisation = get_object_or_404(Organisation, slug=slug)
-    if not request.user.is_authenticated:
-        raise _Login
-    if not can_organise_organisation(request.user, organisation):
-        raise PermissionDenied
-    return organisation
+    return _organised(request, organisation, can_organise_organisation)
 
 
 @require_http_methods(["GET", "POST"])
@@ -138,13 +140,8 @@ def organisation_import_series(request, slug: str):
     error = None
     if request.method == "POST":
         upload = request.FILES.get("archive")
-        if upload is None:
-            error = _("Choose the archive file (.json).")
-        elif upload.size > import_max_bytes():
-            error = _(
-                "The file is larger than %(mb)d MB: import it with manage.py archive_import."
-            ) % {"mb": import_max_bytes() // (1024 * 1024)}
-        else:
+        error = archive_upload_error(upload)
+        if error is None:
             try:
                 job = series_archive_import_request(
                     text=upload.read(),

@@ -79,6 +79,20 @@ def deal_form(page: str) -> dict[str, str]:
     return parser.fields
 
 
+def phone_page(made) -> tuple:
+    """The table of ``made`` (a family's one-table event: ``(event, (table,), ...)``) and its
+    phone page's address."""
+    _event, (table,), *_ = made
+    return table, reverse("protocol-table", args=[table.url_key])
+
+
+#: a Balkan hand as the phone form sends it (contract 3, both defending, 2 tricks each)
+BALKAN_HAND = {
+    "kind": "hand", "declarer": "0", "contract": "3", "defence_1": "play", "defence_2": "play",
+    "tricks_1": "2", "tricks_2": "2",
+}  # fmt: skip
+
+
 def current(table):
     return Protocol.objects.get(table=table, entry_kind="table", is_current=True)
 
@@ -111,12 +125,10 @@ def correct_each_unchanged(client, table, url):
 
 
 def test_balkan_correction_form_is_the_deal_as_entered(client):
-    event, (table,), _ = balkan_table()
-    url = reverse("protocol-table", args=[table.url_key])
+    table, url = phone_page(balkan_table())
     enter(
         client, table, url,
-        {"kind": "hand", "declarer": "0", "contract": "3", "defence_1": "play",
-         "defence_2": "play", "tricks_1": "2", "tricks_2": "2"},
+        BALKAN_HAND,
         {"kind": "hand", "declarer": "1", "contract": "4", "igra": "on", "defence_2": "play",
          "defence_0": "invite", "kontra": "1", "kontra_by": "2", "tricks_0": "1",
          "tricks_1": "6", "tricks_2": "3"},
@@ -135,8 +147,7 @@ def test_balkan_correction_form_is_the_deal_as_entered(client):
 
 @pytest.mark.parametrize("size", [3, 4])
 def test_pot_correction_form_is_the_deal_as_entered(client, size):
-    event, (table,), _ = pot_table(size=size, first_dealer=2)
-    url = reverse("protocol-table", args=[table.url_key])
+    table, url = phone_page(pot_table(size=size, first_dealer=2))
     # dealer Cecilia (seat 2): at four she sits out; Anna plays with an efterköp chain after
     enter(
         client, table, url,
@@ -160,8 +171,7 @@ def test_pot_correction_form_is_the_deal_as_entered(client, size):
 
 
 def test_priffe_correction_form_is_the_deal_as_entered(client):
-    event, (table,), _ = priffe_table()
-    url = reverse("protocol-table", args=[table.url_key])
+    table, url = phone_page(priffe_table())
     enter(
         client, table, url,
         {"kind": "hand", "sits": "1", "tricks_own": "9", "bid_0": "pass", "bid_1": "spader",
@@ -236,8 +246,7 @@ def test_the_russian_sheet_names_the_players_and_writes_calls_in_the_pages_langu
 def test_a_referees_penalty_offers_no_correct_link_where_the_form_cannot_enter_one(client):
     # the Balkan phone form enters hands and all-pass only: its "correct" would turn the
     # referee's penalty into a hand; Priffe's form has the straff, so it offers one there
-    event, (table,), _ = balkan_table()
-    url = reverse("protocol-table", args=[table.url_key])
+    table, url = phone_page(balkan_table())
     enter(client, table, url, {"kind": "allpass"})
     header = stored_protocol(current(table).data)
     protocol_save(
@@ -247,8 +256,7 @@ def test_a_referees_penalty_offers_no_correct_link_where_the_form_cannot_enter_o
     )
     page = client.get(url).content.decode()
     assert "?edit=0#form" in page and "?edit=1#form" not in page
-    event, (table,), _ = priffe_table()
-    url = reverse("protocol-table", args=[table.url_key])
+    table, url = phone_page(priffe_table())
     enter(client, table, url, {"kind": "straff", "sits": "1", "offender": "2",
                                "penalty_points": "50", "penalty_rule": "revoke"})  # fmt: skip
     assert "?edit=0#form" in client.get(url).content.decode()
@@ -259,13 +267,8 @@ def test_a_closed_rounds_table_page_offers_no_correct_link(client):
     correction); the same page offers it while the round is open."""
     from tournaments.models import Round
 
-    event, (table,), _ = balkan_table()
-    url = reverse("protocol-table", args=[table.url_key])
-    enter(
-        client, table, url,
-        {"kind": "hand", "declarer": "0", "contract": "3", "defence_1": "play",
-         "defence_2": "play", "tricks_1": "2", "tricks_2": "2"},
-    )  # fmt: skip
+    table, url = phone_page(balkan_table())
+    enter(client, table, url, BALKAN_HAND)
     assert 'class="edit"' in client.get(url).content.decode()
     Round.objects.filter(pk=table.round_id).update(state=Round.State.CLOSED)
     page = client.get(url).content.decode()

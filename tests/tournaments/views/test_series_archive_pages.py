@@ -49,12 +49,28 @@ def stored(media, folder: str) -> list:
     return sorted(where.iterdir()) if where.exists() else []
 
 
+@pytest.fixture
+def series(client, league_season):  # noqa: F811
+    """The league's series, an organiser of its organisation logged in."""
+    client.force_login(organiser_of(league_season.organisation))
+    return league_season
+
+
 def exported(client, series, capture) -> Job:
     """Export the series' archive on its page, the job run at the commit."""
     with capture(execute=True):
         response = client.post(reverse("series-archive", args=[series.slug]))
     assert response.status_code == 302
     return Job.objects.filter(task=EXPORT_TASK).order_by("-pk").first()
+
+
+def import_posted(client, organisation, data: bytes, slug: str, suffix: str, capture):
+    """Upload ``data`` on the organisation's import page, the job run at the commit."""
+    with capture(execute=True):
+        return client.post(
+            reverse("organisation-import-series", args=[organisation.slug]),
+            {"archive": upload(data), "slug": slug, "event_suffix": suffix},
+        )
 
 
 def test_the_archive_is_exported_by_a_job_and_downloaded_when_written(
@@ -109,14 +125,12 @@ def test_the_archive_is_exported_by_a_job_and_downloaded_when_written(
 
 def test_a_large_series_is_exported_too_without_a_limit_on_the_page(
     client,
-    league_season,  # noqa: F811
+    series,
     settings,
     django_capture_on_commit_callbacks,
 ):
     """The page no longer refuses a series by its size: the job writes any."""
-    series = league_season
     settings.PULKA_SERIES_ARCHIVE_WEB_LIMIT = 1  # the old setting is read no more
-    client.force_login(organiser_of(series.organisation))
     job = exported(client, series, django_capture_on_commit_callbacks)
     assert job.state == "done"
     file_url = reverse("series-archive-file", args=[series.slug, job.task_id])
@@ -126,12 +140,10 @@ def test_a_large_series_is_exported_too_without_a_limit_on_the_page(
 
 def test_only_the_newest_archives_are_kept(
     client,
-    league_season,  # noqa: F811
+    series,
     media,
     django_capture_on_commit_callbacks,
 ):
-    series = league_season
-    client.force_login(organiser_of(series.organisation))
     jobs = [exported(client, series, django_capture_on_commit_callbacks) for _ in range(4)]
     assert len(stored(media, "series-archives")) == EXPORTS_KEPT
     first = reverse("series-archive-file", args=[series.slug, jobs[0].task_id])
@@ -187,12 +199,10 @@ def test_an_upload_is_imported_by_a_job_whose_page_shows_the_new_series(
 
 def test_a_bad_archive_is_refused_at_once_naming_the_place(
     client,
-    league_season,  # noqa: F811
+    series,
     media,
 ):
     """What costs little is checked in the request: nothing stored, no job."""
-    series = league_season
-    client.force_login(organiser_of(series.organisation))
     document = series_archive(series=series)
     url = reverse("organisation-import-series", args=[series.organisation.slug])
     events_before, series_before = Event.objects.count(), Series.objects.count()
@@ -219,14 +229,12 @@ def test_a_bad_archive_is_refused_at_once_naming_the_place(
 
 def test_the_upload_is_bounded_by_the_request_body_limit_the_page_says(
     client,
-    league_season,  # noqa: F811
+    series,
     settings,
 ):
     """The upload's limit stays (``MAX_REQUEST_BODY``, said on the page before the upload; a
     larger file is answered 413 naming it); the download has none."""
-    series = league_season
     settings.MAX_REQUEST_BODY = 10_000
-    client.force_login(organiser_of(series.organisation))
     url = reverse("organisation-import-series", args=[series.organisation.slug])
     page = client.get(url).content.decode()
     assert "At most 9.8\xa0KB through this page" in page and "manage.py archive_import" in page
@@ -240,24 +248,21 @@ def test_the_upload_is_bounded_by_the_request_body_limit_the_page_says(
 
 def test_a_file_wrong_deep_inside_fails_in_the_job_naming_the_field_nothing_imported(
     client,
-    league_season,  # noqa: F811
+    series,
     media,
     django_capture_on_commit_callbacks,
 ):
-    series = league_season
-    client.force_login(organiser_of(series.organisation))
     document = series_archive(series=series)
     document["events"][1]["archive"]["players"][0]["name"] = 7
     counts = (Event.objects.count(), Series.objects.count(), Person.objects.count())
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(
-            reverse("organisation-import-series", args=[series.organisation.slug]),
-            {
-                "archive": upload(json.dumps(document).encode()),
-                "slug": "nova",
-                "event_suffix": "-n",
-            },
-        )
+    response = import_posted(
+        client,
+        series.organisation,
+        json.dumps(document).encode(),
+        "nova",
+        "-n",
+        django_capture_on_commit_callbacks,
+    )
     job = Job.objects.get(task=IMPORT_TASK)
     assert job.state == "failed" and "$.events[1].archive.players[0].name" in job.error
     page = client.get(response["Location"]).content.decode()
@@ -272,19 +277,15 @@ def test_a_file_wrong_deep_inside_fails_in_the_job_naming_the_field_nothing_impo
 
 def test_an_import_job_delivered_twice_imports_once(
     client,
-    league_season,  # noqa: F811
+    series,
     django_capture_on_commit_callbacks,
 ):
     from tournaments.archive.series_jobs import series_archive_import_run  # the job's body
 
-    series = league_season
-    client.force_login(organiser_of(series.organisation))
     data = json.dumps(series_archive(series=series)).encode()
-    with django_capture_on_commit_callbacks(execute=True):
-        client.post(
-            reverse("organisation-import-series", args=[series.organisation.slug]),
-            {"archive": upload(data), "slug": "jednom", "event_suffix": "-j"},
-        )
+    import_posted(
+        client, series.organisation, data, "jednom", "-j", django_capture_on_commit_callbacks
+    )
     job = Job.objects.get(task=IMPORT_TASK)
     events = Event.objects.count()
     assert series_archive_import_run(task_id=job.task_id) == job.result
@@ -293,7 +294,7 @@ def test_an_import_job_delivered_twice_imports_once(
 
 def test_a_failed_export_says_why_on_the_page(
     client,
-    league_season,  # noqa: F811
+    series,
     monkeypatch,
     django_capture_on_commit_callbacks,
 ):
@@ -303,8 +304,6 @@ def test_a_failed_export_says_why_on_the_page(
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(series_jobs, "series_archive_json", broken)
-    series = league_season
-    client.force_login(organiser_of(series.organisation))
     job = exported(client, series, django_capture_on_commit_callbacks)
     assert job.state == "failed" and job.result is None
     page = client.get(reverse("series-archive", args=[series.slug])).content.decode()
@@ -316,7 +315,7 @@ def test_a_failed_export_says_why_on_the_page(
 
 def test_an_import_whose_worker_is_lost_is_sent_again_then_given_up_visibly(
     client,
-    league_season,  # noqa: F811
+    series,
     media,
     django_capture_on_commit_callbacks,
 ):
@@ -324,8 +323,6 @@ def test_an_import_whose_worker_is_lost_is_sent_again_then_given_up_visibly(
     worker on every start fails with the reason, imports nothing, and its upload is deleted."""
     from tournaments.jobs import outbox as jobs  # the sweep, as Celery beat runs it
 
-    series = league_season
-    client.force_login(organiser_of(series.organisation))
     data = json.dumps(series_archive(series=series)).encode()
     url = reverse("organisation-import-series", args=[series.organisation.slug])
     for slug in ("lost-once", "lost-always"):
@@ -362,11 +359,9 @@ def test_only_the_organisations_organisers_export_download_or_import(
     client.force_login(organiser)
     job = exported(client, series, django_capture_on_commit_callbacks)
     data = json.dumps(series_archive(series=series)).encode()
-    with django_capture_on_commit_callbacks(execute=True):
-        imported = client.post(
-            reverse("organisation-import-series", args=[series.organisation.slug]),
-            {"archive": upload(data), "slug": "druga", "event_suffix": "-d"},
-        )
+    imported = import_posted(
+        client, series.organisation, data, "druga", "-d", django_capture_on_commit_callbacks
+    )
     urls = [
         reverse("series-archive", args=[series.slug]),
         reverse("series-archive-file", args=[series.slug, job.task_id]),
@@ -400,13 +395,11 @@ def test_only_the_organisations_organisers_export_download_or_import(
 )
 def test_the_archive_pages_in_every_language(
     client,
-    league_season,  # noqa: F811
+    series,
     language,
     words,
     django_capture_on_commit_callbacks,
 ):
-    series = league_season
-    client.force_login(organiser_of(series.organisation))
     document = series_archive(series=series)
     document["events"][0]["archive"]["players"][0]["name"] = 7
     with translation.override("en"):  # the paths without a language

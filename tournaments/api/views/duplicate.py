@@ -19,7 +19,13 @@ from rest_framework.views import APIView
 from scoring.duplicate.comparison import Adjustment
 from tournaments.api.permissions import EventVisible, event_from
 from tournaments.api.schema import NOT_FOUND, PUBLIC_AUTH, VISIBLE_ONLY, error
-from tournaments.api.views.protocols import _FORBIDDEN, _TABLE_NOT_FOUND, TABLE_KEY, _TableApi
+from tournaments.api.views.protocols import (
+    _FORBIDDEN,
+    _TABLE_NOT_FOUND,
+    TABLE_KEY,
+    _error,
+    _TableApi,
+)
 from tournaments.errors import UserFacingError
 from tournaments.models import Board, BoardResult, Round
 from tournaments.selectors import duplicate as sel
@@ -297,9 +303,7 @@ class DuplicateBoardResultApi(_TableApi):
         },
     )
     def get(self, request, slug: str, number: int, table_number: int, board: int) -> Response:
-        _event, table, referee, by_key = self.load(request, slug, number, table_number)
-        if not (referee or by_key):
-            return self.forbidden()
+        table, referee = self.allowed(request, slug, number, table_number)
         result = get_object_or_404(
             BoardResult.objects.select_related("board", "table__round"),
             table=table, board__number=board,
@@ -342,15 +346,10 @@ class DuplicateBoardResultApi(_TableApi):
         },
     )
     def post(self, request, slug: str, number: int, table_number: int, board: int) -> Response:
-        _event, table, referee, by_key = self.load(request, slug, number, table_number)
-        if not (referee or by_key):
-            return self.forbidden()
+        table, referee = self.allowed(request, slug, number, table_number)
         serializer = self.InputSerializer(data=request.data)
         if not serializer.is_valid():
-            return Response(
-                {"message": "Invalid input.", "extra": serializer.errors},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            return self.invalid(serializer)
         data = serializer.validated_data
         try:
             if "adjusted" in data:
@@ -368,8 +367,8 @@ class DuplicateBoardResultApi(_TableApi):
                     based_on_version=data["based_on_version"],
                 )
         except svc.StaleBoardResult as exc:
-            return Response(exc.as_dict(), status=status.HTTP_409_CONFLICT)
+            return _error(exc, status.HTTP_409_CONFLICT)
         except UserFacingError as exc:
-            return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+            return _error(exc)
         result = BoardResult.objects.select_related("board", "table__round").get(pk=result.pk)
         return Response(_ResultOutput(_result_data(result)).data, status=status.HTTP_201_CREATED)

@@ -20,7 +20,7 @@ from drf_spectacular.utils import (
     extend_schema_serializer,
     inline_serializer,
 )
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -173,6 +173,9 @@ def _error(exc: UserFacingError, code: int = status.HTTP_400_BAD_REQUEST) -> Res
     return Response(exc.as_dict(), status=code)
 
 
+_NEITHER = "A referee's login or the table's key (X-Table-Key) is needed."
+
+
 class _TableApi(APIView):
     """Loads the table; lets in a referee of the event or the holder of the table's key."""
 
@@ -190,13 +193,22 @@ class _TableApi(APIView):
                 raise lockout.LockedOut(lockout.PRIVATE_KEY, wait)
         return event, table, referee, by_key
 
+    def allowed(self, request, slug: str, number: int, table_number: int):
+        """:meth:`load`, letting in only a referee or the table's key (else a 403, as
+        :meth:`forbidden`); returns the table and whether a referee asks."""
+        _event, table, referee, by_key = self.load(request, slug, number, table_number)
+        if not (referee or by_key):
+            raise exceptions.PermissionDenied(_NEITHER)
+        return table, referee
+
     def forbidden(self) -> Response:
+        return Response({"message": _NEITHER, "extra": {}}, status=status.HTTP_403_FORBIDDEN)
+
+    def invalid(self, serializer: serializers.Serializer) -> Response:
+        """The 400 of an input its serializer refuses, each field's errors in ``extra``."""
         return Response(
-            {
-                "message": "A referee's login or the table's key (X-Table-Key) is needed.",
-                "extra": {},
-            },
-            status=status.HTTP_403_FORBIDDEN,
+            {"message": "Invalid input.", "extra": serializer.errors},
+            status=status.HTTP_400_BAD_REQUEST,
         )
 
 
@@ -238,9 +250,7 @@ class ProtocolSubmitApi(_TableApi):
         },
     )
     def get(self, request, slug: str, number: int, table_number: int) -> Response:
-        _event, table, referee, by_key = self.load(request, slug, number, table_number)
-        if not (referee or by_key):
-            return self.forbidden()
+        table, referee = self.allowed(request, slug, number, table_number)
         out = {kind: None for kind in EntryKind.values}
         for kind in EntryKind.values:
             current = protocol_current(table, kind)
@@ -289,15 +299,10 @@ class ProtocolSubmitApi(_TableApi):
         },
     )
     def post(self, request, slug: str, number: int, table_number: int) -> Response:
-        _event, table, referee, by_key = self.load(request, slug, number, table_number)
-        if not (referee or by_key):
-            return self.forbidden()
+        table, referee = self.allowed(request, slug, number, table_number)
         serializer = self.InputSerializer(data=request.data)
         if not serializer.is_valid():
-            return Response(
-                {"message": "Invalid input.", "extra": serializer.errors},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            return self.invalid(serializer)
         data = serializer.validated_data
         if data["entry_kind"] != EntryKind.TABLE and not referee:
             return self.forbidden()
@@ -341,9 +346,7 @@ class ProtocolVersionListApi(_TableApi):
         },
     )
     def get(self, request, slug: str, number: int, table_number: int) -> Response:
-        _event, table, referee, by_key = self.load(request, slug, number, table_number)
-        if not (referee or by_key):
-            return self.forbidden()
+        table, referee = self.allowed(request, slug, number, table_number)
         versions = Protocol.objects.filter(table=table).order_by("entry_kind", "version")
         return Response(VersionSummarySerializer(versions, many=True).data)
 
@@ -362,9 +365,7 @@ class ProtocolVersionDetailApi(_TableApi):
         },
     )
     def get(self, request, slug: str, number: int, table_number: int, version: int) -> Response:
-        _event, table, referee, by_key = self.load(request, slug, number, table_number)
-        if not (referee or by_key):
-            return self.forbidden()
+        table, referee = self.allowed(request, slug, number, table_number)
         kind = request.query_params.get("kind", EntryKind.TABLE)
         protocol = get_object_or_404(
             Protocol.objects.prefetch_related("confirmations"),
@@ -407,9 +408,7 @@ class ProtocolFindingsApi(_TableApi):
         },
     )
     def get(self, request, slug: str, number: int, table_number: int) -> Response:
-        _event, table, referee, by_key = self.load(request, slug, number, table_number)
-        if not (referee or by_key):
-            return self.forbidden()
+        table, referee = self.allowed(request, slug, number, table_number)
         kind = request.query_params.get("kind", EntryKind.TABLE)
         current = protocol_current(table, kind)
         if current is None:
@@ -509,10 +508,7 @@ class ProtocolApproveApi(_TableApi):
             )
         serializer = self.InputSerializer(data=request.data)
         if not serializer.is_valid():
-            return Response(
-                {"message": "Invalid input.", "extra": serializer.errors},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            return self.invalid(serializer)
         data = serializer.validated_data
         mark = job_mark()
         try:

@@ -163,37 +163,16 @@ def table_rotate_key(*, table: Table, by=None) -> Table:
 
 
 @transaction.atomic
-def protocol_save(
-    *,
-    table: Table,
-    protocol: ScoringProtocol,
-    based_on_version: int | None,
-    sheet: Sheet | None = None,
-    notation: str = "",
-    entry_kind: str = EntryKind.TABLE,
-    source: str = Protocol.Source.REFEREE,
-    reason: str = "",
-    by=None,
-    via_entry=None,
-) -> Protocol:
-    """Save a new version of the table's protocol (the ``entry_kind`` chain).
+def protocol_save(*, table: Table, entry_kind: str = EntryKind.TABLE, **save) -> Protocol:
+    """Save a new version of the table's protocol (the ``entry_kind`` chain); ``save``: the
+    other arguments of :func:`_save_locked` (``protocol`` and ``based_on_version`` needed).
 
     :raises StaleProtocolError: when ``based_on_version`` is not the current version.
     :raises UserFacingError: a change after approval without a referee or a reason.
     """
     table = _lock_table(table, seats=True)
     return _save_locked(
-        table=table,
-        state=table_save_state(table, entry_kind),
-        protocol=protocol,
-        based_on_version=based_on_version,
-        sheet=sheet,
-        notation=notation,
-        entry_kind=entry_kind,
-        source=source,
-        reason=reason,
-        by=by,
-        via_entry=via_entry,
+        table=table, state=table_save_state(table, entry_kind), entry_kind=entry_kind, **save
     )
 
 
