@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.variants import VARIANTS
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
@@ -103,8 +104,14 @@ def test_phone_page_takes_priffe_deals_and_shows_findings_citing_seed_004(client
     assert 'name="tricks_own"' in page and 'name="honours_holder"' in page
     contracts = page[page.index('<select name="contract"') :]
     contracts = contracts[: contracts.index("</select>")]
-    assert "tvångsnoll" in page and ">hjärter<" in contracts
-    assert ">spader<" not in contracts  # modern: an information bid, not a contract
+    # the contracts in the reader's words, the notation's code the value (issue 36: no Swedish
+    # contract on an English page; the Swedish page's words are the rule text's)
+    assert "forced misère" in page and '<option value="hjärter">hearts<' in contracts
+    assert "tvångsnoll" not in page and ">hjärter<" not in contracts
+    assert 'value="spader"' not in contracts  # modern: an information bid, not a contract
+    with translation.override("sv"):
+        swedish = client.get(reverse("protocol-table", args=[table.url_key])).content.decode()
+    assert "tvångsnoll" in swedish and '<option value="hjärter">hjärter<' in swedish
     assert "Anna 1 &amp; Cecilia 1 — Bertil 1 &amp; David 1" in page  # sits 1's partnerships
     # Bertil bids hjärter, his side takes 9: 30 under the line, a game; Cecilia holds 3 honours
     post_deal(
