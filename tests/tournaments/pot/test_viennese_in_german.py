@@ -60,9 +60,9 @@ GERMAN = ("mitgehen", "daheim bleiben", "aus der Hand", "Prämie", "alle passen"
 @pytest.mark.parametrize(
     "language, words",
     [
-        ("hr", ("dolazi", "ne dolazi", "obavezno dolazi", "1 iz ruke", "herc", "banka", "svi dalje")),
-        ("sr-latn", ("dolazi", "ne dolazi", "1 iz ruke", "herc", "banka")),
-        ("ru", ("вистует", "пасует", "обязательный вист", "1 без прикупа", "черви", "банк")),
+        ("hr", ("dolazi", "ne dolazi", "prisilna igra", "1 iz ruke", "herc", "pot", "svi dalje")),
+        ("sr-latn", ("dolazi", "ne dolazi", "1 iz ruke", "herc", "pot")),
+        ("ru", ("вистует", "пасует", "обязательная игра", "1 без прикупа", "черви", "банк")),
         ("en", ("goes along", "stays home", "forced play", "1 without the talon", "hearts", "pot")),
     ],
 )
