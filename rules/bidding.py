@@ -25,7 +25,7 @@ from typing import Final
 
 from rules.contracts import LADDER, MISERE, Contract, InvalidContractError
 from rules.dealing import active_seats, dealer_of_deal, first_hand, next_dealer, whisting_order
-from rules.worded import gettext_noop
+from rules.worded import WordedError, gettext_noop
 
 __all__ = [
     "AuctionCall",
@@ -49,8 +49,9 @@ __all__ = [
 # --- calls --------------------------------------------------------------------------------
 
 
-class InvalidCallError(ValueError):
-    """A spoken call that cannot be read; the message quotes it."""
+class InvalidCallError(WordedError):
+    """A spoken call that cannot be read; the message quotes it, the template (``call``: the
+    call as written) says it for people (issue 36)."""
 
 
 class CallKind(enum.Enum):
@@ -90,7 +91,10 @@ class AuctionCall:
         """
         words = text.strip().lower().split()
         if not words:
-            raise InvalidCallError("empty call (expected a bid, pass, mis, здесь or take)")
+            raise InvalidCallError(
+                "empty call (expected a bid, pass, mis, здесь or take)",
+                gettext_noop("an empty call (a bid such as 6♠, pass, misère, здесь or take)"),
+            )
         joined = " ".join(words)
         if joined in _PASS_WORDS:
             return cls(CallKind.PASS)
@@ -104,11 +108,19 @@ class AuctionCall:
             contract = Contract.from_str(body)
         except InvalidContractError:
             raise InvalidCallError(
-                f"{text!r} is not a call (expected a bid such as 6♠, pass, mis, здесь or take)"
+                f"{text!r} is not a call (expected a bid such as 6♠, pass, mis, здесь or take)",
+                gettext_noop(
+                    "“%(call)s” is not a call (a bid such as 6♠, pass, misère, здесь or take)"
+                ),
+                {"call": text},
             ) from None
         if contract.is_misere:
             if hold:
-                raise InvalidCallError(f"{text!r}: misère cannot be held (001 §3.3.8)")
+                raise InvalidCallError(
+                    f"{text!r}: misère cannot be held (001 §3.3.8)",
+                    gettext_noop("“%(call)s”: misère cannot be held"),
+                    {"call": text},
+                )
             return cls(CallKind.MISERE, contract)
         return cls(CallKind.HOLD if hold else CallKind.BID, contract)
 

@@ -40,10 +40,11 @@ __all__ = [
 
 
 #: The template parameters that name a contract or a bid by its code in the family's notation
-#: (Priffe's ``spader``, ``pass``; a pot game's ``2u``, ``spel``, ``herz``): the English message
+#: (Priffe's ``spader``, ``pass``; a pot game's ``2u``, ``spel``, ``herz``; a Russian call's
+#: ``мизер``, ``pass``, ``здесь``): the English message
 #: writes the code, the Django side says it in the reader's words (issue 36), through the family
 #: whose rule source the finding cites
-CONTRACT_PARAMS = frozenset({"contract", "bid", "current", "final", "last"})
+CONTRACT_PARAMS = frozenset({"contract", "bid", "current", "final", "last", "call"})
 
 
 class Severity(enum.StrEnum):

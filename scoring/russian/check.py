@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -74,8 +75,12 @@ def _check_auctions(scored: ScoredPulka) -> list[Finding]:
                     min_level=min_level,
                 )
             except ValueError as exc:
+                # a call that cannot be read says so for people too (issue 36): its template
+                text = re.sub(r"%\((\w+)\)s", r"{\1}", getattr(exc, "text", None) or "")
+                params = tuple(getattr(exc, "params", {}).items()) if text else ()
                 out.append(
-                    Finding("AUCTION", f"auction not readable: {exc}", "3.3", i, column="auction")
+                    Finding("AUCTION", f"auction not readable: {exc}", "3.3", i, column="auction",
+                            text=text, params=params)  # fmt: skip
                 )
                 continue
             for v in found:

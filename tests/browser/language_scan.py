@@ -67,6 +67,40 @@ SEAT_FOR_NAME = re.compile(
     re.I,
 )
 
+#: The rule texts' own game words, for the pages in their language only (issue 36: the Swedish
+#: words of the Viennese game and of Priffe are for /sv/, the German game's for /de/; a Viennese
+#: club in Vienna or Zagreb, a Priffe evening read in English, say the reader's words). A word
+#: inside “…” is the notation's, quoted for typing (the referee's box's examples, a notation
+#: error quoting what was typed), and passes.
+GAME_WORDS: dict[str, tuple[str, ...]] = {
+    "sv": (
+        "hjärter", "spader", "klöver", "honnörer", "tvångsnoll", "tvång", "efterköp",
+        "efterköpa", "utan köp", "går med", "stannar hemma", "bjuder in", "inbjuden", "rundpass",
+        "pott", "lillslam", "storslam", "utgång", "strecket", "förhandling", "budgivning",
+    ),
+    "de": ("mitgehen", "daheim bleiben", "aus der Hand", "Prämie", "alle passen"),
+}  # fmt: skip
+_GAME_WORD = {
+    lang: re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)", re.I)
+    for lang, words in GAME_WORDS.items()
+}
+_QUOTED = re.compile(r"“[^”]*”")
+
+
+def game_words(text: str, language: str, allowed: set[str] = frozenset()) -> list[str]:
+    """The rule texts' game words of ``text`` (:data:`GAME_WORDS`) a reader in ``language``
+    should not meet, each with its context; ``allowed``: the event's own words, casefolded (a
+    player named Pott)."""
+    text = _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
+    return [
+        f"a {'Swedish' if own == 'sv' else 'German'} game word {m.group(0)!r}: {_around(text, m)}"
+        for own, pattern in _GAME_WORD.items()
+        if language.split("-")[0] != own
+        for m in pattern.finditer(text)
+        if m.group(0).casefold() not in allowed
+    ]
+
+
 #: the draw engine's name and version, the draw report's "program" (a name, like WeasyPrint)
 _KEYS = re.compile(r"\S*[\d/]\S*")
 _PROGRAM = re.compile(r"\bpulka-seating \d+(?:\.\d+)*")
@@ -99,6 +133,7 @@ def problems(
     found += [
         f"a seat for a name: {_around(text, m)}" for m in SEAT_FOR_NAME.finditer(text)
     ]
+    found += game_words(text, language, allowed=ok)
     return found
 
 

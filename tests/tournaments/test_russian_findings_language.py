@@ -14,6 +14,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import trans_real
 
+from scoring.findings import Finding
 from scoring.russian.check import check
 from scoring.russian.notation import parse
 from tournaments.variants.russian_words import finding_sentence
@@ -106,3 +107,24 @@ def test_an_auctions_finding_names_the_players_in_the_pages_language():
         with translation.override(language):
             said = " | ".join(finding_message(f) for f in found)
         assert "Vera" in said and "seat" not in said, (language, said)
+
+
+def test_an_unreadable_call_and_a_misere_call_are_said_in_the_readers_words():
+    """Issue 36: the Russian 'auction not readable: …' finding was English on every page, and
+    a call's "мизер" Russian on every other language's page."""
+    unreadable = Finding("AUCTION", "auction not readable: …", "3.3", 0,
+                         text="“{call}” is not a call (a bid such as 6♠, pass, misère, здесь or take)",
+                         params=(("call", "6x"),))  # fmt: skip
+    stored = {"code": unreadable.code, "message": unreadable.message, "text": unreadable.text,
+              "params": dict(unreadable.params), "source": "001"}  # fmt: skip
+    with translation.override("ru"):
+        assert finding_message(stored).startswith("«6x» — не заявка")
+    with translation.override("hr"):
+        assert finding_message(stored).startswith("„6x” nije licitacija")
+    misere = {"code": "AUCTION_AFTER_END", "message": "Ana says мизер after the auction ended",
+              "text": "{player} says {call} after the auction ended",
+              "params": {"player": "Ana", "call": "мизер"}, "source": "001"}  # fmt: skip
+    with translation.override("hr"):
+        assert "мизер" not in finding_message(misere) and "betl" in finding_message(misere)
+    with translation.override("ru"):
+        assert "мизер" in finding_message(misere)

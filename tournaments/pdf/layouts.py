@@ -418,7 +418,7 @@ def _sits_box(s: dict[str, Any], st: Styles, width: float) -> Any:
     data: list[list[Any]] = [
         [Paragraph(e(gettext("Sits")) + f" {e(s['number'])}", st.head), "", ""],
         ["", Paragraph(e(s["sides"][0]), st.head), Paragraph(e(s["sides"][1]), st.head)],
-        ["", Paragraph(e(gettext("över strecket")), st.muted), ""],
+        ["", Paragraph(e(gettext("above the line")), st.muted), ""],
     ]
     style: list[tuple] = [
         ("GRID", (0, 0), (-1, -1), 0.4, LINE),
@@ -439,11 +439,11 @@ def _sits_box(s: dict[str, Any], st: Styles, width: float) -> Any:
         data.append([str(r["number"]), num(r["cells"][0]), num(r["cells"][1])])
     style.append(("LINEABOVE", (0, len(data)), (-1, len(data)), 1.6, "#000000"))
     style.append(("SPAN", (1, len(data)), (2, len(data))))
-    data.append(["", Paragraph(e(gettext("under strecket")), st.muted), ""])
+    data.append(["", Paragraph(e(gettext("below the line")), st.muted), ""])
     for r in s["below"]:
         right = e(r["cells"][1]) if r["cells"][1] else ""
         if r.get("game_line"):
-            right += " <i>" + e(gettext("utgång")) + "</i>"
+            right += " <i>" + e(gettext("game won")) + "</i>"
             style.append(("LINEBELOW", (0, len(data)), (-1, len(data)), 1.2, "#000000"))
         data.append([str(r["number"]), num(r["cells"][0]), Paragraph(right, st.num)])
     style.append(("LINEABOVE", (0, len(data)), (-1, len(data)), 1.6, "#000000"))
@@ -526,7 +526,7 @@ SITS = Layout(
     terms=lambda sheet: (
         [(gettext("Sits"), sheet["event"]["pulka_target"])]
         + (
-            [(gettext("game (utgång) at"), sheet["game_points"])]
+            [(gettext("game at"), sheet["game_points"])]
             if sheet.get("game_points")
             else []
         )
@@ -537,7 +537,7 @@ SITS = Layout(
         f'<font color="{GREY}">'
         + e(
             gettext(
-                "Every point a partnership writes, under and över strecket, is credited to both "
+                "Every point a partnership writes, below and above the line, is credited to both "
                 "its players (%(rule)s)."
             )
             % {"rule": rule_sources.cite("004")}

@@ -76,7 +76,7 @@ METRIC_LABELS = {
     "games_lost": (_("Contracts lost"), _("CL")),
     "defences_failed": (_("Defences failed"), _("DF")),
     "sits_won": (_("Sits won"), _("SW")),
-    "games_won": (_("Games won (utgång)"), _("GW")),
+    "games_won": (_("Games won"), _("GW")),
     "contracts_made": (_("Contracts made"), _("CM")),
     "contracts_failed": (_("Contracts failed"), _("CF")),
     "slams": (_("Slams made"), _("Sl")),

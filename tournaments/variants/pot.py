@@ -32,7 +32,7 @@ from tournaments.families.pot import PotDomain, _fraction
 
 from .base import FamilyUI, PulkaCells
 
-__all__ = ["PotUI", "DECISION_WORDS", "FINDING_TITLES"]
+__all__ = ["PotUI", "DECISION_SAID", "DECISION_WORDS", "FINDING_TITLES", "GAME_SAID", "LINE_WORDS"]
 
 #: A defender's decision in the players' words, by the convention's language (000 "Gå med eller
 #: stanna hemma", "Inbjudan", "Tvång"; 003 "mitgehen", "daheim bleiben"). German has neither
@@ -47,36 +47,36 @@ DECISION_WORDS: dict[str, list[tuple[str, str]]] = {
     ],
     "de": [("go", "mitgehen"), ("home", "daheim bleiben")],
 }
-#: What each decision means, for players who do not read the game's own words.
-DECISION_GLOSSES: dict[str, Any] = {
-    "go": gettext_lazy("goes along"),
-    "home": gettext_lazy("stays home"),
-    "invite": gettext_lazy("goes along and invites"),
-    "invited": gettext_lazy("invited"),
-    "forced": gettext_lazy("forced play"),
+#: The pot games' words said in the reader's language where it is not the game's own (issue 36:
+#: a Viennese club in Vienna reads German, one in Zagreb Croatian; the Swedish words of seed 000
+#: are for /sv/, the German of seed 003 for /de/): a defender's decision
+DECISION_SAID: dict[str, Any] = {
+    "go": pgettext_lazy("a pot game's decision", "goes along"),
+    "home": pgettext_lazy("a pot game's decision", "stays home"),
+    "invite": pgettext_lazy("a pot game's decision", "invites"),
+    "invited": pgettext_lazy("a pot game's decision", "invited"),
+    "forced": pgettext_lazy("a pot game's decision", "forced play"),
 }
-#: The Viennese game for a German-speaking club (issue 36: a Viennese club reads German; the
-#: Swedish words of seed 000 are for /sv/): each decision, contract and keyword in German.
-VIENNESE_DECISIONS_DE = {
-    "go": "mitgehen",
-    "home": "daheim bleiben",
-    "invite": "einladen",
-    "invited": "eingeladen",
-    "forced": "Zwangsspiel",
+#: a level's word (the Viennese fem … åtta; the others a number where the language says so)
+LEVEL_SAID: dict[int, Any] = {
+    5: pgettext_lazy("a pot game's level", "5"),
+    6: pgettext_lazy("a pot game's level", "6"),
+    7: pgettext_lazy("a pot game's level", "7"),
+    8: pgettext_lazy("a pot game's level", "8"),
 }
-VIENNESE_LEVELS_DE = {5: "fünf", 6: "sechs", 7: "sieben", 8: "acht"}
-#: the Viennese notation's Swedish words (a deal line) and their German, longest first; a
-#: player's name is out of the way (FamilyUI.named_deal_text)
-VIENNESE_LINE_DE = tuple(
-    (re.compile(rf"(?<![\w]){re.escape(sv)}(?![\w])"), de)
-    for sv, de in (
-        ("stannar hemma", "daheim bleiben"), ("går med", "mitgehen"), ("bjuder in", "einladen"),
-        ("inbjuden", "eingeladen"), ("tvång", "Zwangsspiel"), ("utan köp", "aus der Hand"),
-        ("efterköp", "Nachkauf"), ("hjärter", "Herz"), ("rundpass", "alle passen"),
-        ("förhandling", "verhandelt"), ("straff", "Strafe"), ("pott", "Topf"), ("giv", "Geber"),
-        ("bud", "Gebote"), ("fem", "fünf"), ("sex", "sechs"), ("sju", "sieben"), ("åtta", "acht"),
-    )
-) + ((re.compile(r"(?<![\w])regel(?==)"), "Regel"), (re.compile(r"(?<![\w])not(?==)"), "Notiz"))
+#: the game's other words
+GAME_SAID: dict[str, Any] = {
+    "no talon": pgettext_lazy("a pot game", "without the talon"),
+    "efterkop": pgettext_lazy("a pot game", "after-purchase"),
+    "rundpass": pgettext_lazy("a pot game", "all pass"),
+    "negotiated": pgettext_lazy("a pot game", "negotiated"),
+    "penalty": pgettext_lazy("a pot game", "penalty"),
+    "pot": pgettext_lazy("a pot game", "pot"),
+    "dealer": pgettext_lazy("a pot game", "dealer"),
+    "auction": pgettext_lazy("a pot game", "bids"),
+    "rule": pgettext_lazy("a pot game", "rule"),
+    "note": pgettext_lazy("a pot game", "note"),
+}
 
 #: "all passed" in the players' words
 RUNDPASS_WORDS = {"sv": "rundpass", "de": "alle passen"}
@@ -96,6 +96,81 @@ FINDING_CONTRACT_WORDS: dict[str, Any] = {
 }
 #: the game a finding's rule source is about (seeds 000 and 003)
 _GAME_OF_SOURCE = {"000": VIENNESE, "003": GERMAN}
+
+
+def _said(word: str) -> Callable[[], str]:
+    """What a word of a deal line is said as: its entry of :data:`GAME_SAID`,
+    :data:`DECISION_SAID`, :data:`LEVEL_SAID` or :data:`FINDING_CONTRACT_WORDS`, or itself."""
+    kind, _sep, key = word.partition(":")
+    table: Mapping[Any, Any] = {
+        "game": GAME_SAID, "decision": DECISION_SAID, "contract": FINDING_CONTRACT_WORDS,
+        "level": LEVEL_SAID,
+    }[kind]  # fmt: skip
+    value = table[int(key) if kind == "level" else key]
+    return lambda: str(value)
+
+
+def _line_words(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern[str], Any], ...]:
+    """A game's notation words (longest first) and what each is said as; a key before ``=``
+    (``regel=``) only there."""
+    out = []
+    for word, said in sorted(pairs, key=lambda p: len(p[0]), reverse=True):
+        if word.endswith("="):
+            pattern = re.compile(rf"(?<![\w]){re.escape(word[:-1])}(?==)")
+        else:
+            pattern = re.compile(rf"(?<![\w=]){re.escape(word)}(?![\w])")
+        out.append((pattern, said if word[0].isdigit() or said.isdigit() else _said(said)))
+    return tuple(out)
+
+
+#: a deal line's words, by game (seed 000's Swedish, seed 003's German), said in the reader's
+#: language where it is not the game's (:func:`_line_in_words`); a player's name is out of the
+#: way (FamilyUI.named_deal_text)
+LINE_WORDS = {
+    "viennese": _line_words((
+        ("stannar hemma", "decision:home"), ("går med", "decision:go"),
+        ("bjuder in", "decision:invite"), ("inbjuden", "decision:invited"),
+        ("tvång", "decision:forced"), ("utan köp", "game:no talon"),
+        ("efterköp", "game:efterkop"), ("hjärter", "contract:hearts"),
+        ("rundpass", "game:rundpass"), ("förhandling", "game:negotiated"),
+        ("straff", "game:penalty"), ("pott", "game:pot"), ("giv", "game:dealer"),
+        ("bud", "game:auction"), ("spel", "contract:spel"), ("pass", "contract:pass"),
+        ("fem", "level:5"), ("sex", "level:6"), ("sju", "level:7"), ("åtta", "level:8"),
+        ("regel=", "game:rule"), ("not=", "game:note"),
+    )),
+    "german": _line_words((
+        ("daheim bleiben", "decision:home"), ("mitgehen", "decision:go"),
+        ("aus der Hand", "game:no talon"), ("Prämie", "contract:hearts"),
+        ("alle passen", "game:rundpass"), ("verhandelt", "game:negotiated"),
+        ("Strafe", "game:penalty"), ("Topf", "game:pot"), ("Geber", "game:dealer"),
+        ("Gebote", "game:auction"), ("pass", "contract:pass"),
+        ("Eins", "1"), ("Zwei", "2"), ("Drei", "3"), ("Regel=", "game:rule"),
+        ("Notiz=", "game:note"),
+    )),
+}  # fmt: skip
+
+
+def _line_in_words(line: str, game: str) -> str:
+    """A pot game's deal line in the reader's words (:data:`LINE_WORDS`); a quoted rule or note
+    is the referee's own and stays as written."""
+    out = []
+    for k, part in enumerate(re.split(r'("(?:[^"\\]|\\.)*")', line)):
+        if not k % 2:
+            for pattern, said in LINE_WORDS[game]:
+                part = pattern.sub(lambda _m, said=said: said if isinstance(said, str) else said(),
+                                   part)  # fmt: skip
+        out.append(part)
+    return "".join(out)
+
+
+def _page_language() -> str:
+    return (get_language() or "en").split("-")[0]
+
+
+def _own_words(conv: Any) -> bool:
+    """Whether the page reads the game's own words: the rule text's language (Swedish for the
+    Viennese game, German for the German one); every other page the reader's (issue 36)."""
+    return _page_language() == str(conv.language)
 
 FINDING_TITLES: dict[str, Any] = {
     "CONVENTION": gettext_lazy("Unknown convention or option"),
@@ -151,13 +226,6 @@ def _four_players() -> str:
     return rule_sources.cite("000", "Spel på fyra personer")
 
 
-def _viennese_in_german(line: str) -> str:
-    """A Viennese deal line's Swedish words in German (:data:`VIENNESE_LINE_DE`)."""
-    for pattern, german in VIENNESE_LINE_DE:
-        line = pattern.sub(german, line)
-    return line
-
-
 class PotUI(PotDomain, FamilyUI):
     entry_template = "tournaments/protocols/entry/pot.html"
     pulka_template = "tournaments/protocols/cells/pot.html"
@@ -203,25 +271,20 @@ class PotUI(PotDomain, FamilyUI):
         return self.notation_hints_by_game[self._rules(header).game]
 
     # --- helpers ------------------------------------------------------------------------------
-    def _language(self, protocol: Any) -> str:
-        return self._words_language(self._rules(protocol))
-
-    @staticmethod
-    def _words_language(conv: Any) -> str:
-        """The language of the game's words on this page: the rule text's (Swedish for the
-        Viennese game, German for the German one), but German for the Viennese game on a
-        German page (issue 36: a Viennese club plays in German)."""
-        if conv.game == "viennese" and (get_language() or "").split("-")[0] == "de":
-            return "de"
-        return str(conv.language)
+    def _pot_word(self, conv: Any) -> str:
+        """The pot in the players' words: the game's own (pott, Topf) or the reader's."""
+        return POT_WORDS[conv.language] if _own_words(conv) else str(GAME_SAID["pot"])
 
     def _contract_name(self, c: PotContract, conv: Any) -> str:
-        if self._words_language(conv) == conv.language:
+        """A contract in the game's own words on its rule text's page, else the reader's
+        (issue 36): hearts, a level (the Viennese fem … åtta), without the talon."""
+        if _own_words(conv):
             return c.name(conv.game)
-        if c.is_hearts:  # the Viennese game in German (VIENNESE_LEVELS_DE)
-            return "Herz"
-        word = VIENNESE_LEVELS_DE.get(c.level, str(c.level))
-        return f"{word} aus der Hand" if c.hand else word
+        if c.is_hearts or (conv.game == "german" and c.level == 4):
+            return str(FINDING_CONTRACT_WORDS["hand hearts" if c.hand and not c.is_hearts
+                                              else "hearts"])  # fmt: skip
+        word = str(LEVEL_SAID[c.level]) if c.level in LEVEL_SAID else str(c.level)
+        return str(FINDING_CONTRACT_WORDS["hand"]) % {"level": word} if c.hand else word
 
     def contract_said(self, value: str, source: str) -> str:
         """A bid or contract of a finding (its code: ``2u``, ``spel``, ``herz``, ``pass``) in
@@ -237,7 +300,7 @@ class PotUI(PotDomain, FamilyUI):
             c = PotContract(4) if value == "herz" else PotContract.from_code(value)
         except InvalidPotContractError:
             return str(value)
-        if self._words_language(conv) == (get_language() or "").split("-")[0]:
+        if _own_words(conv) or _page_language() == "de":  # the game's or German words
             return self._contract_name(c, conv)
         if c.is_hearts or (conv.game == "german" and c.level == 4):
             return str(FINDING_CONTRACT_WORDS["hand hearts" if c.hand and not c.is_hearts
@@ -249,10 +312,12 @@ class PotUI(PotDomain, FamilyUI):
     def named_deal_text(
         self, protocol: Any, index: int, words: Callable[[str], str] | None = None
     ) -> str:
-        """The deal's line with the names; the Viennese game's on a German page in German."""
+        """The deal's line with the names, in the game's own words on its rule text's page,
+        else in the reader's (issue 36)."""
         conv = self._rules(protocol)
-        if words is None and self._words_language(conv) != conv.language:
-            words = _viennese_in_german
+        if words is None and not _own_words(conv):
+            game = str(conv.game)
+            words = lambda line: _line_in_words(line, game)  # noqa: E731
         return super().named_deal_text(protocol, index, words)
 
     def contract_choices(self, protocol: Any) -> list[tuple[str, str]]:
@@ -269,33 +334,30 @@ class PotUI(PotDomain, FamilyUI):
     # --- the table's deal entry ----------------------------------------------------------
     def entry_context(self, protocol: Any) -> dict[str, Any]:
         conv = self._rules(protocol)
-        lang = self._words_language(conv)
-        same_language = (get_language() or "").split("-")[0] == lang
+        own = _own_words(conv)
         efterkop_contracts = self._efterkop_contracts(protocol)
         dealer = self.next_dealer(protocol)
+        # the game's own words on its rule text's page, the reader's elsewhere (issue 36)
         words = (
-            DECISION_WORDS[lang]
-            if lang == conv.language
-            else [(v, VIENNESE_DECISIONS_DE[v]) for v, _w in DECISION_WORDS[conv.language]]
+            DECISION_WORDS[conv.language]
+            if own
+            else [(v, str(DECISION_SAID[v])) for v, _w in DECISION_WORDS[conv.language]]
         )
+        rundpass = RUNDPASS_WORDS[conv.language] if own else str(GAME_SAID["rundpass"])
         return {
             "contracts": self.contract_choices(protocol),
-            "decisions": [
-                # the gloss only for readers of another language: short selects on a phone
-                (v, w if same_language else f"{w} ({DECISION_GLOSSES[v]})")
-                for v, w in words
-            ],
-            # the game's own word beside "All passed", unless the page's words are that word
-            # (on a German page "Alle passen (alle passen)" would say the same twice)
+            "decisions": words,
+            # the game's word beside "All passed", unless it says that word (on a German page
+            # "Alle passen (alle passen)" would say the same twice)
             "rundpass_word": None
-            if str(_("All passed")).casefold() == RUNDPASS_WORDS[lang].casefold()
-            else RUNDPASS_WORDS[lang],
+            if str(_("All passed")).casefold() == rundpass.casefold()
+            else rundpass,
             "krypspel": conv.game == "viennese",
             # the form's rows (form_values): one per level of fem … åtta with köp
             "efterkop_contracts": efterkop_contracts,
             "negotiation": conv.game == "viennese" and conv.negotiation,
             "next_dealer_seat": dealer,
-            "pot_word": POT_WORDS[lang],
+            "pot_word": self._pot_word(conv),
         }
 
     def _efterkop_contracts(self, protocol: Any) -> list[tuple[str, str]]:
@@ -518,7 +580,7 @@ class PotUI(PotDomain, FamilyUI):
             scored, _partial = self._scored(protocol)
         except ValueError:
             return None
-        out = PulkaCells(extra_headers=[POT_WORDS[self._language(protocol)]])
+        out = PulkaCells(extra_headers=[self._pot_word(self._rules(protocol))])
         before = protocol.opening_pot
         for d in scored.deals:
             out.dealers.append(d.dealer)
@@ -580,7 +642,7 @@ class PotUI(PotDomain, FamilyUI):
             before = d.pot
         return {
             "deals": deals,
-            "pot_word": POT_WORDS[self._words_language(conv)],
+            "pot_word": self._pot_word(conv),
             "rules_name": rule_sources.cite(conv.seed),
             "ante": conv.ante_units,
             "stake": conv.stake,
@@ -604,7 +666,7 @@ class PotUI(PotDomain, FamilyUI):
     def blank_context(self, convention: Any) -> dict[str, Any]:
         """The ledger's terms: the stake, the dealer's ante, the maximum, the pot's handling."""
         return {
-            "pot_word": POT_WORDS[self._words_language(convention)],
+            "pot_word": self._pot_word(convention),
             "rules_name": rule_sources.cite(convention.seed),
             **self.sheet_terms(convention, target=0),
             "pot_end": convention.pot_end,

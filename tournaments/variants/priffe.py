@@ -16,7 +16,8 @@ neutral entry's ``gora``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -31,7 +32,7 @@ from tournaments.families.priffe import PriffeDomain
 
 from .base import FamilyUI, PulkaCells
 
-__all__ = ["HONOURS", "PriffeUI"]
+__all__ = ["CONTRACT_WORDS", "HONOURS", "LINE_WORDS", "PriffeUI", "line_in_words"]
 
 #: how the honours lay (seed 004 "poäng för att ha fått honnörerna")
 HONOURS = [
@@ -90,6 +91,44 @@ CONTRACT_WORDS: dict[str, Any] = {
     PASS: pgettext_lazy("a Priffe contract", "pass"),
 }
 
+#: The other words of a Priffe deal line (the notation's, seed 004's Swedish) in the reader's
+#: words (issue 36: the deal lines and the filled sheet say "spades", "honours", "penalty" on an
+#: English page; the Swedish page the rule text's own words); the contracts and bids are
+#: :data:`CONTRACT_WORDS`
+LINE_WORDS: dict[str, Any] = {
+    "honnörer": pgettext_lazy("a Priffe deal line", "honours"),
+    "lillslam": pgettext_lazy("a Priffe deal line", "small slam"),
+    "storslam": pgettext_lazy("a Priffe deal line", "grand slam"),
+    "straff": pgettext_lazy("a Priffe deal line", "penalty"),
+    "rule=": pgettext_lazy("a Priffe deal line", "rule="),
+    "note=": pgettext_lazy("a Priffe deal line", "note="),
+    "dealer=": pgettext_lazy("a Priffe deal line", "dealer="),
+    "sits=": pgettext_lazy("a Priffe deal line", "sits="),
+}
+#: a word of the notation's line: a contract, a bid or a keyword, not inside another word
+_LINE_WORD = re.compile(
+    r"(?<![\w=])("
+    + "|".join(re.escape(w) for w in sorted({*CONTRACT_WORDS, *LINE_WORDS}, key=len, reverse=True))
+    + r")(?:(?<==)|(?!\w))"
+)
+
+
+def line_in_words(line: str) -> str:
+    """A Priffe deal line (the notation's Swedish words, names already out of the way) in the
+    reader's words: :data:`CONTRACT_WORDS` and :data:`LINE_WORDS`. A quoted rule or note is
+    left as written."""
+    out = []
+    for k, part in enumerate(re.split(r'("(?:[^"\\]|\\.)*")', line)):
+        if k % 2:  # a quoted value: the referee's own words
+            out.append(part)
+            continue
+        out.append(
+            _LINE_WORD.sub(
+                lambda m: str(CONTRACT_WORDS.get(m.group(1)) or LINE_WORDS[m.group(1)]), part
+            )
+        )
+    return "".join(out)
+
 
 class PriffeUI(PriffeDomain, FamilyUI):
     entry_template = "tournaments/protocols/entry/priffe.html"
@@ -129,6 +168,13 @@ class PriffeUI(PriffeDomain, FamilyUI):
         word = CONTRACT_WORDS.get(value)
         return str(word) if word is not None else str(value)
 
+    def named_deal_text(
+        self, protocol: Any, index: int, words: Callable[[str], str] | None = None
+    ) -> str:
+        """The deal's line with the names, its Swedish words in the reader's
+        (:func:`line_in_words`; on /sv/ the rule text's own)."""
+        return super().named_deal_text(protocol, index, words or line_in_words)
+
     # --- sits ----------------------------------------------------------------------------
     @staticmethod
     def _side_names(protocol: Any, sits: int) -> list[str]:
@@ -152,8 +198,12 @@ class PriffeUI(PriffeDomain, FamilyUI):
             ladder = [c for c in Contract if c is not Contract.TVANGSNOLL]
         current = self.current_sits(protocol)
         return {
-            "contracts": [(c.value, c.value) for c in contracts],
-            "bids": [(PASS, PASS), *((c.value, c.value) for c in ladder)],
+            # the value the notation's code, the label the reader's word (issue 36)
+            "contracts": [(c.value, str(CONTRACT_WORDS.get(c, c.value))) for c in contracts],
+            "bids": [
+                (PASS, str(CONTRACT_WORDS[PASS])),
+                *((c.value, str(CONTRACT_WORDS.get(c, c.value))) for c in ladder),
+            ],
             "honours": HONOURS,
             "sittings": [
                 {"index": k, "number": k + 1, "sides": self._side_names(protocol, k)}

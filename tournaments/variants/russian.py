@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from rules.contracts import LADDER, Contract, InvalidContractError
 from scoring.russian.notation import RESULT_WORDS
@@ -75,10 +75,22 @@ def _num(x: Any) -> str:
     return f"{float(f):.2f}".rstrip("0").rstrip(".")
 
 
+#: A call of the Kodeks' auction as :class:`rules.bidding.AuctionCall` writes it in a finding
+#: (``мизер``, ``pass``, ``take``, ``здесь``), in the reader's words (issue 36: no Russian
+#: "мизер" on a Croatian page, no English "pass" on a Russian one); a bid (6♠) as written
+CALL_WORDS: dict[str, Any] = {
+    "мизер": pgettext_lazy("a call of the Russian auction", "misère"),
+    "pass": pgettext_lazy("a call of the Russian auction", "pass"),
+    "take": pgettext_lazy("a call of the Russian auction", "take"),
+    "здесь": pgettext_lazy("a call of the Russian auction", "here"),
+}
+
+
 class RussianUI(RussianDomain, FamilyUI):
     entry_template = "tournaments/protocols/entry/russian.html"
     pulka_template = "tournaments/protocols/cells/russian.html"
     filled_layout = "pulka"  # the pulka grid (tournaments.pdf.layouts, issue 28)
+    finding_sources = ("001",)
     result_label = gettext_lazy("Result (whists)")
     result_heading = gettext_lazy("Whists")
     criterion_text = rule_sources.with_rule(
@@ -94,6 +106,16 @@ class RussianUI(RussianDomain, FamilyUI):
     finding_titles = words.FINDING_TITLES
 
     # --- the table's deal entry ----------------------------------------------------------
+
+    def contract_said(self, value: str, source: str) -> str:
+        """A call of a finding in the reader's words (:data:`CALL_WORDS`: ``6♣ здесь`` says
+        its ``здесь`` so); a bid or contract as written (the suits' signs read alike)."""
+        head, _sep, last = str(value).rpartition(" ")
+        if head and last in CALL_WORDS:
+            return f"{head} {CALL_WORDS[last]}"
+        word = CALL_WORDS.get(str(value))
+        return str(word) if word is not None else str(value)
+
     def entry_context(self, protocol: Any) -> dict[str, Any]:
         return {
             "contracts": [(str(c), words.contract_words(c)) for c in LADDER],

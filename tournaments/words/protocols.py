@@ -79,8 +79,12 @@ def finding_message(finding: dict[str, Any]) -> str:
             except (Ruling.DoesNotExist, LookupError, TypeError, ValueError):
                 pass  # the stored parameter, as it was saved
     try:
-        return gettext(text).format(**params)
-    except (KeyError, IndexError, ValueError):
+        said = gettext(text)
+        worded = re.sub(r"\{(\w+)\}", r"%(\1)s", text)
+        if said == text and worded != text:  # a rules error's template (rules.worded): %(name)s
+            return gettext(worded) % params
+        return said.format(**params)
+    except (KeyError, IndexError, ValueError, TypeError):
         return str(finding.get("message", ""))
 
 

@@ -127,9 +127,12 @@ def test_phone_page_takes_the_seed_000_payment_example_and_shows_the_ledger(clie
     event, (table,), _ = pot_table(options={"max_amount": 30})
     url = reverse("protocol-table", args=[table.url_key])
     page = client.get(url).content.decode()
-    assert 'name="defence_0"' in page and "går med" in page and "stannar hemma" in page
-    assert "3 utan köp" in page and "hjärter" in page and "åtta utan köp" in page
-    assert "rundpass" in page and 'name="efterkop_by_1"' in page
+    # the game's words in the reader's language: an English page (issue 36; the Swedish words
+    # of seed 000 are for /sv/, tests/tournaments/pot/test_viennese_in_german.py)
+    assert 'name="defence_0"' in page and "goes along" in page and "stays home" in page
+    assert "3 without the talon" in page and ">hearts<" in page and "8 without the talon" in page
+    assert "all pass" in page and 'name="efterkop_by_1"' in page
+    assert "går med" not in page and "utan köp" not in page and ">hjärter<" not in page
     # the first deal is forced (tvång: the pot holds one base stake after the ante, A-VI-1);
     # Anna takes 4 tricks and pays A = 10 into the pot
     post_deal(client, url, None, declarer="0", contract="1", defence_1="forced",
@@ -142,7 +145,7 @@ def test_phone_page_takes_the_seed_000_payment_example_and_shows_the_ledger(clie
     assert sum(nets) + v1.result[0]["pot"] == 0
     assert sum(Fraction(r["whists"]) for r in v1.result) == 0  # pot shared: sums to zero
     page = client.get(url).content.decode()
-    assert '<th class="num extra">pott</th>' in page  # the pot's column
+    assert '<th class="num extra">pot</th>' in page  # the pot's column
     # both defenders stay home: no tricks
     post_deal(client, url, 1, declarer="1", contract="2", defence_2="home", defence_0="home")
     v2 = current(table)
@@ -325,7 +328,7 @@ def test_confirmed_approved_ranked_by_the_nets_and_printed_as_a_ledger(pot_end, 
     # the filled ledger: a column per player and the pot
     context = pdf_protocols.filled_protocol_context(table=tables[0])
     assert context["layout"] == "ledger"
-    assert context["pot_word"] == "pott" and context["pot_end"] == pot_end
+    assert context["pot_word"] == "pot" and context["pot_end"] == pot_end  # an English page
     first = context["deals"][0]
     assert len(first["cells"]) == 3 and set(first["pot"]) == {"change", "net"}
     filled = pdf.render("filled", context)
@@ -337,10 +340,10 @@ def test_confirmed_approved_ranked_by_the_nets_and_printed_as_a_ledger(pot_end, 
     assert blank.data.startswith(b"%PDF")
     if shutil.which("pdftotext"):
         text = _pdftotext(filled.data)
-        assert "pott" in text and "Anna 1" in text and "Result (chips)" in text
+        assert "pot" in text and "pott" not in text and "Anna 1" in text and "Result (chips)" in text
         assert str(context["settlement"][0]["exact"]) in text
         blank_text = _pdftotext(blank.data)
-        assert "pott" in blank_text and "Played for" in blank_text and "Cecilia 2" in blank_text
+        assert "pot" in blank_text and "pott" not in blank_text and "Played for" in blank_text and "Cecilia 2" in blank_text
 
 
 def _pdftotext(data: bytes) -> str:

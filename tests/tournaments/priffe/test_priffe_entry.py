@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from rules.priffe import Contract
 from scoring.priffe.protocol import Hand, Penalty
 from tournaments.services.protocols import stored_protocol
+from tournaments.variants.priffe import line_in_words
 
 from .test_priffe_event import current, post_deal, priffe_table
 
@@ -27,7 +29,9 @@ def test_the_form_has_a_bid_per_player_and_a_penalty_kind(client):
     page = client.get(reverse("protocol-table", args=[table.url_key])).content.decode()
     for p in range(4):
         assert f'name="bid_{p}"' in page
-    assert '<option value="spader">spader</option>' in page  # an information bid is a bid
+    # an information bid is a bid, in the reader's words (issue 36)
+    assert '<option value="spader">spades</option>' in page
+    assert '<option value="pass">pass</option>' in page
     assert 'value="straff"' in page and 'name="offender"' in page
     assert 'name="penalty_points"' in page
 
@@ -139,3 +143,22 @@ def test_the_referee_desk_reads_the_priffe_notation_with_bids_and_a_straff(clien
     assert [f["code"] for f in version.findings] == ["AUCTION_INFORMATION", "AUCTION_NOT_HIGHER"], version.findings
     page = client.get(url).content.decode()
     assert "A bid against the bidding rules" in page and "[Priffe rules, “Bidding”]" in page
+
+
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        ("en", "Bertil hearts 8/5 honours Cecilia 3 {pass spades hearts pass}"),
+        ("de", "Bertil Herz 8/5 Honneurs Cecilia 3 {passe Pik Herz passe}"),
+        ("hr", "Bertil herc 8/5 honeri Cecilia 3"),
+        ("ru", "Bertil черви 8/5 онёры Cecilia 3"),
+        ("sv", "Bertil hjärter 8/5 honnörer Cecilia 3 {pass spader hjärter pass}"),
+    ],
+)
+def test_a_deal_line_says_the_games_words_in_the_readers_language(language, said):
+    """Issue 36: the deal lines (the pulka page, the filled sheet) say the contract, the bids
+    and the honours in the reader's words; /sv/ the rule text's own; a quoted rule as written."""
+    line = "Bertil hjärter 8/5 honnörer Cecilia 3 {pass spader hjärter pass}"
+    with translation.override(language):
+        assert line_in_words(line).startswith(said)
+        assert line_in_words('straff David 50 rule="hjärter"').endswith('="hjärter"')

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.variants import VARIANTS
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
@@ -103,8 +104,14 @@ def test_phone_page_takes_priffe_deals_and_shows_findings_citing_seed_004(client
     assert 'name="tricks_own"' in page and 'name="honours_holder"' in page
     contracts = page[page.index('<select name="contract"') :]
     contracts = contracts[: contracts.index("</select>")]
-    assert "tvångsnoll" in page and ">hjärter<" in contracts
-    assert ">spader<" not in contracts  # modern: an information bid, not a contract
+    # the contracts in the reader's words, the notation's code the value (issue 36: no Swedish
+    # contract on an English page; the Swedish page's words are the rule text's)
+    assert "forced misère" in page and '<option value="hjärter">hearts<' in contracts
+    assert "tvångsnoll" not in page and ">hjärter<" not in contracts
+    assert 'value="spader"' not in contracts  # modern: an information bid, not a contract
+    with translation.override("sv"):
+        swedish = client.get(reverse("protocol-table", args=[table.url_key])).content.decode()
+    assert "tvångsnoll" in swedish and '<option value="hjärter">hjärter<' in swedish
     assert "Anna 1 &amp; Cecilia 1 — Bertil 1 &amp; David 1" in page  # sits 1's partnerships
     # Bertil bids hjärter, his side takes 9: 30 under the line, a game; Cecilia holds 3 honours
     post_deal(
@@ -118,7 +125,7 @@ def test_phone_page_takes_priffe_deals_and_shows_findings_citing_seed_004(client
     totals = [int(r["whists"]) for r in v1.result]
     assert totals == [30, 30, 30, 30]  # 30 honours for Anna & Cecilia, 30 below for B & D
     page = client.get(url).content.decode()
-    assert "utgång" in page  # Bertil & David's game line
+    assert "game won" in page  # Bertil & David's game line
     # tvångsnoll: the side of Anna takes 5 → 20 below for them
     post_deal(client, url, "1", kind="tvangsnoll", sits="1", declarer="0", tricks_own="5")
     game = stored_protocol(current(table).data)
@@ -194,7 +201,7 @@ def test_confirmed_by_all_four_approved_ranked_by_player_totals_and_printed(tmp_
     assert len(context["sits"]) >= 2 and len(context["settlement"]) == 4
     text = pdf_text(pdf.render("filled", context).data, tmp_path)
     first = context["sits"][0]
-    for word in ("över strecket", "under strecket", "utgång", "Player totals", first["sides"][0]):
+    for word in ("above the line", "below the line", "game won", "Player totals", first["sides"][0]):
         assert word in text, (word, text[:500])
     assert f"Sits won by {first['winner']}" in text
     blank = pdf_contexts.blank_protocols_context(
@@ -207,7 +214,7 @@ def test_confirmed_by_all_four_approved_ranked_by_player_totals_and_printed(tmp_
         ["Anna 1 & David 1", "Bertil 1 & Cecilia 1"],
     ]
     text = pdf_text(pdf.render("blank", blank).data, tmp_path)
-    assert "Bertil 1 & Cecilia 1" in text and "under strecket" in text
+    assert "Bertil 1 & Cecilia 1" in text and "below the line" in text
 
 
 def test_the_tiebreaks_offered_are_the_priffe_counters(client):

@@ -116,3 +116,41 @@ def _with_source(f) -> dict:
     (tournaments.services.protocols.checks)."""
     return {"code": f.code, "message": f.message, "source": f.source, "text": f.text,
             "params": dict(f.params)}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "language, text, params, said",
+    [
+        # issue 36: "не выше черви", "od herc" wanted a case ending; the templates name the
+        # contract where it needs none
+        ("ru", "bid {speaker}: {contract} is not higher than {last}",
+         {"speaker": 3, "contract": "ruter", "last": "hjärter"},
+         "заявка 3: бубны не выше предыдущей заявки (черви)"),
+        ("hr", "bid {speaker}: {contract} is not higher than {last}",
+         {"speaker": 3, "contract": "ruter", "last": "hjärter"},
+         "licitacija 3: karo nije viša od prethodne licitacije (herc)"),
+        ("ru", "{contract} needs the player who bid it", {"contract": "hjärter"},
+         "для игры «черви» нужен игрок, который её заказал"),
+        ("hr", "{contract} needs the player who bid it", {"contract": "hjärter"},
+         "za igru „herc” treba igrač koji ju je licitirao"),
+        ("ru", "the bids give {contract}", {"contract": "spader"}, "заявки дают: пики"),
+    ],
+)  # fmt: skip
+def test_a_contract_in_a_finding_needs_no_case_ending(language, text, params, said):
+    finding = {"code": "AUCTION_NOT_HIGHER", "text": text, "params": params, "source": "004",
+               "message": text.format(**params)}  # fmt: skip
+    with translation.override(language):
+        assert finding_message(finding) == said
+
+
+@pytest.mark.parametrize(
+    "language, said",
+    [("ru", "заявка 2: черви не выше заявки «5»"), ("hr", "licitacija 2: herc nije viša od licitacije „5”")],
+)
+def test_a_pot_bid_in_a_finding_needs_no_case_ending(language, said):
+    text = "bid {k}: {bid} is not higher than {current}"
+    params = {"k": 2, "bid": "4u", "current": "5"}
+    finding = {"code": "AUCTION_NOT_HIGHER", "text": text, "params": params, "source": "000",
+               "message": text.format(**params)}  # fmt: skip
+    with translation.override(language):
+        assert finding_message(finding) == said

@@ -162,8 +162,9 @@ def test_pot_correction_form_is_the_deal_as_entered(client, size):
     deals = correct_each_unchanged(client, table, url)
     assert [c.code for _s, c in deals[1].efterkop] == ["5"]
     shown = _deal_cells(client.get(url).content.decode())
-    assert shown[1].startswith("Anna 1 2 efterköp Bertil 1 fem")
-    assert sheet_texts(table)[1].startswith("Anna 1 2 efterköp Bertil 1 fem")
+    # an English page: the game's words in English (issue 36)
+    assert shown[1].startswith("Anna 1 2 after-purchase Bertil 1 5")
+    assert sheet_texts(table)[1].startswith("Anna 1 2 after-purchase Bertil 1 5")
     if size == 4:  # the form of deal 1 names its own dealer, not the next deal's
         page = client.get(url + "?edit=0").content.decode()
         assert "Cecilia 1 deals and sits out this deal." in page
@@ -187,10 +188,10 @@ def test_priffe_correction_form_is_the_deal_as_entered(client):
     assert deals[0].bids == ("spader", "hjärter", "pass", "pass")
     # "3 hjärter 9/4 honnörer 2 3", "straff 4 50 rule=…" no more
     shown = _deal_cells(client.get(url).content.decode())
-    assert shown[0].startswith("Cecilia 1 hjärter 9/4 honnörer Cecilia 1 3")
-    assert shown[2].startswith("straff Cecilia 1 50")
+    assert shown[0].startswith("Cecilia 1 hearts 9/4 honours Cecilia 1 3")  # English (#36)
+    assert shown[2].startswith("penalty Cecilia 1 50")
     texts = sheet_texts(table)
-    assert texts[0].startswith("Cecilia 1 hjärter 9/4") and texts[2].startswith("straff Cecilia 1")
+    assert texts[0].startswith("Cecilia 1 hearts 9/4") and texts[2].startswith("penalty Cecilia 1")
 
 
 @pytest.mark.parametrize("size", [3, 4])

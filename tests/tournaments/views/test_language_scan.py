@@ -5,7 +5,7 @@ and lets the language's own words, names and the event's data through."""
 
 from __future__ import annotations
 
-from tests.browser.language_scan import english_words, page_problems, problems
+from tests.browser.language_scan import english_words, game_words, page_problems, problems
 
 
 def test_the_english_words_are_the_catalogues_less_the_languages_own():
@@ -51,3 +51,34 @@ def test_an_address_is_no_code():
     address is one."""
     assert problems("Protokoll eingeben: http://localhost:8000/de/t/AR_GE-6ux1E79Td5PjODog/", "de") == []
     assert problems("Ergebnis: AR_GE", "de")
+
+
+def test_the_scan_finds_a_games_swedish_or_german_word_outside_its_language():
+    """Issue 36: the Viennese game and Priffe spoke Swedish on every page but /sv/ (a Priffe
+    form's "spader", a Viennese line's "går med" on a Croatian page), the German game German
+    outside /de/; the scan says so, and lets the notation's quoted examples through."""
+    def kinds(text, language):  # an English page has no catalogue of its own: game_words alone
+        return [p.split(":")[0] for p in game_words(text, language)]
+
+    assert [p.split(":")[0] for p in problems("Ana 3 / går med / 5-1-4", "hr")] == [
+        "a Swedish game word 'går med'"
+    ]
+    assert kinds("Bertil spader 8/5 honnörer Cecilia 3", "en") == [
+        "a Swedish game word 'spader'", "a Swedish game word 'honnörer'"
+    ]
+    assert kinds("Ana 3 / går med, stannar hemma / 5-1-4", "hr") == [
+        "a Swedish game word 'går med'", "a Swedish game word 'stannar hemma'"
+    ]
+    assert kinds("Ana 3 / dolazi, ne dolazi / 5-1-4", "hr") == []
+    assert kinds("Anna 3 / går med, går med / 5-1-4; pott 60", "sv") == []
+    assert kinds("Bertil Zwei aus der Hand / mitgehen", "ru") == [
+        "a German game word 'aus der Hand'", "a German game word 'mitgehen'"
+    ]
+    assert kinds("Bertil Zwei aus der Hand / mitgehen", "de") == []
+    assert kinds("Wien: Anna 3 / mitgehen, daheim bleiben", "de") == []
+    assert kinds("Herz / daheim bleiben, mitgehen; efterköp", "de") == ["a Swedish game word 'efterköp'"]
+    # the box's examples, quoted for typing in the notation's words, pass
+    assert kinds("npr. “Anna 3 / går med, går med / 5-1-4”", "hr") == []
+    # a player's own name is the event's
+    assert [p for p in problems("Pott: 12", "hr", allowed={"Pott"}) if "game word" in p] == []
+    assert kinds("Pott: 12", "hr") == ["a Swedish game word 'Pott'"]
