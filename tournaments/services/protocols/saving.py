@@ -39,7 +39,7 @@ from tournaments.services.audit import audit_log
 from tournaments.services.standings import standings_schedule
 
 from .checks import _evaluate, _store_facts
-from .documents import _require_event_rules, protocols_compare
+from .documents import _require_event_rules, on_event_rules, protocols_compare
 
 __all__ = [
     "AlreadyApprovedError",
@@ -276,8 +276,14 @@ def protocol_save(
     reason: str = "",
     by=None,
     via_entry=None,
+    draw_players: bool = False,
 ) -> Protocol:
     """Save a new version of the table's protocol (the ``entry_kind`` chain).
+
+    ``draw_players``: the protocol is put on the draw's players and the event's rules under the
+    table's lock (:func:`~.documents.on_event_rules`, the seats read with the lock), as the
+    table page's form rebuilds a stored version with its deal; else a protocol that names other
+    players or rules is refused, naming the field.
 
     :raises StaleProtocolError: when ``based_on_version`` is not the current version.
     :raises UserFacingError: a change after approval without a referee or a reason.
@@ -295,6 +301,7 @@ def protocol_save(
         reason=reason,
         by=by,
         via_entry=via_entry,
+        draw_players=draw_players,
     )
 
 
@@ -312,6 +319,7 @@ def _save_locked(
     by=None,
     via_entry=None,
     client_id: str = "",
+    draw_players: bool = False,
 ) -> Protocol:
     """:func:`protocol_save` with the table locked (:func:`_lock_table`, its seats read) and its
     versions' ``state`` read under the lock; ``client_id``: the phone's id of the send
@@ -340,7 +348,10 @@ def _save_locked(
                 _("A version's reason is the referee's: the table saves without one."),
                 {"field": "reason"},
             )
-    protocol = _require_event_rules(table, protocol)
+    if draw_players:  # the form's pulka on the seats read under the lock
+        protocol = on_event_rules(table, protocol)
+    else:
+        protocol = _require_event_rules(table, protocol)
     current, approved = state.current, state.approved  # (pk, version) or None
     current_version = current[1] if current else None
     if based_on_version != current_version:
@@ -422,8 +433,13 @@ def _save_locked(
         previous=current[0] if current else None,
         values=values,
         facts=facts,
-        log={"event_id": event.pk, "user_id": values["created_by_id"], "action": "protocol.saved",
-             "reason": reason, "data": log},  # fmt: skip
+        log={
+            "event_id": event.pk,
+            "user_id": values["created_by_id"],
+            "action": "protocol.saved",
+            "reason": reason,
+            "data": log,
+        },
     )
     _TABLE.set_cached_value(saved, table)
     if user is not None:
