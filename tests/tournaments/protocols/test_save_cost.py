@@ -261,3 +261,24 @@ def test_a_saves_answer_is_the_serializers(setup):
             assert expected["confirmations"] == [0, 1, 2]
             expected["confirmations"] = []
         assert list(answer) == list(expected) and answer == expected
+
+
+def test_the_orms_writes_where_the_database_is_not_postgresql(setup, monkeypatch):
+    """SQLite (the development default) has no data-modifying WITH: the save writes the same
+    rows through the ORM there (the vendor patched: the statements still run on PostgreSQL)."""
+    api = APIClient()
+    api.credentials(HTTP_X_TABLE_KEY=setup.table.url_key)
+    document = to_dict(closed_protocol(setup))
+    api.post(_url(setup), {"protocol": document, "based_on_version": None}, format="json")
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    with CaptureQueriesContext(connection) as ctx:
+        r = api.post(_url(setup), {"protocol": document, "based_on_version": 1}, format="json")
+    monkeypatch.undo()
+    assert r.status_code == 201, r.content
+    sql = _statements(ctx.captured_queries)
+    assert not any(s.startswith("WITH") for s in sql)
+    stored = Protocol.objects.get(pk=r.json()["id"])
+    assert r.json() == new_version_answer(stored) and stored.is_current and stored.version == 2
+    assert not Protocol.objects.get(table=setup.table, version=1).is_current
+    assert ProtocolStats.objects.filter(protocol=stored).exists()
+    assert AuditLogEntry.objects.filter(action="protocol.saved", data__version=2).exists()

@@ -163,21 +163,28 @@ def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+@cache
+def _insert_fields(model) -> tuple[tuple[str, Any, bool], ...]:
+    """(attname, field, set to the time of the write) of :func:`_columns`, once per model."""
+    return tuple(
+        (f.attname, f, bool(getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)))
+        for f in _columns(model)
+    )
+
+
 def _prepared(model, values: dict[str, Any], now) -> tuple[list, list, list]:
     """The model's columns' values for an INSERT (``values`` by attname, else the field's
     default; ``auto_now_add`` fields ``now``): the Python values and the database's, and the
     attnames, in the order of :func:`_columns`."""
     python, prepared, names = [], [], []
-    for f in _columns(model):
-        if f.attname in values:
-            value = values[f.attname]
-        elif getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False):
-            value = now
+    for name, f, stamped in _insert_fields(model):
+        if name in values:
+            value = values[name]
         else:
-            value = f.get_default()
+            value = now if stamped else f.get_default()
         python.append(value)
         prepared.append(f.get_db_prep_save(value, connection))
-        names.append(f.attname)
+        names.append(name)
     return python, prepared, names
 
 
