@@ -9,7 +9,7 @@ import threading
 from collections import Counter
 
 import pytest
-from django.db import OperationalError, connection, transaction
+from django.db import DataError, OperationalError, connection, transaction
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
@@ -20,9 +20,9 @@ from tests.factories import EntryFactory, PlayerFactory
 from tournaments.api.views.protocols import ProtocolOutputSerializer, new_version_answer
 from tournaments.models import AuditLogEntry, Protocol, ProtocolStats, Ruling, Seat, Table
 from tournaments.models.round import DRAW_RECORD_FIELDS, without_draw_record
-from tournaments.selectors.protocols import table_by_key, table_of_event
+from tournaments.selectors.protocols import table_by_key, table_of_event, table_save_state
 from tournaments.services.protocols import protocol_approve
-from tournaments.services.protocols.saving import _lock_table
+from tournaments.services.protocols.saving import _lock_table, _save_locked
 from tournaments.services.round_states import round_close
 from tournaments.services.rulings import incident_record, ruling_make
 
@@ -282,3 +282,20 @@ def test_the_orms_writes_where_the_database_is_not_postgresql(setup, monkeypatch
     assert not Protocol.objects.get(table=setup.table, version=1).is_current
     assert ProtocolStats.objects.filter(protocol=stored).exists()
     assert AuditLogEntry.objects.filter(action="protocol.saved", data__version=2).exists()
+
+
+def test_a_value_too_long_for_its_column_is_refused_not_cut(setup):
+    """The write casts its values to the columns' types without a text column's length, so a
+    value longer than its column is refused by the database, as the ORM's ``INSERT`` was, never
+    cut (the services check a send's id first: ``checked_client_id``)."""
+    protocol = closed_protocol(setup)
+    with pytest.raises(DataError), transaction.atomic():
+        table = _lock_table(setup.table, seats=True)
+        _save_locked(
+            table=table,
+            state=table_save_state(table, "table"),
+            protocol=protocol,
+            based_on_version=None,
+            client_id="x" * 65,
+        )
+    assert not Protocol.objects.filter(table=setup.table).exists()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -137,7 +137,7 @@ def _write_sql() -> str:
         fields = _columns(model)
         names = ", ".join(_q(f.column) for f in fields)
         # typed, so that a value's type never depends on its literal (NULL, a JSON string)
-        cast = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields)
+        cast = ", ".join(f"CAST(%s AS {_cast_type(f)})" for f in fields)
         return f"INSERT INTO {_q(model._meta.db_table)} ({names}) SELECT {cast}{source}"
 
     pr = _q(Protocol._meta.db_table)
@@ -161,6 +161,15 @@ def _write_sql() -> str:
 
 def _q(name: str) -> str:
     return connection.ops.quote_name(name)
+
+
+def _cast_type(field) -> str:
+    """The type a value is cast to before its column: the column's, but a text column's
+    without its length (a cast to ``varchar(n)`` would cut a longer value where the column
+    refuses it, as the ORM's ``INSERT`` did)."""
+    if isinstance(field, models.CharField):
+        return connection.ops.cast_char_field_without_max_length
+    return field.db_type(connection)
 
 
 @cache
