@@ -10,10 +10,11 @@ import threading
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournaments.errors import UserFacingError
-from tournaments.models import Protocol, Round
+from tournaments.models import Player, Protocol, Round, Seat
 from tournaments.services import protocols as svc
 
 from .conftest import deal_form, raspasy
@@ -224,3 +225,23 @@ def test_a_players_confirmation_sent_from_his_phone_is_stored_once(client, setup
     entry_rotate_key(entry=anna)  # the referee gave him a new link: the old one sends nothing
     assert client.post(url, {"protocol": protocol.pk, "client_id": "phone-4"}).status_code == 404
     assert client.get(old_worker).status_code == 404
+
+
+def test_a_send_reads_the_seats_once_under_the_lock_and_names_the_draws_players(client, setup):
+    """A send on top of a stored version reads no seat before the table's lock: the form's pulka
+    is put on the draw's players under it (issue 38), so a player renamed since the stored
+    version is named as the draw now names him, and the seats are read in one statement."""
+    first = client.post(send_url(setup), {**game(""), "client_id": "phone-1"})
+    assert first.json()["version"] == 1
+    seat = Seat.objects.select_related("entry").get(table=setup.table, position=1)
+    Player.objects.filter(pk=seat.entry.player_id).update(name="Boris Renamed")
+    with CaptureQueriesContext(connection) as ctx:
+        nxt = client.post(send_url(setup), {**raspasy("1", "4", "3", "3"), "client_id": "phone-2"})
+    assert nxt.json()["state"] == "saved" and nxt.json()["version"] == 2, nxt.content
+    sql = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    seats = [i for i, s in enumerate(sql) if '"tournaments_seat"' in s]
+    locked = [i for i, s in enumerate(sql) if s.endswith("FOR NO KEY UPDATE OF t")]
+    assert seats == locked and len(seats) == 1, "\n".join(sql)
+    saved = Protocol.objects.get(table=setup.table, version=2)
+    assert svc.stored_protocol(saved.data).players[1] == "Boris Renamed"
+    assert len(svc.stored_protocol(saved.data).deals) == 2

@@ -4,9 +4,10 @@ re-scoring of the current version after a ruling; the table's private link rotat
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,9 +17,11 @@ from tournaments.access.permissions import can_referee
 from tournaments.errors import UserFacingError
 from tournaments.families.protocols import ScoringProtocol, Sheet, stored_protocol, stored_sheet
 from tournaments.models import (
+    AuditLogEntry,
     EntryKind,
     EventRole,
     Protocol,
+    ProtocolStats,
     Round,
     Table,
 )
@@ -31,11 +34,12 @@ from tournaments.selectors.protocols import (
     table_save_state,
     table_seats,
 )
+from tournaments.selectors.standings import protocol_facts, protocol_stats_of
 from tournaments.services.audit import audit_log
 from tournaments.services.standings import standings_schedule
 
 from .checks import _evaluate, _store_facts
-from .documents import _require_event_rules, protocols_compare
+from .documents import _require_event_rules, on_event_rules, protocols_compare
 
 __all__ = [
     "AlreadyApprovedError",
@@ -109,6 +113,119 @@ def _current(table: Table, entry_kind: str) -> Protocol | None:
     return current.order_by().first()
 
 
+# --- a save's writes as one statement (issue 38) ----------------------------------------------
+#
+# A save writes the previous version no longer current, the new version, its facts
+# (``ProtocolStats``, what the standings read, ``checks._store_facts``) and its log entry
+# (``services.audit.audit_log``): built by the ORM (a model instance each, its ``save()``, a
+# statement each) they cost the web process about a third of a save's CPU. They are written here
+# as one statement, the tables, columns and conversions taken from the models' fields (the
+# fields' ``get_db_prep_save``, their defaults, ``auto_now_add``). No receiver listens to these
+# models' saves (``web_cache.versions.connect`` and ``services.standings.connect`` name their
+# senders: none of the three), and the log's ``save()`` refuses only a change, never a new
+# entry, so the ORM's path did nothing more than these rows; the rare writes beside them (an
+# approval reopened: its log entry, the standings' job) stay the ORM's.
+
+
+def _columns(model) -> list:
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
+
+
+@cache
+def _write_sql() -> str:
+    def insert(model, source: str = "") -> str:
+        fields = _columns(model)
+        names = ", ".join(_q(f.column) for f in fields)
+        # typed, so that a value's type never depends on its literal (NULL, a JSON string)
+        cast = ", ".join(f"CAST(%s AS {_cast_type(f)})" for f in fields)
+        return f"INSERT INTO {_q(model._meta.db_table)} ({names}) SELECT {cast}{source}"
+
+    pr = _q(Protocol._meta.db_table)
+    is_current = _q(Protocol._meta.get_field("is_current").column)
+    stats_fk = _q(ProtocolStats._meta.get_field("protocol").column)
+    stats_data = ProtocolStats._meta.get_field("data")
+    return (
+        f"WITH old AS (UPDATE {pr} SET {is_current} = false WHERE {_q('id')} = %s "
+        f"RETURNING {_q('id')}), "
+        # the new version once the old one is no longer current (the unique current version):
+        # its values are selected after the count of ``old``, which runs that UPDATE first
+        f"new AS ({insert(Protocol, ' WHERE (SELECT count(*) FROM old) >= 0')} "
+        f"RETURNING {_q('id')}), "
+        f"stats AS (INSERT INTO {_q(ProtocolStats._meta.db_table)} ({stats_fk}, "
+        f"{_q(stats_data.column)}) SELECT {_q('id')}, CAST(%s AS {stats_data.db_type(connection)}) "
+        f"FROM new), "
+        f"log AS ({insert(AuditLogEntry)}) "
+        f"SELECT {_q('id')} FROM new"
+    )
+
+
+def _q(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _cast_type(field) -> str:
+    """The type a value is cast to before its column: the column's, but a text column's
+    without its length (a cast to ``varchar(n)`` would cut a longer value where the column
+    refuses it, as the ORM's ``INSERT`` did)."""
+    if isinstance(field, models.CharField):
+        return connection.ops.cast_char_field_without_max_length
+    return field.db_type(connection)
+
+
+@cache
+def _insert_fields(model) -> tuple[tuple[str, Any, bool], ...]:
+    """(attname, field, set to the time of the write) of :func:`_columns`, once per model."""
+    return tuple(
+        (f.attname, f, bool(getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)))
+        for f in _columns(model)
+    )
+
+
+def _prepared(model, values: dict[str, Any], now) -> tuple[list, list, list]:
+    """The model's columns' values for an INSERT (``values`` by attname, else the field's
+    default; ``auto_now_add`` fields ``now``): the Python values and the database's, and the
+    attnames, in the order of :func:`_columns`."""
+    python, prepared, names = [], [], []
+    for name, f, stamped in _insert_fields(model):
+        if name in values:
+            value = values[name]
+        else:
+            value = now if stamped else f.get_default()
+        python.append(value)
+        prepared.append(f.get_db_prep_save(value, connection))
+        names.append(name)
+    return python, prepared, names
+
+
+def _write_version(
+    *, previous: int | None, values: dict[str, Any], facts: dict[str, Any], log: dict[str, Any]
+) -> Protocol:
+    """``previous`` (a version's id, or None) no longer current, a new version of ``values``
+    (by attname; the rest the fields' defaults), its ``facts`` and a log entry of ``log`` (by
+    attname), in one statement; the new version as the ORM would have returned it."""
+    if connection.vendor != "postgresql":  # SQLite (the development default): the ORM's writes
+        if previous is not None:
+            Protocol.objects.filter(pk=previous).update(is_current=False)
+        saved = Protocol.objects.create(**values)
+        ProtocolStats.objects.create(protocol=saved, data=facts)
+        AuditLogEntry.objects.create(**log)
+        return saved
+    now = timezone.now()
+    python, prepared, names = _prepared(Protocol, values, now)
+    _log_python, log_prepared, _names = _prepared(AuditLogEntry, log, now)
+    stats = _STATS_DATA.get_db_prep_save(facts, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_write_sql(), [previous, *prepared, stats, *log_prepared])
+        (pk,) = cursor.fetchone()
+    return Protocol.from_db(connection.alias, ["id", *names], [pk, *python])
+
+
+_STATS_DATA = ProtocolStats._meta.get_field("data")
+_TABLE = Protocol._meta.get_field("table")
+_CREATED_BY = Protocol._meta.get_field("created_by")
+_VIA_ENTRY = Protocol._meta.get_field("created_via_entry")
+
+
 def referees_to_ask(event) -> list[str]:
     """Whom a table asks to correct its protocol once it can no longer: the event's chief
     referees, else its referees (names, or usernames)."""
@@ -167,6 +284,11 @@ def protocol_save(*, table: Table, entry_kind: str = EntryKind.TABLE, **save) ->
     """Save a new version of the table's protocol (the ``entry_kind`` chain); ``save``: the
     other arguments of :func:`_save_locked` (``protocol`` and ``based_on_version`` needed).
 
+    ``draw_players``: the protocol is put on the draw's players and the event's rules under the
+    table's lock (:func:`~.documents.on_event_rules`, the seats read with the lock), as the
+    table page's form rebuilds a stored version with its deal; else a protocol that names other
+    players or rules is refused, naming the field.
+
     :raises StaleProtocolError: when ``based_on_version`` is not the current version.
     :raises UserFacingError: a change after approval without a referee or a reason.
     """
@@ -190,6 +312,7 @@ def _save_locked(
     by=None,
     via_entry=None,
     client_id: str = "",
+    draw_players: bool = False,
 ) -> Protocol:
     """:func:`protocol_save` with the table locked (:func:`_lock_table`, its seats read) and its
     versions' ``state`` read under the lock; ``client_id``: the phone's id of the send
@@ -218,7 +341,10 @@ def _save_locked(
                 _("A version's reason is the referee's: the table saves without one."),
                 {"field": "reason"},
             )
-    protocol = _require_event_rules(table, protocol)
+    if draw_players:  # the form's pulka on the seats read under the lock
+        protocol = on_event_rules(table, protocol)
+    else:
+        protocol = _require_event_rules(table, protocol)
     current, approved = state.current, state.approved  # (pk, version) or None
     current_version = current[1] if current else None
     if based_on_version != current_version:
@@ -258,8 +384,6 @@ def _save_locked(
             rule_sources.cited_in(str(exc)), {"field": "data", "path": getattr(exc, "path", None)}
         ) from exc
     fields = _evaluate(table, protocol, sheet, rulings=state.rulings)
-    if current is not None:
-        Protocol.objects.filter(pk=current[0]).update(is_current=False)
     if approved is not None:  # a change reopens the approval (issue 5)
         Protocol.objects.filter(pk=approved[0]).update(approved=False)
         audit_log(
@@ -270,39 +394,51 @@ def _save_locked(
             data={"table": table.pk, "version": approved[1]},
         )
         schedule_standings(event.pk)
-    saved = Protocol.objects.create(
-        table=table,
-        entry_kind=entry_kind,
-        version=(current_version or 0) + 1,
-        based_on_version=based_on_version,
-        data=data,
-        sheet=variant.sheet_to_dict(sheet) if sheet is not None else None,
-        notation=notation,
-        source=source,
-        reason=reason,
-        created_by=by if getattr(by, "is_authenticated", False) else None,
-        created_via_entry=via_entry,
-        client_id=client_id,
+    user = by if getattr(by, "is_authenticated", False) else None
+    values = {
+        "table_id": table.pk,
+        "entry_kind": entry_kind,
+        "version": (current_version or 0) + 1,
+        "based_on_version": based_on_version,
+        "data": data,
+        "sheet": variant.sheet_to_dict(sheet) if sheet is not None else None,
+        "notation": notation,
+        "source": source,
+        "reason": reason,
+        "created_by_id": getattr(user, "pk", None),
+        "created_via_entry_id": getattr(via_entry, "pk", None),
+        "client_id": client_id,
         **fields,
-    )
-    _store_facts(saved, variant, stored)
-    audit_log(
-        event=event,
-        action="protocol.saved",
-        by=by,
-        reason=reason,
-        data={
-            "table": table.pk,
-            "round": table.round.number,
-            "table_number": table.number,
-            "entry_kind": entry_kind,
-            "version": saved.version,
-            "errors": saved.error_count,
-            # who saved it where no account did: the table's phone, by the player it names
-            "source": source,
-            "via_entry": getattr(via_entry, "pk", None),
+    }
+    log = {
+        "table": table.pk,
+        "round": table.round.number,
+        "table_number": table.number,
+        "entry_kind": entry_kind,
+        "version": values["version"],
+        "errors": fields["error_count"],
+        # who saved it where no account did: the table's phone, by the player it names
+        "source": source,
+        "via_entry": getattr(via_entry, "pk", None),
+    }
+    facts = protocol_facts(fields["result"], None, protocol_stats_of(variant, stored))
+    saved = _write_version(
+        previous=current[0] if current else None,
+        values=values,
+        facts=facts,
+        log={
+            "event_id": event.pk,
+            "user_id": values["created_by_id"],
+            "action": "protocol.saved",
+            "reason": reason,
+            "data": log,
         },
     )
+    _TABLE.set_cached_value(saved, table)
+    if user is not None:
+        _CREATED_BY.set_cached_value(saved, user)
+    if via_entry is not None:
+        _VIA_ENTRY.set_cached_value(saved, via_entry)
     return saved
 
 

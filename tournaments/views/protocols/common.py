@@ -89,7 +89,10 @@ def _save_from_post(request, table, version, protocol, ui, client_id: str = "", 
             deals.append(ui.deal_from_post(request.POST, protocol, dealer))
     save = {
         "table": table,
-        "protocol": svc.on_event_rules(table, _rebuild(protocol, deals, ending)),
+        # on the draw's players and the event's rules under the table's lock (no seat read
+        # before it: issue 38)
+        "protocol": _rebuild(protocol, deals, ending),
+        "draw_players": True,
         "sheet": sheet,
         "based_on_version": based_on,
         "source": Protocol.Source.TABLE_LINK,
