@@ -66,6 +66,7 @@ def real_values(setup) -> dict[str, str]:
         "action": "approve",
         "version": "1",
         "pair_id": "1",
+        "board": "1",  # a duplicate table's board result (issue 43)
         "format": "json",
     }
 

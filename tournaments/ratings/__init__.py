@@ -28,7 +28,7 @@ computed rating, :meth:`RatingModel.spec`, so that a recomputation gives the sam
 [(7, 1, 2.0), (8, 2, -1.0), (9, 3, -2.0)]
 """
 
-from .compact import EventChanges, pack, unpack
+from .compact import EventChanges, Packer, pack, unpack
 from .model import (
     PlayerState,
     RatedEvent,
@@ -47,6 +47,7 @@ from .registry import DEFAULT_MODEL, MODELS, model_for, model_from_spec
 __all__ = [
     "DEFAULT_MODEL",
     "EventChanges",
+    "Packer",
     "MODELS",
     "PlayerState",
     "RatedEvent",

@@ -10,7 +10,7 @@ before the event's first table), so :func:`unpack` gives back the very
 
 :func:`pack` writes each table's change as JSON text directly from the run's tables
 (:class:`~.model.TableOutcome`), each opponent's part written once per table, without making
-the change objects first; ``rate_events(…, packed=True)`` does it as it rates (:class:`Packer`),
+the change objects first; ``rate_events(…, packer=Packer())`` does it as it rates (:class:`Packer`),
 so that the run keeps text, not tables. The fields of a table's entry, in order: :data:`TABLE_FIELDS`.
 
 >>> from tournaments.ratings import RatedEvent, RatedTable, TableResult, model_for, rate_events
@@ -85,7 +85,7 @@ def _parts(parts: Sequence[tuple[str, float, int | None]]) -> str:
 
 
 class Packer:
-    """Packs tables one at a time as :func:`~.model.rate_events` rates them (``packed=True``):
+    """Packs tables one at a time as :func:`~.model.rate_events` rates them (its ``packer``):
     the records grow as text, and the run keeps no table (a season's 45,000 tables kept as
     objects cost the garbage collector a second)."""
 

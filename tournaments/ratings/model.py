@@ -254,7 +254,7 @@ class RatingRun:
 
     states: dict[int, PlayerState]
     tables: list[TableOutcome] = field(default_factory=list)
-    #: with ``packed``: one record per person and event (``compact.EventChanges``)
+    #: with a ``packer``: one record per person and event (``compact.EventChanges``)
     records: list[Any] = field(default_factory=list)
 
     @cached_property
@@ -291,13 +291,14 @@ def rate_events(
     start: Mapping[int, PlayerState] | None = None,
     *,
     keep_changes: bool = True,
-    packed: bool = False,
+    packer: Any = None,
 ) -> RatingRun:
     """Rate ``events`` in the order given, from the states ``start`` (a person not in it
     starts from :meth:`RatingModel.initial`). Deterministic: the same input gives the same
     numbers. With ``keep_changes`` the run keeps every table (:class:`TableOutcome`: what the
-    changes and their explanations are made of), else only the final states; ``packed``
-    keeps them as the stored records instead (``run.records``, :func:`.compact.pack`'s).
+    changes and their explanations are made of), else only the final states; a ``packer``
+    (:class:`.compact.Packer`: ``add(outcome)`` and its ``records``) keeps them as the stored
+    records instead, as it rates (``run.records``, :func:`.compact.pack`'s).
 
     :raises RatingError: for a table that cannot be rated (naming it).
     """
@@ -306,10 +307,7 @@ def rate_events(
     initial = model.initial()
     shown, spread, parts, rate_table = model.shown, model.spread, model.parts, model.rate_table
     keep = run.tables.append if keep_changes else None
-    if packed:
-        from .compact import Packer  # the module imports this one
-
-        packer = Packer()
+    if packer is not None:
         run.records = packer.records
         keep = packer.add
     for event in events:

@@ -40,7 +40,7 @@ from tournaments.models import (
     Series,
     UnratedEvent,
 )
-from tournaments.ratings import MODELS, EventChanges, PlayerState, model_for, rate_events
+from tournaments.ratings import MODELS, EventChanges, Packer, PlayerState, model_for, rate_events
 from tournaments.selectors.ratings import (
     PAGE_PART,
     EventKey,
@@ -456,7 +456,7 @@ def _rate_from(
     # its 180,000 objects at every collection while the rating allocates (a second of a season)
     gc.freeze()
     try:
-        run = rate_events([i.rated for i in inputs], model, states, packed=True)
+        run = rate_events([i.rated for i in inputs], model, states, packer=Packer())
     finally:
         gc.unfreeze()
     date_of = {i.key.event: i.key.date for i in inputs}
