@@ -8,6 +8,7 @@ Screenshots go to ``PULKA_SCREENSHOTS`` (default: a temporary folder), to look a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -77,8 +78,11 @@ def test_a_duplicate_event_from_the_form_and_a_referees_adjusted_board(
     form = adjust.locator("form.adjust")
     seats = sorted(t3.seats.select_related("entry__player"), key=lambda s: s.position)
     names = [s.entry.player.name for s in seats]
-    form.get_by_label(names[0]).select_option("plus")
-    form.get_by_label(names[1]).select_option("minus")
+    # a seat's label starts with the player's name; by label text alone "Vera" would also match
+    # every seat's "average" among the choices (seen when the draw seated a Vera there)
+    for name, share in ((names[0], "plus"), (names[1], "minus")):
+        label = form.locator("label", has_text=re.compile(rf"^\s*{re.escape(name)}\s"))
+        label.locator("select").select_option(share)
     form.get_by_label("Reason").fill("fouled board: two hands of eleven")
     with phone.expect_navigation():
         form.get_by_role("button", name="Adjust").click()

@@ -41,4 +41,6 @@ def test_thirty_tables_enter_deals_through_a_network_cut(tmp_path):
     assert report["ok"] and out.returncode == 0, (failed, report, out.stderr[-2000:])
     deals = 12 if LONG else 5
     assert report["tables"] == 30 and report["sends"] == 30 * (deals + 1)
-    assert report["restored_at_seconds"] - report["cut_at_seconds"] >= (120 if LONG else 3)
+    # each time is reported rounded to a tenth of a second (32.8 − 29.8 is 2.99999… in floats)
+    cut_for = round(report["restored_at_seconds"] - report["cut_at_seconds"], 1)
+    assert cut_for >= (120 if LONG else 3) - 0.1, report
